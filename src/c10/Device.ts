@@ -1,0 +1,111 @@
+// DeviceType and Device. Mirrors c10/core/DeviceType.h (torch/headeronly/core/DeviceType.h) and
+// c10/core/Device.cpp (string parsing and validation).
+
+/** PyTorch's DeviceType enum (values as in C++). */
+export enum DeviceType {
+  CPU = 0,
+  CUDA = 1,
+  MKLDNN = 2,
+  OPENGL = 3,
+  OPENCL = 4,
+  IDEEP = 5,
+  HIP = 6,
+  FPGA = 7,
+  MAIA = 8,
+  XLA = 9,
+  Vulkan = 10,
+  Metal = 11,
+  XPU = 12,
+  MPS = 13,
+  Meta = 14,
+  HPU = 15,
+  VE = 16,
+  Lazy = 17,
+  IPU = 18,
+  MTIA = 19,
+  PrivateUse1 = 20,
+}
+
+/** Lower-case names, as Python's `torch.device` spells them; indexed by DeviceType. */
+const DEVICE_TYPE_NAMES: readonly string[] = [
+  'cpu', 'cuda', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 'fpga', 'maia', 'xla', 'vulkan', 'metal', 'xpu',
+  'mps', 'meta', 'hpu', 've', 'lazy', 'ipu', 'mtia', 'privateuseone',
+];
+
+/** `DeviceTypeName(type, lower_case=true)`: `cpu`, `cuda`, `privateuseone`. */
+export function deviceTypeName(t: DeviceType): string {
+  const n = DEVICE_TYPE_NAMES[t];
+  if (n === undefined) throw new RangeError(`unknown DeviceType value ${String(t)}; expected 0..${DEVICE_TYPE_NAMES.length - 1}`);
+  return n;
+}
+
+/** PyTorch's DeviceIndex is an int8: -1 means "no index", 0..127 are valid. */
+export const MAX_DEVICE_INDEX = 127;
+
+/**
+ * A device: a type and an optional index (-1 for none), e.g. `cpu`, `meta`, `cuda:1`.
+ * Immutable; build one with `Device.parse('cuda:1')` or `new Device(DeviceType.CUDA, 1)`.
+ */
+export class Device {
+  readonly type: DeviceType;
+  readonly index: number;
+
+  constructor(type: DeviceType, index = -1) {
+    deviceTypeName(type);
+    if (!Number.isInteger(index) || index < -1 || index > MAX_DEVICE_INDEX) {
+      throw new RangeError(
+        `Device index must be -1 or non-negative, got ${index}` +
+          (index > MAX_DEVICE_INDEX ? ` (the largest device index is ${MAX_DEVICE_INDEX})` : ''),
+      );
+    }
+    if (type === DeviceType.CPU && index > 0) {
+      throw new RangeError(`CPU device index must be -1 or zero, got ${index}`);
+    }
+    this.type = type;
+    this.index = index;
+  }
+
+  /**
+   * Parses PyTorch's device strings: `<type>` or `<type>:<index>` with a type from {@link deviceTypeNames}
+   * and a non-negative index without leading zeros.
+   */
+  static parse(text: string): Device {
+    const m = /^([a-zA-Z_]+)(?::(0|[1-9]\d*))?$/.exec(text);
+    if (m === null) throw new Error(`Invalid device string: '${text}'`);
+    const typeName = m[1] as string;
+    const type = DEVICE_TYPE_NAMES.indexOf(typeName);
+    if (type < 0) {
+      throw new Error(
+        `Expected one of ${DEVICE_TYPE_NAMES.join(', ')} device type at start of device string: ${typeName}`,
+      );
+    }
+    const index = m[2] === undefined ? -1 : Number(m[2]);
+    return new Device(type as DeviceType, index);
+  }
+
+  hasIndex(): boolean {
+    return this.index !== -1;
+  }
+
+  equals(other: Device): boolean {
+    return this.type === other.type && this.index === other.index;
+  }
+
+  isCpu(): boolean {
+    return this.type === DeviceType.CPU;
+  }
+
+  isMeta(): boolean {
+    return this.type === DeviceType.Meta;
+  }
+
+  /** `str(device)`: `cpu`, `cuda:1`. */
+  toString(): string {
+    return this.index === -1 ? deviceTypeName(this.type) : `${deviceTypeName(this.type)}:${this.index}`;
+  }
+}
+
+/** Every device type name `Device.parse` accepts. */
+export function deviceTypeNames(): readonly string[] {
+  return DEVICE_TYPE_NAMES;
+}

@@ -1,0 +1,79 @@
+// `npm start`: a short tour that prints real dispatch facts computed by aten-ts.
+import {
+  BackendComponent,
+  Device,
+  DispatchKey,
+  DispatchKeySet,
+  Layout,
+  NUM_RUNTIME_ENTRIES,
+  ScalarType,
+  afterAutogradKeyset,
+  computeDispatchKey,
+  defaultExcludedSet,
+  defaultIncludedSet,
+  dispatchKeyToString,
+  dtypeName,
+  getAutocastRelatedKeySetFromBackend,
+  getAutogradRelatedKeySetFromBackend,
+  getDispatchTableIndexForDispatchKey,
+  getRuntimeDispatchKeySet,
+  promoteTypes,
+  pythonKs,
+} from '../c10/index.js';
+
+/** The key set PyTorch gives a fresh tensor (TensorImpl's constructor; see reference D.5). */
+function tensorKeySet(dtype: ScalarType, layout: Layout, device: Device): DispatchKeySet {
+  const ks = DispatchKeySet.fromKey(computeDispatchKey(dtype, layout, device));
+  const backend: BackendComponent = ks.highestBackendKey();
+  return ks
+    .or(getAutocastRelatedKeySetFromBackend(backend))
+    .minus(pythonKs)
+    .or(getAutogradRelatedKeySetFromBackend(backend));
+}
+
+export function tour(print: (line: string) => void): void {
+  print('aten-ts — a tour of the dispatch core');
+  print('');
+  print('Key sets of fresh tensors (as torch._C._dispatch_keys prints them):');
+  const cases: [string, ScalarType, Layout, string][] = [
+    ['torch.ones(2)', ScalarType.Float, Layout.Strided, 'cpu'],
+    ['torch.ones(2, dtype=torch.int64)', ScalarType.Long, Layout.Strided, 'cpu'],
+    ["torch.ones(2, device='meta')", ScalarType.Float, Layout.Strided, 'meta'],
+    ['torch.ones(2).to_sparse()', ScalarType.Float, Layout.Sparse, 'cpu'],
+    ["a CUDA tensor on 'cuda:1'", ScalarType.Float, Layout.Strided, 'cuda:1'],
+  ];
+  for (const [what, dtype, layout, device] of cases) {
+    const ks = tensorKeySet(dtype, layout, Device.parse(device));
+    print(`  ${what.padEnd(34)} ${ks.toString()}`);
+    // What a call sees: the tensor's keys plus TLS included, minus TLS excluded (Autocast by default).
+    const callKs = ks.or(defaultIncludedSet).minus(defaultExcludedSet);
+    print(`  ${''.padEnd(34)} raw ${ks.raw}; a call dispatches first to ` +
+      `${dispatchKeyToString(callKs.highestPriorityTypeId())} (table slot ${callKs.getDispatchTableIndexForDispatchKeySet()})`);
+  }
+  print('');
+  print(`Every operator has a dispatch table of ${NUM_RUNTIME_ENTRIES} slots. A few of them:`);
+  for (const k of [
+    DispatchKey.CPU, DispatchKey.CUDA, DispatchKey.Meta, DispatchKey.QuantizedCPU, DispatchKey.SparseCPU,
+    DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView, DispatchKey.AutogradOther, DispatchKey.AutogradCPU,
+    DispatchKey.AutocastCPU, DispatchKey.PythonDispatcher,
+  ]) {
+    print(`  ${dispatchKeyToString(k).padEnd(18)} slot ${getDispatchTableIndexForDispatchKey(k)}`);
+  }
+  print('');
+  const cpu = tensorKeySet(ScalarType.Float, Layout.Strided, Device.parse('cpu'));
+  print('An autograd kernel redispatches below itself with ks & after_autograd_keyset:');
+  print(`  ${cpu.toString()} & after_autograd_keyset = ${cpu.and(afterAutogradKeyset).toString()}`);
+  print('');
+  print('Alias keys expand to runtime keys, e.g. CompositeExplicitAutogradNonFunctional covers ' +
+    `${[...getRuntimeDispatchKeySet(DispatchKey.CompositeExplicitAutogradNonFunctional)].length} runtime keys.`);
+  print('');
+  print('Type promotion (torch.promote_types):');
+  for (const [a, b] of [
+    [ScalarType.Byte, ScalarType.Char],
+    [ScalarType.Half, ScalarType.BFloat16],
+    [ScalarType.Long, ScalarType.Float],
+    [ScalarType.Double, ScalarType.ComplexFloat],
+  ] as const) {
+    print(`  ${dtypeName(a)} + ${dtypeName(b)} -> ${dtypeName(promoteTypes(a, b))}`);
+  }
+}
