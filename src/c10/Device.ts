@@ -39,6 +39,19 @@ export function deviceTypeName(t: DeviceType): string {
   return n;
 }
 
+// The device strings c10/core/Device.cpp accepts, in the order its error message lists them (Metal has a
+// DeviceType but no device string).
+const PARSEABLE_DEVICE_TYPES: ReadonlyMap<string, DeviceType> = new Map(
+  ['cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga', 'maia', 'xla', 'lazy',
+    'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone'].map((n) => [n, DEVICE_TYPE_NAMES.indexOf(n) as DeviceType]),
+);
+
+// Note [Device index range]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch stores a device index in an int8 and parses `cuda:128` into index -128 (and `cuda:2147483647` into
+// no index at all); its check that a CPU index is 0 is debug-only, so `cpu:99` passes. aten-ts rejects all
+// of these with a clear error instead of wrapping around: an out-of-range index is never what the user meant.
+
 /** PyTorch's DeviceIndex is an int8: -1 means "no index", 0..127 are valid. */
 export const MAX_DEVICE_INDEX = 127;
 
@@ -70,13 +83,14 @@ export class Device {
    * and a non-negative index without leading zeros.
    */
   static parse(text: string): Device {
+    if (text === '') throw new Error('Device string must not be empty');
     const m = /^([a-zA-Z_]+)(?::(0|[1-9]\d*))?$/.exec(text);
     if (m === null) throw new Error(`Invalid device string: '${text}'`);
     const typeName = m[1] as string;
-    const type = DEVICE_TYPE_NAMES.indexOf(typeName);
-    if (type < 0) {
+    const type = PARSEABLE_DEVICE_TYPES.get(typeName);
+    if (type === undefined) {
       throw new Error(
-        `Expected one of ${DEVICE_TYPE_NAMES.join(', ')} device type at start of device string: ${typeName}`,
+        `Expected one of ${[...PARSEABLE_DEVICE_TYPES.keys()].join(', ')} device type at start of device string: ${typeName}`,
       );
     }
     const index = m[2] === undefined ? -1 : Number(m[2]);
@@ -107,5 +121,5 @@ export class Device {
 
 /** Every device type name `Device.parse` accepts. */
 export function deviceTypeNames(): readonly string[] {
-  return DEVICE_TYPE_NAMES;
+  return [...PARSEABLE_DEVICE_TYPES.keys()];
 }

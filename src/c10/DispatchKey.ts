@@ -190,6 +190,7 @@ for (let k = 0; k < NUM_FUNCTIONALITY_KEYS; k++) {
   FUNCTIONALITY_OF[k] = k;
 }
 KEY_NAMES[DispatchKey.EndOfFunctionalityKeys] = 'UnknownUnknown';
+FUNCTIONALITY_OF[DispatchKey.EndOfFunctionalityKeys] = DispatchKey.EndOfFunctionalityKeys;
 for (const block of PER_BACKEND_BLOCKS) {
   PER_BACKEND_START[block.functionality] = block.start;
   for (let b = 0; b <= NUM_BACKENDS; b++) {

@@ -3,6 +3,13 @@
 
 import { DeviceType, deviceTypeName, type Device } from './Device.js';
 import { BackendComponent, DispatchKey, toRuntimePerBackendFunctionalityKey } from './DispatchKey.js';
+import {
+  DispatchKeySet,
+  autogradDispatchKeysetWithADInplaceOrView,
+  getAutocastRelatedKeySetFromBackend,
+  getAutogradRelatedKeySetFromBackend,
+  pythonKs,
+} from './DispatchKeySet.js';
 import { Layout, layoutToString } from './Layout.js';
 import { ScalarType, isQIntType } from './ScalarType.js';
 
@@ -57,6 +64,14 @@ export function computeDispatchKey(
           return DispatchKey.Vulkan;
         case DeviceType.Metal:
           return DispatchKey.Metal;
+        case DeviceType.MKLDNN:
+        case DeviceType.OPENGL:
+        case DeviceType.OPENCL:
+        case DeviceType.IDEEP:
+          throw new Error(
+            `This is a grandfathered Caffe2 device type ${deviceTypeName(type)}, it shouldn't ever convert to a ` +
+              'DispatchKey.  File a bug describing what you were doing if you think this is in error.',
+          );
         default:
           throw new Error(`Unsupported device type for dense layout: ${deviceTypeName(type)}`);
       }
@@ -82,4 +97,18 @@ export function computeDispatchKey(
     default:
       throw new Error(`Unsupported layout: ${String(l)}`);
   }
+}
+
+/**
+ * The key set a new tensor with backend key `key` gets, as TensorImpl's constructor computes it: the
+ * backend's Autocast key, then (outside inference mode) ADInplaceOrView and the backend's autograd key.
+ * Autograd keys are added whether or not the tensor requires grad, so every call meets Autograd first.
+ */
+export function tensorDispatchKeySet(key: DispatchKey, options: { inferenceMode?: boolean } = {}): DispatchKeySet {
+  let ks = DispatchKeySet.fromKey(key);
+  const backend = ks.highestBackendKey();
+  ks = ks.or(getAutocastRelatedKeySetFromBackend(backend)).minus(pythonKs);
+  return options.inferenceMode === true
+    ? ks.minus(autogradDispatchKeysetWithADInplaceOrView)
+    : ks.or(getAutogradRelatedKeySetFromBackend(backend));
 }

@@ -78,4 +78,4 @@ export {
   parseLayout,
   parseMemoryFormat,
 } from './Layout.js';
-export { computeDispatchKey, toBackendComponentOfDevice } from './TensorOptions.js';
+export { computeDispatchKey, tensorDispatchKeySet, toBackendComponentOfDevice } from './TensorOptions.js';

@@ -1,6 +1,5 @@
 // `npm start`: a short tour that prints real dispatch facts computed by aten-ts.
 import {
-  BackendComponent,
   Device,
   DispatchKey,
   DispatchKeySet,
@@ -13,22 +12,15 @@ import {
   defaultIncludedSet,
   dispatchKeyToString,
   dtypeName,
-  getAutocastRelatedKeySetFromBackend,
-  getAutogradRelatedKeySetFromBackend,
   getDispatchTableIndexForDispatchKey,
   getRuntimeDispatchKeySet,
   promoteTypes,
-  pythonKs,
+  tensorDispatchKeySet,
 } from '../c10/index.js';
 
-/** The key set PyTorch gives a fresh tensor (TensorImpl's constructor; see reference D.5). */
+/** The key set PyTorch gives a fresh tensor with these options (TensorImpl's constructor). */
 function tensorKeySet(dtype: ScalarType, layout: Layout, device: Device): DispatchKeySet {
-  const ks = DispatchKeySet.fromKey(computeDispatchKey(dtype, layout, device));
-  const backend: BackendComponent = ks.highestBackendKey();
-  return ks
-    .or(getAutocastRelatedKeySetFromBackend(backend))
-    .minus(pythonKs)
-    .or(getAutogradRelatedKeySetFromBackend(backend));
+  return tensorDispatchKeySet(computeDispatchKey(dtype, layout, device));
 }
 
 export function tour(print: (line: string) => void): void {
