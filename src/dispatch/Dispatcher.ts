@@ -1,0 +1,311 @@
+// Dispatcher: the operator registry and the backend fallbacks shared by all operators.
+// Mirrors aten/src/ATen/core/dispatch/Dispatcher.{h,cpp}.
+
+import { DispatchKey, dispatchKeyToString, isAliasDispatchKey } from '../c10/DispatchKey.js';
+import { NUM_RUNTIME_ENTRIES, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
+import { registerBuiltinFallbacks } from './builtinFallbacks.js';
+import { DispatchKeyExtractor } from './DispatchKeyExtractor.js';
+import type { KernelFunction } from './KernelFunction.js';
+import { OperatorEntry, TABLE_KEYS, type AliasAnalysisKind, type AnnotatedKernel } from './OperatorEntry.js';
+import { OperatorHandle } from './OperatorHandle.js';
+import { OperatorName } from './OperatorName.js';
+import { checkInferredSchema } from './schemaInfo.js';
+import type { DispatcherSchema } from './schemaInfo.js';
+
+/** Undoes one registration. Idempotent; also usable with `using`. */
+export class RegistrationHandle implements Disposable {
+  private undo: (() => void) | null;
+
+  constructor(undo: () => void) {
+    this.undo = undo;
+  }
+
+  /** Deregisters; the dispatch table goes back to exactly what it was without this registration. */
+  remove(): void {
+    const undo = this.undo;
+    this.undo = null;
+    undo?.();
+  }
+
+  get isActive(): boolean {
+    return this.undo !== null;
+  }
+
+  [Symbol.dispose](): void {
+    this.remove();
+  }
+}
+
+export interface DispatcherOptions {
+  /** Where warnings go (default console.warn). */
+  readonly warn?: (message: string) => void;
+}
+
+/**
+ * The operator registry. `Dispatcher.singleton()` is the process-wide instance that the tensor library
+ * uses, with the built-in backend fallbacks (see builtinFallbacks.ts); `new Dispatcher()` makes an isolated
+ * instance (no fallbacks unless installed), for tests and sandboxes.
+ */
+export class Dispatcher {
+  private readonly operators = new Map<string, OperatorEntry>();
+  private readonly fallbacks: (AnnotatedKernel | null)[] = new Array<AnnotatedKernel | null>(NUM_RUNTIME_ENTRIES).fill(null);
+  private readonly libraries = new Map<string, string>();
+  private readonly warn: (message: string) => void;
+  private warnedOverride = false;
+
+  constructor(options: DispatcherOptions = {}) {
+    this.warn = options.warn ?? ((m) => console.warn(m));
+  }
+
+  private static instance: Dispatcher | null = null;
+
+  /**
+   * The process-wide dispatcher, with the built-in backend fallbacks. They register on first use, not at
+   * import time, so that importing aten-ts has no side effects.
+   */
+  static singleton(): Dispatcher {
+    if (Dispatcher.instance === null) {
+      const d = new Dispatcher();
+      registerBuiltinFallbacks(d);
+      Dispatcher.instance = d;
+    }
+    return Dispatcher.instance;
+  }
+
+  /** An isolated dispatcher with the same built-in fallbacks as the singleton (for tests and sandboxes). */
+  static withBuiltinFallbacks(options: DispatcherOptions = {}): Dispatcher {
+    const d = new Dispatcher(options);
+    registerBuiltinFallbacks(d);
+    return d;
+  }
+
+  // ---- lookup ----------------------------------------------------------------------------------------
+
+  private lookup(name: OperatorName): OperatorEntry | undefined {
+    return this.operators.get(name.toString());
+  }
+
+  /** `findSchema`: the handle of an operator that has a schema, or null. */
+  findSchema(name: string | OperatorName, overloadName?: string): OperatorHandle | null {
+    const entry = this.lookup(toOperatorName(name, overloadName));
+    return entry !== undefined && entry.schema !== null ? entry.handle : null;
+  }
+
+  /** `findSchemaOrThrow(name, overload)`: PyTorch's error when the schema is missing. */
+  findSchemaOrThrow(name: string, overloadName = ''): OperatorHandle {
+    const opName = new OperatorName(name, overloadName);
+    const handle = this.findSchema(opName);
+    if (handle !== null) return handle;
+    const entry = this.lookup(opName);
+    if (entry !== undefined) {
+      throw new Error(`Could not find schema for ${name}.${overloadName} but we found an implementation; did you forget to def() the operator?`);
+    }
+    throw new Error(`Could not find schema for ${name}.${overloadName}`);
+  }
+
+  /** `findOp`: the handle of any known operator, with or without a schema. */
+  findOp(name: string | OperatorName, overloadName?: string): OperatorHandle | null {
+    return this.lookup(toOperatorName(name, overloadName))?.handle ?? null;
+  }
+
+  /** Every operator name (`ns::name.overload`), sorted. */
+  getAllOpNames(): string[] {
+    return [...this.operators.keys()].sort();
+  }
+
+  /** The backend fallback registered at runtime key k, if any. */
+  backendFallback(k: DispatchKey): AnnotatedKernel | null {
+    return this.fallbacks[getDispatchTableIndexForDispatchKey(k)] ?? null;
+  }
+
+  private findOrCreate(name: OperatorName): OperatorEntry {
+    let entry = this.lookup(name);
+    if (entry === undefined) {
+      entry = new OperatorEntry(name);
+      entry.handle = new OperatorHandle(entry, this);
+      entry.updateDispatchTableFull(this.fallbacks);
+      this.operators.set(name.toString(), entry);
+    }
+    return entry;
+  }
+
+  private release(entry: OperatorEntry): void {
+    if (entry.defAndImplCount === 0) this.operators.delete(entry.name.toString());
+  }
+
+  // ---- registration ----------------------------------------------------------------------------------
+
+  /** `registerLibrary(ns)`: claims a namespace for a DEF library (one per namespace). */
+  registerLibrary(ns: string, debug: string): RegistrationHandle {
+    const previous = this.libraries.get(ns);
+    if (previous !== undefined) {
+      throw new Error(
+        `Only a single TORCH_LIBRARY can be used to register the namespace ${ns}; please put all of your ` +
+          'definitions in a single TORCH_LIBRARY block.  If you were trying to specify implementations, consider ' +
+          'using TORCH_LIBRARY_IMPL (which can be duplicated).  If you really intended to define operators for a ' +
+          'single namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  ' +
+          `Previous registration of TORCH_LIBRARY was ${previous}; latest registration was ${debug}`,
+      );
+    }
+    this.libraries.set(ns, debug);
+    return new RegistrationHandle(() => this.libraries.delete(ns));
+  }
+
+  /**
+   * `registerDef`: installs the schema of an operator. A second def of the same name and overload is an
+   * error. `aliasAnalysis` null means unspecified (PyTorch's default, CONSERVATIVE).
+   */
+  registerDef(schema: DispatcherSchema, debug: string, aliasAnalysis: AliasAnalysisKind | null = 'FROM_SCHEMA'): RegistrationHandle {
+    const name = new OperatorName(schema.name, schema.overloadName);
+    const existing = this.lookup(name);
+    if (existing?.schema != null) {
+      throw new Error(
+        `Tried to register an operator (${schema.toString()}) with the same name and overload name multiple times. ` +
+          "Each overload's schema should only be registered with a single call to def(). " +
+          `Duplicate registration: ${debug}. Original registration: ${existing.schema.debug}`,
+      );
+    }
+    if (existing !== undefined) {
+      for (const list of existing.kernels.values()) {
+        for (const k of list) {
+          if (k.inferredSchema !== null) checkInferredSchema(name.toString(), schema, debug, k.inferredSchema, k.debug);
+        }
+      }
+    }
+    const entry = this.findOrCreate(name);
+    entry.schema = {
+      schema,
+      debug,
+      aliasAnalysis: aliasAnalysis ?? 'CONSERVATIVE',
+      isDefaultAliasAnalysis: aliasAnalysis === null,
+    };
+    entry.extractor = DispatchKeyExtractor.fromTypes(schema.argumentTypes);
+    entry.defCount++;
+    entry.defAndImplCount++;
+    entry.handle.rebuild();
+    entry.updateDispatchTableFull(this.fallbacks);
+    return new RegistrationHandle(() => {
+      entry.defCount--;
+      entry.defAndImplCount--;
+      if (entry.defCount === 0) {
+        entry.schema = null;
+        entry.extractor = DispatchKeyExtractor.empty();
+        entry.handle.rebuild();
+      }
+      entry.updateDispatchTableFull(this.fallbacks);
+      this.release(entry);
+    });
+  }
+
+  /**
+   * `registerImpl`: adds a kernel for an operator at `key` (null: a catch-all, stored at
+   * CompositeImplicitAutograd). Impl before def is allowed, as in PyTorch. The newest kernel at a key wins;
+   * older ones come back when it is removed.
+   */
+  registerImpl(
+    name: OperatorName,
+    key: DispatchKey | null,
+    kernel: KernelFunction,
+    debug: string,
+    inferredSchema: string | null = null,
+  ): RegistrationHandle {
+    if (key === DispatchKey.Undefined) key = null;
+    const existing = this.lookup(name);
+    if (inferredSchema !== null && existing?.schema != null) {
+      checkInferredSchema(name.toString(), existing.schema.schema, existing.schema.debug, inferredSchema, debug);
+    }
+    const entry = this.findOrCreate(name);
+    const storeKey = key ?? DispatchKey.CompositeImplicitAutograd;
+    const previous = entry.kernels.get(storeKey)?.[0];
+    if (previous !== undefined && storeKey !== DispatchKey.Meta && storeKey !== DispatchKey.MTIA && !this.warnedOverride) {
+      this.warnedOverride = true;
+      this.warn(
+        'Warning only once for all operators,  other operators may also be overridden.\n' +
+          'Overriding a previously registered kernel for the same operator and the same dispatch key\n' +
+          `  operator: ${entry.schema?.schema.toString() ?? name.toString()}\n` +
+          `    ${entry.schema?.debug ?? 'no debug info'}\n` +
+          `  dispatch key: ${dispatchKeyToString(storeKey)}\n` +
+          `  previous kernel: ${previous.debug}\n` +
+          `       new kernel: ${debug}`,
+      );
+    }
+    const annotated: AnnotatedKernel = { kernel, inferredSchema, debug };
+    entry.registerKernel(storeKey, annotated);
+    entry.defAndImplCount++;
+    entry.updateDispatchTableFull(this.fallbacks);
+    return new RegistrationHandle(() => {
+      entry.deregisterKernel(storeKey, annotated);
+      entry.defAndImplCount--;
+      entry.updateDispatchTableFull(this.fallbacks);
+      this.release(entry);
+    });
+  }
+
+  /** `registerFallback`: the kernel every operator uses at runtime key k when it has nothing better. */
+  registerFallback(k: DispatchKey, kernel: KernelFunction, debug: string): RegistrationHandle {
+    if (isAliasDispatchKey(k) || k === DispatchKey.Undefined) {
+      throw new Error(
+        `registerFallback: ${dispatchKeyToString(k)} is not a runtime dispatch key; fallbacks for alias keys are ` +
+          'registered once per runtime key they cover (Library.fallback does this)',
+      );
+    }
+    const idx = getDispatchTableIndexForDispatchKey(k);
+    const previous = this.fallbacks[idx];
+    if (previous != null) {
+      throw new Error(
+        `Tried to register multiple backend fallbacks for the same dispatch key ${dispatchKeyToString(k)}; ` +
+          `previous registration ${previous.debug}, new registration ${debug}`,
+      );
+    }
+    const annotated: AnnotatedKernel = { kernel, inferredSchema: null, debug };
+    this.fallbacks[idx] = annotated;
+    this.updateAll();
+    return new RegistrationHandle(() => {
+      if (this.fallbacks[idx] === annotated) this.fallbacks[idx] = null;
+      this.updateAll();
+    });
+  }
+
+  private updateAll(): void {
+    for (const entry of this.operators.values()) entry.updateDispatchTableFull(this.fallbacks);
+  }
+
+  // ---- introspection ---------------------------------------------------------------------------------
+
+  /** `_dispatch_dump`: the registrations of an operator ('' for an unknown operator). */
+  dumpState(name: string | OperatorName | OperatorHandle, overloadName?: string): string {
+    const entry = name instanceof OperatorHandle ? name.entry : this.lookup(toOperatorName(name, overloadName));
+    return entry?.dumpState() ?? '';
+  }
+
+  /** `_dispatch_dump_table`: the computed dispatch table of an operator, from scratch. */
+  dumpComputedTable(name: string | OperatorName | OperatorHandle, overloadName?: string): string {
+    const entry = name instanceof OperatorHandle ? name.entry : this.lookup(toOperatorName(name, overloadName));
+    return entry?.dumpComputedTable(this.fallbacks) ?? '';
+  }
+
+  /**
+   * `checkInvariants`: the live table equals a from-scratch computation in every slot. Always true by
+   * construction (see Note [Always-fresh dispatch tables]); kept as an executable statement of the invariant.
+   */
+  checkInvariants(name: string | OperatorName | OperatorHandle, overloadName?: string): void {
+    const entry = name instanceof OperatorHandle ? name.entry : this.lookup(toOperatorName(name, overloadName));
+    if (entry === undefined) return;
+    for (const k of TABLE_KEYS) {
+      const fresh = entry.computeDispatchTableEntry(k, this.fallbacks);
+      const live = entry.computed[getDispatchTableIndexForDispatchKey(k)] ?? null;
+      if (fresh?.kernel !== live?.kernel || fresh?.tag !== live?.tag) {
+        throw new Error(
+          `Table entry for ${dispatchKeyToString(k)} of ${entry.operatorName} is stale: live ` +
+            `${live === null ? 'missing' : `${live.kernel.debug} [${live.tag}]`}, computed ` +
+            `${fresh === null ? 'missing' : `${fresh.kernel.debug} [${fresh.tag}]`}\nCanonical state\n~~~~~~~~~~~\n${entry.dumpState()}`,
+        );
+      }
+    }
+  }
+}
+
+function toOperatorName(name: string | OperatorName, overloadName?: string): OperatorName {
+  if (name instanceof OperatorName) return name;
+  return overloadName === undefined ? OperatorName.parse(name) : new OperatorName(name, overloadName);
+}

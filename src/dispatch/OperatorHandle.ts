@@ -1,0 +1,397 @@
+// OperatorHandle: what callers hold to call an operator — `call` (unboxed, the fast path), `redispatch`,
+// `callBoxed` and `redispatchBoxed`. Mirrors OperatorHandle / TypedOperatorHandle and Dispatcher::call,
+// Dispatcher::redispatch, Dispatcher::callBoxed in aten/src/ATen/core/dispatch/Dispatcher.h.
+
+import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
+import { DispatchKeySet, dispatchTableIndexOf, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
+import { hooks, observe, type DispatchEvent } from './debug.js';
+import { DispatchArgKind, type DispatchKeyExtractor } from './DispatchKeyExtractor.js';
+import type { Dispatcher } from './Dispatcher.js';
+import type { Stack } from './KernelFunction.js';
+import { tls } from './LocalDispatchKeySet.js';
+import type { OperatorEntry } from './OperatorEntry.js';
+import type { DispatcherSchema } from './schemaInfo.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFn = (...args: any[]) => any;
+type Redispatch<F extends AnyFn> = (ks: DispatchKeySet, ...args: Parameters<F>) => ReturnType<F>;
+
+// The key set of the call being dispatched, accumulated in int32 halves. See Note [Dispatch hot path].
+let accLo = 0;
+let accHi = 0;
+
+function accumulate(kind: number, v: unknown, entry: OperatorEntry, i: number): void {
+  if (kind === DispatchArgKind.Tensor && v != null) {
+    const ks = (v as { keySet?: DispatchKeySet }).keySet;
+    if (ks !== undefined) {
+      accLo |= ks.lo;
+      accHi |= ks.hi;
+      return;
+    }
+  }
+  accumulateSlow(kind, v, entry, i, false);
+}
+
+function keySetOf(v: unknown): DispatchKeySet | undefined {
+  return v != null && typeof v === 'object' ? (v as { keySet?: DispatchKeySet }).keySet : undefined;
+}
+
+function badArgument(entry: OperatorEntry, i: number, expected: string, v: unknown): TypeError {
+  const shown = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+  return new TypeError(
+    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.argumentTypes[i] ?? '?'}) expected ${expected}, got ${shown}`,
+  );
+}
+
+function accumulateSlow(kind: number, v: unknown, entry: OperatorEntry, i: number, boxed: boolean): void {
+  switch (kind) {
+    case DispatchArgKind.Tensor: {
+      const ks = keySetOf(v);
+      if (ks === undefined) throw badArgument(entry, i, 'a Tensor', v);
+      accLo |= ks.lo;
+      accHi |= ks.hi;
+      return;
+    }
+    case DispatchArgKind.OptionalTensor: {
+      if (v == null) return;
+      const ks = keySetOf(v);
+      if (ks === undefined) throw badArgument(entry, i, 'a Tensor or null', v);
+      accLo |= ks.lo;
+      accHi |= ks.hi;
+      return;
+    }
+    case DispatchArgKind.TensorList: {
+      if (!Array.isArray(v)) throw badArgument(entry, i, 'an array of Tensors', v);
+      for (const t of v) {
+        if (t == null) continue;
+        const ks = keySetOf(t);
+        if (ks === undefined) throw badArgument(entry, i, 'an array of Tensors', t);
+        accLo |= ks.lo;
+        accHi |= ks.hi;
+      }
+      return;
+    }
+    case DispatchArgKind.Generator: {
+      // Unboxed calls count defined generators; boxed calls ignore them (as PyTorch does).
+      const ks = boxed ? undefined : keySetOf(v);
+      if (ks !== undefined) {
+        accLo |= ks.lo;
+        accHi |= ks.hi;
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** `computeDispatchKeySet`: ((args ∪ TLS included) − TLS excluded) ∩ non-fallthrough mask. Returns the slot. */
+function finish(ex: DispatchKeyExtractor): number {
+  let lo = (accLo | tls.includedLo) & (0xffff | ~tls.excludedLo);
+  let hi = (accHi | tls.includedHi) & ~tls.excludedHi;
+  if (ex.requiresBitsetPerBackend) {
+    const b = 32 - Math.clz32((lo & 0xffff) >>> 1);
+    lo &= ex.perBackendLo[b] as number;
+    hi &= ex.perBackendHi[b] as number;
+  } else {
+    lo &= ex.maskLo;
+    hi &= ex.maskHi;
+  }
+  accLo = lo;
+  accHi = hi;
+  return dispatchTableIndexOf(lo, hi);
+}
+
+/**
+ * A handle to a registered operator. Obtain one with `dispatcher.findSchemaOrThrow(name, overload)`.
+ *
+ * @example
+ * const add = dispatcher.findSchemaOrThrow('myops::add', 'Tensor');
+ * add.call(x, y, 1); // dispatches on the key sets of x and y
+ */
+export class OperatorHandle<F extends AnyFn = AnyFn> {
+  readonly entry: OperatorEntry;
+  readonly dispatcher: Dispatcher;
+  /** Calls the operator: extracts the key set from the arguments, looks up the kernel, calls it. */
+  call!: F;
+  /** Calls the kernel for exactly `ks` (no extraction, TLS or masking), as kernels do to go below their key. */
+  redispatch!: Redispatch<F>;
+
+  constructor(entry: OperatorEntry, dispatcher: Dispatcher) {
+    this.entry = entry;
+    this.dispatcher = dispatcher;
+    this.rebuild();
+  }
+
+  /** `ns::name.overload`. */
+  get operatorName(): string {
+    return this.entry.operatorName;
+  }
+
+  get schema(): DispatcherSchema | null {
+    return this.entry.schema?.schema ?? null;
+  }
+
+  hasSchema(): boolean {
+    return this.entry.schema !== null;
+  }
+
+  /** Rebuilds the call closures (when the schema, hence the dispatch arguments, changed). */
+  rebuild(): void {
+    this.call = makeCall(this.entry) as F;
+    this.redispatch = makeRedispatch(this.entry) as Redispatch<F>;
+  }
+
+  /** The key set `call(...args)` would dispatch with (arguments, TLS, fallthrough mask). */
+  computeDispatchKeySet(...args: unknown[]): DispatchKeySet {
+    extractUnboxed(this.entry, args);
+    finish(this.entry.extractor);
+    return DispatchKeySet.fromBits(accLo, accHi);
+  }
+
+  /** Calls the operator on a stack whose last entries are its arguments; leaves the returns on the stack. */
+  callBoxed(stack: Stack): void {
+    const entry = this.entry;
+    const ex = entry.extractor;
+    const base = stack.length - entry.numArguments();
+    if (base < 0) {
+      throw new Error(`${entry.operatorName}: callBoxed expected ${entry.numArguments()} arguments on the stack, found ${stack.length}`);
+    }
+    accLo = 0;
+    accHi = 0;
+    for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, stack[base + i], entry, i, true);
+    const idx = finish(ex);
+    const ks = DispatchKeySet.fromBits(accLo, accHi);
+    const kernel = entry.boxedTable[idx]!;
+    if (hooks.active) return observe('callBoxed', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
+    kernel(this, ks, stack);
+  }
+
+  /** Calls the boxed kernel for exactly `ks`. */
+  redispatchBoxed(ks: DispatchKeySet, stack: Stack): void {
+    const kernel = this.entry.boxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
+    if (hooks.active) {
+      return observe('redispatchBoxed', this.entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
+    }
+    kernel(this, ks, stack);
+  }
+
+  /** `callBoxedForDispatchKey(k, stack)`: the direct kernel at k if registered, else k's backend fallback. */
+  callBoxedForDispatchKey(k: DispatchKey, stack: Stack): void {
+    const direct = this.entry.kernels.get(k)?.[0];
+    const ks = DispatchKeySet.fromKey(k);
+    if (direct !== undefined) {
+      const boxed = direct.kernel.boxed;
+      if (boxed !== null) return boxed(this, ks, stack);
+      const n = this.entry.numArguments();
+      const args = stack.splice(stack.length - n, n);
+      const r: unknown = direct.kernel.unboxed!(ks, ...args);
+      if (this.entry.numReturns() === 1) stack.push(r);
+      else if (this.entry.numReturns() > 1) stack.push(...(r as unknown[]));
+      return;
+    }
+    const fallback = this.dispatcher.backendFallback(k);
+    if (fallback === null) throw this.entry.reportError(k);
+    this.entry.boxedTable[getDispatchTableIndexForDispatchKey(k)]!(this, ks, stack);
+  }
+
+  /** `_dispatch_dump`: the registrations of this operator. */
+  dumpState(): string {
+    return this.entry.dumpState();
+  }
+
+  /** `_dispatch_dump_table`: the computed table, from scratch. */
+  dumpComputedTable(): string {
+    return this.dispatcher.dumpComputedTable(this);
+  }
+
+  /** `hasKernelForDispatchKey(k)`: a direct registration at k. */
+  hasKernelForDispatchKey(k: DispatchKey): boolean {
+    return this.entry.hasKernelForDispatchKey(k);
+  }
+
+  /** `hasComputedKernelForDispatchKey(k)`: the live table has a kernel for runtime key k. */
+  hasComputedKernelForDispatchKey(k: DispatchKey): boolean {
+    if (k >= DispatchKey.Autograd) throw new Error('Alias keys do not have runtime kernel registrations.');
+    return this.entry.computed[getDispatchTableIndexForDispatchKey(k)] !== null;
+  }
+
+  /** The debug string of the kernel the live table holds for k, with its tag, or null when missing. */
+  computedKernelForDispatchKey(k: DispatchKey): { debug: string; tag: string; fallthrough: boolean } | null {
+    const e = this.entry.computed[getDispatchTableIndexForDispatchKey(k)];
+    return e == null ? null : { debug: e.kernel.debug, tag: e.tag, fallthrough: e.kernel.kernel.isFallthrough };
+  }
+
+  toString(): string {
+    return `OperatorHandle(${this.operatorName})`;
+  }
+}
+
+function extractUnboxed(entry: OperatorEntry, args: readonly unknown[]): void {
+  const ex = entry.extractor;
+  accLo = 0;
+  accHi = 0;
+  for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, args[i], entry, i, false);
+}
+
+function slowCall(entry: OperatorEntry, kind: DispatchEvent['kind'], args: unknown[]): unknown {
+  extractUnboxed(entry, args);
+  const idx = finish(entry.extractor);
+  const ks = DispatchKeySet.fromBits(accLo, accHi);
+  const kernel = entry.unboxedTable[idx]!;
+  return observe(kind, entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
+}
+
+function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[]): unknown {
+  const kernel = entry.unboxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
+  return observe('redispatch', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
+}
+
+// Note [One call closure per arity]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A `(...args)` signature would allocate an array on every call. Instead each operator gets a closure with
+// exactly as many parameters as its schema has arguments (up to 8; longer schemas take the rest-parameter
+// form), with the argument kinds captured as constants so that V8 compiles the key extraction down to a
+// few loads and ORs. Closures are built when the schema is registered, never per call, and without
+// `eval`/`new Function` (which content-security policies forbid).
+function makeCall(entry: OperatorEntry): AnyFn {
+  const t = entry.unboxedTable;
+  const ex = entry.extractor;
+  const k = (i: number) => ex.kinds[i] ?? 0;
+  const [k0, k1, k2, k3, k4, k5, k6, k7] = [k(0), k(1), k(2), k(3), k(4), k(5), k(6), k(7)];
+  const e = entry;
+  const ks = () => DispatchKeySet.fromBits(accLo, accHi);
+  switch (entry.schema === null ? -1 : ex.kinds.length) {
+    case 0:
+      return () => {
+        if (hooks.active) return slowCall(e, 'call', []);
+        accLo = accHi = 0;
+        return t[finish(ex)]!(ks());
+      };
+    case 1:
+      return (a0: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        return t[finish(ex)]!(ks(), a0);
+      };
+    case 2:
+      return (a0: unknown, a1: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        return t[finish(ex)]!(ks(), a0, a1);
+      };
+    case 3:
+      return (a0: unknown, a1: unknown, a2: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        return t[finish(ex)]!(ks(), a0, a1, a2);
+      };
+    case 4:
+      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        if (k3 !== 0) accumulate(k3, a3, e, 3);
+        return t[finish(ex)]!(ks(), a0, a1, a2, a3);
+      };
+    case 5:
+      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        if (k3 !== 0) accumulate(k3, a3, e, 3);
+        if (k4 !== 0) accumulate(k4, a4, e, 4);
+        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4);
+      };
+    case 6:
+      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        if (k3 !== 0) accumulate(k3, a3, e, 3);
+        if (k4 !== 0) accumulate(k4, a4, e, 4);
+        if (k5 !== 0) accumulate(k5, a5, e, 5);
+        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5);
+      };
+    case 7:
+      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        if (k3 !== 0) accumulate(k3, a3, e, 3);
+        if (k4 !== 0) accumulate(k4, a4, e, 4);
+        if (k5 !== 0) accumulate(k5, a5, e, 5);
+        if (k6 !== 0) accumulate(k6, a6, e, 6);
+        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5, a6);
+      };
+    case 8:
+      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown, a7: unknown) => {
+        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6, a7]);
+        accLo = accHi = 0;
+        if (k0 !== 0) accumulate(k0, a0, e, 0);
+        if (k1 !== 0) accumulate(k1, a1, e, 1);
+        if (k2 !== 0) accumulate(k2, a2, e, 2);
+        if (k3 !== 0) accumulate(k3, a3, e, 3);
+        if (k4 !== 0) accumulate(k4, a4, e, 4);
+        if (k5 !== 0) accumulate(k5, a5, e, 5);
+        if (k6 !== 0) accumulate(k6, a6, e, 6);
+        if (k7 !== 0) accumulate(k7, a7, e, 7);
+        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5, a6, a7);
+      };
+    default:
+      // More than 8 arguments, or no schema yet: the general form.
+      return (...args: unknown[]) => {
+        if (hooks.active) return slowCall(e, 'call', args);
+        extractUnboxed(e, args);
+        return t[finish(ex)]!(ks(), ...args);
+      };
+  }
+}
+
+function makeRedispatch(entry: OperatorEntry): AnyFn {
+  const t = entry.unboxedTable;
+  const e = entry;
+  const idx = (ks: DispatchKeySet) => dispatchTableIndexOf(ks.lo, ks.hi);
+  switch (entry.schema === null ? -1 : entry.extractor.kinds.length) {
+    case 0:
+      return (ks: DispatchKeySet) => (hooks.active ? slowRedispatch(e, ks, []) : t[idx(ks)]!(ks));
+    case 1:
+      return (ks: DispatchKeySet, a0: unknown) => (hooks.active ? slowRedispatch(e, ks, [a0]) : t[idx(ks)]!(ks, a0));
+    case 2:
+      return (ks: DispatchKeySet, a0: unknown, a1: unknown) =>
+        hooks.active ? slowRedispatch(e, ks, [a0, a1]) : t[idx(ks)]!(ks, a0, a1);
+    case 3:
+      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown) =>
+        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2]) : t[idx(ks)]!(ks, a0, a1, a2);
+    case 4:
+      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown) =>
+        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3]) : t[idx(ks)]!(ks, a0, a1, a2, a3);
+    case 5:
+      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown) =>
+        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3, a4]) : t[idx(ks)]!(ks, a0, a1, a2, a3, a4);
+    case 6:
+      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown) =>
+        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3, a4, a5]) : t[idx(ks)]!(ks, a0, a1, a2, a3, a4, a5);
+    default:
+      return (ks: DispatchKeySet, ...args: unknown[]) => (hooks.active ? slowRedispatch(e, ks, args) : t[idx(ks)]!(ks, ...args));
+  }
+}
+
+/** The printed name of the key a key set dispatches to (for messages). */
+export function dispatchKeyNameOf(ks: DispatchKeySet): string {
+  return dispatchKeyToString(ks.highestPriorityTypeId());
+}

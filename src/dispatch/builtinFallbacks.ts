@@ -1,0 +1,127 @@
+// The built-in backend fallbacks, all in one place: the same keys as PyTorch 2.13 registers fallbacks
+// for, so that every operator's computed table has PyTorch's shape. Mirrors VariableFallbackKernel.cpp
+// (autograd and ADInplaceOrView), BackendSelectFallbackKernel.cpp, autocast_mode.cpp, MetaFallbackKernel.cpp
+// and the functorch/Python fallbacks.
+
+import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
+import { afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
+import type { Dispatcher } from './Dispatcher.js';
+import { KernelFunction, type Stack, type UnboxedKernel } from './KernelFunction.js';
+import type { OperatorHandle } from './OperatorHandle.js';
+
+const BUILTIN = 'registered at aten-ts builtin';
+
+/** Keys whose built-in fallback is a fallthrough: the dispatcher skips them (masked out per operator). */
+const FALLTHROUGH_KEYS: readonly DispatchKey[] = [
+  DispatchKey.BackendSelect,
+  DispatchKey.ADInplaceOrView,
+  DispatchKey.AutocastCPU,
+  DispatchKey.AutocastMTIA,
+  DispatchKey.AutocastMAIA,
+  DispatchKey.AutocastXPU,
+  DispatchKey.AutocastMPS,
+  DispatchKey.AutocastCUDA,
+  DispatchKey.FuncTorchVmapMode,
+  DispatchKey.VmapMode,
+];
+
+/** Keys whose built-in fallback redispatches below autograd (for operators without an autograd kernel). */
+const AUTOGRAD_KEYS: readonly DispatchKey[] = [
+  DispatchKey.AutogradOther,
+  DispatchKey.AutogradCPU,
+  DispatchKey.AutogradCUDA,
+  DispatchKey.AutogradXLA,
+  DispatchKey.AutogradMPS,
+  DispatchKey.AutogradXPU,
+  DispatchKey.AutogradHPU,
+  DispatchKey.AutogradLazy,
+  DispatchKey.AutogradMTIA,
+  DispatchKey.AutogradMAIA,
+  DispatchKey.AutogradPrivateUse1,
+  DispatchKey.AutogradMeta,
+];
+
+/**
+ * Keys where PyTorch's fallback implements a feature aten-ts does not have (Python dispatch, functorch,
+ * functionalization, lazy conjugation and negation, tracing). Tensors of aten-ts never carry these keys;
+ * a call reaches them only when a TLS guard includes them, and then gets a clear error.
+ */
+const UNSUPPORTED_KEYS: readonly DispatchKey[] = [
+  DispatchKey.Python,
+  DispatchKey.FuncTorchDynamicLayerBackMode,
+  DispatchKey.Functionalize,
+  DispatchKey.Conjugate,
+  DispatchKey.Negative,
+  DispatchKey.ZeroTensor,
+  DispatchKey.Tracer,
+  DispatchKey.FuncTorchBatched,
+  DispatchKey.BatchedNestedTensor,
+  DispatchKey.Batched,
+  DispatchKey.FuncTorchGradWrapper,
+  DispatchKey.PythonTLSSnapshot,
+  DispatchKey.FuncTorchDynamicLayerFrontMode,
+  DispatchKey.PreDispatch,
+  DispatchKey.PythonDispatcher,
+];
+
+// Note [Autograd fallback]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// An operator without an autograd kernel still meets the Autograd key first (every tensor carries it). Its
+// fallback does what PyTorch's autograd fallback does for outputs that need no graph: redispatch with
+// `ks & after_autograd_keyset`, i.e. to the keys below autograd. The unboxed form is specialised per
+// operator arity (see Note [Boxed and unboxed kernels]) so that calls through it do not allocate.
+function autogradFallbackUnboxed(op: OperatorHandle): UnboxedKernel {
+  const below = (ks: DispatchKeySet) => ks.and(afterAutogradKeyset);
+  switch (op.entry.numArguments()) {
+    case 0:
+      return (ks) => op.redispatch(below(ks));
+    case 1:
+      return (ks, a0) => op.redispatch(below(ks), a0);
+    case 2:
+      return (ks, a0, a1) => op.redispatch(below(ks), a0, a1);
+    case 3:
+      return (ks, a0, a1, a2) => op.redispatch(below(ks), a0, a1, a2);
+    case 4:
+      return (ks, a0, a1, a2, a3) => op.redispatch(below(ks), a0, a1, a2, a3);
+    default:
+      return (ks, ...args) => op.redispatch(below(ks), ...args);
+  }
+}
+
+const autogradFallback = KernelFunction.fromBoxed(
+  (op: OperatorHandle, ks: DispatchKeySet, stack: Stack) => op.redispatchBoxed(ks.and(afterAutogradKeyset), stack),
+  autogradFallbackUnboxed,
+);
+
+const metaFallback = KernelFunction.fromBoxed((op: OperatorHandle) => {
+  throw new Error(
+    `${op.operatorName}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta ` +
+      'kernel registered. Register a Meta kernel for it (or a CompositeExplicitAutograd kernel that works on ' +
+      'Meta tensors) to run it without data.',
+  );
+});
+
+function unsupportedFallback(key: DispatchKey): KernelFunction {
+  return KernelFunction.fromBoxed((op: OperatorHandle) => {
+    throw new Error(
+      `${op.operatorName}: the ${dispatchKeyToString(key)} dispatch key was reached (through a TLS include), but ` +
+        `aten-ts has no ${dispatchKeyToString(key)} implementation; PyTorch's fallback for this key has no ` +
+        'counterpart here yet.',
+    );
+  });
+}
+
+/** One row per built-in fallback: its key, kernel and debug string. */
+export function builtinFallbacks(): { key: DispatchKey; kernel: KernelFunction; debug: string }[] {
+  return [
+    { key: DispatchKey.Meta, kernel: metaFallback, debug: `${BUILTIN} (Meta: no kernel error)` },
+    ...FALLTHROUGH_KEYS.map((key) => ({ key, kernel: KernelFunction.fallthrough(), debug: `${BUILTIN} (fallthrough)` })),
+    ...AUTOGRAD_KEYS.map((key) => ({ key, kernel: autogradFallback, debug: `${BUILTIN} (autograd fallback)` })),
+    ...UNSUPPORTED_KEYS.map((key) => ({ key, kernel: unsupportedFallback(key), debug: `${BUILTIN} (unsupported key)` })),
+  ];
+}
+
+/** Registers every built-in fallback into `dispatcher`. */
+export function registerBuiltinFallbacks(dispatcher: Dispatcher): void {
+  for (const { key, kernel, debug } of builtinFallbacks()) dispatcher.registerFallback(key, kernel, debug);
+}
