@@ -48,12 +48,12 @@ export class DispatchKeyExtractor {
   /** Indices of the arguments whose kind is not None (the boxed path skips Generators). */
   readonly dispatchArgIndices: readonly number[];
 
-  /** The global mask of non-fallthrough keys, as halves. */
-  maskLo = -1;
-  maskHi = (1 << 30) - 1;
-  /** Per backend index (CPU = 0): masks, as halves. */
-  readonly perBackendLo = new Int32Array(NUM_BACKENDS).fill(-1);
-  readonly perBackendHi = new Int32Array(NUM_BACKENDS).fill((1 << 30) - 1);
+  /**
+   * The masks of non-fallthrough keys as int32 halves: [0], [1] the global mask (nonFallthroughKeys_), then
+   * for backend index b (CPU = 0) [2 + 2b], [3 + 2b] (nonFallthroughKeysPerBackend_). One flat array so that
+   * the call path reads it with two indexed loads.
+   */
+  readonly masks = new Int32Array(2 + 2 * NUM_BACKENDS);
   requiresBitsetPerBackend = false;
 
   constructor(kinds: readonly DispatchArgKind[]) {
@@ -62,6 +62,7 @@ export class DispatchKeyExtractor {
     }
     this.kinds = Uint8Array.from(kinds);
     this.dispatchArgIndices = kinds.flatMap((k, i) => (k === DispatchArgKind.None ? [] : [i]));
+    this.resetMasks();
   }
 
   static fromTypes(typeTexts: readonly string[]): DispatchKeyExtractor {
@@ -75,46 +76,43 @@ export class DispatchKeyExtractor {
 
   /** The non-fallthrough mask a call with key set `ks` (after TLS) uses. */
   maskFor(ks: DispatchKeySet): DispatchKeySet {
-    if (!this.requiresBitsetPerBackend) return DispatchKeySet.fromBits(this.maskLo, this.maskHi);
-    const b = ks.getBackendIndex();
-    return DispatchKeySet.fromBits(this.perBackendLo[b] as number, this.perBackendHi[b] as number);
+    const m = this.requiresBitsetPerBackend ? 2 + 2 * ks.getBackendIndex() : 0;
+    return DispatchKeySet.fromBits(this.masks[m] as number, this.masks[m + 1] as number);
   }
 
   /** Resets every mask to FULL (before a full recomputation of the table). */
   resetMasks(): void {
-    this.maskLo = -1;
-    this.maskHi = (1 << 30) - 1;
-    this.perBackendLo.fill(-1);
-    this.perBackendHi.fill((1 << 30) - 1);
+    for (let i = 0; i < this.masks.length; i += 2) {
+      this.masks[i] = DispatchKeySet.FULL.lo;
+      this.masks[i + 1] = DispatchKeySet.FULL.hi;
+    }
     this.requiresBitsetPerBackend = false;
+  }
+
+  private updateMask(slot: number, ks: DispatchKeySet, hasFallthrough: boolean): void {
+    const cur = DispatchKeySet.fromBits(this.masks[slot] as number, this.masks[slot + 1] as number);
+    const next = hasFallthrough ? cur.minus(ks) : cur.or(ks);
+    this.masks[slot] = next.lo;
+    this.masks[slot + 1] = next.hi;
   }
 
   /** `setOperatorHasFallthroughForKey(k, hasFallthrough)`, exactly as PyTorch updates its masks. */
   setOperatorHasFallthroughForKey(k: DispatchKey, hasFallthrough: boolean): void {
     const ks = DispatchKeySet.fromKey(k);
-    const global = DispatchKeySet.fromBits(this.maskLo, this.maskHi);
-    const nextGlobal = hasFallthrough ? global.minus(ks) : global.or(ks);
-    this.maskLo = nextGlobal.lo;
-    this.maskHi = nextGlobal.hi;
-    const update = (i: number) => {
-      const cur = DispatchKeySet.fromBits(this.perBackendLo[i] as number, this.perBackendHi[i] as number);
-      const next = hasFallthrough ? cur.minus(ks) : cur.or(ks);
-      this.perBackendLo[i] = next.lo;
-      this.perBackendHi[i] = next.hi;
-    };
+    this.updateMask(0, ks, hasFallthrough);
     if (isPerBackendFunctionalityKey(toFunctionalityKey(k))) {
       const b = toBackendComponent(k) - 1;
       if (b < 0) return; // a StartOf…Backends value: no backend to update
-      update(b);
+      this.updateMask(2 + 2 * b, ks, hasFallthrough);
       this.requiresBitsetPerBackend = false;
-      for (let i = 0; i + 1 < NUM_BACKENDS; i++) {
-        if (this.perBackendLo[i] !== this.perBackendLo[i + 1] || this.perBackendHi[i] !== this.perBackendHi[i + 1]) {
+      for (let i = 2; i + 2 < this.masks.length; i += 2) {
+        if (this.masks[i] !== this.masks[i + 2] || this.masks[i + 1] !== this.masks[i + 3]) {
           this.requiresBitsetPerBackend = true;
           break;
         }
       }
     } else {
-      for (let i = 0; i < NUM_BACKENDS; i++) update(i);
+      for (let b = 0; b < NUM_BACKENDS; b++) this.updateMask(2 + 2 * b, ks, hasFallthrough);
     }
   }
 }

@@ -20,16 +20,16 @@ type Redispatch<F extends AnyFn> = (ks: DispatchKeySet, ...args: Parameters<F>) 
 let accLo = 0;
 let accHi = 0;
 
-function accumulate(kind: number, v: unknown, entry: OperatorEntry, i: number): void {
-  if (kind === DispatchArgKind.Tensor && v != null) {
-    const ks = (v as { keySet?: DispatchKeySet }).keySet;
-    if (ks !== undefined) {
-      accLo |= ks.lo;
-      accHi |= ks.hi;
-      return;
-    }
+/** The key set one dispatch argument contributes: the Tensor case inline, the others via the slow path. */
+function argKeySet(kind: number, v: unknown, entry: OperatorEntry, i: number): DispatchKeySet {
+  if (kind === DispatchArgKind.Tensor) {
+    const ks = (v as { keySet?: DispatchKeySet } | null | undefined)?.keySet;
+    if (ks !== undefined) return ks;
   }
+  accLo = 0;
+  accHi = 0;
   accumulateSlow(kind, v, entry, i, false);
+  return DispatchKeySet.fromBits(accLo, accHi);
 }
 
 function keySetOf(v: unknown): DispatchKeySet | undefined {
@@ -89,14 +89,9 @@ function accumulateSlow(kind: number, v: unknown, entry: OperatorEntry, i: numbe
 function finish(ex: DispatchKeyExtractor): number {
   let lo = (accLo | tls.includedLo) & (0xffff | ~tls.excludedLo);
   let hi = (accHi | tls.includedHi) & ~tls.excludedHi;
-  if (ex.requiresBitsetPerBackend) {
-    const b = 32 - Math.clz32((lo & 0xffff) >>> 1);
-    lo &= ex.perBackendLo[b] as number;
-    hi &= ex.perBackendHi[b] as number;
-  } else {
-    lo &= ex.maskLo;
-    hi &= ex.maskHi;
-  }
+  const m = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+  lo &= ex.masks[m] as number;
+  hi &= ex.masks[m + 1] as number;
   accLo = lo;
   accHi = hi;
   return dispatchTableIndexOf(lo, hi);
@@ -257,107 +252,355 @@ function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[
 function makeCall(entry: OperatorEntry): AnyFn {
   const t = entry.unboxedTable;
   const ex = entry.extractor;
-  const k = (i: number) => ex.kinds[i] ?? 0;
-  const [k0, k1, k2, k3, k4, k5, k6, k7] = [k(0), k(1), k(2), k(3), k(4), k(5), k(6), k(7)];
+  const m = ex.masks;
   const e = entry;
-  const ks = () => DispatchKeySet.fromBits(accLo, accHi);
+  const kind = (i: number) => ex.kinds[i] ?? 0;
+  const [k0, k1, k2, k3, k4, k5, k6, k7] = [kind(0), kind(1), kind(2), kind(3), kind(4), kind(5), kind(6), kind(7)];
+  // A one-entry memo of the last key set: a call with the same keys as the previous one (the common case)
+  // hands the kernel the same DispatchKeySet without even the intern lookup.
+  let lastLo = 0;
+  let lastHi = 0;
+  let lastKs = DispatchKeySet.EMPTY;
   switch (entry.schema === null ? -1 : ex.kinds.length) {
     case 0:
       return () => {
         if (hooks.active) return slowCall(e, 'call', []);
-        accLo = accHi = 0;
-        return t[finish(ex)]!(ks());
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs);
       };
     case 1:
       return (a0: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        return t[finish(ex)]!(ks(), a0);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0);
       };
     case 2:
       return (a0: unknown, a1: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        return t[finish(ex)]!(ks(), a0, a1);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1);
       };
     case 3:
       return (a0: unknown, a1: unknown, a2: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        return t[finish(ex)]!(ks(), a0, a1, a2);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2);
       };
     case 4:
       return (a0: unknown, a1: unknown, a2: unknown, a3: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        if (k3 !== 0) accumulate(k3, a3, e, 3);
-        return t[finish(ex)]!(ks(), a0, a1, a2, a3);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k3 !== 0) {
+          const s = argKeySet(k3, a3, e, 3);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3);
       };
     case 5:
       return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        if (k3 !== 0) accumulate(k3, a3, e, 3);
-        if (k4 !== 0) accumulate(k4, a4, e, 4);
-        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k3 !== 0) {
+          const s = argKeySet(k3, a3, e, 3);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k4 !== 0) {
+          const s = argKeySet(k4, a4, e, 4);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4);
       };
     case 6:
       return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        if (k3 !== 0) accumulate(k3, a3, e, 3);
-        if (k4 !== 0) accumulate(k4, a4, e, 4);
-        if (k5 !== 0) accumulate(k5, a5, e, 5);
-        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k3 !== 0) {
+          const s = argKeySet(k3, a3, e, 3);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k4 !== 0) {
+          const s = argKeySet(k4, a4, e, 4);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k5 !== 0) {
+          const s = argKeySet(k5, a5, e, 5);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5);
       };
     case 7:
       return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        if (k3 !== 0) accumulate(k3, a3, e, 3);
-        if (k4 !== 0) accumulate(k4, a4, e, 4);
-        if (k5 !== 0) accumulate(k5, a5, e, 5);
-        if (k6 !== 0) accumulate(k6, a6, e, 6);
-        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5, a6);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k3 !== 0) {
+          const s = argKeySet(k3, a3, e, 3);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k4 !== 0) {
+          const s = argKeySet(k4, a4, e, 4);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k5 !== 0) {
+          const s = argKeySet(k5, a5, e, 5);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k6 !== 0) {
+          const s = argKeySet(k6, a6, e, 6);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5, a6);
       };
     case 8:
       return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown, a7: unknown) => {
         if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6, a7]);
-        accLo = accHi = 0;
-        if (k0 !== 0) accumulate(k0, a0, e, 0);
-        if (k1 !== 0) accumulate(k1, a1, e, 1);
-        if (k2 !== 0) accumulate(k2, a2, e, 2);
-        if (k3 !== 0) accumulate(k3, a3, e, 3);
-        if (k4 !== 0) accumulate(k4, a4, e, 4);
-        if (k5 !== 0) accumulate(k5, a5, e, 5);
-        if (k6 !== 0) accumulate(k6, a6, e, 6);
-        if (k7 !== 0) accumulate(k7, a7, e, 7);
-        return t[finish(ex)]!(ks(), a0, a1, a2, a3, a4, a5, a6, a7);
+        let lo = tls.includedLo;
+        let hi = tls.includedHi;
+        if (k0 !== 0) {
+          const s = argKeySet(k0, a0, e, 0);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k1 !== 0) {
+          const s = argKeySet(k1, a1, e, 1);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k2 !== 0) {
+          const s = argKeySet(k2, a2, e, 2);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k3 !== 0) {
+          const s = argKeySet(k3, a3, e, 3);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k4 !== 0) {
+          const s = argKeySet(k4, a4, e, 4);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k5 !== 0) {
+          const s = argKeySet(k5, a5, e, 5);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k6 !== 0) {
+          const s = argKeySet(k6, a6, e, 6);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        if (k7 !== 0) {
+          const s = argKeySet(k7, a7, e, 7);
+          lo |= s.lo;
+          hi |= s.hi;
+        }
+        lo &= 0xffff | ~tls.excludedLo;
+        hi &= ~tls.excludedHi;
+        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+        lo &= m[mi] as number;
+        hi &= m[mi + 1] as number;
+        if (lo !== lastLo || hi !== lastHi) {
+          lastLo = lo;
+          lastHi = hi;
+          lastKs = DispatchKeySet.fromBits(lo, hi);
+        }
+        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5, a6, a7);
       };
     default:
       // More than 8 arguments, or no schema yet: the general form.
       return (...args: unknown[]) => {
         if (hooks.active) return slowCall(e, 'call', args);
         extractUnboxed(e, args);
-        return t[finish(ex)]!(ks(), ...args);
+        return t[finish(ex)]!(DispatchKeySet.fromBits(accLo, accHi), ...args);
       };
   }
 }
