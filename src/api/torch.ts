@@ -1,0 +1,178 @@
+// The `torch` namespace: PyTorch's Python API in TypeScript. `torch.zeros(2, 3)`, `torch.tensor([[1, 2]])`,
+// `torch.add(x, y, { alpha: 2 })`. Every function calls an aten operator through the dispatcher.
+
+import { Device } from '../c10/Device.js';
+import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
+import { aten } from '../aten/ops.js';
+import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
+import { writeElement, type ScalarValue } from '../tensor/elements.js';
+import { Tensor, type NestedList } from '../tensor/Tensor.js';
+import { asTensor, scalarTypeOfNumber } from './scalars.js';
+
+/** The keyword arguments of factories. */
+export interface TensorOptions {
+  dtype?: ScalarType | string;
+  device?: Device | string;
+  requiresGrad?: boolean;
+}
+
+type SizeArgs = (number | readonly number[] | TensorOptions)[];
+
+function dtypeOf(options: TensorOptions | undefined): ScalarType | null {
+  const d = options?.dtype;
+  if (d === undefined) return null;
+  return typeof d === 'string' ? parseScalarType(d) : d;
+}
+
+function deviceOf(options: TensorOptions | undefined): Device | null {
+  const d = options?.device;
+  if (d === undefined) return null;
+  return typeof d === 'string' ? Device.parse(d) : d;
+}
+
+function finish(t: Tensor, options: TensorOptions | undefined): Tensor {
+  if (options?.requiresGrad === true) t.requiresGrad = true;
+  return t;
+}
+
+/** Splits `(2, 3, { dtype })` or `([2, 3], { dtype })` into sizes and options. */
+function sizeAndOptions(args: SizeArgs): { size: number[]; options: TensorOptions | undefined } {
+  let options: TensorOptions | undefined;
+  const last = args[args.length - 1];
+  if (last !== undefined && typeof last === 'object' && !Array.isArray(last)) {
+    options = last as TensorOptions;
+    args = args.slice(0, -1);
+  }
+  if (args.length === 1 && Array.isArray(args[0])) return { size: [...(args[0] as readonly number[])], options };
+  for (const a of args) {
+    if (typeof a !== 'number') throw new TypeError(`expected sizes as numbers or one array of numbers, got ${JSON.stringify(a)}`);
+  }
+  return { size: args as number[], options };
+}
+
+export function empty(...args: SizeArgs): Tensor {
+  const { size, options } = sizeAndOptions(args);
+  return finish(aten().empty_memory_format.call(size, dtypeOf(options), null, deviceOf(options), null, null), options);
+}
+
+export function zeros(...args: SizeArgs): Tensor {
+  const { size, options } = sizeAndOptions(args);
+  return finish(aten().zeros.call(size, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function ones(...args: SizeArgs): Tensor {
+  const { size, options } = sizeAndOptions(args);
+  return finish(aten().ones.call(size, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function full(size: readonly number[], fillValue: number | boolean, options?: TensorOptions): Tensor {
+  return finish(aten().full.call([...size], fillValue, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function emptyStrided(size: readonly number[], stride: readonly number[], options?: TensorOptions): Tensor {
+  return finish(aten().empty_strided.call([...size], [...stride], dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+/** `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with optional options last. */
+export function arange(...args: (number | TensorOptions)[]): Tensor {
+  const options = typeof args[args.length - 1] === 'object' ? (args.pop() as TensorOptions) : undefined;
+  const nums = args as number[];
+  const [start, end, step] = nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] as number, nums[1] as number, nums[2] ?? 1];
+  return finish(aten().arange_start_step.call(start, end, step, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function linspace(start: number, end: number, steps: number, options?: TensorOptions): Tensor {
+  return finish(aten().linspace.call(start, end, steps, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function eye(n: number, m?: number | TensorOptions, options?: TensorOptions): Tensor {
+  if (typeof m === 'object') [m, options] = [undefined, m];
+  return finish(aten().eye_m.call(n, m ?? n, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+export function emptyLike(t: Tensor, options?: TensorOptions): Tensor {
+  return finish(aten().empty_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
+}
+
+export function zerosLike(t: Tensor, options?: TensorOptions): Tensor {
+  return finish(aten().zeros_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
+}
+
+export function onesLike(t: Tensor, options?: TensorOptions): Tensor {
+  return finish(aten().ones_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
+}
+
+export function fullLike(t: Tensor, fillValue: number | boolean, options?: TensorOptions): Tensor {
+  return finish(aten().full_like.call(t, fillValue, dtypeOf(options), null, deviceOf(options), null, null), options);
+}
+
+/**
+ * `torch.tensor(data, { dtype, device, requiresGrad })`: a tensor from nested arrays, with PyTorch's dtype
+ * inference (bool for booleans, int64 for integers, the default float dtype otherwise; see Note
+ * [JavaScript numbers as Python scalars]).
+ */
+export function tensor(data: NestedList, options?: TensorOptions): Tensor {
+  const sizes: number[] = [];
+  for (let level: NestedList = data; Array.isArray(level); level = (level as NestedList[])[0] as NestedList) {
+    sizes.push(level.length);
+    if (level.length === 0) break;
+  }
+  const flat: ScalarValue[] = [];
+  const walk = (v: NestedList, dim: number): void => {
+    if (dim === sizes.length) {
+      if (Array.isArray(v)) throw new TypeError(`expected a number or boolean at dim ${dim}, got an array`);
+      if (typeof v !== 'number' && typeof v !== 'boolean') throw new TypeError(`Could not infer dtype of ${typeof v}`);
+      flat.push(v as ScalarValue);
+      return;
+    }
+    if (!Array.isArray(v)) throw new Error(`expected sequence of length ${sizes[dim]} at dim ${dim} (got a scalar)`);
+    if (v.length !== sizes[dim]) throw new Error(`expected sequence of length ${sizes[dim]} at dim ${dim} (got ${v.length})`);
+    for (const x of v) walk(x, dim + 1);
+  };
+  walk(data, 0);
+  let dtype = dtypeOf(options);
+  if (dtype === null) {
+    dtype = flat.length === 0 ? getDefaultDtype() : ScalarType.Bool;
+    for (const v of flat) {
+      const t = scalarTypeOfNumber(v as number | boolean);
+      if (t === ScalarType.Double) {
+        dtype = getDefaultDtype();
+        break;
+      }
+      if (t === ScalarType.Long) dtype = ScalarType.Long;
+    }
+  }
+  const device = deviceOf(options);
+  const out = aten().empty_memory_format.call(sizes, dtype, null, device, null, null);
+  if (!out.isMeta()) {
+    const storage = out.storage.data(dtype);
+    flat.forEach((v, i) => writeElement(dtype, storage, i, v));
+  }
+  return finish(out, options);
+}
+
+/** `torch.add(input, other, { alpha })`. */
+export function add(input: Tensor | number, other: Tensor | number, options: { alpha?: number } = {}): Tensor {
+  return aten().add_Tensor.call(asTensor(input), asTensor(other), options.alpha ?? 1);
+}
+
+export { getDefaultDtype, setDefaultDtype };
+
+// dtype constants, as torch.float32 etc.
+export const bool = ScalarType.Bool;
+export const uint8 = ScalarType.Byte;
+export const int8 = ScalarType.Char;
+export const int16 = ScalarType.Short;
+export const int32 = ScalarType.Int;
+export const int64 = ScalarType.Long;
+export const float16 = ScalarType.Half;
+export const bfloat16 = ScalarType.BFloat16;
+export const float32 = ScalarType.Float;
+export const float64 = ScalarType.Double;
+export const complex64 = ScalarType.ComplexFloat;
+export const complex128 = ScalarType.ComplexDouble;
+export const half = float16;
+export const float = float32;
+export const double = float64;
+export const long = int64;
+export const int = int32;

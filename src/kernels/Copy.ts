@@ -1,0 +1,131 @@
+// copy_, fill_, clone, _to_copy and _local_scalar_dense. Mirrors aten/src/ATen/native/Copy.cpp,
+// Fill.cpp, TensorConversions.cpp and Scalar.cpp.
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { Device } from '../c10/Device.js';
+import { ScalarType, isComplexType } from '../c10/ScalarType.js';
+import { aten } from '../aten/ops.js';
+import { readElement, toStored, type ScalarValue } from '../tensor/elements.js';
+import { lanesOf } from '../tensor/Storage.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+
+/** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
+export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
+  const n = sizes.length;
+  let numel = 1;
+  for (const s of sizes) numel *= s;
+  if (numel === 0) return;
+  if (n === 0) {
+    fn(offset);
+    return;
+  }
+  const counter = new Array<number>(n).fill(0);
+  let index = offset;
+  const lastSize = sizes[n - 1] as number;
+  const lastStride = strides[n - 1] as number;
+  for (;;) {
+    for (let i = 0; i < lastSize; i++) fn(index + i * lastStride);
+    let d = n - 2;
+    for (; d >= 0; d--) {
+      counter[d] = (counter[d] as number) + 1;
+      index += strides[d] as number;
+      if ((counter[d] as number) < (sizes[d] as number)) break;
+      index -= (counter[d] as number) * (strides[d] as number);
+      counter[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/** `copy_(self, src)`: broadcasts src to self's shape and converts its dtype. CPU kernel. */
+export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlocking = false): Tensor {
+  const expanded = src.sizes.length === self.sizes.length && src.sizes.every((s, i) => s === self.sizes[i])
+    ? src
+    : aten().expand.redispatch(ks, src, [...self.sizes], false);
+  if (self.isMeta() || src.isMeta()) {
+    if (!self.isMeta()) throw new Error('copy_: cannot copy out of a meta tensor; you need to use a tensor with data');
+    return self;
+  }
+  const dst = self.storage.data(self.dtype);
+  const from = expanded.storage.data(expanded.dtype);
+  // Same dtype, both contiguous: a block copy.
+  if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
+    const lanes = lanesOf(self.dtype);
+    dst.set(from.subarray(expanded.storageOffset * lanes, (expanded.storageOffset + self.numel) * lanes), self.storageOffset * lanes);
+    self.version.version++;
+    return self;
+  }
+  // General case: read every source element first (self and src may overlap), then write.
+  const values: ScalarValue[] = [];
+  forEachStorageIndex(expanded.sizes, expanded.strides, expanded.storageOffset, (i) => values.push(readElement(expanded.dtype, from, i)));
+  let k = 0;
+  const complexDst = isComplexType(self.dtype);
+  forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => {
+    const v = values[k++] as ScalarValue;
+    if (complexDst) {
+      const [re, im] = typeof v === 'object' ? v : [Number(v), 0];
+      dst[2 * i] = re;
+      dst[2 * i + 1] = im;
+    } else {
+      dst[i] = toStored(self.dtype, typeof v === 'object' ? v[0] : Number(v));
+    }
+  });
+  self.version.version++;
+  return self;
+}
+
+/** `fill_(self, value)`. CPU kernel; Meta only checks. */
+export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean): Tensor {
+  if (self.isMeta()) return self;
+  const data = self.storage.data(self.dtype);
+  const v = Number(value);
+  if (isComplexType(self.dtype)) {
+    forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => {
+      data[2 * i] = v;
+      data[2 * i + 1] = 0;
+    });
+  } else {
+    const stored = toStored(self.dtype, v);
+    if (self.isContiguous()) data.fill(stored, self.storageOffset, self.storageOffset + self.numel);
+    else forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => (data[i] = stored));
+  }
+  self.version.version++;
+  return self;
+}
+
+/** `zero_(self)`. */
+export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().fill__Scalar.redispatch(ks, self, 0);
+}
+
+/** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
+export function clone(_ks: DispatchKeySet, self: Tensor, _memoryFormat: number | null = null): Tensor {
+  const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), self.dtype, null, self.device, null);
+  return aten().copy_.call(out, self, false);
+}
+
+/** `_to_copy(self, dtype?, layout?, device?, ...)`: a converted copy. */
+export function toCopy(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dtype: ScalarType | null = null,
+  _layout: number | null = null,
+  device: Device | null = null,
+): Tensor {
+  const targetDevice = device ?? self.device;
+  const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), dtype ?? self.dtype, null, targetDevice, null);
+  if (targetDevice.isMeta()) return out;
+  if (self.isMeta()) throw new Error('Cannot copy out of meta tensor; no data!');
+  return aten().copy_.call(out, self, false);
+}
+
+/** `_local_scalar_dense(self)`: the single value of a one-element tensor. */
+export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue {
+  if (self.numel !== 1) {
+    throw new Error(`a Tensor with ${self.numel} elements cannot be converted to Scalar`);
+  }
+  if (self.isMeta()) throw new Error('Tensor.item() cannot be called on meta tensors');
+  return readElement(self.dtype, self.storage.data(self.dtype), self.storageOffset);
+}
+

@@ -1,0 +1,218 @@
+// Factory kernels: empty, empty_strided, zeros, ones, full, arange, linspace, eye and the *_like family.
+// Mirrors aten/src/ATen/native/TensorFactories.cpp, RangeFactories.cpp and the BackendSelect kernels that
+// torchgen generates for factories (RegisterBackendSelect.cpp).
+
+import { Device, DeviceType } from '../c10/Device.js';
+import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { Layout } from '../c10/Layout.js';
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { computeDispatchKey } from '../c10/TensorOptions.js';
+import { aten } from '../aten/ops.js';
+import { getDefaultDtype } from '../tensor/defaults.js';
+import { toStored } from '../tensor/elements.js';
+import { Storage, checkHasStorage, getAllocator } from '../tensor/Storage.js';
+import { Tensor } from '../tensor/Tensor.js';
+import { checkSizes, contiguousStrides, storageBytesNeeded } from '../tensor/TensorImpl.js';
+
+const CPU = new Device(DeviceType.CPU);
+
+function checkLayout(layout: Layout | null | undefined): void {
+  if (layout != null && layout !== Layout.Strided) {
+    throw new Error(`aten-ts supports only the strided layout, got layout ${Layout[layout]}`);
+  }
+}
+
+/** A new tensor with its own storage (the body of empty_cpu / empty_meta). */
+export function newStrided(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
+  checkSizes(sizes);
+  checkHasStorage(dtype);
+  const storage = new Storage(storageBytesNeeded(sizes, strides, 0, dtype), getAllocator(device.type));
+  return new Tensor(storage, dtype, sizes, strides, 0);
+}
+
+/** BackendSelect for factories: dispatch on the `device` argument, as torchgen's BackendSelect kernels do. */
+export function backendSelectKeySet(dtype: ScalarType | null | undefined, layout: Layout | null | undefined, device: Device | null | undefined): DispatchKeySet {
+  return DispatchKeySet.fromKey(computeDispatchKey(dtype ?? undefined, layout ?? undefined, device ?? undefined));
+}
+
+export function emptyBackendSelect(
+  _ks: DispatchKeySet,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+  memoryFormat?: number | null,
+): Tensor {
+  return aten().empty_memory_format.redispatch(backendSelectKeySet(dtype, layout, device), size, dtype, layout, device, pinMemory, memoryFormat);
+}
+
+export function emptyStridedBackendSelect(
+  _ks: DispatchKeySet,
+  size: number[],
+  stride: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+): Tensor {
+  return aten().empty_strided.redispatch(backendSelectKeySet(dtype, layout, device), size, stride, dtype, layout, device, pinMemory);
+}
+
+/** `empty.memory_format` for CPU and Meta. */
+export function empty(
+  _ks: DispatchKeySet,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  checkLayout(layout);
+  checkSizes(size);
+  return newStrided([...size], contiguousStrides(size), dtype ?? getDefaultDtype(), device ?? CPU);
+}
+
+/** `empty_strided` for CPU and Meta. */
+export function emptyStrided(
+  _ks: DispatchKeySet,
+  size: number[],
+  stride: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  checkLayout(layout);
+  if (size.length !== stride.length) {
+    throw new Error(`mismatch in length of strides and shape: ${size.length} sizes, ${stride.length} strides`);
+  }
+  return newStrided([...size], [...stride], dtype ?? getDefaultDtype(), device ?? CPU);
+}
+
+/** `full(size, fill_value)`: dtype inferred from the fill value when not given (bool, int64 or the default float). */
+export function full(
+  _ks: DispatchKeySet,
+  size: number[],
+  fillValue: number | boolean,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  const inferred =
+    dtype ?? (typeof fillValue === 'boolean' ? ScalarType.Bool : Number.isInteger(fillValue) ? ScalarType.Long : getDefaultDtype());
+  const out = aten().empty_memory_format.call(size, inferred, layout, device, null, null);
+  return aten().fill__Scalar.call(out, fillValue);
+}
+
+export function zeros(ks: DispatchKeySet, size: number[], dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  return full(ks, size, 0, dtype ?? getDefaultDtype(), layout, device);
+}
+
+export function ones(ks: DispatchKeySet, size: number[], dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  return full(ks, size, 1, dtype ?? getDefaultDtype(), layout, device);
+}
+
+/** `arange.start_step`: values start + i * step, computed in double precision as PyTorch's CPU kernel does. */
+export function arange(
+  _ks: DispatchKeySet,
+  start: number,
+  end: number,
+  step = 1,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  const allInt = Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(step);
+  const type = dtype ?? (allInt ? ScalarType.Long : getDefaultDtype());
+  if (step === 0) throw new Error('step must be nonzero');
+  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new Error(`unsupported range: ${start} -> ${end}`);
+  if ((step > 0 && end < start) || (step < 0 && end > start)) {
+    throw new Error('upper bound and larger bound inconsistent with step sign');
+  }
+  const size = Math.ceil((end - start) / step);
+  const out = aten().empty_memory_format.call([size], type, layout, device, null, null);
+  if (out.isMeta()) return out;
+  const data = out.storage.data(type);
+  for (let i = 0; i < size; i++) data[i] = toStored(type, start + step * i);
+  return out;
+}
+
+/** `linspace(start, end, steps)`: symmetric fill from both ends, as PyTorch's CPU kernel. */
+export function linspace(
+  _ks: DispatchKeySet,
+  start: number,
+  end: number,
+  steps: number,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  if (steps < 0) throw new Error('number of steps must be non-negative');
+  const type = dtype ?? getDefaultDtype();
+  const out = aten().empty_memory_format.call([steps], type, layout, device, null, null);
+  if (out.isMeta() || steps === 0) return out;
+  const data = out.storage.data(type);
+  if (steps === 1) {
+    data[0] = toStored(type, start);
+    return out;
+  }
+  const round = type === ScalarType.Float ? Math.fround : (x: number) => x;
+  const s = round(start);
+  const e = round(end);
+  const stepSize = round(round(e - s) / (steps - 1));
+  const halfway = Math.floor(steps / 2);
+  for (let i = 0; i < steps; i++) {
+    const v = i < halfway ? round(s + round(stepSize * i)) : round(e - round(stepSize * (steps - i - 1)));
+    data[i] = toStored(type, v);
+  }
+  return out;
+}
+
+/** `eye.m(n, m)`. */
+export function eye(
+  ks: DispatchKeySet,
+  n: number,
+  m?: number | null,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  const cols = m ?? n;
+  if (n < 0) throw new Error(`n must be greater or equal to 0, got ${n}`);
+  if (cols < 0) throw new Error(`m must be greater or equal to 0, got ${cols}`);
+  const out = zeros(ks, [n, cols], dtype, layout, device);
+  if (out.isMeta()) return out;
+  const data = out.storage.data(out.dtype);
+  const one = toStored(out.dtype, 1);
+  for (let i = 0; i < Math.min(n, cols); i++) data[i * cols + i] = one;
+  return out;
+}
+
+/** `full_like(self, value)` and friends: self's sizes, dtype and device unless overridden. */
+export function fullLike(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  fillValue: number | boolean,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  const out = aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
+  return aten().fill__Scalar.call(out, fillValue);
+}
+
+export function emptyLike(_ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  return aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
+}
+
+export function zerosLike(ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  return fullLike(ks, self, 0, dtype, layout, device);
+}
+
+export function onesLike(ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  return fullLike(ks, self, 1, dtype, layout, device);
+}
+
+/** The message PyTorch gives for a dtype a factory cannot produce. */
+export function unsupportedDtype(op: string, dtype: ScalarType): Error {
+  return new Error(`"${op}" not implemented for '${scalarTypeToString(dtype)}'`);
+}

@@ -1,0 +1,166 @@
+// Storage, DataPtr and Allocator: the bytes behind tensors, shared between views.
+// Mirrors c10/core/StorageImpl.h, c10/core/Allocator.h, c10/core/CPUAllocator.cpp.
+
+import { Device, DeviceType } from '../c10/Device.js';
+import { ScalarType, elementSize, scalarTypeToString } from '../c10/ScalarType.js';
+
+/** The typed arrays kernels read and write. See Note [Typed storage of each dtype]. */
+export type StorageArray = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array;
+
+type StorageArrayCtor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => StorageArray;
+
+// Note [Typed storage of each dtype]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every dtype stores its elements with PyTorch's item size, so byte sizes, strides and storage offsets agree
+// with PyTorch; kernels see the bytes through one typed array per dtype:
+//   bool, uint8 → Uint8Array; int8 → Int8Array; int16 → Int16Array; int32 → Int32Array;
+//   float16, bfloat16 → Uint16Array of the raw bits (converted on load and store);
+//   float32 → Float32Array; float64 → Float64Array;
+//   complex64 → Float32Array, complex128 → Float64Array, two lanes (re, im) per element;
+//   int64 → Float64Array holding the integer value.
+// int64 is the one departure from PyTorch's bit layout: JavaScript has no fast 64-bit integers (BigInt64Array
+// turns every element access into a BigInt allocation), while a double holds every integer up to 2^53
+// exactly — all indices, counts, sizes and labels programs put in int64 tensors. Values beyond ±2^53 round,
+// and integer overflow saturates into doubles instead of wrapping; both are documented and tested at the
+// edges. The item size stays 8 bytes, so memory use and strides are PyTorch's.
+const ARRAY_OF: Record<number, { ctor: StorageArrayCtor; lanes: number }> = {
+  [ScalarType.Bool]: { ctor: Uint8Array, lanes: 1 },
+  [ScalarType.Byte]: { ctor: Uint8Array, lanes: 1 },
+  [ScalarType.Char]: { ctor: Int8Array, lanes: 1 },
+  [ScalarType.Short]: { ctor: Int16Array, lanes: 1 },
+  [ScalarType.Int]: { ctor: Int32Array, lanes: 1 },
+  [ScalarType.Long]: { ctor: Float64Array, lanes: 1 },
+  [ScalarType.Half]: { ctor: Uint16Array, lanes: 1 },
+  [ScalarType.BFloat16]: { ctor: Uint16Array, lanes: 1 },
+  [ScalarType.Float]: { ctor: Float32Array, lanes: 1 },
+  [ScalarType.Double]: { ctor: Float64Array, lanes: 1 },
+  [ScalarType.ComplexFloat]: { ctor: Float32Array, lanes: 2 },
+  [ScalarType.ComplexDouble]: { ctor: Float64Array, lanes: 2 },
+};
+
+/** True if aten-ts can store tensors of this dtype. */
+export function hasStorageFor(dtype: ScalarType): boolean {
+  return ARRAY_OF[dtype] !== undefined;
+}
+
+/** Throws a clear error if aten-ts cannot store tensors of this dtype. */
+export function checkHasStorage(dtype: ScalarType): void {
+  storageArrayInfo(dtype);
+}
+
+/** Number of typed-array lanes per element: 2 for complex dtypes, else 1. */
+export function lanesOf(dtype: ScalarType): number {
+  return storageArrayInfo(dtype).lanes;
+}
+
+function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: number } {
+  const info = ARRAY_OF[dtype];
+  if (info === undefined) {
+    throw new Error(`aten-ts has no storage for dtype ${scalarTypeToString(dtype)} (quantized and complex32 tensors are not supported)`);
+  }
+  return info;
+}
+
+/** A pointer to allocated memory: a buffer and a byte offset, or no data (meta). */
+export interface DataPtr {
+  readonly buffer: ArrayBufferLike | null;
+  readonly byteOffset: number;
+  readonly device: Device;
+}
+
+/** c10::Allocator: where a device's tensor memory comes from. */
+export interface Allocator {
+  readonly device: Device;
+  allocate(nbytes: number): DataPtr;
+}
+
+const CPU = new Device(DeviceType.CPU);
+const META = new Device(DeviceType.Meta);
+
+/** The CPU allocator: zero-filled ArrayBuffers. A WebAssembly-memory allocator can replace it. */
+export const cpuAllocator: Allocator = {
+  device: CPU,
+  allocate(nbytes: number): DataPtr {
+    return { buffer: new ArrayBuffer(nbytes), byteOffset: 0, device: CPU };
+  },
+};
+
+/** The Meta allocator: no memory at all; meta tensors carry only sizes, strides and dtypes. */
+export const metaAllocator: Allocator = {
+  device: META,
+  allocate(): DataPtr {
+    return { buffer: null, byteOffset: 0, device: META };
+  },
+};
+
+const allocators = new Map<DeviceType, Allocator>([
+  [DeviceType.CPU, cpuAllocator],
+  [DeviceType.Meta, metaAllocator],
+]);
+
+/** `GetAllocator(device_type)`. */
+export function getAllocator(type: DeviceType): Allocator {
+  const a = allocators.get(type);
+  if (a === undefined) throw new Error(`no allocator registered for device type ${DeviceType[type]}; aten-ts supports cpu and meta`);
+  return a;
+}
+
+/** `SetAllocator(device_type, allocator)`: installs another allocator (e.g. WebAssembly memory). Returns the old one. */
+export function setAllocator(type: DeviceType, allocator: Allocator): Allocator | undefined {
+  const old = allocators.get(type);
+  allocators.set(type, allocator);
+  return old;
+}
+
+/**
+ * StorageImpl: a byte range shared by every view of a tensor. Kernels get typed views at call time with
+ * `data(dtype)`, so a different allocator (e.g. one over WebAssembly memory) needs no kernel changes.
+ */
+export class Storage {
+  nbytes: number;
+  dataPtr: DataPtr;
+  readonly allocator: Allocator;
+  private cachedArray: StorageArray | null = null;
+  private cachedDtype = -1;
+
+  constructor(nbytes: number, allocator: Allocator) {
+    this.nbytes = nbytes;
+    this.allocator = allocator;
+    this.dataPtr = allocator.allocate(nbytes);
+  }
+
+  get device(): Device {
+    return this.dataPtr.device;
+  }
+
+  /** A typed view of the whole storage for `dtype` (cached). Throws for meta storage. */
+  data(dtype: ScalarType): StorageArray {
+    const cached = this.cachedArray;
+    if (cached !== null && this.cachedDtype === dtype && cached.buffer === this.dataPtr.buffer) return cached;
+    const buffer = this.dataPtr.buffer;
+    if (buffer === null) {
+      throw new Error(
+        "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
+      );
+    }
+    const { ctor, lanes } = storageArrayInfo(dtype);
+    const length = Math.floor(this.nbytes / elementSize(dtype)) * lanes;
+    const array = new ctor(buffer, this.dataPtr.byteOffset, length);
+    this.cachedArray = array;
+    this.cachedDtype = dtype;
+    return array;
+  }
+
+  /** Grows the storage to `nbytes`, keeping its contents (resize_ of a tensor that outgrows its storage). */
+  resize(nbytes: number): void {
+    if (nbytes <= this.nbytes) return;
+    const next = this.allocator.allocate(nbytes);
+    const src = this.dataPtr.buffer;
+    if (src !== null && next.buffer !== null) {
+      new Uint8Array(next.buffer, next.byteOffset, this.nbytes).set(new Uint8Array(src, this.dataPtr.byteOffset, this.nbytes));
+    }
+    this.dataPtr = next;
+    this.nbytes = nbytes;
+    this.cachedArray = null;
+  }
+}

@@ -1,0 +1,145 @@
+// TensorImpl: the state of a tensor — storage, sizes, strides, offset, dtype, device, dispatch key set,
+// autograd slots and the version counter shared by views. Mirrors c10/core/TensorImpl.{h,cpp}.
+
+import { Device, DeviceType } from '../c10/Device.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { Layout } from '../c10/Layout.js';
+import { ScalarType, elementSize } from '../c10/ScalarType.js';
+import { computeDispatchKey, tensorDispatchKeySet } from '../c10/TensorOptions.js';
+import { Storage, checkHasStorage, getAllocator } from './Storage.js';
+
+/** The version counter shared by a tensor and its views; in-place ops bump it. */
+export class VersionCounter {
+  version = 0;
+}
+
+// Key sets of fresh strided tensors per device type, computed once (see reference D.5). Construction is on
+// the path of every op that returns a tensor, so it must not recompute them.
+const keySetCache = new Map<DeviceType, DispatchKeySet>();
+
+/** The key set TensorImpl's constructor gives a fresh tensor on `device`. */
+export function keySetForDevice(device: Device): DispatchKeySet {
+  let ks = keySetCache.get(device.type);
+  if (ks === undefined) {
+    ks = tensorDispatchKeySet(computeDispatchKey(ScalarType.Float, Layout.Strided, device));
+    keySetCache.set(device.type, ks);
+  }
+  return ks;
+}
+
+/** Contiguous (row-major) strides of `sizes`. */
+export function contiguousStrides(sizes: readonly number[]): number[] {
+  const strides = new Array<number>(sizes.length);
+  let s = 1;
+  for (let i = sizes.length - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= Math.max(sizes[i] as number, 1);
+  }
+  return strides;
+}
+
+/** Number of elements of `sizes`. */
+export function numelOf(sizes: readonly number[]): number {
+  let n = 1;
+  for (const s of sizes) n *= s;
+  return n;
+}
+
+/** Bytes a storage must have to hold a tensor of these sizes and strides at this offset. */
+export function storageBytesNeeded(sizes: readonly number[], strides: readonly number[], offset: number, dtype: ScalarType): number {
+  let maxIndex = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] === 0) return 0;
+    maxIndex += ((sizes[i] as number) - 1) * (strides[i] as number);
+  }
+  return (offset + maxIndex + 1) * elementSize(dtype);
+}
+
+export class TensorImpl {
+  storage: Storage;
+  sizes: number[];
+  strides: number[];
+  storageOffset: number;
+  readonly dtype: ScalarType;
+  readonly device: Device;
+  keySet: DispatchKeySet;
+  /** Shared with every view of the same storage. */
+  version: VersionCounter;
+  /** Number of elements (product of sizes), kept in step with `sizes`. */
+  numel: number;
+  requiresGrad = false;
+  /**
+   * `is_wrapped_number()`: a 0-dim tensor made from a JavaScript number passed where a Tensor is expected
+   * (`x.add(2.5)`); type promotion treats it as a weaker, Python-number operand.
+   */
+  isWrappedNumber = false;
+
+  constructor(
+    storage: Storage,
+    dtype: ScalarType,
+    sizes: number[],
+    strides: number[],
+    storageOffset: number,
+    version: VersionCounter = new VersionCounter(),
+    keySet?: DispatchKeySet,
+  ) {
+    this.storage = storage;
+    this.dtype = dtype;
+    this.device = storage.device;
+    this.sizes = sizes;
+    this.strides = strides;
+    this.storageOffset = storageOffset;
+    this.version = version;
+    this.numel = numelOf(sizes);
+    this.keySet = keySet ?? keySetForDevice(this.device);
+  }
+
+  get layout(): Layout {
+    return Layout.Strided;
+  }
+
+  dim(): number {
+    return this.sizes.length;
+  }
+
+  isMeta(): boolean {
+    return this.device.type === DeviceType.Meta;
+  }
+
+  /** `is_contiguous()`: strides are row-major (dimensions of size 1 may have any stride). */
+  isContiguous(): boolean {
+    let expected = 1;
+    for (let i = this.sizes.length - 1; i >= 0; i--) {
+      const size = this.sizes[i] as number;
+      if (size === 0) return true;
+      if (size !== 1) {
+        if (this.strides[i] !== expected) return false;
+        expected *= size;
+      }
+    }
+    return true;
+  }
+
+  /** Replaces sizes/strides/offset in place (as_strided_, resize_, view machinery). */
+  setSizesAndStrides(sizes: number[], strides: number[], storageOffset = this.storageOffset): void {
+    this.sizes = sizes;
+    this.strides = strides;
+    this.storageOffset = storageOffset;
+    this.numel = numelOf(sizes);
+  }
+}
+
+/** Checks that a size list is valid (non-negative integers), with PyTorch's error text. */
+export function checkSizes(sizes: readonly number[]): void {
+  for (const s of sizes) {
+    if (!Number.isInteger(s)) throw new TypeError(`expected a list of ints for the size, but got ${String(s)}`);
+    if (s < 0) throw new Error(`Trying to create tensor with negative dimension ${s}: [${sizes.join(', ')}]`);
+  }
+}
+
+/** `at::empty` for the strided layout: a new storage from the device's allocator. */
+export function emptyStrided(sizes: number[], strides: number[], dtype: ScalarType, device: Device): TensorImpl {
+  checkHasStorage(dtype);
+  const nbytes = storageBytesNeeded(sizes, strides, 0, dtype);
+  return new TensorImpl(new Storage(nbytes, getAllocator(device.type)), dtype, sizes, strides, 0);
+}

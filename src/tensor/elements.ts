@@ -1,0 +1,60 @@
+// Reading and writing single elements of any dtype, with C++'s static_cast conversions. For slow paths
+// (item, tolist, tensor(), fill of odd dtypes); kernels use typed arrays directly.
+
+import { ScalarType } from '../c10/ScalarType.js';
+import { bfloat16BitsToFloat, floatToBFloat16Bits, floatToHalfBits, halfBitsToFloat } from './half.js';
+import type { StorageArray } from './Storage.js';
+
+/** A scalar value as JavaScript sees it: numbers, booleans for bool, [re, im] for complex. */
+export type ScalarValue = number | boolean | readonly [number, number];
+
+/** The stored representation of a real value `v` in `dtype` (what goes into the typed array). */
+export function toStored(dtype: ScalarType, v: number): number {
+  switch (dtype) {
+    case ScalarType.Bool:
+      return v !== 0 ? 1 : 0;
+    case ScalarType.Long:
+      // int64 holds integers (see Note [Typed storage of each dtype]); static_cast truncates.
+      return Number.isFinite(v) ? Math.trunc(v) : 0;
+    case ScalarType.Half:
+      return floatToHalfBits(v);
+    case ScalarType.BFloat16:
+      return floatToBFloat16Bits(v);
+    default:
+      // Int8/16/32, uint8: the typed array store truncates and wraps like a C++ cast of an in-range value.
+      return v;
+  }
+}
+
+/** The value of a stored element. */
+export function fromStored(dtype: ScalarType, stored: number): number {
+  switch (dtype) {
+    case ScalarType.Half:
+      return halfBitsToFloat(stored);
+    case ScalarType.BFloat16:
+      return bfloat16BitsToFloat(stored);
+    default:
+      return stored;
+  }
+}
+
+/** Reads element `index` (in elements, not lanes) of a storage array. */
+export function readElement(dtype: ScalarType, data: StorageArray, index: number): ScalarValue {
+  if (dtype === ScalarType.ComplexFloat || dtype === ScalarType.ComplexDouble) {
+    return [data[2 * index] as number, data[2 * index + 1] as number];
+  }
+  const v = fromStored(dtype, data[index] as number);
+  return dtype === ScalarType.Bool ? v !== 0 : v;
+}
+
+/** Writes a scalar into element `index`, converting as a C++ static_cast would. */
+export function writeElement(dtype: ScalarType, data: StorageArray, index: number, value: ScalarValue): void {
+  if (dtype === ScalarType.ComplexFloat || dtype === ScalarType.ComplexDouble) {
+    const [re, im] = typeof value === 'object' ? value : [Number(value), 0];
+    data[2 * index] = re;
+    data[2 * index + 1] = im;
+    return;
+  }
+  const real = typeof value === 'object' ? value[0] : Number(value);
+  data[index] = toStored(dtype, real);
+}
