@@ -33,10 +33,12 @@ export function flatten(_ks: DispatchKeySet, self: Tensor, startDim = 0, endDim 
 export function unflatten(_ks: DispatchKeySet, self: Tensor, dim: number, sizes: number[]): Tensor {
   const d = maybeWrapDim(dim, self.dim());
   if (sizes.length === 0) throw new Error('unflatten: sizes must be non-empty');
-  const inferred = inferSize(sizes, self.sizes[d] as number);
-  if (!sizes.includes(-1) && inferred.reduce((a, b) => a * b, 1) !== self.sizes[d]) {
+  let inferred: number[];
+  try {
+    inferred = inferSize(sizes, self.sizes[d] as number);
+  } catch {
     throw new Error(
-      `unflatten: Provided sizes [${sizes.join(', ')}] don't multiply up to the size of dim ${dim} (${self.sizes[d]}) in the input tensor`,
+      `unflatten: Provided sizes [${sizes.join(', ')}] don't multiply up to the size of dim ${d} (${self.sizes[d]}) in the input tensor`,
     );
   }
   return aten().view.call(self, [...self.sizes.slice(0, d), ...inferred, ...self.sizes.slice(d + 1)]);

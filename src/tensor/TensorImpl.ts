@@ -108,6 +108,7 @@ export class TensorImpl {
 
   /** `is_contiguous()`: strides are row-major (dimensions of size 1 may have any stride). */
   isContiguous(): boolean {
+    if (this.numel === 0) return true;
     let expected = 1;
     for (let i = this.sizes.length - 1; i >= 0; i--) {
       const size = this.sizes[i] as number;

@@ -51,6 +51,7 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
  * no view is possible (a dimension would span two non-contiguous chunks of memory).
  */
 export function computeStride(oldSizes: readonly number[], oldStrides: readonly number[], newSizes: readonly number[]): number[] | null {
+  if (oldSizes.length === 0) return new Array<number>(newSizes.length).fill(1);
   const newStrides = new Array<number>(newSizes.length).fill(0);
   let numel = 1;
   for (const s of oldSizes) numel *= s;
