@@ -3,6 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    reporters: ['default'],
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });

@@ -1,7 +1,25 @@
 #!/usr/bin/env node
-// The aten-ts command line (Node only).
+// The aten-ts command line (Node only): `npm start` runs the tour; `npx aten-ts dispatch-table <op>` and
+// `npx aten-ts dump <op>` print an operator's computed dispatch table and registrations.
 import { Command } from 'commander';
+import { aten } from '../aten/ops.js';
+import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { tour } from './tour.js';
+
+function findOp(name: string) {
+  aten(); // registers the built-in operators
+  const d = Dispatcher.singleton();
+  const qualified = name.includes('::') ? name : `aten::${name}`;
+  const op = d.findOp(qualified);
+  if (op === null) {
+    const known = d.getAllOpNames();
+    const close = known.filter((n) => n.includes(name.replace(/^aten::/, '').split('.')[0] ?? name));
+    throw new Error(
+      `unknown operator '${name}'. ${close.length > 0 ? `Did you mean one of: ${close.join(', ')}?` : `Known operators: ${known.join(', ')}`}`,
+    );
+  }
+  return { d, op };
+}
 
 const program = new Command();
 program.name('aten-ts').description("PyTorch's operator dispatcher and tensor core in TypeScript");
@@ -9,5 +27,33 @@ program
   .command('tour', { isDefault: true })
   .description('print a short tour of real dispatch facts')
   .action(() => tour((line) => console.log(line)));
+program
+  .command('dispatch-table')
+  .argument('<op>', 'operator name, e.g. aten::add.Tensor or view')
+  .description('print the computed dispatch table of an operator (as torch._C._dispatch_dump_table)')
+  .action((name: string) => {
+    const { d, op } = findOp(name);
+    process.stdout.write(d.dumpComputedTable(op));
+  });
+program
+  .command('dump')
+  .argument('<op>', 'operator name, e.g. aten::add.Tensor or view')
+  .description('print the registrations of an operator (as torch._C._dispatch_dump)')
+  .action((name: string) => {
+    const { d, op } = findOp(name);
+    process.stdout.write(d.dumpState(op));
+  });
+program
+  .command('ops')
+  .description('list the registered operators')
+  .action(() => {
+    aten();
+    console.log(Dispatcher.singleton().getAllOpNames().join('\n'));
+  });
 
-program.parse();
+try {
+  program.parse();
+} catch (e) {
+  console.error(`aten-ts: ${(e as Error).message}`);
+  process.exit(1);
+}
