@@ -17,7 +17,8 @@ import { toStored } from '../tensor/elements.js';
 /** The ScalarType PyTorch gives a Python scalar of this value: bool, int64 or float64 (wrapped numbers). */
 export function scalarTypeOfNumber(v: number | boolean): ScalarType {
   if (typeof v === 'boolean') return ScalarType.Bool;
-  return Number.isInteger(v) ? ScalarType.Long : ScalarType.Double;
+  // -0 cannot come from an integer literal: it is a float, as in `torch.tensor([-0.0])`.
+  return Number.isInteger(v) && !Object.is(v, -0) ? ScalarType.Long : ScalarType.Double;
 }
 
 const CPU = new Device(DeviceType.CPU);

@@ -125,7 +125,7 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
       flat.push(v as ScalarValue);
       return;
     }
-    if (!Array.isArray(v)) throw new Error(`expected sequence of length ${sizes[dim]} at dim ${dim} (got a scalar)`);
+    if (!Array.isArray(v)) throw new Error('not a sequence');
     if (v.length !== sizes[dim]) throw new Error(`expected sequence of length ${sizes[dim]} at dim ${dim} (got ${v.length})`);
     for (const x of v) walk(x, dim + 1);
   };

@@ -9,6 +9,7 @@ import { readElement, toStored, type ScalarValue } from '../tensor/elements.js';
 import { lanesOf } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { inferBroadcastSize } from '../tensor/wrapDim.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -40,6 +41,10 @@ export function forEachStorageIndex(sizes: readonly number[], strides: readonly 
 
 /** `copy_(self, src)`: broadcasts src to self's shape and converts its dtype. CPU kernel. */
 export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlocking = false): Tensor {
+  const shape = inferBroadcastSize(self.sizes, src.sizes);
+  if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
+    throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
+  }
   const expanded = src.sizes.length === self.sizes.length && src.sizes.every((s, i) => s === self.sizes[i])
     ? src
     : aten().expand.redispatch(ks, src, [...self.sizes], false);

@@ -5,7 +5,7 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
-import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
 import { computeDispatchKey } from '../c10/TensorOptions.js';
 import { aten } from '../aten/ops.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
@@ -123,10 +123,14 @@ export function arange(
 ): Tensor {
   const allInt = Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(step);
   const type = dtype ?? (allInt ? ScalarType.Long : getDefaultDtype());
+  if (isIntegralType(type, true)) {
+    // Integral outputs compute in int64 (accscalar_t): the bounds and the step are truncated first.
+    [start, end, step] = [Math.trunc(start), Math.trunc(end), Math.trunc(step)];
+  }
   if (step === 0) throw new Error('step must be nonzero');
   if (!Number.isFinite(start) || !Number.isFinite(end)) throw new Error(`unsupported range: ${start} -> ${end}`);
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
-    throw new Error('upper bound and larger bound inconsistent with step sign');
+    throw new Error('upper bound and lower bound inconsistent with step sign');
   }
   const size = Math.ceil((end - start) / step);
   const out = aten().empty_memory_format.call([size], type, layout, device, null, null);

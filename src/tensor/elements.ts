@@ -15,7 +15,7 @@ export function toStored(dtype: ScalarType, v: number): number {
       return v !== 0 ? 1 : 0;
     case ScalarType.Long:
       // int64 holds integers (see Note [Typed storage of each dtype]); static_cast truncates.
-      return Number.isFinite(v) ? Math.trunc(v) : 0;
+      return Number.isFinite(v) ? Math.trunc(v) + 0 : 0; // + 0 turns -0 into 0
     case ScalarType.Half:
       return floatToHalfBits(v);
     case ScalarType.BFloat16:

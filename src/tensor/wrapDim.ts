@@ -87,3 +87,22 @@ export function computeStride(oldSizes: readonly number[], oldStrides: readonly 
   if (viewD !== -1) return null;
   return newStrides;
 }
+
+/**
+ * `infer_size(a, b)`: the broadcast of two shapes (aligned at the right; size 1 stretches), with PyTorch's
+ * error for incompatible sizes.
+ */
+export function inferBroadcastSize(a: readonly number[], b: readonly number[]): number[] {
+  const n = Math.max(a.length, b.length);
+  const out = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) {
+    const offset = n - 1 - i;
+    const sa = a.length - 1 - offset >= 0 ? (a[a.length - 1 - offset] as number) : 1;
+    const sb = b.length - 1 - offset >= 0 ? (b[b.length - 1 - offset] as number) : 1;
+    if (sa !== sb && sa !== 1 && sb !== 1) {
+      throw new Error(`The size of tensor a (${sa}) must match the size of tensor b (${sb}) at non-singleton dimension ${i}`);
+    }
+    out[i] = sa === 1 ? sb : sa;
+  }
+  return out;
+}
