@@ -27,7 +27,8 @@ const CPU = new Device(DeviceType.CPU);
 export function wrapScalar(v: number | boolean): Tensor {
   const dtype = scalarTypeOfNumber(v);
   const t = new Tensor(new Storage(8, cpuAllocator), dtype, [], [], 0);
-  t.storage.data(dtype)[0] = toStored(dtype, Number(v));
+  const { data, base } = t.dataView();
+  data[base] = toStored(dtype, Number(v));
   t.isWrappedNumber = true;
   return t;
 }

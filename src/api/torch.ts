@@ -145,8 +145,8 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
   const device = deviceOf(options);
   const out = aten().empty_memory_format.call(sizes, dtype, null, device, null, null);
   if (!out.isMeta()) {
-    const storage = out.storage.data(dtype);
-    flat.forEach((v, i) => writeElement(dtype, storage, i, v));
+    const { data, base, lanes } = out.dataView();
+    flat.forEach((v, i) => writeElement(dtype, data, base + i * lanes, v));
   }
   return finish(out, options);
 }

@@ -5,8 +5,7 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
-import { readElement, toStored, type ScalarValue } from '../tensor/elements.js';
-import { lanesOf } from '../tensor/Storage.js';
+import { readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { inferBroadcastSize } from '../tensor/wrapDim.js';
@@ -52,30 +51,19 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
     if (!self.isMeta()) throw new Error('copy_: cannot copy out of a meta tensor; you need to use a tensor with data');
     return self;
   }
-  const dst = self.storage.data(self.dtype);
-  const from = expanded.storage.data(expanded.dtype);
+  const d = self.dataView();
+  const s = expanded.dataView();
   // Same dtype, both contiguous: a block copy.
   if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
-    const lanes = lanesOf(self.dtype);
-    dst.set(from.subarray(expanded.storageOffset * lanes, (expanded.storageOffset + self.numel) * lanes), self.storageOffset * lanes);
+    d.data.set(s.data.subarray(s.base, s.base + self.numel * s.lanes), d.base);
     self.version.version++;
     return self;
   }
   // General case: read every source element first (self and src may overlap), then write.
   const values: ScalarValue[] = [];
-  forEachStorageIndex(expanded.sizes, expanded.strides, expanded.storageOffset, (i) => values.push(readElement(expanded.dtype, from, i)));
+  forEachStorageIndex(expanded.sizes, expanded.strides, 0, (i) => values.push(readElement(expanded.dtype, s.data, s.base + i * s.lanes)));
   let k = 0;
-  const complexDst = isComplexType(self.dtype);
-  forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => {
-    const v = values[k++] as ScalarValue;
-    if (complexDst) {
-      const [re, im] = typeof v === 'object' ? v : [Number(v), 0];
-      dst[2 * i] = re;
-      dst[2 * i + 1] = im;
-    } else {
-      dst[i] = toStored(self.dtype, typeof v === 'object' ? v[0] : Number(v));
-    }
-  });
+  forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, d.data, d.base + i * d.lanes, values[k++] as ScalarValue));
   self.version.version++;
   return self;
 }
@@ -83,17 +71,14 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
 /** `fill_(self, value)`. CPU kernel; Meta only checks. */
 export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean): Tensor {
   if (self.isMeta()) return self;
-  const data = self.storage.data(self.dtype);
+  const { data, base, lanes } = self.dataView();
   const v = Number(value);
   if (isComplexType(self.dtype)) {
-    forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => {
-      data[2 * i] = v;
-      data[2 * i + 1] = 0;
-    });
+    forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, data, base + i * lanes, v));
   } else {
     const stored = toStored(self.dtype, v);
-    if (self.isContiguous()) data.fill(stored, self.storageOffset, self.storageOffset + self.numel);
-    else forEachStorageIndex(self.sizes, self.strides, self.storageOffset, (i) => (data[i] = stored));
+    if (self.isContiguous()) data.fill(stored, base, base + self.numel);
+    else forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = stored));
   }
   self.version.version++;
   return self;
@@ -131,6 +116,7 @@ export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue
     throw new Error(`a Tensor with ${self.numel} elements cannot be converted to Scalar`);
   }
   if (self.isMeta()) throw new Error('Tensor.item() cannot be called on meta tensors');
-  return readElement(self.dtype, self.storage.data(self.dtype), self.storageOffset);
+  const { data, base } = self.dataView();
+  return readElement(self.dtype, data, base);
 }
 

@@ -135,8 +135,8 @@ export function arange(
   const size = Math.ceil((end - start) / step);
   const out = aten().empty_memory_format.call([size], type, layout, device, null, null);
   if (out.isMeta()) return out;
-  const data = out.storage.data(type);
-  for (let i = 0; i < size; i++) data[i] = toStored(type, start + step * i);
+  const { data, base } = out.dataView();
+  for (let i = 0; i < size; i++) data[base + i] = toStored(type, start + step * i);
   return out;
 }
 
@@ -154,9 +154,9 @@ export function linspace(
   const type = dtype ?? getDefaultDtype();
   const out = aten().empty_memory_format.call([steps], type, layout, device, null, null);
   if (out.isMeta() || steps === 0) return out;
-  const data = out.storage.data(type);
+  const { data, base } = out.dataView();
   if (steps === 1) {
-    data[0] = toStored(type, start);
+    data[base] = toStored(type, start);
     return out;
   }
   const round = type === ScalarType.Float ? Math.fround : (x: number) => x;
@@ -166,7 +166,7 @@ export function linspace(
   const halfway = Math.floor(steps / 2);
   for (let i = 0; i < steps; i++) {
     const v = i < halfway ? round(s + round(stepSize * i)) : round(e - round(stepSize * (steps - i - 1)));
-    data[i] = toStored(type, v);
+    data[base + i] = toStored(type, v);
   }
   return out;
 }
@@ -185,9 +185,9 @@ export function eye(
   if (cols < 0) throw new Error(`m must be greater or equal to 0, got ${cols}`);
   const out = zeros(ks, [n, cols], dtype, layout, device);
   if (out.isMeta()) return out;
-  const data = out.storage.data(out.dtype);
+  const { data, base } = out.dataView();
   const one = toStored(out.dtype, 1);
-  for (let i = 0; i < Math.min(n, cols); i++) data[i * cols + i] = one;
+  for (let i = 0; i < Math.min(n, cols); i++) data[base + i * cols + i] = one;
   return out;
 }
 

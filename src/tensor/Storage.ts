@@ -61,11 +61,36 @@ function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: n
   return info;
 }
 
-/** A pointer to allocated memory: a buffer and a byte offset, or no data (meta). */
+/**
+ * A pointer to allocated memory: a byte offset into a shared buffer (see Note [Slab allocation]), or no data
+ * (meta). `arrays` caches one typed array per array type over the whole buffer, shared by every storage
+ * carved from it.
+ */
 export interface DataPtr {
   readonly buffer: ArrayBufferLike | null;
   readonly byteOffset: number;
   readonly device: Device;
+  readonly arrays: BufferArrays | null;
+}
+
+/** Typed arrays over a whole buffer, created on first use. */
+export class BufferArrays {
+  readonly buffer: ArrayBufferLike;
+  private readonly byCtor = new Map<StorageArrayCtor, StorageArray>();
+
+  constructor(buffer: ArrayBufferLike) {
+    this.buffer = buffer;
+  }
+
+  get(ctor: StorageArrayCtor): StorageArray {
+    let a = this.byCtor.get(ctor);
+    if (a === undefined) {
+      const bytesPer = (ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+      a = new ctor(this.buffer, 0, Math.floor(this.buffer.byteLength / bytesPer));
+      this.byCtor.set(ctor, a);
+    }
+    return a;
+  }
 }
 
 /** c10::Allocator: where a device's tensor memory comes from. */
@@ -77,11 +102,35 @@ export interface Allocator {
 const CPU = new Device(DeviceType.CPU);
 const META = new Device(DeviceType.Meta);
 
-/** The CPU allocator: zero-filled ArrayBuffers. A WebAssembly-memory allocator can replace it. */
+// Note [Slab allocation]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A fresh ArrayBuffer costs V8 several hundred nanoseconds (a backing-store allocation plus external-memory
+// accounting), more than a whole small operator call should. The CPU allocator therefore carves small
+// allocations (up to SMALL_BYTES) out of 64 KiB slabs with a bump pointer, 16-byte aligned; large ones get
+// their own buffer. Slab memory is never handed out twice, so it is zero-filled like a fresh buffer, and
+// the garbage collector frees a slab once no storage carved from it is alive. The cost is that one
+// long-lived small tensor keeps its whole slab alive. Kernels see a storage as a typed array over the whole
+// buffer plus `arrayOffset(dtype)`; the same shape (one big buffer, offsets) is what a WebAssembly-memory
+// allocator will hand out.
+const SMALL_BYTES = 1024;
+const SLAB_BYTES = 64 * 1024;
+let slab: BufferArrays = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
+let slabUsed = 0;
+
+/** The CPU allocator: zero-filled memory, small blocks from slabs. A WebAssembly-memory allocator can replace it. */
 export const cpuAllocator: Allocator = {
   device: CPU,
   allocate(nbytes: number): DataPtr {
-    return { buffer: new ArrayBuffer(nbytes), byteOffset: 0, device: CPU };
+    if (nbytes > SMALL_BYTES) {
+      return { buffer: new ArrayBuffer(nbytes), byteOffset: 0, device: CPU, arrays: null };
+    }
+    if (slabUsed + nbytes > SLAB_BYTES) {
+      slab = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
+      slabUsed = 0;
+    }
+    const byteOffset = slabUsed;
+    slabUsed += (nbytes + 15) & ~15;
+    return { buffer: slab.buffer, byteOffset, device: CPU, arrays: slab };
   },
 };
 
@@ -89,7 +138,7 @@ export const cpuAllocator: Allocator = {
 export const metaAllocator: Allocator = {
   device: META,
   allocate(): DataPtr {
-    return { buffer: null, byteOffset: 0, device: META };
+    return { buffer: null, byteOffset: 0, device: META, arrays: null };
   },
 };
 
@@ -113,15 +162,15 @@ export function setAllocator(type: DeviceType, allocator: Allocator): Allocator 
 }
 
 /**
- * StorageImpl: a byte range shared by every view of a tensor. Kernels get typed views at call time with
- * `data(dtype)`, so a different allocator (e.g. one over WebAssembly memory) needs no kernel changes.
+ * StorageImpl: a byte range shared by every view of a tensor. Kernels get a typed array at call time with
+ * `data(dtype)` — over the whole underlying buffer — and find the storage's first element at
+ * `arrayOffset(dtype)` (see Note [Slab allocation]), so a different allocator (e.g. one over WebAssembly
+ * memory) needs no kernel changes.
  */
 export class Storage {
   nbytes: number;
   dataPtr: DataPtr;
   readonly allocator: Allocator;
-  private cachedArray: StorageArray | null = null;
-  private cachedDtype = -1;
 
   constructor(nbytes: number, allocator: Allocator) {
     this.nbytes = nbytes;
@@ -133,22 +182,25 @@ export class Storage {
     return this.dataPtr.device;
   }
 
-  /** A typed view of the whole storage for `dtype` (cached). Throws for meta storage. */
+  /** A typed array for `dtype` over the whole buffer holding this storage. Throws for meta storage. */
   data(dtype: ScalarType): StorageArray {
-    const cached = this.cachedArray;
-    if (cached !== null && this.cachedDtype === dtype && cached.buffer === this.dataPtr.buffer) return cached;
-    const buffer = this.dataPtr.buffer;
-    if (buffer === null) {
+    const ptr = this.dataPtr;
+    if (ptr.buffer === null) {
       throw new Error(
         "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
       );
     }
-    const { ctor, lanes } = storageArrayInfo(dtype);
-    const length = Math.floor(this.nbytes / elementSize(dtype)) * lanes;
-    const array = new ctor(buffer, this.dataPtr.byteOffset, length);
-    this.cachedArray = array;
-    this.cachedDtype = dtype;
-    return array;
+    const ctor = storageArrayInfo(dtype).ctor;
+    if (ptr.arrays !== null) return ptr.arrays.get(ctor);
+    const arrays = new BufferArrays(ptr.buffer);
+    this.dataPtr = { ...ptr, arrays };
+    return arrays.get(ctor);
+  }
+
+  /** Index, in `data(dtype)`, of this storage's first element (first lane for complex dtypes). */
+  arrayOffset(dtype: ScalarType): number {
+    const { lanes } = storageArrayInfo(dtype);
+    return (this.dataPtr.byteOffset * lanes) / elementSize(dtype);
   }
 
   /** Grows the storage to `nbytes`, keeping its contents (resize_ of a tensor that outgrows its storage). */
@@ -161,6 +213,5 @@ export class Storage {
     }
     this.dataPtr = next;
     this.nbytes = nbytes;
-    this.cachedArray = null;
   }
 }

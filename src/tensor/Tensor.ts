@@ -181,26 +181,28 @@ export class Tensor extends TensorImpl {
   /** `tolist()`: nested arrays of the values (a scalar for a 0-dim tensor). */
   tolist(): NestedList {
     if (this.isMeta()) throw new Error('Tensor.tolist() cannot be called on meta tensors');
-    const data = this.storage.data(this.dtype);
+    const { data, base, lanes } = this.dataView();
     const rec = (dim: number, offset: number): NestedList => {
       if (dim === this.dim()) return readElement(this.dtype, data, offset);
       const out: NestedList[] = [];
       const size = this.sizes[dim] as number;
-      const stride = this.strides[dim] as number;
+      const stride = (this.strides[dim] as number) * lanes;
       for (let i = 0; i < size; i++) out.push(rec(dim + 1, offset + i * stride));
       return out;
     };
-    return rec(0, this.storageOffset);
+    return rec(0, base);
   }
 
   /** `repr(tensor)`, exactly as PyTorch prints it. */
   override toString(options?: FormatOptions): string {
-    const data = this.isMeta() ? null : this.storage.data(this.dtype);
+    const view = this.isMeta() ? null : this.dataView();
+    const data = view?.data;
     const contiguousIndex = (flat: number): number => {
-      let offset = this.storageOffset;
+      const { base, lanes } = view as NonNullable<typeof view>;
+      let offset = base;
       for (let d = this.dim() - 1; d >= 0; d--) {
         const size = this.sizes[d] as number;
-        offset += (flat % size) * (this.strides[d] as number);
+        offset += (flat % size) * (this.strides[d] as number) * lanes;
         flat = Math.floor(flat / size);
       }
       return offset;

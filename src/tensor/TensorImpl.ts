@@ -6,7 +6,7 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
 import { ScalarType, elementSize } from '../c10/ScalarType.js';
 import { computeDispatchKey, tensorDispatchKeySet } from '../c10/TensorOptions.js';
-import { Storage, checkHasStorage, getAllocator } from './Storage.js';
+import { Storage, checkHasStorage, getAllocator, lanesOf, type StorageArray } from './Storage.js';
 
 /** The version counter shared by a tensor and its views; in-place ops bump it. */
 export class VersionCounter {
@@ -119,6 +119,16 @@ export class TensorImpl {
       }
     }
     return true;
+  }
+
+  /**
+   * Where the tensor's data is: the typed array over its storage's buffer, the array index of element
+   * (0, ..., 0), and the number of array lanes per element (2 for complex). Element strides are multiplied by
+   * `lanes` to step through the array.
+   */
+  dataView(): { data: StorageArray; base: number; lanes: number } {
+    const lanes = lanesOf(this.dtype);
+    return { data: this.storage.data(this.dtype), base: this.storage.arrayOffset(this.dtype) + this.storageOffset * lanes, lanes };
   }
 
   /** Replaces sizes/strides/offset in place (as_strided_, resize_, view machinery). */

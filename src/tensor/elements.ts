@@ -38,21 +38,24 @@ export function fromStored(dtype: ScalarType, stored: number): number {
   }
 }
 
-/** Reads element `index` (in elements, not lanes) of a storage array. */
+/**
+ * Reads the element whose first lane is at `index` of a storage array (for complex dtypes the real part is
+ * at index, the imaginary part at index + 1).
+ */
 export function readElement(dtype: ScalarType, data: StorageArray, index: number): ScalarValue {
   if (dtype === ScalarType.ComplexFloat || dtype === ScalarType.ComplexDouble) {
-    return [data[2 * index] as number, data[2 * index + 1] as number];
+    return [data[index] as number, data[index + 1] as number];
   }
   const v = fromStored(dtype, data[index] as number);
   return dtype === ScalarType.Bool ? v !== 0 : v;
 }
 
-/** Writes a scalar into element `index`, converting as a C++ static_cast would. */
+/** Writes a scalar into the element whose first lane is at `index`, converting as a C++ static_cast would. */
 export function writeElement(dtype: ScalarType, data: StorageArray, index: number, value: ScalarValue): void {
   if (dtype === ScalarType.ComplexFloat || dtype === ScalarType.ComplexDouble) {
     const [re, im] = typeof value === 'object' ? value : [Number(value), 0];
-    data[2 * index] = re;
-    data[2 * index + 1] = im;
+    data[index] = re;
+    data[index + 1] = im;
     return;
   }
   const real = typeof value === 'object' ? value[0] : Number(value);
