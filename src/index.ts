@@ -13,3 +13,20 @@ export {
   parseDispatchKey,
   promoteTypes,
 } from './c10/index.js';
+export {
+  AutoDispatchBelowAutograd,
+  Dispatcher,
+  ExcludeDispatchKeyGuard,
+  IncludeDispatchKeyGuard,
+  KernelFunction,
+  Library,
+  NotImplementedError,
+  OperatorHandle,
+  RegistrationHandle,
+  addDispatchObserver,
+  setDispatchTraceEnabled,
+  setDispatchTraceSink,
+} from './dispatch/index.js';
+export { torch } from './api/index.js';
+export { Tensor } from './tensor/Tensor.js';
+export type { TensorOptions } from './api/torch.js';
