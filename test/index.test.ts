@@ -7,7 +7,7 @@ describe('package entry point', () => {
     const x = torch.ones(2, 2);
     expect(x).toBeInstanceOf(Tensor);
     expect(String(x.t())).toBe('tensor([[1., 1.],\n        [1., 1.]])');
-    const d = new Dispatcher();
+    const d = Dispatcher.withBuiltinFallbacks();
     const lib = new Library('FRAGMENT', 'pkg', undefined, { dispatcher: d });
     lib.def('f(Tensor x) -> Tensor');
     lib.impl('f', (_ks, t: Tensor) => t, DispatchKey.CPU);
