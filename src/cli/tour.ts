@@ -17,6 +17,8 @@ import {
   promoteTypes,
   tensorDispatchKeySet,
 } from '../c10/index.js';
+import { torch } from '../api/index.js';
+import { Dispatcher, setDispatchTraceEnabled, setDispatchTraceSink } from '../dispatch/index.js';
 
 /** The key set PyTorch gives a fresh tensor with these options (TensorImpl's constructor). */
 function tensorKeySet(dtype: ScalarType, layout: Layout, device: Device): DispatchKeySet {
@@ -58,6 +60,26 @@ export function tour(print: (line: string) => void): void {
   print('');
   print('Alias keys expand to runtime keys, e.g. CompositeExplicitAutogradNonFunctional covers ' +
     `${[...getRuntimeDispatchKeySet(DispatchKey.CompositeExplicitAutogradNonFunctional)].length} runtime keys.`);
+  print('');
+  print('A real call, traced (ATEN_TS_SHOW_DISPATCH_TRACE=1 does the same):');
+  const x = torch.arange(6, { dtype: 'float32' });
+  const prevSink = setDispatchTraceSink((line) => print(`  ${line}`));
+  setDispatchTraceEnabled(true);
+  let y;
+  try {
+    y = x.view(2, 3).t();
+  } finally {
+    setDispatchTraceEnabled(false);
+    setDispatchTraceSink(prevSink);
+  }
+  print('  x.view(2, 3).t() is');
+  for (const line of y.toString().split('\n')) print(`    ${line}`);
+  print('');
+  print('Where aten::view resolves, per key (npx aten-ts dispatch-table aten::view):');
+  const table = Dispatcher.singleton().dumpComputedTable('aten::view');
+  for (const line of table.split('\n')) {
+    if (/^(Undefined|CPU|Meta|AutogradCPU|AutogradMeta|ADInplaceOrView|NestedTensorCPU):/.test(line)) print(`  ${line}`);
+  }
   print('');
   print('Type promotion (torch.promote_types):');
   for (const [a, b] of [
