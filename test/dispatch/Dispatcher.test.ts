@@ -281,3 +281,24 @@ describe('traces and observers', () => {
     expect(events).toEqual(['enter call 0', 'enter redispatch 1', 'exit redispatch 1', 'exit call 0']);
   });
 });
+
+describe('built-in fallbacks', () => {
+  it("raises PyTorch's Meta error for an operator without a Meta kernel", () => {
+    const { d, lib } = setup();
+    lib.def('cpu_only(Tensor a) -> Tensor');
+    lib.impl('cpu_only', () => 'cpu', 'CPU');
+    expect(() => d.findSchemaOrThrow('myops::cpu_only').call(metaTensor())).toThrow(
+      'myops::cpu_only: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered.',
+    );
+  });
+
+  it('names the key when a call reaches a key aten-ts does not implement', () => {
+    const { d, lib } = setup();
+    lib.def('plain(Tensor a) -> Tensor');
+    lib.impl('plain', () => 'cpu', 'CPU');
+    const op = d.findSchemaOrThrow('myops::plain');
+    expect(() => withGuard(new IncludeDispatchKeyGuard(DispatchKey.Functionalize), () => op.call(cpuTensor()))).toThrow(
+      /myops::plain: the Functionalize dispatch key was reached/,
+    );
+  });
+});
