@@ -8,8 +8,8 @@ import { DispatchKeyExtractor } from './DispatchKeyExtractor.js';
 import type { KernelFunction } from './KernelFunction.js';
 import { OperatorEntry, TABLE_KEYS, type AliasAnalysisKind, type AnnotatedKernel } from './OperatorEntry.js';
 import { OperatorHandle } from './OperatorHandle.js';
-import { OperatorName } from './OperatorName.js';
-import { checkInferredSchema } from './schemaInfo.js';
+import { OperatorName } from '../schema/index.js';
+import { argumentTypesOf, checkInferredSchema } from './schemaInfo.js';
 import type { DispatcherSchema } from './schemaInfo.js';
 
 /** Undoes one registration. Idempotent; also usable with `using`. */
@@ -179,7 +179,7 @@ export class Dispatcher {
       aliasAnalysis: aliasAnalysis ?? 'CONSERVATIVE',
       isDefaultAliasAnalysis: aliasAnalysis === null,
     };
-    entry.extractor = DispatchKeyExtractor.fromTypes(schema.argumentTypes);
+    entry.extractor = DispatchKeyExtractor.fromTypes(argumentTypesOf(schema));
     entry.defCount++;
     entry.defAndImplCount++;
     entry.handle.rebuild();
@@ -307,5 +307,7 @@ export class Dispatcher {
 
 function toOperatorName(name: string | OperatorName, overloadName?: string): OperatorName {
   if (name instanceof OperatorName) return name;
-  return overloadName === undefined ? OperatorName.parse(name) : new OperatorName(name, overloadName);
+  if (overloadName !== undefined) return new OperatorName(name, overloadName);
+  const dot = name.indexOf('.', name.indexOf('::') + 2);
+  return dot < 0 ? new OperatorName(name) : new OperatorName(name.slice(0, dot), name.slice(dot + 1));
 }

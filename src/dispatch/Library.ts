@@ -6,7 +6,7 @@ import { getRuntimeDispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Dispatcher, RegistrationHandle } from './Dispatcher.js';
 import { KernelFunction, type BoxedKernel, type UnboxedKernel } from './KernelFunction.js';
 import type { AliasAnalysisKind } from './OperatorEntry.js';
-import { OperatorName } from './OperatorName.js';
+import { OperatorName, parseName } from '../schema/index.js';
 import { parseDispatcherSchema } from './schemaInfo.js';
 
 export type LibraryKind = 'DEF' | 'FRAGMENT' | 'IMPL';
@@ -173,7 +173,7 @@ export class Library implements Disposable {
   impl(name: string, kernel: Kernel, dispatchKey?: DispatchKey | string, options: ImplOptions = {}): RegistrationHandle {
     const debug = options.debug ?? callerDebugString();
     const prelude = `impl("${name}", ...): `;
-    const opName = OperatorName.parse(name.includes('::') ? name : `${this.ns}::${name}`);
+    const opName = parseName(name.includes('::') ? name : `${this.ns}::${name}`);
     if (opName.namespace !== this.ns && this.ns !== '_') {
       throw this.error(
         `${prelude}Explicitly provided namespace (${opName.namespace}) in operator name does not match namespace of ` +

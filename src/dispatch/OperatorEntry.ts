@@ -13,7 +13,7 @@ import {
 } from '../c10/DispatchKeySet.js';
 import { DispatchKeyExtractor } from './DispatchKeyExtractor.js';
 import { KernelFunction, type BoxedKernel, type Stack, type UnboxedKernel } from './KernelFunction.js';
-import type { OperatorName } from './OperatorName.js';
+import type { OperatorName } from '../schema/index.js';
 import type { OperatorHandle } from './OperatorHandle.js';
 import type { DispatcherSchema } from './schemaInfo.js';
 
@@ -120,11 +120,11 @@ export class OperatorEntry {
   }
 
   numArguments(): number {
-    return this.schema?.schema.argumentTypes.length ?? 0;
+    return this.schema?.schema.arguments.length ?? 0;
   }
 
   numReturns(): number {
-    return this.schema?.schema.numReturns ?? 1;
+    return this.schema?.schema.returns.length ?? 1;
   }
 
   private get(k: DispatchKey): AnnotatedKernel | undefined {

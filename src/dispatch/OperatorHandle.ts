@@ -39,7 +39,7 @@ function keySetOf(v: unknown): DispatchKeySet | undefined {
 function badArgument(entry: OperatorEntry, i: number, expected: string, v: unknown): TypeError {
   const shown = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
   return new TypeError(
-    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.argumentTypes[i] ?? '?'}) expected ${expected}, got ${shown}`,
+    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.arguments[i]?.type.toString() ?? '?'}) expected ${expected}, got ${shown}`,
   );
 }
 

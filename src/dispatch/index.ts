@@ -3,7 +3,6 @@ export { Dispatcher, RegistrationHandle, type DispatcherOptions } from './Dispat
 export { Library, callerDebugString, type DefOptions, type ImplOptions, type Kernel, type LibraryKind, type LibraryOptions, type RegistrationOptions } from './Library.js';
 export { KernelFunction, type BoxedKernel, type Stack, type UnboxedKernel } from './KernelFunction.js';
 export { OperatorHandle, type AnyFn } from './OperatorHandle.js';
-export { OperatorName } from './OperatorName.js';
 export {
   NotImplementedError,
   OperatorEntry,
@@ -37,4 +36,4 @@ export {
   type DispatchObserver,
 } from './debug.js';
 export { builtinFallbacks, registerBuiltinFallbacks } from './builtinFallbacks.js';
-export { checkInferredSchema, parseDispatcherSchema, type DispatcherSchema } from './schemaInfo.js';
+export { argumentTypesOf, checkInferredSchema, parseDispatcherSchema, type DispatcherSchema } from './schemaInfo.js';

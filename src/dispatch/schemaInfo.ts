@@ -1,71 +1,56 @@
-// What the dispatcher needs from a function schema: its name, the types of its arguments (to decide which
-// contribute dispatch keys) and its number of returns (for boxing), plus PyTorch's printed form.
+// The dispatcher's use of function schemas (src/schema): parsing a def, the argument types that decide
+// which arguments contribute dispatch keys, and the check of a kernel's declared signature against the
+// schema (PyTorch's "Inferred operator schema ... doesn't match" error).
 
-/** The dispatcher's view of a FunctionSchema. */
-export interface DispatcherSchema {
-  /** `ns::name`. */
-  readonly name: string;
-  readonly overloadName: string;
-  /** Printed argument types, e.g. `Tensor`, `Tensor(a!)`, `Tensor?[]`, `int`. */
-  readonly argumentTypes: readonly string[];
-  readonly numReturns: number;
-  toString(): string;
+import { parseSchema, type FunctionSchema } from '../schema/index.js';
+
+/** The dispatcher's view of a schema is the FunctionSchema itself. */
+export type DispatcherSchema = FunctionSchema;
+
+/** Parses a schema; an unqualified name gets namespace `ns` (as a Library does with setNamespaceIfNotSet). */
+export function parseDispatcherSchema(text: string, ns?: string): FunctionSchema {
+  const schema = parseSchema(text);
+  if (ns === undefined || schema.name.includes('::')) return schema;
+  return parseSchema(`${ns}::${text.trimStart()}`);
 }
 
-// TEMPORARY shim until src/schema lands: splits `name.overload(args) -> returns` at top level.
-function splitTopLevel(s: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if (ch === '(' || ch === '[') depth++;
-    if (ch === ')' || ch === ']') depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim() !== '') out.push(cur.trim());
-  return out;
+/** The printed types of a schema's arguments (`Tensor`, `Tensor?`, `Tensor?[]`, `int[]`, ...). */
+export function argumentTypesOf(schema: FunctionSchema): string[] {
+  return schema.arguments.map((a) => a.type.toString());
 }
 
-export function parseDispatcherSchema(text: string, ns?: string): DispatcherSchema {
-  const full = ns !== undefined && !/^[^(]*::/.test(text) ? `${ns}::${text}` : text;
-  const open = full.indexOf('(');
-  const head = full.slice(0, open);
-  const dot = head.indexOf('.', head.indexOf('::') + 2);
-  const close = full.lastIndexOf(')', full.indexOf('->'));
-  const args = splitTopLevel(full.slice(open + 1, close)).filter((a) => a !== '*');
-  const rets = full.slice(full.indexOf('->') + 2).trim();
-  const numReturns = rets === '()' ? 0 : rets.startsWith('(') ? splitTopLevel(rets.slice(1, -1)).length : 1;
-  return {
-    name: dot < 0 ? head : head.slice(0, dot),
-    overloadName: dot < 0 ? '' : head.slice(dot + 1),
-    argumentTypes: args.map((a) => a.slice(0, a.lastIndexOf(' '))),
-    numReturns,
-    toString: () => full,
-  };
-}
-
+/**
+ * Checks a kernel's declared signature (`(Tensor _0) -> Tensor _0`) against the operator's schema, as
+ * PyTorch checks the schema it infers from a C++ kernel's type: same number of arguments and returns, and
+ * the same types, position by position (argument names do not matter).
+ */
 export function checkInferredSchema(
   opName: string,
-  expected: DispatcherSchema,
+  expected: FunctionSchema,
   expectedDebug: string,
   inferred: string,
   inferredDebug: string,
 ): void {
-  const inf = parseDispatcherSchema(`_${inferred}`);
+  const inf = parseSchema(`_${inferred}`);
   let reason: string | null = null;
-  if (inf.argumentTypes.length !== expected.argumentTypes.length) {
-    reason = `The number of arguments is different. ${expected.argumentTypes.length} vs ${inf.argumentTypes.length}.`;
-  } else if (inf.numReturns !== expected.numReturns) {
-    reason = `The number of returns is different. ${expected.numReturns} vs ${inf.numReturns}.`;
+  if (inf.arguments.length !== expected.arguments.length) {
+    reason = `The number of arguments is different. ${expected.arguments.length} vs ${inf.arguments.length}.`;
+  } else if (inf.returns.length !== expected.returns.length) {
+    reason = `The number of returns is different. ${expected.returns.length} vs ${inf.returns.length}.`;
+  } else {
+    const argIndex = expected.arguments.findIndex((a, i) => a.fakeType.toString() !== inf.arguments[i]!.fakeType.toString());
+    const retIndex = expected.returns.findIndex((r, i) => r.fakeType.toString() !== inf.returns[i]!.fakeType.toString());
+    if (argIndex >= 0) {
+      reason = `Type mismatch in argument ${argIndex + 1}: ${expected.arguments[argIndex]!.fakeType} vs ${inf.arguments[argIndex]!.fakeType}`;
+    } else if (retIndex >= 0) {
+      reason = `Type mismatch in return ${retIndex + 1}: ${expected.returns[retIndex]!.fakeType} vs ${inf.returns[retIndex]!.fakeType}`;
+    }
   }
   if (reason !== null) {
     throw new Error(
       "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n" +
         `  operator: ${opName}\n  expected schema: ${expected.toString()}\n    ${expectedDebug}\n` +
-        `  inferred schema: ${inferred}\n    ${inferredDebug}\n  reason: ${reason}`,
+        `  inferred schema: ${inf.toString().slice(1)}\n    ${inferredDebug}\n  reason: ${reason}`,
     );
   }
 }
