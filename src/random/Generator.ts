@@ -8,11 +8,12 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The engine is the reference MT19937 (Matsumoto & Nishimura, with Cokus's optimisation) exactly as
 // ATen writes it: a 624-word state, `left` counting down to the next twist and `next` indexing the word
-// to temper. Everything fits in uint32, so the state is a Uint32Array and the arithmetic is plain 32-bit
-// bit operations (`>>> 0` to read a result as unsigned, Math.imul for the seeding multiply, which wraps
-// mod 2^32 like C's uint32 product). No BigInt is touched on the per-number path; random64() builds a
-// BigInt only for callers that really want one, and the fill functions in distributions.ts combine two
-// random() words themselves.
+// to temper. Everything is 32-bit bit operations, which JS performs on int32 values, so the words are
+// kept in an Int32Array (the same bits as C's uint32_t; reading them never produces a heap number) and
+// only results leave as unsigned (`>>> 0`). Math.imul does the seeding multiply mod 2^32 like C's
+// uint32 product, and the twist selects MATRIX_A with a mask (-(v & 1)) instead of a branch. No BigInt
+// is touched on the per-number path; random64() builds a BigInt only for callers that really want one,
+// and the fills in distributions.ts combine two random() words themselves.
 
 const N = 624;
 const M = 397;
@@ -32,7 +33,7 @@ const OFF_LEFT = 8; // int left
 const OFF_SEEDED = 12; // int seeded
 const OFF_NEXT = 16; // uint64 next
 const OFF_STATE = 24; // uint64 state[624]
-const OFF_NORMAL_Y = 5024; // double normal_y (normal_x at 5016 and normal_rho at 5032 are always 0)
+export const OFF_NORMAL_Y = 5024; // double normal_y (normal_x at 5016 and normal_rho at 5032 are always 0)
 const OFF_NORMAL_VALID = 5040; // int normal_is_valid
 const OFF_FLOAT_NORMAL = 5048; // float next_float_normal_sample
 const OFF_FLOAT_NORMAL_VALID = 5052; // bool is_next_float_normal_sample_valid
@@ -93,7 +94,8 @@ export class Generator {
   /** Always 'cpu': the only device this generator serves. */
   readonly device = 'cpu';
 
-  private readonly mt = new Uint32Array(N);
+  /** The uint32 state words, stored as int32. See Note [mt19937 in 32-bit integer arithmetic]. */
+  private readonly mt = new Int32Array(N);
   private left = 1;
   private next = 0;
   private initialSeedValue = 5489n;
@@ -181,7 +183,7 @@ export class Generator {
     dv.setInt32(OFF_LEFT, this.left, true);
     dv.setInt32(OFF_SEEDED, 1, true);
     dv.setBigUint64(OFF_NEXT, BigInt(this.next), true);
-    for (let j = 0; j < N; j++) dv.setUint32(OFF_STATE + 8 * j, this.mt[j] as number, true);
+    for (let j = 0; j < N; j++) dv.setUint32(OFF_STATE + 8 * j, (this.mt[j] as number) >>> 0, true);
     if (this.doubleNormal !== undefined) {
       dv.setFloat64(OFF_NORMAL_Y, this.doubleNormal, true);
       dv.setInt32(OFF_NORMAL_VALID, 1, true);
@@ -211,7 +213,7 @@ export class Generator {
     }
     for (let j = 0; j < N; j++) {
       // std::copy from uint64 to uint32 keeps the low word.
-      this.mt[j] = dv.getUint32(OFF_STATE + 8 * j, true);
+      this.mt[j] = dv.getInt32(OFF_STATE + 8 * j, true);
     }
     this.initialSeedValue = dv.getBigUint64(OFF_SEED, true);
     this.left = left;
@@ -240,18 +242,15 @@ export class Generator {
     this.next = 0;
     let p = 0;
     for (; p < N - M; p++) {
-      const u = mt[p] as number;
       const v = mt[p + 1] as number;
-      mt[p] = ((mt[p + M] as number) ^ ((((u & UMASK) | (v & LMASK)) >>> 1) ^ (v & 1 ? MATRIX_A : 0))) >>> 0;
+      mt[p] = (mt[p + M] as number) ^ ((((mt[p] as number) & UMASK) | (v & LMASK)) >>> 1) ^ (-(v & 1) & MATRIX_A);
     }
     for (; p < N - 1; p++) {
-      const u = mt[p] as number;
       const v = mt[p + 1] as number;
-      mt[p] = ((mt[p + M - N] as number) ^ ((((u & UMASK) | (v & LMASK)) >>> 1) ^ (v & 1 ? MATRIX_A : 0))) >>> 0;
+      mt[p] = (mt[p + M - N] as number) ^ ((((mt[p] as number) & UMASK) | (v & LMASK)) >>> 1) ^ (-(v & 1) & MATRIX_A);
     }
-    const u = mt[N - 1] as number;
     const v = mt[0] as number;
-    mt[N - 1] = ((mt[M - 1] as number) ^ ((((u & UMASK) | (v & LMASK)) >>> 1) ^ (v & 1 ? MATRIX_A : 0))) >>> 0;
+    mt[N - 1] = (mt[M - 1] as number) ^ ((((mt[N - 1] as number) & UMASK) | (v & LMASK)) >>> 1) ^ (-(v & 1) & MATRIX_A);
   }
 }
 

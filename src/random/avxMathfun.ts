@@ -24,7 +24,6 @@ import { fmaf } from './fma.js';
 
 const fr = Math.fround;
 
-const MIN_NORM_POS = 1.1754943508222875e-38; // 0x00800000
 const SQRTHF = fr(0.7071067811865476);
 const LOG_P0 = fr(7.0376836292e-2);
 const LOG_P1 = fr(-1.151461031e-1);
@@ -52,25 +51,28 @@ const FOPI = fr(1.27323954473516); // 4 / pi
 /** `_mm256_set1_ps(2.0f * c10::pi<double>)`: the double 2*pi rounded to float. */
 const TWO_PI_F = fr(2 * Math.PI);
 
-const bits = new Float32Array(1);
-const bitsU32 = new Uint32Array(bits.buffer);
+const TWO_POW_24 = 16777216;
+/** 2^-L for L = 0..25. */
+const POW2_NEG = Float64Array.from({ length: 26 }, (_, L) => 2 ** -L);
 
-/** One lane of `log256_ps(x)` for x > 0 (Cephes logf). */
-export function log256Lane(xIn: number): number {
-  let x = xIn < MIN_NORM_POS ? MIN_NORM_POS : xIn;
-  bits[0] = x;
-  const u = bitsU32[0] as number;
-  // exponent and mantissa in [0.5, 1)
-  const exponent = (u >>> 23) - 0x7f;
-  bitsU32[0] = (u & ~0x7f800000) | 0x3f000000;
-  x = bits[0] as number;
-  let e = fr(exponent + 1);
+/**
+ * One lane of `log256_ps(x)` (Cephes logf) for x = m * 2^-24 with m an integer in [1, 2^24], which is
+ * every `1 - u` of a 24-bit uniform u. Splitting x into mantissa and exponent is then integer work
+ * (Math.clz32) instead of a round trip through the float's bits.
+ */
+export function log256OfMultiple(m: number): number {
+  // x = (m / 2^L) * 2^(L - 24) with m / 2^L in [0.5, 1): the `frexp` that the AVX code does with bit
+  // masks (its exponent e is the unbiased exponent + 1, i.e. L - 24).
+  const L = 32 - Math.clz32(m);
+  let x = m * (POW2_NEG[L] as number); // exact
+  let e = L - 24;
   // if (x < SQRTHF) { e -= 1; x = x + x - 1 } else { x = x - 1 }
-  const small = x < SQRTHF;
-  const tmp = small ? x : 0;
-  x = fr(x - 1);
-  if (small) e = fr(e - 1);
-  x = fr(x + tmp);
+  if (x < SQRTHF) {
+    e -= 1;
+    x = fr(fr(x - 1) + x);
+  } else {
+    x = fr(x - 1);
+  }
   const z = fr(x * x);
   let y = fmaf(LOG_P0, x, LOG_P1);
   y = fmaf(y, x, LOG_P2);
@@ -87,11 +89,14 @@ export function log256Lane(xIn: number): number {
   return fr(x + e * LOG_Q2); // e*q2 is exact
 }
 
+let sinOut = 0;
+let cosOut = 0;
+
 /**
- * One lane of `sincos256_ps(x)` for x >= 0 (Cephes sinf/cosf with the shared range reduction).
- * Writes sin to `out[0]` and cos to `out[1]`.
+ * One lane of `sincos256_ps(x)` (Cephes sinf/cosf with the shared range reduction). Leaves sin(x) in
+ * `sinOut` and cos(x) in `cosOut`.
  */
-export function sincos256Lane(xIn: number, out: Float32Array | Float64Array): void {
+function sincos256Lane(xIn: number): void {
   let x = Math.abs(xIn);
   const sinNegative = xIn < 0;
   // j = (int)(x * 4/pi); j = (j + 1) & ~1; y = j
@@ -120,25 +125,30 @@ export function sincos256Lane(xIn: number, out: Float32Array | Float64Array): vo
   ys = fmaf(ys, x, x);
   const s = direct ? ys : yc;
   const c = direct ? yc : ys;
-  out[0] = sinNegative !== swapSin ? -s : s;
-  out[1] = cosNegative ? -c : c;
+  sinOut = sinNegative !== swapSin ? -s : s;
+  cosOut = cosNegative ? -c : c;
 }
 
-const sincos = new Float64Array(2);
+/** `sincos256_ps` for one lane, as [sin, cos]. */
+export function sincos256(x: number): [number, number] {
+  sincos256Lane(x);
+  return [sinOut, cosOut];
+}
 
 /**
- * `normal_fill_16_AVX2(data + offset, ...)`: turns 16 uniforms in [0, 1) into 16 normals in place.
- * Lane j pairs data[j] (radius, from log(1 - u)) with data[j + 8] (angle).
+ * `normal_fill_16_AVX2(data + offset, ...)`: turns 16 24-bit uniforms (k * 2^-24, as
+ * `uniform_real_distribution<float>(0, 1)` draws them) into 16 normals in place. Lane j pairs data[j]
+ * (radius, from log(1 - u)) with data[j + 8] (angle). mean and std must be float32 values.
  */
 export function normalFill16Avx2(data: Float32Array, offset: number, mean: number, std: number): void {
   for (let j = 0; j < 8; j++) {
-    const u1 = fr(1 - (data[offset + j] as number));
+    // u1 = 1 - u is m * 2^-24 for the 24-bit uniform u = k * 2^-24, m = 2^24 - k in [1, 2^24].
+    const m = TWO_POW_24 - (data[offset + j] as number) * TWO_POW_24;
     const u2 = data[offset + j + 8] as number;
-    const radius = fr(Math.sqrt(-2 * log256Lane(u1))); // -2*log is exact
-    const theta = fr(TWO_PI_F * u2);
-    sincos256Lane(theta, sincos);
-    const n1 = fr(radius * (sincos[1] as number));
-    const n2 = fr(radius * (sincos[0] as number));
+    const radius = fr(Math.sqrt(-2 * log256OfMultiple(m))); // -2*log is exact
+    sincos256Lane(fr(TWO_PI_F * u2));
+    const n1 = fr(radius * cosOut);
+    const n2 = fr(radius * sinOut);
     if (std === 1) {
       // fmaf(n, 1, mean) is the float sum n + mean, which a double sum rounds the same way.
       data[offset + j] = n1 + mean;

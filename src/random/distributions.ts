@@ -8,7 +8,6 @@
 
 import { fma, fmaf } from './fma.js';
 import { defaultGenerator, type Generator } from './Generator.js';
-import { glibcCos, glibcLog, glibcLog1p, glibcSin } from './glibcMath.js';
 import { normalFill16Avx2 } from './avxMathfun.js';
 
 // Note [The fill contract]
@@ -32,22 +31,33 @@ import { normalFill16Avx2 } from './avxMathfun.js';
 // the AVX2/AVX-512 copies run, which are built with -mfma, and GCC contracts `a * b + c` in them into
 // one fused multiply-add. So `uniform_(from, to)` computes fma(x, to - from, from) and `normal_(mean,
 // std)` computes fma(z, std, mean): one rounding, not two. We reproduce that with the emulated fma/fmaf
-// of fma.ts (checked against torch 2.13: with two roundings about a third of uniform_(-3.7, 5.1)
-// values differ). Where a factor is 1 the FMA is a plain addition and we skip the emulation.
+// of fma.ts (checked against torch 2.13: with two roundings about half of the uniform_(-3.7, 5.1)
+// values differ in the last bit). Where a factor is 1 the FMA is a plain addition and we skip the emulation.
 //
-// Platform scope: these are the values of PyTorch on x86-64 Linux with AVX2 (any CPU since ~2013) and
-// glibc >= 2.28. PyTorch itself gives other low bits elsewhere: CPUs without AVX2 run the DEFAULT
-// kernels (no FMA, scalar logf/sinf/cosf for float32 normals), macOS and Windows have other libms, and
-// ARM builds have other vector code. The integer-valued fills (randint, randperm, bernoulli) and the
-// uniform draws themselves are the same on every platform. One more exception: with an MKL build on an
-// *Intel* CPU, `bernoulli_(p)` with a scalar p uses MKL's own generator (VSL_BRNG_MCG31 seeded from one
-// random() call) instead of the code here; bernoulli with a probability tensor is unaffected.
+// Platform scope: these are the values of PyTorch on x86-64 Linux with AVX2 (Intel since 2013, AMD
+// since 2015) and a glibc whose libm has the algorithms of 2.36 (checked on Debian 12). PyTorch itself
+// gives other low bits elsewhere: CPUs without AVX2 run the DEFAULT kernels (no FMA, scalar
+// logf/sinf/cosf for float32 normals), macOS and Windows have other libms, and ARM builds have other
+// vector code. The integer-valued fills (randint, randperm, bernoulli) and the uniform draws themselves
+// are the same on every platform. One more exception: with an MKL build on an *Intel* CPU,
+// `bernoulli_(p)` with a scalar p uses MKL's own generator (VSL_BRNG_MCG31 seeded from one random()
+// call) instead of the code here; bernoulli with a probability tensor is unaffected.
 
 /** Typed arrays the floating-point fills accept: float32 and float64 storage. */
 export type FloatArray = Float32Array | Float64Array;
 
-/** Typed arrays randint / randperm / bernoulli can fill. A Float64Array holds int64 values (aten-ts's int64 storage). */
-export type IntegerFillArray = Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint8Array | BigInt64Array;
+/**
+ * Typed arrays randint / randperm / bernoulli can fill. A Float64Array holds int64 values (aten-ts's int64
+ * storage), a Uint8Array uint8 or bool.
+ */
+export type IntegerFillArray =
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Int16Array
+  | Int8Array
+  | Uint8Array
+  | BigInt64Array;
 
 /** A generator argument: a Generator, or null/undefined for the default generator (like `generator=None`). */
 export type GeneratorArg = Generator | null | undefined;
@@ -147,13 +157,22 @@ export function randFill<T extends FloatArray>(gen: GeneratorArg, out: T): T {
 //   Box-Muller, pairing element j (radius from log(1 - u)) with element j + 8 (angle). If the length is
 //   not a multiple of 16, 16 *fresh* uniforms are drawn into the last 16 slots and that block is
 //   recomputed, overwriting part of the last full block. float32 runs the AVX2 code (avxMathfun.ts);
-//   float64 runs scalar code on std::log/cos/sin (glibcMath.ts). This path never reads or writes the
+//   float64 runs scalar code on std::log/cos/sin (see Note [Normals and the C library's libm]). This path never reads or writes the
 //   generator's cached normal.
 //
 // * Fewer than 16 elements: one `normal_distribution<double>` sample per element, in double for every
 //   dtype (then cast): u1, u2 from random64(), r = sqrt(-2 log1p(-u2)), theta = 2 pi u1, return
 //   r cos(theta) and cache r sin(theta) in the generator for the next call. A cached value is used (and
 //   cleared) first, so the cache carries over between calls and even across dtypes.
+
+// Note [Normals and the C library's libm]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The float64 normal sampler, and every sampler drawing fewer than 16 values, calls the C library's
+// log / log1p / sin / cos. None of them is correctly rounded, and V8's Math functions (fdlibm ports) differ
+// from glibc's in the last bit for a few percent of arguments. aten-ts uses Math.*: these normals match
+// PyTorch to within a few units in the last place, not bit for bit (the uniform draws, the generator state
+// and every other fill stay bit-exact). Reproducing glibc's results would mean porting glibc's code and
+// tables, which its licence does not allow into this project.
 
 /** One `at::normal_distribution<double>` draw before scaling, using and refilling the generator's cache. */
 function standardNormalDouble(gen: Generator): number {
@@ -164,10 +183,10 @@ function standardNormalDouble(gen: Generator): number {
   }
   const u1 = uniform53(gen);
   const u2 = uniform53(gen);
-  const r = Math.sqrt(-2.0 * glibcLog1p(-u2));
+  const r = Math.sqrt(-2.0 * Math.log1p(-u2));
   const theta = TWO_PI * u1;
-  gen.setNextDoubleNormalSample(r * glibcSin(theta));
-  return r * glibcCos(theta);
+  gen.setNextDoubleNormalSample(r * Math.sin(theta));
+  return r * Math.cos(theta);
 }
 
 /** normal_fill_16<double>: 16 uniforms at data[offset..] become 16 normals. */
@@ -175,10 +194,10 @@ function normalFill16Double(data: Float64Array, offset: number, mean: number, st
   for (let j = 0; j < 8; j++) {
     const u1 = 1 - (data[offset + j] as number);
     const u2 = data[offset + j + 8] as number;
-    const radius = Math.sqrt(-2 * glibcLog(u1));
+    const radius = Math.sqrt(-2 * Math.log(u1));
     const theta = TWO_PI * u2;
-    const c = radius * glibcCos(theta);
-    const s = radius * glibcSin(theta);
+    const c = radius * Math.cos(theta);
+    const s = radius * Math.sin(theta);
     if (std === 1) {
       data[offset + j] = c + mean;
       data[offset + j + 8] = s + mean;
@@ -238,6 +257,16 @@ export function randnFill<T extends FloatArray>(gen: GeneratorArg, out: T): T {
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
+// Note [randint draws 64 bits from a range of 2^28]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// uniform_int_from_to_distribution (DistributionsHelper.h) returns (draw % range) + low. The draw is one
+// random() word, or random64() when `range >= 2^28` ("allow approx 5% skew in uniform int generation
+// using %"), for every dtype. The header also has an `#ifdef FBCODE_CAFFE2` branch with a 2^32
+// threshold restricted to int64/double/float/bfloat16; that branch is Meta-internal. Public wheels
+// take the 2^28 one, which the fixture confirms: ranges 2^28 - 1 and 2^28 consume 1 and 2 words per
+// value, for int32, int64, float32 and float64 alike.
+const RANDOM64_MIN_RANGE = 1n << 28n;
+
 /** [min, max] and C++ type name of the dtype each typed array stores, for check_from_to_in_range. */
 function integerBounds(out: IntegerFillArray): { min: bigint; max: bigint; name: string } {
   if (out instanceof Int32Array) return { min: -(1n << 31n), max: (1n << 31n) - 1n, name: 'int' };
@@ -269,8 +298,8 @@ function mod64(hi: number, lo: number, m: number): number {
  * [low, high). The array type is the dtype: Float64Array = int64 (aten-ts's int64 storage; values
  * exact up to 2^53), BigInt64Array = int64 with full range, Int32Array/Int16Array/Int8Array/Uint8Array =
  * int32/int16/int8/uint8, Float32Array = float32 (bounds within ±2^24, where PyTorch only warns).
- * Ranges of 2^32 or more draw random64() for int64 and float dtypes, otherwise one random() per value;
- * the value is draw % range + low.
+ * Ranges of 2^28 or more draw random64(), smaller ones one random() per value; the value is
+ * draw % range + low (see Note [randint draws 64 bits from a range of 2^28]).
  */
 export function randintFill<T extends IntegerFillArray>(gen: GeneratorArg, out: T, low: number | bigint, high: number | bigint): T {
   const from = toInt64(low, 'low');
@@ -293,8 +322,8 @@ export function randintFill<T extends IntegerFillArray>(gen: GeneratorArg, out: 
   const g = genOrDefault(gen);
   const n = out.length;
   const rangeBig = to - from; // fits uint64
-  // uniform_int_from_to_distribution: random64() only for int64/double/float/bfloat16 and range >= 2^32.
-  const use64 = rangeBig >= 1n << 32n && !(out instanceof Int32Array || out instanceof Int16Array || out instanceof Int8Array || out instanceof Uint8Array);
+  // See Note [randint draws 64 bits from a range of 2^28].
+  const use64 = rangeBig >= RANDOM64_MIN_RANGE;
   if (out instanceof BigInt64Array) {
     // BigInt64Array stores mod 2^64, like static_cast<int64_t>.
     for (let i = 0; i < n; i++) {

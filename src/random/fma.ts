@@ -15,8 +15,9 @@
 //
 // float32: a and b are floats, so a*b has at most 48 significant bits and is exact in a double. The sum
 // p + c is then rounded to double and then to float; that double rounding is wrong only when the double
-// lands on a float midpoint. Rounding the double sum to odd first (53 >= 24 + 2 bits) makes the second
-// rounding correct, by the same theorem.
+// lands exactly on a float midpoint, and then the sign of the first rounding's error (from TwoSum)
+// says which way the exact value lies. This is the rounding-to-odd argument specialised to the one
+// case where it matters, and it keeps the common path free of typed-array bit access.
 
 const scratch = new Float64Array(1);
 const scratchWords = new Uint32Array(scratch.buffer);
@@ -75,9 +76,23 @@ export function fma(a: number, b: number, c: number): number {
  * float32. See Note [Emulating fused multiply-add].
  */
 export function fmaf(a: number, b: number, c: number): number {
+  // Kept small so that V8 inlines it into the polynomial evaluations; the rare tie goes out of line.
   const p = a * b; // exact: 24 + 24 bits
   const s = p + c;
+  const r = Math.fround(s);
+  const d = s - r; // exact
+  if (d === 0) return r;
+  // Rounding s instead of the exact sum can only go wrong when s sits exactly on a midpoint between two
+  // floats (the exact sum cannot be on the other side of a midpoint than s). That is the case iff the
+  // point mirrored at s, r + 2d, is itself a float.
+  const m = r + 2 * d;
+  return Math.fround(m) !== m ? r : fmafAtMidpoint(p, c, s, d, r, m);
+}
+
+/** fmaf when p + c rounded to double landed on the float midpoint between r and m. */
+function fmafAtMidpoint(p: number, c: number, s: number, d: number, r: number, m: number): number {
   const sc = s - c;
-  const err = p - sc + (c - (s - sc));
-  return Math.fround(err === 0 ? s : roundToOdd(s, err));
+  const err = p - sc + (c - (s - sc)); // exact sum = s + err
+  if (err === 0) return r; // a true tie: fround already rounded it to even
+  return err > 0 === d > 0 ? m : r;
 }
