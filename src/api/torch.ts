@@ -7,6 +7,7 @@ import { aten } from '../aten/ops.js';
 import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
+import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import { asTensor, scalarTypeOfNumber } from './scalars.js';
 
 /** The keyword arguments of factories. */
@@ -14,6 +15,11 @@ export interface TensorOptions {
   dtype?: ScalarType | string;
   device?: Device | string;
   requiresGrad?: boolean;
+}
+
+/** Factories that sample also take a generator (default: the process-wide one, see `manualSeed`). */
+export interface RandomOptions extends TensorOptions {
+  generator?: Generator;
 }
 
 type SizeArgs = (number | readonly number[] | TensorOptions)[];
@@ -150,6 +156,39 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
   }
   return finish(out, options);
 }
+
+/** `torch.rand(*size)`: uniform samples in [0, 1), PyTorch's values for the same generator state. */
+export function rand(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
+  const { size, options } = sizeAndOptions(args);
+  const o = options as RandomOptions | undefined;
+  return finish(aten().rand_generator.call(size, o?.generator ?? null, dtypeOf(o), null, deviceOf(o), null), o);
+}
+
+/** `torch.randn(*size)`: standard normal samples. */
+export function randn(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
+  const { size, options } = sizeAndOptions(args);
+  const o = options as RandomOptions | undefined;
+  return finish(aten().randn_generator.call(size, o?.generator ?? null, dtypeOf(o), null, deviceOf(o), null), o);
+}
+
+/** `torch.randint(low, high, size)` or `torch.randint(high, size)`: integers in [low, high), int64 by default. */
+export function randint(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
+  const options = typeof args[args.length - 1] === 'object' && !Array.isArray(args[args.length - 1]) ? (args.pop() as RandomOptions) : undefined;
+  const [low, high, size] = args.length === 2 ? [0, args[0] as number, args[1] as number[]] : (args as [number, number, number[]]);
+  return finish(aten().randint_low_generator.call(low, high, [...size], options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+/** `torch.randperm(n)`: a random permutation of 0..n-1, int64 by default. */
+export function randperm(n: number, options?: RandomOptions): Tensor {
+  return finish(aten().randperm_generator.call(n, options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
+}
+
+/** `torch.bernoulli(probs)`: 1 with probability probs[i], else 0. */
+export function bernoulli(probs: Tensor, options: { generator?: Generator } = {}): Tensor {
+  return aten().bernoulli.call(probs, options.generator ?? null);
+}
+
+export { Generator, manualSeed, seed, initialSeed };
 
 /** `torch.add(input, other, { alpha })`. */
 export function add(input: Tensor | number, other: Tensor | number, options: { alpha?: number } = {}): Tensor {

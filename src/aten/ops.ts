@@ -11,9 +11,11 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { Library, type Kernel } from '../dispatch/Library.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
+import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import * as copy from '../kernels/Copy.js';
+import * as dist from '../kernels/Distributions.js';
 import * as composite from '../kernels/composite.js';
 import * as factories from '../kernels/TensorFactories.js';
 import * as shape from '../kernels/TensorShape.js';
@@ -61,6 +63,15 @@ export interface AtenOps {
   _to_copy: OperatorHandle<(self: Tensor, dtype: Opt<ScalarType>, layout: Opt<Layout>, device: Opt<Device>, pinMemory: Opt<boolean>, nonBlocking: boolean, memoryFormat: Opt<number>) => Tensor>;
   item: OperatorHandle<(self: Tensor) => ScalarValue>;
   _local_scalar_dense: OperatorHandle<(self: Tensor) => ScalarValue>;
+  uniform_: OperatorHandle<(self: Tensor, from: number, to: number, generator: Opt<Generator>) => Tensor>;
+  normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator: Opt<Generator>) => Tensor>;
+  bernoulli__float: OperatorHandle<(self: Tensor, p: number, generator: Opt<Generator>) => Tensor>;
+  bernoulli: OperatorHandle<(self: Tensor, generator: Opt<Generator>) => Tensor>;
+  bernoulli_p: OperatorHandle<(self: Tensor, p: number, generator: Opt<Generator>) => Tensor>;
+  rand_generator: OperatorHandle<(size: number[], generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  randn_generator: OperatorHandle<(size: number[], generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  randint_low_generator: OperatorHandle<(low: number, high: number, size: number[], generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  randperm_generator: OperatorHandle<(n: number, generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   add_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
   add__Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
   add_out: OperatorHandle<(self: Tensor, other: Tensor, alpha: number, out: Tensor) => Tensor>;
@@ -155,6 +166,39 @@ const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   item: { schema: 'item(Tensor self) -> Scalar', kernels: { CompositeImplicitAutograd: composite.item } },
   _local_scalar_dense: { schema: '_local_scalar_dense(Tensor self) -> Scalar', kernels: { CPU: copy.localScalarDense, Meta: copy.localScalarDense } },
+  uniform_: {
+    schema: 'uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)',
+    kernels: { CPU: dist.uniform_, Meta: dist.uniform_ },
+  },
+  normal_: {
+    schema: 'normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)',
+    kernels: { CPU: dist.normal_, Meta: dist.normal_ },
+  },
+  bernoulli__float: {
+    schema: 'bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)',
+    kernels: { CPU: dist.bernoulliScalar_, Meta: dist.bernoulliScalar_ },
+  },
+  bernoulli: { schema: 'bernoulli(Tensor self, *, Generator? generator=None) -> Tensor', kernels: { CPU: dist.bernoulliTensor, Meta: dist.bernoulliTensor } },
+  bernoulli_p: {
+    schema: 'bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor',
+    kernels: { CompositeExplicitAutograd: dist.bernoulliP },
+  },
+  rand_generator: {
+    schema: `rand.generator(SymInt[] size, *, Generator? generator, ${FACTORY_OPTIONS}) -> Tensor`,
+    kernels: { CompositeExplicitAutograd: dist.rand },
+  },
+  randn_generator: {
+    schema: `randn.generator(SymInt[] size, *, Generator? generator, ${FACTORY_OPTIONS}) -> Tensor`,
+    kernels: { CompositeExplicitAutograd: dist.randn },
+  },
+  randint_low_generator: {
+    schema: 'randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
+    kernels: { CompositeExplicitAutograd: dist.randint },
+  },
+  randperm_generator: {
+    schema: 'randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
+    kernels: { CompositeExplicitAutograd: dist.randperm },
+  },
   add_Tensor: { schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', kernels: {} },
   add__Tensor: { schema: 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', kernels: {} },
   add_out: { schema: 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', kernels: {} },

@@ -15,6 +15,8 @@
 // is touched on the per-number path; random64() builds a BigInt only for callers that really want one,
 // and the fills in distributions.ts combine two random() words themselves.
 
+import { DispatchKey } from '../c10/DispatchKey.js';
+import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 const N = 624;
 const M = 397;
 const MATRIX_A = 0x9908b0df;
@@ -93,6 +95,8 @@ function nonDeterministicRandom(): bigint {
 export class Generator {
   /** Always 'cpu': the only device this generator serves. */
   readonly device = 'cpu';
+  /** `key_set()`: a CPU generator passed to an operator makes the call dispatch to CPU (unboxed calls). */
+  readonly keySet: DispatchKeySet = DispatchKeySet.fromKey(DispatchKey.CPU);
 
   /** The uint32 state words, stored as int32. See Note [mt19937 in 32-bit integer arithmetic]. */
   private readonly mt = new Int32Array(N);

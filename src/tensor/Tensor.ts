@@ -4,6 +4,7 @@
 import { Device } from '../c10/Device.js';
 import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
+import type { Generator } from '../random/index.js';
 import { asTensor } from '../api/scalars.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
@@ -217,6 +218,31 @@ export class Tensor extends TensorImpl {
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );
+  }
+
+  // ---- sampling ------------------------------------------------------------------------------------
+
+  /** `uniform_(from, to, { generator })`: in place, PyTorch's values for the same generator state. */
+  uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
+    aten().uniform_.call(this, from, to, options.generator ?? null);
+    return this;
+  }
+
+  /** `normal_(mean, std, { generator })`: in place. */
+  normal_(mean = 0, std = 1, options: { generator?: Generator } = {}): this {
+    aten().normal_.call(this, mean, std, options.generator ?? null);
+    return this;
+  }
+
+  /** `bernoulli_(p, { generator })`: in place, 1 with probability p. */
+  bernoulli_(p = 0.5, options: { generator?: Generator } = {}): this {
+    aten().bernoulli__float.call(this, p, options.generator ?? null);
+    return this;
+  }
+
+  /** `bernoulli(p?, { generator })`: a new tensor; with p, 1 with probability p, else with probability this[i]. */
+  bernoulli(p?: number, options: { generator?: Generator } = {}): Tensor {
+    return p === undefined ? aten().bernoulli.call(this, options.generator ?? null) : aten().bernoulli_p.call(this, p, options.generator ?? null);
   }
 
   // ---- arithmetic ------------------------------------------------------------------------------------

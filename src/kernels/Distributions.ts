@@ -1,0 +1,141 @@
+// Random sampling kernels: uniform_, normal_, bernoulli, and the rand/randn/randint/randperm factories.
+// Mirrors aten/src/ATen/native/Distributions.cpp, cpu/DistributionKernels.cpp and TensorFactories.cpp. The
+// values are PyTorch's for the same generator state (src/random).
+
+import type { Device } from '../c10/Device.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import type { Layout } from '../c10/Layout.js';
+import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../aten/ops.js';
+import {
+  bernoulliFill,
+  normalFill,
+  randintFill,
+  randpermFill,
+  uniformFill,
+  type FloatArray,
+  type Generator,
+} from '../random/index.js';
+import { readElement, toStored } from '../tensor/elements.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { forEachStorageIndex } from './Copy.js';
+
+type Gen = Generator | null | undefined;
+
+function notImplemented(op: string, dtype: ScalarType): Error {
+  return new Error(`"${op}" not implemented for '${scalarTypeToString(dtype)}'`);
+}
+
+/**
+ * Fills a floating tensor with values drawn in row-major order: directly into its storage when it is a
+ * contiguous float32/float64 tensor (the case PyTorch's samplers are bit-exact for), else through a
+ * temporary of the sampling precision (float64 for double, float32 otherwise) converted into place.
+ */
+function fillFloating(self: Tensor, op: string, fill: (out: FloatArray) => void): Tensor {
+  if (!isFloatingType(self.dtype)) throw notImplemented(op, self.dtype);
+  if (self.isMeta()) return self;
+  const { data, base } = self.dataView();
+  if ((self.dtype === ScalarType.Float || self.dtype === ScalarType.Double) && self.isContiguous()) {
+    fill(data.subarray(base, base + self.numel) as FloatArray);
+  } else {
+    const tmp = self.dtype === ScalarType.Double ? new Float64Array(self.numel) : new Float32Array(self.numel);
+    fill(tmp);
+    let k = 0;
+    forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, tmp[k++] as number)));
+  }
+  self.version.version++;
+  return self;
+}
+
+/** `uniform_(self, from, to, generator)`. */
+export function uniform_(_ks: DispatchKeySet, self: Tensor, from = 0, to = 1, generator?: Gen): Tensor {
+  if (!(from <= to)) {
+    throw new Error(`uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
+  }
+  return fillFloating(self, 'check_uniform_bounds', (out) => uniformFill(generator, out, from, to));
+}
+
+/** `normal_(self, mean, std, generator)`. */
+export function normal_(_ks: DispatchKeySet, self: Tensor, mean = 0, std = 1, generator?: Gen): Tensor {
+  if (!(std >= 0)) throw new Error(`normal expects std >= 0.0, but found std ${std}`);
+  return fillFloating(self, 'normal_kernel_cpu', (out) => normalFill(generator, out, mean, std));
+}
+
+/** `bernoulli_.float(self, p, generator)`: 1 with probability p, else 0. */
+export function bernoulliScalar_(_ks: DispatchKeySet, self: Tensor, p = 0.5, generator?: Gen): Tensor {
+  if (!(p >= 0 && p <= 1)) throw new Error(`bernoulli_ expects p to be in [0, 1], but got p=${p}`);
+  if (self.isMeta()) return self;
+  const draws = bernoulliFill(generator, new Float64Array(self.numel), p);
+  writeRowMajor(self, draws);
+  return self;
+}
+
+/** `bernoulli(self, generator)`: a new tensor, 1 with probability self[i] at each element. */
+export function bernoulliTensor(_ks: DispatchKeySet, self: Tensor, generator?: Gen): Tensor {
+  const out = aten().empty_like.call(self, null, null, null, null, null);
+  if (self.isMeta()) return out;
+  if (!isFloatingType(self.dtype)) throw notImplemented('bernoulli_tensor_cpu_self_', self.dtype);
+  const probs = self.dtype === ScalarType.Double ? new Float64Array(self.numel) : new Float32Array(self.numel);
+  const { data, base, lanes } = self.dataView();
+  let k = 0;
+  forEachStorageIndex(self.sizes, self.strides, 0, (i) => (probs[k++] = readElement(self.dtype, data, base + i * lanes) as number));
+  for (const p of probs) {
+    if (!(p >= 0 && p <= 1)) throw new Error('Expected p_in >= 0 && p_in <= 1 to be true, but got false.');
+  }
+  writeRowMajor(out, bernoulliFill(generator, new Float64Array(self.numel), probs));
+  return out;
+}
+
+/** `bernoulli.p(self, p, generator)`. */
+export function bernoulliP(ks: DispatchKeySet, self: Tensor, p: number, generator?: Gen): Tensor {
+  const out = aten().empty_like.call(self, null, null, null, null, null);
+  return bernoulliScalar_(ks, out, p, generator);
+}
+
+function writeRowMajor(self: Tensor, values: ArrayLike<number>): void {
+  const { data, base } = self.dataView();
+  let k = 0;
+  forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, values[k++] as number)));
+  self.version.version++;
+}
+
+/** `rand.generator(size, generator)`: `empty(size).uniform_(0, 1, generator)`. */
+export function rand(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
+  return aten().uniform_.call(out, 0, 1, generator ?? null);
+}
+
+/** `randn.generator(size, generator)`: `empty(size).normal_(0, 1, generator)`. */
+export function randn(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
+  return aten().normal_.call(out, 0, 1, generator ?? null);
+}
+
+/** `randint.low_generator(low, high, size, generator)`: integers in [low, high). */
+export function randint(
+  _ks: DispatchKeySet,
+  low: number,
+  high: number,
+  size: number[],
+  generator?: Gen,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  const out = aten().empty_memory_format.call(size, dtype ?? ScalarType.Long, layout, device, null, null);
+  if (!(low < high)) {
+    throw new Error(`random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
+  }
+  if (out.isMeta()) return out;
+  writeRowMajor(out, randintFill(generator, new Float64Array(out.numel), low, high));
+  return out;
+}
+
+/** `randperm.generator(n, generator)`: a random permutation of 0..n-1. */
+export function randperm(_ks: DispatchKeySet, n: number, generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+  if (n < 0) throw new Error(`n must be non-negative, got${n}`);
+  const out = aten().empty_memory_format.call([n], dtype ?? ScalarType.Long, layout, device, null, null);
+  if (out.isMeta()) return out;
+  writeRowMajor(out, randpermFill(generator, new Float64Array(n)));
+  return out;
+}
