@@ -7,6 +7,24 @@ import { Storage, cpuAllocator } from '../src/tensor/Storage.js';
 import { Tensor } from '../src/tensor/Tensor.js';
 
 const x = torch.ones(2, 3);
+const a1 = torch.tensor([1.5]);
+const b1 = torch.tensor([2.5]);
+const big = torch.rand(1_000_000);
+const big2 = torch.rand(1_000_000);
+const big7 = torch.rand(10_000_000);
+const big72 = torch.rand(10_000_000);
+const m = torch.rand(1000, 1000);
+const mt = m.t();
+summary(() => {
+  bench('torch.add(a, b), 1 element (front end, dispatcher, autograd fallback, TensorIterator, result)', () =>
+    do_not_optimize(torch.add(a1, b1)));
+  bench('a.add(b), 1 element', () => do_not_optimize(a1.add(b1)));
+});
+summary(() => {
+  bench('add, 10^6 float32 contiguous', () => do_not_optimize(torch.add(big, big2)));
+  bench('add, 10^7 float32 contiguous', () => do_not_optimize(torch.add(big7, big72)));
+  bench('add, 1000x1000 transposed + contiguous', () => do_not_optimize(torch.add(mt, m)));
+});
 summary(() => {
   bench('new Tensor(storage of 1 float32) (no dispatcher)', () => do_not_optimize(new Tensor(new Storage(4, cpuAllocator), ScalarType.Float, [1], [1], 0)));
   bench('torch.empty(1) (BackendSelect -> CPU kernel)', () => do_not_optimize(torch.empty(1)));

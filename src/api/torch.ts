@@ -190,9 +190,27 @@ export function bernoulli(probs: Tensor, options: { generator?: Generator } = {}
 
 export { Generator, manualSeed, seed, initialSeed };
 
-/** `torch.add(input, other, { alpha })`. */
-export function add(input: Tensor | number, other: Tensor | number, options: { alpha?: number } = {}): Tensor {
-  return aten().add_Tensor.call(asTensor(input), asTensor(other), options.alpha ?? 1);
+/** `torch.add(input, other, { alpha, out })`: input + alpha * other, broadcast and promoted. */
+export function add(input: Tensor | number, other: Tensor | number, options: { alpha?: number; out?: Tensor } = {}): Tensor {
+  const a = input instanceof Tensor ? input : asTensor(input);
+  const b = other instanceof Tensor ? other : asTensor(other);
+  const alpha = options.alpha ?? 1;
+  return options.out === undefined ? aten().add_Tensor.call(a, b, alpha) : aten().add_out.call(a, b, alpha, options.out);
+}
+
+/** `torch.sub(input, other, { alpha })`. */
+export function sub(input: Tensor | number, other: Tensor | number, options: { alpha?: number } = {}): Tensor {
+  return aten().sub_Tensor.call(asTensor(input), asTensor(other), options.alpha ?? 1);
+}
+
+/** `torch.mul(input, other)`. */
+export function mul(input: Tensor | number, other: Tensor | number): Tensor {
+  return aten().mul_Tensor.call(asTensor(input), asTensor(other));
+}
+
+/** `torch.div(input, other)`: true division. */
+export function div(input: Tensor | number, other: Tensor | number): Tensor {
+  return aten().div_Tensor.call(asTensor(input), asTensor(other));
 }
 
 export { getDefaultDtype, setDefaultDtype };

@@ -14,10 +14,13 @@ import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import * as binary from '../kernels/BinaryOps.js';
 import * as copy from '../kernels/Copy.js';
 import * as dist from '../kernels/Distributions.js';
 import * as composite from '../kernels/composite.js';
 import * as factories from '../kernels/TensorFactories.js';
+import { newStrided } from '../kernels/TensorFactories.js';
+import { setOutputAllocator } from '../iter/index.js';
 import * as shape from '../kernels/TensorShape.js';
 
 type Opt<T> = T | null | undefined;
@@ -75,6 +78,12 @@ export interface AtenOps {
   add_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
   add__Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
   add_out: OperatorHandle<(self: Tensor, other: Tensor, alpha: number, out: Tensor) => Tensor>;
+  sub_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
+  sub__Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number) => Tensor>;
+  mul_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  mul__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  div_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  div__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
 }
 
 /** One operator: its schema and its kernels per dispatch key. */
@@ -199,15 +208,32 @@ const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
     kernels: { CompositeExplicitAutograd: dist.randperm },
   },
-  add_Tensor: { schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', kernels: {} },
-  add__Tensor: { schema: 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)', kernels: {} },
-  add_out: { schema: 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)', kernels: {} },
+  add_Tensor: { schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', kernels: { CPU: binary.add, Meta: binary.add } },
+  add__Tensor: {
+    schema: 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)',
+    kernels: { CPU: binary.add_, Meta: binary.add_ },
+  },
+  add_out: {
+    schema: 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: binary.addOut, Meta: binary.addOut },
+  },
+  sub_Tensor: { schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor', kernels: { CPU: binary.sub, Meta: binary.sub } },
+  sub__Tensor: {
+    schema: 'sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)',
+    kernels: { CPU: binary.sub_, Meta: binary.sub_ },
+  },
+  mul_Tensor: { schema: 'mul.Tensor(Tensor self, Tensor other) -> Tensor', kernels: { CPU: binary.mul, Meta: binary.mul } },
+  mul__Tensor: { schema: 'mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', kernels: { CPU: binary.mul_, Meta: binary.mul_ } },
+  div_Tensor: { schema: 'div.Tensor(Tensor self, Tensor other) -> Tensor', kernels: { CPU: binary.div, Meta: binary.div } },
+  div__Tensor: { schema: 'div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)', kernels: { CPU: binary.div_, Meta: binary.div_ } },
 };
 
 let handles: AtenOps | null = null;
 
 /** Registers every aten operator of the tensor core into `dispatcher`. */
 export function registerAten(dispatcher: Dispatcher): AtenOps {
+  // TensorIterator allocates functional outputs; make them Tensors (Note [Output allocator hook]).
+  setOutputAllocator((sizes, strides, dtype, device) => newStrided(sizes, strides, dtype, device));
   const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/ops.ts' });
   const out: Partial<Record<keyof AtenOps, OperatorHandle>> = {};
   for (const [name, decl] of Object.entries(DECLS) as [keyof AtenOps, OpDecl][]) {

@@ -257,4 +257,33 @@ export class Tensor extends TensorImpl {
     aten().add__Tensor.call(this, asTensor(other), options.alpha ?? 1);
     return this;
   }
+
+  /** `sub(other, { alpha })`: this - alpha * other. */
+  sub(other: Tensor | number | boolean, options: { alpha?: number } = {}): Tensor {
+    return aten().sub_Tensor.call(this, asTensor(other), options.alpha ?? 1);
+  }
+
+  sub_(other: Tensor | number | boolean, options: { alpha?: number } = {}): this {
+    aten().sub__Tensor.call(this, asTensor(other), options.alpha ?? 1);
+    return this;
+  }
+
+  mul(other: Tensor | number | boolean): Tensor {
+    return aten().mul_Tensor.call(this, asTensor(other));
+  }
+
+  mul_(other: Tensor | number | boolean): this {
+    aten().mul__Tensor.call(this, asTensor(other));
+    return this;
+  }
+
+  /** `div(other)`: true division (integer inputs give the default float dtype). */
+  div(other: Tensor | number | boolean): Tensor {
+    return aten().div_Tensor.call(this, asTensor(other));
+  }
+
+  div_(other: Tensor | number | boolean): this {
+    aten().div__Tensor.call(this, asTensor(other));
+    return this;
+  }
 }

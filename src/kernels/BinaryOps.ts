@@ -1,0 +1,198 @@
+// Binary pointwise kernels on TensorIterator: add, sub, mul, div (functional, in-place and out variants,
+// structured as PyTorch's: the iterator is the meta step, the loop the impl). Mirrors
+// aten/src/ATen/native/BinaryOps.cpp and native/cpu/BinaryOpsKernel.cpp.
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import { TensorIterator, cpuKernelComplex, cpuKernelVec, type VecOp } from '../iter/index.js';
+import type { Tensor } from '../tensor/Tensor.js';
+
+// Note [Vectorised loops are unrolled]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// V8 runs a loop over typed arrays passed as parameters about three times slower than one over arrays it
+// can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
+// handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
+// arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic.
+const addVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0]!;
+  const b = ins[1]!;
+  let i = 0;
+  let ia = offs[0]!;
+  let ib = offs[1]!;
+  for (; i + 4 <= n; i += 4, ia += 4, ib += 4) {
+    out[o + i] = a[ia]! + b[ib]!;
+    out[o + i + 1] = a[ia + 1]! + b[ib + 1]!;
+    out[o + i + 2] = a[ia + 2]! + b[ib + 2]!;
+    out[o + i + 3] = a[ia + 3]! + b[ib + 3]!;
+  }
+  for (; i < n; i++, ia++, ib++) out[o + i] = a[ia]! + b[ib]!;
+};
+
+function axpyVec(alpha: number): VecOp {
+  return (out, o, ins, offs, n) => {
+    const a = ins[0]!;
+    const b = ins[1]!;
+    const ia = offs[0]!;
+    const ib = offs[1]!;
+    for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! + alpha * b[ib + i]!;
+  };
+}
+
+const mulVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0]!;
+  const b = ins[1]!;
+  const ia = offs[0]!;
+  const ib = offs[1]!;
+  if (out instanceof Int32Array) {
+    for (let i = 0; i < n; i++) out[o + i] = Math.imul(a[ia + i]!, b[ib + i]!);
+  } else {
+    for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]!;
+  }
+};
+
+// int64 lives in a Float64Array (Note [Typed storage of each dtype]) and has no negative zero.
+const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0]!;
+  const b = ins[1]!;
+  const ia = offs[0]!;
+  const ib = offs[1]!;
+  for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]! + 0;
+};
+
+const divVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0]!;
+  const b = ins[1]!;
+  const ia = offs[0]!;
+  const ib = offs[1]!;
+  for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! / b[ib + i]!;
+};
+
+/** `alpha_check`: alpha must fit the result dtype. */
+function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {
+  if (typeof alpha === 'boolean' && dtype !== ScalarType.Bool) {
+    throw new Error('Boolean alpha only supported for Boolean results.');
+  }
+  if (!isFloatingType(dtype) && !isComplexType(dtype) && typeof alpha === 'number' && !Number.isInteger(alpha)) {
+    throw new Error('For integral input tensors, argument alpha must not be a floating point number.');
+  }
+}
+
+/** `sub_check`: bool subtraction is rejected with advice. */
+function subCheck(self: Tensor, other: Tensor): void {
+  if (self.dtype === ScalarType.Bool && other.dtype === ScalarType.Bool) {
+    throw new Error('Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.');
+  }
+  if (self.dtype === ScalarType.Bool || other.dtype === ScalarType.Bool) {
+    throw new Error(
+      'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+    );
+  }
+}
+
+function bump(t: Tensor): Tensor {
+  t.version.version++;
+  return t;
+}
+
+/** The add loop: out = a + alpha * b (bool: a || b). */
+function addImpl(iter: TensorIterator, alpha: number): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      out[0] = ins[0]! + alpha * ins[2]!;
+      out[1] = ins[1]! + alpha * ins[3]!;
+    });
+  } else if (alpha === 1) {
+    cpuKernelVec(iter, (a, b) => a + b, addVec);
+  } else {
+    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha));
+  }
+}
+
+function mulImpl(iter: TensorIterator): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
+      out[0] = ar * br - ai * bi;
+      out[1] = ar * bi + ai * br;
+    });
+  } else if (iter.commonDtype === ScalarType.Bool) {
+    cpuKernelVec(iter, (a, b) => (a !== 0 && b !== 0 ? 1 : 0), mulVec);
+  } else if (iter.commonDtype === ScalarType.Long) {
+    cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
+  } else {
+    cpuKernelVec(iter, (a, b) => a * b, mulVec);
+  }
+}
+
+function divImpl(iter: TensorIterator): void {
+  if (isComplexType(iter.commonDtype)) {
+    cpuKernelComplex(iter, (ins, out) => {
+      const [ar, ai, br, bi] = [ins[0]!, ins[1]!, ins[2]!, ins[3]!];
+      const d = br * br + bi * bi;
+      out[0] = (ar * br + ai * bi) / d;
+      out[1] = (ai * br - ar * bi) / d;
+    });
+  } else {
+    cpuKernelVec(iter, (a, b) => a / b, divVec);
+  }
+}
+
+export function add(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
+  const iter = TensorIterator.binaryOp(null, self, other);
+  alphaCheck(iter.commonDtype, alpha);
+  addImpl(iter, Number(alpha));
+  return iter.output() as Tensor;
+}
+
+export function add_(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
+  const iter = TensorIterator.binaryOp(self, self, other);
+  alphaCheck(iter.commonDtype, alpha);
+  addImpl(iter, Number(alpha));
+  return bump(self);
+}
+
+export function addOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number, out: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(out, self, other);
+  alphaCheck(iter.commonDtype, alpha);
+  addImpl(iter, Number(alpha));
+  return bump(out);
+}
+
+export function sub(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
+  subCheck(self, other);
+  const iter = TensorIterator.binaryOp(null, self, other);
+  alphaCheck(iter.commonDtype, alpha);
+  addImpl(iter, -Number(alpha));
+  return iter.output() as Tensor;
+}
+
+export function sub_(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
+  subCheck(self, other);
+  const iter = TensorIterator.binaryOp(self, self, other);
+  alphaCheck(iter.commonDtype, alpha);
+  addImpl(iter, -Number(alpha));
+  return bump(self);
+}
+
+export function mul(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(null, self, other);
+  mulImpl(iter);
+  return iter.output() as Tensor;
+}
+
+export function mul_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  mulImpl(TensorIterator.binaryOp(self, self, other));
+  return bump(self);
+}
+
+/** `div.Tensor`: true division; integer inputs compute in the default float dtype. */
+export function div(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryFloatOp(null, self, other);
+  divImpl(iter);
+  return iter.output() as Tensor;
+}
+
+export function div_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  divImpl(TensorIterator.binaryFloatOp(self, self, other));
+  return bump(self);
+}
