@@ -191,11 +191,12 @@ export function bernoulli(probs: Tensor, options: { generator?: Generator } = {}
 export { Generator, manualSeed, seed, initialSeed };
 
 /** `torch.add(input, other, { alpha, out })`: input + alpha * other, broadcast and promoted. */
-export function add(input: Tensor | number, other: Tensor | number, options: { alpha?: number; out?: Tensor } = {}): Tensor {
+export function add(input: Tensor | number, other: Tensor | number, options?: { alpha?: number; out?: Tensor }): Tensor {
   const a = input instanceof Tensor ? input : asTensor(input);
   const b = other instanceof Tensor ? other : asTensor(other);
-  const alpha = options.alpha ?? 1;
-  return options.out === undefined ? aten().add_Tensor.call(a, b, alpha) : aten().add_out.call(a, b, alpha, options.out);
+  const alpha = options?.alpha ?? 1;
+  const out = options?.out;
+  return out === undefined ? aten().add_Tensor.call(a, b, alpha) : aten().add_out.call(a, b, alpha, out);
 }
 
 /** `torch.sub(input, other, { alpha })`. */

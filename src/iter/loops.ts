@@ -151,7 +151,7 @@ const ITEM_SIZE: readonly number[] = ALL_SCALAR_TYPES.map(elementSize);
  * + storageOffset`, without the lookups (it runs for every operand of every kernel call).
  */
 export function elementBase(t: TensorImpl): number {
-  return t.storage.dataPtr.byteOffset / (ITEM_SIZE[t.dtype] as number) + t.storageOffset;
+  return t.storage.byteOffset / (ITEM_SIZE[t.dtype] as number) + t.storageOffset;
 }
 
 /**

@@ -26,6 +26,11 @@ function checkLayout(layout: Layout | null | undefined): void {
 export function newStrided(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
   checkSizes(sizes);
   checkHasStorage(dtype);
+  return newStridedUnchecked(sizes, strides, dtype, device);
+}
+
+/** newStrided for sizes, strides and a dtype already known to be valid (kernel outputs). */
+export function newStridedUnchecked(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
   const storage = new Storage(storageBytesNeeded(sizes, strides, 0, dtype), getAllocator(device.type));
   return new Tensor(storage, dtype, sizes, strides, 0);
 }

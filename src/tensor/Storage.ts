@@ -61,17 +61,6 @@ function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: n
   return info;
 }
 
-/**
- * A pointer to allocated memory: a byte offset into a shared buffer (see Note [Slab allocation]), or no data
- * (meta). `arrays` caches one typed array per array type over the whole buffer, shared by every storage
- * carved from it.
- */
-export interface DataPtr {
-  readonly buffer: ArrayBufferLike | null;
-  readonly byteOffset: number;
-  readonly device: Device;
-  readonly arrays: BufferArrays | null;
-}
 
 /** Typed arrays over a whole buffer, created on first use. */
 export class BufferArrays {
@@ -82,21 +71,31 @@ export class BufferArrays {
     this.buffer = buffer;
   }
 
+  private lastCtor: StorageArrayCtor | null = null;
+  private lastArray: StorageArray | null = null;
+
   get(ctor: StorageArrayCtor): StorageArray {
+    if (ctor === this.lastCtor) return this.lastArray as StorageArray;
     let a = this.byCtor.get(ctor);
     if (a === undefined) {
       const bytesPer = (ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
       a = new ctor(this.buffer, 0, Math.floor(this.buffer.byteLength / bytesPer));
       this.byCtor.set(ctor, a);
     }
+    this.lastCtor = ctor;
+    this.lastArray = a;
     return a;
   }
 }
 
-/** c10::Allocator: where a device's tensor memory comes from. */
+/**
+ * c10::Allocator: where a device's tensor memory comes from. PyTorch's allocate returns a DataPtr; here it
+ * fills the storage's pointer fields (buffer, byte offset, cached arrays) directly, which saves an object
+ * per tensor on the allocation path of every operator that returns one.
+ */
 export interface Allocator {
   readonly device: Device;
-  allocate(nbytes: number): DataPtr;
+  allocate(nbytes: number, into: Storage): void;
 }
 
 const CPU = new Device(DeviceType.CPU);
@@ -120,25 +119,31 @@ let slabUsed = 0;
 /** The CPU allocator: zero-filled memory, small blocks from slabs. A WebAssembly-memory allocator can replace it. */
 export const cpuAllocator: Allocator = {
   device: CPU,
-  allocate(nbytes: number): DataPtr {
+  allocate(nbytes: number, into: Storage): void {
     if (nbytes > SMALL_BYTES) {
-      return { buffer: new ArrayBuffer(nbytes), byteOffset: 0, device: CPU, arrays: null };
+      into.buffer = new ArrayBuffer(nbytes);
+      into.byteOffset = 0;
+      into.arrays = null;
+      return;
     }
     if (slabUsed + nbytes > SLAB_BYTES) {
       slab = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
       slabUsed = 0;
     }
-    const byteOffset = slabUsed;
+    into.buffer = slab.buffer;
+    into.byteOffset = slabUsed;
+    into.arrays = slab;
     slabUsed += (nbytes + 15) & ~15;
-    return { buffer: slab.buffer, byteOffset, device: CPU, arrays: slab };
   },
 };
 
 /** The Meta allocator: no memory at all; meta tensors carry only sizes, strides and dtypes. */
 export const metaAllocator: Allocator = {
   device: META,
-  allocate(): DataPtr {
-    return { buffer: null, byteOffset: 0, device: META, arrays: null };
+  allocate(_nbytes: number, into: Storage): void {
+    into.buffer = null;
+    into.byteOffset = 0;
+    into.arrays = null;
   },
 };
 
@@ -169,49 +174,57 @@ export function setAllocator(type: DeviceType, allocator: Allocator): Allocator 
  */
 export class Storage {
   nbytes: number;
-  dataPtr: DataPtr;
+  /** The buffer holding the bytes (shared with other storages for slab allocations); null for meta. */
+  buffer: ArrayBufferLike | null = null;
+  /** Where this storage starts in `buffer`. */
+  byteOffset = 0;
+  /** Typed arrays over the whole buffer, shared with every storage carved from it (created on demand). */
+  arrays: BufferArrays | null = null;
   readonly allocator: Allocator;
+  /**
+   * The version counter: in-place operations bump it, and autograd checks saved tensors against it. It
+   * lives with the storage, so every view shares it (PyTorch keeps it per view family; the two coincide
+   * except after `set_`-style storage swaps, which aten-ts does not have).
+   */
+  version = 0;
 
   constructor(nbytes: number, allocator: Allocator) {
     this.nbytes = nbytes;
     this.allocator = allocator;
-    this.dataPtr = allocator.allocate(nbytes);
+    allocator.allocate(nbytes, this);
   }
 
   get device(): Device {
-    return this.dataPtr.device;
+    return this.allocator.device;
   }
 
   /** A typed array for `dtype` over the whole buffer holding this storage. Throws for meta storage. */
   data(dtype: ScalarType): StorageArray {
-    const ptr = this.dataPtr;
-    if (ptr.buffer === null) {
+    const arrays = this.arrays;
+    if (arrays !== null) return arrays.get(storageArrayInfo(dtype).ctor);
+    if (this.buffer === null) {
       throw new Error(
         "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
       );
     }
-    const ctor = storageArrayInfo(dtype).ctor;
-    if (ptr.arrays !== null) return ptr.arrays.get(ctor);
-    const arrays = new BufferArrays(ptr.buffer);
-    this.dataPtr = { ...ptr, arrays };
-    return arrays.get(ctor);
+    this.arrays = new BufferArrays(this.buffer);
+    return this.arrays.get(storageArrayInfo(dtype).ctor);
   }
 
   /** Index, in `data(dtype)`, of this storage's first element (first lane for complex dtypes). */
   arrayOffset(dtype: ScalarType): number {
     const { lanes } = storageArrayInfo(dtype);
-    return (this.dataPtr.byteOffset * lanes) / elementSize(dtype);
+    return (this.byteOffset * lanes) / elementSize(dtype);
   }
 
   /** Grows the storage to `nbytes`, keeping its contents (resize_ of a tensor that outgrows its storage). */
   resize(nbytes: number): void {
     if (nbytes <= this.nbytes) return;
-    const next = this.allocator.allocate(nbytes);
-    const src = this.dataPtr.buffer;
-    if (src !== null && next.buffer !== null) {
-      new Uint8Array(next.buffer, next.byteOffset, this.nbytes).set(new Uint8Array(src, this.dataPtr.byteOffset, this.nbytes));
+    const [src, srcOffset, oldBytes] = [this.buffer, this.byteOffset, this.nbytes];
+    this.allocator.allocate(nbytes, this);
+    if (src !== null && this.buffer !== null) {
+      new Uint8Array(this.buffer, this.byteOffset, oldBytes).set(new Uint8Array(src, srcOffset, oldBytes));
     }
-    this.dataPtr = next;
     this.nbytes = nbytes;
   }
 }

@@ -248,8 +248,8 @@ export class Tensor extends TensorImpl {
   // ---- arithmetic ------------------------------------------------------------------------------------
 
   /** `add(other, { alpha })`: this + alpha * other, with broadcasting and type promotion. */
-  add(other: Tensor | number | boolean, options: { alpha?: number } = {}): Tensor {
-    return aten().add_Tensor.call(this, asTensor(other), options.alpha ?? 1);
+  add(other: Tensor | number | boolean, options?: { alpha?: number }): Tensor {
+    return aten().add_Tensor.call(this, other instanceof Tensor ? other : asTensor(other), options?.alpha ?? 1);
   }
 
   /** `add_(other, { alpha })`: in place. */

@@ -8,21 +8,19 @@ import { ScalarType, elementSize } from '../c10/ScalarType.js';
 import { computeDispatchKey, tensorDispatchKeySet } from '../c10/TensorOptions.js';
 import { Storage, checkHasStorage, getAllocator, lanesOf, type StorageArray } from './Storage.js';
 
-/** The version counter shared by a tensor and its views; in-place ops bump it. */
-export class VersionCounter {
-  version = 0;
-}
-
 // Key sets of fresh strided tensors per device type, computed once (see reference D.5). Construction is on
 // the path of every op that returns a tensor, so it must not recompute them.
 const keySetCache = new Map<DeviceType, DispatchKeySet>();
+let cpuKeySet: DispatchKeySet | null = null;
 
 /** The key set TensorImpl's constructor gives a fresh tensor on `device`. */
 export function keySetForDevice(device: Device): DispatchKeySet {
+  if (device.type === DeviceType.CPU && cpuKeySet !== null) return cpuKeySet;
   let ks = keySetCache.get(device.type);
   if (ks === undefined) {
     ks = tensorDispatchKeySet(computeDispatchKey(ScalarType.Float, Layout.Strided, device));
     keySetCache.set(device.type, ks);
+    if (device.type === DeviceType.CPU) cpuKeySet = ks;
   }
   return ks;
 }
@@ -63,8 +61,6 @@ export class TensorImpl {
   readonly dtype: ScalarType;
   readonly device: Device;
   keySet: DispatchKeySet;
-  /** Shared with every view of the same storage. */
-  version: VersionCounter;
   /** Number of elements (product of sizes), kept in step with `sizes`. */
   numel: number;
   requiresGrad = false;
@@ -80,7 +76,6 @@ export class TensorImpl {
     sizes: number[],
     strides: number[],
     storageOffset: number,
-    version: VersionCounter = new VersionCounter(),
     keySet?: DispatchKeySet,
   ) {
     this.storage = storage;
@@ -89,9 +84,18 @@ export class TensorImpl {
     this.sizes = sizes;
     this.strides = strides;
     this.storageOffset = storageOffset;
-    this.version = version;
     this.numel = numelOf(sizes);
     this.keySet = keySet ?? keySetForDevice(this.device);
+  }
+
+  /** `tensor._version`: the version counter shared by this tensor and its views (see Storage.version). */
+  get _version(): number {
+    return this.storage.version;
+  }
+
+  /** `bump_version()`: what every in-place operation does to its output. */
+  bumpVersion(): void {
+    this.storage.version++;
   }
 
   get layout(): Layout {

@@ -1,0 +1,13 @@
+import { bench, do_not_optimize, run } from 'mitata';
+import { torch } from '../src/api/index.js';
+import { Storage, cpuAllocator } from '../src/tensor/Storage.js';
+import { Tensor } from '../src/tensor/Tensor.js';
+import { newStrided } from '../src/kernels/TensorFactories.js';
+import { ScalarType, Device } from '../src/c10/index.js';
+const a = torch.tensor([1.5]); const b = torch.tensor([2.5]);
+const cpu = Device.parse('cpu');
+bench('newStrided', () => do_not_optimize(newStrided([1], [1], ScalarType.Float, cpu)));
+bench('dataView', () => do_not_optimize(a.dataView()));
+bench('a.add(b)', () => do_not_optimize(a.add(b)));
+bench('torch.add(a,b)', () => do_not_optimize(torch.add(a, b)));
+await run();
