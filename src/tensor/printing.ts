@@ -8,6 +8,9 @@
 // nn.Parameter subclasses, float8 / float4 dtypes, and int64 values beyond 2^53 (elements are JS doubles, so such
 // values already arrive rounded; a BigInt-valued element accessor would be needed to print them exactly).
 
+import { dtypeName } from '../c10/ScalarType.js';
+import { getDefaultDtype } from './defaults.js';
+
 /** The view of a tensor the printer needs. The tensor class implements it; this module does not import it. */
 export interface PrintableTensor {
   readonly sizes: readonly number[];
@@ -120,19 +123,9 @@ const FLOATING = new Set(['float32', 'float64', 'float16', 'bfloat16']);
 const COMPLEX = new Set(['complex32', 'complex64', 'complex128']);
 const INTEGRAL = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64']);
 
-let defaultDtype = 'float32';
-
-/** Mirrors torch.set_default_dtype (floating dtypes only); only used here to decide when `dtype=` is printed. */
-export function setDefaultDtype(dtype: string): void {
-  if (!FLOATING.has(dtype)) {
-    throw new TypeError(`default dtype must be one of float32, float64, float16, bfloat16; got '${dtype}'`);
-  }
-  defaultDtype = dtype;
-}
-
-/** torch.get_default_dtype(), as the printer sees it. */
-export function getDefaultDtype(): string {
-  return defaultDtype;
+/** The default float dtype's name (torch.get_default_dtype(); set it with setDefaultDtype in defaults.ts). */
+function defaultDtypeName(): string {
+  return dtypeName(getDefaultDtype());
 }
 
 /**
@@ -510,7 +503,7 @@ function checkTensor(t: PrintableTensor): void {
 /**
  * repr(t) / str(t) for a plain dense tensor, e.g. `tensor([1.0000, 2.5000], requires_grad=True)`.
  * `options` override the global print options (setPrintOptions) for this call only; an omitted field keeps the
- * global value. `options.defaultDtype` overrides the module-wide default dtype (setDefaultDtype).
+ * global value. `options.defaultDtype` overrides the default dtype (defaults.ts) for this call.
  */
 export function formatTensor(t: PrintableTensor, options?: FormatOptions): string {
   checkTensor(t);
@@ -523,7 +516,7 @@ export function formatTensor(t: PrintableTensor, options?: FormatOptions): strin
     if (options.linewidth !== undefined) opts.linewidth = options.linewidth;
     if (options.sciMode !== undefined) opts.sciMode = options.sciMode;
   }
-  const defaultFloat = options?.defaultDtype ?? defaultDtype;
+  const defaultFloat = options?.defaultDtype ?? defaultDtypeName();
   if (!FLOATING.has(defaultFloat)) {
     throw new TypeError(`default dtype must be one of float32, float64, float16, bfloat16; got '${defaultFloat}'`);
   }
