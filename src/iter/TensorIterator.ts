@@ -282,80 +282,80 @@ export class TensorIteratorConfig {
   flags: number;
 
   /** @internal */
-  get checkMemOverlap_(): boolean {
+  get checkMemOverlapFlag(): boolean {
     return (this.flags & F_CHECK_MEM_OVERLAP) !== 0;
   }
-  set checkMemOverlap_(v: boolean) {
+  set checkMemOverlapFlag(v: boolean) {
     this.flags = v ? this.flags | F_CHECK_MEM_OVERLAP : this.flags & ~F_CHECK_MEM_OVERLAP;
   }
   /** @internal */
-  get allowCpuScalars_(): boolean {
+  get allowCpuScalarsFlag(): boolean {
     return (this.flags & F_ALLOW_CPU_SCALARS) !== 0;
   }
-  set allowCpuScalars_(v: boolean) {
+  set allowCpuScalarsFlag(v: boolean) {
     this.flags = v ? this.flags | F_ALLOW_CPU_SCALARS : this.flags & ~F_ALLOW_CPU_SCALARS;
   }
   /** @internal */
-  get isReduction_(): boolean {
+  get isReductionFlag(): boolean {
     return (this.flags & F_IS_REDUCTION) !== 0;
   }
-  set isReduction_(v: boolean) {
+  set isReductionFlag(v: boolean) {
     this.flags = v ? this.flags | F_IS_REDUCTION : this.flags & ~F_IS_REDUCTION;
   }
   /** @internal */
-  get resizeOutputs_(): boolean {
+  get resizeOutputsFlag(): boolean {
     return (this.flags & F_RESIZE_OUTPUTS) !== 0;
   }
-  set resizeOutputs_(v: boolean) {
+  set resizeOutputsFlag(v: boolean) {
     this.flags = v ? this.flags | F_RESIZE_OUTPUTS : this.flags & ~F_RESIZE_OUTPUTS;
   }
   /** @internal */
-  get checkAllSameDtype_(): boolean {
+  get checkAllSameDtypeFlag(): boolean {
     return (this.flags & F_CHECK_ALL_SAME_DTYPE) !== 0;
   }
-  set checkAllSameDtype_(v: boolean) {
+  set checkAllSameDtypeFlag(v: boolean) {
     this.flags = v ? this.flags | F_CHECK_ALL_SAME_DTYPE : this.flags & ~F_CHECK_ALL_SAME_DTYPE;
   }
   /** @internal */
-  get checkAllSameDevice_(): boolean {
+  get checkAllSameDeviceFlag(): boolean {
     return (this.flags & F_CHECK_ALL_SAME_DEVICE) !== 0;
   }
-  set checkAllSameDevice_(v: boolean) {
+  set checkAllSameDeviceFlag(v: boolean) {
     this.flags = v ? this.flags | F_CHECK_ALL_SAME_DEVICE : this.flags & ~F_CHECK_ALL_SAME_DEVICE;
   }
   /** @internal */
-  get enforceSafeCastingToOutput_(): boolean {
+  get enforceSafeCastingToOutputFlag(): boolean {
     return (this.flags & F_ENFORCE_SAFE_CASTING) !== 0;
   }
-  set enforceSafeCastingToOutput_(v: boolean) {
+  set enforceSafeCastingToOutputFlag(v: boolean) {
     this.flags = v ? this.flags | F_ENFORCE_SAFE_CASTING : this.flags & ~F_ENFORCE_SAFE_CASTING;
   }
   /** @internal */
-  get enforceLinearIteration_(): boolean {
+  get enforceLinearIterationFlag(): boolean {
     return (this.flags & F_ENFORCE_LINEAR_ITERATION) !== 0;
   }
-  set enforceLinearIteration_(v: boolean) {
+  set enforceLinearIterationFlag(v: boolean) {
     this.flags = v ? this.flags | F_ENFORCE_LINEAR_ITERATION : this.flags & ~F_ENFORCE_LINEAR_ITERATION;
   }
   /** @internal */
-  get promoteInputsToCommonDtype_(): boolean {
+  get promoteInputsToCommonDtypeFlag(): boolean {
     return (this.flags & F_PROMOTE_INPUTS) !== 0;
   }
-  set promoteInputsToCommonDtype_(v: boolean) {
+  set promoteInputsToCommonDtypeFlag(v: boolean) {
     this.flags = v ? this.flags | F_PROMOTE_INPUTS : this.flags & ~F_PROMOTE_INPUTS;
   }
   /** @internal */
-  get promoteIntegerInputsToFloat_(): boolean {
+  get promoteIntegerInputsToFloatFlag(): boolean {
     return (this.flags & F_PROMOTE_INTEGER_INPUTS_TO_FLOAT) !== 0;
   }
-  set promoteIntegerInputsToFloat_(v: boolean) {
+  set promoteIntegerInputsToFloatFlag(v: boolean) {
     this.flags = v ? this.flags | F_PROMOTE_INTEGER_INPUTS_TO_FLOAT : this.flags & ~F_PROMOTE_INTEGER_INPUTS_TO_FLOAT;
   }
   /** @internal */
-  get castCommonDtypeToOutputs_(): boolean {
+  get castCommonDtypeToOutputsFlag(): boolean {
     return (this.flags & F_CAST_COMMON_DTYPE_TO_OUTPUTS) !== 0;
   }
-  set castCommonDtypeToOutputs_(v: boolean) {
+  set castCommonDtypeToOutputsFlag(v: boolean) {
     this.flags = v ? this.flags | F_CAST_COMMON_DTYPE_TO_OUTPUTS : this.flags & ~F_CAST_COMMON_DTYPE_TO_OUTPUTS;
   }
 
@@ -394,72 +394,72 @@ export class TensorIteratorConfig {
 
   /** `set_check_mem_overlap` (default true): outputs must not overlap themselves or partially overlap inputs. */
   setCheckMemOverlap(v: boolean): this {
-    this.checkMemOverlap_ = v;
+    this.checkMemOverlapFlag = v;
     return this;
   }
 
   /** `check_all_same_dtype` (default true): inputs and given outputs must share one dtype. */
   checkAllSameDtype(v: boolean): this {
-    this.checkAllSameDtype_ = v;
+    this.checkAllSameDtypeFlag = v;
     return this;
   }
 
   /** `check_all_same_device` (default true). */
   checkAllSameDevice(v: boolean): this {
-    this.checkAllSameDevice_ = v;
+    this.checkAllSameDeviceFlag = v;
     return this;
   }
 
   /** `enforce_safe_casting_to_output` (default false): canCast(common dtype, output dtype) must hold. */
   enforceSafeCastingToOutput(v: boolean): this {
-    this.enforceSafeCastingToOutput_ = v;
+    this.enforceSafeCastingToOutputFlag = v;
     return this;
   }
 
   /** `enforce_linear_iteration`: iterate in C-contiguous order (no dimension reordering). */
   enforceLinearIteration(v = true): this {
-    this.enforceLinearIteration_ = v;
+    this.enforceLinearIterationFlag = v;
     return this;
   }
 
   /** `promote_inputs_to_common_dtype`: inputs are converted to the common dtype. Turns off checkAllSameDtype. */
   promoteInputsToCommonDtype(v: boolean): this {
-    this.promoteInputsToCommonDtype_ = v;
-    if (v) this.checkAllSameDtype_ = false;
+    this.promoteInputsToCommonDtypeFlag = v;
+    if (v) this.checkAllSameDtypeFlag = false;
     return this;
   }
 
   /** `promote_integer_inputs_to_float`: an integral (or bool) common dtype becomes the default float dtype. */
   promoteIntegerInputsToFloat(v: boolean): this {
-    if (v && !this.promoteInputsToCommonDtype_) {
+    if (v && !this.promoteInputsToCommonDtypeFlag) {
       throw new Error('promoteIntegerInputsToFloat(true) requires promoteInputsToCommonDtype(true) first');
     }
-    this.promoteIntegerInputsToFloat_ = v;
+    this.promoteIntegerInputsToFloatFlag = v;
     return this;
   }
 
   /** `is_reduction`. */
   isReduction(v: boolean): this {
-    this.isReduction_ = v;
+    this.isReductionFlag = v;
     return this;
   }
 
   /** `allow_cpu_scalars`: a 0-dim CPU input may join tensors of another device. */
   allowCpuScalars(v: boolean): this {
-    this.allowCpuScalars_ = v;
+    this.allowCpuScalarsFlag = v;
     return this;
   }
 
   /** `cast_common_dtype_to_outputs`: results are computed in the common dtype, then cast to each output. */
   castCommonDtypeToOutputs(v: boolean): this {
-    this.castCommonDtypeToOutputs_ = v;
-    if (v) this.checkAllSameDtype_ = false;
+    this.castCommonDtypeToOutputsFlag = v;
+    if (v) this.checkAllSameDtypeFlag = false;
     return this;
   }
 
   /** `resize_outputs` (default true): an `out=` of the wrong shape is resized (with a deprecation warning). */
   resizeOutputs(v: boolean): this {
-    this.resizeOutputs_ = v;
+    this.resizeOutputsFlag = v;
     return this;
   }
 
@@ -472,7 +472,7 @@ export class TensorIteratorConfig {
 
   /** `declare_static_dtype`: outputs to allocate get this dtype. Call checkAllSameDtype(false) first. */
   declareStaticDtype(d: ScalarType): this {
-    if (this.checkAllSameDtype_) throw new Error('check_all_same_dtype(false) must be called before declare_static_dtype(...)');
+    if (this.checkAllSameDtypeFlag) throw new Error('check_all_same_dtype(false) must be called before declare_static_dtype(...)');
     this.staticDtype = d;
     return this;
   }
@@ -488,7 +488,7 @@ export class TensorIteratorConfig {
    * Call resizeOutputs(false) first. Squashed dims get size 1.
    */
   declareStaticShape(sizes: readonly number[], squashDims: readonly number[] = []): this {
-    if (this.resizeOutputs_) throw new Error('resize_outputs() must be called before declare_static_shape(...)');
+    if (this.resizeOutputsFlag) throw new Error('resize_outputs() must be called before declare_static_shape(...)');
     const shape = sizes.slice();
     for (const d of squashDims) {
       if (!(d >= 0 && d < shape.length)) throw new Error(`squash_dim ${d} must be in [0, ${shape.length}).`);
@@ -523,7 +523,7 @@ export function comparisonOpConfig(out: TensorImpl | null, a: TensorImpl, b: Ten
   const c = new TensorIteratorConfig([out, a, b], 1, COMPARISON_OP_FLAGS);
   // Note [special-case bool outputs]: a bool `out` is written directly, other dtypes through a cast.
   if (out === null) c.staticDtype = ScalarType.Bool;
-  else if (out.dtype !== ScalarType.Bool) c.castCommonDtypeToOutputs_ = true;
+  else if (out.dtype !== ScalarType.Bool) c.castCommonDtypeToOutputsFlag = true;
   return c;
 }
 
@@ -619,12 +619,12 @@ export class TensorIterator {
   /** The permutation applied to the dimensions (`perm_`), iteration dim → tensor dim; empty on fast setup. */
   perm: readonly number[] = EMPTY;
   hasCoalescedDimensions = false;
-  /** @internal */ commonDtype_: ScalarType | null = null;
+  /** @internal */ commonDtypeOrNull: ScalarType | null = null;
   /** @internal */ commonDevice: Device = CPU_DEVICE;
   /** @internal */ allOpsSameShape = false;
   /** @internal */ allOpsAreScalars = false;
-  private isReduction_ = false;
-  private enforceLinearIteration_ = false;
+  private isReductionFlag = false;
+  private enforceLinearIterationFlag = false;
   private ops: OperandInfo[] = EMPTY_OPS;
 
   // ---- TensorIterator::binary_op and friends ------------------------------------------------------
@@ -669,7 +669,7 @@ export class TensorIterator {
 
   /** The dtype the computation runs in. Throws if the inputs' dtypes differ without promotion. */
   get commonDtype(): ScalarType {
-    const d = this.commonDtype_;
+    const d = this.commonDtypeOrNull;
     if (d === null) throw new Error('Queried for invalid common dtype!');
     return d;
   }
@@ -841,7 +841,7 @@ export class TensorIterator {
     if (out === null) ts[0] = outputAllocator(sizes.slice(), contiguousStrides(sizes), outDtype, device);
     this.tensors = ts as TensorImpl[];
     this.numOutputs = 1;
-    this.commonDtype_ = common;
+    this.commonDtypeOrNull = common;
     this.commonDevice = device;
     this.isMeta = device.type === DeviceType.Meta;
     this.allOpsSameShape = true;
@@ -943,7 +943,7 @@ export class TensorIterator {
     }
     this.tensors = ts as TensorImpl[];
     this.numOutputs = 1;
-    this.commonDtype_ = common;
+    this.commonDtypeOrNull = common;
     this.commonDevice = device;
     this.fullShape = sizes;
     this.shape = [(ts[0] as TensorImpl).numel];
@@ -954,8 +954,8 @@ export class TensorIterator {
 
   /** @internal `TensorIteratorBase::build`: the general path. */
   build(config: TensorIteratorConfig): void {
-    this.isReduction_ = config.isReduction_;
-    this.enforceLinearIteration_ = config.enforceLinearIteration_;
+    this.isReductionFlag = config.isReductionFlag;
+    this.enforceLinearIterationFlag = config.enforceLinearIterationFlag;
     this.populateOperands(config);
     this.markOutputs();
     this.computeMemOverlaps(config);
@@ -992,7 +992,7 @@ export class TensorIterator {
   }
 
   private computeMemOverlaps(config: TensorIteratorConfig): void {
-    if (!config.checkMemOverlap_) return;
+    if (!config.checkMemOverlapFlag) return;
     const ops = this.ops;
     for (let i = 0; i < this.numOutputs; i++) {
       const out = (ops[i] as OperandInfo).tensor;
@@ -1018,7 +1018,7 @@ export class TensorIterator {
       const t = op.tensor;
       if (t === null) continue;
       // Outputs that may be resized do not take part (legacy `out=` resizing); in-place ones are inputs too.
-      if (config.resizeOutputs_ && op.isOutput) continue;
+      if (config.resizeOutputsFlag && op.isOutput) continue;
       const s = t.sizes;
       if (s.length === 0) hasScalars = true;
       else hasTensors = true;
@@ -1040,12 +1040,12 @@ export class TensorIterator {
       const op = this.ops[i] as OperandInfo;
       const out = op.tensor;
       if (out !== null && !sameSizes(out.sizes, this.shape)) {
-        if (config.resizeOutputs_ && !op.isReadWrite) {
+        if (config.resizeOutputsFlag && !op.isReadWrite) {
           op.willResize = true;
           continue;
         }
         // A reduction's output is smaller than the iteration shape by design.
-        if (!this.isReduction_) {
+        if (!this.isReductionFlag) {
           throw new Error(`output with shape ${formatSizes(out.sizes)} doesn't match the broadcast shape ${formatSizes(this.shape)}`);
         }
       }
@@ -1073,7 +1073,7 @@ export class TensorIterator {
         if (config.staticDtype !== null) op.targetDtype = config.staticDtype;
         else hasUndefinedOutputs = true;
         if (config.staticDevice !== null) op.device = config.staticDevice;
-        else if (!config.checkAllSameDevice_) throw new Error('an output to allocate needs a static device or checkAllSameDevice(true)');
+        else if (!config.checkAllSameDeviceFlag) throw new Error('an output to allocate needs a static device or checkAllSameDevice(true)');
         if (hasUndefinedOutputs || op.device === null) continue;
       }
       const t = op.tensor;
@@ -1092,8 +1092,8 @@ export class TensorIterator {
 
     if (
       hasDifferentInputDtypes &&
-      !config.promoteInputsToCommonDtype_ &&
-      (hasUndefinedOutputs || config.enforceSafeCastingToOutput_ || config.castCommonDtypeToOutputs_)
+      !config.promoteInputsToCommonDtypeFlag &&
+      (hasUndefinedOutputs || config.enforceSafeCastingToOutputFlag || config.castCommonDtypeToOutputsFlag)
     ) {
       throw new Error(
         'TensorIterator: inputs have different dtypes but promoteInputsToCommonDtype is off, so no common dtype ' +
@@ -1102,7 +1102,7 @@ export class TensorIterator {
     }
 
     if (
-      config.checkAllSameDtype_ &&
+      config.checkAllSameDtypeFlag &&
       (hasDifferentInputDtypes || hasDifferentOutputDtypes || (common !== outputDtype && outputDtype !== null))
     ) {
       for (const op of this.ops) {
@@ -1117,27 +1117,27 @@ export class TensorIterator {
 
     if (
       !hasUndefinedOutputs &&
-      !config.checkAllSameDevice_ &&
-      !config.promoteInputsToCommonDtype_ &&
-      !config.castCommonDtypeToOutputs_ &&
-      !config.enforceSafeCastingToOutput_
+      !config.checkAllSameDeviceFlag &&
+      !config.promoteInputsToCommonDtypeFlag &&
+      !config.castCommonDtypeToOutputsFlag &&
+      !config.enforceSafeCastingToOutputFlag
     ) {
-      this.commonDtype_ = hasDifferentInputDtypes ? null : common;
+      this.commonDtypeOrNull = hasDifferentInputDtypes ? null : common;
       this.commonDevice = commonDevice;
       this.setComputeDtypes(config);
       return;
     }
 
-    if ((hasDifferentInputDtypes || this.allOpsAreScalars) && config.promoteInputsToCommonDtype_) {
+    if ((hasDifferentInputDtypes || this.allOpsAreScalars) && config.promoteInputsToCommonDtypeFlag) {
       common = this.computeCommonDtype();
     }
-    if (config.promoteIntegerInputsToFloat_ && common !== null && isIntegralType(common, true)) {
+    if (config.promoteIntegerInputsToFloatFlag && common !== null && isIntegralType(common, true)) {
       common = getDefaultDtype();
     }
-    this.commonDtype_ = common;
+    this.commonDtypeOrNull = common;
     this.commonDevice = commonDevice;
 
-    const maxCpuScalarsOnNonCpu = config.allowCpuScalars_ ? 1 : 0;
+    const maxCpuScalarsOnNonCpu = config.allowCpuScalarsFlag ? 1 : 0;
     let cpuScalarsOnNonCpu = 0;
     for (const op of this.ops) {
       const typeDefined = op.targetDtype !== null;
@@ -1147,8 +1147,8 @@ export class TensorIterator {
       if (!typeDefined && !deviceDefined) continue;
       const t = op.tensor;
       if (t === null) continue;
-      if (config.checkAllSameDevice_) {
-        if (!commonDevice.isCpu() && config.allowCpuScalars_ && !op.isOutput && t.sizes.length === 0 && t.device.isCpu()) {
+      if (config.checkAllSameDeviceFlag) {
+        if (!commonDevice.isCpu() && config.allowCpuScalarsFlag && !op.isOutput && t.sizes.length === 0 && t.device.isCpu()) {
           if (cpuScalarsOnNonCpu >= maxCpuScalarsOnNonCpu) throw new Error('Trying to pass too many CPU scalars to non-CPU kernel!');
           cpuScalarsOnNonCpu++;
         } else if (!(op.device as Device).equals(commonDevice)) {
@@ -1157,7 +1157,7 @@ export class TensorIterator {
           );
         }
       }
-      if (config.enforceSafeCastingToOutput_ && op.isOutput && common !== null && op.currentDtype !== common) {
+      if (config.enforceSafeCastingToOutputFlag && op.isOutput && common !== null && op.currentDtype !== common) {
         if (!canCast(common, op.currentDtype as ScalarType)) {
           throw new Error(
             `result type ${scalarTypeToString(common)} can't be cast to the desired output type ${scalarTypeToString(op.currentDtype as ScalarType)}`,
@@ -1170,20 +1170,20 @@ export class TensorIterator {
 
   /** Records each operand's compute dtype (see Note [Conversions instead of temporaries]). */
   private setComputeDtypes(config: TensorIteratorConfig): void {
-    const common = this.commonDtype_;
+    const common = this.commonDtypeOrNull;
     for (const op of this.ops) {
       const own = op.currentDtype ?? op.targetDtype;
       op.computeDtype = own;
       // Outputs still to allocate get their target dtype and are written without a cast, as in PyTorch.
       if (op.tensor === null || common === null || own === null || own === common) continue;
-      if (op.isOutput ? config.castCommonDtypeToOutputs_ : config.promoteInputsToCommonDtype_) op.computeDtype = common;
+      if (op.isOutput ? config.castCommonDtypeToOutputsFlag : config.promoteInputsToCommonDtypeFlag) op.computeDtype = common;
     }
   }
 
   private computeFastSetupType(): FastSetupType {
-    if (this.isReduction_ || !this.allOpsSameShape) return FastSetupType.None;
+    if (this.isReductionFlag || !this.allOpsSameShape) return FastSetupType.None;
     const ops = this.ops;
-    if (this.enforceLinearIteration_) {
+    if (this.enforceLinearIterationFlag) {
       for (const op of ops) if (op.tensor !== null && !op.willResize && !op.tensor.isContiguous()) return FastSetupType.None;
       return FastSetupType.Contiguous;
     }
@@ -1282,7 +1282,7 @@ export class TensorIterator {
       if (ndim === 1) perm[0] = 0;
       return;
     }
-    if (this.enforceLinearIteration_) {
+    if (this.enforceLinearIterationFlag) {
       this.permuteDimensions(perm);
       return;
     }
@@ -1312,7 +1312,7 @@ export class TensorIterator {
       if (s === null || op.willResize) continue;
       const stride0 = s[dim0] as number;
       const stride1 = s[dim1] as number;
-      if (this.isReduction_ && op.isOutput) {
+      if (this.isReductionFlag && op.isOutput) {
         // Reduced dimensions (stride 0 in the output) go first.
         if ((stride0 === 0) !== (stride1 === 0)) return stride1 === 0 ? 1 : -1;
       }
