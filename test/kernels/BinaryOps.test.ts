@@ -84,3 +84,25 @@ describe('binary op variants', () => {
     expect([r.isMeta(), r.size(), dtypeName(r.dtype)]).toEqual([true, [2, 3], 'float32']);
   });
 });
+
+describe('failed operations leave their operands untouched', () => {
+  it('keeps values, shapes and version counters after an error', () => {
+    const x = torch.arange(3, { dtype: 'float32' });
+    const y = torch.ones(2, 3);
+    const out = torch.zeros(2, { dtype: 'int64' });
+    const before = [x.tolist(), y.tolist(), out.tolist(), x._version, out._version, out.size()];
+    expect(() => x.add_(y)).toThrow("output with shape [3] doesn't match the broadcast shape [2, 3]");
+    expect(() => torch.add(x, y, { out })).toThrow("result type Float can't be cast to the desired output type Long");
+    expect(() => x.view(4)).toThrow("shape '[4]' is invalid for input of size 3");
+    expect(() => x.copy_(y)).toThrow("output with shape [3] doesn't match the broadcast shape [2, 3]");
+    expect([x.tolist(), y.tolist(), out.tolist(), x._version, out._version, out.size()]).toEqual(before);
+  });
+
+  it('moves tensors to meta and prints requires_grad', () => {
+    const x = torch.tensor([1.5, 2], { requiresGrad: true });
+    expect(String(x)).toBe('tensor([1.5000, 2.0000], requires_grad=True)');
+    const m = x.to('meta');
+    expect([m.isMeta(), m.size(), String(m)]).toEqual([true, [2], "tensor(..., device='meta', size=(2,))"]);
+    expect(x.to('cpu')).toBe(x);
+  });
+});
