@@ -1,0 +1,169 @@
+// Tests of the native_functions.yaml model (src/codegen/model.ts): the real file parses, and every validation
+// rule fails with `<file>:<line> in '<func>': <what>`, as torchgen/model.py's asserts do.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NativeFunctionsError, parseNativeFunctions } from '../../src/codegen/model.js';
+import { parseSchema } from '../../src/schema/index.js';
+
+const REAL = readFileSync(new URL('../../src/aten/native_functions.yaml', import.meta.url), 'utf8');
+
+const ADD = `- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  variants: function, method
+  dispatch:
+    CPU, Meta: binary.add
+`;
+const ADD_OUT = `- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  dispatch:
+    CPU, Meta: binary.addOut
+`;
+
+function errorOf(text: string): NativeFunctionsError {
+  try {
+    parseNativeFunctions(text, 'nf.yaml');
+  } catch (e) {
+    if (e instanceof NativeFunctionsError) return e;
+    throw e;
+  }
+  throw new Error('expected a NativeFunctionsError');
+}
+
+describe('parseNativeFunctions on src/aten/native_functions.yaml', () => {
+  const fns = parseNativeFunctions(REAL);
+
+  it('declares every operator once, with its handle name', () => {
+    expect(fns.length).toBe(55);
+    const add = fns.find((f) => f.opName === 'add_.Tensor');
+    expect(add?.handleName).toBe('add__Tensor');
+    expect(add?.variants).toEqual(['method']);
+    expect(add?.tags).toEqual(['pointwise']);
+    expect(add?.dispatch).toEqual([
+      { key: 'CPU', kernel: { module: 'binary', fn: 'add_' } },
+      { key: 'Meta', kernel: { module: 'binary', fn: 'add_' } },
+    ]);
+    expect(new Set(fns.map((f) => f.handleName)).size).toBe(fns.length);
+  });
+
+  it('records the line of each func', () => {
+    const lines = REAL.split('\n');
+    for (const f of fns) expect(lines[f.line - 1]).toBe(`- func: ${f.funcText}`);
+  });
+
+  it('keeps the schema text verbatim and parses it', () => {
+    for (const f of fns) {
+      expect(REAL).toContain(`- func: ${f.funcText}\n`);
+      expect(parseSchema(f.func.toString()).toString()).toBe(f.func.toString());
+      expect(f.opName).toBe(f.funcText.slice(0, f.funcText.indexOf('(')));
+    }
+  });
+});
+
+describe('parseNativeFunctions validation', () => {
+  it('accepts a minimal entry and a structured delegate', () => {
+    const fns = parseNativeFunctions(`${ADD_OUT}${ADD}  structured_delegate: add.out\n`, 'nf.yaml');
+    expect(fns.map((f) => [f.opName, f.structured, f.structuredDelegate])).toEqual([
+      ['add.out', true, null],
+      ['add.Tensor', false, 'add.out'],
+    ]);
+  });
+
+  it('rejects an unknown key with a suggestion', () => {
+    const e = errorOf(`${ADD_OUT}${ADD}  structured_delgate: add.out\n`);
+    expect(e.message).toBe(
+      "nf.yaml:9 in 'add.Tensor(...)': unknown key 'structured_delgate' (did you mean 'structured_delegate'?)",
+    );
+    expect(e.line).toBe(9);
+  });
+
+  it('rejects an unknown key without a close match', () => {
+    expect(errorOf(`${ADD}  python_module: nn\n`).message).toBe("nf.yaml:5 in 'add.Tensor(...)': unknown key 'python_module'");
+  });
+
+  it('rejects a schema that does not parse, with the SchemaParseError text', () => {
+    const e = errorOf(`${ADD}- func: mul.Tensor(Tensor self, Tensor other -> Tensor\n  dispatch:\n    CPU: binary.mul\n`);
+    expect(e.message).toBe("nf.yaml:5 in 'mul.Tensor(...)': invalid schema: SchemaParseError: expected ) but found 'arrow'");
+    expect(e.line).toBe(5);
+  });
+
+  it('rejects an unknown dispatch key', () => {
+    expect(errorOf(ADD.replace('CPU, Meta', 'CPU, Mta')).message).toBe(
+      "nf.yaml:4 in 'add.Tensor(...)': unknown dispatch key 'Mta' (did you mean 'Meta'?)",
+    );
+  });
+
+  it('rejects a dispatch key the tensor core does not register kernels at', () => {
+    expect(errorOf(ADD.replace('CPU, Meta', 'CUDA')).message).toBe(
+      "nf.yaml:4 in 'add.Tensor(...)': dispatch key 'CUDA' is not one the tensor core registers kernels at " +
+        '(expected one of BackendSelect, CPU, Meta, CompositeExplicitAutograd, CompositeImplicitAutograd)',
+    );
+  });
+
+  it('rejects a kernel reference that is not module.function', () => {
+    expect(errorOf(ADD.replace('binary.add', 'add')).message).toBe(
+      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'add' (expected '<module>.<function>', e.g. 'binary.add')",
+    );
+  });
+
+  it('rejects a kernel reference to an unknown module', () => {
+    expect(errorOf(ADD.replace('binary.add', 'binay.add')).message).toBe(
+      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'binay.add': unknown kernel module 'binay' " +
+        "(expected one of binary, composite, copy, dist, factories, shape) (did you mean 'binary'?)",
+    );
+  });
+
+  it('rejects a structured_delegate that names no function', () => {
+    expect(errorOf(`${ADD_OUT}${ADD}  structured_delegate: add.outt\n`).message).toBe(
+      "nf.yaml:9 in 'add.Tensor(...)': structured_delegate 'add.outt' names no function in nf.yaml (did you mean 'add.out'?)",
+    );
+  });
+
+  it('rejects a structured_delegate that names a function which is not structured', () => {
+    const text = `${ADD_OUT.replace('  structured: True\n', '')}${ADD}  structured_delegate: add.out\n`;
+    expect(errorOf(text).message).toBe(
+      "nf.yaml:8 in 'add.Tensor(...)': structured_delegate 'add.out' is not a structured out= overload " +
+        "(expected 'structured: True' on it at nf.yaml:1)",
+    );
+  });
+
+  it('rejects structured on a functional op', () => {
+    expect(errorOf(`${ADD}  structured: True\n`).message).toBe(
+      "nf.yaml:5 in 'add.Tensor(...)': 'structured: True' is only allowed on out= functions, not a functional one (did you mean 'structured_delegate'?)",
+    );
+  });
+
+  it('rejects a duplicate overload', () => {
+    const e = errorOf(`${ADD}\n${ADD}`);
+    expect(e.message).toBe("nf.yaml:6 in 'add.Tensor(...)': duplicate overload 'add.Tensor' (first declared at nf.yaml:1)");
+  });
+
+  it('rejects two composite keys', () => {
+    const text = `- func: t(Tensor(a) self) -> Tensor(a)
+  dispatch:
+    CompositeExplicitAutograd: shape.t
+    CompositeImplicitAutograd: shape.t
+`;
+    expect(errorOf(text).message).toBe(
+      "nf.yaml:3 in 't(...)': two composite keys 'CompositeExplicitAutograd' and 'CompositeImplicitAutograd' (at most one composite key per function)",
+    );
+  });
+
+  it('rejects a dispatch key listed twice', () => {
+    expect(errorOf(`${ADD}    CPU: binary.mul\n`).message).toBe("nf.yaml:5 in 'add.Tensor(...)': dispatch key 'CPU' listed twice");
+  });
+
+  it('rejects an unknown variant and a missing dispatch', () => {
+    expect(errorOf(ADD.replace('function, method', 'function, methd')).message).toBe(
+      "nf.yaml:2 in 'add.Tensor(...)': unknown variant 'methd' (expected 'function' or 'method') (did you mean 'method'?)",
+    );
+    expect(errorOf('- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n').message).toBe(
+      "nf.yaml:1 in 't(...)': missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: binary.add}`)",
+    );
+  });
+
+  it('rejects an entry without func and invalid YAML', () => {
+    expect(errorOf(`${ADD}- variants: method\n`).message).toBe(
+      "nf.yaml:5 in '<entry 2>': missing 'func' (expected `func: <schema>`)",
+    );
+    expect(errorOf(`${ADD}  dispatch: [\n`).message).toMatch(/^nf\.yaml:\d+ in '<file>': invalid YAML: /);
+  });
+});
