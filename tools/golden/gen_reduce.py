@@ -1,0 +1,126 @@
+"""Golden fixture for reductions: sum, mean, prod, amax, amin, all, any, argmax, argmin, max.dim, min.dim,
+var, std, logsumexp over dtypes, dim lists, keepdim, non-contiguous inputs, empty tensors, NaN, and errors.
+
+Run: /tmp/tv/bin/python tools/golden/gen_reduce.py  ->  test/golden/reduce.json
+"""
+import json
+import math
+import os
+
+import torch
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'reduce.json')
+NAMES = {getattr(torch, n): n for n in ['bool', 'uint8', 'int32', 'int64', 'float32', 'float64']}
+
+
+def enc(v):
+    if isinstance(v, float):
+        if math.isnan(v):
+            return 'nan'
+        if math.isinf(v):
+            return 'inf' if v > 0 else '-inf'
+    return v
+
+
+def flat(t):
+    return [enc(x) for x in t.reshape(-1).tolist()]
+
+
+def make(spec):
+    g = torch.Generator().manual_seed(spec['seed'])
+    dtype = getattr(torch, spec['dtype'])
+    shape = spec['shape']
+    if dtype == torch.bool:
+        t = torch.rand(shape, generator=g) > 0.3
+    elif dtype.is_floating_point:
+        t = (torch.randn(shape, generator=g, dtype=torch.float64) * 3).to(dtype)
+        if spec.get('nan'):
+            t.view(-1)[1] = float('nan')
+    else:
+        t = torch.randint(-5 if dtype != torch.uint8 else 0, 6, shape, generator=g, dtype=dtype)
+    if spec.get('transpose'):
+        t = t.transpose(0, 1)
+    return t
+
+
+def call(op, t, args):
+    if op == 'sum':
+        return torch.sum(t, **args) if args else torch.sum(t)
+    if op == 'mean':
+        return torch.mean(t, **args)
+    if op == 'prod':
+        return torch.prod(t, **args)
+    if op in ('amax', 'amin'):
+        return getattr(torch, op)(t, **args)
+    if op in ('all', 'any'):
+        return getattr(torch, op)(t, **args)
+    if op in ('argmax', 'argmin'):
+        return getattr(torch, op)(t, **args)
+    if op in ('max_dim', 'min_dim'):
+        r = getattr(torch, op[:3])(t, **args)
+        return (r.values, r.indices)
+    if op in ('var', 'std'):
+        return getattr(torch, op)(t, **args)
+    if op == 'logsumexp':
+        return torch.logsumexp(t, **args)
+    raise ValueError(op)
+
+
+cases = []
+shapes = [[2, 3, 4], [5], [3, 1], []]
+dtypes = ['float32', 'float64', 'int64', 'int32', 'uint8', 'bool']
+seed = 0
+for op in ['sum', 'mean', 'prod', 'amax', 'amin', 'all', 'any', 'argmax', 'argmin', 'max_dim', 'min_dim', 'var', 'std', 'logsumexp']:
+    for dtype in dtypes:
+        for shape in shapes:
+            arg_sets = [{}]
+            if len(shape) >= 1:
+                arg_sets += [{'dim': [0]}, {'dim': [-1], 'keepdim': True}]
+            if len(shape) >= 3:
+                arg_sets += [{'dim': [0, 2]}, {'dim': [2, 0], 'keepdim': True}, {'dim': [1, 1]}]
+            for args in arg_sets:
+                a = dict(args)
+                if op in ('argmax', 'argmin', 'max_dim', 'min_dim', 'prod'):
+                    if 'dim' in a:
+                        if len(a['dim']) != 1:
+                            continue
+                        a['dim'] = a['dim'][0]
+                    elif op in ('max_dim', 'min_dim'):
+                        continue
+                if op == 'logsumexp' and 'dim' not in a:
+                    a['dim'] = list(range(len(shape)))
+                for extra in ([{}] if dtype in ('int64', 'int32', 'uint8', 'bool') else [{}, {'nan': True}, {'transpose': True}]):
+                    if extra.get('transpose') and len(shape) < 2:
+                        continue
+                    if extra.get('nan') and (len(shape) == 0 or shape == [3, 1]):
+                        continue
+                    seed += 1
+                    spec = {'dtype': dtype, 'shape': shape, 'seed': seed, **extra}
+                    t = make(spec)
+                    entry = {'op': op, 'input': {'dtype': dtype, 'sizes': list(t.shape), 'values': flat(t)}, 'args': a,
+                             'contiguous': t.is_contiguous()}
+                    if not t.is_contiguous():
+                        entry['input']['transposed_from'] = list(t.transpose(0, 1).shape)
+                    try:
+                        r = call(op, t, a)
+                        rs = r if isinstance(r, tuple) else (r,)
+                        entry['results'] = [{'dtype': NAMES.get(x.dtype, str(x.dtype)), 'sizes': list(x.shape), 'values': flat(x)} for x in rs]
+                    except Exception as e:  # noqa: BLE001
+                        entry['error'] = str(e).split('\n')[0]
+                    cases.append(entry)
+# empty tensors
+for op, args in [('sum', {}), ('mean', {}), ('amax', {}), ('argmax', {}), ('all', {}), ('any', {}), ('sum', {'dim': [0]}), ('amax', {'dim': [1]}), ('prod', {})]:
+    t = torch.zeros(0, 3)
+    entry = {'op': op, 'input': {'dtype': 'float32', 'sizes': [0, 3], 'values': []}, 'args': args, 'contiguous': True}
+    try:
+        r = call(op, t, args)
+        entry['results'] = [{'dtype': NAMES[r.dtype], 'sizes': list(r.shape), 'values': flat(r)}]
+    except Exception as e:  # noqa: BLE001
+        entry['error'] = str(e).split('\n')[0]
+    cases.append(entry)
+
+with open(OUT, 'w') as f:
+    f.write('{\n "generated_by": "tools/golden/gen_reduce.py",\n "torch_version": %s,\n "cases": [\n' % json.dumps(torch.__version__))
+    f.write(',\n'.join('  ' + json.dumps(c) for c in cases))
+    f.write('\n ]\n}\n')
+print('wrote', len(cases), 'cases to', OUT)
