@@ -1,0 +1,205 @@
+// 2-D convolution and pooling: conv2d, max_pool2d, avg_pool2d. Mirrors the shape rules and error texts of
+// aten/src/ATen/native/Convolution.cpp, Pool.h (pooling_output_shape) and the direct (non-im2col) CPU loops.
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { readElement } from '../tensor/elements.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { newStrided } from './TensorFactories.js';
+
+function pair(v: number[] | number, name: string): [number, number] {
+  const a = typeof v === 'number' ? [v] : v;
+  if (a.length === 1) return [a[0] as number, a[0] as number];
+  if (a.length === 2) return [a[0] as number, a[1] as number];
+  throw new Error(`expected ${name} to be a single integer value or a list of 2 values to match the convolution dimensions, but got ${name}=[${a.join(', ')}]`);
+}
+
+function values(t: Tensor): Float64Array {
+  const c = t.contiguous();
+  const out = new Float64Array(c.numel);
+  if (c.isMeta()) return out;
+  const { data, base } = c.dataView();
+  for (let i = 0; i < c.numel; i++) out[i] = Number(readElement(c.dtype, data, base + i));
+  return out;
+}
+
+function result(like: Tensor, sizes: number[], v: Float64Array): Tensor {
+  const out = newStrided(sizes, contiguousStrides(sizes), like.dtype, like.device);
+  if (out.isMeta()) return out;
+  const { data, base } = out.dataView();
+  for (let i = 0; i < v.length; i++) data[base + i] = v[i] as number;
+  return out;
+}
+
+/** 4-D [N, C, H, W], adding a batch dim to a 3-D input (PyTorch accepts unbatched inputs). */
+function batched(input: Tensor, op: string): { x: Tensor; unbatched: boolean } {
+  if (input.dim() === 3) return { x: input.unsqueeze(0), unbatched: true };
+  if (input.dim() === 4) return { x: input, unbatched: false };
+  throw new Error(`Expected 3D (unbatched) or 4D (batched) input to ${op}, but got input of size: [${input.sizes.join(', ')}]`);
+}
+
+/** `conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`. */
+export function conv2d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  const { x, unbatched } = batched(input, 'conv2d');
+  if (!isFloatingType(x.dtype)) throw new Error(`"slow_conv2d_cpu" not implemented for '${scalarTypeToString(x.dtype)}'`);
+  if (weight.dim() !== 4) throw new Error(`weight should have at least three dimensions`);
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
+  const [sh, sw] = pair(stride, 'stride');
+  const [ph, pw] = pair(padding, 'padding');
+  const [dh, dw] = pair(dilation, 'dilation');
+  if (cg * groups !== c) {
+    throw new Error(
+      `Given groups=${groups}, weight of size [${weight.sizes.join(', ')}], expected input[${x.sizes.join(', ')}] to have ${cg * groups} channels, but got ${c} channels instead`,
+    );
+  }
+  const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+  const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
+  if (oh <= 0 || ow <= 0) {
+    throw new Error(
+      `Calculated padded input size per channel: (${h + 2 * ph} x ${w + 2 * pw}). Kernel size: (${dh * (kh - 1) + 1} x ${dw * (kw - 1) + 1}). Kernel size can't be greater than actual input size`,
+    );
+  }
+  const sizes = [n, o, oh, ow];
+  if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
+  const X = values(x);
+  const W = values(weight);
+  const B = bias === null ? null : values(bias);
+  const out = new Float64Array(n * o * oh * ow);
+  const og = o / groups;
+  for (let b = 0; b < n; b++) {
+    for (let oc = 0; oc < o; oc++) {
+      const g = Math.floor(oc / og);
+      for (let i = 0; i < oh; i++) {
+        for (let j = 0; j < ow; j++) {
+          let s = B === null ? 0 : (B[oc] as number);
+          for (let ic = 0; ic < cg; ic++) {
+            const cin = g * cg + ic;
+            for (let p = 0; p < kh; p++) {
+              const y = i * sh - ph + p * dh;
+              if (y < 0 || y >= h) continue;
+              for (let q = 0; q < kw; q++) {
+                const z = j * sw - pw + q * dw;
+                if (z < 0 || z >= w) continue;
+                s += (X[((b * c + cin) * h + y) * w + z] as number) * (W[((oc * cg + ic) * kh + p) * kw + q] as number);
+              }
+            }
+          }
+          out[((b * o + oc) * oh + i) * ow + j] = s;
+        }
+      }
+    }
+  }
+  const r = result(x, sizes, out);
+  return unbatched ? r.squeeze(0) : r;
+}
+
+/** `pooling_output_shape`: floor or ceil mode, and a window starting in the padding does not count. */
+function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
+  const num = size + 2 * pad - dilation * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  let out = Math.floor(num / stride) + 1;
+  if (ceil && (out - 1) * stride >= size + pad) out--;
+  return out;
+}
+
+function checkPool(k: [number, number], pad: [number, number], op: string): void {
+  if (pad[0] > k[0] / 2 || pad[1] > k[1] / 2) {
+    throw new Error(`pad should be at most half of effective kernel size, but got pad=${pad[0]}, kernel_size=${k[0]} and dilation=1`);
+  }
+  if (k[0] <= 0 || k[1] <= 0) throw new Error(`${op}: kernel_size must be greater than zero, but got kH: ${k[0]} kW: ${k[1]}`);
+}
+
+function pool(
+  input: Tensor,
+  kernel: number[] | number,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  ceil: boolean,
+  op: 'max_pool2d' | 'avg_pool2d',
+  reduce: (vals: number[], windowArea: number) => number,
+): Tensor {
+  const { x, unbatched } = batched(input, op);
+  const k = pair(kernel, 'kernel_size');
+  const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
+  const p = pair(padding, 'padding');
+  const d = pair(dilation, 'dilation');
+  checkPool(k, p, op);
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const oh = poolOut(h, k[0], p[0], s[0], d[0], ceil);
+  const ow = poolOut(w, k[1], p[1], s[1], d[1], ceil);
+  if (oh <= 0 || ow <= 0) throw new Error(`Given input size: (${c}x${h}x${w}). Calculated output size: (${c}x${oh}x${ow}). Output size is too small`);
+  const sizes = [n, c, oh, ow];
+  if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
+  const X = values(x);
+  const out = new Float64Array(n * c * oh * ow);
+  for (let bc = 0; bc < n * c; bc++) {
+    for (let i = 0; i < oh; i++) {
+      for (let j = 0; j < ow; j++) {
+        const vals: number[] = [];
+        const y0 = i * s[0] - p[0];
+        const x0 = j * s[1] - p[1];
+        // avg_pool2d's count_include_pad divisor: the window clipped to the padded input
+        const area = (Math.min(y0 + k[0], h + p[0]) - y0) * (Math.min(x0 + k[1], w + p[1]) - x0);
+        for (let a = 0; a < k[0]; a++) {
+          const y = y0 + a * d[0];
+          if (y < 0 || y >= h) continue;
+          for (let b2 = 0; b2 < k[1]; b2++) {
+            const z = x0 + b2 * d[1];
+            if (z < 0 || z >= w) continue;
+            vals.push(X[(bc * h + y) * w + z] as number);
+          }
+        }
+        out[(bc * oh + i) * ow + j] = reduce(vals, area);
+      }
+    }
+  }
+  const r = result(x, sizes, out);
+  return unbatched ? r.squeeze(0) : r;
+}
+
+/** `max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)`: NaN propagates. */
+export function maxPool2d(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  kernelSize: number[] | number,
+  stride: number[] | number = [],
+  padding: number[] | number = 0,
+  dilation: number[] | number = 1,
+  ceilMode = false,
+): Tensor {
+  return pool(self, kernelSize, stride, padding, dilation, ceilMode, 'max_pool2d', (v) => {
+    let m = -Infinity;
+    for (const x of v) m = x > m || x !== x ? x : m;
+    return m;
+  });
+}
+
+/** `avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export function avgPool2d(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  kernelSize: number[] | number,
+  stride: number[] | number = [],
+  padding: number[] | number = 0,
+  ceilMode = false,
+  countIncludePad = true,
+  divisorOverride: number | null = null,
+): Tensor {
+  return pool(self, kernelSize, stride, padding, 1, ceilMode, 'avg_pool2d', (v, area) => {
+    let s = 0;
+    for (const x of v) s += x;
+    const divisor = divisorOverride ?? (countIncludePad ? area : v.length);
+    return s / divisor;
+  });
+}
