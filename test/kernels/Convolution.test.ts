@@ -24,7 +24,8 @@ const make = (s: Spec | null): Tensor | null => (s === null ? null : torch.tenso
 
 function run(c: Case): Tensor {
   const [x, w, b] = c.tensors.map(make) as [Tensor, Tensor | null, Tensor | null];
-  const k = c.kwargs as Record<string, never>;
+  type Keys = 'stride' | 'padding' | 'dilation' | 'groups' | 'kernel_size' | 'ceil_mode' | 'count_include_pad' | 'divisor_override';
+  const k = c.kwargs as unknown as Record<Keys, never>;
   if (c.fn === 'conv2d') return C.conv2d(ks, x, w!, b, k.stride ?? 1, k.padding ?? 0, k.dilation ?? 1, k.groups ?? 1);
   if (c.fn === 'max_pool2d') return C.maxPool2d(ks, x, k.kernel_size, k.stride ?? [], k.padding ?? 0, k.dilation ?? 1, k.ceil_mode ?? false);
   return C.avgPool2d(ks, x, k.kernel_size, k.stride ?? [], k.padding ?? 0, k.ceil_mode ?? false, k.count_include_pad ?? true, k.divisor_override ?? null);

@@ -23,7 +23,8 @@ const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
 const make = (s: Spec): Tensor => torch.tensor(s.values.map((v) => (v === null ? NaN : v)) as number[], { dtype: s.dtype }).reshape(s.sizes);
 
 function run(c: Case, t: Tensor[]): Tensor[] {
-  const a = c.args as Record<string, never>;
+  type Keys = 'dim' | 'size' | 'sizes' | 'chunks' | 'dims' | 'shifts' | 'repeats' | 'value' | 'diagonal' | 'descending' | 'k' | 'largest' | 'num_classes';
+  const a = c.args as unknown as Record<Keys, never>;
   const [x, y, z] = t as [Tensor, Tensor, Tensor];
   switch (c.op) {
     case 'cat':

@@ -1,0 +1,676 @@
+// Comparison, logical, bitwise and clamp-family pointwise kernels on TensorIterator (functional, in-place and
+// out= variants; the iterator is the structured meta step, the loop the impl): eq ne lt le gt ge,
+// logical_and/or/xor/not, bitwise_and/or/xor/not, maximum, minimum, where, clamp (Scalar and Tensor bounds),
+// remainder, fmod, atan2, lerp (Scalar weight). Mirrors aten/src/ATen/native/BinaryOps.cpp,
+// TensorCompare.cpp (where, clamp), UnaryOps.cpp (bitwise_not, logical_not), Lerp.cpp and
+// native/cpu/BinaryOpsKernel.cpp, TensorCompareKernel.cpp, UnaryOpsKernel.cpp, LerpKernel.cpp.
+
+import { Device, DeviceType } from '../c10/Device.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, resultType, scalarTypeOfNumber, type ScalarOp } from '../iter/index.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { toStored } from '../tensor/elements.js';
+import { newStridedUnchecked } from './TensorFactories.js';
+
+type Num = number | boolean;
+type OptTensor = Tensor | null | undefined;
+type OptNum = Num | null | undefined;
+
+const CPU = new Device(DeviceType.CPU);
+
+function bump(t: Tensor): Tensor {
+  t.bumpVersion();
+  return t;
+}
+
+/** `wrapped_scalar_tensor(s)`: the 0-dim CPU tensor a Scalar argument becomes (a wrapped number). */
+function wrapNumber(v: Num): Tensor {
+  const dtype = scalarTypeOfNumber(v);
+  const t = newStridedUnchecked([], [], dtype, CPU);
+  const { data, base } = t.dataView();
+  data[base] = toStored(dtype, Number(v));
+  t.isWrappedNumber = true;
+  return t;
+}
+
+/** The name C++'s `caffe2::TypeMeta` prints for a dtype (used by a few of PyTorch's messages). */
+function typeMetaName(d: ScalarType): string {
+  switch (d) {
+    case ScalarType.Bool:
+      return 'bool';
+    case ScalarType.Byte:
+      return 'unsigned char';
+    case ScalarType.Char:
+      return 'signed char';
+    case ScalarType.Short:
+      return 'short int';
+    case ScalarType.Int:
+      return 'int';
+    case ScalarType.Long:
+      return 'long int';
+    case ScalarType.Half:
+      return 'c10::Half';
+    case ScalarType.BFloat16:
+      return 'c10::BFloat16';
+    case ScalarType.Float:
+      return 'float';
+    case ScalarType.Double:
+      return 'double';
+    case ScalarType.ComplexFloat:
+      return 'c10::complex<float>';
+    case ScalarType.ComplexDouble:
+      return 'c10::complex<double>';
+    default:
+      return scalarTypeToString(d);
+  }
+}
+
+/** AT_DISPATCH's error for a dtype outside the kernel's list. */
+function notImplemented(name: string, d: ScalarType): Error {
+  return new Error(`"${name}" not implemented for '${scalarTypeToString(d)}'`);
+}
+
+// Note [Dtype errors belong to the impl step]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's structured kernels split an op into a meta function (shapes, dtypes, the iterator) and a CPU
+// impl that AT_DISPATCHes on a dtype. `"bitwise_and_cpu" not implemented for 'Float'` and `ZeroDivisionError`
+// come from the impl, so meta tensors never raise them (torch.bitwise_and on float meta tensors returns a
+// float meta tensor). The kernels below raise them only after checking `iter.isMeta`.
+
+function complexCheck(a: Tensor, b: Tensor, op: string): void {
+  if (isComplexType(a.dtype) || isComplexType(b.dtype)) throw new Error(`${op} not implemented for complex tensors.`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Comparisons: eq ne lt le gt ge (comparison_op: bool output unless out= says otherwise)
+// ---------------------------------------------------------------------------------------------------
+
+const eqOp: ScalarOp = (a, b) => (a === b ? 1 : 0);
+const neOp: ScalarOp = (a, b) => (a !== b ? 1 : 0);
+const ltOp: ScalarOp = (a, b) => (a < b ? 1 : 0);
+const leOp: ScalarOp = (a, b) => (a <= b ? 1 : 0);
+const gtOp: ScalarOp = (a, b) => (a > b ? 1 : 0);
+const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
+
+function compare(op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.comparisonOp(out, self, other);
+  cpuKernel(iter, op);
+  return iter.output() as Tensor;
+}
+
+interface ComparisonKernels {
+  fn: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
+  inplace: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
+  out: (ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor) => Tensor;
+  fnScalar: (ks: DispatchKeySet, self: Tensor, other: Num) => Tensor;
+  inplaceScalar: (ks: DispatchKeySet, self: Tensor, other: Num) => Tensor;
+  outScalar: (ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor) => Tensor;
+}
+
+function comparisonKernels(op: ScalarOp): ComparisonKernels {
+  return {
+    fn: (_ks, self, other) => compare(op, null, self, other),
+    inplace: (_ks, self, other) => bump(compare(op, self, self, other)),
+    out: (_ks, self, other, out) => bump(compare(op, out, self, other)),
+    fnScalar: (_ks, self, other) => compare(op, null, self, wrapNumber(other)),
+    inplaceScalar: (_ks, self, other) => bump(compare(op, self, self, wrapNumber(other))),
+    outScalar: (_ks, self, other, out) => bump(compare(op, out, self, wrapNumber(other))),
+  };
+}
+
+const eqK = comparisonKernels(eqOp);
+const neK = comparisonKernels(neOp);
+const ltK = comparisonKernels(ltOp);
+const leK = comparisonKernels(leOp);
+const gtK = comparisonKernels(gtOp);
+const geK = comparisonKernels(geOp);
+
+/** `eq.Tensor` */
+export const eq = eqK.fn;
+/** `eq_.Tensor` */
+export const eq_ = eqK.inplace;
+/** `eq.Tensor_out` */
+export const eqOut = eqK.out;
+/** `eq.Scalar` */
+export const eqScalar = eqK.fnScalar;
+/** `eq_.Scalar` */
+export const eqScalar_ = eqK.inplaceScalar;
+/** `eq.Scalar_out` */
+export const eqScalarOut = eqK.outScalar;
+export const ne = neK.fn;
+export const ne_ = neK.inplace;
+export const neOut = neK.out;
+export const neScalar = neK.fnScalar;
+export const neScalar_ = neK.inplaceScalar;
+export const neScalarOut = neK.outScalar;
+export const lt = ltK.fn;
+export const lt_ = ltK.inplace;
+export const ltOut = ltK.out;
+export const ltScalar = ltK.fnScalar;
+export const ltScalar_ = ltK.inplaceScalar;
+export const ltScalarOut = ltK.outScalar;
+export const le = leK.fn;
+export const le_ = leK.inplace;
+export const leOut = leK.out;
+export const leScalar = leK.fnScalar;
+export const leScalar_ = leK.inplaceScalar;
+export const leScalarOut = leK.outScalar;
+export const gt = gtK.fn;
+export const gt_ = gtK.inplace;
+export const gtOut = gtK.out;
+export const gtScalar = gtK.fnScalar;
+export const gtScalar_ = gtK.inplaceScalar;
+export const gtScalarOut = gtK.outScalar;
+export const ge = geK.fn;
+export const ge_ = geK.inplace;
+export const geOut = geK.out;
+export const geScalar = geK.fnScalar;
+export const geScalar_ = geK.inplaceScalar;
+export const geScalarOut = geK.outScalar;
+
+// ---------------------------------------------------------------------------------------------------
+// Logical ops (comparison_op iterators: bool results; any nonzero value, NaN included, is true)
+// ---------------------------------------------------------------------------------------------------
+
+const andOp: ScalarOp = (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
+const orOp: ScalarOp = (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
+const xorOp: ScalarOp = (a, b) => (a !== 0 !== (b !== 0) ? 1 : 0);
+
+export function logicalAnd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return compare(andOp, null, self, other);
+}
+export function logicalAnd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(compare(andOp, self, self, other));
+}
+export function logicalAndOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(compare(andOp, out, self, other));
+}
+export function logicalOr(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return compare(orOp, null, self, other);
+}
+export function logicalOr_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(compare(orOp, self, self, other));
+}
+export function logicalOrOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(compare(orOp, out, self, other));
+}
+export function logicalXor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return compare(xorOp, null, self, other);
+}
+export function logicalXor_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(compare(xorOp, self, self, other));
+}
+export function logicalXorOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(compare(xorOp, out, self, other));
+}
+
+/**
+ * `logical_not_out`: an iterator without promotion or a same-dtype check (the input is read in its own
+ * dtype, `!a` is stored in the output's); the functional form writes a bool tensor.
+ */
+function logicalNotImpl(out: Tensor | null, self: Tensor): Tensor {
+  const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
+  if (out === null) config.declareStaticDtype(ScalarType.Bool);
+  const iter = config.build();
+  cpuKernel(iter, (a) => (a === 0 ? 1 : 0));
+  return iter.output() as Tensor;
+}
+
+export function logicalNot(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return logicalNotImpl(null, self);
+}
+export function logicalNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return bump(logicalNotImpl(self, self));
+}
+export function logicalNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  return bump(logicalNotImpl(out, self));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bitwise ops (binary_op iterators; integers and bool only)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [int64 bitwise operations]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// int64 values live in doubles (Note [Typed storage of each dtype]); JavaScript's `& | ^` work on int32.
+// Values in the int32 range take the fast operators (the int32 result, sign-extended, is the int64
+// result); wider values go through BigInt. `~a` is `-a - 1`, exact for every stored int64.
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+function fitsInt32(v: number): boolean {
+  return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+const bitAnd: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a & b : Number(BigInt(a) & BigInt(b)));
+const bitOr: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a | b : Number(BigInt(a) | BigInt(b)));
+const bitXor: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a ^ b : Number(BigInt(a) ^ BigInt(b)));
+
+/**
+ * The bitwise kernels dispatch on `iter.dtype()`, integral types and bool. On the CPU that is the common
+ * dtype: an out= of another dtype is written through a temporary of the common dtype (here, a conversion).
+ */
+function bitwiseImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(out, self, other);
+  if (!iter.isMeta) {
+    const d = iter.commonDtype;
+    if (!isIntegralType(d, true)) throw notImplemented(name, d);
+    cpuKernel(iter, op);
+  }
+  return iter.output() as Tensor;
+}
+
+interface BitwiseKernels extends ComparisonKernels {
+  scalarTensor: (ks: DispatchKeySet, self: Num, other: Tensor) => Tensor;
+}
+
+function bitwiseKernels(name: string, op: ScalarOp): BitwiseKernels {
+  return {
+    fn: (_ks, self, other) => bitwiseImpl(name, op, null, self, other),
+    inplace: (_ks, self, other) => bump(bitwiseImpl(name, op, self, self, other)),
+    out: (_ks, self, other, out) => bump(bitwiseImpl(name, op, out, self, other)),
+    fnScalar: (_ks, self, other) => bitwiseImpl(name, op, null, self, wrapNumber(other)),
+    inplaceScalar: (_ks, self, other) => bump(bitwiseImpl(name, op, self, self, wrapNumber(other))),
+    outScalar: (_ks, self, other, out) => bump(bitwiseImpl(name, op, out, self, wrapNumber(other))),
+    scalarTensor: (_ks, self, other) => bitwiseImpl(name, op, null, wrapNumber(self), other),
+  };
+}
+
+const andK = bitwiseKernels('bitwise_and_cpu', bitAnd);
+const orK = bitwiseKernels('bitwise_or_cpu', bitOr);
+const xorK = bitwiseKernels('bitwise_xor_cpu', bitXor);
+
+export const bitwiseAnd = andK.fn;
+export const bitwiseAnd_ = andK.inplace;
+export const bitwiseAndOut = andK.out;
+export const bitwiseAndScalar = andK.fnScalar;
+export const bitwiseAndScalar_ = andK.inplaceScalar;
+export const bitwiseAndScalarOut = andK.outScalar;
+export const bitwiseAndScalarTensor = andK.scalarTensor;
+export const bitwiseOr = orK.fn;
+export const bitwiseOr_ = orK.inplace;
+export const bitwiseOrOut = orK.out;
+export const bitwiseOrScalar = orK.fnScalar;
+export const bitwiseOrScalar_ = orK.inplaceScalar;
+export const bitwiseOrScalarOut = orK.outScalar;
+export const bitwiseOrScalarTensor = orK.scalarTensor;
+export const bitwiseXor = xorK.fn;
+export const bitwiseXor_ = xorK.inplace;
+export const bitwiseXorOut = xorK.out;
+export const bitwiseXorScalar = xorK.fnScalar;
+export const bitwiseXorScalar_ = xorK.inplaceScalar;
+export const bitwiseXorScalarOut = xorK.outScalar;
+export const bitwiseXorScalarTensor = xorK.scalarTensor;
+
+/** `bitwise_not`: a unary_op iterator (one dtype throughout); bool is `!a`, integers `~a`. */
+function bitwiseNotImpl(out: Tensor | null, self: Tensor): Tensor {
+  const iter = TensorIterator.unaryOp(out, self);
+  if (!iter.isMeta) {
+    const d = iter.dtype(0);
+    if (d === ScalarType.Bool) cpuKernel(iter, (a) => (a === 0 ? 1 : 0));
+    else if (isIntegralType(d, false)) cpuKernel(iter, (a) => -a - 1);
+    else throw notImplemented('bitwise_not_cpu', d);
+  }
+  return iter.output() as Tensor;
+}
+
+export function bitwiseNot(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return bitwiseNotImpl(null, self);
+}
+export function bitwiseNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return bump(bitwiseNotImpl(self, self));
+}
+export function bitwiseNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  return bump(bitwiseNotImpl(out, self));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// maximum / minimum (binary_op; NaN propagates; bool is or / and)
+// ---------------------------------------------------------------------------------------------------
+
+const maxOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : a < b ? b : a);
+const minOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : b < a ? b : a);
+
+function maxMinImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  complexCheck(self, other, name);
+  const iter = TensorIterator.binaryOp(out, self, other);
+  cpuKernel(iter, op);
+  return iter.output() as Tensor;
+}
+
+export function maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return maxMinImpl('maximum', maxOp, null, self, other);
+}
+export function maximumOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(maxMinImpl('maximum', maxOp, out, self, other));
+}
+export function minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return maxMinImpl('minimum', minOp, null, self, other);
+}
+export function minimumOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(maxMinImpl('minimum', minOp, out, self, other));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// where(condition, self, other)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [where without temporaries]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's where_self_out converts `self` and `other` to their result type (`self.to(result_type)`) and
+// runs an iterator without promotion whose output has that type. Converting the selected value on store
+// gives the same element (one conversion either way, the output dtype being the result type), so the
+// iterator here reads each input in its own dtype and allocates nothing but the output.
+function whereImpl(out: Tensor | null, condition: Tensor, self: Tensor, other: Tensor): Tensor {
+  const result = resultType([self, other]);
+  if (out !== null && out.dtype !== result) {
+    throw new Error(`Expected out type to be ${scalarTypeToString(result)} but got ${scalarTypeToString(out.dtype)}`);
+  }
+  if (condition.dtype !== ScalarType.Bool && condition.dtype !== ScalarType.Byte) {
+    throw new Error(`where expected condition to be a boolean tensor, but got a tensor with dtype ${scalarTypeToString(condition.dtype)}`);
+  }
+  const config = new TensorIteratorConfig()
+    .checkAllSameDtype(false)
+    .addOutput(out)
+    .addConstInput(condition)
+    .addConstInput(self)
+    .addConstInput(other);
+  if (out === null) config.declareStaticDtype(result);
+  const iter = config.build();
+  cpuKernel(iter, (c, a, b) => (c !== 0 ? a : b));
+  return iter.output() as Tensor;
+}
+
+/** `where.self` */
+export function where(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Tensor): Tensor {
+  return whereImpl(null, condition, self, other);
+}
+/** `where.self_out` */
+export function whereOut(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(whereImpl(out, condition, self, other));
+}
+/** `where.ScalarSelf` */
+export function whereScalarSelf(_ks: DispatchKeySet, condition: Tensor, self: Num, other: Tensor): Tensor {
+  return whereImpl(null, condition, wrapNumber(self), other);
+}
+/** `where.ScalarOther` */
+export function whereScalarOther(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Num): Tensor {
+  return whereImpl(null, condition, self, wrapNumber(other));
+}
+/** `where.Scalar` */
+export function whereScalar(_ks: DispatchKeySet, condition: Tensor, self: Num, other: Num): Tensor {
+  return whereImpl(null, condition, wrapNumber(self), wrapNumber(other));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// clamp
+// ---------------------------------------------------------------------------------------------------
+
+const NONE_ERROR = "torch.clamp: At least one of 'min' or 'max' must not be None";
+
+// Note [clamp's result type]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// clamp with Scalar bounds keeps a floating `self`'s dtype (float16 clamped by 0.1 stays float16, the bound
+// rounded to it); an integral or bool `self` promotes with the bounds as wrapped numbers (int64 clamped by
+// 2.5 is float32), which in-place forms reject with `result type Float can't be cast to the desired output
+// type long int` (C++'s type name, as PyTorch prints it). The iterator is a unary_op over `self.to(result)`:
+// here `self` is read in its own dtype and converted to the result type inside the loop, and an out= of
+// another dtype gets unary_op's `Found dtype X but expected Y`.
+function clampScalarImpl(out: Tensor | null, self: Tensor, min: OptNum, max: OptNum): Tensor {
+  const hasMin = min !== null && min !== undefined;
+  const hasMax = max !== null && max !== undefined;
+  if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
+  let result = self.dtype;
+  if (isComplexType(result)) throw new Error('clamp is not supported for complex types');
+  if (!isFloatingType(result)) {
+    const operands: (Tensor | Num)[] = [self];
+    if (hasMin) operands.push(min);
+    if (hasMax) operands.push(max);
+    result = resultType(operands);
+    if (result !== self.dtype && out === self) {
+      throw new Error(`result type ${scalarTypeToString(result)} can't be cast to the desired output type ${typeMetaName(self.dtype)}`);
+    }
+  }
+  if (out !== null && out.dtype !== result) {
+    throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(result)}`);
+  }
+  const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
+  if (out === null) config.declareStaticDtype(result);
+  const iter = config.build();
+  if (iter.isMeta) return iter.output() as Tensor;
+  if (result === ScalarType.Bool) {
+    throw notImplemented(hasMin && hasMax ? 'clamp_scalar_cpu' : hasMin ? 'clamp_min_scalar_cpu' : 'clamp_max_scalar_cpu', result);
+  }
+  const lo = hasMin ? Number(min) : NaN;
+  const hi = hasMax ? Number(max) : NaN;
+  const r = result;
+  if (hasMin && hasMax) {
+    // clamp_out fills the result with NaN when a bound is NaN (the result type is floating then).
+    if (lo !== lo || hi !== hi) {
+      cpuKernel(iter, () => NaN);
+    } else {
+      const l = castValue(lo, r);
+      const h = castValue(hi, r);
+      cpuKernel(iter, (a) => {
+        const x = castValue(a, r);
+        if (x !== x) return x;
+        const y = x < l ? l : x;
+        return h < y ? h : y;
+      });
+    }
+  } else if (hasMin) {
+    const l = castValue(lo, r);
+    cpuKernel(iter, (a) => {
+      const x = castValue(a, r);
+      return x !== x ? x : x < l ? l : x;
+    });
+  } else {
+    const h = castValue(hi, r);
+    cpuKernel(iter, (a) => {
+      const x = castValue(a, r);
+      return x !== x ? x : h < x ? h : x;
+    });
+  }
+  return iter.output() as Tensor;
+}
+
+/** `clamp(Tensor self, Scalar? min=None, Scalar? max=None)` */
+export function clamp(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: OptNum): Tensor {
+  return clampScalarImpl(null, self, min, max);
+}
+/** `clamp_` */
+export function clamp_(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: OptNum): Tensor {
+  return bump(clampScalarImpl(self, self, min, max));
+}
+/** `clamp.out` */
+export function clampOut(_ks: DispatchKeySet, self: Tensor, min: OptNum, max: OptNum, out: Tensor): Tensor {
+  return bump(clampScalarImpl(out, self, min, max));
+}
+
+/**
+ * clamp with Tensor bounds: one promoting iterator over self and the given bounds (safe casting to out=);
+ * with both bounds the clamp kernel (a NaN bound gives NaN), with one of them maximum / minimum.
+ */
+function clampTensorImpl(out: Tensor | null, self: Tensor, min: OptTensor, max: OptTensor): Tensor {
+  const hasMin = min !== null && min !== undefined;
+  const hasMax = max !== null && max !== undefined;
+  if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
+  if (isComplexType(self.dtype)) throw new Error('clamp is not supported for complex types');
+  const config = new TensorIteratorConfig()
+    .setCheckMemOverlap(true)
+    .addOutput(out)
+    .addConstInput(self)
+    .promoteInputsToCommonDtype(true)
+    .castCommonDtypeToOutputs(true)
+    .enforceSafeCastingToOutput(true);
+  if (hasMin) config.addConstInput(min);
+  if (hasMax) config.addConstInput(max);
+  const iter = config.build();
+  if (iter.isMeta) return iter.output() as Tensor;
+  if (hasMin && hasMax) {
+    if (iter.commonDtype === ScalarType.Bool) throw notImplemented('clamp_cpu', ScalarType.Bool);
+    cpuKernel(iter, (a, l, h) => {
+      if (l !== l || h !== h) return NaN;
+      if (a !== a) return a;
+      const y = a < l ? l : a;
+      return h < y ? h : y;
+    });
+  } else {
+    cpuKernel(iter, hasMin ? maxOp : minOp);
+  }
+  return iter.output() as Tensor;
+}
+
+/** `clamp.Tensor` */
+export function clampTensor(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, max?: OptTensor): Tensor {
+  return clampTensorImpl(null, self, min, max);
+}
+/** `clamp_.Tensor` */
+export function clampTensor_(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, max?: OptTensor): Tensor {
+  return bump(clampTensorImpl(self, self, min, max));
+}
+/** `clamp.Tensor_out` */
+export function clampTensorOut(_ks: DispatchKeySet, self: Tensor, min: OptTensor, max: OptTensor, out: Tensor): Tensor {
+  return bump(clampTensorImpl(out, self, min, max));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// remainder (Python's sign rule) and fmod (C's)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [remainder and fmod]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// JavaScript's `%` is C's fmod (exact, the sign of the dividend), for integers and floats alike. remainder
+// takes the divisor's sign: a nonzero result whose sign differs from the divisor's gets the divisor added
+// (one rounding, as in PyTorch's kernel). Integer kernels reject a zero divisor with PyTorch's bare
+// `ZeroDivisionError`; float kernels give NaN. Bool has neither kernel (`"remainder_cpu" not implemented
+// for 'Bool'`). The kernels dispatch on the common dtype.
+const fmodOp: ScalarOp = (a, b) => a % b;
+const remainderOp: ScalarOp = (a, b) => {
+  const m = a % b;
+  return m !== 0 && b < 0 !== m < 0 ? m + b : m;
+};
+
+function checkedInt(op: ScalarOp): ScalarOp {
+  return (a, b) => {
+    if (b === 0) throw new Error('ZeroDivisionError');
+    return op(a, b) + 0; // no -0 in integers
+  };
+}
+const fmodInt = checkedInt(fmodOp);
+const remainderInt = checkedInt(remainderOp);
+
+function modImpl(name: string, floatOp: ScalarOp, intOp: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryOp(out, self, other);
+  if (!iter.isMeta) {
+    const d = iter.commonDtype;
+    if (isIntegralType(d, false)) cpuKernel(iter, intOp);
+    else if (isFloatingType(d)) cpuKernel(iter, floatOp);
+    else throw notImplemented(name, d);
+  }
+  return iter.output() as Tensor;
+}
+
+const rem = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('remainder_cpu', remainderOp, remainderInt, out, a, b);
+const fmo = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('fmod_cpu', fmodOp, fmodInt, out, a, b);
+
+export function remainder(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return rem(null, self, other);
+}
+export function remainder_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(rem(self, self, other));
+}
+export function remainderOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(rem(out, self, other));
+}
+export function remainderScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return rem(null, self, wrapNumber(other));
+}
+export function remainderScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return bump(rem(self, self, wrapNumber(other)));
+}
+export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
+  return bump(rem(out, self, wrapNumber(other)));
+}
+/** `remainder.Scalar_Tensor(Scalar self, Tensor other)` */
+export function remainderScalarTensor(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
+  return rem(null, wrapNumber(self), other);
+}
+export function fmod(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return fmo(null, self, other);
+}
+export function fmod_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(fmo(self, self, other));
+}
+export function fmodOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(fmo(out, self, other));
+}
+export function fmodScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return fmo(null, self, wrapNumber(other));
+}
+export function fmodScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return bump(fmo(self, self, wrapNumber(other)));
+}
+export function fmodScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
+  return bump(fmo(out, self, wrapNumber(other)));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// atan2 (binary_float_op) and lerp
+// ---------------------------------------------------------------------------------------------------
+
+function atan2Impl(out: Tensor | null, self: Tensor, other: Tensor): Tensor {
+  const iter = TensorIterator.binaryFloatOp(out, self, other);
+  cpuKernel(iter, Math.atan2);
+  return iter.output() as Tensor;
+}
+
+export function atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return atan2Impl(null, self, other);
+}
+export function atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return bump(atan2Impl(self, self, other));
+}
+export function atan2Out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return bump(atan2Impl(out, self, other));
+}
+
+// Note [lerp's two formulas]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's lerp is `self + w * (end - self)` for |w| < 0.5 and `end - (end - self) * (1 - w)` otherwise, so
+// that w = 0 gives `self` and w = 1 gives `end` exactly. It computes in opmath (float for float16 and
+// float32, double for float64) with the weight converted to it; each step here rounds to float32 when the
+// opmath type is float. (PyTorch's vectorised path fuses the last multiply-add, which can differ in the last
+// bit; the tests allow for that.)
+function lerpImpl(out: Tensor | null, self: Tensor, end: Tensor, weight: Num): Tensor {
+  if (self.dtype !== end.dtype) {
+    throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
+  }
+  const iter = TensorIterator.binaryOp(out, self, end);
+  if (iter.isMeta) return iter.output() as Tensor;
+  const d = iter.commonDtype;
+  if (!isFloatingType(d)) throw notImplemented('lerp_kernel_scalar', d);
+  const f = d === ScalarType.Double ? (x: number) => x : Math.fround;
+  const w = f(Number(weight));
+  const small = Math.abs(w) < 0.5;
+  const oneMinusW = f(1 - w);
+  cpuKernel(iter, (a, b) => {
+    const diff = f(b - a);
+    return small ? f(a + f(w * diff)) : f(b - f(diff * oneMinusW));
+  });
+  return iter.output() as Tensor;
+}
+
+/** `lerp.Scalar` */
+export function lerp(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num): Tensor {
+  return lerpImpl(null, self, end, weight);
+}
+/** `lerp_.Scalar` */
+export function lerp_(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num): Tensor {
+  return bump(lerpImpl(self, self, end, weight));
+}
+/** `lerp.Scalar_out` */
+export function lerpOut(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num, out: Tensor): Tensor {
+  return bump(lerpImpl(out, self, end, weight));
+}
