@@ -264,3 +264,18 @@ export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keep
     return m + Math.log(pairwiseSum(v.map((x) => Math.exp(x - m))));
   });
 }
+
+/** `sum(self, *, dtype=None)`: every element. */
+export function sumAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  return sum(ks, self, null, false, dtype);
+}
+
+/** `mean(self, *, dtype=None)`: every element. */
+export function meanAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  return mean(ks, self, null, false, dtype);
+}
+
+/** `prod(self, *, dtype=None)`: every element. */
+export function prodAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  return prod(ks, self, null, false, dtype);
+}
