@@ -1,0 +1,705 @@
+// Unary pointwise kernels on TensorIterator: neg, abs, sign, exp, exp2, log, log2, log1p, expm1, sqrt, rsqrt,
+// sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, sigmoid, relu, gelu, silu, erf, floor, ceil, round
+// (and round.decimals), trunc, frac, reciprocal, isnan, isinf, isfinite, nan_to_num — functional, in-place and
+// out variants, structured as PyTorch's (the iterator is the meta step, the loop the impl; meta tensors stop
+// after the iterator). Mirrors aten/src/ATen/native/UnaryOps.cpp, native/cpu/UnaryOpsKernel.cpp,
+// native/Activation.cpp, native/cpu/Activation.cpp (gelu, silu), native/TensorCompare.cpp (isnan, isinf,
+// isfinite) and c10/util/math_compat / fdlibm's s_erf.c (erf).
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import {
+  ScalarType,
+  isComplexType,
+  isFloatingType,
+  isIntegralType,
+  scalarTypeToString,
+  toRealValueType,
+} from '../c10/ScalarType.js';
+import {
+  TensorIterator,
+  TensorIteratorConfig,
+  cpuKernel,
+  cpuKernelComplex,
+  type ComplexOp,
+  type ScalarOp,
+} from '../iter/index.js';
+import { fmaf } from '../random/fma.js';
+import type { Tensor } from '../tensor/Tensor.js';
+
+// Note [Float opmath in unary kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch computes float32 kernels in float (Vectorized<float>, SLEEF), and float16/bfloat16 kernels by
+// converting to float, computing in float and rounding the float result (opmath_t = float). A cast `out=`
+// (sqrt of float32 into a float64 out) still computes in float and casts afterwards. aten-ts computes every
+// step in double and rounds to float32 wherever PyTorch's code rounds to float (`Math.fround` after each
+// float operation, the Rounder `r` below); the loop then stores into the output's dtype. For correctly
+// rounded operations (+ - * /, sqrt, floor, ...) a double result rounded once to float32 *is* the float32
+// result, so these ops match PyTorch bit for bit, also for float16/bfloat16 (float result, then rounded).
+// Exceptions found against the oracle: PyTorch's vectorised sqrt/rsqrt are not always correctly rounded
+// (float32 sqrt(65504) and float64 sqrt(1e-20) are an ulp off, rsqrt of float16/bfloat16 too), and its gelu
+// (approximate='none') on float32/bfloat16 runs oneDNN's approximation (see Note [gelu through oneDNN] in
+// the test). Transcendental functions (exp, log, sin, tanh, ...) come from V8's Math (fdlibm ports, < 1 ulp
+// in double), while PyTorch uses SLEEF (u10: < 1 ulp in float) and glibc's libm for double: results can
+// differ in the last bit or two. The tests compare those within 1-2 ulps of the compute dtype
+// (test/kernels/UnaryOps.test.ts, ULP_TOLERANCE) and the others bit for bit.
+
+/** A rounding step: `Math.fround` when the op computes in float, the identity when in double. */
+type Rounder = (v: number) => number;
+const exact: Rounder = (v) => v;
+
+function rounderFor(dtype: ScalarType): Rounder {
+  return dtype === ScalarType.Double ? exact : Math.fround;
+}
+
+function bump(t: Tensor): Tensor {
+  t.bumpVersion();
+  return t;
+}
+
+/** AT_DISPATCH's error for a dtype the kernel does not cover. */
+function notImplemented(name: string, dtype: ScalarType): Error {
+  return new Error(`"${name}" not implemented for '${scalarTypeToString(dtype)}'`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// erf (fdlibm s_erf.c: rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6))
+// ---------------------------------------------------------------------------------------------------
+
+const ERX = 8.45062911510467529297e-1;
+const EFX = 1.28379167095512586316e-1;
+const PP = [1.28379167095512558561e-1, -3.25042107247001499370e-1, -2.84817495755985104766e-2, -5.77027029648944159157e-3, -2.37630166566501626084e-5];
+const QQ = [1, 3.97917223959155352819e-1, 6.50222499887672944485e-2, 5.08130628187576562776e-3, 1.32494738004321644526e-4, -3.96022827877536812320e-6];
+const PA = [
+  -2.36211856075265944077e-3, 4.14856118683748331666e-1, -3.72207876035701323847e-1, 3.18346619901161753674e-1, -1.10894694282396677476e-1,
+  3.54783043256182359371e-2, -2.16637559486879084300e-3,
+];
+const QA = [
+  1, 1.06420880400844228286e-1, 5.40397917702171048937e-1, 7.18286544141962662868e-2, 1.26171219808761642112e-1, 1.36370839120290507362e-2,
+  1.19844998467991074170e-2,
+];
+const RA = [
+  -9.86494403484714822705e-3, -6.93858572707181764372e-1, -1.05586262253232909814e1, -6.23753324503260060396e1, -1.62396669462573470355e2,
+  -1.84605092906711035994e2, -8.12874355063065934246e1, -9.81432934416914548592,
+];
+const SA = [
+  1, 1.96512716674392571292e1, 1.37657754143519042600e2, 4.34565877475229228821e2, 6.45387271733267880336e2, 4.29008140027567833386e2,
+  1.08635005541779435134e2, 6.57024977031928170135, -6.04244152148580987438e-2,
+];
+const RB = [
+  -9.86494292470009928597e-3, -7.99283237680523006574e-1, -1.77579549177547519889e1, -1.60636384855821916062e2, -6.37566443368389627722e2,
+  -1.02509513161107724954e3, -4.83519191608651397019e2,
+];
+const SB = [
+  1, 3.03380607434824582924e1, 3.25792512996573918826e2, 1.53672958608443695994e3, 3.19985821950859553908e3, 2.55305040643316442583e3,
+  4.74528541206955367215e2, -2.24409524465858183362e1,
+];
+
+/** Horner evaluation of c[0] + c[1] z + c[2] z^2 + ... */
+function poly(c: readonly number[], z: number): number {
+  let r = c[c.length - 1] as number;
+  for (let i = c.length - 2; i >= 0; i--) r = r * z + (c[i] as number);
+  return r;
+}
+
+const erfBits = new Float64Array(1);
+const erfWords = new Uint32Array(erfBits.buffer);
+
+/** The error function in double (fdlibm's algorithm; < 1 ulp). JavaScript's Math has none. */
+export function erfDouble(x: number): number {
+  if (Number.isNaN(x)) return x;
+  const ax = Math.abs(x);
+  if (ax === Infinity) return x > 0 ? 1 : -1;
+  if (ax < 0.84375) {
+    if (ax < 2 ** -28) return x + EFX * x;
+    const z = x * x;
+    return x + x * (poly(PP, z) / poly(QQ, z));
+  }
+  if (ax < 1.25) {
+    const s = ax - 1;
+    const v = ERX + poly(PA, s) / poly(QA, s);
+    return x > 0 ? v : -v;
+  }
+  if (ax >= 6) return x > 0 ? 1 : -1;
+  const s = 1 / (ax * ax);
+  const big = ax >= 1 / 0.35;
+  const R = big ? poly(RB, s) : poly(RA, s);
+  const S = big ? poly(SB, s) : poly(SA, s);
+  // z = ax with the low 32 bits cleared, so that -z*z is exact (fdlibm's SET_LOW_WORD(z, 0)).
+  erfBits[0] = ax;
+  erfWords[0] = 0;
+  const z = erfBits[0] as number;
+  const r = Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + R / S);
+  const v = 1 - r / ax;
+  return x > 0 ? v : -v;
+}
+
+// Note [erf of float16 and bfloat16]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's erf kernel for float16/bfloat16 converts to float and calls Vectorized<float>::erf, which is not
+// SLEEF's erf but Abramowitz & Stegun 7.1.26 (absolute error ~1.5e-7, so erf(1e-6) is 1.19e-6 and erf(1e-20)
+// is 0) evaluated with fused multiply-adds. erfReducedFloat replays it step by step in float (fmaf emulates
+// the hardware FMA); only its exp differs from SLEEF's expf (< 1 ulp). float32 and float64 erf use SLEEF's
+// erff / glibc's erf, which erfDouble matches to an ulp.
+const AS_P = Math.fround(0.3275911);
+const AS_P1 = Math.fround(0.254829592);
+const AS_P2 = Math.fround(-0.284496736);
+const AS_P3 = Math.fround(1.421413741);
+const AS_P4 = Math.fround(-1.453152027);
+const AS_P5 = Math.fround(1.061405429);
+
+/** Vectorized<float>::erf: sign(x) * (1 - r(t) * t * exp(-x^2)), t = 1 / (1 + p|x|), in float with FMAs. */
+export function erfReducedFloat(x: number): number {
+  const f = Math.fround;
+  const ax = Math.abs(x);
+  const t = f(1 / fmaf(AS_P, ax, 1));
+  const r = fmaf(fmaf(fmaf(fmaf(AS_P5, t, AS_P4), t, AS_P3), t, AS_P2), t, AS_P1);
+  const e = f(Math.exp(-f(x * x)));
+  const v = fmaf(f(-e * t), r, 1);
+  return x < 0 || Object.is(x, -0) ? -v : v;
+}
+
+/** nearbyint in the default rounding mode: to nearest, ties to even (keeps -0 and the sign of small values). */
+export function roundHalfEven(x: number): number {
+  const r = Math.round(x); // ties toward +inf
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The op table
+// ---------------------------------------------------------------------------------------------------
+
+/** How an op's iterator treats dtypes. */
+const enum Kind {
+  /** `unary_op`: one dtype throughout (integers stay integers). */
+  Same,
+  /** `unary_float_op`: integral inputs compute in the default float dtype. */
+  Float,
+}
+
+interface UnarySpec {
+  kind: Kind;
+  /** The AT_DISPATCH name in PyTorch's CPU kernel (for `"name" not implemented for 'Bool'`). */
+  dispatchName: string;
+  /** Which common dtypes the CPU kernel covers (checked after the iterator, not on Meta). */
+  supports: (dtype: ScalarType) => boolean;
+  /** The real kernel, given the rounding of its compute dtype (Note [Float opmath in unary kernels]). */
+  real: (r: Rounder, dtype: ScalarType) => ScalarOp;
+  /** The complex kernel, if the op has one. */
+  complex?: ComplexOp;
+  /** Checks on the input that PyTorch makes before building the iterator (on every device). */
+  precheck?: (self: Tensor) => void;
+}
+
+const allReal = (d: ScalarType): boolean => !isComplexType(d);
+const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
+const floatsOnly = (d: ScalarType): boolean => isFloatingType(d);
+const identity: ScalarOp = (x) => x as number;
+
+/** Integers (and bool where allowed) pass through floor/ceil/round/trunc unchanged; floats use `f`. */
+function integerPassThrough(f: (x: number) => number): (r: Rounder, dtype: ScalarType) => ScalarOp {
+  return (_r, dtype) => (isIntegralType(dtype, true) ? identity : (x) => f(x as number));
+}
+
+/** A float op `f` computed once in double and rounded once (exact for correctly rounded f). */
+function floatFn(f: (x: number) => number): (r: Rounder) => ScalarOp {
+  return (r) => (x) => r(f(x as number));
+}
+
+const SQRT1_2 = Math.SQRT1_2;
+const GELU_BETA = Math.SQRT2 * (2 / Math.sqrt(Math.PI)) * 0.5;
+const GELU_KAPPA = 0.044715;
+
+const SPECS = {
+  neg: {
+    kind: Kind.Same,
+    dispatchName: 'neg_cpu',
+    supports: (d: ScalarType) => d !== ScalarType.Bool,
+    real: () => (x: number) => -x,
+    complex: (ins: Float64Array, out: Float64Array) => {
+      out[0] = -(ins[0] as number);
+      out[1] = -(ins[1] as number);
+    },
+    precheck: (self: Tensor) => {
+      if (self.dtype === ScalarType.Bool) {
+        throw new Error(
+          'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+        );
+      }
+    },
+  },
+  abs: { kind: Kind.Same, dispatchName: 'abs_cpu', supports: noBool, real: () => Math.abs as ScalarOp },
+  sign: {
+    kind: Kind.Same,
+    dispatchName: 'sign_cpu',
+    supports: allReal,
+    real: (_r: Rounder, d: ScalarType) => (d === ScalarType.Bool ? identity : (x: number) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0)),
+    precheck: (self: Tensor) => {
+      if (isComplexType(self.dtype)) {
+        throw new Error('Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.');
+      }
+    },
+  },
+  exp: {
+    kind: Kind.Float,
+    dispatchName: 'exp_vml_cpu',
+    supports: () => true,
+    real: floatFn(Math.exp),
+    complex: (ins: Float64Array, out: Float64Array) => {
+      const m = Math.exp(ins[0] as number);
+      const b = ins[1] as number;
+      if (b === 0) {
+        out[0] = m;
+        out[1] = b;
+        return;
+      }
+      out[0] = m * Math.cos(b);
+      out[1] = m * Math.sin(b);
+    },
+  },
+  exp2: { kind: Kind.Float, dispatchName: 'exp2', supports: allReal, real: floatFn((x) => 2 ** x) },
+  log: { kind: Kind.Float, dispatchName: 'log_vml_cpu', supports: allReal, real: floatFn(Math.log) },
+  log2: { kind: Kind.Float, dispatchName: 'log2', supports: allReal, real: floatFn(Math.log2) },
+  log1p: { kind: Kind.Float, dispatchName: 'log1p_vml_cpu', supports: allReal, real: floatFn(Math.log1p) },
+  expm1: { kind: Kind.Float, dispatchName: 'expm1_vml_cpu', supports: allReal, real: floatFn(Math.expm1) },
+  sqrt: {
+    kind: Kind.Float,
+    dispatchName: 'sqrt_vml_cpu',
+    supports: () => true,
+    real: floatFn(Math.sqrt),
+    complex: (ins: Float64Array, out: Float64Array) => {
+      // Principal square root, stable for either sign of the real part.
+      const a = ins[0] as number;
+      const b = ins[1] as number;
+      if (a === 0 && b === 0) {
+        out[0] = 0;
+        out[1] = b;
+        return;
+      }
+      const t = Math.sqrt((Math.abs(a) + Math.hypot(a, b)) / 2);
+      if (a >= 0) {
+        out[0] = t;
+        out[1] = b / (2 * t);
+      } else {
+        out[0] = Math.abs(b) / (2 * t);
+        out[1] = b < 0 || Object.is(b, -0) ? -t : t;
+      }
+    },
+  },
+  // Vectorized<float>::rsqrt is 1 / sqrt(x): two float roundings.
+  rsqrt: { kind: Kind.Float, dispatchName: 'rsqrt_cpu', supports: allReal, real: (r: Rounder) => (x: number) => r(1 / r(Math.sqrt(x))) },
+  sin: { kind: Kind.Float, dispatchName: 'sin_vml_cpu', supports: allReal, real: floatFn(Math.sin) },
+  cos: { kind: Kind.Float, dispatchName: 'cos_vml_cpu', supports: allReal, real: floatFn(Math.cos) },
+  tan: { kind: Kind.Float, dispatchName: 'tan_vml_cpu', supports: allReal, real: floatFn(Math.tan) },
+  asin: { kind: Kind.Float, dispatchName: 'asin_vml_cpu', supports: allReal, real: floatFn(Math.asin) },
+  acos: { kind: Kind.Float, dispatchName: 'acos_vml_cpu', supports: allReal, real: floatFn(Math.acos) },
+  atan: { kind: Kind.Float, dispatchName: 'atan_vml_cpu', supports: allReal, real: floatFn(Math.atan) },
+  sinh: { kind: Kind.Float, dispatchName: 'sinh_vml_cpu', supports: allReal, real: floatFn(Math.sinh) },
+  cosh: { kind: Kind.Float, dispatchName: 'cosh_vml_cpu', supports: allReal, real: floatFn(Math.cosh) },
+  tanh: { kind: Kind.Float, dispatchName: 'tanh_vml_cpu', supports: allReal, real: floatFn(Math.tanh) },
+  // sigmoid: (1 + exp(-x)).reciprocal(), each step in the compute precision.
+  sigmoid: {
+    kind: Kind.Float,
+    dispatchName: 'sigmoid_cpu',
+    supports: allReal,
+    real: (r: Rounder) => (x: number) => r(1 / r(1 + r(Math.exp(-x)))),
+  },
+  erf: {
+    kind: Kind.Float,
+    dispatchName: 'erf_vml_cpu',
+    supports: allReal,
+    real: (r: Rounder, d: ScalarType) => (d === ScalarType.Half || d === ScalarType.BFloat16 ? erfReducedFloat : (x: number) => r(erfDouble(x))),
+  },
+  // relu is clamp_min(self, 0): NaN and -0 pass through.
+  relu: { kind: Kind.Same, dispatchName: 'clamp_min_cpu', supports: allReal, real: () => (x: number) => (x < 0 ? 0 : x) },
+  // silu: x / (1 + exp(-x)).
+  silu: { kind: Kind.Same, dispatchName: 'silu_cpu', supports: floatsOnly, real: (r: Rounder) => (x: number) => r(x / r(1 + r(Math.exp(-x)))) },
+  floor: { kind: Kind.Same, dispatchName: 'floor_vml_cpu', supports: noBool, real: integerPassThrough(Math.floor) },
+  ceil: { kind: Kind.Same, dispatchName: 'ceil_vml_cpu', supports: noBool, real: integerPassThrough(Math.ceil) },
+  round: { kind: Kind.Same, dispatchName: 'round_vml_cpu', supports: noBool, real: integerPassThrough(roundHalfEven) },
+  trunc: { kind: Kind.Same, dispatchName: 'trunc_vml_cpu', supports: noBool, real: integerPassThrough(Math.trunc) },
+  // frac: x - trunc(x) (one exact subtraction).
+  frac: { kind: Kind.Same, dispatchName: 'frac_cpu', supports: floatsOnly, real: floatFn((x) => x - Math.trunc(x)) },
+  reciprocal: { kind: Kind.Float, dispatchName: 'reciprocal_cpu', supports: allReal, real: floatFn((x) => 1 / x) },
+} satisfies Record<string, UnarySpec>;
+
+type SpecName = keyof typeof SPECS;
+
+/** Runs spec's loop over a built iterator (nothing for Meta iterators). */
+function runLoop(spec: UnarySpec, iter: TensorIterator): void {
+  if (iter.isMeta) return;
+  const dtype = iter.commonDtype;
+  if (isComplexType(dtype)) {
+    if (spec.complex === undefined) throw notImplemented(spec.dispatchName, dtype);
+    cpuKernelComplex(iter, spec.complex);
+    return;
+  }
+  if (!spec.supports(dtype)) throw notImplemented(spec.dispatchName, dtype);
+  cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
+}
+
+function build(spec: UnarySpec, out: Tensor | null, self: Tensor): TensorIterator {
+  spec.precheck?.(self);
+  return spec.kind === Kind.Float ? TensorIterator.unaryFloatOp(out, self) : TensorIterator.unaryOp(out, self);
+}
+
+type Functional = (ks: DispatchKeySet, self: Tensor) => Tensor;
+type OutVariant = (ks: DispatchKeySet, self: Tensor, out: Tensor) => Tensor;
+
+function functional(name: SpecName): Functional {
+  const spec: UnarySpec = SPECS[name];
+  return (_ks, self) => {
+    const iter = build(spec, null, self);
+    runLoop(spec, iter);
+    return iter.output() as Tensor;
+  };
+}
+
+function inplace(name: SpecName): Functional {
+  const spec: UnarySpec = SPECS[name];
+  return (_ks, self) => {
+    runLoop(spec, build(spec, self, self));
+    return bump(self);
+  };
+}
+
+function outVariant(name: SpecName): OutVariant {
+  const spec: UnarySpec = SPECS[name];
+  return (_ks, self, out) => {
+    runLoop(spec, build(spec, out, self));
+    return bump(out);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The kernels (functional, in-place, out)
+// ---------------------------------------------------------------------------------------------------
+
+export const neg = functional('neg');
+export const neg_ = inplace('neg');
+export const negOut = outVariant('neg');
+
+export const sign = functional('sign');
+export const sign_ = inplace('sign');
+export const signOut = outVariant('sign');
+
+export const exp = functional('exp');
+export const exp_ = inplace('exp');
+export const expOut = outVariant('exp');
+export const exp2 = functional('exp2');
+export const exp2_ = inplace('exp2');
+export const exp2Out = outVariant('exp2');
+export const log = functional('log');
+export const log_ = inplace('log');
+export const logOut = outVariant('log');
+export const log2 = functional('log2');
+export const log2_ = inplace('log2');
+export const log2Out = outVariant('log2');
+export const log1p = functional('log1p');
+export const log1p_ = inplace('log1p');
+export const log1pOut = outVariant('log1p');
+export const expm1 = functional('expm1');
+export const expm1_ = inplace('expm1');
+export const expm1Out = outVariant('expm1');
+export const sqrt = functional('sqrt');
+export const sqrt_ = inplace('sqrt');
+export const sqrtOut = outVariant('sqrt');
+export const rsqrt = functional('rsqrt');
+export const rsqrt_ = inplace('rsqrt');
+export const rsqrtOut = outVariant('rsqrt');
+
+export const sin = functional('sin');
+export const sin_ = inplace('sin');
+export const sinOut = outVariant('sin');
+export const cos = functional('cos');
+export const cos_ = inplace('cos');
+export const cosOut = outVariant('cos');
+export const tan = functional('tan');
+export const tan_ = inplace('tan');
+export const tanOut = outVariant('tan');
+export const asin = functional('asin');
+export const asin_ = inplace('asin');
+export const asinOut = outVariant('asin');
+export const acos = functional('acos');
+export const acos_ = inplace('acos');
+export const acosOut = outVariant('acos');
+export const atan = functional('atan');
+export const atan_ = inplace('atan');
+export const atanOut = outVariant('atan');
+export const sinh = functional('sinh');
+export const sinh_ = inplace('sinh');
+export const sinhOut = outVariant('sinh');
+export const cosh = functional('cosh');
+export const cosh_ = inplace('cosh');
+export const coshOut = outVariant('cosh');
+export const tanh = functional('tanh');
+export const tanh_ = inplace('tanh');
+export const tanhOut = outVariant('tanh');
+
+export const sigmoid = functional('sigmoid');
+export const sigmoid_ = inplace('sigmoid');
+export const sigmoidOut = outVariant('sigmoid');
+export const silu = functional('silu');
+export const silu_ = inplace('silu');
+export const siluOut = outVariant('silu');
+export const erf = functional('erf');
+export const erf_ = inplace('erf');
+export const erfOut = outVariant('erf');
+
+export const floor = functional('floor');
+export const floor_ = inplace('floor');
+export const floorOut = outVariant('floor');
+export const ceil = functional('ceil');
+export const ceil_ = inplace('ceil');
+export const ceilOut = outVariant('ceil');
+export const round = functional('round');
+export const round_ = inplace('round');
+export const roundOut = outVariant('round');
+export const trunc = functional('trunc');
+export const trunc_ = inplace('trunc');
+export const truncOut = outVariant('trunc');
+export const frac = functional('frac');
+export const frac_ = inplace('frac');
+export const fracOut = outVariant('frac');
+export const reciprocal = functional('reciprocal');
+export const reciprocal_ = inplace('reciprocal');
+export const reciprocalOut = outVariant('reciprocal');
+
+// ---- abs: complex inputs give real results ---------------------------------------------------------
+
+const absComplex: ComplexOp = (ins, out) => {
+  out[0] = Math.hypot(ins[0] as number, ins[1] as number);
+  out[1] = 0;
+};
+
+/** abs of a complex tensor into a real one (`unary_op_impl_with_complex_to_float`). */
+function absComplexInto(out: Tensor | null, self: Tensor): TensorIterator {
+  const real = toRealValueType(self.dtype);
+  const config = new TensorIteratorConfig().checkAllSameDtype(false);
+  if (out === null) config.declareStaticDtype(real);
+  else if (out.dtype !== real) throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(real)}`);
+  const iter = config.addOutput(out).addConstInput(self).build();
+  cpuKernelComplex(iter, absComplex);
+  return iter;
+}
+
+const absSame = functional('abs');
+const absSameOut = outVariant('abs');
+
+export function abs(ks: DispatchKeySet, self: Tensor): Tensor {
+  return isComplexType(self.dtype) ? (absComplexInto(null, self).output() as Tensor) : absSame(ks, self);
+}
+
+const absInplace = inplace('abs');
+
+export function abs_(ks: DispatchKeySet, self: Tensor): Tensor {
+  if (isComplexType(self.dtype)) throw new Error('In-place abs is not supported for complex tensors.');
+  return absInplace(ks, self);
+}
+
+export function absOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  if (!isComplexType(self.dtype)) return absSameOut(ks, self, out);
+  absComplexInto(out, self);
+  return bump(out);
+}
+
+// ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
+
+function reluCheck(iter: TensorIterator): void {
+  if (!iter.isMeta && iter.commonDtype === ScalarType.Bool) throw new Error('Boolean inputs not supported for relu');
+}
+
+export function relu(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const iter = build(SPECS.relu, null, self);
+  reluCheck(iter);
+  runLoop(SPECS.relu, iter);
+  return iter.output() as Tensor;
+}
+
+export function relu_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const iter = build(SPECS.relu, self, self);
+  reluCheck(iter);
+  runLoop(SPECS.relu, iter);
+  return bump(self);
+}
+
+// ---- gelu -------------------------------------------------------------------------------------------
+
+/** `get_gelutype_enum`. */
+function geluIsTanh(approximate: string): boolean {
+  if (approximate === 'none') return false;
+  if (approximate === 'tanh') return true;
+  throw new Error('approximate argument must be either none or tanh.');
+}
+
+/** GeluKernelImpl: x * 0.5 * (1 + erf(x / sqrt 2)), or 0.5 * x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
+function geluLoop(iter: TensorIterator, tanhApprox: boolean): void {
+  if (iter.isMeta) return;
+  const dtype = iter.commonDtype;
+  if (!isFloatingType(dtype)) throw notImplemented('GeluKernelImpl', dtype);
+  const r = rounderFor(dtype);
+  if (tanhApprox) {
+    cpuKernel(iter, (x) => {
+      const cube = r(r(x * x) * x);
+      const inner = r(GELU_BETA * r(x + r(GELU_KAPPA * cube)));
+      return r(r(0.5 * x) * r(1 + r(Math.tanh(inner))));
+    });
+  } else {
+    cpuKernel(iter, (x) => r(r(x * 0.5) * r(1 + r(erfDouble(r(x * SQRT1_2))))));
+  }
+}
+
+export function gelu(_ks: DispatchKeySet, self: Tensor, approximate: string = 'none'): Tensor {
+  const t = geluIsTanh(approximate);
+  const iter = TensorIterator.unaryOp(null, self);
+  geluLoop(iter, t);
+  return iter.output() as Tensor;
+}
+
+export function gelu_(_ks: DispatchKeySet, self: Tensor, approximate: string = 'none'): Tensor {
+  geluLoop(TensorIterator.unaryOp(self, self), geluIsTanh(approximate));
+  return bump(self);
+}
+
+export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, out: Tensor): Tensor {
+  geluLoop(TensorIterator.unaryOp(out, self), geluIsTanh(approximate));
+  return bump(out);
+}
+
+// ---- round.decimals --------------------------------------------------------------------------------
+
+/**
+ * round_decimals_kernel: nearbyint(x * 10^d) / 10^d, or for negative d nearbyint(x / 10^-d) * 10^-d, in the
+ * compute precision (float for float32/float16/bfloat16), with 10^|d| rounded to it first.
+ */
+function roundDecimalsLoop(iter: TensorIterator, decimals: number): void {
+  if (iter.isMeta) return;
+  const dtype = iter.commonDtype;
+  if (!isFloatingType(dtype)) throw notImplemented('round_cpu', dtype);
+  const r = rounderFor(dtype);
+  const negative = decimals < 0;
+  const p = r(10 ** Math.abs(decimals));
+  if (negative) cpuKernel(iter, (x) => r(roundHalfEven(r(x / p)) * p));
+  else cpuKernel(iter, (x) => r(roundHalfEven(r(x * p)) / p));
+}
+
+export function roundDecimals(_ks: DispatchKeySet, self: Tensor, decimals: number): Tensor {
+  const iter = TensorIterator.unaryOp(null, self);
+  roundDecimalsLoop(iter, decimals);
+  return iter.output() as Tensor;
+}
+
+export function roundDecimals_(_ks: DispatchKeySet, self: Tensor, decimals: number): Tensor {
+  roundDecimalsLoop(TensorIterator.unaryOp(self, self), decimals);
+  return bump(self);
+}
+
+export function roundDecimalsOut(_ks: DispatchKeySet, self: Tensor, decimals: number, out: Tensor): Tensor {
+  roundDecimalsLoop(TensorIterator.unaryOp(out, self), decimals);
+  return bump(out);
+}
+
+// ---- isnan, isinf, isfinite (bool results; functional only) -----------------------------------------
+
+function predicate(self: Tensor, real: ScalarOp, complex: ComplexOp): Tensor {
+  const iter = new TensorIteratorConfig()
+    .checkAllSameDtype(false)
+    .declareStaticDtype(ScalarType.Bool)
+    .addOutput(null)
+    .addConstInput(self)
+    .build();
+  if (!iter.isMeta) {
+    if (isComplexType(self.dtype)) cpuKernelComplex(iter, complex);
+    else cpuKernel(iter, real);
+  }
+  return iter.output() as Tensor;
+}
+
+/** `isnan`: `self != self`. */
+export function isnan(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return predicate(
+    self,
+    (x) => (Number.isNaN(x) ? 1 : 0),
+    (ins, out) => {
+      out[0] = Number.isNaN(ins[0]) || Number.isNaN(ins[1]) ? 1 : 0;
+      out[1] = 0;
+    },
+  );
+}
+
+/** `isinf`: false for integers. */
+export function isinf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return predicate(
+    self,
+    (x) => (x === Infinity || x === -Infinity ? 1 : 0),
+    (ins, out) => {
+      out[0] = Math.abs(ins[0] as number) === Infinity || Math.abs(ins[1] as number) === Infinity ? 1 : 0;
+      out[1] = 0;
+    },
+  );
+}
+
+/** `isfinite`: true for integers. */
+export function isfinite(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return predicate(
+    self,
+    (x) => (Number.isFinite(x) ? 1 : 0),
+    (ins, out) => {
+      out[0] = Number.isFinite(ins[0]) && Number.isFinite(ins[1]) ? 1 : 0;
+      out[1] = 0;
+    },
+  );
+}
+
+// ---- nan_to_num --------------------------------------------------------------------------------------
+
+/** The largest finite value of a floating dtype (`std::numeric_limits<scalar_t>::max()`). */
+function maxFinite(dtype: ScalarType): number {
+  switch (dtype) {
+    case ScalarType.Half:
+      return 65504;
+    case ScalarType.BFloat16:
+      return 3.3895313892515355e38;
+    case ScalarType.Float:
+      return 3.4028234663852886e38;
+    default:
+      return Number.MAX_VALUE;
+  }
+}
+
+/** nan_to_num_kernel: NaN → nan (0), +inf → posinf (max), -inf → neginf (lowest); integers are copied. */
+function nanToNumLoop(iter: TensorIterator, nan: number | null | undefined, posinf: number | null | undefined, neginf: number | null | undefined): void {
+  if (iter.isMeta) return;
+  const dtype = iter.commonDtype;
+  if (!isFloatingType(dtype)) {
+    if (isComplexType(dtype)) throw notImplemented('nan_to_num', dtype);
+    cpuKernel(iter, identity);
+    return;
+  }
+  const nanV = nan ?? 0;
+  const pos = posinf ?? maxFinite(dtype);
+  const negv = neginf ?? -maxFinite(dtype);
+  cpuKernel(iter, (x) => (Number.isNaN(x) ? nanV : x === Infinity ? pos : x === -Infinity ? negv : x));
+}
+
+type OptNumber = number | null | undefined;
+
+export function nanToNum(_ks: DispatchKeySet, self: Tensor, nan?: OptNumber, posinf?: OptNumber, neginf?: OptNumber): Tensor {
+  const iter = TensorIterator.unaryOp(null, self);
+  nanToNumLoop(iter, nan, posinf, neginf);
+  return iter.output() as Tensor;
+}
+
+export function nanToNum_(_ks: DispatchKeySet, self: Tensor, nan?: OptNumber, posinf?: OptNumber, neginf?: OptNumber): Tensor {
+  nanToNumLoop(TensorIterator.unaryOp(self, self), nan, posinf, neginf);
+  return bump(self);
+}
+
+export function nanToNumOut(_ks: DispatchKeySet, self: Tensor, nan: OptNumber, posinf: OptNumber, neginf: OptNumber, out: Tensor): Tensor {
+  if (out.dtype !== self.dtype) {
+    throw new Error(
+      `nan_to_num: dtype of out: ${scalarTypeToString(out.dtype)} should be same as input: ${scalarTypeToString(self.dtype)}`,
+    );
+  }
+  nanToNumLoop(TensorIterator.unaryOp(out, self), nan, posinf, neginf);
+  return bump(out);
+}
