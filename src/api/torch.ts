@@ -1,5 +1,13 @@
 // The `torch` namespace: PyTorch's Python API in TypeScript. `torch.zeros(2, 3)`, `torch.tensor([[1, 2]])`,
 // `torch.add(x, y, { alpha: 2 })`. Every function calls an aten operator through the dispatcher.
+//
+// The functions of the operators with `variants: function` are generated (src/generated/functions.ts, see
+// Note [Generated argument parsing] in src/codegen/front.ts) and re-exported here; this file holds the ones
+// PyTorch also binds by hand or whose Python overloads aten-ts does not declare (tensor, arange(end),
+// eye(n), rand/randn/randint/randperm without a generator). A function defined here shadows the generated
+// one of the same name (ES module local exports win over `export *`).
+
+export * from '../generated/functions.js';
 
 import { Device } from '../c10/Device.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
@@ -8,13 +16,15 @@ import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
-import { asTensor, scalarTypeOfNumber } from './scalars.js';
+import { scalarTypeOfNumber } from './scalars.js';
 
 /** The keyword arguments of factories. */
 export interface TensorOptions {
   dtype?: ScalarType | string;
   device?: Device | string;
   requiresGrad?: boolean;
+  /** PyTorch's spelling of `requiresGrad` (the generated factories take this one). */
+  requires_grad?: boolean;
 }
 
 /** Factories that sample also take a generator (default: the process-wide one, see `manualSeed`). */
@@ -37,7 +47,7 @@ function deviceOf(options: TensorOptions | undefined): Device | null {
 }
 
 function finish(t: Tensor, options: TensorOptions | undefined): Tensor {
-  if (options?.requiresGrad === true) t.requiresGrad = true;
+  if (options?.requiresGrad === true || options?.requires_grad === true) t.requiresGrad = true;
   return t;
 }
 
@@ -56,29 +66,6 @@ function sizeAndOptions(args: SizeArgs): { size: number[]; options: TensorOption
   return { size: args as number[], options };
 }
 
-export function empty(...args: SizeArgs): Tensor {
-  const { size, options } = sizeAndOptions(args);
-  return finish(aten().empty_memory_format.call(size, dtypeOf(options), null, deviceOf(options), null, null), options);
-}
-
-export function zeros(...args: SizeArgs): Tensor {
-  const { size, options } = sizeAndOptions(args);
-  return finish(aten().zeros.call(size, dtypeOf(options), null, deviceOf(options), null), options);
-}
-
-export function ones(...args: SizeArgs): Tensor {
-  const { size, options } = sizeAndOptions(args);
-  return finish(aten().ones.call(size, dtypeOf(options), null, deviceOf(options), null), options);
-}
-
-export function full(size: readonly number[], fillValue: number | boolean, options?: TensorOptions): Tensor {
-  return finish(aten().full.call([...size], fillValue, dtypeOf(options), null, deviceOf(options), null), options);
-}
-
-export function emptyStrided(size: readonly number[], stride: readonly number[], options?: TensorOptions): Tensor {
-  return finish(aten().empty_strided.call([...size], [...stride], dtypeOf(options), null, deviceOf(options), null), options);
-}
-
 /** `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with optional options last. */
 export function arange(...args: (number | TensorOptions)[]): Tensor {
   const options = typeof args[args.length - 1] === 'object' ? (args.pop() as TensorOptions) : undefined;
@@ -87,29 +74,10 @@ export function arange(...args: (number | TensorOptions)[]): Tensor {
   return finish(aten().arange_start_step.call(start, end, step, dtypeOf(options), null, deviceOf(options), null), options);
 }
 
-export function linspace(start: number, end: number, steps: number, options?: TensorOptions): Tensor {
-  return finish(aten().linspace.call(start, end, steps, dtypeOf(options), null, deviceOf(options), null), options);
-}
-
+/** `eye(n)` or `eye(n, m)`: aten-ts declares only `eye.m`, so `eye(n)` is bound here. */
 export function eye(n: number, m?: number | TensorOptions, options?: TensorOptions): Tensor {
   if (typeof m === 'object') [m, options] = [undefined, m];
   return finish(aten().eye_m.call(n, m ?? n, dtypeOf(options), null, deviceOf(options), null), options);
-}
-
-export function emptyLike(t: Tensor, options?: TensorOptions): Tensor {
-  return finish(aten().empty_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
-}
-
-export function zerosLike(t: Tensor, options?: TensorOptions): Tensor {
-  return finish(aten().zeros_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
-}
-
-export function onesLike(t: Tensor, options?: TensorOptions): Tensor {
-  return finish(aten().ones_like.call(t, dtypeOf(options), null, deviceOf(options), null, null), options);
-}
-
-export function fullLike(t: Tensor, fillValue: number | boolean, options?: TensorOptions): Tensor {
-  return finish(aten().full_like.call(t, fillValue, dtypeOf(options), null, deviceOf(options), null, null), options);
 }
 
 /**
@@ -183,36 +151,7 @@ export function randperm(n: number, options?: RandomOptions): Tensor {
   return finish(aten().randperm_generator.call(n, options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
 }
 
-/** `torch.bernoulli(probs)`: 1 with probability probs[i], else 0. */
-export function bernoulli(probs: Tensor, options: { generator?: Generator } = {}): Tensor {
-  return aten().bernoulli.call(probs, options.generator ?? null);
-}
-
 export { Generator, manualSeed, seed, initialSeed };
-
-/** `torch.add(input, other, { alpha, out })`: input + alpha * other, broadcast and promoted. */
-export function add(input: Tensor | number, other: Tensor | number, options?: { alpha?: number; out?: Tensor }): Tensor {
-  const a = input instanceof Tensor ? input : asTensor(input);
-  const b = other instanceof Tensor ? other : asTensor(other);
-  const alpha = options?.alpha ?? 1;
-  const out = options?.out;
-  return out === undefined ? aten().add_Tensor.call(a, b, alpha) : aten().add_out.call(a, b, alpha, out);
-}
-
-/** `torch.sub(input, other, { alpha })`. */
-export function sub(input: Tensor | number, other: Tensor | number, options: { alpha?: number } = {}): Tensor {
-  return aten().sub_Tensor.call(asTensor(input), asTensor(other), options.alpha ?? 1);
-}
-
-/** `torch.mul(input, other)`. */
-export function mul(input: Tensor | number, other: Tensor | number): Tensor {
-  return aten().mul_Tensor.call(asTensor(input), asTensor(other));
-}
-
-/** `torch.div(input, other)`: true division. */
-export function div(input: Tensor | number, other: Tensor | number): Tensor {
-  return aten().div_Tensor.call(asTensor(input), asTensor(other));
-}
 
 export { getDefaultDtype, setDefaultDtype };
 

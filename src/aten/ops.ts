@@ -14,6 +14,8 @@ import { newStrided } from '../kernels/TensorFactories.js';
 import { setOutputAllocator } from '../iter/index.js';
 
 export type { AtenOps, Opt } from '../generated/aten.js';
+/** Direct CPU entry points of the structured kernels, bypassing the dispatcher (`at::cpu::add`). */
+export { atenCpu } from '../generated/aten.js';
 
 // See Note [Where tensor-core kernels are registered] in src/aten/native_functions.yaml.
 

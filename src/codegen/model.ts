@@ -38,7 +38,13 @@ const COMPOSITE_KEYS: readonly string[] = [
 ];
 
 /** The keys of an entry, as torchgen pops them in NativeFunction.from_yaml. */
-const KNOWN_KEYS: readonly string[] = ['func', 'variants', 'dispatch', 'structured', 'structured_delegate', 'tags'];
+const KNOWN_KEYS: readonly string[] = ['func', 'variants', 'dispatch', 'structured', 'structured_delegate', 'structured_inherits', 'tags'];
+
+/** The `structured_inherits` bases the generator supports (Note [Structured kernels in aten-ts]). */
+export const STRUCTURED_BASES: readonly string[] = ['TensorIteratorBase'];
+
+/** The backend keys a structured out= entry may list; the Meta kernel is generated (torchgen forbids an explicit one). */
+export const STRUCTURED_BACKEND_KEYS: readonly string[] = ['CPU'];
 
 export type Variant = 'function' | 'method';
 
@@ -67,6 +73,8 @@ export interface NativeFunction {
   readonly dispatch: readonly DispatchEntry[];
   readonly structured: boolean;
   readonly structuredDelegate: string | null;
+  /** `structured_inherits:` (only with `structured: True`). */
+  readonly structuredInherits: string | null;
   /** Line of the `structured_delegate` value (the entry's line when absent). */
   readonly structuredDelegateLine: number;
   readonly tags: readonly string[];
@@ -233,9 +241,27 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       if (structured) fail(v, "cannot have both 'structured' and 'structured_delegate'");
     }
 
+    let structuredInherits: string | null = null;
+    const inheritsPair = fields.get('structured_inherits');
+    if (inheritsPair) {
+      const v = inheritsPair.value;
+      if (!isScalar(v) || typeof v.value !== 'string') return fail(v as Node, "'structured_inherits' must name a base like 'TensorIteratorBase'");
+      if (!structured) fail(v, "'structured_inherits' is only allowed with 'structured: True'");
+      if (!STRUCTURED_BASES.includes(v.value)) {
+        fail(v, `unsupported structured_inherits '${v.value}' (expected one of ${STRUCTURED_BASES.join(', ')})${didYouMean(v.value, STRUCTURED_BASES)}`);
+      }
+      structuredInherits = v.value;
+    }
+    if (structured && !inheritsPair) {
+      fail(structuredPair?.value as Node, "'structured: True' needs 'structured_inherits: TensorIteratorBase' (the only meta base aten-ts generates for)");
+    }
+
     const dispatch: DispatchEntry[] = [];
     const dispatchPair = fields.get('dispatch');
-    if (!dispatchPair) {
+    if (structuredDelegate !== null) {
+      // torchgen: the kernels of a structured_delegate come from the structured out= entry.
+      if (dispatchPair) fail(dispatchPair.key as Node, "'dispatch' is not allowed with 'structured_delegate' (its kernels are generated from the structured out= entry)");
+    } else if (!dispatchPair) {
       // Note [No default dispatch]: torchgen defaults an entry without `dispatch` to CompositeImplicitAutograd
       // with a kernel named after the function; aten-ts kernels are camelCase TypeScript functions, so the
       // name could never be derived. Every entry lists its kernels.
@@ -274,13 +300,20 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
           dispatch.push({ key, kernel: { module, fn } });
         }
       }
+      if (structured) {
+        for (const e of dispatch) {
+          if (!STRUCTURED_BACKEND_KEYS.includes(e.key)) {
+            fail(d, `dispatch key '${e.key}' on a structured out= entry (expected ${STRUCTURED_BACKEND_KEYS.join(', ')}; the Meta kernel is generated)`);
+          }
+        }
+      }
       const composites = dispatch.filter((e) => COMPOSITE_KEYS.includes(e.key)).map((e) => e.key);
       if (composites.length > 1) {
         fail(d, `two composite keys '${composites[0] ?? ''}' and '${composites[1] ?? ''}' (at most one composite key per function)`);
       }
     }
 
-    const nf: NativeFunction = { funcText, func, opName, handleName, variants, dispatch, structured, structuredDelegate, structuredDelegateLine, tags, file, line };
+    const nf: NativeFunction = { funcText, func, opName, handleName, variants, dispatch, structured, structuredDelegate, structuredDelegateLine, structuredInherits, tags, file, line };
     const previous = byOpName.get(opName);
     if (previous) fail(funcPair.key as Node, `duplicate overload '${opName}' (first declared at ${file}:${previous.line})`);
     byOpName.set(opName, nf);

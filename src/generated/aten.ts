@@ -7,11 +7,13 @@
 import type { Device } from '../c10/Device.js';
 import type { Layout } from '../c10/Layout.js';
 import type { ScalarType } from '../c10/ScalarType.js';
+import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Kernel } from '../dispatch/Library.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { checkInplace } from '../codegen/structured.js';
 import * as binary from '../kernels/BinaryOps.js';
 import * as composite from '../kernels/composite.js';
 import * as copy from '../kernels/Copy.js';
@@ -125,6 +127,8 @@ export interface AtenOps {
   add__Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean) => Tensor>;
   /** `add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
   add_out: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor) => Tensor>;
+  /** `sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)` */
+  sub_out: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor) => Tensor>;
   /** `sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
   sub_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean) => Tensor>;
   /** `sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)` */
@@ -133,10 +137,14 @@ export interface AtenOps {
   mul_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
   /** `mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   mul__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  mul_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
   /** `div.Tensor(Tensor self, Tensor other) -> Tensor` */
   div_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
   /** `div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   div__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  div_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
 }
 
 /** One operator: its schema and its kernels per dispatch key. */
@@ -144,6 +152,251 @@ export interface OpDecl {
   readonly schema: string;
   readonly kernels: Readonly<Partial<Record<AtenDispatchKey, Kernel>>>;
 }
+
+// ---- structured kernels: generated wrappers (Note [Structured kernels in aten-ts]) --------------------
+
+/** `add.Tensor`, CPU (functional). */
+function cpu_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.addStructured;
+  const fast = k.fast?.(self, other, alpha);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other, alpha);
+  k.impl(iter, self, other, alpha);
+  return iter.output() as Tensor;
+}
+
+/** `add.Tensor`, Meta (functional). */
+function meta_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.addStructured;
+  const iter = k.meta(null, self, other, alpha);
+  return iter.output() as Tensor;
+}
+
+/** `add_.Tensor`, CPU (inplace). */
+function cpu_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.addStructured;
+  const iter = k.meta(self, self, other, alpha);
+  checkInplace(self, iter);
+  k.impl(iter, self, other, alpha);
+  self.bumpVersion();
+  return self;
+}
+
+/** `add_.Tensor`, Meta (inplace). */
+function meta_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.addStructured;
+  const iter = k.meta(self, self, other, alpha);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `add.out`, CPU (out). */
+function cpu_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
+  const k = binary.addStructured;
+  const iter = k.meta(out, self, other, alpha);
+  k.impl(iter, self, other, alpha);
+  out.bumpVersion();
+  return out;
+}
+
+/** `add.out`, Meta (out). */
+function meta_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
+  const k = binary.addStructured;
+  k.meta(out, self, other, alpha);
+  return out;
+}
+
+/** `sub.out`, CPU (out). */
+function cpu_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
+  const k = binary.subStructured;
+  const iter = k.meta(out, self, other, alpha);
+  k.impl(iter, self, other, alpha);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sub.out`, Meta (out). */
+function meta_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
+  const k = binary.subStructured;
+  k.meta(out, self, other, alpha);
+  return out;
+}
+
+/** `sub.Tensor`, CPU (functional). */
+function cpu_sub_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.subStructured;
+  const fast = k.fast?.(self, other, alpha);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other, alpha);
+  k.impl(iter, self, other, alpha);
+  return iter.output() as Tensor;
+}
+
+/** `sub.Tensor`, Meta (functional). */
+function meta_sub_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.subStructured;
+  const iter = k.meta(null, self, other, alpha);
+  return iter.output() as Tensor;
+}
+
+/** `sub_.Tensor`, CPU (inplace). */
+function cpu_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.subStructured;
+  const iter = k.meta(self, self, other, alpha);
+  checkInplace(self, iter);
+  k.impl(iter, self, other, alpha);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sub_.Tensor`, Meta (inplace). */
+function meta_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
+  const k = binary.subStructured;
+  const iter = k.meta(self, self, other, alpha);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `mul.Tensor`, CPU (functional). */
+function cpu_mul_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.mulStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `mul.Tensor`, Meta (functional). */
+function meta_mul_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.mulStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `mul_.Tensor`, CPU (inplace). */
+function cpu_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.mulStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `mul_.Tensor`, Meta (inplace). */
+function meta_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.mulStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `mul.out`, CPU (out). */
+function cpu_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = binary.mulStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `mul.out`, Meta (out). */
+function meta_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = binary.mulStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `div.Tensor`, CPU (functional). */
+function cpu_div_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.divStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `div.Tensor`, Meta (functional). */
+function meta_div_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.divStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `div_.Tensor`, CPU (inplace). */
+function cpu_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.divStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `div_.Tensor`, Meta (inplace). */
+function meta_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = binary.divStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `div.out`, CPU (out). */
+function cpu_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = binary.divStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `div.out`, Meta (out). */
+function meta_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = binary.divStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** The empty key set the direct entry points pass (the wrappers ignore it). */
+const NO_KEYS = DispatchKeySet.EMPTY;
+
+/** Direct CPU entry points that bypass the dispatcher, as `at::cpu::add(...)` (torchgen's RegisterCPU.cpp `at::cpu` namespace). */
+export const atenCpu = {
+  /** `at::cpu::add` */
+  add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_Tensor(NO_KEYS, self, other, alpha),
+  /** `at::cpu::add_` */
+  add_: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add__Tensor(NO_KEYS, self, other, alpha),
+  /** `at::cpu::add_out` */
+  add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_out(NO_KEYS, self, other, alpha, out),
+  /** `at::cpu::add_outf` */
+  add_outf: (self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor => cpu_add_out(NO_KEYS, self, other, alpha, out),
+  /** `at::cpu::sub_out` */
+  sub_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_sub_out(NO_KEYS, self, other, alpha, out),
+  /** `at::cpu::sub_outf` */
+  sub_outf: (self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor => cpu_sub_out(NO_KEYS, self, other, alpha, out),
+  /** `at::cpu::sub` */
+  sub: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_sub_Tensor(NO_KEYS, self, other, alpha),
+  /** `at::cpu::sub_` */
+  sub_: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_sub__Tensor(NO_KEYS, self, other, alpha),
+  /** `at::cpu::mul` */
+  mul: (self: Tensor, other: Tensor): Tensor => cpu_mul_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::mul_` */
+  mul_: (self: Tensor, other: Tensor): Tensor => cpu_mul__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::mul_out` */
+  mul_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_mul_out(NO_KEYS, self, other, out),
+  /** `at::cpu::mul_outf` */
+  mul_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_mul_out(NO_KEYS, self, other, out),
+  /** `at::cpu::div` */
+  div: (self: Tensor, other: Tensor): Tensor => cpu_div_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::div_` */
+  div_: (self: Tensor, other: Tensor): Tensor => cpu_div__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::div_out` */
+  div_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_div_out(NO_KEYS, self, other, out),
+  /** `at::cpu::div_outf` */
+  div_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_div_out(NO_KEYS, self, other, out),
+};
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
 export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
@@ -333,38 +586,50 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   add_Tensor: {
     schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
-    kernels: { CPU: binary.add, Meta: binary.add },
+    kernels: { CPU: cpu_add_Tensor, Meta: meta_add_Tensor },
   },
   add__Tensor: {
     schema: 'add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)',
-    kernels: { CPU: binary.add_, Meta: binary.add_ },
+    kernels: { CPU: cpu_add__Tensor, Meta: meta_add__Tensor },
   },
   add_out: {
     schema: 'add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: binary.addOut, Meta: binary.addOut },
+    kernels: { CPU: cpu_add_out, Meta: meta_add_out },
+  },
+  sub_out: {
+    schema: 'sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_sub_out, Meta: meta_sub_out },
   },
   sub_Tensor: {
     schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
-    kernels: { CPU: binary.sub, Meta: binary.sub },
+    kernels: { CPU: cpu_sub_Tensor, Meta: meta_sub_Tensor },
   },
   sub__Tensor: {
     schema: 'sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)',
-    kernels: { CPU: binary.sub_, Meta: binary.sub_ },
+    kernels: { CPU: cpu_sub__Tensor, Meta: meta_sub__Tensor },
   },
   mul_Tensor: {
     schema: 'mul.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: binary.mul, Meta: binary.mul },
+    kernels: { CPU: cpu_mul_Tensor, Meta: meta_mul_Tensor },
   },
   mul__Tensor: {
     schema: 'mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: binary.mul_, Meta: binary.mul_ },
+    kernels: { CPU: cpu_mul__Tensor, Meta: meta_mul__Tensor },
+  },
+  mul_out: {
+    schema: 'mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_mul_out, Meta: meta_mul_out },
   },
   div_Tensor: {
     schema: 'div.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: binary.div, Meta: binary.div },
+    kernels: { CPU: cpu_div_Tensor, Meta: meta_div_Tensor },
   },
   div__Tensor: {
     schema: 'div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: binary.div_, Meta: binary.div_ },
+    kernels: { CPU: cpu_div__Tensor, Meta: meta_div__Tensor },
+  },
+  div_out: {
+    schema: 'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_div_out, Meta: meta_div_out },
   },
 };

@@ -1,14 +1,14 @@
-// Binary pointwise kernels on TensorIterator: add, sub, mul, div (functional, in-place and out variants,
-// structured as PyTorch's: the iterator is the meta step, the loop the impl). Mirrors
+// Binary pointwise kernels on TensorIterator: add, sub, mul, div, as structured kernels (a meta function that
+// builds the iterator, an impl that runs the loop; the variants are generated from native_functions.yaml). Mirrors
 // aten/src/ATen/native/BinaryOps.cpp and native/cpu/BinaryOpsKernel.cpp.
 
-import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
 import { TensorIterator, cpuKernelComplex, cpuKernelVec, type VecOp } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { newStridedUnchecked } from './TensorFactories.js';
+import type { StructuredKernel } from '../codegen/structured.js';
 
 // Note [Vectorised loops are unrolled]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -90,11 +90,6 @@ function subCheck(self: Tensor, other: Tensor): void {
       'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
     );
   }
-}
-
-function bump(t: Tensor): Tensor {
-  t.bumpVersion();
-  return t;
 }
 
 /** The add loop: out = a + alpha * b (bool: a || b). */
@@ -180,64 +175,64 @@ function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   return out;
 }
 
-export function add(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
-  if (alpha === 1 && sameShapeFast(self, other)) return runSameShape(self, other, addVec);
-  const iter = TensorIterator.binaryOp(null, self, other);
-  alphaCheck(iter.commonDtype, alpha);
-  addImpl(iter, Number(alpha));
-  return iter.output() as Tensor;
-}
+// Note [Binary ops are structured]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch, add/sub/mul/div are structured kernels (Note [Structured kernels in aten-ts] in
+// src/codegen/structured.ts): each exports a meta (the TensorIterator: broadcasting, promotion, set_output,
+// the argument checks) and an impl (the loop); the functional, in-place and out= CPU kernels, the Meta
+// kernels and `atenCpu.add(...)` are generated around them. `fast` keeps Note [Same-shape fast path] for the
+// functional variant.
 
-export function add_(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
-  const iter = TensorIterator.binaryOp(self, self, other);
-  alphaCheck(iter.commonDtype, alpha);
-  addImpl(iter, Number(alpha));
-  return bump(self);
-}
+type AlphaArgs = [self: Tensor, other: Tensor, alpha: number | boolean];
+type PlainArgs = [self: Tensor, other: Tensor];
 
-export function addOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number, out: Tensor): Tensor {
-  const iter = TensorIterator.binaryOp(out, self, other);
-  alphaCheck(iter.commonDtype, alpha);
-  addImpl(iter, Number(alpha));
-  return bump(out);
-}
+/** `add.out` (`structured_inherits: TensorIteratorBase`): out = self + alpha * other. */
+export const addStructured: StructuredKernel<AlphaArgs> = {
+  meta(out, self, other, alpha) {
+    const iter = TensorIterator.binaryOp(out, self, other);
+    alphaCheck(iter.commonDtype, alpha);
+    return iter;
+  },
+  impl(iter, _self, _other, alpha) {
+    addImpl(iter, Number(alpha));
+  },
+  fast(self, other, alpha) {
+    return alpha === 1 && sameShapeFast(self, other) ? runSameShape(self, other, addVec) : null;
+  },
+};
 
-export function sub(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
-  subCheck(self, other);
-  const iter = TensorIterator.binaryOp(null, self, other);
-  alphaCheck(iter.commonDtype, alpha);
-  addImpl(iter, -Number(alpha));
-  return iter.output() as Tensor;
-}
+/** `sub.out`: out = self - alpha * other; bool operands are rejected. */
+export const subStructured: StructuredKernel<AlphaArgs> = {
+  meta(out, self, other, alpha) {
+    subCheck(self, other);
+    const iter = TensorIterator.binaryOp(out, self, other);
+    alphaCheck(iter.commonDtype, alpha);
+    return iter;
+  },
+  impl(iter, _self, _other, alpha) {
+    addImpl(iter, -Number(alpha));
+  },
+};
 
-export function sub_(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number = 1): Tensor {
-  subCheck(self, other);
-  const iter = TensorIterator.binaryOp(self, self, other);
-  alphaCheck(iter.commonDtype, alpha);
-  addImpl(iter, -Number(alpha));
-  return bump(self);
-}
+/** `mul.out`: out = self * other. */
+export const mulStructured: StructuredKernel<PlainArgs> = {
+  meta(out, self, other) {
+    return TensorIterator.binaryOp(out, self, other);
+  },
+  impl(iter) {
+    mulImpl(iter);
+  },
+  fast(self, other) {
+    return sameShapeFast(self, other) ? runSameShape(self, other, self.dtype === ScalarType.Long ? mulVecInt64 : mulVec) : null;
+  },
+};
 
-export function mul(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  if (sameShapeFast(self, other)) return runSameShape(self, other, self.dtype === ScalarType.Long ? mulVecInt64 : mulVec);
-  const iter = TensorIterator.binaryOp(null, self, other);
-  mulImpl(iter);
-  return iter.output() as Tensor;
-}
-
-export function mul_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  mulImpl(TensorIterator.binaryOp(self, self, other));
-  return bump(self);
-}
-
-/** `div.Tensor`: true division; integer inputs compute in the default float dtype. */
-export function div(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const iter = TensorIterator.binaryFloatOp(null, self, other);
-  divImpl(iter);
-  return iter.output() as Tensor;
-}
-
-export function div_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  divImpl(TensorIterator.binaryFloatOp(self, self, other));
-  return bump(self);
-}
+/** `div.out`: true division; integer inputs compute in the default float dtype. */
+export const divStructured: StructuredKernel<PlainArgs> = {
+  meta(out, self, other) {
+    return TensorIterator.binaryFloatOp(out, self, other);
+  },
+  impl(iter) {
+    divImpl(iter);
+  },
+};

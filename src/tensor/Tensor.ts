@@ -5,7 +5,7 @@ import { Device } from '../c10/Device.js';
 import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
 import type { Generator } from '../random/index.js';
-import { asTensor } from '../api/scalars.js';
+import { installTensorMethods, type TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
@@ -30,11 +30,17 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
   [ScalarType.ComplexDouble]: 'ComplexDoubleTensor',
 };
 
-function sizesFromArgs(args: readonly (number | readonly number[])[]): number[] {
-  if (args.length === 1 && Array.isArray(args[0])) return [...(args[0] as readonly number[])];
-  return args as number[];
-}
+// Note [Generated Tensor methods]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The methods of the aten operators with `variants: method` are generated (src/generated/methods.ts, from
+// src/aten/native_functions.yaml) as PyTorch generates python_variable_methods.cpp. Tensor stays one class:
+// the interface below merges their typed signatures into it, and `installTensorMethods` (called once, at the
+// end of this module, not as an import side effect elsewhere) puts their implementations on the prototype.
+// Methods without a schema of their own (size, tolist, to, expandAs, ...) are written here.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Tensor extends TensorMethods {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Tensor extends TensorImpl {
   /** `tensor.shape` / `tensor.size()`: the sizes. */
   get shape(): number[] {
@@ -78,92 +84,11 @@ export class Tensor extends TensorImpl {
     return this.storage === other.storage;
   }
 
-  // ---- views ---------------------------------------------------------------------------------------
+  // ---- hand-written methods (the generated ones: src/generated/methods.ts) -----------------------
 
-  view(...size: (number | readonly number[])[]): Tensor {
-    return aten().view.call(this, sizesFromArgs(size));
-  }
-
-  reshape(...shape: (number | readonly number[])[]): Tensor {
-    return aten().reshape.call(this, sizesFromArgs(shape));
-  }
-
-  asStrided(size: readonly number[], stride: readonly number[], storageOffset?: number): Tensor {
-    return aten().as_strided.call(this, [...size], [...stride], storageOffset ?? null);
-  }
-
-  transpose(dim0: number, dim1: number): Tensor {
-    return aten().transpose_int.call(this, dim0, dim1);
-  }
-
-  t(): Tensor {
-    return aten().t.call(this);
-  }
-
-  permute(...dims: (number | readonly number[])[]): Tensor {
-    return aten().permute.call(this, sizesFromArgs(dims));
-  }
-
-  expand(...size: (number | readonly number[])[]): Tensor {
-    return aten().expand.call(this, sizesFromArgs(size), false);
-  }
-
+  /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
   expandAs(other: Tensor): Tensor {
     return this.expand(other.sizes);
-  }
-
-  squeeze(dim?: number): Tensor {
-    return dim === undefined ? aten().squeeze.call(this) : aten().squeeze_dim.call(this, dim);
-  }
-
-  unsqueeze(dim: number): Tensor {
-    return aten().unsqueeze.call(this, dim);
-  }
-
-  select(dim: number, index: number): Tensor {
-    return aten().select_int.call(this, dim, index);
-  }
-
-  slice(dim = 0, start: number | null = null, end: number | null = null, step = 1): Tensor {
-    return aten().slice_Tensor.call(this, dim, start, end, step);
-  }
-
-  narrow(dim: number, start: number, length: number): Tensor {
-    return aten().narrow.call(this, dim, start, length);
-  }
-
-  flatten(startDim = 0, endDim = -1): Tensor {
-    return aten().flatten_using_ints.call(this, startDim, endDim);
-  }
-
-  unflatten(dim: number, sizes: readonly number[]): Tensor {
-    return aten().unflatten_int.call(this, dim, [...sizes]);
-  }
-
-  contiguous(): Tensor {
-    return aten().contiguous.call(this, 0);
-  }
-
-  // ---- copies and fills ------------------------------------------------------------------------------
-
-  clone(): Tensor {
-    return aten().clone.call(this, null);
-  }
-
-  /** `copy_(src)`: copies (with broadcasting and dtype conversion) into this tensor, in place. */
-  copy_(src: Tensor): this {
-    aten().copy_.call(this, src, false);
-    return this;
-  }
-
-  fill_(value: number | boolean): this {
-    aten().fill__Scalar.call(this, value);
-    return this;
-  }
-
-  zero_(): this {
-    aten().zero_.call(this);
-    return this;
   }
 
   /** `to(dtype)` or `to(device)`: this tensor if nothing changes, else a converted copy. */
@@ -174,9 +99,10 @@ export class Tensor extends TensorImpl {
     return aten()._to_copy.call(this, null, null, device, null, false, null);
   }
 
-  /** `item()`: the value of a one-element tensor. */
-  item(): ScalarValue {
-    return aten().item.call(this);
+  /** `uniform_(from, to, { generator })`: in place, PyTorch's values for the same generator state. */
+  uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
+    aten().uniform_.call(this, from, to, options.generator ?? null);
+    return this;
   }
 
   /** `tolist()`: nested arrays of the values (a scalar for a 0-dim tensor). */
@@ -219,71 +145,6 @@ export class Tensor extends TensorImpl {
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );
   }
-
-  // ---- sampling ------------------------------------------------------------------------------------
-
-  /** `uniform_(from, to, { generator })`: in place, PyTorch's values for the same generator state. */
-  uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
-    aten().uniform_.call(this, from, to, options.generator ?? null);
-    return this;
-  }
-
-  /** `normal_(mean, std, { generator })`: in place. */
-  normal_(mean = 0, std = 1, options: { generator?: Generator } = {}): this {
-    aten().normal_.call(this, mean, std, options.generator ?? null);
-    return this;
-  }
-
-  /** `bernoulli_(p, { generator })`: in place, 1 with probability p. */
-  bernoulli_(p = 0.5, options: { generator?: Generator } = {}): this {
-    aten().bernoulli__float.call(this, p, options.generator ?? null);
-    return this;
-  }
-
-  /** `bernoulli(p?, { generator })`: a new tensor; with p, 1 with probability p, else with probability this[i]. */
-  bernoulli(p?: number, options: { generator?: Generator } = {}): Tensor {
-    return p === undefined ? aten().bernoulli.call(this, options.generator ?? null) : aten().bernoulli_p.call(this, p, options.generator ?? null);
-  }
-
-  // ---- arithmetic ------------------------------------------------------------------------------------
-
-  /** `add(other, { alpha })`: this + alpha * other, with broadcasting and type promotion. */
-  add(other: Tensor | number | boolean, options?: { alpha?: number }): Tensor {
-    return aten().add_Tensor.call(this, other instanceof Tensor ? other : asTensor(other), options?.alpha ?? 1);
-  }
-
-  /** `add_(other, { alpha })`: in place. */
-  add_(other: Tensor | number | boolean, options: { alpha?: number } = {}): this {
-    aten().add__Tensor.call(this, asTensor(other), options.alpha ?? 1);
-    return this;
-  }
-
-  /** `sub(other, { alpha })`: this - alpha * other. */
-  sub(other: Tensor | number | boolean, options: { alpha?: number } = {}): Tensor {
-    return aten().sub_Tensor.call(this, asTensor(other), options.alpha ?? 1);
-  }
-
-  sub_(other: Tensor | number | boolean, options: { alpha?: number } = {}): this {
-    aten().sub__Tensor.call(this, asTensor(other), options.alpha ?? 1);
-    return this;
-  }
-
-  mul(other: Tensor | number | boolean): Tensor {
-    return aten().mul_Tensor.call(this, asTensor(other));
-  }
-
-  mul_(other: Tensor | number | boolean): this {
-    aten().mul__Tensor.call(this, asTensor(other));
-    return this;
-  }
-
-  /** `div(other)`: true division (integer inputs give the default float dtype). */
-  div(other: Tensor | number | boolean): Tensor {
-    return aten().div_Tensor.call(this, asTensor(other));
-  }
-
-  div_(other: Tensor | number | boolean): this {
-    aten().div__Tensor.call(this, asTensor(other));
-    return this;
-  }
 }
+
+installTensorMethods(Tensor.prototype);

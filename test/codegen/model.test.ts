@@ -14,8 +14,13 @@ const ADD = `- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) ->
 `;
 const ADD_OUT = `- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
   structured: True
+  structured_inherits: TensorIteratorBase
   dispatch:
-    CPU, Meta: binary.addOut
+    CPU: binary.addStructured
+`;
+/** add.Tensor without kernels: a structured_delegate takes them from the out= entry. */
+const ADD_DELEGATE = `- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  variants: function, method
 `;
 
 function errorOf(text: string): NativeFunctionsError {
@@ -32,15 +37,16 @@ describe('parseNativeFunctions on src/aten/native_functions.yaml', () => {
   const fns = parseNativeFunctions(REAL);
 
   it('declares every operator once, with its handle name', () => {
-    expect(fns.length).toBe(55);
+    expect(fns.length).toBe(58);
     const add = fns.find((f) => f.opName === 'add_.Tensor');
     expect(add?.handleName).toBe('add__Tensor');
     expect(add?.variants).toEqual(['method']);
     expect(add?.tags).toEqual(['pointwise']);
-    expect(add?.dispatch).toEqual([
-      { key: 'CPU', kernel: { module: 'binary', fn: 'add_' } },
-      { key: 'Meta', kernel: { module: 'binary', fn: 'add_' } },
-    ]);
+    expect(add?.dispatch).toEqual([]);
+    expect(add?.structuredDelegate).toBe('add.out');
+    const addOut = fns.find((f) => f.opName === 'add.out');
+    expect([addOut?.structured, addOut?.structuredInherits]).toEqual([true, 'TensorIteratorBase']);
+    expect(addOut?.dispatch).toEqual([{ key: 'CPU', kernel: { module: 'binary', fn: 'addStructured' } }]);
     expect(new Set(fns.map((f) => f.handleName)).size).toBe(fns.length);
   });
 
@@ -60,7 +66,7 @@ describe('parseNativeFunctions on src/aten/native_functions.yaml', () => {
 
 describe('parseNativeFunctions validation', () => {
   it('accepts a minimal entry and a structured delegate', () => {
-    const fns = parseNativeFunctions(`${ADD_OUT}${ADD}  structured_delegate: add.out\n`, 'nf.yaml');
+    const fns = parseNativeFunctions(`${ADD_OUT}${ADD_DELEGATE}  structured_delegate: add.out\n`, 'nf.yaml');
     expect(fns.map((f) => [f.opName, f.structured, f.structuredDelegate])).toEqual([
       ['add.out', true, null],
       ['add.Tensor', false, 'add.out'],
@@ -68,11 +74,11 @@ describe('parseNativeFunctions validation', () => {
   });
 
   it('rejects an unknown key with a suggestion', () => {
-    const e = errorOf(`${ADD_OUT}${ADD}  structured_delgate: add.out\n`);
+    const e = errorOf(`${ADD_OUT}${ADD_DELEGATE}  structured_delgate: add.out\n`);
     expect(e.message).toBe(
-      "nf.yaml:9 in 'add.Tensor(...)': unknown key 'structured_delgate' (did you mean 'structured_delegate'?)",
+      "nf.yaml:8 in 'add.Tensor(...)': unknown key 'structured_delgate' (did you mean 'structured_delegate'?)",
     );
-    expect(e.line).toBe(9);
+    expect(e.line).toBe(8);
   });
 
   it('rejects an unknown key without a close match', () => {
@@ -112,16 +118,31 @@ describe('parseNativeFunctions validation', () => {
   });
 
   it('rejects a structured_delegate that names no function', () => {
-    expect(errorOf(`${ADD_OUT}${ADD}  structured_delegate: add.outt\n`).message).toBe(
-      "nf.yaml:9 in 'add.Tensor(...)': structured_delegate 'add.outt' names no function in nf.yaml (did you mean 'add.out'?)",
+    expect(errorOf(`${ADD_OUT}${ADD_DELEGATE}  structured_delegate: add.outt\n`).message).toBe(
+      "nf.yaml:8 in 'add.Tensor(...)': structured_delegate 'add.outt' names no function in nf.yaml (did you mean 'add.out'?)",
     );
   });
 
   it('rejects a structured_delegate that names a function which is not structured', () => {
-    const text = `${ADD_OUT.replace('  structured: True\n', '')}${ADD}  structured_delegate: add.out\n`;
+    const text = `${ADD_OUT.replace('  structured: True\n  structured_inherits: TensorIteratorBase\n', '')}${ADD_DELEGATE}  structured_delegate: add.out\n`;
     expect(errorOf(text).message).toBe(
-      "nf.yaml:8 in 'add.Tensor(...)': structured_delegate 'add.out' is not a structured out= overload " +
+      "nf.yaml:6 in 'add.Tensor(...)': structured_delegate 'add.out' is not a structured out= overload " +
         "(expected 'structured: True' on it at nf.yaml:1)",
+    );
+  });
+
+  it('rejects kernels on a structured_delegate, a Meta kernel on a structured out=, and a bad structured_inherits', () => {
+    expect(errorOf(`${ADD_OUT}${ADD}  structured_delegate: add.out\n`).message).toBe(
+      "nf.yaml:8 in 'add.Tensor(...)': 'dispatch' is not allowed with 'structured_delegate' (its kernels are generated from the structured out= entry)",
+    );
+    expect(errorOf(ADD_OUT.replace('CPU: binary', 'CPU, Meta: binary')).message).toBe(
+      "nf.yaml:5 in 'add.out(...)': dispatch key 'Meta' on a structured out= entry (expected CPU; the Meta kernel is generated)",
+    );
+    expect(errorOf(ADD_OUT.replace('TensorIteratorBase', 'TensorIteratorBas')).message).toBe(
+      "nf.yaml:3 in 'add.out(...)': unsupported structured_inherits 'TensorIteratorBas' (expected one of TensorIteratorBase) (did you mean 'TensorIteratorBase'?)",
+    );
+    expect(errorOf(ADD_OUT.replace('  structured_inherits: TensorIteratorBase\n', '')).message).toBe(
+      "nf.yaml:2 in 'add.out(...)': 'structured: True' needs 'structured_inherits: TensorIteratorBase' (the only meta base aten-ts generates for)",
     );
   });
 

@@ -1,0 +1,563 @@
+// The front-end emitter: turns the `variants` of native_functions.yaml into src/generated/functions.ts
+// (`torch.<name>` functions) and src/generated/methods.ts (Tensor methods). Mirrors torchgen's Python
+// bindings: torchgen/api/python.py (PythonSignature: positional and keyword-only arguments, the out=
+// grouping, the TensorOptions keywords of factories) and tools/autograd/gen_python_functions.py (one
+// binding per name, its overloads, SKIP_PYTHON_BINDINGS); the parsing rules are those of
+// torch/csrc/utils/python_arg_parser.cpp. Pure: returns strings.
+
+import { ListType, OptionalType, type Argument, type SchemaType } from '../schema/index.js';
+import type { DefaultValue } from '../schema/values.js';
+import { GENERATED_HEADER } from './emit.js';
+import { NativeFunctionsError, type NativeFunction, type Variant } from './model.js';
+
+// Note [Generated argument parsing]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's Python bindings hold each signature as data and run one generic parser (PythonArgParser) over
+// every call. The parser's cost would be the whole budget of a 1-element `torch.add` here, so the generator
+// writes the matching out per name instead, in straight-line code: strip trailing `undefined`s, take a
+// trailing plain object as the keyword arguments, then try each overload in file order on the positional
+// arguments' JavaScript types (a second pass lets a number stand for a Tensor in the ops PyTorch allows it
+// for: Note [Numbers as tensors]). Within an overload, positional arguments come in schema order; any
+// defaulted positional argument and every keyword-only argument may be given by its schema name in the
+// options object; `out` in the options object selects the `.out` overload; defaults are filled from the
+// schema. A lone `int[]` positional argument also takes varargs (`x.view(2, 3)` and `x.view([2, 3])`).
+// TypeScript overloads, one per number of positional arguments, are generated from the same schemas, so a
+// wrong call is a compile error; the runtime checks keep untyped callers honest with PyTorch's texts.
+
+// Note [Numbers as tensors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// python_arg_parser.cpp accepts a Python number for a Tensor parameter only for the ops in
+// `should_allow_numbers_as_tensors` (add, sub, mul, div, ... and their in-place/out forms); it becomes a
+// wrapped-number tensor (src/api/scalars.ts). The other ops reject it.
+const NUMBERS_AS_TENSORS = new Set(['add', 'add_', 'sub', 'sub_', 'mul', 'mul_', 'div', 'div_']);
+
+/**
+ * Names bound by hand (gen_python_functions.py's SKIP_PYTHON_BINDINGS): `to` also takes a device (PyTorch
+ * binds it by hand too); `uniform_` keeps a lenient options object (it ignores keys it does not take, so a
+ * factory's options can be passed on), which existing callers rely on.
+ */
+export const SKIP_BINDINGS: ReadonlySet<string> = new Set(['to', 'uniform_']);
+
+/** The JavaScript name of an op: `empty_like` → `emptyLike`; leading and trailing `_` are kept. */
+export function jsName(name: string): string {
+  return name.replace(/([a-zA-Z0-9])_+([a-z0-9])/g, (_, a: string, c: string) => a + c.toUpperCase());
+}
+
+/** A schema argument as a TypeScript identifier: `self` → `input` (as Python names it), camelCase. */
+function paramIdent(name: string, fn: boolean): string {
+  if (name === 'self') return fn ? 'input' : 'self';
+  const c = jsName(name);
+  return ['from', 'to', 'in', 'default', 'function'].includes(c) ? `${c}_` : c;
+}
+
+export interface Overload {
+  readonly nf: NativeFunction;
+  /** The `.out` sibling selected by `out` in the options object. */
+  readonly out: NativeFunction | null;
+  readonly positional: readonly Argument[];
+  readonly kwOnly: readonly Argument[];
+  /** Index of the first positional argument that (with all after it) has a default. */
+  readonly minPositional: number;
+  readonly varargs: boolean;
+  readonly numbersAsTensors: boolean;
+  readonly tensorOptions: boolean;
+}
+
+export interface Binding {
+  readonly name: string;
+  readonly js: string;
+  readonly overloads: Overload[];
+}
+
+function fail(nf: NativeFunction, what: string): never {
+  const open = nf.funcText.indexOf('(');
+  throw new NativeFunctionsError(nf.file, nf.line, `${nf.funcText.slice(0, open)}(...)`, what);
+}
+
+function isIntListType(t: SchemaType): boolean {
+  return t instanceof ListType && (t.elem.kind === 'IntType' || t.elem.kind === 'SymIntType');
+}
+
+/** The variants of an entry; torchgen defaults an entry without `variants` to `function`. */
+function variantsOf(nf: NativeFunction): readonly Variant[] {
+  return nf.variants.length > 0 ? nf.variants : ['function'];
+}
+
+function sameArgs(a: readonly Argument[], b: readonly Argument[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.name === b[i]!.name && x.type.str() === b[i]!.type.str());
+}
+
+/** Groups the entries with `variant` into bindings, one per base name, out= overloads folded into theirs. */
+export function bindings(functions: readonly NativeFunction[], variant: Variant): Binding[] {
+  const byName = new Map<string, Binding>();
+  const outs = functions.filter((nf) => nf.func.kind() === 'out');
+  for (const nf of functions) {
+    if (nf.func.kind() === 'out' || !variantsOf(nf).includes(variant) || SKIP_BINDINGS.has(nf.func.name)) continue;
+    const args = nf.func.arguments.filter((a) => !(variant === 'method' && a.name === 'self'));
+    if (variant === 'method' && args.length === nf.func.arguments.length) fail(nf, "a method variant needs a 'Tensor self' argument");
+    const positional = args.filter((a) => !a.kwargOnly);
+    const kwOnly = args.filter((a) => a.kwargOnly);
+    let minPositional = positional.length;
+    while (minPositional > 0 && positional[minPositional - 1]!.hasDefault) minPositional--;
+    const out =
+      outs.find((o) => o.func.name === nf.func.name && sameArgs(o.func.arguments.filter((a) => !a.isOut), nf.func.arguments)) ?? null;
+    const names = new Set(args.map((a) => a.name));
+    const ov: Overload = {
+      nf,
+      out,
+      positional,
+      kwOnly,
+      minPositional,
+      varargs: positional.length === 1 && isIntListType(positional[0]!.type),
+      numbersAsTensors: NUMBERS_AS_TENSORS.has(nf.func.name),
+      tensorOptions: ['dtype', 'layout', 'device', 'pin_memory'].every((n) => names.has(n)),
+    };
+    let b = byName.get(nf.func.name);
+    if (!b) byName.set(nf.func.name, (b = { name: nf.func.name, js: jsName(nf.func.name), overloads: [] }));
+    b.overloads.push(ov);
+  }
+  return [...byName.values()];
+}
+
+// ---- types -------------------------------------------------------------------------------------------------
+
+/** The public TypeScript type of an argument (what callers may pass). */
+function publicType(nf: NativeFunction, t: SchemaType, numbers: boolean): string {
+  if (t instanceof OptionalType) return `${publicType(nf, t.elem, numbers)} | null`;
+  if (t instanceof ListType) {
+    const e = publicType(nf, t.elem, false);
+    return `readonly ${e.includes(' ') ? `(${e})` : e}[]`;
+  }
+  switch (t.kind) {
+    case 'TensorType':
+      return numbers ? 'Tensor | number | boolean' : 'Tensor';
+    case 'NumberType':
+      return 'number | boolean';
+    case 'IntType':
+    case 'SymIntType':
+    case 'FloatType':
+      return 'number';
+    case 'BoolType':
+      return 'boolean';
+    case 'StringType':
+      return 'string';
+    case 'ScalarTypeType':
+      return 'DtypeLike';
+    case 'DeviceObjType':
+      return 'DeviceLike';
+    case 'LayoutType':
+      return 'Layout';
+    case 'MemoryFormatType':
+      return 'MemoryFormat';
+    case 'GeneratorType':
+      return 'Generator';
+    default:
+      return fail(nf, `unsupported argument type '${t.str()}' for a Python binding`);
+  }
+}
+
+/** The type the operator handle takes (src/generated/aten.ts), for the casts of converted values. */
+function handleType(t: SchemaType): string {
+  if (t instanceof OptionalType) return `${handleType(t.elem)} | null`;
+  if (t instanceof ListType) return `${handleType(t.elem)}[]`;
+  switch (t.kind) {
+    case 'TensorType':
+      return 'Tensor';
+    case 'NumberType':
+      return 'number | boolean';
+    case 'BoolType':
+      return 'boolean';
+    case 'StringType':
+      return 'string';
+    case 'ScalarTypeType':
+      return 'ScalarType';
+    case 'DeviceObjType':
+      return 'Device';
+    case 'LayoutType':
+      return 'Layout';
+    case 'GeneratorType':
+      return 'Generator';
+    default:
+      return 'number';
+  }
+}
+
+/** The Python type name in messages (python_arg_parser.cpp's FunctionParameter::type_name). */
+function pyTypeName(t: SchemaType): string {
+  const base = t instanceof OptionalType ? t.elem : t;
+  if (base instanceof ListType) return isIntListType(base) ? 'tuple of ints' : `tuple of ${pyTypeName(base.elem)}s`;
+  switch (base.kind) {
+    case 'TensorType':
+      return 'Tensor';
+    case 'NumberType':
+      return 'Number';
+    case 'IntType':
+    case 'SymIntType':
+      return 'int';
+    case 'FloatType':
+      return 'float';
+    case 'BoolType':
+      return 'bool';
+    case 'StringType':
+      return 'str';
+    case 'ScalarTypeType':
+      return 'torch.dtype';
+    case 'DeviceObjType':
+      return 'torch.device';
+    case 'LayoutType':
+      return 'torch.layout';
+    case 'MemoryFormatType':
+      return 'torch.memory_format';
+    case 'GeneratorType':
+      return 'torch.Generator';
+    default:
+      return base.str();
+  }
+}
+
+/** A runtime check of value expression `v` against `t`. */
+function checkExpr(t: SchemaType, v: string, numbers: boolean): string {
+  if (t instanceof OptionalType) return `(${v} === null || ${checkExpr(t.elem, v, numbers)})`;
+  if (t instanceof ListType) {
+    if (isIntListType(t)) return `isIntList(${v})`;
+    return `Array.isArray(${v})`;
+  }
+  switch (t.kind) {
+    case 'TensorType':
+      return numbers ? `isTensorOrNumber(${v})` : `isTensor(${v})`;
+    case 'NumberType':
+      return `isScalar(${v})`;
+    case 'IntType':
+    case 'SymIntType':
+    case 'LayoutType':
+    case 'MemoryFormatType':
+      return `isInt(${v})`;
+    case 'FloatType':
+      return `isFloat(${v})`;
+    case 'BoolType':
+      return `isBool(${v})`;
+    case 'StringType':
+      return `typeof ${v} === 'string'`;
+    case 'ScalarTypeType':
+      return `isDtype(${v})`;
+    case 'DeviceObjType':
+      return `isDevice(${v})`;
+    case 'GeneratorType':
+      return `isGenerator(${v})`;
+    default:
+      return 'false';
+  }
+}
+
+/** The conversion of a checked value expression `v` to what the handle takes. */
+function convertExpr(t: SchemaType, v: string, numbers: boolean): string {
+  if (t instanceof OptionalType) {
+    const inner = convertExpr(t.elem, v, numbers);
+    return inner === `${v} as ${handleType(t.elem)}` ? `${v} as ${handleType(t)}` : `${v} === null ? null : ${inner}`;
+  }
+  if (isIntListType(t)) return `toIntList(${v})`;
+  switch (t.kind) {
+    case 'TensorType':
+      return numbers ? `toTensor(${v})` : `${v} as Tensor`;
+    case 'ScalarTypeType':
+      return `toDtype(${v})`;
+    case 'DeviceObjType':
+      return `toDevice(${v})`;
+    default:
+      return `${v} as ${handleType(t)}`;
+  }
+}
+
+/** A schema default as a JavaScript expression. */
+export function defaultExpr(nf: NativeFunction, d: DefaultValue): string {
+  switch (d.tag) {
+    case 'None':
+      return 'null';
+    case 'Int':
+      return d.value.toString();
+    case 'Double':
+      return Object.is(d.value, -0) ? '-0' : String(d.value);
+    case 'Bool':
+      return String(d.value);
+    case 'String':
+      return JSON.stringify(d.value);
+    case 'List':
+      return `[${d.items.map((i) => (i.tag === 'Int' ? i.value.toString() : i.tag === 'Double' || i.tag === 'Bool' ? String(i.value) : '0')).join(', ')}]`;
+    default:
+      return fail(nf, `unsupported default '${d.tag}' for a Python binding`);
+  }
+}
+
+/** Python's spelling of a default in signatures (`None`, `1`, `False`). */
+function pyDefault(d: DefaultValue): string {
+  switch (d.tag) {
+    case 'None':
+      return 'None';
+    case 'Bool':
+      return d.value ? 'True' : 'False';
+    case 'Int':
+      return d.value.toString();
+    case 'Double':
+      return String(d.value);
+    default:
+      return '...';
+  }
+}
+
+/** The overload as Python prints it in "expected one of": `(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)`. */
+function pySignature(ov: Overload): string {
+  const arg = (a: Argument): string => {
+    const name = a.name === 'self' ? 'input' : a.name;
+    const base = `${pyTypeName(a.type)} ${name}`;
+    return a.defaultValue !== undefined ? `${base} = ${pyDefault(a.defaultValue)}` : base;
+  };
+  const parts = ov.positional.map(arg);
+  const kw = ov.kwOnly.map(arg);
+  if (ov.out) kw.push('Tensor out = None');
+  if (ov.tensorOptions) kw.push('bool requires_grad = False');
+  if (kw.length > 0) parts.push('*', ...kw);
+  return `(${parts.join(', ')})`;
+}
+
+// ---- emission ----------------------------------------------------------------------------------------------
+
+/** The options-object type of an overload, and whether it must be given. */
+function optionsType(ov: Overload): { type: string; required: boolean } {
+  const fields: string[] = [];
+  let required = false;
+  for (const a of [...ov.positional.slice(ov.minPositional), ...ov.kwOnly]) {
+    const opt = a.hasDefault;
+    if (!opt) required = true;
+    fields.push(`${a.name}${opt ? '?' : ''}: ${publicType(ov.nf, a.type, ov.numbersAsTensors)}`);
+  }
+  if (ov.out) fields.push('out?: Tensor');
+  if (ov.tensorOptions) fields.push('requires_grad?: boolean');
+  return { type: fields.length === 0 ? '' : `{ ${fields.join('; ')} }`, required };
+}
+
+function returnType(ov: Overload, method: boolean): string {
+  const rets = ov.nf.func.returns;
+  if (rets.length !== 1) return fail(ov.nf, 'a Python binding needs exactly one return');
+  const r = rets[0]!;
+  if (r.type.kind === 'NumberType') return 'ScalarValue';
+  if (r.type.kind !== 'TensorType') return fail(ov.nf, `unsupported return type '${r.type.str()}' for a Python binding`);
+  const self = ov.nf.func.arguments[0];
+  return method && r.isWrite && self?.name === 'self' && self.isWrite ? 'this' : 'Tensor';
+}
+
+/** The TypeScript overload signatures (parameter lists and return type) of one overload. */
+function tsSignatures(ov: Overload, method: boolean): string[] {
+  const fn = !method;
+  const { type: opts, required } = optionsType(ov);
+  const ret = returnType(ov, method);
+  const optsParam = opts === '' ? [] : [`options${required ? '' : '?'}: ${opts}`];
+  const param = (a: Argument, optional: boolean): string =>
+    `${paramIdent(a.name, fn)}${optional ? '?' : ''}: ${publicType(ov.nf, a.type, ov.numbersAsTensors)}`;
+  const out: string[] = [];
+  if (ov.varargs) {
+    const a = ov.positional[0]!;
+    const id = paramIdent(a.name, fn);
+    if (!required) out.push(`(...${id}: number[]): ${ret}`);
+    if (opts !== '') out.push(`(...args: [...${id}: number[], options: ${opts}]): ${ret}`);
+    out.push(`(${[param(a, false), ...optsParam].join(', ')}): ${ret}`);
+    return out;
+  }
+  for (let k = ov.minPositional; k <= ov.positional.length; k++) {
+    const ps = ov.positional.slice(0, k).map((a, i) => param(a, i >= ov.minPositional));
+    out.push(`(${[...ps, ...optsParam].join(', ')}): ${ret}`);
+  }
+  return out;
+}
+
+/** The condition under which overload `ov` matches the positional arguments `a[0..n)`. */
+function conditionExpr(ov: Overload, numbers: boolean): string {
+  if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))`;
+  const parts = [ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`];
+  ov.positional.forEach((arg, i) => {
+    const c = checkExpr(arg.type, `a[${i}]`, numbers);
+    parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
+  });
+  return parts.join(' && ');
+}
+
+/** The body that parses the rest of the arguments and calls the operator. */
+function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, indent: string): string[] {
+  const L: string[] = [];
+  const allowed = [...ov.positional.map((a) => a.name), ...ov.kwOnly.map((a) => a.name)].filter((a) => a !== 'self');
+  if (ov.out) allowed.push('out');
+  if (ov.tensorOptions) allowed.push('requires_grad');
+  const posNames = ov.positional.map((a) => a.name);
+  L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
+  const vars = new Map<string, string>();
+  if (method) vars.set('self', 'this');
+  ov.positional.forEach((arg, i) => {
+    const v = `v${i}`;
+    vars.set(arg.name, v);
+    if (ov.varargs) {
+      L.push(`const ${v} = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);`);
+      return;
+    }
+    const conv = convertExpr(arg.type, `a[${i}]`, numbers);
+    if (i < ov.minPositional) {
+      L.push(`const ${v}: ${handleType(arg.type)} = ${conv};`);
+      return;
+    }
+    L.push(`let ${v}: ${handleType(arg.type)};`);
+    L.push(`if (n > ${i} && a[${i}] !== undefined) ${v} = ${conv};`);
+    kwLines(b, ov, arg, v, 'else ', L);
+  });
+  ov.kwOnly.forEach((arg, i) => {
+    const v = `k${i}`;
+    vars.set(arg.name, v);
+    L.push(`let ${v}: ${handleType(arg.type)};`);
+    kwLines(b, ov, arg, v, '', L);
+  });
+  const call = (nf: NativeFunction): string => {
+    const args = nf.func.arguments.map((a) => (a.isOut ? 'out as Tensor' : (vars.get(a.name) ?? 'undefined')));
+    return `aten().${nf.handleName}.call(${args.join(', ')})`;
+  };
+  if (ov.out) {
+    L.push(`const out = o === undefined ? undefined : o.out;`);
+    L.push(`if (out !== undefined && out !== null) {`);
+    L.push(`  kwArg(${JSON.stringify(b.name)}, 'out', 'Tensor', isTensor(out), out);`);
+    L.push(`  return ${call(ov.out)};`);
+    L.push('}');
+  }
+  if (ov.tensorOptions) {
+    L.push(`const r = ${call(ov.nf)};`);
+    L.push(`if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;`);
+    L.push('return r;');
+  } else {
+    L.push(`return ${call(ov.nf)};`);
+  }
+  return L.map((l) => indent + l);
+}
+
+function kwLines(b: Binding, ov: Overload, arg: Argument, v: string, prefix: string, L: string[]): void {
+  const key = `o.${arg.name}`;
+  const check = checkExpr(arg.type, key, ov.numbersAsTensors);
+  L.push(`${prefix}if (o !== undefined && ${key} !== undefined) {`);
+  L.push(`  kwArg(${JSON.stringify(b.name)}, '${arg.name}', '${pyTypeName(arg.type)}', ${check}, ${key});`);
+  L.push(`  ${v} = ${convertExpr(arg.type, key, ov.numbersAsTensors)};`);
+  if (arg.defaultValue !== undefined) {
+    L.push(`} else ${v} = ${defaultExpr(ov.nf, arg.defaultValue)};`);
+  } else {
+    L.push(`} else missingKw(${JSON.stringify(b.name)}, '${arg.name}');`);
+  }
+}
+
+/** The implementation of one binding: the function body shared by functions and methods. */
+function implLines(b: Binding, method: boolean): string[] {
+  const L: string[] = [];
+  L.push('  let n = a.length;');
+  L.push('  while (n > 0 && a[n - 1] === undefined) n--;');
+  L.push('  let o: Kw | undefined;');
+  L.push('  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;');
+  const passes = [false];
+  if (b.overloads.some((ov) => ov.numbersAsTensors)) passes.push(true);
+  for (const numbers of passes) {
+    for (const ov of b.overloads) {
+      if (numbers && !ov.numbersAsTensors) continue;
+      L.push(`  // ${ov.nf.opName}${ov.out ? ` (out=: ${ov.out.opName})` : ''}${numbers ? ', numbers as tensors' : ''}`);
+      L.push(`  if (${conditionExpr(ov, numbers)}) {`);
+      L.push(...bodyLines(b, ov, method, numbers, '    '));
+      L.push('  }');
+    }
+  }
+  L.push(`  return noMatch(${JSON.stringify(method ? `Tensor.${b.name}` : b.name)}, a, ${sigsName(b)});`);
+  return L;
+}
+
+function sigsName(b: Binding): string {
+  return `SIGS_${b.name}`;
+}
+
+const RUNTIME_NAMES = [
+  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw',
+  'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
+  'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
+];
+
+const TYPE_IMPORTS: readonly (readonly [names: readonly string[], from: string])[] = [
+  [['Device'], '../c10/Device.js'],
+  [['Layout', 'MemoryFormat'], '../c10/Layout.js'],
+  [['ScalarType'], '../c10/ScalarType.js'],
+  [['Generator'], '../random/index.js'],
+  [['ScalarValue'], '../tensor/elements.js'],
+  [['Tensor'], '../tensor/Tensor.js'],
+];
+
+/** The file: header, the imports the body uses, the body. */
+function file(what: string, body: readonly string[]): string {
+  const text = body.join('\n');
+  const uses = (name: string): boolean => new RegExp(`\\b${name}\\b`).test(text);
+  const imports: string[] = [];
+  for (const [names, from] of TYPE_IMPORTS) {
+    const used = names.filter(uses);
+    if (used.length > 0) imports.push(`import type { ${used.join(', ')} } from '${from}';`);
+  }
+  if (uses('aten')) imports.push("import { aten } from '../aten/ops.js';");
+  const runtime = RUNTIME_NAMES.filter((n) => uses(n.replace('type ', '')));
+  if (runtime.length > 0) imports.push(`import { ${runtime.join(', ')} } from '../codegen/pyArgs.js';`);
+  return [
+    GENERATED_HEADER,
+    '//',
+    what,
+    '// See Note [Generated argument parsing] in src/codegen/front.ts and src/codegen/README.md.',
+    '',
+    ...imports,
+    '',
+    text,
+  ].join('\n');
+}
+
+/** The text of src/generated/functions.ts: one exported `torch.<name>` function per function-variant name. */
+export function emitFunctions(functions: readonly NativeFunction[]): string {
+  const L: string[] = [];
+  for (const b of bindings(functions, 'function')) {
+    L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`);
+    L.push('');
+    L.push(`/** \`torch.${b.name}\`: ${b.overloads.map((ov) => `\`${ov.nf.opName}\``).join(', ')}. */`);
+    for (const ov of b.overloads) for (const s of tsSignatures(ov, false)) L.push(`export function ${b.js}${s};`);
+    L.push(`export function ${b.js}(...a: unknown[]): unknown {`);
+    L.push(...implLines(b, false));
+    L.push('}');
+    L.push('');
+  }
+  return file("// The `torch.<name>` functions of the aten operators with `variants: function` (torchgen's python_torch_functions).", L);
+}
+
+/** The text of src/generated/methods.ts: the `TensorMethods` interface and `installTensorMethods`. */
+export function emitMethods(functions: readonly NativeFunction[]): string {
+  const L: string[] = [];
+  const bs = bindings(functions, 'method');
+  L.push('/** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */');
+  L.push('export interface TensorMethods {');
+  for (const b of bs) {
+    L.push(`  /** ${b.overloads.map((ov) => `\`${ov.nf.funcText.replace(/\*\//g, '*\\/')}\``).join('; ')} */`);
+    for (const ov of b.overloads) for (const s of tsSignatures(ov, true)) L.push(`  ${b.js}${s};`);
+  }
+  L.push('}');
+  L.push('');
+  for (const b of bs) {
+    L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`);
+    L.push('');
+    L.push(`function method_${b.js}(this: Tensor, ...a: unknown[]): unknown {`);
+    L.push(...implLines(b, true));
+    L.push('}');
+    L.push('');
+  }
+  L.push('// Note [Installing the generated methods]');
+  L.push('// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~');
+  L.push('// Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is');
+  L.push('// imported first. It only reads function declarations (hoisted), never module constants, so it works while');
+  L.push('// the Tensor.ts <-> methods.ts import cycle is still being evaluated.');
+  L.push('/** Puts the generated methods on `proto` (Tensor.prototype). */');
+  L.push('export function installTensorMethods(proto: object): void {');
+  L.push('  Object.defineProperties(proto, {');
+  for (const b of bs) L.push(`    ${b.js}: { value: method_${b.js}, writable: true, configurable: true },`);
+  L.push('  });');
+  L.push('}');
+  L.push('');
+  return file("// The Tensor methods of the aten operators with `variants: method` (torchgen's python_variable_methods).", L);
+}

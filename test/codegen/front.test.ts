@@ -1,0 +1,49 @@
+// The front-end emitter (src/codegen/front.ts): bindings per name with the out= overload folded in, the
+// TypeScript overloads generated from the schemas, and its errors.
+import { describe, expect, it } from 'vitest';
+import { bindings, emitFunctions, emitMethods, jsName } from '../../src/codegen/front.js';
+import { NativeFunctionsError, parseNativeFunctions } from '../../src/codegen/model.js';
+
+const YAML = `- func: sum.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+  variants: function, method
+  dispatch:
+    CPU: binary.sum
+- func: sum.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+  dispatch:
+    CPU: binary.sumOut
+- func: view(Tensor(a) self, SymInt[] size) -> Tensor(a)
+  variants: method
+  dispatch:
+    CompositeExplicitAutograd: shape.view
+`;
+
+describe('front-end emitter', () => {
+  const fns = parseNativeFunctions(YAML, 'nf.yaml');
+
+  it('groups overloads per name and folds the out= overload into its functional one', () => {
+    const fs = bindings(fns, 'function');
+    expect(fs.map((b) => [b.name, b.overloads.map((o) => [o.nf.opName, o.out?.opName ?? null])])).toEqual([['sum', [['sum.dim', 'sum.out']]]]);
+    expect(bindings(fns, 'method').map((b) => b.name)).toEqual(['sum', 'view']);
+  });
+
+  it('generates one TypeScript overload per number of positional arguments, and varargs forms', () => {
+    const f = emitFunctions(fns);
+    expect(f).toContain('export function sum(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
+    expect(f).toContain('export function sum(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
+    expect(f).toContain('const SIGS_sum = ["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];');
+    const m = emitMethods(fns);
+    expect(m).toContain('  view(...size: number[]): Tensor;');
+    expect(m).toContain('  view(size: readonly number[]): Tensor;');
+    expect(m).toContain('    view: { value: method_view, writable: true, configurable: true },');
+  });
+
+  it('names functions in camelCase, keeping leading and trailing underscores', () => {
+    expect([jsName('empty_like'), jsName('_to_copy'), jsName('add_'), jsName('as_strided')]).toEqual(['emptyLike', '_toCopy', 'add_', 'asStrided']);
+  });
+
+  it('rejects a binding it cannot type, naming the entry', () => {
+    const bad = parseNativeFunctions(`- func: f(Tensor self, complex c) -> Tensor\n  dispatch:\n    CPU: binary.f\n`, 'nf.yaml');
+    expect(() => emitFunctions(bad)).toThrow(NativeFunctionsError);
+    expect(() => emitFunctions(bad)).toThrow("nf.yaml:1 in 'f(...)': unsupported argument type 'complex' for a Python binding");
+  });
+});
