@@ -38,15 +38,23 @@ const NUMBERS_AS_TENSORS = new Set(['add', 'add_', 'sub', 'sub_', 'mul', 'mul_',
  */
 export const SKIP_BINDINGS: ReadonlySet<string> = new Set(['to', 'uniform_']);
 
-/** The JavaScript name of an op: `empty_like` → `emptyLike`; leading and trailing `_` are kept. */
+/**
+ * The JavaScript name of an op: verbatim from the schema (`torch.index_select`, `x.masked_fill_`), as a
+ * PyTorch user types it; only argument names become camelCase identifiers (see paramIdent).
+ */
 export function jsName(name: string): string {
+  return name;
+}
+
+/** camelCase of a snake_case schema argument name: `memory_format` → `memoryFormat`. */
+function camelName(name: string): string {
   return name.replace(/([a-zA-Z0-9])_+([a-z0-9])/g, (_, a: string, c: string) => a + c.toUpperCase());
 }
 
 /** A schema argument as a TypeScript identifier: `self` → `input` (as Python names it), camelCase. */
 function paramIdent(name: string, fn: boolean): string {
   if (name === 'self') return fn ? 'input' : 'self';
-  const c = jsName(name);
+  const c = camelName(name);
   return ['from', 'to', 'in', 'default', 'function'].includes(c) ? `${c}_` : c;
 }
 
@@ -337,9 +345,17 @@ function optionsType(ov: Overload): { type: string; required: boolean } {
 
 function returnType(ov: Overload, method: boolean): string {
   const rets = ov.nf.func.returns;
-  if (rets.length !== 1) return fail(ov.nf, 'a Python binding needs exactly one return');
+  if (rets.length === 0) return fail(ov.nf, 'a Python binding needs at least one return');
+  if (rets.length > 1) {
+    // `(Tensor values, Tensor indices)`: PyTorch returns a named tuple; here an array in schema order.
+    for (const r of rets) {
+      if (r.type.kind !== 'TensorType') return fail(ov.nf, `unsupported return type '${r.type.str()}' in a multi-return binding`);
+    }
+    return `[${rets.map(() => 'Tensor').join(', ')}]`;
+  }
   const r = rets[0]!;
   if (r.type.kind === 'NumberType') return 'ScalarValue';
+  if (r.type.kind === 'ListType' && r.type.toString().startsWith('Tensor')) return 'Tensor[]';
   if (r.type.kind !== 'TensorType') return fail(ov.nf, `unsupported return type '${r.type.str()}' for a Python binding`);
   const self = ov.nf.func.arguments[0];
   return method && r.isWrite && self?.name === 'self' && self.isWrite ? 'this' : 'Tensor';
@@ -511,17 +527,26 @@ function file(what: string, body: readonly string[]): string {
   ].join('\n');
 }
 
+/** JavaScript reserved words that are also PyTorch function names. */
+const RESERVED_WORDS: ReadonlySet<string> = new Set(['var', 'delete', 'new', 'in', 'function', 'default', 'import', 'export']);
+
 /** The text of src/generated/functions.ts: one exported `torch.<name>` function per function-variant name. */
 export function emitFunctions(functions: readonly NativeFunction[]): string {
   const L: string[] = [];
   for (const b of bindings(functions, 'function')) {
+    // A name that is a reserved word (`var`) is declared under another identifier and exported under its own
+    // name, which export clauses allow (`torch.var` then works as in PyTorch).
+    const reserved = RESERVED_WORDS.has(b.js);
+    const ident = reserved ? `${b.js}Function` : b.js;
+    const exp = reserved ? '' : 'export ';
     L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`);
     L.push('');
     L.push(`/** \`torch.${b.name}\`: ${b.overloads.map((ov) => `\`${ov.nf.opName}\``).join(', ')}. */`);
-    for (const ov of b.overloads) for (const s of tsSignatures(ov, false)) L.push(`export function ${b.js}${s};`);
-    L.push(`export function ${b.js}(...a: unknown[]): unknown {`);
+    for (const ov of b.overloads) for (const s of tsSignatures(ov, false)) L.push(`${exp}function ${ident}${s};`);
+    L.push(`${exp}function ${ident}(...a: unknown[]): unknown {`);
     L.push(...implLines(b, false));
     L.push('}');
+    if (reserved) L.push(`export { ${ident} as ${b.js} };`);
     L.push('');
   }
   return file("// The `torch.<name>` functions of the aten operators with `variants: function` (torchgen's python_torch_functions).", L);

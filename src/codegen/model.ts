@@ -10,11 +10,18 @@ import { type FunctionSchema, parseSchema, SchemaParseError } from '../schema/in
 /** A kernel module of src/kernels that `dispatch` entries may name, with its import path from src/generated. */
 export const KERNEL_MODULES: Readonly<Record<string, string>> = {
   binary: '../kernels/BinaryOps.js',
+  compare: '../kernels/CompareOps.js',
   composite: '../kernels/composite.js',
+  conv: '../kernels/Convolution.js',
   copy: '../kernels/Copy.js',
   dist: '../kernels/Distributions.js',
   factories: '../kernels/TensorFactories.js',
+  indexing: '../kernels/Indexing.js',
+  linalg: '../kernels/LinearAlgebra.js',
+  nn: '../kernels/NNOps.js',
+  reduce: '../kernels/ReduceOps.js',
   shape: '../kernels/TensorShape.js',
+  unary: '../kernels/UnaryOps.js',
 };
 
 // Note [Dispatch keys of the tensor core]

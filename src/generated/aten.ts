@@ -15,11 +15,18 @@ import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { checkInplace } from '../codegen/structured.js';
 import * as binary from '../kernels/BinaryOps.js';
+import * as compare from '../kernels/CompareOps.js';
 import * as composite from '../kernels/composite.js';
+import * as conv from '../kernels/Convolution.js';
 import * as copy from '../kernels/Copy.js';
 import * as dist from '../kernels/Distributions.js';
 import * as factories from '../kernels/TensorFactories.js';
+import * as indexing from '../kernels/Indexing.js';
+import * as linalg from '../kernels/LinearAlgebra.js';
+import * as nn from '../kernels/NNOps.js';
+import * as reduce from '../kernels/ReduceOps.js';
 import * as shape from '../kernels/TensorShape.js';
+import * as unary from '../kernels/UnaryOps.js';
 
 /** An optional argument: `None` is `null`; an omitted trailing argument is `undefined`. */
 export type Opt<T> = T | null | undefined;
@@ -145,6 +152,548 @@ export interface AtenOps {
   div__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
   /** `div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
   div_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `neg(Tensor self) -> Tensor` */
+  neg: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `neg_(Tensor(a!) self) -> Tensor(a!)` */
+  neg_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  neg_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `abs(Tensor self) -> Tensor` */
+  abs: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `abs_(Tensor(a!) self) -> Tensor(a!)` */
+  abs_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  abs_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sign(Tensor self) -> Tensor` */
+  sign: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sign_(Tensor(a!) self) -> Tensor(a!)` */
+  sign_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sign_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `exp(Tensor self) -> Tensor` */
+  exp: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `exp_(Tensor(a!) self) -> Tensor(a!)` */
+  exp_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  exp_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `exp2(Tensor self) -> Tensor` */
+  exp2: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `exp2_(Tensor(a!) self) -> Tensor(a!)` */
+  exp2_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  exp2_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `log(Tensor self) -> Tensor` */
+  log: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log_(Tensor(a!) self) -> Tensor(a!)` */
+  log_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  log_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `log2(Tensor self) -> Tensor` */
+  log2: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log2_(Tensor(a!) self) -> Tensor(a!)` */
+  log2_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  log2_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `log1p(Tensor self) -> Tensor` */
+  log1p: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log1p_(Tensor(a!) self) -> Tensor(a!)` */
+  log1p_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  log1p_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `expm1(Tensor self) -> Tensor` */
+  expm1: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `expm1_(Tensor(a!) self) -> Tensor(a!)` */
+  expm1_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  expm1_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sqrt(Tensor self) -> Tensor` */
+  sqrt: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sqrt_(Tensor(a!) self) -> Tensor(a!)` */
+  sqrt_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sqrt_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `rsqrt(Tensor self) -> Tensor` */
+  rsqrt: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rsqrt_(Tensor(a!) self) -> Tensor(a!)` */
+  rsqrt_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  rsqrt_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sin(Tensor self) -> Tensor` */
+  sin: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sin_(Tensor(a!) self) -> Tensor(a!)` */
+  sin_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sin_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `cos(Tensor self) -> Tensor` */
+  cos: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `cos_(Tensor(a!) self) -> Tensor(a!)` */
+  cos_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  cos_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `tan(Tensor self) -> Tensor` */
+  tan: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `tan_(Tensor(a!) self) -> Tensor(a!)` */
+  tan_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  tan_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `asin(Tensor self) -> Tensor` */
+  asin: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asin_(Tensor(a!) self) -> Tensor(a!)` */
+  asin_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  asin_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `acos(Tensor self) -> Tensor` */
+  acos: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acos_(Tensor(a!) self) -> Tensor(a!)` */
+  acos_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  acos_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `atan(Tensor self) -> Tensor` */
+  atan: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atan_(Tensor(a!) self) -> Tensor(a!)` */
+  atan_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  atan_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sinh(Tensor self) -> Tensor` */
+  sinh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinh_(Tensor(a!) self) -> Tensor(a!)` */
+  sinh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sinh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `cosh(Tensor self) -> Tensor` */
+  cosh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `cosh_(Tensor(a!) self) -> Tensor(a!)` */
+  cosh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  cosh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `tanh(Tensor self) -> Tensor` */
+  tanh: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `tanh_(Tensor(a!) self) -> Tensor(a!)` */
+  tanh_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  tanh_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `sigmoid(Tensor self) -> Tensor` */
+  sigmoid: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sigmoid_(Tensor(a!) self) -> Tensor(a!)` */
+  sigmoid_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  sigmoid_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `relu(Tensor self) -> Tensor` */
+  relu: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `relu_(Tensor(a!) self) -> Tensor(a!)` */
+  relu_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `gelu(Tensor self, *, str approximate='none') -> Tensor` */
+  gelu: OperatorHandle<(self: Tensor, approximate: string) => Tensor>;
+  /** `gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)` */
+  gelu_: OperatorHandle<(self: Tensor, approximate: string) => Tensor>;
+  /** `gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)` */
+  gelu_out: OperatorHandle<(self: Tensor, approximate: string, out: Tensor) => Tensor>;
+  /** `silu(Tensor self) -> Tensor` */
+  silu: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `silu_(Tensor(a!) self) -> Tensor(a!)` */
+  silu_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  silu_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `erf(Tensor self) -> Tensor` */
+  erf: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erf_(Tensor(a!) self) -> Tensor(a!)` */
+  erf_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  erf_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `floor(Tensor self) -> Tensor` */
+  floor: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `floor_(Tensor(a!) self) -> Tensor(a!)` */
+  floor_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  floor_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `ceil(Tensor self) -> Tensor` */
+  ceil: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `ceil_(Tensor(a!) self) -> Tensor(a!)` */
+  ceil_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  ceil_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `round(Tensor self) -> Tensor` */
+  round: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `round_(Tensor(a!) self) -> Tensor(a!)` */
+  round_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  round_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `round.decimals(Tensor self, *, int decimals) -> Tensor` */
+  round_decimals: OperatorHandle<(self: Tensor, decimals: number) => Tensor>;
+  /** `round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)` */
+  round__decimals: OperatorHandle<(self: Tensor, decimals: number) => Tensor>;
+  /** `round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)` */
+  round_decimals_out: OperatorHandle<(self: Tensor, decimals: number, out: Tensor) => Tensor>;
+  /** `trunc(Tensor self) -> Tensor` */
+  trunc: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `trunc_(Tensor(a!) self) -> Tensor(a!)` */
+  trunc_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  trunc_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `frac(Tensor self) -> Tensor` */
+  frac: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `frac_(Tensor(a!) self) -> Tensor(a!)` */
+  frac_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  frac_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `reciprocal(Tensor self) -> Tensor` */
+  reciprocal: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `reciprocal_(Tensor(a!) self) -> Tensor(a!)` */
+  reciprocal_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  reciprocal_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `isnan(Tensor self) -> Tensor` */
+  isnan: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `isinf(Tensor self) -> Tensor` */
+  isinf: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `isfinite(Tensor self) -> Tensor` */
+  isfinite: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor` */
+  nan_to_num: OperatorHandle<(self: Tensor, nan?: Opt<number>, posinf?: Opt<number>, neginf?: Opt<number>) => Tensor>;
+  /** `nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)` */
+  nan_to_num_: OperatorHandle<(self: Tensor, nan?: Opt<number>, posinf?: Opt<number>, neginf?: Opt<number>) => Tensor>;
+  /** `nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)` */
+  nan_to_num_out: OperatorHandle<(self: Tensor, nan: Opt<number>, posinf: Opt<number>, neginf: Opt<number>, out: Tensor) => Tensor>;
+  /** `eq.Tensor(Tensor self, Tensor other) -> Tensor` */
+  eq_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  eq__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  eq_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `eq.Scalar(Tensor self, Scalar other) -> Tensor` */
+  eq_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  eq__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  eq_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `ne.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ne_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ne__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ne_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `ne.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ne_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ne__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ne_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `lt.Tensor(Tensor self, Tensor other) -> Tensor` */
+  lt_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  lt__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  lt_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `lt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  lt_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  lt__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  lt_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `le.Tensor(Tensor self, Tensor other) -> Tensor` */
+  le_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  le__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  le_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `le.Scalar(Tensor self, Scalar other) -> Tensor` */
+  le_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  le__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  le_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `gt.Tensor(Tensor self, Tensor other) -> Tensor` */
+  gt_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  gt__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  gt_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `gt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  gt_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  gt__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  gt_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `ge.Tensor(Tensor self, Tensor other) -> Tensor` */
+  ge_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  ge__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ge_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `ge.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ge_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ge__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  ge_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `logical_and(Tensor self, Tensor other) -> Tensor` */
+  logical_and: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_and_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logical_and_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logical_or(Tensor self, Tensor other) -> Tensor` */
+  logical_or: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_or_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logical_or_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logical_xor(Tensor self, Tensor other) -> Tensor` */
+  logical_xor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_xor_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  logical_xor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `logical_not(Tensor self) -> Tensor` */
+  logical_not: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `logical_not_(Tensor(a!) self) -> Tensor(a!)` */
+  logical_not_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  logical_not_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_not(Tensor self) -> Tensor` */
+  bitwise_not: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `bitwise_not_(Tensor(a!) self) -> Tensor(a!)` */
+  bitwise_not_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_not_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor` */
+  bitwise_and_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  bitwise_and__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_and_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_and_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_and__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_and_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  bitwise_and_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor` */
+  bitwise_or_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  bitwise_or__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_or_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_or_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_or__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_or_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  bitwise_or_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor` */
+  bitwise_xor_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  bitwise_xor__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_xor_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_xor_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_xor__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  bitwise_xor_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  bitwise_xor_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `maximum(Tensor self, Tensor other) -> Tensor` */
+  maximum: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  maximum_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `minimum(Tensor self, Tensor other) -> Tensor` */
+  minimum: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  minimum_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `where.self(Tensor condition, Tensor self, Tensor other) -> Tensor` */
+  where_self: OperatorHandle<(condition: Tensor, self: Tensor, other: Tensor) => Tensor>;
+  /** `where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  where_self_out: OperatorHandle<(condition: Tensor, self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor` */
+  where_ScalarSelf: OperatorHandle<(condition: Tensor, self: number | boolean, other: Tensor) => Tensor>;
+  /** `where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor` */
+  where_ScalarOther: OperatorHandle<(condition: Tensor, self: Tensor, other: number | boolean) => Tensor>;
+  /** `where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor` */
+  where_Scalar: OperatorHandle<(condition: Tensor, self: number | boolean, other: number | boolean) => Tensor>;
+  /** `clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor` */
+  clamp: OperatorHandle<(self: Tensor, min?: Opt<number | boolean>, max?: Opt<number | boolean>) => Tensor>;
+  /** `clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)` */
+  clamp_: OperatorHandle<(self: Tensor, min?: Opt<number | boolean>, max?: Opt<number | boolean>) => Tensor>;
+  /** `clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_out: OperatorHandle<(self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor) => Tensor>;
+  /** `clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor` */
+  clamp_Tensor: OperatorHandle<(self: Tensor, min?: Opt<Tensor>, max?: Opt<Tensor>) => Tensor>;
+  /** `clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)` */
+  clamp__Tensor: OperatorHandle<(self: Tensor, min?: Opt<Tensor>, max?: Opt<Tensor>) => Tensor>;
+  /** `clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_Tensor_out: OperatorHandle<(self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor) => Tensor>;
+  /** `remainder.Tensor(Tensor self, Tensor other) -> Tensor` */
+  remainder_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  remainder__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  remainder_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `remainder.Scalar(Tensor self, Scalar other) -> Tensor` */
+  remainder_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  remainder__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  remainder_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `fmod.Tensor(Tensor self, Tensor other) -> Tensor` */
+  fmod_Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  fmod__Tensor: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  fmod_Tensor_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `fmod.Scalar(Tensor self, Scalar other) -> Tensor` */
+  fmod_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  fmod__Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
+  /** `fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)` */
+  fmod_Scalar_out: OperatorHandle<(self: Tensor, other: number | boolean, out: Tensor) => Tensor>;
+  /** `remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor` */
+  remainder_Scalar_Tensor: OperatorHandle<(self: number | boolean, other: Tensor) => Tensor>;
+  /** `atan2(Tensor self, Tensor other) -> Tensor` */
+  atan2: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  atan2_: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  atan2_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor` */
+  lerp_Scalar: OperatorHandle<(self: Tensor, end: Tensor, weight: number | boolean) => Tensor>;
+  /** `lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)` */
+  lerp__Scalar: OperatorHandle<(self: Tensor, end: Tensor, weight: number | boolean) => Tensor>;
+  /** `lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)` */
+  lerp_Scalar_out: OperatorHandle<(self: Tensor, end: Tensor, weight: number | boolean, out: Tensor) => Tensor>;
+  /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
+  sum: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  sum_dim_IntList: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
+  mean: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
+  prod: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  prod_dim_int: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
+  amax: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean) => Tensor>;
+  /** `amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
+  amin: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean) => Tensor>;
+  /** `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
+  all_dims: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean) => Tensor>;
+  /** `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
+  any_dims: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean) => Tensor>;
+  /** `argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
+  argmax: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => Tensor>;
+  /** `argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
+  argmin: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => Tensor>;
+  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  max_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  min_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  var_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => Tensor>;
+  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  std_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => Tensor>;
+  /** `logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor` */
+  logsumexp: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean) => Tensor>;
+  /** `mm(Tensor self, Tensor mat2) -> Tensor` */
+  mm: OperatorHandle<(self: Tensor, mat2: Tensor) => Tensor>;
+  /** `bmm(Tensor self, Tensor mat2) -> Tensor` */
+  bmm: OperatorHandle<(self: Tensor, mat2: Tensor) => Tensor>;
+  /** `matmul(Tensor self, Tensor other) -> Tensor` */
+  matmul: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `dot(Tensor self, Tensor tensor) -> Tensor` */
+  dot: OperatorHandle<(self: Tensor, tensor: Tensor) => Tensor>;
+  /** `mv(Tensor self, Tensor vec) -> Tensor` */
+  mv: OperatorHandle<(self: Tensor, vec: Tensor) => Tensor>;
+  /** `outer(Tensor self, Tensor vec2) -> Tensor` */
+  outer: OperatorHandle<(self: Tensor, vec2: Tensor) => Tensor>;
+  /** `addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmm: OperatorHandle<(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  baddbmm: OperatorHandle<(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number | boolean, alpha: number | boolean) => Tensor>;
+  /** `linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor` */
+  linear: OperatorHandle<(input: Tensor, weight: Tensor, bias?: Opt<Tensor>) => Tensor>;
+  /** `softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  log_softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
+  nll_loss_nd: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
+  /** `cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor` */
+  cross_entropy_loss: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number, labelSmoothing: number) => Tensor>;
+  /** `mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  mse_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
+  l1_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number) => Tensor>;
+  /** `binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor` */
+  binary_cross_entropy: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor` */
+  binary_cross_entropy_with_logits: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, posWeight: Opt<Tensor>, reduction: number) => Tensor>;
+  /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
+  layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnable: boolean) => Tensor>;
+  /** `dropout(Tensor input, float p, bool train) -> Tensor` */
+  dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
+  /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
+  conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor` */
+  max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
+  avg_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride?: Opt<number>) => Tensor>;
+  /** `cat(Tensor[] tensors, int dim=0) -> Tensor` */
+  cat: OperatorHandle<(tensors: Tensor[], dim: number) => Tensor>;
+  /** `stack(Tensor[] tensors, int dim=0) -> Tensor` */
+  stack: OperatorHandle<(tensors: Tensor[], dim: number) => Tensor>;
+  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]` */
+  split_Tensor: OperatorHandle<(self: Tensor, splitSize: number, dim: number) => Tensor[]>;
+  /** `split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]` */
+  split_with_sizes: OperatorHandle<(self: Tensor, splitSizes: number[], dim: number) => Tensor[]>;
+  /** `chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]` */
+  chunk: OperatorHandle<(self: Tensor, chunks: number, dim: number) => Tensor[]>;
+  /** `unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]` */
+  unbind_int: OperatorHandle<(self: Tensor, dim: number) => Tensor[]>;
+  /** `flip(Tensor self, int[] dims) -> Tensor` */
+  flip: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
+  /** `roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor` */
+  roll: OperatorHandle<(self: Tensor, shifts: number[], dims: number[]) => Tensor>;
+  /** `repeat(Tensor self, SymInt[] repeats) -> Tensor` */
+  repeat: OperatorHandle<(self: Tensor, repeats: number[]) => Tensor>;
+  /** `tile(Tensor self, SymInt[] dims) -> Tensor` */
+  tile: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
+  /** `index_select(Tensor self, int dim, Tensor index) -> Tensor` */
+  index_select: OperatorHandle<(self: Tensor, dim: number, index: Tensor) => Tensor>;
+  /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
+  gather: OperatorHandle<(self: Tensor, dim: number, index: Tensor, sparseGrad: boolean) => Tensor>;
+  /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
+  scatter_src: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
+  /** `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+  scatter_value: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean) => Tensor>;
+  /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
+  scatter_add: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
+  /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
+  masked_fill_Scalar: OperatorHandle<(self: Tensor, mask: Tensor, value: number | boolean) => Tensor>;
+  /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
+  masked_select: OperatorHandle<(self: Tensor, mask: Tensor) => Tensor>;
+  /** `nonzero(Tensor self) -> Tensor` */
+  nonzero: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `tril(Tensor self, SymInt diagonal=0) -> Tensor` */
+  tril: OperatorHandle<(self: Tensor, diagonal: number) => Tensor>;
+  /** `triu(Tensor self, SymInt diagonal=0) -> Tensor` */
+  triu: OperatorHandle<(self: Tensor, diagonal: number) => Tensor>;
+  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
+  sort: OperatorHandle<(self: Tensor, dim: number, descending: boolean) => [Tensor, Tensor]>;
+  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor` */
+  argsort: OperatorHandle<(self: Tensor, dim: number, descending: boolean) => Tensor>;
+  /** `topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)` */
+  topk: OperatorHandle<(self: Tensor, k: number, dim: number, largest: boolean, sorted: boolean) => [Tensor, Tensor]>;
+  /** `one_hot(Tensor self, int num_classes=-1) -> Tensor` */
+  one_hot: OperatorHandle<(self: Tensor, numClasses: number) => Tensor>;
+  /** `embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor` */
+  embedding: OperatorHandle<(weight: Tensor, indices: Tensor, paddingIdx: number, scaleGradByFreq: boolean, sparse: boolean) => Tensor>;
 }
 
 /** One operator: its schema and its kernels per dispatch key. */
@@ -631,5 +1180,1089 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   div_out: {
     schema: 'div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
     kernels: { CPU: cpu_div_out, Meta: meta_div_out },
+  },
+  neg: {
+    schema: 'neg(Tensor self) -> Tensor',
+    kernels: { CPU: unary.neg, Meta: unary.neg },
+  },
+  neg_: {
+    schema: 'neg_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.neg_, Meta: unary.neg_ },
+  },
+  neg_out: {
+    schema: 'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.negOut, Meta: unary.negOut },
+  },
+  abs: {
+    schema: 'abs(Tensor self) -> Tensor',
+    kernels: { CPU: unary.abs, Meta: unary.abs },
+  },
+  abs_: {
+    schema: 'abs_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.abs_, Meta: unary.abs_ },
+  },
+  abs_out: {
+    schema: 'abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.absOut, Meta: unary.absOut },
+  },
+  sign: {
+    schema: 'sign(Tensor self) -> Tensor',
+    kernels: { CPU: unary.sign, Meta: unary.sign },
+  },
+  sign_: {
+    schema: 'sign_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.sign_, Meta: unary.sign_ },
+  },
+  sign_out: {
+    schema: 'sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.signOut, Meta: unary.signOut },
+  },
+  exp: {
+    schema: 'exp(Tensor self) -> Tensor',
+    kernels: { CPU: unary.exp, Meta: unary.exp },
+  },
+  exp_: {
+    schema: 'exp_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.exp_, Meta: unary.exp_ },
+  },
+  exp_out: {
+    schema: 'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.expOut, Meta: unary.expOut },
+  },
+  exp2: {
+    schema: 'exp2(Tensor self) -> Tensor',
+    kernels: { CPU: unary.exp2, Meta: unary.exp2 },
+  },
+  exp2_: {
+    schema: 'exp2_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.exp2_, Meta: unary.exp2_ },
+  },
+  exp2_out: {
+    schema: 'exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.exp2Out, Meta: unary.exp2Out },
+  },
+  log: {
+    schema: 'log(Tensor self) -> Tensor',
+    kernels: { CPU: unary.log, Meta: unary.log },
+  },
+  log_: {
+    schema: 'log_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.log_, Meta: unary.log_ },
+  },
+  log_out: {
+    schema: 'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.logOut, Meta: unary.logOut },
+  },
+  log2: {
+    schema: 'log2(Tensor self) -> Tensor',
+    kernels: { CPU: unary.log2, Meta: unary.log2 },
+  },
+  log2_: {
+    schema: 'log2_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.log2_, Meta: unary.log2_ },
+  },
+  log2_out: {
+    schema: 'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.log2Out, Meta: unary.log2Out },
+  },
+  log1p: {
+    schema: 'log1p(Tensor self) -> Tensor',
+    kernels: { CPU: unary.log1p, Meta: unary.log1p },
+  },
+  log1p_: {
+    schema: 'log1p_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.log1p_, Meta: unary.log1p_ },
+  },
+  log1p_out: {
+    schema: 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.log1pOut, Meta: unary.log1pOut },
+  },
+  expm1: {
+    schema: 'expm1(Tensor self) -> Tensor',
+    kernels: { CPU: unary.expm1, Meta: unary.expm1 },
+  },
+  expm1_: {
+    schema: 'expm1_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.expm1_, Meta: unary.expm1_ },
+  },
+  expm1_out: {
+    schema: 'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.expm1Out, Meta: unary.expm1Out },
+  },
+  sqrt: {
+    schema: 'sqrt(Tensor self) -> Tensor',
+    kernels: { CPU: unary.sqrt, Meta: unary.sqrt },
+  },
+  sqrt_: {
+    schema: 'sqrt_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.sqrt_, Meta: unary.sqrt_ },
+  },
+  sqrt_out: {
+    schema: 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.sqrtOut, Meta: unary.sqrtOut },
+  },
+  rsqrt: {
+    schema: 'rsqrt(Tensor self) -> Tensor',
+    kernels: { CPU: unary.rsqrt, Meta: unary.rsqrt },
+  },
+  rsqrt_: {
+    schema: 'rsqrt_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.rsqrt_, Meta: unary.rsqrt_ },
+  },
+  rsqrt_out: {
+    schema: 'rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.rsqrtOut, Meta: unary.rsqrtOut },
+  },
+  sin: {
+    schema: 'sin(Tensor self) -> Tensor',
+    kernels: { CPU: unary.sin, Meta: unary.sin },
+  },
+  sin_: {
+    schema: 'sin_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.sin_, Meta: unary.sin_ },
+  },
+  sin_out: {
+    schema: 'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.sinOut, Meta: unary.sinOut },
+  },
+  cos: {
+    schema: 'cos(Tensor self) -> Tensor',
+    kernels: { CPU: unary.cos, Meta: unary.cos },
+  },
+  cos_: {
+    schema: 'cos_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.cos_, Meta: unary.cos_ },
+  },
+  cos_out: {
+    schema: 'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.cosOut, Meta: unary.cosOut },
+  },
+  tan: {
+    schema: 'tan(Tensor self) -> Tensor',
+    kernels: { CPU: unary.tan, Meta: unary.tan },
+  },
+  tan_: {
+    schema: 'tan_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.tan_, Meta: unary.tan_ },
+  },
+  tan_out: {
+    schema: 'tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.tanOut, Meta: unary.tanOut },
+  },
+  asin: {
+    schema: 'asin(Tensor self) -> Tensor',
+    kernels: { CPU: unary.asin, Meta: unary.asin },
+  },
+  asin_: {
+    schema: 'asin_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.asin_, Meta: unary.asin_ },
+  },
+  asin_out: {
+    schema: 'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.asinOut, Meta: unary.asinOut },
+  },
+  acos: {
+    schema: 'acos(Tensor self) -> Tensor',
+    kernels: { CPU: unary.acos, Meta: unary.acos },
+  },
+  acos_: {
+    schema: 'acos_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.acos_, Meta: unary.acos_ },
+  },
+  acos_out: {
+    schema: 'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.acosOut, Meta: unary.acosOut },
+  },
+  atan: {
+    schema: 'atan(Tensor self) -> Tensor',
+    kernels: { CPU: unary.atan, Meta: unary.atan },
+  },
+  atan_: {
+    schema: 'atan_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.atan_, Meta: unary.atan_ },
+  },
+  atan_out: {
+    schema: 'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.atanOut, Meta: unary.atanOut },
+  },
+  sinh: {
+    schema: 'sinh(Tensor self) -> Tensor',
+    kernels: { CPU: unary.sinh, Meta: unary.sinh },
+  },
+  sinh_: {
+    schema: 'sinh_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.sinh_, Meta: unary.sinh_ },
+  },
+  sinh_out: {
+    schema: 'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.sinhOut, Meta: unary.sinhOut },
+  },
+  cosh: {
+    schema: 'cosh(Tensor self) -> Tensor',
+    kernels: { CPU: unary.cosh, Meta: unary.cosh },
+  },
+  cosh_: {
+    schema: 'cosh_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.cosh_, Meta: unary.cosh_ },
+  },
+  cosh_out: {
+    schema: 'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.coshOut, Meta: unary.coshOut },
+  },
+  tanh: {
+    schema: 'tanh(Tensor self) -> Tensor',
+    kernels: { CPU: unary.tanh, Meta: unary.tanh },
+  },
+  tanh_: {
+    schema: 'tanh_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.tanh_, Meta: unary.tanh_ },
+  },
+  tanh_out: {
+    schema: 'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.tanhOut, Meta: unary.tanhOut },
+  },
+  sigmoid: {
+    schema: 'sigmoid(Tensor self) -> Tensor',
+    kernels: { CPU: unary.sigmoid, Meta: unary.sigmoid },
+  },
+  sigmoid_: {
+    schema: 'sigmoid_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.sigmoid_, Meta: unary.sigmoid_ },
+  },
+  sigmoid_out: {
+    schema: 'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.sigmoidOut, Meta: unary.sigmoidOut },
+  },
+  relu: {
+    schema: 'relu(Tensor self) -> Tensor',
+    kernels: { CPU: unary.relu, Meta: unary.relu },
+  },
+  relu_: {
+    schema: 'relu_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.relu_, Meta: unary.relu_ },
+  },
+  gelu: {
+    schema: 'gelu(Tensor self, *, str approximate=\'none\') -> Tensor',
+    kernels: { CPU: unary.gelu, Meta: unary.gelu },
+  },
+  gelu_: {
+    schema: 'gelu_(Tensor(a!) self, *, str approximate=\'none\') -> Tensor(a!)',
+    kernels: { CPU: unary.gelu_, Meta: unary.gelu_ },
+  },
+  gelu_out: {
+    schema: 'gelu.out(Tensor self, *, str approximate=\'none\', Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.geluOut, Meta: unary.geluOut },
+  },
+  silu: {
+    schema: 'silu(Tensor self) -> Tensor',
+    kernels: { CPU: unary.silu, Meta: unary.silu },
+  },
+  silu_: {
+    schema: 'silu_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.silu_, Meta: unary.silu_ },
+  },
+  silu_out: {
+    schema: 'silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.siluOut, Meta: unary.siluOut },
+  },
+  erf: {
+    schema: 'erf(Tensor self) -> Tensor',
+    kernels: { CPU: unary.erf, Meta: unary.erf },
+  },
+  erf_: {
+    schema: 'erf_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.erf_, Meta: unary.erf_ },
+  },
+  erf_out: {
+    schema: 'erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.erfOut, Meta: unary.erfOut },
+  },
+  floor: {
+    schema: 'floor(Tensor self) -> Tensor',
+    kernels: { CPU: unary.floor, Meta: unary.floor },
+  },
+  floor_: {
+    schema: 'floor_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.floor_, Meta: unary.floor_ },
+  },
+  floor_out: {
+    schema: 'floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.floorOut, Meta: unary.floorOut },
+  },
+  ceil: {
+    schema: 'ceil(Tensor self) -> Tensor',
+    kernels: { CPU: unary.ceil, Meta: unary.ceil },
+  },
+  ceil_: {
+    schema: 'ceil_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.ceil_, Meta: unary.ceil_ },
+  },
+  ceil_out: {
+    schema: 'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.ceilOut, Meta: unary.ceilOut },
+  },
+  round: {
+    schema: 'round(Tensor self) -> Tensor',
+    kernels: { CPU: unary.round, Meta: unary.round },
+  },
+  round_: {
+    schema: 'round_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.round_, Meta: unary.round_ },
+  },
+  round_out: {
+    schema: 'round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.roundOut, Meta: unary.roundOut },
+  },
+  round_decimals: {
+    schema: 'round.decimals(Tensor self, *, int decimals) -> Tensor',
+    kernels: { CPU: unary.roundDecimals, Meta: unary.roundDecimals },
+  },
+  round__decimals: {
+    schema: 'round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)',
+    kernels: { CPU: unary.roundDecimals_, Meta: unary.roundDecimals_ },
+  },
+  round_decimals_out: {
+    schema: 'round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.roundDecimalsOut, Meta: unary.roundDecimalsOut },
+  },
+  trunc: {
+    schema: 'trunc(Tensor self) -> Tensor',
+    kernels: { CPU: unary.trunc, Meta: unary.trunc },
+  },
+  trunc_: {
+    schema: 'trunc_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.trunc_, Meta: unary.trunc_ },
+  },
+  trunc_out: {
+    schema: 'trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.truncOut, Meta: unary.truncOut },
+  },
+  frac: {
+    schema: 'frac(Tensor self) -> Tensor',
+    kernels: { CPU: unary.frac, Meta: unary.frac },
+  },
+  frac_: {
+    schema: 'frac_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.frac_, Meta: unary.frac_ },
+  },
+  frac_out: {
+    schema: 'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.fracOut, Meta: unary.fracOut },
+  },
+  reciprocal: {
+    schema: 'reciprocal(Tensor self) -> Tensor',
+    kernels: { CPU: unary.reciprocal, Meta: unary.reciprocal },
+  },
+  reciprocal_: {
+    schema: 'reciprocal_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: unary.reciprocal_, Meta: unary.reciprocal_ },
+  },
+  reciprocal_out: {
+    schema: 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.reciprocalOut, Meta: unary.reciprocalOut },
+  },
+  isnan: {
+    schema: 'isnan(Tensor self) -> Tensor',
+    kernels: { CPU: unary.isnan, Meta: unary.isnan },
+  },
+  isinf: {
+    schema: 'isinf(Tensor self) -> Tensor',
+    kernels: { CPU: unary.isinf, Meta: unary.isinf },
+  },
+  isfinite: {
+    schema: 'isfinite(Tensor self) -> Tensor',
+    kernels: { CPU: unary.isfinite, Meta: unary.isfinite },
+  },
+  nan_to_num: {
+    schema: 'nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor',
+    kernels: { CPU: unary.nanToNum, Meta: unary.nanToNum },
+  },
+  nan_to_num_: {
+    schema: 'nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)',
+    kernels: { CPU: unary.nanToNum_, Meta: unary.nanToNum_ },
+  },
+  nan_to_num_out: {
+    schema: 'nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: unary.nanToNumOut, Meta: unary.nanToNumOut },
+  },
+  eq_Tensor: {
+    schema: 'eq.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.eq, Meta: compare.eq },
+  },
+  eq__Tensor: {
+    schema: 'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.eq_, Meta: compare.eq_ },
+  },
+  eq_Tensor_out: {
+    schema: 'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.eqOut, Meta: compare.eqOut },
+  },
+  eq_Scalar: {
+    schema: 'eq.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.eqScalar, Meta: compare.eqScalar },
+  },
+  eq__Scalar: {
+    schema: 'eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.eqScalar_, Meta: compare.eqScalar_ },
+  },
+  eq_Scalar_out: {
+    schema: 'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.eqScalarOut, Meta: compare.eqScalarOut },
+  },
+  ne_Tensor: {
+    schema: 'ne.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.ne, Meta: compare.ne },
+  },
+  ne__Tensor: {
+    schema: 'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.ne_, Meta: compare.ne_ },
+  },
+  ne_Tensor_out: {
+    schema: 'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.neOut, Meta: compare.neOut },
+  },
+  ne_Scalar: {
+    schema: 'ne.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.neScalar, Meta: compare.neScalar },
+  },
+  ne__Scalar: {
+    schema: 'ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.neScalar_, Meta: compare.neScalar_ },
+  },
+  ne_Scalar_out: {
+    schema: 'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.neScalarOut, Meta: compare.neScalarOut },
+  },
+  lt_Tensor: {
+    schema: 'lt.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.lt, Meta: compare.lt },
+  },
+  lt__Tensor: {
+    schema: 'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.lt_, Meta: compare.lt_ },
+  },
+  lt_Tensor_out: {
+    schema: 'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.ltOut, Meta: compare.ltOut },
+  },
+  lt_Scalar: {
+    schema: 'lt.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.ltScalar, Meta: compare.ltScalar },
+  },
+  lt__Scalar: {
+    schema: 'lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.ltScalar_, Meta: compare.ltScalar_ },
+  },
+  lt_Scalar_out: {
+    schema: 'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.ltScalarOut, Meta: compare.ltScalarOut },
+  },
+  le_Tensor: {
+    schema: 'le.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.le, Meta: compare.le },
+  },
+  le__Tensor: {
+    schema: 'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.le_, Meta: compare.le_ },
+  },
+  le_Tensor_out: {
+    schema: 'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.leOut, Meta: compare.leOut },
+  },
+  le_Scalar: {
+    schema: 'le.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.leScalar, Meta: compare.leScalar },
+  },
+  le__Scalar: {
+    schema: 'le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.leScalar_, Meta: compare.leScalar_ },
+  },
+  le_Scalar_out: {
+    schema: 'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.leScalarOut, Meta: compare.leScalarOut },
+  },
+  gt_Tensor: {
+    schema: 'gt.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.gt, Meta: compare.gt },
+  },
+  gt__Tensor: {
+    schema: 'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.gt_, Meta: compare.gt_ },
+  },
+  gt_Tensor_out: {
+    schema: 'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.gtOut, Meta: compare.gtOut },
+  },
+  gt_Scalar: {
+    schema: 'gt.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.gtScalar, Meta: compare.gtScalar },
+  },
+  gt__Scalar: {
+    schema: 'gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.gtScalar_, Meta: compare.gtScalar_ },
+  },
+  gt_Scalar_out: {
+    schema: 'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.gtScalarOut, Meta: compare.gtScalarOut },
+  },
+  ge_Tensor: {
+    schema: 'ge.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.ge, Meta: compare.ge },
+  },
+  ge__Tensor: {
+    schema: 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.ge_, Meta: compare.ge_ },
+  },
+  ge_Tensor_out: {
+    schema: 'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.geOut, Meta: compare.geOut },
+  },
+  ge_Scalar: {
+    schema: 'ge.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.geScalar, Meta: compare.geScalar },
+  },
+  ge__Scalar: {
+    schema: 'ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.geScalar_, Meta: compare.geScalar_ },
+  },
+  ge_Scalar_out: {
+    schema: 'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.geScalarOut, Meta: compare.geScalarOut },
+  },
+  logical_and: {
+    schema: 'logical_and(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.logicalAnd, Meta: compare.logicalAnd },
+  },
+  logical_and_: {
+    schema: 'logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalAnd_, Meta: compare.logicalAnd_ },
+  },
+  logical_and_out: {
+    schema: 'logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalAndOut, Meta: compare.logicalAndOut },
+  },
+  logical_or: {
+    schema: 'logical_or(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.logicalOr, Meta: compare.logicalOr },
+  },
+  logical_or_: {
+    schema: 'logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalOr_, Meta: compare.logicalOr_ },
+  },
+  logical_or_out: {
+    schema: 'logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalOrOut, Meta: compare.logicalOrOut },
+  },
+  logical_xor: {
+    schema: 'logical_xor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.logicalXor, Meta: compare.logicalXor },
+  },
+  logical_xor_: {
+    schema: 'logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalXor_, Meta: compare.logicalXor_ },
+  },
+  logical_xor_out: {
+    schema: 'logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalXorOut, Meta: compare.logicalXorOut },
+  },
+  logical_not: {
+    schema: 'logical_not(Tensor self) -> Tensor',
+    kernels: { CPU: compare.logicalNot, Meta: compare.logicalNot },
+  },
+  logical_not_: {
+    schema: 'logical_not_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalNot_, Meta: compare.logicalNot_ },
+  },
+  logical_not_out: {
+    schema: 'logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.logicalNotOut, Meta: compare.logicalNotOut },
+  },
+  bitwise_not: {
+    schema: 'bitwise_not(Tensor self) -> Tensor',
+    kernels: { CPU: compare.bitwiseNot, Meta: compare.bitwiseNot },
+  },
+  bitwise_not_: {
+    schema: 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseNot_, Meta: compare.bitwiseNot_ },
+  },
+  bitwise_not_out: {
+    schema: 'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseNotOut, Meta: compare.bitwiseNotOut },
+  },
+  bitwise_and_Tensor: {
+    schema: 'bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseAnd, Meta: compare.bitwiseAnd },
+  },
+  bitwise_and__Tensor: {
+    schema: 'bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseAnd_, Meta: compare.bitwiseAnd_ },
+  },
+  bitwise_and_Tensor_out: {
+    schema: 'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseAndOut, Meta: compare.bitwiseAndOut },
+  },
+  bitwise_and_Scalar: {
+    schema: 'bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.bitwiseAndScalar, Meta: compare.bitwiseAndScalar },
+  },
+  bitwise_and__Scalar: {
+    schema: 'bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseAndScalar_, Meta: compare.bitwiseAndScalar_ },
+  },
+  bitwise_and_Scalar_out: {
+    schema: 'bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseAndScalarOut, Meta: compare.bitwiseAndScalarOut },
+  },
+  bitwise_and_Scalar_Tensor: {
+    schema: 'bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseAndScalarTensor, Meta: compare.bitwiseAndScalarTensor },
+  },
+  bitwise_or_Tensor: {
+    schema: 'bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseOr, Meta: compare.bitwiseOr },
+  },
+  bitwise_or__Tensor: {
+    schema: 'bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseOr_, Meta: compare.bitwiseOr_ },
+  },
+  bitwise_or_Tensor_out: {
+    schema: 'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseOrOut, Meta: compare.bitwiseOrOut },
+  },
+  bitwise_or_Scalar: {
+    schema: 'bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.bitwiseOrScalar, Meta: compare.bitwiseOrScalar },
+  },
+  bitwise_or__Scalar: {
+    schema: 'bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseOrScalar_, Meta: compare.bitwiseOrScalar_ },
+  },
+  bitwise_or_Scalar_out: {
+    schema: 'bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseOrScalarOut, Meta: compare.bitwiseOrScalarOut },
+  },
+  bitwise_or_Scalar_Tensor: {
+    schema: 'bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseOrScalarTensor, Meta: compare.bitwiseOrScalarTensor },
+  },
+  bitwise_xor_Tensor: {
+    schema: 'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseXor, Meta: compare.bitwiseXor },
+  },
+  bitwise_xor__Tensor: {
+    schema: 'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseXor_, Meta: compare.bitwiseXor_ },
+  },
+  bitwise_xor_Tensor_out: {
+    schema: 'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseXorOut, Meta: compare.bitwiseXorOut },
+  },
+  bitwise_xor_Scalar: {
+    schema: 'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.bitwiseXorScalar, Meta: compare.bitwiseXorScalar },
+  },
+  bitwise_xor__Scalar: {
+    schema: 'bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseXorScalar_, Meta: compare.bitwiseXorScalar_ },
+  },
+  bitwise_xor_Scalar_out: {
+    schema: 'bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.bitwiseXorScalarOut, Meta: compare.bitwiseXorScalarOut },
+  },
+  bitwise_xor_Scalar_Tensor: {
+    schema: 'bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.bitwiseXorScalarTensor, Meta: compare.bitwiseXorScalarTensor },
+  },
+  maximum: {
+    schema: 'maximum(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.maximum, Meta: compare.maximum },
+  },
+  maximum_out: {
+    schema: 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.maximumOut, Meta: compare.maximumOut },
+  },
+  minimum: {
+    schema: 'minimum(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.minimum, Meta: compare.minimum },
+  },
+  minimum_out: {
+    schema: 'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.minimumOut, Meta: compare.minimumOut },
+  },
+  where_self: {
+    schema: 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.where, Meta: compare.where },
+  },
+  where_self_out: {
+    schema: 'where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.whereOut, Meta: compare.whereOut },
+  },
+  where_ScalarSelf: {
+    schema: 'where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.whereScalarSelf, Meta: compare.whereScalarSelf },
+  },
+  where_ScalarOther: {
+    schema: 'where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.whereScalarOther, Meta: compare.whereScalarOther },
+  },
+  where_Scalar: {
+    schema: 'where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.whereScalar, Meta: compare.whereScalar },
+  },
+  clamp: {
+    schema: 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor',
+    kernels: { CPU: compare.clamp, Meta: compare.clamp },
+  },
+  clamp_: {
+    schema: 'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)',
+    kernels: { CPU: compare.clamp_, Meta: compare.clamp_ },
+  },
+  clamp_out: {
+    schema: 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.clampOut, Meta: compare.clampOut },
+  },
+  clamp_Tensor: {
+    schema: 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor',
+    kernels: { CPU: compare.clampTensor, Meta: compare.clampTensor },
+  },
+  clamp__Tensor: {
+    schema: 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
+    kernels: { CPU: compare.clampTensor_, Meta: compare.clampTensor_ },
+  },
+  clamp_Tensor_out: {
+    schema: 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.clampTensorOut, Meta: compare.clampTensorOut },
+  },
+  remainder_Tensor: {
+    schema: 'remainder.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.remainder, Meta: compare.remainder },
+  },
+  remainder__Tensor: {
+    schema: 'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.remainder_, Meta: compare.remainder_ },
+  },
+  remainder_Tensor_out: {
+    schema: 'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.remainderOut, Meta: compare.remainderOut },
+  },
+  remainder_Scalar: {
+    schema: 'remainder.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.remainderScalar, Meta: compare.remainderScalar },
+  },
+  remainder__Scalar: {
+    schema: 'remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.remainderScalar_, Meta: compare.remainderScalar_ },
+  },
+  remainder_Scalar_out: {
+    schema: 'remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.remainderScalarOut, Meta: compare.remainderScalarOut },
+  },
+  fmod_Tensor: {
+    schema: 'fmod.Tensor(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.fmod, Meta: compare.fmod },
+  },
+  fmod__Tensor: {
+    schema: 'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.fmod_, Meta: compare.fmod_ },
+  },
+  fmod_Tensor_out: {
+    schema: 'fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.fmodOut, Meta: compare.fmodOut },
+  },
+  fmod_Scalar: {
+    schema: 'fmod.Scalar(Tensor self, Scalar other) -> Tensor',
+    kernels: { CPU: compare.fmodScalar, Meta: compare.fmodScalar },
+  },
+  fmod__Scalar: {
+    schema: 'fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
+    kernels: { CPU: compare.fmodScalar_, Meta: compare.fmodScalar_ },
+  },
+  fmod_Scalar_out: {
+    schema: 'fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.fmodScalarOut, Meta: compare.fmodScalarOut },
+  },
+  remainder_Scalar_Tensor: {
+    schema: 'remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.remainderScalarTensor, Meta: compare.remainderScalarTensor },
+  },
+  atan2: {
+    schema: 'atan2(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: compare.atan2, Meta: compare.atan2 },
+  },
+  atan2_: {
+    schema: 'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
+    kernels: { CPU: compare.atan2_, Meta: compare.atan2_ },
+  },
+  atan2_out: {
+    schema: 'atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.atan2Out, Meta: compare.atan2Out },
+  },
+  lerp_Scalar: {
+    schema: 'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor',
+    kernels: { CPU: compare.lerp, Meta: compare.lerp },
+  },
+  lerp__Scalar: {
+    schema: 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)',
+    kernels: { CPU: compare.lerp_, Meta: compare.lerp_ },
+  },
+  lerp_Scalar_out: {
+    schema: 'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: compare.lerpOut, Meta: compare.lerpOut },
+  },
+  sum: {
+    schema: 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.sumAll, Meta: reduce.sumAll },
+  },
+  sum_dim_IntList: {
+    schema: 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.sum, Meta: reduce.sum },
+  },
+  mean: {
+    schema: 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.meanAll, Meta: reduce.meanAll },
+  },
+  mean_dim: {
+    schema: 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.mean, Meta: reduce.mean },
+  },
+  prod: {
+    schema: 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.prodAll, Meta: reduce.prodAll },
+  },
+  prod_dim_int: {
+    schema: 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.prod, Meta: reduce.prod },
+  },
+  amax: {
+    schema: 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.amax, Meta: reduce.amax },
+  },
+  amin: {
+    schema: 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.amin, Meta: reduce.amin },
+  },
+  all_dims: {
+    schema: 'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.all, Meta: reduce.all },
+  },
+  any_dims: {
+    schema: 'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.any, Meta: reduce.any },
+  },
+  argmax: {
+    schema: 'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.argmax, Meta: reduce.argmax },
+  },
+  argmin: {
+    schema: 'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.argmin, Meta: reduce.argmin },
+  },
+  max_dim: {
+    schema: 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
+    kernels: { CPU: reduce.maxDim, Meta: reduce.maxDim },
+  },
+  min_dim: {
+    schema: 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
+    kernels: { CPU: reduce.minDim, Meta: reduce.minDim },
+  },
+  var_correction: {
+    schema: 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.varCorrection, Meta: reduce.varCorrection },
+  },
+  std_correction: {
+    schema: 'std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.std, Meta: reduce.std },
+  },
+  logsumexp: {
+    schema: 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.logsumexp, Meta: reduce.logsumexp },
+  },
+  mm: {
+    schema: 'mm(Tensor self, Tensor mat2) -> Tensor',
+    kernels: { CPU: linalg.mm, Meta: linalg.mm },
+  },
+  bmm: {
+    schema: 'bmm(Tensor self, Tensor mat2) -> Tensor',
+    kernels: { CPU: linalg.bmm, Meta: linalg.bmm },
+  },
+  matmul: {
+    schema: 'matmul(Tensor self, Tensor other) -> Tensor',
+    kernels: { CPU: linalg.matmul, Meta: linalg.matmul },
+  },
+  dot: {
+    schema: 'dot(Tensor self, Tensor tensor) -> Tensor',
+    kernels: { CPU: linalg.dot, Meta: linalg.dot },
+  },
+  mv: {
+    schema: 'mv(Tensor self, Tensor vec) -> Tensor',
+    kernels: { CPU: linalg.mv, Meta: linalg.mv },
+  },
+  outer: {
+    schema: 'outer(Tensor self, Tensor vec2) -> Tensor',
+    kernels: { CPU: linalg.outer, Meta: linalg.outer },
+  },
+  addmm: {
+    schema: 'addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
+    kernels: { CPU: linalg.addmm, Meta: linalg.addmm },
+  },
+  baddbmm: {
+    schema: 'baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor',
+    kernels: { CPU: linalg.baddbmm, Meta: linalg.baddbmm },
+  },
+  linear: {
+    schema: 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor',
+    kernels: { CPU: linalg.linear, Meta: linalg.linear },
+  },
+  softmax_int: {
+    schema: 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: nn.softmax, Meta: nn.softmax },
+  },
+  log_softmax_int: {
+    schema: 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: nn.logSoftmax, Meta: nn.logSoftmax },
+  },
+  nll_loss_nd: {
+    schema: 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
+    kernels: { CPU: nn.nllLoss, Meta: nn.nllLoss },
+  },
+  cross_entropy_loss: {
+    schema: 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor',
+    kernels: { CPU: nn.crossEntropy, Meta: nn.crossEntropy },
+  },
+  mse_loss: {
+    schema: 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+    kernels: { CPU: nn.mseLoss, Meta: nn.mseLoss },
+  },
+  l1_loss: {
+    schema: 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
+    kernels: { CPU: nn.l1Loss, Meta: nn.l1Loss },
+  },
+  binary_cross_entropy: {
+    schema: 'binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean) -> Tensor',
+    kernels: { CPU: nn.binaryCrossEntropy, Meta: nn.binaryCrossEntropy },
+  },
+  binary_cross_entropy_with_logits: {
+    schema: 'binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=Mean) -> Tensor',
+    kernels: { CPU: nn.binaryCrossEntropyWithLogits, Meta: nn.binaryCrossEntropyWithLogits },
+  },
+  layer_norm: {
+    schema: 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor',
+    kernels: { CPU: nn.layerNorm, Meta: nn.layerNorm },
+  },
+  dropout: {
+    schema: 'dropout(Tensor input, float p, bool train) -> Tensor',
+    kernels: { CPU: nn.dropout, Meta: nn.dropout },
+  },
+  conv2d: {
+    schema: 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor',
+    kernels: { CPU: conv.conv2d, Meta: conv.conv2d },
+  },
+  max_pool2d: {
+    schema: 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor',
+    kernels: { CPU: conv.maxPool2d, Meta: conv.maxPool2d },
+  },
+  avg_pool2d: {
+    schema: 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
+    kernels: { CPU: conv.avgPool2d, Meta: conv.avgPool2d },
+  },
+  cat: {
+    schema: 'cat(Tensor[] tensors, int dim=0) -> Tensor',
+    kernels: { CPU: indexing.cat, Meta: indexing.cat },
+  },
+  stack: {
+    schema: 'stack(Tensor[] tensors, int dim=0) -> Tensor',
+    kernels: { CPU: indexing.stack, Meta: indexing.stack },
+  },
+  split_Tensor: {
+    schema: 'split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]',
+    kernels: { CPU: indexing.split, Meta: indexing.split },
+  },
+  split_with_sizes: {
+    schema: 'split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]',
+    kernels: { CPU: indexing.splitWithSizes, Meta: indexing.splitWithSizes },
+  },
+  chunk: {
+    schema: 'chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]',
+    kernels: { CPU: indexing.chunk, Meta: indexing.chunk },
+  },
+  unbind_int: {
+    schema: 'unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]',
+    kernels: { CPU: indexing.unbind, Meta: indexing.unbind },
+  },
+  flip: {
+    schema: 'flip(Tensor self, int[] dims) -> Tensor',
+    kernels: { CPU: indexing.flip, Meta: indexing.flip },
+  },
+  roll: {
+    schema: 'roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor',
+    kernels: { CPU: indexing.roll, Meta: indexing.roll },
+  },
+  repeat: {
+    schema: 'repeat(Tensor self, SymInt[] repeats) -> Tensor',
+    kernels: { CPU: indexing.repeat, Meta: indexing.repeat },
+  },
+  tile: {
+    schema: 'tile(Tensor self, SymInt[] dims) -> Tensor',
+    kernels: { CPU: indexing.tile, Meta: indexing.tile },
+  },
+  index_select: {
+    schema: 'index_select(Tensor self, int dim, Tensor index) -> Tensor',
+    kernels: { CPU: indexing.indexSelect, Meta: indexing.indexSelect },
+  },
+  gather: {
+    schema: 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
+    kernels: { CPU: indexing.gather, Meta: indexing.gather },
+  },
+  scatter_src: {
+    schema: 'scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor',
+    kernels: { CPU: indexing.scatter, Meta: indexing.scatter },
+  },
+  scatter_value: {
+    schema: 'scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor',
+    kernels: { CPU: indexing.scatter, Meta: indexing.scatter },
+  },
+  scatter_add: {
+    schema: 'scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor',
+    kernels: { CPU: indexing.scatterAdd, Meta: indexing.scatterAdd },
+  },
+  masked_fill_Scalar: {
+    schema: 'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor',
+    kernels: { CPU: indexing.maskedFill, Meta: indexing.maskedFill },
+  },
+  masked_select: {
+    schema: 'masked_select(Tensor self, Tensor mask) -> Tensor',
+    kernels: { CPU: indexing.maskedSelect, Meta: indexing.maskedSelect },
+  },
+  nonzero: {
+    schema: 'nonzero(Tensor self) -> Tensor',
+    kernels: { CPU: indexing.nonzero, Meta: indexing.nonzero },
+  },
+  tril: {
+    schema: 'tril(Tensor self, SymInt diagonal=0) -> Tensor',
+    kernels: { CPU: indexing.tril, Meta: indexing.tril },
+  },
+  triu: {
+    schema: 'triu(Tensor self, SymInt diagonal=0) -> Tensor',
+    kernels: { CPU: indexing.triu, Meta: indexing.triu },
+  },
+  sort: {
+    schema: 'sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)',
+    kernels: { CPU: indexing.sort, Meta: indexing.sort },
+  },
+  argsort: {
+    schema: 'argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor',
+    kernels: { CPU: indexing.argsort, Meta: indexing.argsort },
+  },
+  topk: {
+    schema: 'topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)',
+    kernels: { CPU: indexing.topk, Meta: indexing.topk },
+  },
+  one_hot: {
+    schema: 'one_hot(Tensor self, int num_classes=-1) -> Tensor',
+    kernels: { CPU: indexing.oneHot, Meta: indexing.oneHot },
+  },
+  embedding: {
+    schema: 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
+    kernels: { CPU: indexing.embedding, Meta: indexing.embedding },
   },
 };

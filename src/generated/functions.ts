@@ -62,8 +62,8 @@ export function empty(...a: unknown[]): unknown {
 const SIGS_empty_strided = ["(tuple of ints size, tuple of ints stride, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.empty_strided`: `empty_strided`. */
-export function emptyStrided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
-export function emptyStrided(...a: unknown[]): unknown {
+export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function empty_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -359,8 +359,8 @@ export function eye(...a: unknown[]): unknown {
 const SIGS_empty_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.empty_like`: `empty_like`. */
-export function emptyLike(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
-export function emptyLike(...a: unknown[]): unknown {
+export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function empty_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -404,8 +404,8 @@ export function emptyLike(...a: unknown[]): unknown {
 const SIGS_zeros_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.zeros_like`: `zeros_like`. */
-export function zerosLike(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
-export function zerosLike(...a: unknown[]): unknown {
+export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function zeros_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -449,8 +449,8 @@ export function zerosLike(...a: unknown[]): unknown {
 const SIGS_ones_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.ones_like`: `ones_like`. */
-export function onesLike(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
-export function onesLike(...a: unknown[]): unknown {
+export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function ones_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -494,8 +494,8 @@ export function onesLike(...a: unknown[]): unknown {
 const SIGS_full_like = ["(Tensor input, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.full_like`: `full_like`. */
-export function fullLike(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
-export function fullLike(...a: unknown[]): unknown {
+export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function full_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -559,9 +559,9 @@ export function reshape(...a: unknown[]): unknown {
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 /** `torch.as_strided`: `as_strided`. */
-export function asStrided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
-export function asStrided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
-export function asStrided(...a: unknown[]): unknown {
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
+export function as_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -905,8 +905,8 @@ export function zero_(...a: unknown[]): unknown {
 const SIGS__to_copy = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool non_blocking = False, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch._to_copy`: `_to_copy`. */
-export function _toCopy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; non_blocking?: boolean; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
-export function _toCopy(...a: unknown[]): unknown {
+export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; non_blocking?: boolean; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function _to_copy(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -955,8 +955,8 @@ export function _toCopy(...a: unknown[]): unknown {
 const SIGS__local_scalar_dense = ["(Tensor input)"];
 
 /** `torch._local_scalar_dense`: `_local_scalar_dense`. */
-export function _localScalarDense(input: Tensor): ScalarValue;
-export function _localScalarDense(...a: unknown[]): unknown {
+export function _local_scalar_dense(input: Tensor): ScalarValue;
+export function _local_scalar_dense(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1352,4 +1352,3996 @@ export function div(...a: unknown[]): unknown {
     return aten().div_Tensor.call(v0, v1);
   }
   return noMatch("div", a, SIGS_div);
+}
+
+const SIGS_neg = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.neg`: `neg`. */
+export function neg(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function neg(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // neg (out=: neg.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("neg", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("neg", 'out', 'Tensor', isTensor(out), out);
+      return aten().neg_out.call(v0, out as Tensor);
+    }
+    return aten().neg.call(v0);
+  }
+  return noMatch("neg", a, SIGS_neg);
+}
+
+const SIGS_neg_ = ["(Tensor input)"];
+
+/** `torch.neg_`: `neg_`. */
+export function neg_(input: Tensor): Tensor;
+export function neg_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // neg_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("neg_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().neg_.call(v0);
+  }
+  return noMatch("neg_", a, SIGS_neg_);
+}
+
+const SIGS_abs = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.abs`: `abs`. */
+export function abs(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function abs(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // abs (out=: abs.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("abs", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("abs", 'out', 'Tensor', isTensor(out), out);
+      return aten().abs_out.call(v0, out as Tensor);
+    }
+    return aten().abs.call(v0);
+  }
+  return noMatch("abs", a, SIGS_abs);
+}
+
+const SIGS_abs_ = ["(Tensor input)"];
+
+/** `torch.abs_`: `abs_`. */
+export function abs_(input: Tensor): Tensor;
+export function abs_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // abs_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("abs_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().abs_.call(v0);
+  }
+  return noMatch("abs_", a, SIGS_abs_);
+}
+
+const SIGS_sign = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sign`: `sign`. */
+export function sign(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sign(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sign (out=: sign.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sign", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sign", 'out', 'Tensor', isTensor(out), out);
+      return aten().sign_out.call(v0, out as Tensor);
+    }
+    return aten().sign.call(v0);
+  }
+  return noMatch("sign", a, SIGS_sign);
+}
+
+const SIGS_exp = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.exp`: `exp`. */
+export function exp(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function exp(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp (out=: exp.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("exp", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("exp", 'out', 'Tensor', isTensor(out), out);
+      return aten().exp_out.call(v0, out as Tensor);
+    }
+    return aten().exp.call(v0);
+  }
+  return noMatch("exp", a, SIGS_exp);
+}
+
+const SIGS_exp_ = ["(Tensor input)"];
+
+/** `torch.exp_`: `exp_`. */
+export function exp_(input: Tensor): Tensor;
+export function exp_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("exp_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().exp_.call(v0);
+  }
+  return noMatch("exp_", a, SIGS_exp_);
+}
+
+const SIGS_exp2 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.exp2`: `exp2`. */
+export function exp2(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function exp2(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp2 (out=: exp2.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("exp2", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
+      return aten().exp2_out.call(v0, out as Tensor);
+    }
+    return aten().exp2.call(v0);
+  }
+  return noMatch("exp2", a, SIGS_exp2);
+}
+
+const SIGS_exp2_ = ["(Tensor input)"];
+
+/** `torch.exp2_`: `exp2_`. */
+export function exp2_(input: Tensor): Tensor;
+export function exp2_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp2_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("exp2_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().exp2_.call(v0);
+  }
+  return noMatch("exp2_", a, SIGS_exp2_);
+}
+
+const SIGS_log = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.log`: `log`. */
+export function log(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function log(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log (out=: log.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log", 'out', 'Tensor', isTensor(out), out);
+      return aten().log_out.call(v0, out as Tensor);
+    }
+    return aten().log.call(v0);
+  }
+  return noMatch("log", a, SIGS_log);
+}
+
+const SIGS_log_ = ["(Tensor input)"];
+
+/** `torch.log_`: `log_`. */
+export function log_(input: Tensor): Tensor;
+export function log_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().log_.call(v0);
+  }
+  return noMatch("log_", a, SIGS_log_);
+}
+
+const SIGS_log2 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.log2`: `log2`. */
+export function log2(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function log2(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log2 (out=: log2.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log2", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log2", 'out', 'Tensor', isTensor(out), out);
+      return aten().log2_out.call(v0, out as Tensor);
+    }
+    return aten().log2.call(v0);
+  }
+  return noMatch("log2", a, SIGS_log2);
+}
+
+const SIGS_log2_ = ["(Tensor input)"];
+
+/** `torch.log2_`: `log2_`. */
+export function log2_(input: Tensor): Tensor;
+export function log2_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log2_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log2_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().log2_.call(v0);
+  }
+  return noMatch("log2_", a, SIGS_log2_);
+}
+
+const SIGS_log1p = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.log1p`: `log1p`. */
+export function log1p(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function log1p(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log1p (out=: log1p.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log1p", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
+      return aten().log1p_out.call(v0, out as Tensor);
+    }
+    return aten().log1p.call(v0);
+  }
+  return noMatch("log1p", a, SIGS_log1p);
+}
+
+const SIGS_log1p_ = ["(Tensor input)"];
+
+/** `torch.log1p_`: `log1p_`. */
+export function log1p_(input: Tensor): Tensor;
+export function log1p_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log1p_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("log1p_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().log1p_.call(v0);
+  }
+  return noMatch("log1p_", a, SIGS_log1p_);
+}
+
+const SIGS_expm1 = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.expm1`: `expm1`. */
+export function expm1(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function expm1(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // expm1 (out=: expm1.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("expm1", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
+      return aten().expm1_out.call(v0, out as Tensor);
+    }
+    return aten().expm1.call(v0);
+  }
+  return noMatch("expm1", a, SIGS_expm1);
+}
+
+const SIGS_expm1_ = ["(Tensor input)"];
+
+/** `torch.expm1_`: `expm1_`. */
+export function expm1_(input: Tensor): Tensor;
+export function expm1_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // expm1_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("expm1_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().expm1_.call(v0);
+  }
+  return noMatch("expm1_", a, SIGS_expm1_);
+}
+
+const SIGS_sqrt = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sqrt`: `sqrt`. */
+export function sqrt(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sqrt(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sqrt (out=: sqrt.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sqrt", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
+      return aten().sqrt_out.call(v0, out as Tensor);
+    }
+    return aten().sqrt.call(v0);
+  }
+  return noMatch("sqrt", a, SIGS_sqrt);
+}
+
+const SIGS_sqrt_ = ["(Tensor input)"];
+
+/** `torch.sqrt_`: `sqrt_`. */
+export function sqrt_(input: Tensor): Tensor;
+export function sqrt_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sqrt_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sqrt_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().sqrt_.call(v0);
+  }
+  return noMatch("sqrt_", a, SIGS_sqrt_);
+}
+
+const SIGS_rsqrt = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.rsqrt`: `rsqrt`. */
+export function rsqrt(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function rsqrt(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // rsqrt (out=: rsqrt.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("rsqrt", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
+      return aten().rsqrt_out.call(v0, out as Tensor);
+    }
+    return aten().rsqrt.call(v0);
+  }
+  return noMatch("rsqrt", a, SIGS_rsqrt);
+}
+
+const SIGS_rsqrt_ = ["(Tensor input)"];
+
+/** `torch.rsqrt_`: `rsqrt_`. */
+export function rsqrt_(input: Tensor): Tensor;
+export function rsqrt_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // rsqrt_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("rsqrt_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().rsqrt_.call(v0);
+  }
+  return noMatch("rsqrt_", a, SIGS_rsqrt_);
+}
+
+const SIGS_sin = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sin`: `sin`. */
+export function sin(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sin(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sin (out=: sin.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sin", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sin", 'out', 'Tensor', isTensor(out), out);
+      return aten().sin_out.call(v0, out as Tensor);
+    }
+    return aten().sin.call(v0);
+  }
+  return noMatch("sin", a, SIGS_sin);
+}
+
+const SIGS_sin_ = ["(Tensor input)"];
+
+/** `torch.sin_`: `sin_`. */
+export function sin_(input: Tensor): Tensor;
+export function sin_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sin_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sin_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().sin_.call(v0);
+  }
+  return noMatch("sin_", a, SIGS_sin_);
+}
+
+const SIGS_cos = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.cos`: `cos`. */
+export function cos(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function cos(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cos (out=: cos.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("cos", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cos", 'out', 'Tensor', isTensor(out), out);
+      return aten().cos_out.call(v0, out as Tensor);
+    }
+    return aten().cos.call(v0);
+  }
+  return noMatch("cos", a, SIGS_cos);
+}
+
+const SIGS_cos_ = ["(Tensor input)"];
+
+/** `torch.cos_`: `cos_`. */
+export function cos_(input: Tensor): Tensor;
+export function cos_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cos_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("cos_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().cos_.call(v0);
+  }
+  return noMatch("cos_", a, SIGS_cos_);
+}
+
+const SIGS_tan = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.tan`: `tan`. */
+export function tan(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function tan(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tan (out=: tan.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("tan", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("tan", 'out', 'Tensor', isTensor(out), out);
+      return aten().tan_out.call(v0, out as Tensor);
+    }
+    return aten().tan.call(v0);
+  }
+  return noMatch("tan", a, SIGS_tan);
+}
+
+const SIGS_tan_ = ["(Tensor input)"];
+
+/** `torch.tan_`: `tan_`. */
+export function tan_(input: Tensor): Tensor;
+export function tan_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tan_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("tan_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().tan_.call(v0);
+  }
+  return noMatch("tan_", a, SIGS_tan_);
+}
+
+const SIGS_asin = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.asin`: `asin`. */
+export function asin(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function asin(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // asin (out=: asin.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("asin", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("asin", 'out', 'Tensor', isTensor(out), out);
+      return aten().asin_out.call(v0, out as Tensor);
+    }
+    return aten().asin.call(v0);
+  }
+  return noMatch("asin", a, SIGS_asin);
+}
+
+const SIGS_asin_ = ["(Tensor input)"];
+
+/** `torch.asin_`: `asin_`. */
+export function asin_(input: Tensor): Tensor;
+export function asin_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // asin_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("asin_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().asin_.call(v0);
+  }
+  return noMatch("asin_", a, SIGS_asin_);
+}
+
+const SIGS_acos = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.acos`: `acos`. */
+export function acos(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function acos(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // acos (out=: acos.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("acos", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("acos", 'out', 'Tensor', isTensor(out), out);
+      return aten().acos_out.call(v0, out as Tensor);
+    }
+    return aten().acos.call(v0);
+  }
+  return noMatch("acos", a, SIGS_acos);
+}
+
+const SIGS_acos_ = ["(Tensor input)"];
+
+/** `torch.acos_`: `acos_`. */
+export function acos_(input: Tensor): Tensor;
+export function acos_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // acos_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("acos_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().acos_.call(v0);
+  }
+  return noMatch("acos_", a, SIGS_acos_);
+}
+
+const SIGS_atan = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.atan`: `atan`. */
+export function atan(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function atan(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan (out=: atan.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("atan", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("atan", 'out', 'Tensor', isTensor(out), out);
+      return aten().atan_out.call(v0, out as Tensor);
+    }
+    return aten().atan.call(v0);
+  }
+  return noMatch("atan", a, SIGS_atan);
+}
+
+const SIGS_atan_ = ["(Tensor input)"];
+
+/** `torch.atan_`: `atan_`. */
+export function atan_(input: Tensor): Tensor;
+export function atan_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("atan_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().atan_.call(v0);
+  }
+  return noMatch("atan_", a, SIGS_atan_);
+}
+
+const SIGS_sinh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sinh`: `sinh`. */
+export function sinh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sinh(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sinh (out=: sinh.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sinh", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
+      return aten().sinh_out.call(v0, out as Tensor);
+    }
+    return aten().sinh.call(v0);
+  }
+  return noMatch("sinh", a, SIGS_sinh);
+}
+
+const SIGS_sinh_ = ["(Tensor input)"];
+
+/** `torch.sinh_`: `sinh_`. */
+export function sinh_(input: Tensor): Tensor;
+export function sinh_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sinh_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sinh_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().sinh_.call(v0);
+  }
+  return noMatch("sinh_", a, SIGS_sinh_);
+}
+
+const SIGS_cosh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.cosh`: `cosh`. */
+export function cosh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function cosh(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosh (out=: cosh.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("cosh", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
+      return aten().cosh_out.call(v0, out as Tensor);
+    }
+    return aten().cosh.call(v0);
+  }
+  return noMatch("cosh", a, SIGS_cosh);
+}
+
+const SIGS_cosh_ = ["(Tensor input)"];
+
+/** `torch.cosh_`: `cosh_`. */
+export function cosh_(input: Tensor): Tensor;
+export function cosh_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosh_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("cosh_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().cosh_.call(v0);
+  }
+  return noMatch("cosh_", a, SIGS_cosh_);
+}
+
+const SIGS_tanh = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.tanh`: `tanh`. */
+export function tanh(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function tanh(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tanh (out=: tanh.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("tanh", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
+      return aten().tanh_out.call(v0, out as Tensor);
+    }
+    return aten().tanh.call(v0);
+  }
+  return noMatch("tanh", a, SIGS_tanh);
+}
+
+const SIGS_tanh_ = ["(Tensor input)"];
+
+/** `torch.tanh_`: `tanh_`. */
+export function tanh_(input: Tensor): Tensor;
+export function tanh_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tanh_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("tanh_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().tanh_.call(v0);
+  }
+  return noMatch("tanh_", a, SIGS_tanh_);
+}
+
+const SIGS_sigmoid = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.sigmoid`: `sigmoid`. */
+export function sigmoid(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function sigmoid(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sigmoid (out=: sigmoid.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sigmoid", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
+      return aten().sigmoid_out.call(v0, out as Tensor);
+    }
+    return aten().sigmoid.call(v0);
+  }
+  return noMatch("sigmoid", a, SIGS_sigmoid);
+}
+
+const SIGS_sigmoid_ = ["(Tensor input)"];
+
+/** `torch.sigmoid_`: `sigmoid_`. */
+export function sigmoid_(input: Tensor): Tensor;
+export function sigmoid_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sigmoid_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sigmoid_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().sigmoid_.call(v0);
+  }
+  return noMatch("sigmoid_", a, SIGS_sigmoid_);
+}
+
+const SIGS_relu = ["(Tensor input)"];
+
+/** `torch.relu`: `relu`. */
+export function relu(input: Tensor): Tensor;
+export function relu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("relu", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().relu.call(v0);
+  }
+  return noMatch("relu", a, SIGS_relu);
+}
+
+const SIGS_relu_ = ["(Tensor input)"];
+
+/** `torch.relu_`: `relu_`. */
+export function relu_(input: Tensor): Tensor;
+export function relu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("relu_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().relu_.call(v0);
+  }
+  return noMatch("relu_", a, SIGS_relu_);
+}
+
+const SIGS_gelu = ["(Tensor input, *, str approximate = ..., Tensor out = None)"];
+
+/** `torch.gelu`: `gelu`. */
+export function gelu(input: Tensor, options?: { approximate?: string; out?: Tensor }): Tensor;
+export function gelu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gelu (out=: gelu.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("gelu", o, ["approximate","out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: string;
+    if (o !== undefined && o.approximate !== undefined) {
+      kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+      k0 = o.approximate as string;
+    } else k0 = "none";
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
+      return aten().gelu_out.call(v0, k0, out as Tensor);
+    }
+    return aten().gelu.call(v0, k0);
+  }
+  return noMatch("gelu", a, SIGS_gelu);
+}
+
+const SIGS_gelu_ = ["(Tensor input, *, str approximate = ...)"];
+
+/** `torch.gelu_`: `gelu_`. */
+export function gelu_(input: Tensor, options?: { approximate?: string }): Tensor;
+export function gelu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gelu_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("gelu_", o, ["approximate"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: string;
+    if (o !== undefined && o.approximate !== undefined) {
+      kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+      k0 = o.approximate as string;
+    } else k0 = "none";
+    return aten().gelu_.call(v0, k0);
+  }
+  return noMatch("gelu_", a, SIGS_gelu_);
+}
+
+const SIGS_silu = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.silu`: `silu`. */
+export function silu(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function silu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // silu (out=: silu.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("silu", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("silu", 'out', 'Tensor', isTensor(out), out);
+      return aten().silu_out.call(v0, out as Tensor);
+    }
+    return aten().silu.call(v0);
+  }
+  return noMatch("silu", a, SIGS_silu);
+}
+
+const SIGS_silu_ = ["(Tensor input)"];
+
+/** `torch.silu_`: `silu_`. */
+export function silu_(input: Tensor): Tensor;
+export function silu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // silu_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("silu_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().silu_.call(v0);
+  }
+  return noMatch("silu_", a, SIGS_silu_);
+}
+
+const SIGS_erf = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.erf`: `erf`. */
+export function erf(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function erf(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // erf (out=: erf.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("erf", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("erf", 'out', 'Tensor', isTensor(out), out);
+      return aten().erf_out.call(v0, out as Tensor);
+    }
+    return aten().erf.call(v0);
+  }
+  return noMatch("erf", a, SIGS_erf);
+}
+
+const SIGS_erf_ = ["(Tensor input)"];
+
+/** `torch.erf_`: `erf_`. */
+export function erf_(input: Tensor): Tensor;
+export function erf_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // erf_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("erf_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().erf_.call(v0);
+  }
+  return noMatch("erf_", a, SIGS_erf_);
+}
+
+const SIGS_floor = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.floor`: `floor`. */
+export function floor(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function floor(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // floor (out=: floor.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("floor", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("floor", 'out', 'Tensor', isTensor(out), out);
+      return aten().floor_out.call(v0, out as Tensor);
+    }
+    return aten().floor.call(v0);
+  }
+  return noMatch("floor", a, SIGS_floor);
+}
+
+const SIGS_floor_ = ["(Tensor input)"];
+
+/** `torch.floor_`: `floor_`. */
+export function floor_(input: Tensor): Tensor;
+export function floor_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // floor_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("floor_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().floor_.call(v0);
+  }
+  return noMatch("floor_", a, SIGS_floor_);
+}
+
+const SIGS_ceil = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.ceil`: `ceil`. */
+export function ceil(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function ceil(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ceil (out=: ceil.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ceil", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
+      return aten().ceil_out.call(v0, out as Tensor);
+    }
+    return aten().ceil.call(v0);
+  }
+  return noMatch("ceil", a, SIGS_ceil);
+}
+
+const SIGS_ceil_ = ["(Tensor input)"];
+
+/** `torch.ceil_`: `ceil_`. */
+export function ceil_(input: Tensor): Tensor;
+export function ceil_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ceil_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ceil_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().ceil_.call(v0);
+  }
+  return noMatch("ceil_", a, SIGS_ceil_);
+}
+
+const SIGS_round = ["(Tensor input, *, Tensor out = None)","(Tensor input, *, int decimals, Tensor out = None)"];
+
+/** `torch.round`: `round`, `round.decimals`. */
+export function round(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function round(input: Tensor, options: { decimals: number; out?: Tensor }): Tensor;
+export function round(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // round (out=: round.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("round", 'out', 'Tensor', isTensor(out), out);
+      return aten().round_out.call(v0, out as Tensor);
+    }
+    return aten().round.call(v0);
+  }
+  // round.decimals (out=: round.decimals_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: number;
+    if (o !== undefined && o.decimals !== undefined) {
+      kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
+      k0 = o.decimals as number;
+    } else missingKw("round", 'decimals');
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("round", 'out', 'Tensor', isTensor(out), out);
+      return aten().round_decimals_out.call(v0, k0, out as Tensor);
+    }
+    return aten().round_decimals.call(v0, k0);
+  }
+  return noMatch("round", a, SIGS_round);
+}
+
+const SIGS_round_ = ["(Tensor input)","(Tensor input, *, int decimals)"];
+
+/** `torch.round_`: `round_`, `round_.decimals`. */
+export function round_(input: Tensor): Tensor;
+export function round_(input: Tensor, options: { decimals: number }): Tensor;
+export function round_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // round_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("round_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().round_.call(v0);
+  }
+  // round_.decimals
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: number;
+    if (o !== undefined && o.decimals !== undefined) {
+      kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
+      k0 = o.decimals as number;
+    } else missingKw("round_", 'decimals');
+    return aten().round__decimals.call(v0, k0);
+  }
+  return noMatch("round_", a, SIGS_round_);
+}
+
+const SIGS_trunc = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.trunc`: `trunc`. */
+export function trunc(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function trunc(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // trunc (out=: trunc.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("trunc", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
+      return aten().trunc_out.call(v0, out as Tensor);
+    }
+    return aten().trunc.call(v0);
+  }
+  return noMatch("trunc", a, SIGS_trunc);
+}
+
+const SIGS_trunc_ = ["(Tensor input)"];
+
+/** `torch.trunc_`: `trunc_`. */
+export function trunc_(input: Tensor): Tensor;
+export function trunc_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // trunc_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("trunc_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().trunc_.call(v0);
+  }
+  return noMatch("trunc_", a, SIGS_trunc_);
+}
+
+const SIGS_frac = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.frac`: `frac`. */
+export function frac(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function frac(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // frac (out=: frac.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("frac", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("frac", 'out', 'Tensor', isTensor(out), out);
+      return aten().frac_out.call(v0, out as Tensor);
+    }
+    return aten().frac.call(v0);
+  }
+  return noMatch("frac", a, SIGS_frac);
+}
+
+const SIGS_frac_ = ["(Tensor input)"];
+
+/** `torch.frac_`: `frac_`. */
+export function frac_(input: Tensor): Tensor;
+export function frac_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // frac_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("frac_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().frac_.call(v0);
+  }
+  return noMatch("frac_", a, SIGS_frac_);
+}
+
+const SIGS_reciprocal = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.reciprocal`: `reciprocal`. */
+export function reciprocal(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function reciprocal(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reciprocal (out=: reciprocal.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("reciprocal", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
+      return aten().reciprocal_out.call(v0, out as Tensor);
+    }
+    return aten().reciprocal.call(v0);
+  }
+  return noMatch("reciprocal", a, SIGS_reciprocal);
+}
+
+const SIGS_reciprocal_ = ["(Tensor input)"];
+
+/** `torch.reciprocal_`: `reciprocal_`. */
+export function reciprocal_(input: Tensor): Tensor;
+export function reciprocal_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reciprocal_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("reciprocal_", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().reciprocal_.call(v0);
+  }
+  return noMatch("reciprocal_", a, SIGS_reciprocal_);
+}
+
+const SIGS_isnan = ["(Tensor input)"];
+
+/** `torch.isnan`: `isnan`. */
+export function isnan(input: Tensor): Tensor;
+export function isnan(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isnan
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("isnan", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().isnan.call(v0);
+  }
+  return noMatch("isnan", a, SIGS_isnan);
+}
+
+const SIGS_isinf = ["(Tensor input)"];
+
+/** `torch.isinf`: `isinf`. */
+export function isinf(input: Tensor): Tensor;
+export function isinf(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isinf
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("isinf", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().isinf.call(v0);
+  }
+  return noMatch("isinf", a, SIGS_isinf);
+}
+
+const SIGS_isfinite = ["(Tensor input)"];
+
+/** `torch.isfinite`: `isfinite`. */
+export function isfinite(input: Tensor): Tensor;
+export function isfinite(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isfinite
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("isfinite", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().isfinite.call(v0);
+  }
+  return noMatch("isfinite", a, SIGS_isfinite);
+}
+
+const SIGS_nan_to_num = ["(Tensor input, float nan = None, float posinf = None, float neginf = None, *, Tensor out = None)"];
+
+/** `torch.nan_to_num`: `nan_to_num`. */
+export function nan_to_num(input: Tensor, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+export function nan_to_num(input: Tensor, nan?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+export function nan_to_num(input: Tensor, nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+export function nan_to_num(input: Tensor, nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+export function nan_to_num(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nan_to_num (out=: nan_to_num.out)
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
+    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["self","nan","posinf","neginf"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.nan !== undefined) {
+      kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+      v1 = o.nan as number | null;
+    } else v1 = null;
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.posinf !== undefined) {
+      kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+      v2 = o.posinf as number | null;
+    } else v2 = null;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.neginf !== undefined) {
+      kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+      v3 = o.neginf as number | null;
+    } else v3 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
+      return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+    }
+    return aten().nan_to_num.call(v0, v1, v2, v3);
+  }
+  return noMatch("nan_to_num", a, SIGS_nan_to_num);
+}
+
+const SIGS_nan_to_num_ = ["(Tensor input, float nan = None, float posinf = None, float neginf = None)"];
+
+/** `torch.nan_to_num_`: `nan_to_num_`. */
+export function nan_to_num_(input: Tensor, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
+export function nan_to_num_(input: Tensor, nan?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
+export function nan_to_num_(input: Tensor, nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
+export function nan_to_num_(input: Tensor, nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
+export function nan_to_num_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nan_to_num_
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
+    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["self","nan","posinf","neginf"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.nan !== undefined) {
+      kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+      v1 = o.nan as number | null;
+    } else v1 = null;
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.posinf !== undefined) {
+      kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+      v2 = o.posinf as number | null;
+    } else v2 = null;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.neginf !== undefined) {
+      kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+      v3 = o.neginf as number | null;
+    } else v3 = null;
+    return aten().nan_to_num_.call(v0, v1, v2, v3);
+  }
+  return noMatch("nan_to_num_", a, SIGS_nan_to_num_);
+}
+
+const SIGS_eq = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.eq`: `eq.Tensor`, `eq.Scalar`. */
+export function eq(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function eq(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function eq(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // eq.Tensor (out=: eq.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+      return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().eq_Tensor.call(v0, v1);
+  }
+  // eq.Scalar (out=: eq.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+      return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().eq_Scalar.call(v0, v1);
+  }
+  return noMatch("eq", a, SIGS_eq);
+}
+
+const SIGS_ne = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.ne`: `ne.Tensor`, `ne.Scalar`. */
+export function ne(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ne(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function ne(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ne.Tensor (out=: ne.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+      return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().ne_Tensor.call(v0, v1);
+  }
+  // ne.Scalar (out=: ne.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+      return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().ne_Scalar.call(v0, v1);
+  }
+  return noMatch("ne", a, SIGS_ne);
+}
+
+const SIGS_lt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.lt`: `lt.Tensor`, `lt.Scalar`. */
+export function lt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function lt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function lt(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lt.Tensor (out=: lt.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+      return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().lt_Tensor.call(v0, v1);
+  }
+  // lt.Scalar (out=: lt.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+      return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().lt_Scalar.call(v0, v1);
+  }
+  return noMatch("lt", a, SIGS_lt);
+}
+
+const SIGS_le = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.le`: `le.Tensor`, `le.Scalar`. */
+export function le(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function le(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function le(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // le.Tensor (out=: le.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("le", 'out', 'Tensor', isTensor(out), out);
+      return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().le_Tensor.call(v0, v1);
+  }
+  // le.Scalar (out=: le.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("le", 'out', 'Tensor', isTensor(out), out);
+      return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().le_Scalar.call(v0, v1);
+  }
+  return noMatch("le", a, SIGS_le);
+}
+
+const SIGS_gt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.gt`: `gt.Tensor`, `gt.Scalar`. */
+export function gt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function gt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function gt(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gt.Tensor (out=: gt.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+      return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().gt_Tensor.call(v0, v1);
+  }
+  // gt.Scalar (out=: gt.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+      return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().gt_Scalar.call(v0, v1);
+  }
+  return noMatch("gt", a, SIGS_gt);
+}
+
+const SIGS_ge = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.ge`: `ge.Tensor`, `ge.Scalar`. */
+export function ge(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ge(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function ge(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ge.Tensor (out=: ge.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+      return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().ge_Tensor.call(v0, v1);
+  }
+  // ge.Scalar (out=: ge.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+      return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().ge_Scalar.call(v0, v1);
+  }
+  return noMatch("ge", a, SIGS_ge);
+}
+
+const SIGS_logical_and = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logical_and`: `logical_and`. */
+export function logical_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logical_and(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_and (out=: logical_and.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_and_out.call(v0, v1, out as Tensor);
+    }
+    return aten().logical_and.call(v0, v1);
+  }
+  return noMatch("logical_and", a, SIGS_logical_and);
+}
+
+const SIGS_logical_or = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logical_or`: `logical_or`. */
+export function logical_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logical_or(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_or (out=: logical_or.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_or_out.call(v0, v1, out as Tensor);
+    }
+    return aten().logical_or.call(v0, v1);
+  }
+  return noMatch("logical_or", a, SIGS_logical_or);
+}
+
+const SIGS_logical_xor = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.logical_xor`: `logical_xor`. */
+export function logical_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function logical_xor(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_xor (out=: logical_xor.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_xor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().logical_xor.call(v0, v1);
+  }
+  return noMatch("logical_xor", a, SIGS_logical_xor);
+}
+
+const SIGS_logical_not = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.logical_not`: `logical_not`. */
+export function logical_not(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function logical_not(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_not (out=: logical_not.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_not", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_not_out.call(v0, out as Tensor);
+    }
+    return aten().logical_not.call(v0);
+  }
+  return noMatch("logical_not", a, SIGS_logical_not);
+}
+
+const SIGS_bitwise_not = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.bitwise_not`: `bitwise_not`. */
+export function bitwise_not(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_not(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_not (out=: bitwise_not.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_not", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_not_out.call(v0, out as Tensor);
+    }
+    return aten().bitwise_not.call(v0);
+  }
+  return noMatch("bitwise_not", a, SIGS_bitwise_not);
+}
+
+const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+
+/** `torch.bitwise_and`: `bitwise_and.Tensor`, `bitwise_and.Scalar`, `bitwise_and.Scalar_Tensor`. */
+export function bitwise_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(input: number | boolean, other: Tensor): Tensor;
+export function bitwise_and(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_and_Tensor.call(v0, v1);
+  }
+  // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_and_Scalar.call(v0, v1);
+  }
+  // bitwise_and.Scalar_Tensor
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+  }
+  return noMatch("bitwise_and", a, SIGS_bitwise_and);
+}
+
+const SIGS_bitwise_or = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+
+/** `torch.bitwise_or`: `bitwise_or.Tensor`, `bitwise_or.Scalar`, `bitwise_or.Scalar_Tensor`. */
+export function bitwise_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(input: number | boolean, other: Tensor): Tensor;
+export function bitwise_or(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_or_Tensor.call(v0, v1);
+  }
+  // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_or_Scalar.call(v0, v1);
+  }
+  // bitwise_or.Scalar_Tensor
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+  }
+  return noMatch("bitwise_or", a, SIGS_bitwise_or);
+}
+
+const SIGS_bitwise_xor = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+
+/** `torch.bitwise_xor`: `bitwise_xor.Tensor`, `bitwise_xor.Scalar`, `bitwise_xor.Scalar_Tensor`. */
+export function bitwise_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(input: number | boolean, other: Tensor): Tensor;
+export function bitwise_xor(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_xor_Tensor.call(v0, v1);
+  }
+  // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().bitwise_xor_Scalar.call(v0, v1);
+  }
+  // bitwise_xor.Scalar_Tensor
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+  }
+  return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
+}
+
+const SIGS_maximum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.maximum`: `maximum`. */
+export function maximum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function maximum(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // maximum (out=: maximum.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
+      return aten().maximum_out.call(v0, v1, out as Tensor);
+    }
+    return aten().maximum.call(v0, v1);
+  }
+  return noMatch("maximum", a, SIGS_maximum);
+}
+
+const SIGS_minimum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.minimum`: `minimum`. */
+export function minimum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function minimum(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // minimum (out=: minimum.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
+      return aten().minimum_out.call(v0, v1, out as Tensor);
+    }
+    return aten().minimum.call(v0, v1);
+  }
+  return noMatch("minimum", a, SIGS_minimum);
+}
+
+const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number input, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number input, Number other)"];
+
+/** `torch.where`: `where.self`, `where.ScalarSelf`, `where.ScalarOther`, `where.Scalar`. */
+export function where(condition: Tensor, input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function where(condition: Tensor, input: number | boolean, other: Tensor): Tensor;
+export function where(condition: Tensor, input: Tensor, other: number | boolean): Tensor;
+export function where(condition: Tensor, input: number | boolean, other: number | boolean): Tensor;
+export function where(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // where.self (out=: where.self_out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("where", 'out', 'Tensor', isTensor(out), out);
+      return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().where_self.call(v0, v1, v2);
+  }
+  // where.ScalarSelf
+  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const v2: Tensor = a[2] as Tensor;
+    return aten().where_ScalarSelf.call(v0, v1, v2);
+  }
+  // where.ScalarOther
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    return aten().where_ScalarOther.call(v0, v1, v2);
+  }
+  // where.Scalar
+  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const v2: number | boolean = a[2] as number | boolean;
+    return aten().where_Scalar.call(v0, v1, v2);
+  }
+  return noMatch("where", a, SIGS_where);
+}
+
+const SIGS_clamp = ["(Tensor input, Number min = None, Number max = None, *, Tensor out = None)","(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)"];
+
+/** `torch.clamp`: `clamp`, `clamp.Tensor`. */
+export function clamp(input: Tensor, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+export function clamp(input: Tensor, min?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+export function clamp(input: Tensor, min?: number | boolean | null, max?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+export function clamp(input: Tensor, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+export function clamp(input: Tensor, min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+export function clamp(input: Tensor, min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+export function clamp(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp (out=: clamp.out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2])))) {
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+      v1 = o.min as number | boolean | null;
+    } else v1 = null;
+    let v2: number | boolean | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+      v2 = o.max as number | boolean | null;
+    } else v2 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().clamp.call(v0, v1, v2);
+  }
+  // clamp.Tensor (out=: clamp.Tensor_out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: Tensor | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+      v1 = o.min as Tensor | null;
+    } else v1 = null;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+      v2 = o.max as Tensor | null;
+    } else v2 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().clamp_Tensor.call(v0, v1, v2);
+  }
+  return noMatch("clamp", a, SIGS_clamp);
+}
+
+const SIGS_clamp_ = ["(Tensor input, Number min = None, Number max = None)","(Tensor input, Tensor min = None, Tensor max = None)"];
+
+/** `torch.clamp_`: `clamp_`, `clamp_.Tensor`. */
+export function clamp_(input: Tensor, options?: { min?: number | boolean | null; max?: number | boolean | null }): Tensor;
+export function clamp_(input: Tensor, min?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null }): Tensor;
+export function clamp_(input: Tensor, min?: number | boolean | null, max?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null }): Tensor;
+export function clamp_(input: Tensor, options?: { min?: Tensor | null; max?: Tensor | null }): Tensor;
+export function clamp_(input: Tensor, min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): Tensor;
+export function clamp_(input: Tensor, min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): Tensor;
+export function clamp_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2])))) {
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+      v1 = o.min as number | boolean | null;
+    } else v1 = null;
+    let v2: number | boolean | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+      v2 = o.max as number | boolean | null;
+    } else v2 = null;
+    return aten().clamp_.call(v0, v1, v2);
+  }
+  // clamp_.Tensor
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: Tensor | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+      v1 = o.min as Tensor | null;
+    } else v1 = null;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+      v2 = o.max as Tensor | null;
+    } else v2 = null;
+    return aten().clamp__Tensor.call(v0, v1, v2);
+  }
+  return noMatch("clamp_", a, SIGS_clamp_);
+}
+
+const SIGS_remainder = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+
+/** `torch.remainder`: `remainder.Tensor`, `remainder.Scalar`, `remainder.Scalar_Tensor`. */
+export function remainder(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function remainder(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function remainder(input: number | boolean, other: Tensor): Tensor;
+export function remainder(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // remainder.Tensor (out=: remainder.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+      return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().remainder_Tensor.call(v0, v1);
+  }
+  // remainder.Scalar (out=: remainder.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+      return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().remainder_Scalar.call(v0, v1);
+  }
+  // remainder.Scalar_Tensor
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().remainder_Scalar_Tensor.call(v0, v1);
+  }
+  return noMatch("remainder", a, SIGS_remainder);
+}
+
+const SIGS_fmod = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
+
+/** `torch.fmod`: `fmod.Tensor`, `fmod.Scalar`. */
+export function fmod(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function fmod(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function fmod(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // fmod.Tensor (out=: fmod.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+      return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+    }
+    return aten().fmod_Tensor.call(v0, v1);
+  }
+  // fmod.Scalar (out=: fmod.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+      return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+    }
+    return aten().fmod_Scalar.call(v0, v1);
+  }
+  return noMatch("fmod", a, SIGS_fmod);
+}
+
+const SIGS_atan2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+
+/** `torch.atan2`: `atan2`. */
+export function atan2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function atan2(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan2 (out=: atan2.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
+      return aten().atan2_out.call(v0, v1, out as Tensor);
+    }
+    return aten().atan2.call(v0, v1);
+  }
+  return noMatch("atan2", a, SIGS_atan2);
+}
+
+const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)"];
+
+/** `torch.lerp`: `lerp.Scalar`. */
+export function lerp(input: Tensor, end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+export function lerp(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lerp.Scalar (out=: lerp.Scalar_out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+      return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().lerp_Scalar.call(v0, v1, v2);
+  }
+  return noMatch("lerp", a, SIGS_lerp);
+}
+
+const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.sum`: `sum`, `sum.dim_IntList`. */
+export function sum(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function sum(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sum
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().sum.call(v0, k0);
+  }
+  // sum.dim_IntList
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().sum_dim_IntList.call(v0, v1, v2, k0);
+  }
+  return noMatch("sum", a, SIGS_sum);
+}
+
+const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.mean`: `mean`, `mean.dim`. */
+export function mean(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function mean(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mean
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().mean.call(v0, k0);
+  }
+  // mean.dim
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().mean_dim.call(v0, v1, v2, k0);
+  }
+  return noMatch("mean", a, SIGS_mean);
+}
+
+const SIGS_prod = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.prod`: `prod`, `prod.dim_int`. */
+export function prod(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function prod(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // prod
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().prod.call(v0, k0);
+  }
+  // prod.dim_int
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().prod_dim_int.call(v0, v1, v2, k0);
+  }
+  return noMatch("prod", a, SIGS_prod);
+}
+
+const SIGS_amax = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
+
+/** `torch.amax`: `amax`. */
+export function amax(input: Tensor, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // amax
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[];
+    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("amax", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+      v1 = toIntList(o.dim);
+    } else v1 = [];
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().amax.call(v0, v1, v2);
+  }
+  return noMatch("amax", a, SIGS_amax);
+}
+
+const SIGS_amin = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
+
+/** `torch.amin`: `amin`. */
+export function amin(input: Tensor, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // amin
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[];
+    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("amin", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+      v1 = toIntList(o.dim);
+    } else v1 = [];
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().amin.call(v0, v1, v2);
+  }
+  return noMatch("amin", a, SIGS_amin);
+}
+
+const SIGS_all = ["(Tensor input, tuple of ints dim = None, bool keepdim = False)"];
+
+/** `torch.all`: `all.dims`. */
+export function all(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function all(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function all(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function all(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // all.dims
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[] | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v1 = o.dim === null ? null : toIntList(o.dim);
+    } else v1 = null;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().all_dims.call(v0, v1, v2);
+  }
+  return noMatch("all", a, SIGS_all);
+}
+
+const SIGS_any = ["(Tensor input, tuple of ints dim = None, bool keepdim = False)"];
+
+/** `torch.any`: `any.dims`. */
+export function any(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function any(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function any(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+export function any(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // any.dims
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[] | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v1 = o.dim === null ? null : toIntList(o.dim);
+    } else v1 = null;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().any_dims.call(v0, v1, v2);
+  }
+  return noMatch("any", a, SIGS_any);
+}
+
+const SIGS_argmax = ["(Tensor input, int dim = None, bool keepdim = False)"];
+
+/** `torch.argmax`: `argmax`. */
+export function argmax(input: Tensor, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmax(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmax(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmax(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argmax
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+      v1 = o.dim as number | null;
+    } else v1 = null;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().argmax.call(v0, v1, v2);
+  }
+  return noMatch("argmax", a, SIGS_argmax);
+}
+
+const SIGS_argmin = ["(Tensor input, int dim = None, bool keepdim = False)"];
+
+/** `torch.argmin`: `argmin`. */
+export function argmin(input: Tensor, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmin(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmin(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmin(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argmin
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+      v1 = o.dim as number | null;
+    } else v1 = null;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().argmin.call(v0, v1, v2);
+  }
+  return noMatch("argmin", a, SIGS_argmin);
+}
+
+const SIGS_max = ["(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.max`: `max.dim`. */
+export function max(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function max(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max.dim
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().max_dim.call(v0, v1, v2);
+  }
+  return noMatch("max", a, SIGS_max);
+}
+
+const SIGS_min = ["(Tensor input, int dim, bool keepdim = False)"];
+
+/** `torch.min`: `min.dim`. */
+export function min(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function min(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // min.dim
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().min_dim.call(v0, v1, v2);
+  }
+  return noMatch("min", a, SIGS_min);
+}
+
+const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+
+/** `torch.var`: `var.correction`. */
+function varFunction(input: Tensor, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // var.correction
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1])))) {
+    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[] | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v1 = o.dim === null ? null : toIntList(o.dim);
+    } else v1 = null;
+    let k0: number | boolean | null;
+    if (o !== undefined && o.correction !== undefined) {
+      kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+      k0 = o.correction as number | boolean | null;
+    } else k0 = null;
+    let k1: boolean;
+    if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      k1 = o.keepdim as boolean;
+    } else k1 = false;
+    return aten().var_correction.call(v0, v1, k0, k1);
+  }
+  return noMatch("var", a, SIGS_var);
+}
+export { varFunction as var };
+
+const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+
+/** `torch.std`: `std.correction`. */
+export function std(input: Tensor, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // std.correction
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1])))) {
+    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number[] | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v1 = o.dim === null ? null : toIntList(o.dim);
+    } else v1 = null;
+    let k0: number | boolean | null;
+    if (o !== undefined && o.correction !== undefined) {
+      kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+      k0 = o.correction as number | boolean | null;
+    } else k0 = null;
+    let k1: boolean;
+    if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      k1 = o.keepdim as boolean;
+    } else k1 = false;
+    return aten().std_correction.call(v0, v1, k0, k1);
+  }
+  return noMatch("std", a, SIGS_std);
+}
+
+const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
+
+/** `torch.logsumexp`: `logsumexp`. */
+export function logsumexp(input: Tensor, dim: readonly number[], options?: { keepdim?: boolean }): Tensor;
+export function logsumexp(input: Tensor, dim: readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+export function logsumexp(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logsumexp
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().logsumexp.call(v0, v1, v2);
+  }
+  return noMatch("logsumexp", a, SIGS_logsumexp);
+}
+
+const SIGS_mm = ["(Tensor input, Tensor mat2)"];
+
+/** `torch.mm`: `mm`. */
+export function mm(input: Tensor, mat2: Tensor): Tensor;
+export function mm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mm
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("mm", o, ["mat2"], ["self","mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().mm.call(v0, v1);
+  }
+  return noMatch("mm", a, SIGS_mm);
+}
+
+const SIGS_bmm = ["(Tensor input, Tensor mat2)"];
+
+/** `torch.bmm`: `bmm`. */
+export function bmm(input: Tensor, mat2: Tensor): Tensor;
+export function bmm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bmm
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["self","mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().bmm.call(v0, v1);
+  }
+  return noMatch("bmm", a, SIGS_bmm);
+}
+
+const SIGS_matmul = ["(Tensor input, Tensor other)"];
+
+/** `torch.matmul`: `matmul`. */
+export function matmul(input: Tensor, other: Tensor): Tensor;
+export function matmul(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // matmul
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("matmul", o, ["other"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().matmul.call(v0, v1);
+  }
+  return noMatch("matmul", a, SIGS_matmul);
+}
+
+const SIGS_dot = ["(Tensor input, Tensor tensor)"];
+
+/** `torch.dot`: `dot`. */
+export function dot(input: Tensor, tensor: Tensor): Tensor;
+export function dot(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // dot
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("dot", o, ["tensor"], ["self","tensor"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().dot.call(v0, v1);
+  }
+  return noMatch("dot", a, SIGS_dot);
+}
+
+const SIGS_mv = ["(Tensor input, Tensor vec)"];
+
+/** `torch.mv`: `mv`. */
+export function mv(input: Tensor, vec: Tensor): Tensor;
+export function mv(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mv
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("mv", o, ["vec"], ["self","vec"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().mv.call(v0, v1);
+  }
+  return noMatch("mv", a, SIGS_mv);
+}
+
+const SIGS_outer = ["(Tensor input, Tensor vec2)"];
+
+/** `torch.outer`: `outer`. */
+export function outer(input: Tensor, vec2: Tensor): Tensor;
+export function outer(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // outer
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("outer", o, ["vec2"], ["self","vec2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().outer.call(v0, v1);
+  }
+  return noMatch("outer", a, SIGS_outer);
+}
+
+const SIGS_addmm = ["(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.addmm`: `addmm`. */
+export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addmm
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["self","mat1","mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.beta !== undefined) {
+      kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+      k0 = o.beta as number | boolean;
+    } else k0 = 1;
+    let k1: number | boolean;
+    if (o !== undefined && o.alpha !== undefined) {
+      kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      k1 = o.alpha as number | boolean;
+    } else k1 = 1;
+    return aten().addmm.call(v0, v1, v2, k0, k1);
+  }
+  return noMatch("addmm", a, SIGS_addmm);
+}
+
+const SIGS_baddbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+/** `torch.baddbmm`: `baddbmm`. */
+export function baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function baddbmm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // baddbmm
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["self","batch1","batch2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.beta !== undefined) {
+      kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+      k0 = o.beta as number | boolean;
+    } else k0 = 1;
+    let k1: number | boolean;
+    if (o !== undefined && o.alpha !== undefined) {
+      kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      k1 = o.alpha as number | boolean;
+    } else k1 = 1;
+    return aten().baddbmm.call(v0, v1, v2, k0, k1);
+  }
+  return noMatch("baddbmm", a, SIGS_baddbmm);
+}
+
+const SIGS_linear = ["(Tensor input, Tensor weight, Tensor bias = None)"];
+
+/** `torch.linear`: `linear`. */
+export function linear(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null }): Tensor;
+export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null }): Tensor;
+export function linear(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // linear
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
+    if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    return aten().linear.call(v0, v1, v2);
+  }
+  return noMatch("linear", a, SIGS_linear);
+}
+
+const SIGS_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
+
+/** `torch.softmax`: `softmax.int`. */
+export function softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
+export function softmax(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softmax.int
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
+    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: ScalarType | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
+    else if (o !== undefined && o.dtype !== undefined) {
+      kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      v2 = o.dtype === null ? null : toDtype(o.dtype);
+    } else v2 = null;
+    return aten().softmax_int.call(v0, v1, v2);
+  }
+  return noMatch("softmax", a, SIGS_softmax);
+}
+
+const SIGS_log_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
+
+/** `torch.log_softmax`: `log_softmax.int`. */
+export function log_softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function log_softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
+export function log_softmax(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_softmax.int
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
+    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: ScalarType | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
+    else if (o !== undefined && o.dtype !== undefined) {
+      kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      v2 = o.dtype === null ? null : toDtype(o.dtype);
+    } else v2 = null;
+    return aten().log_softmax_int.call(v0, v1, v2);
+  }
+  return noMatch("log_softmax", a, SIGS_log_softmax);
+}
+
+const SIGS_nll_loss_nd = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
+
+/** `torch.nll_loss_nd`: `nll_loss_nd`. */
+export function nll_loss_nd(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nll_loss_nd
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
+    if (o !== undefined) checkKw("nll_loss_nd", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("nll_loss_nd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("nll_loss_nd", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v3 = o.reduction as number;
+    } else v3 = 1;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.ignore_index !== undefined) {
+      kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+      v4 = o.ignore_index as number;
+    } else v4 = -100;
+    return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("nll_loss_nd", a, SIGS_nll_loss_nd);
+}
+
+const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
+
+/** `torch.cross_entropy_loss`: `cross_entropy_loss`. */
+export function cross_entropy_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cross_entropy_loss
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4])) && (n <= 5 || a[5] === undefined || isFloat(a[5]))) {
+    if (o !== undefined) checkKw("cross_entropy_loss", o, ["target","weight","reduction","ignore_index","label_smoothing"], ["self","target","weight","reduction","ignore_index","label_smoothing"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("cross_entropy_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("cross_entropy_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v3 = o.reduction as number;
+    } else v3 = 1;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.ignore_index !== undefined) {
+      kwArg("cross_entropy_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+      v4 = o.ignore_index as number;
+    } else v4 = -100;
+    let v5: number;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as number;
+    else if (o !== undefined && o.label_smoothing !== undefined) {
+      kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
+      v5 = o.label_smoothing as number;
+    } else v5 = 0;
+    return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+  }
+  return noMatch("cross_entropy_loss", a, SIGS_cross_entropy_loss);
+}
+
+const SIGS_mse_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.mse_loss`: `mse_loss`. */
+export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
+export function mse_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function mse_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mse_loss
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    if (o !== undefined) checkKw("mse_loss", o, ["target","reduction"], ["self","target","reduction"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("mse_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    return aten().mse_loss.call(v0, v1, v2);
+  }
+  return noMatch("mse_loss", a, SIGS_mse_loss);
+}
+
+const SIGS_l1_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
+
+/** `torch.l1_loss`: `l1_loss`. */
+export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
+export function l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function l1_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // l1_loss
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    if (o !== undefined) checkKw("l1_loss", o, ["target","reduction"], ["self","target","reduction"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    return aten().l1_loss.call(v0, v1, v2);
+  }
+  return noMatch("l1_loss", a, SIGS_l1_loss);
+}
+
+const SIGS_binary_cross_entropy = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1)"];
+
+/** `torch.binary_cross_entropy`: `binary_cross_entropy`. */
+export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // binary_cross_entropy
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
+    if (o !== undefined) checkKw("binary_cross_entropy", o, ["target","weight","reduction"], ["self","target","weight","reduction"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("binary_cross_entropy", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("binary_cross_entropy", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v3 = o.reduction as number;
+    } else v3 = 1;
+    return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+  }
+  return noMatch("binary_cross_entropy", a, SIGS_binary_cross_entropy);
+}
+
+const SIGS_binary_cross_entropy_with_logits = ["(Tensor input, Tensor target, Tensor weight = None, Tensor pos_weight = None, int reduction = 1)"];
+
+/** `torch.binary_cross_entropy_with_logits`: `binary_cross_entropy_with_logits`. */
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // binary_cross_entropy_with_logits
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
+    if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["target","weight","pos_weight","reduction"], ["self","target","weight","pos_weight","reduction"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("binary_cross_entropy_with_logits", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: Tensor | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
+    else if (o !== undefined && o.pos_weight !== undefined) {
+      kwArg("binary_cross_entropy_with_logits", 'pos_weight', 'Tensor', (o.pos_weight === null || isTensor(o.pos_weight)), o.pos_weight);
+      v3 = o.pos_weight as Tensor | null;
+    } else v3 = null;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v4 = o.reduction as number;
+    } else v4 = 1;
+    return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("binary_cross_entropy_with_logits", a, SIGS_binary_cross_entropy_with_logits);
+}
+
+const SIGS_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enable = True)"];
+
+/** `torch.layer_norm`: `layer_norm`. */
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // layer_norm
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("layer_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: Tensor | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("layer_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v3 = o.bias as Tensor | null;
+    } else v3 = null;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("layer_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+      v4 = o.eps as number;
+    } else v4 = 0.00001;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.cudnn_enable !== undefined) {
+      kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
+      v5 = o.cudnn_enable as boolean;
+    } else v5 = true;
+    return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+  }
+  return noMatch("layer_norm", a, SIGS_layer_norm);
+}
+
+const SIGS_dropout = ["(Tensor input, float p, bool train)"];
+
+/** `torch.dropout`: `dropout`. */
+export function dropout(input: Tensor, p: number, train: boolean): Tensor;
+export function dropout(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // dropout
+  if (n === 3 && isTensor(a[0]) && isFloat(a[1]) && isBool(a[2])) {
+    if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: boolean = a[2] as boolean;
+    return aten().dropout.call(v0, v1, v2);
+  }
+  return noMatch("dropout", a, SIGS_dropout);
+}
+
+const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)"];
+
+/** `torch.conv2d`: `conv2d`. */
+export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // conv2d
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isIntList(a[4])) && (n <= 5 || a[5] === undefined || isIntList(a[5])) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
+    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
+      v3 = toIntList(o.stride);
+    } else v3 = [1, 1];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntList(a[4]);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
+      v4 = toIntList(o.padding);
+    } else v4 = [0, 0];
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntList(a[5]);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv2d", 'dilation', 'tuple of ints', isIntList(o.dilation), o.dilation);
+      v5 = toIntList(o.dilation);
+    } else v5 = [1, 1];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("conv2d", a, SIGS_conv2d);
+}
+
+const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool2d`: `max_pool2d`. */
+export function max_pool2d(input: Tensor, kernelSize: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], ceilMode?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool2d
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isIntList(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
+      v2 = toIntList(o.stride);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
+      v3 = toIntList(o.padding);
+    } else v3 = [0, 0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntList(a[4]);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool2d", 'dilation', 'tuple of ints', isIntList(o.dilation), o.dilation);
+      v4 = toIntList(o.dilation);
+    } else v4 = [1, 1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+  }
+  return noMatch("max_pool2d", a, SIGS_max_pool2d);
+}
+
+const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
+
+/** `torch.avg_pool2d`: `avg_pool2d`. */
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // avg_pool2d
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
+    if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("avg_pool2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
+      v2 = toIntList(o.stride);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("avg_pool2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
+      v3 = toIntList(o.padding);
+    } else v3 = [0, 0];
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("avg_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v4 = o.ceil_mode as boolean;
+    } else v4 = false;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.count_include_pad !== undefined) {
+      kwArg("avg_pool2d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+      v5 = o.count_include_pad as boolean;
+    } else v5 = true;
+    let v6: number | null;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number | null;
+    else if (o !== undefined && o.divisor_override !== undefined) {
+      kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
+      v6 = o.divisor_override as number | null;
+    } else v6 = null;
+    return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("avg_pool2d", a, SIGS_avg_pool2d);
+}
+
+const SIGS_cat = ["(tuple of Tensors tensors, int dim = 0)"];
+
+/** `torch.cat`: `cat`. */
+export function cat(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
+export function cat(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
+export function cat(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cat
+  if (n >= 1 && n <= 2 && Array.isArray(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
+    const v0: Tensor[] = a[0] as Tensor[];
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().cat.call(v0, v1);
+  }
+  return noMatch("cat", a, SIGS_cat);
+}
+
+const SIGS_stack = ["(tuple of Tensors tensors, int dim = 0)"];
+
+/** `torch.stack`: `stack`. */
+export function stack(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
+export function stack(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
+export function stack(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // stack
+  if (n >= 1 && n <= 2 && Array.isArray(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
+    const v0: Tensor[] = a[0] as Tensor[];
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().stack.call(v0, v1);
+  }
+  return noMatch("stack", a, SIGS_stack);
+}
+
+const SIGS_split = ["(Tensor input, int split_size, int dim = 0)"];
+
+/** `torch.split`: `split.Tensor`. */
+export function split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
+export function split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function split(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // split.Tensor
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["self","split_size","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = 0;
+    return aten().split_Tensor.call(v0, v1, v2);
+  }
+  return noMatch("split", a, SIGS_split);
+}
+
+const SIGS_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
+
+/** `torch.split_with_sizes`: `split_with_sizes`. */
+export function split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+export function split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+export function split_with_sizes(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // split_with_sizes
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["self","split_sizes","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = 0;
+    return aten().split_with_sizes.call(v0, v1, v2);
+  }
+  return noMatch("split_with_sizes", a, SIGS_split_with_sizes);
+}
+
+const SIGS_chunk = ["(Tensor input, int chunks, int dim = 0)"];
+
+/** `torch.chunk`: `chunk`. */
+export function chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
+export function chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function chunk(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // chunk
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["self","chunks","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = 0;
+    return aten().chunk.call(v0, v1, v2);
+  }
+  return noMatch("chunk", a, SIGS_chunk);
+}
+
+const SIGS_unbind = ["(Tensor input, int dim = 0)"];
+
+/** `torch.unbind`: `unbind.int`. */
+export function unbind(input: Tensor, options?: { dim?: number }): Tensor[];
+export function unbind(input: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
+export function unbind(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // unbind.int
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("unbind", o, ["dim"], ["self","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().unbind_int.call(v0, v1);
+  }
+  return noMatch("unbind", a, SIGS_unbind);
+}
+
+const SIGS_flip = ["(Tensor input, tuple of ints dims)"];
+
+/** `torch.flip`: `flip`. */
+export function flip(input: Tensor, dims: readonly number[]): Tensor;
+export function flip(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // flip
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
+    if (o !== undefined) checkKw("flip", o, ["dims"], ["self","dims"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    return aten().flip.call(v0, v1);
+  }
+  return noMatch("flip", a, SIGS_flip);
+}
+
+const SIGS_roll = ["(Tensor input, tuple of ints shifts, tuple of ints dims = ...)"];
+
+/** `torch.roll`: `roll`. */
+export function roll(input: Tensor, shifts: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+export function roll(input: Tensor, shifts: readonly number[], dims?: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+export function roll(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // roll
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2]))) {
+    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    else if (o !== undefined && o.dims !== undefined) {
+      kwArg("roll", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+      v2 = toIntList(o.dims);
+    } else v2 = [];
+    return aten().roll.call(v0, v1, v2);
+  }
+  return noMatch("roll", a, SIGS_roll);
+}
+
+const SIGS_tile = ["(Tensor input, tuple of ints dims)"];
+
+/** `torch.tile`: `tile`. */
+export function tile(input: Tensor, dims: readonly number[]): Tensor;
+export function tile(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tile
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
+    if (o !== undefined) checkKw("tile", o, ["dims"], ["self","dims"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    return aten().tile.call(v0, v1);
+  }
+  return noMatch("tile", a, SIGS_tile);
+}
+
+const SIGS_index_select = ["(Tensor input, int dim, Tensor index)"];
+
+/** `torch.index_select`: `index_select`. */
+export function index_select(input: Tensor, dim: number, index: Tensor): Tensor;
+export function index_select(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_select
+  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["self","dim","index"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: Tensor = a[2] as Tensor;
+    return aten().index_select.call(v0, v1, v2);
+  }
+  return noMatch("index_select", a, SIGS_index_select);
+}
+
+const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];
+
+/** `torch.gather`: `gather`. */
+export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
+export function gather(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gather
+  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["self","dim","index"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: boolean;
+    if (o !== undefined && o.sparse_grad !== undefined) {
+      kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
+      k0 = o.sparse_grad as boolean;
+    } else k0 = false;
+    return aten().gather.call(v0, v1, v2, k0);
+  }
+  return noMatch("gather", a, SIGS_gather);
+}
+
+const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)"];
+
+/** `torch.scatter`: `scatter.src`, `scatter.value`. */
+export function scatter(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
+export function scatter(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // scatter.src
+  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: Tensor = a[3] as Tensor;
+    return aten().scatter_src.call(v0, v1, v2, v3);
+  }
+  // scatter.value
+  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3])) {
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: number | boolean = a[3] as number | boolean;
+    return aten().scatter_value.call(v0, v1, v2, v3);
+  }
+  return noMatch("scatter", a, SIGS_scatter);
+}
+
+const SIGS_scatter_add = ["(Tensor input, int dim, Tensor index, Tensor src)"];
+
+/** `torch.scatter_add`: `scatter_add`. */
+export function scatter_add(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
+export function scatter_add(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // scatter_add
+  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
+    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["self","dim","index","src"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: Tensor = a[3] as Tensor;
+    return aten().scatter_add.call(v0, v1, v2, v3);
+  }
+  return noMatch("scatter_add", a, SIGS_scatter_add);
+}
+
+const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)"];
+
+/** `torch.masked_fill`: `masked_fill.Scalar`. */
+export function masked_fill(input: Tensor, mask: Tensor, value: number | boolean): Tensor;
+export function masked_fill(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // masked_fill.Scalar
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    return aten().masked_fill_Scalar.call(v0, v1, v2);
+  }
+  return noMatch("masked_fill", a, SIGS_masked_fill);
+}
+
+const SIGS_masked_select = ["(Tensor input, Tensor mask)"];
+
+/** `torch.masked_select`: `masked_select`. */
+export function masked_select(input: Tensor, mask: Tensor): Tensor;
+export function masked_select(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // masked_select
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["self","mask"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().masked_select.call(v0, v1);
+  }
+  return noMatch("masked_select", a, SIGS_masked_select);
+}
+
+const SIGS_nonzero = ["(Tensor input)"];
+
+/** `torch.nonzero`: `nonzero`. */
+export function nonzero(input: Tensor): Tensor;
+export function nonzero(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nonzero
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("nonzero", o, [], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().nonzero.call(v0);
+  }
+  return noMatch("nonzero", a, SIGS_nonzero);
+}
+
+const SIGS_tril = ["(Tensor input, int diagonal = 0)"];
+
+/** `torch.tril`: `tril`. */
+export function tril(input: Tensor, options?: { diagonal?: number }): Tensor;
+export function tril(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
+export function tril(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tril
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["self","diagonal"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.diagonal !== undefined) {
+      kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+      v1 = o.diagonal as number;
+    } else v1 = 0;
+    return aten().tril.call(v0, v1);
+  }
+  return noMatch("tril", a, SIGS_tril);
+}
+
+const SIGS_triu = ["(Tensor input, int diagonal = 0)"];
+
+/** `torch.triu`: `triu`. */
+export function triu(input: Tensor, options?: { diagonal?: number }): Tensor;
+export function triu(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
+export function triu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // triu
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["self","diagonal"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.diagonal !== undefined) {
+      kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+      v1 = o.diagonal as number;
+    } else v1 = 0;
+    return aten().triu.call(v0, v1);
+  }
+  return noMatch("triu", a, SIGS_triu);
+}
+
+const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)"];
+
+/** `torch.sort`: `sort`. */
+export function sort(input: Tensor, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+export function sort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+export function sort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+export function sort(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sort
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["self","dim","descending"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = -1;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.descending !== undefined) {
+      kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+      v2 = o.descending as boolean;
+    } else v2 = false;
+    return aten().sort.call(v0, v1, v2);
+  }
+  return noMatch("sort", a, SIGS_sort);
+}
+
+const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)"];
+
+/** `torch.argsort`: `argsort`. */
+export function argsort(input: Tensor, options?: { dim?: number; descending?: boolean }): Tensor;
+export function argsort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
+export function argsort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+export function argsort(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argsort
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["self","dim","descending"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = -1;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.descending !== undefined) {
+      kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+      v2 = o.descending as boolean;
+    } else v2 = false;
+    return aten().argsort.call(v0, v1, v2);
+  }
+  return noMatch("argsort", a, SIGS_argsort);
+}
+
+const SIGS_topk = ["(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True)"];
+
+/** `torch.topk`: `topk`. */
+export function topk(input: Tensor, k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+export function topk(input: Tensor, k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+export function topk(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // topk
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["self","k","dim","largest","sorted"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = -1;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.largest !== undefined) {
+      kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
+      v3 = o.largest as boolean;
+    } else v3 = true;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.sorted !== undefined) {
+      kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+      v4 = o.sorted as boolean;
+    } else v4 = true;
+    return aten().topk.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("topk", a, SIGS_topk);
+}
+
+const SIGS_one_hot = ["(Tensor input, int num_classes = -1)"];
+
+/** `torch.one_hot`: `one_hot`. */
+export function one_hot(input: Tensor, options?: { num_classes?: number }): Tensor;
+export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number }): Tensor;
+export function one_hot(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // one_hot
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("one_hot", o, ["num_classes"], ["self","num_classes"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.num_classes !== undefined) {
+      kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
+      v1 = o.num_classes as number;
+    } else v1 = -1;
+    return aten().one_hot.call(v0, v1);
+  }
+  return noMatch("one_hot", a, SIGS_one_hot);
+}
+
+const SIGS_embedding = ["(Tensor weight, Tensor indices, int padding_idx = -1, bool scale_grad_by_freq = False, bool sparse = False)"];
+
+/** `torch.embedding`: `embedding`. */
+export function embedding(weight: Tensor, indices: Tensor, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // embedding
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.padding_idx !== undefined) {
+      kwArg("embedding", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+      v2 = o.padding_idx as number;
+    } else v2 = -1;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+      kwArg("embedding", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+      v3 = o.scale_grad_by_freq as boolean;
+    } else v3 = false;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.sparse !== undefined) {
+      kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+      v4 = o.sparse as boolean;
+    } else v4 = false;
+    return aten().embedding.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("embedding", a, SIGS_embedding);
 }

@@ -4,11 +4,12 @@
 // See Note [Generated argument parsing] in src/codegen/front.ts and src/codegen/README.md.
 
 import type { MemoryFormat } from '../c10/Layout.js';
+import type { ScalarType } from '../c10/ScalarType.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, isScalar, isTensor, isTensorOrNumber, kwArg, noMatch, toIntList, toTensor, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -19,8 +20,8 @@ export interface TensorMethods {
   reshape(...shape: number[]): Tensor;
   reshape(shape: readonly number[]): Tensor;
   /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
-  asStrided(size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
-  asStrided(size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
+  as_strided(size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
+  as_strided(size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
   transpose(dim0: number, dim1: number): Tensor;
   /** `t(Tensor(a) self) -> Tensor(a)` */
@@ -94,6 +95,386 @@ export interface TensorMethods {
   div(other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
   /** `div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   div_(other: Tensor | number | boolean): this;
+  /** `neg(Tensor self) -> Tensor` */
+  neg(options?: { out?: Tensor }): Tensor;
+  /** `neg_(Tensor(a!) self) -> Tensor(a!)` */
+  neg_(): this;
+  /** `abs(Tensor self) -> Tensor` */
+  abs(options?: { out?: Tensor }): Tensor;
+  /** `abs_(Tensor(a!) self) -> Tensor(a!)` */
+  abs_(): this;
+  /** `sign(Tensor self) -> Tensor` */
+  sign(options?: { out?: Tensor }): Tensor;
+  /** `sign_(Tensor(a!) self) -> Tensor(a!)` */
+  sign_(): this;
+  /** `exp(Tensor self) -> Tensor` */
+  exp(options?: { out?: Tensor }): Tensor;
+  /** `exp_(Tensor(a!) self) -> Tensor(a!)` */
+  exp_(): this;
+  /** `exp2(Tensor self) -> Tensor` */
+  exp2(options?: { out?: Tensor }): Tensor;
+  /** `exp2_(Tensor(a!) self) -> Tensor(a!)` */
+  exp2_(): this;
+  /** `log(Tensor self) -> Tensor` */
+  log(options?: { out?: Tensor }): Tensor;
+  /** `log_(Tensor(a!) self) -> Tensor(a!)` */
+  log_(): this;
+  /** `log2(Tensor self) -> Tensor` */
+  log2(options?: { out?: Tensor }): Tensor;
+  /** `log2_(Tensor(a!) self) -> Tensor(a!)` */
+  log2_(): this;
+  /** `log1p(Tensor self) -> Tensor` */
+  log1p(options?: { out?: Tensor }): Tensor;
+  /** `log1p_(Tensor(a!) self) -> Tensor(a!)` */
+  log1p_(): this;
+  /** `expm1(Tensor self) -> Tensor` */
+  expm1(options?: { out?: Tensor }): Tensor;
+  /** `expm1_(Tensor(a!) self) -> Tensor(a!)` */
+  expm1_(): this;
+  /** `sqrt(Tensor self) -> Tensor` */
+  sqrt(options?: { out?: Tensor }): Tensor;
+  /** `sqrt_(Tensor(a!) self) -> Tensor(a!)` */
+  sqrt_(): this;
+  /** `rsqrt(Tensor self) -> Tensor` */
+  rsqrt(options?: { out?: Tensor }): Tensor;
+  /** `rsqrt_(Tensor(a!) self) -> Tensor(a!)` */
+  rsqrt_(): this;
+  /** `sin(Tensor self) -> Tensor` */
+  sin(options?: { out?: Tensor }): Tensor;
+  /** `sin_(Tensor(a!) self) -> Tensor(a!)` */
+  sin_(): this;
+  /** `cos(Tensor self) -> Tensor` */
+  cos(options?: { out?: Tensor }): Tensor;
+  /** `cos_(Tensor(a!) self) -> Tensor(a!)` */
+  cos_(): this;
+  /** `tan(Tensor self) -> Tensor` */
+  tan(options?: { out?: Tensor }): Tensor;
+  /** `tan_(Tensor(a!) self) -> Tensor(a!)` */
+  tan_(): this;
+  /** `asin(Tensor self) -> Tensor` */
+  asin(options?: { out?: Tensor }): Tensor;
+  /** `asin_(Tensor(a!) self) -> Tensor(a!)` */
+  asin_(): this;
+  /** `acos(Tensor self) -> Tensor` */
+  acos(options?: { out?: Tensor }): Tensor;
+  /** `acos_(Tensor(a!) self) -> Tensor(a!)` */
+  acos_(): this;
+  /** `atan(Tensor self) -> Tensor` */
+  atan(options?: { out?: Tensor }): Tensor;
+  /** `atan_(Tensor(a!) self) -> Tensor(a!)` */
+  atan_(): this;
+  /** `sinh(Tensor self) -> Tensor` */
+  sinh(options?: { out?: Tensor }): Tensor;
+  /** `sinh_(Tensor(a!) self) -> Tensor(a!)` */
+  sinh_(): this;
+  /** `cosh(Tensor self) -> Tensor` */
+  cosh(options?: { out?: Tensor }): Tensor;
+  /** `cosh_(Tensor(a!) self) -> Tensor(a!)` */
+  cosh_(): this;
+  /** `tanh(Tensor self) -> Tensor` */
+  tanh(options?: { out?: Tensor }): Tensor;
+  /** `tanh_(Tensor(a!) self) -> Tensor(a!)` */
+  tanh_(): this;
+  /** `sigmoid(Tensor self) -> Tensor` */
+  sigmoid(options?: { out?: Tensor }): Tensor;
+  /** `sigmoid_(Tensor(a!) self) -> Tensor(a!)` */
+  sigmoid_(): this;
+  /** `relu(Tensor self) -> Tensor` */
+  relu(): Tensor;
+  /** `relu_(Tensor(a!) self) -> Tensor(a!)` */
+  relu_(): this;
+  /** `erf(Tensor self) -> Tensor` */
+  erf(options?: { out?: Tensor }): Tensor;
+  /** `erf_(Tensor(a!) self) -> Tensor(a!)` */
+  erf_(): this;
+  /** `floor(Tensor self) -> Tensor` */
+  floor(options?: { out?: Tensor }): Tensor;
+  /** `floor_(Tensor(a!) self) -> Tensor(a!)` */
+  floor_(): this;
+  /** `ceil(Tensor self) -> Tensor` */
+  ceil(options?: { out?: Tensor }): Tensor;
+  /** `ceil_(Tensor(a!) self) -> Tensor(a!)` */
+  ceil_(): this;
+  /** `round(Tensor self) -> Tensor`; `round.decimals(Tensor self, *, int decimals) -> Tensor` */
+  round(options?: { out?: Tensor }): Tensor;
+  round(options: { decimals: number; out?: Tensor }): Tensor;
+  /** `round_(Tensor(a!) self) -> Tensor(a!)`; `round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)` */
+  round_(): this;
+  round_(options: { decimals: number }): this;
+  /** `trunc(Tensor self) -> Tensor` */
+  trunc(options?: { out?: Tensor }): Tensor;
+  /** `trunc_(Tensor(a!) self) -> Tensor(a!)` */
+  trunc_(): this;
+  /** `frac(Tensor self) -> Tensor` */
+  frac(options?: { out?: Tensor }): Tensor;
+  /** `frac_(Tensor(a!) self) -> Tensor(a!)` */
+  frac_(): this;
+  /** `reciprocal(Tensor self) -> Tensor` */
+  reciprocal(options?: { out?: Tensor }): Tensor;
+  /** `reciprocal_(Tensor(a!) self) -> Tensor(a!)` */
+  reciprocal_(): this;
+  /** `isnan(Tensor self) -> Tensor` */
+  isnan(): Tensor;
+  /** `isinf(Tensor self) -> Tensor` */
+  isinf(): Tensor;
+  /** `isfinite(Tensor self) -> Tensor` */
+  isfinite(): Tensor;
+  /** `nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor` */
+  nan_to_num(options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+  nan_to_num(nan?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+  nan_to_num(nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+  nan_to_num(nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
+  /** `nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)` */
+  nan_to_num_(options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
+  nan_to_num_(nan?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
+  nan_to_num_(nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
+  nan_to_num_(nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
+  /** `eq.Tensor(Tensor self, Tensor other) -> Tensor`; `eq.Scalar(Tensor self, Scalar other) -> Tensor` */
+  eq(other: Tensor, options?: { out?: Tensor }): Tensor;
+  eq(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  eq_(other: Tensor): this;
+  eq_(other: number | boolean): this;
+  /** `ne.Tensor(Tensor self, Tensor other) -> Tensor`; `ne.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ne(other: Tensor, options?: { out?: Tensor }): Tensor;
+  ne(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ne_(other: Tensor): this;
+  ne_(other: number | boolean): this;
+  /** `lt.Tensor(Tensor self, Tensor other) -> Tensor`; `lt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  lt(other: Tensor, options?: { out?: Tensor }): Tensor;
+  lt(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  lt_(other: Tensor): this;
+  lt_(other: number | boolean): this;
+  /** `le.Tensor(Tensor self, Tensor other) -> Tensor`; `le.Scalar(Tensor self, Scalar other) -> Tensor` */
+  le(other: Tensor, options?: { out?: Tensor }): Tensor;
+  le(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  le_(other: Tensor): this;
+  le_(other: number | boolean): this;
+  /** `gt.Tensor(Tensor self, Tensor other) -> Tensor`; `gt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  gt(other: Tensor, options?: { out?: Tensor }): Tensor;
+  gt(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  gt_(other: Tensor): this;
+  gt_(other: number | boolean): this;
+  /** `ge.Tensor(Tensor self, Tensor other) -> Tensor`; `ge.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ge(other: Tensor, options?: { out?: Tensor }): Tensor;
+  ge(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ge_(other: Tensor): this;
+  ge_(other: number | boolean): this;
+  /** `logical_and(Tensor self, Tensor other) -> Tensor` */
+  logical_and(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_and_(other: Tensor): this;
+  /** `logical_or(Tensor self, Tensor other) -> Tensor` */
+  logical_or(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_or_(other: Tensor): this;
+  /** `logical_xor(Tensor self, Tensor other) -> Tensor` */
+  logical_xor(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_xor_(other: Tensor): this;
+  /** `logical_not(Tensor self) -> Tensor` */
+  logical_not(options?: { out?: Tensor }): Tensor;
+  /** `logical_not_(Tensor(a!) self) -> Tensor(a!)` */
+  logical_not_(): this;
+  /** `bitwise_not(Tensor self) -> Tensor` */
+  bitwise_not(options?: { out?: Tensor }): Tensor;
+  /** `bitwise_not_(Tensor(a!) self) -> Tensor(a!)` */
+  bitwise_not_(): this;
+  /** `bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_and(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_and(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_and_(other: Tensor): this;
+  bitwise_and_(other: number | boolean): this;
+  /** `bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_or(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_or(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_or_(other: Tensor): this;
+  bitwise_or_(other: number | boolean): this;
+  /** `bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_xor(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_xor(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_xor_(other: Tensor): this;
+  bitwise_xor_(other: number | boolean): this;
+  /** `maximum(Tensor self, Tensor other) -> Tensor` */
+  maximum(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `minimum(Tensor self, Tensor other) -> Tensor` */
+  minimum(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `where.self(Tensor condition, Tensor self, Tensor other) -> Tensor`; `where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor` */
+  where(condition: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+  where(condition: Tensor, other: number | boolean): Tensor;
+  /** `clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor`; `clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor` */
+  clamp(options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+  clamp(min?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+  clamp(min?: number | boolean | null, max?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
+  clamp(options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+  clamp(min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+  clamp(min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
+  /** `clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)`; `clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)` */
+  clamp_(options?: { min?: number | boolean | null; max?: number | boolean | null }): this;
+  clamp_(min?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null }): this;
+  clamp_(min?: number | boolean | null, max?: number | boolean | null, options?: { min?: number | boolean | null; max?: number | boolean | null }): this;
+  clamp_(options?: { min?: Tensor | null; max?: Tensor | null }): this;
+  clamp_(min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): this;
+  clamp_(min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): this;
+  /** `remainder.Tensor(Tensor self, Tensor other) -> Tensor`; `remainder.Scalar(Tensor self, Scalar other) -> Tensor` */
+  remainder(other: Tensor, options?: { out?: Tensor }): Tensor;
+  remainder(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  remainder_(other: Tensor): this;
+  remainder_(other: number | boolean): this;
+  /** `fmod.Tensor(Tensor self, Tensor other) -> Tensor`; `fmod.Scalar(Tensor self, Scalar other) -> Tensor` */
+  fmod(other: Tensor, options?: { out?: Tensor }): Tensor;
+  fmod(other: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  fmod_(other: Tensor): this;
+  fmod_(other: number | boolean): this;
+  /** `atan2(Tensor self, Tensor other) -> Tensor` */
+  atan2(other: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  atan2_(other: Tensor): this;
+  /** `lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor` */
+  lerp(end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)` */
+  lerp_(end: Tensor, weight: number | boolean): this;
+  /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  sum(options?: { dtype?: DtypeLike | null }): Tensor;
+  sum(dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  sum(dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  mean(options?: { dtype?: DtypeLike | null }): Tensor;
+  mean(dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  mean(dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  prod(options?: { dtype?: DtypeLike | null }): Tensor;
+  prod(dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  prod(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
+  amax(options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amax(dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amax(dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  /** `amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
+  amin(options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amin(dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amin(dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  /** `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
+  all(options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  all(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  all(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  /** `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
+  any(options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  any(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  any(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  /** `argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
+  argmax(options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmax(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmax(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  /** `argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
+  argmin(options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  max(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  min(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  var(options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  var(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  std(options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  std(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  /** `logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor` */
+  logsumexp(dim: readonly number[], options?: { keepdim?: boolean }): Tensor;
+  logsumexp(dim: readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+  /** `mm(Tensor self, Tensor mat2) -> Tensor` */
+  mm(mat2: Tensor): Tensor;
+  /** `bmm(Tensor self, Tensor mat2) -> Tensor` */
+  bmm(mat2: Tensor): Tensor;
+  /** `matmul(Tensor self, Tensor other) -> Tensor` */
+  matmul(other: Tensor): Tensor;
+  /** `dot(Tensor self, Tensor tensor) -> Tensor` */
+  dot(tensor: Tensor): Tensor;
+  /** `mv(Tensor self, Tensor vec) -> Tensor` */
+  mv(vec: Tensor): Tensor;
+  /** `outer(Tensor self, Tensor vec2) -> Tensor` */
+  outer(vec2: Tensor): Tensor;
+  /** `addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmm(mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  baddbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  /** `softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  softmax(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  softmax(dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
+  /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  log_softmax(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  log_softmax(dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
+  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]` */
+  split(splitSize: number, options?: { dim?: number }): Tensor[];
+  split(splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]` */
+  split_with_sizes(splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+  split_with_sizes(splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
+  /** `chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]` */
+  chunk(chunks: number, options?: { dim?: number }): Tensor[];
+  chunk(chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
+  /** `unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]` */
+  unbind(options?: { dim?: number }): Tensor[];
+  unbind(dim?: number, options?: { dim?: number }): Tensor[];
+  /** `flip(Tensor self, int[] dims) -> Tensor` */
+  flip(...dims: number[]): Tensor;
+  flip(dims: readonly number[]): Tensor;
+  /** `roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor` */
+  roll(shifts: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+  roll(shifts: readonly number[], dims?: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+  /** `repeat(Tensor self, SymInt[] repeats) -> Tensor` */
+  repeat(...repeats: number[]): Tensor;
+  repeat(repeats: readonly number[]): Tensor;
+  /** `tile(Tensor self, SymInt[] dims) -> Tensor` */
+  tile(...dims: number[]): Tensor;
+  tile(dims: readonly number[]): Tensor;
+  /** `index_select(Tensor self, int dim, Tensor index) -> Tensor` */
+  index_select(dim: number, index: Tensor): Tensor;
+  /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
+  gather(dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
+  /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`; `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+  scatter(dim: number, index: Tensor, src: Tensor): Tensor;
+  scatter(dim: number, index: Tensor, value: number | boolean): Tensor;
+  /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
+  scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
+  /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
+  masked_fill(mask: Tensor, value: number | boolean): Tensor;
+  /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
+  masked_select(mask: Tensor): Tensor;
+  /** `nonzero(Tensor self) -> Tensor` */
+  nonzero(): Tensor;
+  /** `tril(Tensor self, SymInt diagonal=0) -> Tensor` */
+  tril(options?: { diagonal?: number }): Tensor;
+  tril(diagonal?: number, options?: { diagonal?: number }): Tensor;
+  /** `triu(Tensor self, SymInt diagonal=0) -> Tensor` */
+  triu(options?: { diagonal?: number }): Tensor;
+  triu(diagonal?: number, options?: { diagonal?: number }): Tensor;
+  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
+  sort(options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+  sort(dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+  sort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor` */
+  argsort(options?: { dim?: number; descending?: boolean }): Tensor;
+  argsort(dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
+  argsort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+  /** `topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)` */
+  topk(k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+  topk(k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+  topk(k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+  topk(k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -130,7 +511,7 @@ function method_reshape(this: Tensor, ...a: unknown[]): unknown {
 
 const SIGS_as_strided = ["(tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
-function method_asStrided(this: Tensor, ...a: unknown[]): unknown {
+function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -843,6 +1224,3190 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.div_", a, SIGS_div_);
 }
 
+const SIGS_neg = ["(*, Tensor out = None)"];
+
+function method_neg(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // neg (out=: neg.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("neg", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("neg", 'out', 'Tensor', isTensor(out), out);
+      return aten().neg_out.call(this, out as Tensor);
+    }
+    return aten().neg.call(this);
+  }
+  return noMatch("Tensor.neg", a, SIGS_neg);
+}
+
+const SIGS_neg_ = ["()"];
+
+function method_neg_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // neg_
+  if (n === 0) {
+    if (o !== undefined) checkKw("neg_", o, [], [], n);
+    return aten().neg_.call(this);
+  }
+  return noMatch("Tensor.neg_", a, SIGS_neg_);
+}
+
+const SIGS_abs = ["(*, Tensor out = None)"];
+
+function method_abs(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // abs (out=: abs.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("abs", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("abs", 'out', 'Tensor', isTensor(out), out);
+      return aten().abs_out.call(this, out as Tensor);
+    }
+    return aten().abs.call(this);
+  }
+  return noMatch("Tensor.abs", a, SIGS_abs);
+}
+
+const SIGS_abs_ = ["()"];
+
+function method_abs_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // abs_
+  if (n === 0) {
+    if (o !== undefined) checkKw("abs_", o, [], [], n);
+    return aten().abs_.call(this);
+  }
+  return noMatch("Tensor.abs_", a, SIGS_abs_);
+}
+
+const SIGS_sign = ["(*, Tensor out = None)"];
+
+function method_sign(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sign (out=: sign.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("sign", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sign", 'out', 'Tensor', isTensor(out), out);
+      return aten().sign_out.call(this, out as Tensor);
+    }
+    return aten().sign.call(this);
+  }
+  return noMatch("Tensor.sign", a, SIGS_sign);
+}
+
+const SIGS_sign_ = ["()"];
+
+function method_sign_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sign_
+  if (n === 0) {
+    if (o !== undefined) checkKw("sign_", o, [], [], n);
+    return aten().sign_.call(this);
+  }
+  return noMatch("Tensor.sign_", a, SIGS_sign_);
+}
+
+const SIGS_exp = ["(*, Tensor out = None)"];
+
+function method_exp(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp (out=: exp.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("exp", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("exp", 'out', 'Tensor', isTensor(out), out);
+      return aten().exp_out.call(this, out as Tensor);
+    }
+    return aten().exp.call(this);
+  }
+  return noMatch("Tensor.exp", a, SIGS_exp);
+}
+
+const SIGS_exp_ = ["()"];
+
+function method_exp_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp_
+  if (n === 0) {
+    if (o !== undefined) checkKw("exp_", o, [], [], n);
+    return aten().exp_.call(this);
+  }
+  return noMatch("Tensor.exp_", a, SIGS_exp_);
+}
+
+const SIGS_exp2 = ["(*, Tensor out = None)"];
+
+function method_exp2(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp2 (out=: exp2.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("exp2", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
+      return aten().exp2_out.call(this, out as Tensor);
+    }
+    return aten().exp2.call(this);
+  }
+  return noMatch("Tensor.exp2", a, SIGS_exp2);
+}
+
+const SIGS_exp2_ = ["()"];
+
+function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // exp2_
+  if (n === 0) {
+    if (o !== undefined) checkKw("exp2_", o, [], [], n);
+    return aten().exp2_.call(this);
+  }
+  return noMatch("Tensor.exp2_", a, SIGS_exp2_);
+}
+
+const SIGS_log = ["(*, Tensor out = None)"];
+
+function method_log(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log (out=: log.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("log", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log", 'out', 'Tensor', isTensor(out), out);
+      return aten().log_out.call(this, out as Tensor);
+    }
+    return aten().log.call(this);
+  }
+  return noMatch("Tensor.log", a, SIGS_log);
+}
+
+const SIGS_log_ = ["()"];
+
+function method_log_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_
+  if (n === 0) {
+    if (o !== undefined) checkKw("log_", o, [], [], n);
+    return aten().log_.call(this);
+  }
+  return noMatch("Tensor.log_", a, SIGS_log_);
+}
+
+const SIGS_log2 = ["(*, Tensor out = None)"];
+
+function method_log2(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log2 (out=: log2.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("log2", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log2", 'out', 'Tensor', isTensor(out), out);
+      return aten().log2_out.call(this, out as Tensor);
+    }
+    return aten().log2.call(this);
+  }
+  return noMatch("Tensor.log2", a, SIGS_log2);
+}
+
+const SIGS_log2_ = ["()"];
+
+function method_log2_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log2_
+  if (n === 0) {
+    if (o !== undefined) checkKw("log2_", o, [], [], n);
+    return aten().log2_.call(this);
+  }
+  return noMatch("Tensor.log2_", a, SIGS_log2_);
+}
+
+const SIGS_log1p = ["(*, Tensor out = None)"];
+
+function method_log1p(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log1p (out=: log1p.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("log1p", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
+      return aten().log1p_out.call(this, out as Tensor);
+    }
+    return aten().log1p.call(this);
+  }
+  return noMatch("Tensor.log1p", a, SIGS_log1p);
+}
+
+const SIGS_log1p_ = ["()"];
+
+function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log1p_
+  if (n === 0) {
+    if (o !== undefined) checkKw("log1p_", o, [], [], n);
+    return aten().log1p_.call(this);
+  }
+  return noMatch("Tensor.log1p_", a, SIGS_log1p_);
+}
+
+const SIGS_expm1 = ["(*, Tensor out = None)"];
+
+function method_expm1(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // expm1 (out=: expm1.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("expm1", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
+      return aten().expm1_out.call(this, out as Tensor);
+    }
+    return aten().expm1.call(this);
+  }
+  return noMatch("Tensor.expm1", a, SIGS_expm1);
+}
+
+const SIGS_expm1_ = ["()"];
+
+function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // expm1_
+  if (n === 0) {
+    if (o !== undefined) checkKw("expm1_", o, [], [], n);
+    return aten().expm1_.call(this);
+  }
+  return noMatch("Tensor.expm1_", a, SIGS_expm1_);
+}
+
+const SIGS_sqrt = ["(*, Tensor out = None)"];
+
+function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sqrt (out=: sqrt.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("sqrt", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
+      return aten().sqrt_out.call(this, out as Tensor);
+    }
+    return aten().sqrt.call(this);
+  }
+  return noMatch("Tensor.sqrt", a, SIGS_sqrt);
+}
+
+const SIGS_sqrt_ = ["()"];
+
+function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sqrt_
+  if (n === 0) {
+    if (o !== undefined) checkKw("sqrt_", o, [], [], n);
+    return aten().sqrt_.call(this);
+  }
+  return noMatch("Tensor.sqrt_", a, SIGS_sqrt_);
+}
+
+const SIGS_rsqrt = ["(*, Tensor out = None)"];
+
+function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // rsqrt (out=: rsqrt.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("rsqrt", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
+      return aten().rsqrt_out.call(this, out as Tensor);
+    }
+    return aten().rsqrt.call(this);
+  }
+  return noMatch("Tensor.rsqrt", a, SIGS_rsqrt);
+}
+
+const SIGS_rsqrt_ = ["()"];
+
+function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // rsqrt_
+  if (n === 0) {
+    if (o !== undefined) checkKw("rsqrt_", o, [], [], n);
+    return aten().rsqrt_.call(this);
+  }
+  return noMatch("Tensor.rsqrt_", a, SIGS_rsqrt_);
+}
+
+const SIGS_sin = ["(*, Tensor out = None)"];
+
+function method_sin(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sin (out=: sin.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("sin", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sin", 'out', 'Tensor', isTensor(out), out);
+      return aten().sin_out.call(this, out as Tensor);
+    }
+    return aten().sin.call(this);
+  }
+  return noMatch("Tensor.sin", a, SIGS_sin);
+}
+
+const SIGS_sin_ = ["()"];
+
+function method_sin_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sin_
+  if (n === 0) {
+    if (o !== undefined) checkKw("sin_", o, [], [], n);
+    return aten().sin_.call(this);
+  }
+  return noMatch("Tensor.sin_", a, SIGS_sin_);
+}
+
+const SIGS_cos = ["(*, Tensor out = None)"];
+
+function method_cos(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cos (out=: cos.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("cos", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cos", 'out', 'Tensor', isTensor(out), out);
+      return aten().cos_out.call(this, out as Tensor);
+    }
+    return aten().cos.call(this);
+  }
+  return noMatch("Tensor.cos", a, SIGS_cos);
+}
+
+const SIGS_cos_ = ["()"];
+
+function method_cos_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cos_
+  if (n === 0) {
+    if (o !== undefined) checkKw("cos_", o, [], [], n);
+    return aten().cos_.call(this);
+  }
+  return noMatch("Tensor.cos_", a, SIGS_cos_);
+}
+
+const SIGS_tan = ["(*, Tensor out = None)"];
+
+function method_tan(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tan (out=: tan.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("tan", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("tan", 'out', 'Tensor', isTensor(out), out);
+      return aten().tan_out.call(this, out as Tensor);
+    }
+    return aten().tan.call(this);
+  }
+  return noMatch("Tensor.tan", a, SIGS_tan);
+}
+
+const SIGS_tan_ = ["()"];
+
+function method_tan_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tan_
+  if (n === 0) {
+    if (o !== undefined) checkKw("tan_", o, [], [], n);
+    return aten().tan_.call(this);
+  }
+  return noMatch("Tensor.tan_", a, SIGS_tan_);
+}
+
+const SIGS_asin = ["(*, Tensor out = None)"];
+
+function method_asin(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // asin (out=: asin.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("asin", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("asin", 'out', 'Tensor', isTensor(out), out);
+      return aten().asin_out.call(this, out as Tensor);
+    }
+    return aten().asin.call(this);
+  }
+  return noMatch("Tensor.asin", a, SIGS_asin);
+}
+
+const SIGS_asin_ = ["()"];
+
+function method_asin_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // asin_
+  if (n === 0) {
+    if (o !== undefined) checkKw("asin_", o, [], [], n);
+    return aten().asin_.call(this);
+  }
+  return noMatch("Tensor.asin_", a, SIGS_asin_);
+}
+
+const SIGS_acos = ["(*, Tensor out = None)"];
+
+function method_acos(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // acos (out=: acos.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("acos", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("acos", 'out', 'Tensor', isTensor(out), out);
+      return aten().acos_out.call(this, out as Tensor);
+    }
+    return aten().acos.call(this);
+  }
+  return noMatch("Tensor.acos", a, SIGS_acos);
+}
+
+const SIGS_acos_ = ["()"];
+
+function method_acos_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // acos_
+  if (n === 0) {
+    if (o !== undefined) checkKw("acos_", o, [], [], n);
+    return aten().acos_.call(this);
+  }
+  return noMatch("Tensor.acos_", a, SIGS_acos_);
+}
+
+const SIGS_atan = ["(*, Tensor out = None)"];
+
+function method_atan(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan (out=: atan.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("atan", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("atan", 'out', 'Tensor', isTensor(out), out);
+      return aten().atan_out.call(this, out as Tensor);
+    }
+    return aten().atan.call(this);
+  }
+  return noMatch("Tensor.atan", a, SIGS_atan);
+}
+
+const SIGS_atan_ = ["()"];
+
+function method_atan_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan_
+  if (n === 0) {
+    if (o !== undefined) checkKw("atan_", o, [], [], n);
+    return aten().atan_.call(this);
+  }
+  return noMatch("Tensor.atan_", a, SIGS_atan_);
+}
+
+const SIGS_sinh = ["(*, Tensor out = None)"];
+
+function method_sinh(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sinh (out=: sinh.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("sinh", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
+      return aten().sinh_out.call(this, out as Tensor);
+    }
+    return aten().sinh.call(this);
+  }
+  return noMatch("Tensor.sinh", a, SIGS_sinh);
+}
+
+const SIGS_sinh_ = ["()"];
+
+function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sinh_
+  if (n === 0) {
+    if (o !== undefined) checkKw("sinh_", o, [], [], n);
+    return aten().sinh_.call(this);
+  }
+  return noMatch("Tensor.sinh_", a, SIGS_sinh_);
+}
+
+const SIGS_cosh = ["(*, Tensor out = None)"];
+
+function method_cosh(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosh (out=: cosh.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("cosh", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
+      return aten().cosh_out.call(this, out as Tensor);
+    }
+    return aten().cosh.call(this);
+  }
+  return noMatch("Tensor.cosh", a, SIGS_cosh);
+}
+
+const SIGS_cosh_ = ["()"];
+
+function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosh_
+  if (n === 0) {
+    if (o !== undefined) checkKw("cosh_", o, [], [], n);
+    return aten().cosh_.call(this);
+  }
+  return noMatch("Tensor.cosh_", a, SIGS_cosh_);
+}
+
+const SIGS_tanh = ["(*, Tensor out = None)"];
+
+function method_tanh(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tanh (out=: tanh.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("tanh", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
+      return aten().tanh_out.call(this, out as Tensor);
+    }
+    return aten().tanh.call(this);
+  }
+  return noMatch("Tensor.tanh", a, SIGS_tanh);
+}
+
+const SIGS_tanh_ = ["()"];
+
+function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tanh_
+  if (n === 0) {
+    if (o !== undefined) checkKw("tanh_", o, [], [], n);
+    return aten().tanh_.call(this);
+  }
+  return noMatch("Tensor.tanh_", a, SIGS_tanh_);
+}
+
+const SIGS_sigmoid = ["(*, Tensor out = None)"];
+
+function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sigmoid (out=: sigmoid.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("sigmoid", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
+      return aten().sigmoid_out.call(this, out as Tensor);
+    }
+    return aten().sigmoid.call(this);
+  }
+  return noMatch("Tensor.sigmoid", a, SIGS_sigmoid);
+}
+
+const SIGS_sigmoid_ = ["()"];
+
+function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sigmoid_
+  if (n === 0) {
+    if (o !== undefined) checkKw("sigmoid_", o, [], [], n);
+    return aten().sigmoid_.call(this);
+  }
+  return noMatch("Tensor.sigmoid_", a, SIGS_sigmoid_);
+}
+
+const SIGS_relu = ["()"];
+
+function method_relu(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu
+  if (n === 0) {
+    if (o !== undefined) checkKw("relu", o, [], [], n);
+    return aten().relu.call(this);
+  }
+  return noMatch("Tensor.relu", a, SIGS_relu);
+}
+
+const SIGS_relu_ = ["()"];
+
+function method_relu_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu_
+  if (n === 0) {
+    if (o !== undefined) checkKw("relu_", o, [], [], n);
+    return aten().relu_.call(this);
+  }
+  return noMatch("Tensor.relu_", a, SIGS_relu_);
+}
+
+const SIGS_erf = ["(*, Tensor out = None)"];
+
+function method_erf(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // erf (out=: erf.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("erf", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("erf", 'out', 'Tensor', isTensor(out), out);
+      return aten().erf_out.call(this, out as Tensor);
+    }
+    return aten().erf.call(this);
+  }
+  return noMatch("Tensor.erf", a, SIGS_erf);
+}
+
+const SIGS_erf_ = ["()"];
+
+function method_erf_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // erf_
+  if (n === 0) {
+    if (o !== undefined) checkKw("erf_", o, [], [], n);
+    return aten().erf_.call(this);
+  }
+  return noMatch("Tensor.erf_", a, SIGS_erf_);
+}
+
+const SIGS_floor = ["(*, Tensor out = None)"];
+
+function method_floor(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // floor (out=: floor.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("floor", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("floor", 'out', 'Tensor', isTensor(out), out);
+      return aten().floor_out.call(this, out as Tensor);
+    }
+    return aten().floor.call(this);
+  }
+  return noMatch("Tensor.floor", a, SIGS_floor);
+}
+
+const SIGS_floor_ = ["()"];
+
+function method_floor_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // floor_
+  if (n === 0) {
+    if (o !== undefined) checkKw("floor_", o, [], [], n);
+    return aten().floor_.call(this);
+  }
+  return noMatch("Tensor.floor_", a, SIGS_floor_);
+}
+
+const SIGS_ceil = ["(*, Tensor out = None)"];
+
+function method_ceil(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ceil (out=: ceil.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("ceil", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
+      return aten().ceil_out.call(this, out as Tensor);
+    }
+    return aten().ceil.call(this);
+  }
+  return noMatch("Tensor.ceil", a, SIGS_ceil);
+}
+
+const SIGS_ceil_ = ["()"];
+
+function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ceil_
+  if (n === 0) {
+    if (o !== undefined) checkKw("ceil_", o, [], [], n);
+    return aten().ceil_.call(this);
+  }
+  return noMatch("Tensor.ceil_", a, SIGS_ceil_);
+}
+
+const SIGS_round = ["(*, Tensor out = None)","(*, int decimals, Tensor out = None)"];
+
+function method_round(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // round (out=: round.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("round", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("round", 'out', 'Tensor', isTensor(out), out);
+      return aten().round_out.call(this, out as Tensor);
+    }
+    return aten().round.call(this);
+  }
+  // round.decimals (out=: round.decimals_out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
+    let k0: number;
+    if (o !== undefined && o.decimals !== undefined) {
+      kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
+      k0 = o.decimals as number;
+    } else missingKw("round", 'decimals');
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("round", 'out', 'Tensor', isTensor(out), out);
+      return aten().round_decimals_out.call(this, k0, out as Tensor);
+    }
+    return aten().round_decimals.call(this, k0);
+  }
+  return noMatch("Tensor.round", a, SIGS_round);
+}
+
+const SIGS_round_ = ["()","(*, int decimals)"];
+
+function method_round_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // round_
+  if (n === 0) {
+    if (o !== undefined) checkKw("round_", o, [], [], n);
+    return aten().round_.call(this);
+  }
+  // round_.decimals
+  if (n === 0) {
+    if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
+    let k0: number;
+    if (o !== undefined && o.decimals !== undefined) {
+      kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
+      k0 = o.decimals as number;
+    } else missingKw("round_", 'decimals');
+    return aten().round__decimals.call(this, k0);
+  }
+  return noMatch("Tensor.round_", a, SIGS_round_);
+}
+
+const SIGS_trunc = ["(*, Tensor out = None)"];
+
+function method_trunc(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // trunc (out=: trunc.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("trunc", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
+      return aten().trunc_out.call(this, out as Tensor);
+    }
+    return aten().trunc.call(this);
+  }
+  return noMatch("Tensor.trunc", a, SIGS_trunc);
+}
+
+const SIGS_trunc_ = ["()"];
+
+function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // trunc_
+  if (n === 0) {
+    if (o !== undefined) checkKw("trunc_", o, [], [], n);
+    return aten().trunc_.call(this);
+  }
+  return noMatch("Tensor.trunc_", a, SIGS_trunc_);
+}
+
+const SIGS_frac = ["(*, Tensor out = None)"];
+
+function method_frac(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // frac (out=: frac.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("frac", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("frac", 'out', 'Tensor', isTensor(out), out);
+      return aten().frac_out.call(this, out as Tensor);
+    }
+    return aten().frac.call(this);
+  }
+  return noMatch("Tensor.frac", a, SIGS_frac);
+}
+
+const SIGS_frac_ = ["()"];
+
+function method_frac_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // frac_
+  if (n === 0) {
+    if (o !== undefined) checkKw("frac_", o, [], [], n);
+    return aten().frac_.call(this);
+  }
+  return noMatch("Tensor.frac_", a, SIGS_frac_);
+}
+
+const SIGS_reciprocal = ["(*, Tensor out = None)"];
+
+function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reciprocal (out=: reciprocal.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("reciprocal", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
+      return aten().reciprocal_out.call(this, out as Tensor);
+    }
+    return aten().reciprocal.call(this);
+  }
+  return noMatch("Tensor.reciprocal", a, SIGS_reciprocal);
+}
+
+const SIGS_reciprocal_ = ["()"];
+
+function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reciprocal_
+  if (n === 0) {
+    if (o !== undefined) checkKw("reciprocal_", o, [], [], n);
+    return aten().reciprocal_.call(this);
+  }
+  return noMatch("Tensor.reciprocal_", a, SIGS_reciprocal_);
+}
+
+const SIGS_isnan = ["()"];
+
+function method_isnan(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isnan
+  if (n === 0) {
+    if (o !== undefined) checkKw("isnan", o, [], [], n);
+    return aten().isnan.call(this);
+  }
+  return noMatch("Tensor.isnan", a, SIGS_isnan);
+}
+
+const SIGS_isinf = ["()"];
+
+function method_isinf(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isinf
+  if (n === 0) {
+    if (o !== undefined) checkKw("isinf", o, [], [], n);
+    return aten().isinf.call(this);
+  }
+  return noMatch("Tensor.isinf", a, SIGS_isinf);
+}
+
+const SIGS_isfinite = ["()"];
+
+function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isfinite
+  if (n === 0) {
+    if (o !== undefined) checkKw("isfinite", o, [], [], n);
+    return aten().isfinite.call(this);
+  }
+  return noMatch("Tensor.isfinite", a, SIGS_isfinite);
+}
+
+const SIGS_nan_to_num = ["(float nan = None, float posinf = None, float neginf = None, *, Tensor out = None)"];
+
+function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nan_to_num (out=: nan_to_num.out)
+  if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
+    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["nan","posinf","neginf"], n);
+    let v0: number | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
+    else if (o !== undefined && o.nan !== undefined) {
+      kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+      v0 = o.nan as number | null;
+    } else v0 = null;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.posinf !== undefined) {
+      kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+      v1 = o.posinf as number | null;
+    } else v1 = null;
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.neginf !== undefined) {
+      kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+      v2 = o.neginf as number | null;
+    } else v2 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
+      return aten().nan_to_num_out.call(this, v0, v1, v2, out as Tensor);
+    }
+    return aten().nan_to_num.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.nan_to_num", a, SIGS_nan_to_num);
+}
+
+const SIGS_nan_to_num_ = ["(float nan = None, float posinf = None, float neginf = None)"];
+
+function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nan_to_num_
+  if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
+    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
+    let v0: number | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
+    else if (o !== undefined && o.nan !== undefined) {
+      kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+      v0 = o.nan as number | null;
+    } else v0 = null;
+    let v1: number | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
+    else if (o !== undefined && o.posinf !== undefined) {
+      kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+      v1 = o.posinf as number | null;
+    } else v1 = null;
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.neginf !== undefined) {
+      kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+      v2 = o.neginf as number | null;
+    } else v2 = null;
+    return aten().nan_to_num_.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.nan_to_num_", a, SIGS_nan_to_num_);
+}
+
+const SIGS_eq = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_eq(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // eq.Tensor (out=: eq.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+      return aten().eq_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().eq_Tensor.call(this, v0);
+  }
+  // eq.Scalar (out=: eq.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+      return aten().eq_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().eq_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.eq", a, SIGS_eq);
+}
+
+const SIGS_eq_ = ["(Tensor other)","(Number other)"];
+
+function method_eq_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // eq_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().eq__Tensor.call(this, v0);
+  }
+  // eq_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().eq__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.eq_", a, SIGS_eq_);
+}
+
+const SIGS_ne = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_ne(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ne.Tensor (out=: ne.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+      return aten().ne_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().ne_Tensor.call(this, v0);
+  }
+  // ne.Scalar (out=: ne.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+      return aten().ne_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().ne_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.ne", a, SIGS_ne);
+}
+
+const SIGS_ne_ = ["(Tensor other)","(Number other)"];
+
+function method_ne_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ne_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().ne__Tensor.call(this, v0);
+  }
+  // ne_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().ne__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.ne_", a, SIGS_ne_);
+}
+
+const SIGS_lt = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_lt(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lt.Tensor (out=: lt.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+      return aten().lt_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().lt_Tensor.call(this, v0);
+  }
+  // lt.Scalar (out=: lt.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+      return aten().lt_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().lt_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.lt", a, SIGS_lt);
+}
+
+const SIGS_lt_ = ["(Tensor other)","(Number other)"];
+
+function method_lt_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lt_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().lt__Tensor.call(this, v0);
+  }
+  // lt_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().lt__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.lt_", a, SIGS_lt_);
+}
+
+const SIGS_le = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_le(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // le.Tensor (out=: le.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("le", 'out', 'Tensor', isTensor(out), out);
+      return aten().le_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().le_Tensor.call(this, v0);
+  }
+  // le.Scalar (out=: le.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("le", 'out', 'Tensor', isTensor(out), out);
+      return aten().le_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().le_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.le", a, SIGS_le);
+}
+
+const SIGS_le_ = ["(Tensor other)","(Number other)"];
+
+function method_le_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // le_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().le__Tensor.call(this, v0);
+  }
+  // le_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().le__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.le_", a, SIGS_le_);
+}
+
+const SIGS_gt = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_gt(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gt.Tensor (out=: gt.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+      return aten().gt_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().gt_Tensor.call(this, v0);
+  }
+  // gt.Scalar (out=: gt.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+      return aten().gt_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().gt_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.gt", a, SIGS_gt);
+}
+
+const SIGS_gt_ = ["(Tensor other)","(Number other)"];
+
+function method_gt_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gt_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().gt__Tensor.call(this, v0);
+  }
+  // gt_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().gt__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.gt_", a, SIGS_gt_);
+}
+
+const SIGS_ge = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_ge(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ge.Tensor (out=: ge.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+      return aten().ge_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().ge_Tensor.call(this, v0);
+  }
+  // ge.Scalar (out=: ge.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+      return aten().ge_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().ge_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.ge", a, SIGS_ge);
+}
+
+const SIGS_ge_ = ["(Tensor other)","(Number other)"];
+
+function method_ge_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // ge_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().ge__Tensor.call(this, v0);
+  }
+  // ge_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().ge__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.ge_", a, SIGS_ge_);
+}
+
+const SIGS_logical_and = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_and (out=: logical_and.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_and_out.call(this, v0, out as Tensor);
+    }
+    return aten().logical_and.call(this, v0);
+  }
+  return noMatch("Tensor.logical_and", a, SIGS_logical_and);
+}
+
+const SIGS_logical_and_ = ["(Tensor other)"];
+
+function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_and_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().logical_and_.call(this, v0);
+  }
+  return noMatch("Tensor.logical_and_", a, SIGS_logical_and_);
+}
+
+const SIGS_logical_or = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_or (out=: logical_or.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_or_out.call(this, v0, out as Tensor);
+    }
+    return aten().logical_or.call(this, v0);
+  }
+  return noMatch("Tensor.logical_or", a, SIGS_logical_or);
+}
+
+const SIGS_logical_or_ = ["(Tensor other)"];
+
+function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_or_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().logical_or_.call(this, v0);
+  }
+  return noMatch("Tensor.logical_or_", a, SIGS_logical_or_);
+}
+
+const SIGS_logical_xor = ["(Tensor other, *, Tensor out = None)"];
+
+function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_xor (out=: logical_xor.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_xor_out.call(this, v0, out as Tensor);
+    }
+    return aten().logical_xor.call(this, v0);
+  }
+  return noMatch("Tensor.logical_xor", a, SIGS_logical_xor);
+}
+
+const SIGS_logical_xor_ = ["(Tensor other)"];
+
+function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_xor_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().logical_xor_.call(this, v0);
+  }
+  return noMatch("Tensor.logical_xor_", a, SIGS_logical_xor_);
+}
+
+const SIGS_logical_not = ["(*, Tensor out = None)"];
+
+function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_not (out=: logical_not.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("logical_not", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
+      return aten().logical_not_out.call(this, out as Tensor);
+    }
+    return aten().logical_not.call(this);
+  }
+  return noMatch("Tensor.logical_not", a, SIGS_logical_not);
+}
+
+const SIGS_logical_not_ = ["()"];
+
+function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logical_not_
+  if (n === 0) {
+    if (o !== undefined) checkKw("logical_not_", o, [], [], n);
+    return aten().logical_not_.call(this);
+  }
+  return noMatch("Tensor.logical_not_", a, SIGS_logical_not_);
+}
+
+const SIGS_bitwise_not = ["(*, Tensor out = None)"];
+
+function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_not (out=: bitwise_not.out)
+  if (n === 0) {
+    if (o !== undefined) checkKw("bitwise_not", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_not_out.call(this, out as Tensor);
+    }
+    return aten().bitwise_not.call(this);
+  }
+  return noMatch("Tensor.bitwise_not", a, SIGS_bitwise_not);
+}
+
+const SIGS_bitwise_not_ = ["()"];
+
+function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_not_
+  if (n === 0) {
+    if (o !== undefined) checkKw("bitwise_not_", o, [], [], n);
+    return aten().bitwise_not_.call(this);
+  }
+  return noMatch("Tensor.bitwise_not_", a, SIGS_bitwise_not_);
+}
+
+const SIGS_bitwise_and = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_and_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_and_Tensor.call(this, v0);
+  }
+  // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_and_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_and_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_and", a, SIGS_bitwise_and);
+}
+
+const SIGS_bitwise_and_ = ["(Tensor other)","(Number other)"];
+
+function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_and_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().bitwise_and__Tensor.call(this, v0);
+  }
+  // bitwise_and_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().bitwise_and__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_and_", a, SIGS_bitwise_and_);
+}
+
+const SIGS_bitwise_or = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_or_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_or_Tensor.call(this, v0);
+  }
+  // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_or_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_or_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_or", a, SIGS_bitwise_or);
+}
+
+const SIGS_bitwise_or_ = ["(Tensor other)","(Number other)"];
+
+function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_or_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().bitwise_or__Tensor.call(this, v0);
+  }
+  // bitwise_or_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().bitwise_or__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_or_", a, SIGS_bitwise_or_);
+}
+
+const SIGS_bitwise_xor = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_xor_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_xor_Tensor.call(this, v0);
+  }
+  // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+      return aten().bitwise_xor_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().bitwise_xor_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_xor", a, SIGS_bitwise_xor);
+}
+
+const SIGS_bitwise_xor_ = ["(Tensor other)","(Number other)"];
+
+function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bitwise_xor_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().bitwise_xor__Tensor.call(this, v0);
+  }
+  // bitwise_xor_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().bitwise_xor__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.bitwise_xor_", a, SIGS_bitwise_xor_);
+}
+
+const SIGS_maximum = ["(Tensor other, *, Tensor out = None)"];
+
+function method_maximum(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // maximum (out=: maximum.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
+      return aten().maximum_out.call(this, v0, out as Tensor);
+    }
+    return aten().maximum.call(this, v0);
+  }
+  return noMatch("Tensor.maximum", a, SIGS_maximum);
+}
+
+const SIGS_minimum = ["(Tensor other, *, Tensor out = None)"];
+
+function method_minimum(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // minimum (out=: minimum.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
+      return aten().minimum_out.call(this, v0, out as Tensor);
+    }
+    return aten().minimum.call(this, v0);
+  }
+  return noMatch("Tensor.minimum", a, SIGS_minimum);
+}
+
+const SIGS_where = ["(Tensor condition, Tensor other, *, Tensor out = None)","(Tensor condition, Number other)"];
+
+function method_where(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // where.self (out=: where.self_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("where", 'out', 'Tensor', isTensor(out), out);
+      return aten().where_self_out.call(v0, this, v1, out as Tensor);
+    }
+    return aten().where_self.call(v0, this, v1);
+  }
+  // where.ScalarOther
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    return aten().where_ScalarOther.call(v0, this, v1);
+  }
+  return noMatch("Tensor.where", a, SIGS_where);
+}
+
+const SIGS_clamp = ["(Number min = None, Number max = None, *, Tensor out = None)","(Tensor min = None, Tensor max = None, *, Tensor out = None)"];
+
+function method_clamp(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp (out=: clamp.out)
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1])))) {
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
+    let v0: number | boolean | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+      v0 = o.min as number | boolean | null;
+    } else v0 = null;
+    let v1: number | boolean | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+      v1 = o.max as number | boolean | null;
+    } else v1 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().clamp.call(this, v0, v1);
+  }
+  // clamp.Tensor (out=: clamp.Tensor_out)
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1])))) {
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
+    let v0: Tensor | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+      v0 = o.min as Tensor | null;
+    } else v0 = null;
+    let v1: Tensor | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+      v1 = o.max as Tensor | null;
+    } else v1 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_Tensor_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().clamp_Tensor.call(this, v0, v1);
+  }
+  return noMatch("Tensor.clamp", a, SIGS_clamp);
+}
+
+const SIGS_clamp_ = ["(Number min = None, Number max = None)","(Tensor min = None, Tensor max = None)"];
+
+function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1])))) {
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
+    let v0: number | boolean | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+      v0 = o.min as number | boolean | null;
+    } else v0 = null;
+    let v1: number | boolean | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+      v1 = o.max as number | boolean | null;
+    } else v1 = null;
+    return aten().clamp_.call(this, v0, v1);
+  }
+  // clamp_.Tensor
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1])))) {
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
+    let v0: Tensor | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
+    else if (o !== undefined && o.min !== undefined) {
+      kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+      v0 = o.min as Tensor | null;
+    } else v0 = null;
+    let v1: Tensor | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
+    else if (o !== undefined && o.max !== undefined) {
+      kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+      v1 = o.max as Tensor | null;
+    } else v1 = null;
+    return aten().clamp__Tensor.call(this, v0, v1);
+  }
+  return noMatch("Tensor.clamp_", a, SIGS_clamp_);
+}
+
+const SIGS_remainder = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_remainder(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // remainder.Tensor (out=: remainder.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+      return aten().remainder_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().remainder_Tensor.call(this, v0);
+  }
+  // remainder.Scalar (out=: remainder.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+      return aten().remainder_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().remainder_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.remainder", a, SIGS_remainder);
+}
+
+const SIGS_remainder_ = ["(Tensor other)","(Number other)"];
+
+function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // remainder_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().remainder__Tensor.call(this, v0);
+  }
+  // remainder_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().remainder__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.remainder_", a, SIGS_remainder_);
+}
+
+const SIGS_fmod = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
+
+function method_fmod(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // fmod.Tensor (out=: fmod.Tensor_out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+      return aten().fmod_Tensor_out.call(this, v0, out as Tensor);
+    }
+    return aten().fmod_Tensor.call(this, v0);
+  }
+  // fmod.Scalar (out=: fmod.Scalar_out)
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+      return aten().fmod_Scalar_out.call(this, v0, out as Tensor);
+    }
+    return aten().fmod_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.fmod", a, SIGS_fmod);
+}
+
+const SIGS_fmod_ = ["(Tensor other)","(Number other)"];
+
+function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // fmod_.Tensor
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().fmod__Tensor.call(this, v0);
+  }
+  // fmod_.Scalar
+  if (n === 1 && isScalar(a[0])) {
+    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().fmod__Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.fmod_", a, SIGS_fmod_);
+}
+
+const SIGS_atan2 = ["(Tensor other, *, Tensor out = None)"];
+
+function method_atan2(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan2 (out=: atan2.out)
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
+      return aten().atan2_out.call(this, v0, out as Tensor);
+    }
+    return aten().atan2.call(this, v0);
+  }
+  return noMatch("Tensor.atan2", a, SIGS_atan2);
+}
+
+const SIGS_atan2_ = ["(Tensor other)"];
+
+function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // atan2_
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().atan2_.call(this, v0);
+  }
+  return noMatch("Tensor.atan2_", a, SIGS_atan2_);
+}
+
+const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)"];
+
+function method_lerp(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lerp.Scalar (out=: lerp.Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+      return aten().lerp_Scalar_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().lerp_Scalar.call(this, v0, v1);
+  }
+  return noMatch("Tensor.lerp", a, SIGS_lerp);
+}
+
+const SIGS_lerp_ = ["(Tensor end, Number weight)"];
+
+function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // lerp_.Scalar
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    return aten().lerp__Scalar.call(this, v0, v1);
+  }
+  return noMatch("Tensor.lerp_", a, SIGS_lerp_);
+}
+
+const SIGS_sum = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+function method_sum(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sum
+  if (n === 0) {
+    if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().sum.call(this, k0);
+  }
+  // sum.dim_IntList
+  if (n >= 1 && n <= 2 && (a[0] === null || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+    const v0: number[] | null = a[0] === null ? null : toIntList(a[0]);
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().sum_dim_IntList.call(this, v0, v1, k0);
+  }
+  return noMatch("Tensor.sum", a, SIGS_sum);
+}
+
+const SIGS_mean = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+function method_mean(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mean
+  if (n === 0) {
+    if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().mean.call(this, k0);
+  }
+  // mean.dim
+  if (n >= 1 && n <= 2 && (a[0] === null || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+    const v0: number[] | null = a[0] === null ? null : toIntList(a[0]);
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().mean_dim.call(this, v0, v1, k0);
+  }
+  return noMatch("Tensor.mean", a, SIGS_mean);
+}
+
+const SIGS_prod = ["(*, torch.dtype dtype = None)","(int dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+function method_prod(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // prod
+  if (n === 0) {
+    if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().prod.call(this, k0);
+  }
+  // prod.dim_int
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+    const v0: number = a[0] as number;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().prod_dim_int.call(this, v0, v1, k0);
+  }
+  return noMatch("Tensor.prod", a, SIGS_prod);
+}
+
+const SIGS_amax = ["(tuple of ints dim = ..., bool keepdim = False)"];
+
+function method_amax(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // amax
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number[];
+    if (n > 0 && a[0] !== undefined) v0 = toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("amax", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+      v0 = toIntList(o.dim);
+    } else v0 = [];
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().amax.call(this, v0, v1);
+  }
+  return noMatch("Tensor.amax", a, SIGS_amax);
+}
+
+const SIGS_amin = ["(tuple of ints dim = ..., bool keepdim = False)"];
+
+function method_amin(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // amin
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number[];
+    if (n > 0 && a[0] !== undefined) v0 = toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("amin", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+      v0 = toIntList(o.dim);
+    } else v0 = [];
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().amin.call(this, v0, v1);
+  }
+  return noMatch("Tensor.amin", a, SIGS_amin);
+}
+
+const SIGS_all = ["(tuple of ints dim = None, bool keepdim = False)"];
+
+function method_all(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // all.dims
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number[] | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v0 = o.dim === null ? null : toIntList(o.dim);
+    } else v0 = null;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().all_dims.call(this, v0, v1);
+  }
+  return noMatch("Tensor.all", a, SIGS_all);
+}
+
+const SIGS_any = ["(tuple of ints dim = None, bool keepdim = False)"];
+
+function method_any(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // any.dims
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number[] | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v0 = o.dim === null ? null : toIntList(o.dim);
+    } else v0 = null;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().any_dims.call(this, v0, v1);
+  }
+  return noMatch("Tensor.any", a, SIGS_any);
+}
+
+const SIGS_argmax = ["(int dim = None, bool keepdim = False)"];
+
+function method_argmax(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argmax
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+      v0 = o.dim as number | null;
+    } else v0 = null;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().argmax.call(this, v0, v1);
+  }
+  return noMatch("Tensor.argmax", a, SIGS_argmax);
+}
+
+const SIGS_argmin = ["(int dim = None, bool keepdim = False)"];
+
+function method_argmin(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argmin
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    let v0: number | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+      v0 = o.dim as number | null;
+    } else v0 = null;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().argmin.call(this, v0, v1);
+  }
+  return noMatch("Tensor.argmin", a, SIGS_argmin);
+}
+
+const SIGS_max = ["(int dim, bool keepdim = False)"];
+
+function method_max(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max.dim
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    const v0: number = a[0] as number;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().max_dim.call(this, v0, v1);
+  }
+  return noMatch("Tensor.max", a, SIGS_max);
+}
+
+const SIGS_min = ["(int dim, bool keepdim = False)"];
+
+function method_min(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // min.dim
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    const v0: number = a[0] as number;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().min_dim.call(this, v0, v1);
+  }
+  return noMatch("Tensor.min", a, SIGS_min);
+}
+
+const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+
+function method_var(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // var.correction
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0])))) {
+    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
+    let v0: number[] | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v0 = o.dim === null ? null : toIntList(o.dim);
+    } else v0 = null;
+    let k0: number | boolean | null;
+    if (o !== undefined && o.correction !== undefined) {
+      kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+      k0 = o.correction as number | boolean | null;
+    } else k0 = null;
+    let k1: boolean;
+    if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      k1 = o.keepdim as boolean;
+    } else k1 = false;
+    return aten().var_correction.call(this, v0, k0, k1);
+  }
+  return noMatch("Tensor.var", a, SIGS_var);
+}
+
+const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+
+function method_std(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // std.correction
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0])))) {
+    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
+    let v0: number[] | null;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+      v0 = o.dim === null ? null : toIntList(o.dim);
+    } else v0 = null;
+    let k0: number | boolean | null;
+    if (o !== undefined && o.correction !== undefined) {
+      kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+      k0 = o.correction as number | boolean | null;
+    } else k0 = null;
+    let k1: boolean;
+    if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      k1 = o.keepdim as boolean;
+    } else k1 = false;
+    return aten().std_correction.call(this, v0, k0, k1);
+  }
+  return noMatch("Tensor.std", a, SIGS_std);
+}
+
+const SIGS_logsumexp = ["(tuple of ints dim, bool keepdim = False)"];
+
+function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // logsumexp
+  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    const v0: number[] = toIntList(a[0]);
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    return aten().logsumexp.call(this, v0, v1);
+  }
+  return noMatch("Tensor.logsumexp", a, SIGS_logsumexp);
+}
+
+const SIGS_mm = ["(Tensor mat2)"];
+
+function method_mm(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mm
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().mm.call(this, v0);
+  }
+  return noMatch("Tensor.mm", a, SIGS_mm);
+}
+
+const SIGS_bmm = ["(Tensor mat2)"];
+
+function method_bmm(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // bmm
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().bmm.call(this, v0);
+  }
+  return noMatch("Tensor.bmm", a, SIGS_bmm);
+}
+
+const SIGS_matmul = ["(Tensor other)"];
+
+function method_matmul(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // matmul
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().matmul.call(this, v0);
+  }
+  return noMatch("Tensor.matmul", a, SIGS_matmul);
+}
+
+const SIGS_dot = ["(Tensor tensor)"];
+
+function method_dot(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // dot
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().dot.call(this, v0);
+  }
+  return noMatch("Tensor.dot", a, SIGS_dot);
+}
+
+const SIGS_mv = ["(Tensor vec)"];
+
+function method_mv(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mv
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().mv.call(this, v0);
+  }
+  return noMatch("Tensor.mv", a, SIGS_mv);
+}
+
+const SIGS_outer = ["(Tensor vec2)"];
+
+function method_outer(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // outer
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().outer.call(this, v0);
+  }
+  return noMatch("Tensor.outer", a, SIGS_outer);
+}
+
+const SIGS_addmm = ["(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_addmm(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addmm
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.beta !== undefined) {
+      kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+      k0 = o.beta as number | boolean;
+    } else k0 = 1;
+    let k1: number | boolean;
+    if (o !== undefined && o.alpha !== undefined) {
+      kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      k1 = o.alpha as number | boolean;
+    } else k1 = 1;
+    return aten().addmm.call(this, v0, v1, k0, k1);
+  }
+  return noMatch("Tensor.addmm", a, SIGS_addmm);
+}
+
+const SIGS_baddbmm = ["(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
+
+function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // baddbmm
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.beta !== undefined) {
+      kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+      k0 = o.beta as number | boolean;
+    } else k0 = 1;
+    let k1: number | boolean;
+    if (o !== undefined && o.alpha !== undefined) {
+      kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      k1 = o.alpha as number | boolean;
+    } else k1 = 1;
+    return aten().baddbmm.call(this, v0, v1, k0, k1);
+  }
+  return noMatch("Tensor.baddbmm", a, SIGS_baddbmm);
+}
+
+const SIGS_softmax = ["(int dim, torch.dtype dtype = None)"];
+
+function method_softmax(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softmax.int
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
+    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
+    const v0: number = a[0] as number;
+    let v1: ScalarType | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
+    else if (o !== undefined && o.dtype !== undefined) {
+      kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      v1 = o.dtype === null ? null : toDtype(o.dtype);
+    } else v1 = null;
+    return aten().softmax_int.call(this, v0, v1);
+  }
+  return noMatch("Tensor.softmax", a, SIGS_softmax);
+}
+
+const SIGS_log_softmax = ["(int dim, torch.dtype dtype = None)"];
+
+function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_softmax.int
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
+    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
+    const v0: number = a[0] as number;
+    let v1: ScalarType | null;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
+    else if (o !== undefined && o.dtype !== undefined) {
+      kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      v1 = o.dtype === null ? null : toDtype(o.dtype);
+    } else v1 = null;
+    return aten().log_softmax_int.call(this, v0, v1);
+  }
+  return noMatch("Tensor.log_softmax", a, SIGS_log_softmax);
+}
+
+const SIGS_split = ["(int split_size, int dim = 0)"];
+
+function method_split(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // split.Tensor
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
+    const v0: number = a[0] as number;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().split_Tensor.call(this, v0, v1);
+  }
+  return noMatch("Tensor.split", a, SIGS_split);
+}
+
+const SIGS_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
+
+function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // split_with_sizes
+  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
+    const v0: number[] = toIntList(a[0]);
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().split_with_sizes.call(this, v0, v1);
+  }
+  return noMatch("Tensor.split_with_sizes", a, SIGS_split_with_sizes);
+}
+
+const SIGS_chunk = ["(int chunks, int dim = 0)"];
+
+function method_chunk(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // chunk
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
+    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
+    const v0: number = a[0] as number;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = 0;
+    return aten().chunk.call(this, v0, v1);
+  }
+  return noMatch("Tensor.chunk", a, SIGS_chunk);
+}
+
+const SIGS_unbind = ["(int dim = 0)"];
+
+function method_unbind(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // unbind.int
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
+    if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
+    let v0: number;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
+      v0 = o.dim as number;
+    } else v0 = 0;
+    return aten().unbind_int.call(this, v0);
+  }
+  return noMatch("Tensor.unbind", a, SIGS_unbind);
+}
+
+const SIGS_flip = ["(tuple of ints dims)"];
+
+function method_flip(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // flip
+  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
+    if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
+    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    return aten().flip.call(this, v0);
+  }
+  return noMatch("Tensor.flip", a, SIGS_flip);
+}
+
+const SIGS_roll = ["(tuple of ints shifts, tuple of ints dims = ...)"];
+
+function method_roll(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // roll
+  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1]))) {
+    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
+    const v0: number[] = toIntList(a[0]);
+    let v1: number[];
+    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    else if (o !== undefined && o.dims !== undefined) {
+      kwArg("roll", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
+      v1 = toIntList(o.dims);
+    } else v1 = [];
+    return aten().roll.call(this, v0, v1);
+  }
+  return noMatch("Tensor.roll", a, SIGS_roll);
+}
+
+const SIGS_repeat = ["(tuple of ints repeats)"];
+
+function method_repeat(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // repeat
+  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
+    if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
+    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    return aten().repeat.call(this, v0);
+  }
+  return noMatch("Tensor.repeat", a, SIGS_repeat);
+}
+
+const SIGS_tile = ["(tuple of ints dims)"];
+
+function method_tile(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tile
+  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
+    if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
+    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    return aten().tile.call(this, v0);
+  }
+  return noMatch("Tensor.tile", a, SIGS_tile);
+}
+
+const SIGS_index_select = ["(int dim, Tensor index)"];
+
+function method_index_select(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_select
+  if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
+    const v0: number = a[0] as number;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().index_select.call(this, v0, v1);
+  }
+  return noMatch("Tensor.index_select", a, SIGS_index_select);
+}
+
+const SIGS_gather = ["(int dim, Tensor index, *, bool sparse_grad = False)"];
+
+function method_gather(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // gather
+  if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
+    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
+    const v0: number = a[0] as number;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: boolean;
+    if (o !== undefined && o.sparse_grad !== undefined) {
+      kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
+      k0 = o.sparse_grad as boolean;
+    } else k0 = false;
+    return aten().gather.call(this, v0, v1, k0);
+  }
+  return noMatch("Tensor.gather", a, SIGS_gather);
+}
+
+const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)"];
+
+function method_scatter(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // scatter.src
+  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
+    const v0: number = a[0] as number;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    return aten().scatter_src.call(this, v0, v1, v2);
+  }
+  // scatter.value
+  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
+    const v0: number = a[0] as number;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    return aten().scatter_value.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.scatter", a, SIGS_scatter);
+}
+
+const SIGS_scatter_add = ["(int dim, Tensor index, Tensor src)"];
+
+function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // scatter_add
+  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
+    const v0: number = a[0] as number;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    return aten().scatter_add.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.scatter_add", a, SIGS_scatter_add);
+}
+
+const SIGS_masked_fill = ["(Tensor mask, Number value)"];
+
+function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // masked_fill.Scalar
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    return aten().masked_fill_Scalar.call(this, v0, v1);
+  }
+  return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
+}
+
+const SIGS_masked_select = ["(Tensor mask)"];
+
+function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // masked_select
+  if (n === 1 && isTensor(a[0])) {
+    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().masked_select.call(this, v0);
+  }
+  return noMatch("Tensor.masked_select", a, SIGS_masked_select);
+}
+
+const SIGS_nonzero = ["()"];
+
+function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nonzero
+  if (n === 0) {
+    if (o !== undefined) checkKw("nonzero", o, [], [], n);
+    return aten().nonzero.call(this);
+  }
+  return noMatch("Tensor.nonzero", a, SIGS_nonzero);
+}
+
+const SIGS_tril = ["(int diagonal = 0)"];
+
+function method_tril(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // tril
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
+    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
+    let v0: number;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
+    else if (o !== undefined && o.diagonal !== undefined) {
+      kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+      v0 = o.diagonal as number;
+    } else v0 = 0;
+    return aten().tril.call(this, v0);
+  }
+  return noMatch("Tensor.tril", a, SIGS_tril);
+}
+
+const SIGS_triu = ["(int diagonal = 0)"];
+
+function method_triu(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // triu
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
+    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
+    let v0: number;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
+    else if (o !== undefined && o.diagonal !== undefined) {
+      kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+      v0 = o.diagonal as number;
+    } else v0 = 0;
+    return aten().triu.call(this, v0);
+  }
+  return noMatch("Tensor.triu", a, SIGS_triu);
+}
+
+const SIGS_sort = ["(int dim = -1, bool descending = False)"];
+
+function method_sort(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // sort
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
+    let v0: number;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+      v0 = o.dim as number;
+    } else v0 = -1;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.descending !== undefined) {
+      kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+      v1 = o.descending as boolean;
+    } else v1 = false;
+    return aten().sort.call(this, v0, v1);
+  }
+  return noMatch("Tensor.sort", a, SIGS_sort);
+}
+
+const SIGS_argsort = ["(int dim = -1, bool descending = False)"];
+
+function method_argsort(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // argsort
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
+    let v0: number;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+      v0 = o.dim as number;
+    } else v0 = -1;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.descending !== undefined) {
+      kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+      v1 = o.descending as boolean;
+    } else v1 = false;
+    return aten().argsort.call(this, v0, v1);
+  }
+  return noMatch("Tensor.argsort", a, SIGS_argsort);
+}
+
+const SIGS_topk = ["(int k, int dim = -1, bool largest = True, bool sorted = True)"];
+
+function method_topk(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // topk
+  if (n >= 1 && n <= 4 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
+    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
+    const v0: number = a[0] as number;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
+      v1 = o.dim as number;
+    } else v1 = -1;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.largest !== undefined) {
+      kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
+      v2 = o.largest as boolean;
+    } else v2 = true;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.sorted !== undefined) {
+      kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+      v3 = o.sorted as boolean;
+    } else v3 = true;
+    return aten().topk.call(this, v0, v1, v2, v3);
+  }
+  return noMatch("Tensor.topk", a, SIGS_topk);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -853,7 +4418,7 @@ export function installTensorMethods(proto: object): void {
   Object.defineProperties(proto, {
     view: { value: method_view, writable: true, configurable: true },
     reshape: { value: method_reshape, writable: true, configurable: true },
-    asStrided: { value: method_asStrided, writable: true, configurable: true },
+    as_strided: { value: method_as_strided, writable: true, configurable: true },
     transpose: { value: method_transpose, writable: true, configurable: true },
     t: { value: method_t, writable: true, configurable: true },
     permute: { value: method_permute, writable: true, configurable: true },
@@ -883,5 +4448,153 @@ export function installTensorMethods(proto: object): void {
     mul_: { value: method_mul_, writable: true, configurable: true },
     div: { value: method_div, writable: true, configurable: true },
     div_: { value: method_div_, writable: true, configurable: true },
+    neg: { value: method_neg, writable: true, configurable: true },
+    neg_: { value: method_neg_, writable: true, configurable: true },
+    abs: { value: method_abs, writable: true, configurable: true },
+    abs_: { value: method_abs_, writable: true, configurable: true },
+    sign: { value: method_sign, writable: true, configurable: true },
+    sign_: { value: method_sign_, writable: true, configurable: true },
+    exp: { value: method_exp, writable: true, configurable: true },
+    exp_: { value: method_exp_, writable: true, configurable: true },
+    exp2: { value: method_exp2, writable: true, configurable: true },
+    exp2_: { value: method_exp2_, writable: true, configurable: true },
+    log: { value: method_log, writable: true, configurable: true },
+    log_: { value: method_log_, writable: true, configurable: true },
+    log2: { value: method_log2, writable: true, configurable: true },
+    log2_: { value: method_log2_, writable: true, configurable: true },
+    log1p: { value: method_log1p, writable: true, configurable: true },
+    log1p_: { value: method_log1p_, writable: true, configurable: true },
+    expm1: { value: method_expm1, writable: true, configurable: true },
+    expm1_: { value: method_expm1_, writable: true, configurable: true },
+    sqrt: { value: method_sqrt, writable: true, configurable: true },
+    sqrt_: { value: method_sqrt_, writable: true, configurable: true },
+    rsqrt: { value: method_rsqrt, writable: true, configurable: true },
+    rsqrt_: { value: method_rsqrt_, writable: true, configurable: true },
+    sin: { value: method_sin, writable: true, configurable: true },
+    sin_: { value: method_sin_, writable: true, configurable: true },
+    cos: { value: method_cos, writable: true, configurable: true },
+    cos_: { value: method_cos_, writable: true, configurable: true },
+    tan: { value: method_tan, writable: true, configurable: true },
+    tan_: { value: method_tan_, writable: true, configurable: true },
+    asin: { value: method_asin, writable: true, configurable: true },
+    asin_: { value: method_asin_, writable: true, configurable: true },
+    acos: { value: method_acos, writable: true, configurable: true },
+    acos_: { value: method_acos_, writable: true, configurable: true },
+    atan: { value: method_atan, writable: true, configurable: true },
+    atan_: { value: method_atan_, writable: true, configurable: true },
+    sinh: { value: method_sinh, writable: true, configurable: true },
+    sinh_: { value: method_sinh_, writable: true, configurable: true },
+    cosh: { value: method_cosh, writable: true, configurable: true },
+    cosh_: { value: method_cosh_, writable: true, configurable: true },
+    tanh: { value: method_tanh, writable: true, configurable: true },
+    tanh_: { value: method_tanh_, writable: true, configurable: true },
+    sigmoid: { value: method_sigmoid, writable: true, configurable: true },
+    sigmoid_: { value: method_sigmoid_, writable: true, configurable: true },
+    relu: { value: method_relu, writable: true, configurable: true },
+    relu_: { value: method_relu_, writable: true, configurable: true },
+    erf: { value: method_erf, writable: true, configurable: true },
+    erf_: { value: method_erf_, writable: true, configurable: true },
+    floor: { value: method_floor, writable: true, configurable: true },
+    floor_: { value: method_floor_, writable: true, configurable: true },
+    ceil: { value: method_ceil, writable: true, configurable: true },
+    ceil_: { value: method_ceil_, writable: true, configurable: true },
+    round: { value: method_round, writable: true, configurable: true },
+    round_: { value: method_round_, writable: true, configurable: true },
+    trunc: { value: method_trunc, writable: true, configurable: true },
+    trunc_: { value: method_trunc_, writable: true, configurable: true },
+    frac: { value: method_frac, writable: true, configurable: true },
+    frac_: { value: method_frac_, writable: true, configurable: true },
+    reciprocal: { value: method_reciprocal, writable: true, configurable: true },
+    reciprocal_: { value: method_reciprocal_, writable: true, configurable: true },
+    isnan: { value: method_isnan, writable: true, configurable: true },
+    isinf: { value: method_isinf, writable: true, configurable: true },
+    isfinite: { value: method_isfinite, writable: true, configurable: true },
+    nan_to_num: { value: method_nan_to_num, writable: true, configurable: true },
+    nan_to_num_: { value: method_nan_to_num_, writable: true, configurable: true },
+    eq: { value: method_eq, writable: true, configurable: true },
+    eq_: { value: method_eq_, writable: true, configurable: true },
+    ne: { value: method_ne, writable: true, configurable: true },
+    ne_: { value: method_ne_, writable: true, configurable: true },
+    lt: { value: method_lt, writable: true, configurable: true },
+    lt_: { value: method_lt_, writable: true, configurable: true },
+    le: { value: method_le, writable: true, configurable: true },
+    le_: { value: method_le_, writable: true, configurable: true },
+    gt: { value: method_gt, writable: true, configurable: true },
+    gt_: { value: method_gt_, writable: true, configurable: true },
+    ge: { value: method_ge, writable: true, configurable: true },
+    ge_: { value: method_ge_, writable: true, configurable: true },
+    logical_and: { value: method_logical_and, writable: true, configurable: true },
+    logical_and_: { value: method_logical_and_, writable: true, configurable: true },
+    logical_or: { value: method_logical_or, writable: true, configurable: true },
+    logical_or_: { value: method_logical_or_, writable: true, configurable: true },
+    logical_xor: { value: method_logical_xor, writable: true, configurable: true },
+    logical_xor_: { value: method_logical_xor_, writable: true, configurable: true },
+    logical_not: { value: method_logical_not, writable: true, configurable: true },
+    logical_not_: { value: method_logical_not_, writable: true, configurable: true },
+    bitwise_not: { value: method_bitwise_not, writable: true, configurable: true },
+    bitwise_not_: { value: method_bitwise_not_, writable: true, configurable: true },
+    bitwise_and: { value: method_bitwise_and, writable: true, configurable: true },
+    bitwise_and_: { value: method_bitwise_and_, writable: true, configurable: true },
+    bitwise_or: { value: method_bitwise_or, writable: true, configurable: true },
+    bitwise_or_: { value: method_bitwise_or_, writable: true, configurable: true },
+    bitwise_xor: { value: method_bitwise_xor, writable: true, configurable: true },
+    bitwise_xor_: { value: method_bitwise_xor_, writable: true, configurable: true },
+    maximum: { value: method_maximum, writable: true, configurable: true },
+    minimum: { value: method_minimum, writable: true, configurable: true },
+    where: { value: method_where, writable: true, configurable: true },
+    clamp: { value: method_clamp, writable: true, configurable: true },
+    clamp_: { value: method_clamp_, writable: true, configurable: true },
+    remainder: { value: method_remainder, writable: true, configurable: true },
+    remainder_: { value: method_remainder_, writable: true, configurable: true },
+    fmod: { value: method_fmod, writable: true, configurable: true },
+    fmod_: { value: method_fmod_, writable: true, configurable: true },
+    atan2: { value: method_atan2, writable: true, configurable: true },
+    atan2_: { value: method_atan2_, writable: true, configurable: true },
+    lerp: { value: method_lerp, writable: true, configurable: true },
+    lerp_: { value: method_lerp_, writable: true, configurable: true },
+    sum: { value: method_sum, writable: true, configurable: true },
+    mean: { value: method_mean, writable: true, configurable: true },
+    prod: { value: method_prod, writable: true, configurable: true },
+    amax: { value: method_amax, writable: true, configurable: true },
+    amin: { value: method_amin, writable: true, configurable: true },
+    all: { value: method_all, writable: true, configurable: true },
+    any: { value: method_any, writable: true, configurable: true },
+    argmax: { value: method_argmax, writable: true, configurable: true },
+    argmin: { value: method_argmin, writable: true, configurable: true },
+    max: { value: method_max, writable: true, configurable: true },
+    min: { value: method_min, writable: true, configurable: true },
+    var: { value: method_var, writable: true, configurable: true },
+    std: { value: method_std, writable: true, configurable: true },
+    logsumexp: { value: method_logsumexp, writable: true, configurable: true },
+    mm: { value: method_mm, writable: true, configurable: true },
+    bmm: { value: method_bmm, writable: true, configurable: true },
+    matmul: { value: method_matmul, writable: true, configurable: true },
+    dot: { value: method_dot, writable: true, configurable: true },
+    mv: { value: method_mv, writable: true, configurable: true },
+    outer: { value: method_outer, writable: true, configurable: true },
+    addmm: { value: method_addmm, writable: true, configurable: true },
+    baddbmm: { value: method_baddbmm, writable: true, configurable: true },
+    softmax: { value: method_softmax, writable: true, configurable: true },
+    log_softmax: { value: method_log_softmax, writable: true, configurable: true },
+    split: { value: method_split, writable: true, configurable: true },
+    split_with_sizes: { value: method_split_with_sizes, writable: true, configurable: true },
+    chunk: { value: method_chunk, writable: true, configurable: true },
+    unbind: { value: method_unbind, writable: true, configurable: true },
+    flip: { value: method_flip, writable: true, configurable: true },
+    roll: { value: method_roll, writable: true, configurable: true },
+    repeat: { value: method_repeat, writable: true, configurable: true },
+    tile: { value: method_tile, writable: true, configurable: true },
+    index_select: { value: method_index_select, writable: true, configurable: true },
+    gather: { value: method_gather, writable: true, configurable: true },
+    scatter: { value: method_scatter, writable: true, configurable: true },
+    scatter_add: { value: method_scatter_add, writable: true, configurable: true },
+    masked_fill: { value: method_masked_fill, writable: true, configurable: true },
+    masked_select: { value: method_masked_select, writable: true, configurable: true },
+    nonzero: { value: method_nonzero, writable: true, configurable: true },
+    tril: { value: method_tril, writable: true, configurable: true },
+    triu: { value: method_triu, writable: true, configurable: true },
+    sort: { value: method_sort, writable: true, configurable: true },
+    argsort: { value: method_argsort, writable: true, configurable: true },
+    topk: { value: method_topk, writable: true, configurable: true },
   });
 }

@@ -24,7 +24,7 @@ function operand(spec: OperandSpec): Tensor {
     return t;
   }
   const base = torch.tensor((spec.storage ?? []).map(num), { dtype });
-  return base.asStrided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
+  return base.as_strided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
 }
 
 describe('add and mul through the dispatcher (PyTorch golden)', () => {

@@ -72,7 +72,7 @@ function operand(spec: OperandSpec, meta: boolean): Tensor {
     return t;
   }
   const base = torch.tensor((spec.storage ?? []).map(num), { dtype });
-  const t = base.asStrided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
+  const t = base.as_strided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
   return meta ? t.to('meta') : t;
 }
 

@@ -213,7 +213,7 @@ function fromValues(dtype: string, values: readonly GoldenValue[]): Tensor {
 }
 
 function operand(spec: OperandSpec): Tensor {
-  return fromValues(spec.dtype, spec.storage ?? []).asStrided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
+  return fromValues(spec.dtype, spec.storage ?? []).as_strided(spec.sizes ?? [], spec.strides ?? [], spec.offset ?? 0);
 }
 
 const label = (c: Case): string =>

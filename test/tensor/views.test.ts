@@ -45,7 +45,7 @@ function apply(t: Tensor, [op, ...args]: Step): Tensor {
     case 'unflatten':
       return t.unflatten(a[0], a[1]);
     case 'as_strided':
-      return t.asStrided(a[0], a[1], a[2]);
+      return t.as_strided(a[0], a[1], a[2]);
     case 'contiguous':
       return t.contiguous();
     default:
