@@ -129,6 +129,34 @@ export function bindings(functions: readonly NativeFunction[], variant: Variant)
 
 // ---- types -------------------------------------------------------------------------------------------------
 
+// Note [Fixed-size int lists take a single int]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's argument parser accepts one int for an `int[N]`/`SymInt[N]` argument and repeats it N times:
+// `x.sum(1)` (int[1] dim), `conv2d(x, w, stride=2)` (SymInt[2] stride). These helpers wrap the type-based
+// ones with that rule, for arguments whose schema gives a size N.
+function fixedIntList(a: Argument): number | null {
+  const base = a.type instanceof OptionalType ? a.type.elem : a.type;
+  return a.N !== undefined && isIntListType(base) ? a.N : null;
+}
+
+function argPublicType(nf: NativeFunction, a: Argument, numbers: boolean): string {
+  if (fixedIntList(a) === null) return publicType(nf, a.type, numbers);
+  return `number | readonly number[]${a.type instanceof OptionalType ? ' | null' : ''}`;
+}
+
+function argCheck(a: Argument, v: string, numbers: boolean): string {
+  if (fixedIntList(a) === null) return checkExpr(a.type, v, numbers);
+  const check = `(isInt(${v}) || isIntList(${v}))`;
+  return a.type instanceof OptionalType ? `(${v} === null || ${check})` : check;
+}
+
+function argConvert(a: Argument, v: string, numbers: boolean): string {
+  const n = fixedIntList(a);
+  if (n === null) return convertExpr(a.type, v, numbers);
+  const conv = `toIntListN(${v}, ${n})`;
+  return a.type instanceof OptionalType ? `${v} === null ? null : ${conv}` : conv;
+}
+
 /** The public TypeScript type of an argument (what callers may pass). */
 function publicType(nf: NativeFunction, t: SchemaType, numbers: boolean): string {
   if (t instanceof OptionalType) return `${publicType(nf, t.elem, numbers)} | null`;
@@ -336,7 +364,7 @@ function optionsType(ov: Overload): { type: string; required: boolean } {
   for (const a of [...ov.positional.slice(ov.minPositional), ...ov.kwOnly]) {
     const opt = a.hasDefault;
     if (!opt) required = true;
-    fields.push(`${a.name}${opt ? '?' : ''}: ${publicType(ov.nf, a.type, ov.numbersAsTensors)}`);
+    fields.push(`${a.name}${opt ? '?' : ''}: ${argPublicType(ov.nf, a, ov.numbersAsTensors)}`);
   }
   if (ov.out) fields.push('out?: Tensor');
   if (ov.tensorOptions) fields.push('requires_grad?: boolean');
@@ -368,7 +396,7 @@ function tsSignatures(ov: Overload, method: boolean): string[] {
   const ret = returnType(ov, method);
   const optsParam = opts === '' ? [] : [`options${required ? '' : '?'}: ${opts}`];
   const param = (a: Argument, optional: boolean): string =>
-    `${paramIdent(a.name, fn)}${optional ? '?' : ''}: ${publicType(ov.nf, a.type, ov.numbersAsTensors)}`;
+    `${paramIdent(a.name, fn)}${optional ? '?' : ''}: ${argPublicType(ov.nf, a, ov.numbersAsTensors)}`;
   const out: string[] = [];
   if (ov.varargs) {
     const a = ov.positional[0]!;
@@ -390,7 +418,7 @@ function conditionExpr(ov: Overload, numbers: boolean): string {
   if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))`;
   const parts = [ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`];
   ov.positional.forEach((arg, i) => {
-    const c = checkExpr(arg.type, `a[${i}]`, numbers);
+    const c = argCheck(arg, `a[${i}]`, numbers);
     parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
   });
   return parts.join(' && ');
@@ -413,7 +441,7 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
       L.push(`const ${v} = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);`);
       return;
     }
-    const conv = convertExpr(arg.type, `a[${i}]`, numbers);
+    const conv = argConvert(arg, `a[${i}]`, numbers);
     if (i < ov.minPositional) {
       L.push(`const ${v}: ${handleType(arg.type)} = ${conv};`);
       return;
@@ -451,10 +479,10 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
 
 function kwLines(b: Binding, ov: Overload, arg: Argument, v: string, prefix: string, L: string[]): void {
   const key = `o.${arg.name}`;
-  const check = checkExpr(arg.type, key, ov.numbersAsTensors);
+  const check = argCheck(arg, key, ov.numbersAsTensors);
   L.push(`${prefix}if (o !== undefined && ${key} !== undefined) {`);
   L.push(`  kwArg(${JSON.stringify(b.name)}, '${arg.name}', '${pyTypeName(arg.type)}', ${check}, ${key});`);
-  L.push(`  ${v} = ${convertExpr(arg.type, key, ov.numbersAsTensors)};`);
+  L.push(`  ${v} = ${argConvert(arg, key, ov.numbersAsTensors)};`);
   if (arg.defaultValue !== undefined) {
     L.push(`} else ${v} = ${defaultExpr(ov.nf, arg.defaultValue)};`);
   } else {
@@ -489,7 +517,7 @@ function sigsName(b: Binding): string {
 }
 
 const RUNTIME_NAMES = [
-  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw',
+  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw', 'toIntListN',
   'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
   'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
 ];

@@ -80,6 +80,11 @@ export function toIntList(v: unknown): number[] {
   return [...(v as readonly number[])];
 }
 
+/** An `int[N]` argument: a list as given, or one int repeated N times (Note [Fixed-size int lists take a single int]). */
+export function toIntListN(v: unknown, n: number): number[] {
+  return typeof v === 'number' ? new Array<number>(n).fill(v) : [...(v as readonly number[])];
+}
+
 export function toDtype(v: unknown): ScalarType {
   return typeof v === 'string' ? parseScalarType(v) : (v as ScalarType);
 }

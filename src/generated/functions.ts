@@ -10,7 +10,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
@@ -3604,8 +3604,8 @@ const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, 
 
 /** `torch.sum`: `sum`, `sum.dim_IntList`. */
 export function sum(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
-export function sum(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-export function sum(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function sum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -3623,10 +3623,10 @@ export function sum(...a: unknown[]): unknown {
     return aten().sum.call(v0, k0);
   }
   // sum.dim_IntList
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
     if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -3647,8 +3647,8 @@ const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input,
 
 /** `torch.mean`: `mean`, `mean.dim`. */
 export function mean(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
-export function mean(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-export function mean(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
 export function mean(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -3666,10 +3666,10 @@ export function mean(...a: unknown[]): unknown {
     return aten().mean.call(v0, k0);
   }
   // mean.dim
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
     if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -3732,23 +3732,23 @@ export function prod(...a: unknown[]): unknown {
 const SIGS_amax = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
 
 /** `torch.amax`: `amax`. */
-export function amax(input: Tensor, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-export function amax(input: Tensor, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-export function amax(input: Tensor, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
 export function amax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amax
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amax", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
-      v1 = toIntList(o.dim);
+      kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+      v1 = toIntListN(o.dim, 1);
     } else v1 = [];
     let v2: boolean;
     if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
@@ -3764,23 +3764,23 @@ export function amax(...a: unknown[]): unknown {
 const SIGS_amin = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
 
 /** `torch.amin`: `amin`. */
-export function amin(input: Tensor, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-export function amin(input: Tensor, dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-export function amin(input: Tensor, dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
 export function amin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amin
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amin", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
-      v1 = toIntList(o.dim);
+      kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+      v1 = toIntListN(o.dim, 1);
     } else v1 = [];
     let v2: boolean;
     if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
@@ -3976,22 +3976,22 @@ export function min(...a: unknown[]): unknown {
 const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
 
 /** `torch.var`: `var.correction`. */
-function varFunction(input: Tensor, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-function varFunction(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 function varFunction(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // var.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1])))) {
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
     if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
+      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
     } else v1 = null;
     let k0: number | boolean | null;
     if (o !== undefined && o.correction !== undefined) {
@@ -4012,22 +4012,22 @@ export { varFunction as var };
 const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
 
 /** `torch.std`: `std.correction`. */
-export function std(input: Tensor, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-export function std(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 export function std(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // std.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1])))) {
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
     if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
+    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
+      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
     } else v1 = null;
     let k0: number | boolean | null;
     if (o !== undefined && o.correction !== undefined) {
@@ -4047,18 +4047,18 @@ export function std(...a: unknown[]): unknown {
 const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
 
 /** `torch.logsumexp`: `logsumexp`. */
-export function logsumexp(input: Tensor, dim: readonly number[], options?: { keepdim?: boolean }): Tensor;
-export function logsumexp(input: Tensor, dim: readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+export function logsumexp(input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
+export function logsumexp(input: Tensor, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logsumexp
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
+    const v1: number[] = toIntListN(a[1], 1);
     let v2: boolean;
     if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -4604,19 +4604,19 @@ export function dropout(...a: unknown[]): unknown {
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv2d`: `conv2d`. */
-export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
-export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // conv2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isIntList(a[4])) && (n <= 5 || a[5] === undefined || isIntList(a[5])) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
     if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -4627,22 +4627,22 @@ export function conv2d(...a: unknown[]): unknown {
       v2 = o.bias as Tensor | null;
     } else v2 = null;
     let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
     else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
-      v3 = toIntList(o.stride);
+      kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 2);
     } else v3 = [1, 1];
     let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntList(a[4]);
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
     else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
-      v4 = toIntList(o.padding);
+      kwArg("conv2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v4 = toIntListN(o.padding, 2);
     } else v4 = [0, 0];
     let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntList(a[5]);
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
     else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv2d", 'dilation', 'tuple of ints', isIntList(o.dilation), o.dilation);
-      v5 = toIntList(o.dilation);
+      kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v5 = toIntListN(o.dilation, 2);
     } else v5 = [1, 1];
     let v6: number;
     if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
@@ -4658,38 +4658,38 @@ export function conv2d(...a: unknown[]): unknown {
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d`: `max_pool2d`. */
-export function max_pool2d(input: Tensor, kernelSize: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], dilation?: readonly number[], ceilMode?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; dilation?: readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
 export function max_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // max_pool2d
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isIntList(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
     if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
+    const v1: number[] = toIntListN(a[1], 2);
     let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
     else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
-      v2 = toIntList(o.stride);
+      kwArg("max_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 2);
     } else v2 = [];
     let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
     else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
-      v3 = toIntList(o.padding);
+      kwArg("max_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 2);
     } else v3 = [0, 0];
     let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntList(a[4]);
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
     else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool2d", 'dilation', 'tuple of ints', isIntList(o.dilation), o.dilation);
-      v4 = toIntList(o.dilation);
+      kwArg("max_pool2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 2);
     } else v4 = [1, 1];
     let v5: boolean;
     if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
@@ -4705,33 +4705,33 @@ export function max_pool2d(...a: unknown[]): unknown {
 const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
 
 /** `torch.avg_pool2d`: `avg_pool2d`. */
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: readonly number[], stride?: readonly number[], padding?: readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: readonly number[]; padding?: readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
 export function avg_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // avg_pool2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isIntList(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
     if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
+    const v1: number[] = toIntListN(a[1], 2);
     let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
     else if (o !== undefined && o.stride !== undefined) {
-      kwArg("avg_pool2d", 'stride', 'tuple of ints', isIntList(o.stride), o.stride);
-      v2 = toIntList(o.stride);
+      kwArg("avg_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 2);
     } else v2 = [];
     let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntList(a[3]);
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
     else if (o !== undefined && o.padding !== undefined) {
-      kwArg("avg_pool2d", 'padding', 'tuple of ints', isIntList(o.padding), o.padding);
-      v3 = toIntList(o.padding);
+      kwArg("avg_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 2);
     } else v3 = [0, 0];
     let v4: boolean;
     if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
@@ -4931,23 +4931,23 @@ export function flip(...a: unknown[]): unknown {
 const SIGS_roll = ["(Tensor input, tuple of ints shifts, tuple of ints dims = ...)"];
 
 /** `torch.roll`: `roll`. */
-export function roll(input: Tensor, shifts: readonly number[], options?: { dims?: readonly number[] }): Tensor;
-export function roll(input: Tensor, shifts: readonly number[], dims?: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+export function roll(input: Tensor, shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
+export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // roll
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isIntList(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2])))) {
     if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
     const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
+    const v1: number[] = toIntListN(a[1], 1);
     let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntList(a[2]);
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
     else if (o !== undefined && o.dims !== undefined) {
-      kwArg("roll", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
-      v2 = toIntList(o.dims);
+      kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
+      v2 = toIntListN(o.dims, 1);
     } else v2 = [];
     return aten().roll.call(v0, v1, v2);
   }

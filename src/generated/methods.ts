@@ -9,7 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -346,24 +346,24 @@ export interface TensorMethods {
   lerp_(end: Tensor, weight: number | boolean): this;
   /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   sum(options?: { dtype?: DtypeLike | null }): Tensor;
-  sum(dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-  sum(dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  sum(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
   /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   mean(options?: { dtype?: DtypeLike | null }): Tensor;
-  mean(dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-  mean(dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  mean(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
   /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   prod(options?: { dtype?: DtypeLike | null }): Tensor;
   prod(dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
   prod(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
   /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
-  amax(options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-  amax(dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-  amax(dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amax(options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+  amax(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+  amax(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
   /** `amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
-  amin(options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-  amin(dim?: readonly number[], options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
-  amin(dim?: readonly number[], keepdim?: boolean, options?: { dim?: readonly number[]; keepdim?: boolean }): Tensor;
+  amin(options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+  amin(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+  amin(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
   /** `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
   all(options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
   all(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
@@ -387,14 +387,14 @@ export interface TensorMethods {
   min(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
   min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
-  var(options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-  var(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
-  std(options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-  std(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  std(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  std(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   /** `logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor` */
-  logsumexp(dim: readonly number[], options?: { keepdim?: boolean }): Tensor;
-  logsumexp(dim: readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+  logsumexp(dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
+  logsumexp(dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
   /** `mm(Tensor self, Tensor mat2) -> Tensor` */
   mm(mat2: Tensor): Tensor;
   /** `bmm(Tensor self, Tensor mat2) -> Tensor` */
@@ -433,8 +433,8 @@ export interface TensorMethods {
   flip(...dims: number[]): Tensor;
   flip(dims: readonly number[]): Tensor;
   /** `roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor` */
-  roll(shifts: readonly number[], options?: { dims?: readonly number[] }): Tensor;
-  roll(shifts: readonly number[], dims?: readonly number[], options?: { dims?: readonly number[] }): Tensor;
+  roll(shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
+  roll(shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
   /** `repeat(Tensor self, SymInt[] repeats) -> Tensor` */
   repeat(...repeats: number[]): Tensor;
   repeat(repeats: readonly number[]): Tensor;
@@ -3413,9 +3413,9 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
     return aten().sum.call(this, k0);
   }
   // sum.dim_IntList
-  if (n >= 1 && n <= 2 && (a[0] === null || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
-    const v0: number[] | null = a[0] === null ? null : toIntList(a[0]);
+    const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -3450,9 +3450,9 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
     return aten().mean.call(this, k0);
   }
   // mean.dim
-  if (n >= 1 && n <= 2 && (a[0] === null || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
-    const v0: number[] | null = a[0] === null ? null : toIntList(a[0]);
+    const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -3514,13 +3514,13 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amax
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["dim","keepdim"], n);
     let v0: number[];
-    if (n > 0 && a[0] !== undefined) v0 = toIntList(a[0]);
+    if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amax", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
-      v0 = toIntList(o.dim);
+      kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+      v0 = toIntListN(o.dim, 1);
     } else v0 = [];
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3541,13 +3541,13 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amin
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["dim","keepdim"], n);
     let v0: number[];
-    if (n > 0 && a[0] !== undefined) v0 = toIntList(a[0]);
+    if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amin", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
-      v0 = toIntList(o.dim);
+      kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+      v0 = toIntListN(o.dim, 1);
     } else v0 = [];
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3720,13 +3720,13 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // var.correction
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0])))) {
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
     if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
     let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v0 = o.dim === null ? null : toIntList(o.dim);
+      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+      v0 = o.dim === null ? null : toIntListN(o.dim, 1);
     } else v0 = null;
     let k0: number | boolean | null;
     if (o !== undefined && o.correction !== undefined) {
@@ -3751,13 +3751,13 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // std.correction
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0])))) {
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
     if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
     let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
+    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
-      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v0 = o.dim === null ? null : toIntList(o.dim);
+      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+      v0 = o.dim === null ? null : toIntListN(o.dim, 1);
     } else v0 = null;
     let k0: number | boolean | null;
     if (o !== undefined && o.correction !== undefined) {
@@ -3782,9 +3782,9 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logsumexp
-  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
-    const v0: number[] = toIntList(a[0]);
+    const v0: number[] = toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
     else if (o !== undefined && o.keepdim !== undefined) {
@@ -4101,14 +4101,14 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // roll
-  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isIntList(a[1]))) {
+  if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1])))) {
     if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
-    const v0: number[] = toIntList(a[0]);
+    const v0: number[] = toIntListN(a[0], 1);
     let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntList(a[1]);
+    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
     else if (o !== undefined && o.dims !== undefined) {
-      kwArg("roll", 'dims', 'tuple of ints', isIntList(o.dims), o.dims);
-      v1 = toIntList(o.dims);
+      kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
+      v1 = toIntListN(o.dims, 1);
     } else v1 = [];
     return aten().roll.call(this, v0, v1);
   }
