@@ -28,8 +28,8 @@ describe('front-end emitter', () => {
 
   it('generates one TypeScript overload per number of positional arguments, and varargs forms', () => {
     const f = emitFunctions(fns);
-    expect(f).toContain('export function sum(input: Tensor, dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
-    expect(f).toContain('export function sum(input: Tensor, dim: readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
+    expect(f).toContain('export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
+    expect(f).toContain('export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
     expect(f).toContain('const SIGS_sum = ["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];');
     const m = emitMethods(fns);
     expect(m).toContain('  view(...size: number[]): Tensor;');
