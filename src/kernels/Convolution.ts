@@ -3,9 +3,9 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
-import { readElement } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 import { newStrided } from './TensorFactories.js';
 
 function pair(v: number[] | number, name: string): [number, number] {
@@ -13,23 +13,6 @@ function pair(v: number[] | number, name: string): [number, number] {
   if (a.length === 1) return [a[0] as number, a[0] as number];
   if (a.length === 2) return [a[0] as number, a[1] as number];
   throw new Error(`expected ${name} to be a single integer value or a list of 2 values to match the convolution dimensions, but got ${name}=[${a.join(', ')}]`);
-}
-
-function values(t: Tensor): Float64Array {
-  const c = t.contiguous();
-  const out = new Float64Array(c.numel);
-  if (c.isMeta()) return out;
-  const { data, base } = c.dataView();
-  for (let i = 0; i < c.numel; i++) out[i] = Number(readElement(c.dtype, data, base + i));
-  return out;
-}
-
-function result(like: Tensor, sizes: number[], v: Float64Array): Tensor {
-  const out = newStrided(sizes, contiguousStrides(sizes), like.dtype, like.device);
-  if (out.isMeta()) return out;
-  const { data, base } = out.dataView();
-  for (let i = 0; i < v.length; i++) data[base + i] = v[i] as number;
-  return out;
 }
 
 /** 4-D [N, C, H, W], adding a batch dim to a 3-D input (PyTorch accepts unbatched inputs). */
@@ -72,9 +55,9 @@ export function conv2d(
   }
   const sizes = [n, o, oh, ow];
   if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
-  const X = values(x);
-  const W = values(weight);
-  const B = bias === null ? null : values(bias);
+  const X = numberValuesOf(x);
+  const W = numberValuesOf(weight);
+  const B = bias === null ? null : numberValuesOf(bias);
   const out = new Float64Array(n * o * oh * ow);
   const og = o / groups;
   for (let b = 0; b < n; b++) {
@@ -100,7 +83,7 @@ export function conv2d(
       }
     }
   }
-  const r = result(x, sizes, out);
+  const r = tensorFromValues(x, sizes, x.dtype, out);
   return unbatched ? r.squeeze(0) : r;
 }
 
@@ -141,7 +124,7 @@ function pool(
   if (oh <= 0 || ow <= 0) throw new Error(`Given input size: (${c}x${h}x${w}). Calculated output size: (${c}x${oh}x${ow}). Output size is too small`);
   const sizes = [n, c, oh, ow];
   if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
-  const X = values(x);
+  const X = numberValuesOf(x);
   const out = new Float64Array(n * c * oh * ow);
   for (let bc = 0; bc < n * c; bc++) {
     for (let i = 0; i < oh; i++) {
@@ -164,7 +147,7 @@ function pool(
       }
     }
   }
-  const r = result(x, sizes, out);
+  const r = tensorFromValues(x, sizes, x.dtype, out);
   return unbatched ? r.squeeze(0) : r;
 }
 

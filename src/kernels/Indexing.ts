@@ -5,37 +5,17 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.js';
-import { readElement, writeElement, type ScalarValue } from '../tensor/elements.js';
+import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { newStrided } from './TensorFactories.js';
+import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
 
-// Note [Indexing kernels work on row-major value lists]
+// Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // These kernels read their inputs into row-major lists of scalar values (any layout, any dtype), compute
 // the result positions with plain index arithmetic, and write a new contiguous tensor. That keeps every
 // kernel a few lines of obviously-correct arithmetic at the cost of a copy; the views among them (split,
 // chunk, unbind) return real views.
-
-function valuesOf(t: Tensor): ScalarValue[] {
-  if (t.isMeta()) return [];
-  const c = t.contiguous();
-  const { data, base, lanes } = c.dataView();
-  const out = new Array<ScalarValue>(c.numel);
-  for (let i = 0; i < c.numel; i++) out[i] = readElement(c.dtype, data, base + i * lanes);
-  return out;
-}
-
-const numbersOf = (t: Tensor): number[] => valuesOf(t).map((v) => (typeof v === 'object' ? v[0] : Number(v)));
-
-function tensorOf(like: Tensor, sizes: number[], dtype: ScalarType, values: readonly ScalarValue[]): Tensor {
-  const out = newStrided(sizes, contiguousStrides(sizes), dtype, like.device);
-  if (out.isMeta()) return out;
-  const { data, base, lanes } = out.dataView();
-  for (let i = 0; i < values.length; i++) writeElement(dtype, data, base + i * lanes, values[i] as ScalarValue);
-  return out;
-}
 
 /** Splits a row-major shape at `dim` into (outer, size, inner). */
 function around(sizes: readonly number[], dim: number): [number, number, number] {
@@ -73,10 +53,10 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const sizes = [...ref.sizes];
   sizes[d] = used.reduce((a, t) => a + (t.sizes[d] as number), 0);
   const [outer, , inner] = around(sizes, d);
-  const parts = used.map((t) => ({ v: valuesOf(t), n: t.sizes[d] as number }));
+  const parts = used.map((t) => ({ v: scalarValuesOf(t), n: t.sizes[d] as number }));
   const out: ScalarValue[] = [];
   for (let o = 0; o < outer; o++) for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
-  return tensorOf(ref, sizes, dtype, out);
+  return tensorFromValues(ref, sizes, dtype, out);
 }
 
 /** `stack(tensors, dim)`: all the same shape, stacked along a new dim. */
@@ -164,22 +144,22 @@ export function flip(_ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor 
     if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);
     mask[w] = true;
   }
-  const v = valuesOf(self);
+  const v = scalarValuesOf(self);
   const out = v.map((_, i) => {
     const idx = unravel(i, self.sizes).map((x, k) => (mask[k] ? (self.sizes[k] as number) - 1 - x : x));
     return v[ravel(idx, self.sizes)] as ScalarValue;
   });
-  return tensorOf(self, [...self.sizes], self.dtype, out);
+  return tensorFromValues(self, [...self.sizes], self.dtype, out);
 }
 
 /** `roll(self, shifts, dims)`: with no dims, rolls the flattened tensor. */
 export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: number[] = []): Tensor {
-  const v = valuesOf(self);
+  const v = scalarValuesOf(self);
   if (dims.length === 0) {
     if (shifts.length !== 1) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:0`);
     const n = v.length;
     const s = n === 0 ? 0 : (((shifts[0] as number) % n) + n) % n;
-    return tensorOf(self, [...self.sizes], self.dtype, v.map((_, i) => v[(i - s + n) % n] as ScalarValue));
+    return tensorFromValues(self, [...self.sizes], self.dtype, v.map((_, i) => v[(i - s + n) % n] as ScalarValue));
   }
   if (shifts.length !== dims.length) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:${dims.length}`);
   const shift = new Array<number>(self.dim()).fill(0);
@@ -194,7 +174,7 @@ export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: 
     });
     return v[ravel(idx, self.sizes)] as ScalarValue;
   });
-  return tensorOf(self, [...self.sizes], self.dtype, out);
+  return tensorFromValues(self, [...self.sizes], self.dtype, out);
 }
 
 /** `repeat(self, repeats)`: tiles the tensor `repeats[k]` times along each (leading-padded) dim. */
@@ -205,13 +185,13 @@ export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Te
   const pad = repeats.length - self.dim();
   const src = [...new Array<number>(pad).fill(1), ...self.sizes];
   const sizes = src.map((s, k) => s * (repeats[k] as number));
-  const v = valuesOf(self);
+  const v = scalarValuesOf(self);
   const out = new Array<ScalarValue>(sizes.reduce((a, b) => a * b, 1));
   for (let i = 0; i < out.length; i++) {
     const idx = unravel(i, sizes).map((x, k) => x % (src[k] as number));
     out[i] = v[ravel(idx, src)] as ScalarValue;
   }
-  return tensorOf(self, sizes, self.dtype, out);
+  return tensorFromValues(self, sizes, self.dtype, out);
 }
 
 /** `tile(self, dims)`: repeat with the shorter list padded with ones on the left. */
@@ -231,13 +211,13 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
   if (index.dim() > 1) throw new Error('index_select(): Index is supposed to be a vector');
   checkIndexDtype(index, 'index_select');
   const d = maybeWrapDim(dim, self.dim());
-  const idx = numbersOf(index);
+  const idx = numberValuesOf(index);
   const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
   for (const i of idx) if (i < -size || i >= size) throw new Error(`index out of range in self`);
   const sizes = self.dim() === 0 ? [] : [...self.sizes];
   if (self.dim() > 0) sizes[d] = idx.length;
   const [outer, , inner] = around(self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d);
-  const v = valuesOf(self);
+  const v = scalarValuesOf(self);
   const out: ScalarValue[] = [];
   for (let o = 0; o < outer; o++) {
     for (const i of idx) {
@@ -245,7 +225,7 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
       for (let k = 0; k < inner; k++) out.push(v[(o * size + j) * inner + k] as ScalarValue);
     }
   }
-  return tensorOf(self, sizes, self.dtype, out);
+  return tensorFromValues(self, sizes, self.dtype, out);
 }
 
 /** `gather(self, dim, index)`: out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0). */
@@ -259,8 +239,8 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
       throw new Error(`Size does not match at dimension ${k} expected index ${shapeStr(index.sizes)} to be no larger than self ${shapeStr(self.sizes)} apart from dimension ${d}`);
     }
   });
-  const v = valuesOf(self);
-  const idx = numbersOf(index);
+  const v = scalarValuesOf(self);
+  const idx = numberValuesOf(index);
   const out = idx.map((j, i) => {
     const pos = unravel(i, index.sizes);
     const size = self.sizes[d] as number;
@@ -268,16 +248,16 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
     pos[d] = j < 0 ? j + size : j;
     return v[ravel(pos, self.sizes)] as ScalarValue;
   });
-  return tensorOf(self, [...index.sizes], self.dtype, out);
+  return tensorFromValues(self, [...index.sizes], self.dtype, out);
 }
 
 function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
   if (index.dtype !== ScalarType.Long) throw new Error('scatter(): Expected dtype int64 for index');
   const d = maybeWrapDim(dim, self.dim());
   if (index.dim() !== self.dim()) throw new Error('Index tensor must have the same number of dimensions as self tensor');
-  const out = valuesOf(self);
-  const idx = numbersOf(index);
-  const s = typeof src === 'number' ? null : valuesOf(src);
+  const out = scalarValuesOf(self);
+  const idx = numberValuesOf(index);
+  const s = typeof src === 'number' ? null : scalarValuesOf(src);
   idx.forEach((j, i) => {
     const pos = unravel(i, index.sizes);
     const srcPos = s === null ? 0 : ravel(pos, (src as Tensor).sizes);
@@ -288,7 +268,7 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
     const value = s === null ? (src as number) : Number(s[srcPos]);
     out[at] = add ? Number(out[at]) + value : value;
   });
-  return tensorOf(self, [...self.sizes], self.dtype, out);
+  return tensorFromValues(self, [...self.sizes], self.dtype, out);
 }
 
 /** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor. */
@@ -306,24 +286,24 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   if (mask.dtype !== ScalarType.Bool) {
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
   }
-  const m = valuesOf(mask.expand(self.sizes));
-  const v = valuesOf(self);
-  return tensorOf(self, [...self.sizes], self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
+  const m = scalarValuesOf(mask.expand(self.sizes));
+  const v = scalarValuesOf(self);
+  return tensorFromValues(self, [...self.sizes], self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
 }
 
 /** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = self.numel >= mask.numel ? self.sizes : mask.sizes;
-  const v = valuesOf(self.expand(shape));
-  const m = valuesOf(mask.expand(shape));
+  const v = scalarValuesOf(self.expand(shape));
+  const m = scalarValuesOf(mask.expand(shape));
   const out = v.filter((_, i) => m[i] === true);
-  return tensorOf(self, [out.length], self.dtype, out);
+  return tensorFromValues(self, [out.length], self.dtype, out);
 }
 
 /** `nonzero(self)`: [n, ndim] int64 indices of the non-zero elements, row-major. */
 export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const v = numbersOf(self);
+  const v = numberValuesOf(self);
   const rows: number[] = [];
   let n = 0;
   v.forEach((x, i) => {
@@ -332,20 +312,20 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
       n++;
     }
   });
-  return tensorOf(self, [n, self.dim()], ScalarType.Long, rows);
+  return tensorFromValues(self, [n, self.dim()], ScalarType.Long, rows);
 }
 
 function triangle(self: Tensor, diagonal: number, lower: boolean): Tensor {
   if (self.dim() < 2) throw new Error(`${lower ? 'tril' : 'triu'}: input tensor must have at least 2 dimensions`);
   const [rows, cols] = self.sizes.slice(-2) as [number, number];
-  const v = valuesOf(self);
+  const v = scalarValuesOf(self);
   const out = v.map((x, i) => {
     const c = i % cols;
     const r = Math.floor(i / cols) % rows;
     const keep = lower ? c - r <= diagonal : c - r >= diagonal;
     return keep ? x : 0;
   });
-  return tensorOf(self, [...self.sizes], self.dtype, out);
+  return tensorFromValues(self, [...self.sizes], self.dtype, out);
 }
 
 export function tril(_ks: DispatchKeySet, self: Tensor, diagonal = 0): Tensor {
@@ -364,7 +344,7 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const sizes = self.dim() === 0 ? [1] : self.sizes;
   const [outer, size, inner] = around(sizes, d);
-  const v = numbersOf(self);
+  const v = numberValuesOf(self);
   const values = new Array<number>(v.length);
   const indices = new Array<number>(v.length);
   const key = (x: number) => (x !== x ? Infinity : x);
@@ -386,7 +366,7 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
       });
     }
   }
-  return [tensorOf(self, [...self.sizes], self.dtype, values), tensorOf(self, [...self.sizes], ScalarType.Long, indices)];
+  return [tensorFromValues(self, [...self.sizes], self.dtype, values), tensorFromValues(self, [...self.sizes], ScalarType.Long, indices)];
 }
 
 export function argsort(ks: DispatchKeySet, self: Tensor, dim = -1, descending = false): Tensor {
@@ -406,13 +386,13 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
 /** `one_hot(self, num_classes=-1)`: int64 input, int64 [.., num_classes] output. */
 export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tensor {
   if (self.dtype !== ScalarType.Long) throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
-  const v = numbersOf(self);
+  const v = numberValuesOf(self);
   for (const x of v) if (x < 0) throw new Error('Class values must be non-negative.');
   const n = numClasses === -1 ? (v.length === 0 ? 0 : Math.max(...v) + 1) : numClasses;
   for (const x of v) if (x >= n) throw new Error('Class values must be smaller than num_classes.');
   const out = new Array<number>(v.length * n).fill(0);
   v.forEach((x, i) => (out[i * n + x] = 1));
-  return tensorOf(self, [...self.sizes, n], ScalarType.Long, out);
+  return tensorFromValues(self, [...self.sizes, n], ScalarType.Long, out);
 }
 
 /** `embedding(weight, indices, padding_idx=-1)`: rows of weight. */

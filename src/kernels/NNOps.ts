@@ -5,11 +5,9 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { bernoulliFill, type Generator } from '../random/index.js';
-import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { newStrided } from './TensorFactories.js';
+import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 
 /** PyTorch's at::Reduction enum, as `int reduction` arguments carry it. */
 export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
@@ -26,25 +24,6 @@ export function reductionOf(name: string): number {
     default:
       throw new Error(`${name} is not a valid value for reduction`);
   }
-}
-
-/** Values of a tensor in row-major order, as doubles. */
-function valuesOf(t: Tensor): number[] {
-  if (t.isMeta()) return [];
-  const c = t.contiguous();
-  const { data, base, lanes } = c.dataView();
-  const out = new Array<number>(c.numel);
-  for (let i = 0; i < c.numel; i++) out[i] = Number(readElement(c.dtype, data, base + i * lanes));
-  return out;
-}
-
-/** A new contiguous tensor of `sizes` and `dtype` on `like`'s device, filled from `values` (row-major). */
-function tensorFrom(like: Tensor, sizes: number[], dtype: ScalarType, values: ArrayLike<number>): Tensor {
-  const out = newStrided(sizes, contiguousStrides(sizes), dtype, like.device);
-  if (out.isMeta()) return out;
-  const { data, base } = out.dataView();
-  for (let i = 0; i < values.length; i++) data[base + i] = toStored(dtype, values[i] as number);
-  return out;
 }
 
 function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
@@ -82,9 +61,9 @@ function softmaxLine(line: number[], log: boolean): number[] {
 function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: boolean): Tensor {
   const outDtype = floatDtype(self, log ? 'log_softmax_lastdim_kernel_impl' : 'softmax_lastdim_kernel_impl', dtype);
   const d = maybeWrapDim(dim, self.dim());
-  const values = valuesOf(self);
+  const values = numberValuesOf(self);
   if (!self.isMeta()) alongDim(values, self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d, (l) => softmaxLine(l, log));
-  return tensorFrom(self, [...self.sizes], outDtype, values);
+  return tensorFromValues(self, [...self.sizes], outDtype, values);
 }
 
 /** `softmax.int(self, dim, dtype=None)`. */
@@ -98,10 +77,10 @@ export function logSoftmax(_ks: DispatchKeySet, self: Tensor, dim: number, dtype
 }
 
 function reduceLoss(self: Tensor, losses: number[], sizes: number[], reduction: number, divisor = losses.length): Tensor {
-  if (reduction === Reduction.None) return tensorFrom(self, sizes, self.dtype, losses);
+  if (reduction === Reduction.None) return tensorFromValues(self, sizes, self.dtype, losses);
   let s = 0;
   for (const x of losses) s += x;
-  return tensorFrom(self, [], self.dtype, [reduction === Reduction.Mean ? s / divisor : s]);
+  return tensorFromValues(self, [], self.dtype, [reduction === Reduction.Mean ? s / divisor : s]);
 }
 
 /**
@@ -135,9 +114,9 @@ export function nllLoss(
     throw new Error(`weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`);
   }
   if (self.isMeta()) return reduceLoss(self, [], reduction === Reduction.None ? expectedTarget : [], reduction);
-  const x = valuesOf(self);
-  const t = valuesOf(target);
-  const w = weight === null ? null : valuesOf(weight);
+  const x = numberValuesOf(self);
+  const t = numberValuesOf(target);
+  const w = weight === null ? null : numberValuesOf(weight);
   let inner = 1;
   for (const s of self.sizes.slice(2)) inner *= s;
   const losses: number[] = [];
@@ -179,9 +158,9 @@ export function crossEntropy(
     if (target.sizes.length !== self.sizes.length || target.sizes.some((s, i) => s !== self.sizes[i])) {
       throw new Error(`Expected target size [${self.sizes.join(', ')}], got [${target.sizes.join(', ')}]`);
     }
-    const lp = valuesOf(logp);
-    const p = valuesOf(target).map((v) => v * (1 - labelSmoothing) + labelSmoothing / c);
-    const w = weight === null ? null : valuesOf(weight);
+    const lp = numberValuesOf(logp);
+    const p = numberValuesOf(target).map((v) => v * (1 - labelSmoothing) + labelSmoothing / c);
+    const w = weight === null ? null : numberValuesOf(weight);
     const n = classDim === 0 ? 1 : (self.sizes[0] as number);
     let inner = 1;
     for (const s of self.sizes.slice(2)) inner *= s;
@@ -202,9 +181,9 @@ export function crossEntropy(
   const nll = nllLoss(ks, logp, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
   // Label smoothing with class indices: (1 - eps) * nll + eps / C * sum over classes of -w_c * log q_c.
-  const lp = valuesOf(logp);
-  const t = valuesOf(target);
-  const w = weight === null ? null : valuesOf(weight);
+  const lp = numberValuesOf(logp);
+  const t = numberValuesOf(target);
+  const w = weight === null ? null : numberValuesOf(weight);
   const n = classDim === 0 ? 1 : (self.sizes[0] as number);
   let inner = 1;
   for (const s of self.sizes.slice(2)) inner *= s;
@@ -223,14 +202,14 @@ export function crossEntropy(
       smooth.push(s);
     }
   }
-  const nllValues = valuesOf(nll);
+  const nllValues = numberValuesOf(nll);
   if (reduction === Reduction.None) {
-    return tensorFrom(self, [...nll.sizes], self.dtype, nllValues.map((v, i) => (1 - labelSmoothing) * v + (labelSmoothing / c) * (smooth[i] as number)));
+    return tensorFromValues(self, [...nll.sizes], self.dtype, nllValues.map((v, i) => (1 - labelSmoothing) * v + (labelSmoothing / c) * (smooth[i] as number)));
   }
   let total = 0;
   for (const s of smooth) total += s;
   const smoothReduced = reduction === Reduction.Mean ? total / (w === null ? smooth.filter((_, i) => t[i] !== ignoreIndex).length : weightSum) : total;
-  return tensorFrom(self, [], self.dtype, [(1 - labelSmoothing) * (nllValues[0] as number) + (labelSmoothing / c) * smoothReduced]);
+  return tensorFromValues(self, [], self.dtype, [(1 - labelSmoothing) * (nllValues[0] as number) + (labelSmoothing / c) * smoothReduced]);
 }
 
 function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: number, y: number) => number, op: string): Tensor {
@@ -238,8 +217,8 @@ function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: n
   if (self.sizes.length !== target.sizes.length || self.sizes.some((s, i) => s !== target.sizes[i])) {
     throw new Error(`${op}: expected input and target of the same size, got [${self.sizes.join(', ')}] and [${target.sizes.join(', ')}]`);
   }
-  const x = valuesOf(self);
-  const y = valuesOf(target);
+  const x = numberValuesOf(self);
+  const y = numberValuesOf(target);
   return reduceLoss(self, x.map((v, i) => f(v, y[i] as number)), [...self.sizes], reduction);
 }
 
@@ -255,8 +234,8 @@ export function l1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduct
 
 /** `binary_cross_entropy(self, target, weight=None, reduction=Mean)`: log terms clamped at -100, as PyTorch. */
 export function binaryCrossEntropy(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean): Tensor {
-  const w = weight === null ? null : valuesOf(weight.expand(self.sizes));
-  for (const v of valuesOf(self)) {
+  const w = weight === null ? null : numberValuesOf(weight.expand(self.sizes));
+  for (const v of numberValuesOf(self)) {
     if (!(v >= 0 && v <= 1)) throw new Error('all elements of input should be between 0 and 1');
   }
   let k = 0;
@@ -275,8 +254,8 @@ export function binaryCrossEntropyWithLogits(
   posWeight: Tensor | null = null,
   reduction: number = Reduction.Mean,
 ): Tensor {
-  const w = weight === null ? null : valuesOf(weight.expand(self.sizes));
-  const pw = posWeight === null ? null : valuesOf(posWeight.expand(self.sizes));
+  const w = weight === null ? null : numberValuesOf(weight.expand(self.sizes));
+  const pw = posWeight === null ? null : numberValuesOf(posWeight.expand(self.sizes));
   let k = 0;
   return pointwiseLoss(self, target, reduction, (x, y) => {
     // log(1 + e^-x) computed stably; with pos_weight p: (1 - y) x + (1 + (p - 1) y) log(1 + e^-x)
@@ -305,9 +284,9 @@ export function layerNorm(
     );
   }
   const m = normalizedShape.reduce((a, b) => a * b, 1);
-  const x = valuesOf(input);
-  const w = weight === null ? null : valuesOf(weight);
-  const b = bias === null ? null : valuesOf(bias);
+  const x = numberValuesOf(input);
+  const w = weight === null ? null : numberValuesOf(weight);
+  const b = bias === null ? null : numberValuesOf(bias);
   const out = new Array<number>(x.length);
   for (let start = 0; start < x.length; start += m) {
     let mean = 0;
@@ -323,7 +302,7 @@ export function layerNorm(
       out[start + i] = y;
     }
   }
-  return tensorFrom(input, [...input.sizes], input.dtype, out);
+  return tensorFromValues(input, [...input.sizes], input.dtype, out);
 }
 
 /**
@@ -333,9 +312,9 @@ export function layerNorm(
 export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: boolean, generator: Generator | null = null): Tensor {
   if (!(p >= 0 && p <= 1)) throw new Error(`dropout probability has to be between 0 and 1, but got ${p}`);
   if (!train || p === 0) return input;
-  const x = valuesOf(input);
-  if (p === 1) return tensorFrom(input, [...input.sizes], input.dtype, x.map(() => 0));
+  const x = numberValuesOf(input);
+  if (p === 1) return tensorFromValues(input, [...input.sizes], input.dtype, x.map(() => 0));
   const mask = bernoulliFill(generator, new Float32Array(x.length), 1 - p);
   const scale = 1 / (1 - p);
-  return tensorFrom(input, [...input.sizes], input.dtype, x.map((v, i) => v * (mask[i] as number) * scale));
+  return tensorFromValues(input, [...input.sizes], input.dtype, x.map((v, i) => v * (mask[i] as number) * scale));
 }
