@@ -414,22 +414,31 @@ function tsSignatures(ov: Overload, method: boolean): string[] {
 }
 
 /** The condition under which overload `ov` matches the positional arguments `a[0..n)`. */
-function conditionExpr(ov: Overload, numbers: boolean): string {
-  if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))`;
+function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolean): string {
+  // With several overloads, keyword arguments take part in choosing one, as in PyTorch's parser
+  // (`torch.div(a, b, { rounding_mode })` selects div.Tensor_mode over div.Tensor).
+  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov))}))` : '';
+  if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))${kw}`;
   const parts = [ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`];
   ov.positional.forEach((arg, i) => {
     const c = argCheck(arg, `a[${i}]`, numbers);
     parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
   });
-  return parts.join(' && ');
+  return parts.join(' && ') + kw;
+}
+
+/** The keyword names an overload accepts. */
+function allowedKw(ov: Overload): string[] {
+  const allowed = [...ov.positional.map((a) => a.name), ...ov.kwOnly.map((a) => a.name)].filter((a) => a !== 'self');
+  if (ov.out) allowed.push('out');
+  if (ov.tensorOptions) allowed.push('requires_grad');
+  return allowed;
 }
 
 /** The body that parses the rest of the arguments and calls the operator. */
 function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, indent: string): string[] {
   const L: string[] = [];
-  const allowed = [...ov.positional.map((a) => a.name), ...ov.kwOnly.map((a) => a.name)].filter((a) => a !== 'self');
-  if (ov.out) allowed.push('out');
-  if (ov.tensorOptions) allowed.push('requires_grad');
+  const allowed = allowedKw(ov);
   const posNames = ov.positional.map((a) => a.name);
   L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
   const vars = new Map<string, string>();
@@ -503,7 +512,7 @@ function implLines(b: Binding, method: boolean): string[] {
     for (const ov of b.overloads) {
       if (numbers && !ov.numbersAsTensors) continue;
       L.push(`  // ${ov.nf.opName}${ov.out ? ` (out=: ${ov.out.opName})` : ''}${numbers ? ', numbers as tensors' : ''}`);
-      L.push(`  if (${conditionExpr(ov, numbers)}) {`);
+      L.push(`  if (${conditionExpr(ov, numbers, b.overloads.length > 1)}) {`);
       L.push(...bodyLines(b, ov, method, numbers, '    '));
       L.push('  }');
     }
@@ -517,7 +526,7 @@ function sigsName(b: Binding): string {
 }
 
 const RUNTIME_NAMES = [
-  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw', 'toIntListN',
+  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw', 'kwFits', 'toIntListN',
   'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
   'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
 ];

@@ -19,6 +19,7 @@ export const KERNEL_MODULES: Readonly<Record<string, string>> = {
   indexing: '../kernels/Indexing.js',
   linalg: '../kernels/LinearAlgebra.js',
   nn: '../kernels/NNOps.js',
+  powdiv: '../kernels/PowDivOps.js',
   reduce: '../kernels/ReduceOps.js',
   shape: '../kernels/TensorShape.js',
   unary: '../kernels/UnaryOps.js',

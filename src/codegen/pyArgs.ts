@@ -80,6 +80,12 @@ export function toIntList(v: unknown): number[] {
   return [...(v as readonly number[])];
 }
 
+/** True if every key of the keyword object is one an overload accepts (undefined values are not given). */
+export function kwFits(o: Kw, allowed: readonly string[]): boolean {
+  for (const k of Object.keys(o)) if (o[k] !== undefined && !allowed.includes(k)) return false;
+  return true;
+}
+
 /** An `int[N]` argument: a list as given, or one int repeated N times (Note [Fixed-size int lists take a single int]). */
 export function toIntListN(v: unknown, n: number): number[] {
   return typeof v === 'number' ? new Array<number>(n).fill(v) : [...(v as readonly number[])];

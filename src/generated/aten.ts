@@ -24,6 +24,7 @@ import * as factories from '../kernels/TensorFactories.js';
 import * as indexing from '../kernels/Indexing.js';
 import * as linalg from '../kernels/LinearAlgebra.js';
 import * as nn from '../kernels/NNOps.js';
+import * as powdiv from '../kernels/PowDivOps.js';
 import * as reduce from '../kernels/ReduceOps.js';
 import * as shape from '../kernels/TensorShape.js';
 import * as unary from '../kernels/UnaryOps.js';
@@ -694,6 +695,22 @@ export interface AtenOps {
   one_hot: OperatorHandle<(self: Tensor, numClasses: number) => Tensor>;
   /** `embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor` */
   embedding: OperatorHandle<(weight: Tensor, indices: Tensor, paddingIdx: number, scaleGradByFreq: boolean, sparse: boolean) => Tensor>;
+  /** `pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor` */
+  pow_Tensor_Tensor: OperatorHandle<(self: Tensor, exponent: Tensor) => Tensor>;
+  /** `pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  pow_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
+  /** `pow.Scalar(Scalar self, Tensor exponent) -> Tensor` */
+  pow_Scalar: OperatorHandle<(self: number | boolean, exponent: Tensor) => Tensor>;
+  /** `div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor` */
+  div_Tensor_mode: OperatorHandle<(self: Tensor, other: Tensor, roundingMode: Opt<string>) => Tensor>;
+  /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumsum: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumprod: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor` */
+  norm_Scalar: OperatorHandle<(self: Tensor, p: number | boolean) => Tensor>;
+  /** `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
+  norm_ScalarOpt_dim: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean) => Tensor>;
 }
 
 /** One operator: its schema and its kernels per dispatch key. */
@@ -2264,5 +2281,37 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   embedding: {
     schema: 'embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
     kernels: { CPU: indexing.embedding, Meta: indexing.embedding },
+  },
+  pow_Tensor_Tensor: {
+    schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
+    kernels: { CPU: powdiv.powTensor, Meta: powdiv.powTensor },
+  },
+  pow_Tensor_Scalar: {
+    schema: 'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor',
+    kernels: { CPU: powdiv.powTensorScalar, Meta: powdiv.powTensorScalar },
+  },
+  pow_Scalar: {
+    schema: 'pow.Scalar(Scalar self, Tensor exponent) -> Tensor',
+    kernels: { CPU: powdiv.powScalar, Meta: powdiv.powScalar },
+  },
+  div_Tensor_mode: {
+    schema: 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor',
+    kernels: { CPU: powdiv.divMode, Meta: powdiv.divMode },
+  },
+  cumsum: {
+    schema: 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.cumsum, Meta: reduce.cumsum },
+  },
+  cumprod: {
+    schema: 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
+    kernels: { CPU: reduce.cumprod, Meta: reduce.cumprod },
+  },
+  norm_Scalar: {
+    schema: 'norm.Scalar(Tensor self, Scalar p=2) -> Tensor',
+    kernels: { CPU: reduce.normAll, Meta: reduce.normAll },
+  },
+  norm_ScalarOpt_dim: {
+    schema: 'norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor',
+    kernels: { CPU: reduce.norm, Meta: reduce.norm },
   },
 };

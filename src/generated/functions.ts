@@ -10,7 +10,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
@@ -651,13 +651,13 @@ export function squeeze(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // squeeze
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
     if (o !== undefined) checkKw("squeeze", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().squeeze.call(v0);
   }
   // squeeze.dim
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isInt(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
     if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -981,7 +981,7 @@ export function bernoulli(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bernoulli
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["generator"]))) {
     if (o !== undefined) checkKw("bernoulli", o, ["generator"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: Generator | null;
@@ -992,7 +992,7 @@ export function bernoulli(...a: unknown[]): unknown {
     return aten().bernoulli.call(v0, k0);
   }
   // bernoulli.p
-  if (n === 2 && isTensor(a[0]) && isFloat(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isFloat(a[1]) && (o === undefined || kwFits(o, ["p","generator"]))) {
     if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["self","p"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -1318,17 +1318,18 @@ export function mul(...a: unknown[]): unknown {
   return noMatch("mul", a, SIGS_mul);
 }
 
-const SIGS_div = ["(Tensor input, Tensor other, *, Tensor out = None)"];
+const SIGS_div = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Tensor other, *, str rounding_mode)"];
 
-/** `torch.div`: `div.Tensor`. */
+/** `torch.div`: `div.Tensor`, `div.Tensor_mode`. */
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
+export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode: string | null }): Tensor;
 export function div(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // div.Tensor (out=: div.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -1339,8 +1340,20 @@ export function div(...a: unknown[]): unknown {
     }
     return aten().div_Tensor.call(v0, v1);
   }
+  // div.Tensor_mode
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: string | null;
+    if (o !== undefined && o.rounding_mode !== undefined) {
+      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+      k0 = o.rounding_mode as string | null;
+    } else missingKw("div", 'rounding_mode');
+    return aten().div_Tensor_mode.call(v0, v1, k0);
+  }
   // div.Tensor (out=: div.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
+  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
@@ -1350,6 +1363,18 @@ export function div(...a: unknown[]): unknown {
       return aten().div_out.call(v0, v1, out as Tensor);
     }
     return aten().div_Tensor.call(v0, v1);
+  }
+  // div.Tensor_mode, numbers as tensors
+  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
+    const v0: Tensor = toTensor(a[0]);
+    const v1: Tensor = toTensor(a[1]);
+    let k0: string | null;
+    if (o !== undefined && o.rounding_mode !== undefined) {
+      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+      k0 = o.rounding_mode as string | null;
+    } else missingKw("div", 'rounding_mode');
+    return aten().div_Tensor_mode.call(v0, v1, k0);
   }
   return noMatch("div", a, SIGS_div);
 }
@@ -2459,7 +2484,7 @@ export function round(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round (out=: round.out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
     if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2470,7 +2495,7 @@ export function round(...a: unknown[]): unknown {
     return aten().round.call(v0);
   }
   // round.decimals (out=: round.decimals_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals","out"]))) {
     if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number;
@@ -2499,13 +2524,13 @@ export function round_(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round_
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
     if (o !== undefined) checkKw("round_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().round_.call(v0);
   }
   // round_.decimals
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals"]))) {
     if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number;
@@ -2789,7 +2814,7 @@ export function eq(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq.Tensor (out=: eq.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2801,7 +2826,7 @@ export function eq(...a: unknown[]): unknown {
     return aten().eq_Tensor.call(v0, v1);
   }
   // eq.Scalar (out=: eq.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -2826,7 +2851,7 @@ export function ne(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne.Tensor (out=: ne.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2838,7 +2863,7 @@ export function ne(...a: unknown[]): unknown {
     return aten().ne_Tensor.call(v0, v1);
   }
   // ne.Scalar (out=: ne.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -2863,7 +2888,7 @@ export function lt(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt.Tensor (out=: lt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2875,7 +2900,7 @@ export function lt(...a: unknown[]): unknown {
     return aten().lt_Tensor.call(v0, v1);
   }
   // lt.Scalar (out=: lt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -2900,7 +2925,7 @@ export function le(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le.Tensor (out=: le.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2912,7 +2937,7 @@ export function le(...a: unknown[]): unknown {
     return aten().le_Tensor.call(v0, v1);
   }
   // le.Scalar (out=: le.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -2937,7 +2962,7 @@ export function gt(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt.Tensor (out=: gt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2949,7 +2974,7 @@ export function gt(...a: unknown[]): unknown {
     return aten().gt_Tensor.call(v0, v1);
   }
   // gt.Scalar (out=: gt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -2974,7 +2999,7 @@ export function ge(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge.Tensor (out=: ge.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -2986,7 +3011,7 @@ export function ge(...a: unknown[]): unknown {
     return aten().ge_Tensor.call(v0, v1);
   }
   // ge.Scalar (out=: ge.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3130,7 +3155,7 @@ export function bitwise_and(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3142,7 +3167,7 @@ export function bitwise_and(...a: unknown[]): unknown {
     return aten().bitwise_and_Tensor.call(v0, v1);
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3154,7 +3179,7 @@ export function bitwise_and(...a: unknown[]): unknown {
     return aten().bitwise_and_Scalar.call(v0, v1);
   }
   // bitwise_and.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
@@ -3175,7 +3200,7 @@ export function bitwise_or(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3187,7 +3212,7 @@ export function bitwise_or(...a: unknown[]): unknown {
     return aten().bitwise_or_Tensor.call(v0, v1);
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3199,7 +3224,7 @@ export function bitwise_or(...a: unknown[]): unknown {
     return aten().bitwise_or_Scalar.call(v0, v1);
   }
   // bitwise_or.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
@@ -3220,7 +3245,7 @@ export function bitwise_xor(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3232,7 +3257,7 @@ export function bitwise_xor(...a: unknown[]): unknown {
     return aten().bitwise_xor_Tensor.call(v0, v1);
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3244,7 +3269,7 @@ export function bitwise_xor(...a: unknown[]): unknown {
     return aten().bitwise_xor_Scalar.call(v0, v1);
   }
   // bitwise_xor.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
@@ -3314,7 +3339,7 @@ export function where(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // where.self (out=: where.self_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3327,7 +3352,7 @@ export function where(...a: unknown[]): unknown {
     return aten().where_self.call(v0, v1, v2);
   }
   // where.ScalarSelf
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2])) {
+  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3335,7 +3360,7 @@ export function where(...a: unknown[]): unknown {
     return aten().where_ScalarSelf.call(v0, v1, v2);
   }
   // where.ScalarOther
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3343,7 +3368,7 @@ export function where(...a: unknown[]): unknown {
     return aten().where_ScalarOther.call(v0, v1, v2);
   }
   // where.Scalar
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2])) {
+  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3368,7 +3393,7 @@ export function clamp(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp (out=: clamp.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2])))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
     if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | boolean | null;
@@ -3391,7 +3416,7 @@ export function clamp(...a: unknown[]): unknown {
     return aten().clamp.call(v0, v1, v2);
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
     if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: Tensor | null;
@@ -3431,7 +3456,7 @@ export function clamp_(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp_
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2])))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
     if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | boolean | null;
@@ -3449,7 +3474,7 @@ export function clamp_(...a: unknown[]): unknown {
     return aten().clamp_.call(v0, v1, v2);
   }
   // clamp_.Tensor
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
     if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: Tensor | null;
@@ -3481,7 +3506,7 @@ export function remainder(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder.Tensor (out=: remainder.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3493,7 +3518,7 @@ export function remainder(...a: unknown[]): unknown {
     return aten().remainder_Tensor.call(v0, v1);
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3505,7 +3530,7 @@ export function remainder(...a: unknown[]): unknown {
     return aten().remainder_Scalar.call(v0, v1);
   }
   // remainder.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
@@ -3525,7 +3550,7 @@ export function fmod(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod.Tensor (out=: fmod.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3537,7 +3562,7 @@ export function fmod(...a: unknown[]): unknown {
     return aten().fmod_Tensor.call(v0, v1);
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3612,7 +3637,7 @@ export function sum(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sum
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
@@ -3623,7 +3648,7 @@ export function sum(...a: unknown[]): unknown {
     return aten().sum.call(v0, k0);
   }
   // sum.dim_IntList
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
@@ -3655,7 +3680,7 @@ export function mean(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mean
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
@@ -3666,7 +3691,7 @@ export function mean(...a: unknown[]): unknown {
     return aten().mean.call(v0, k0);
   }
   // mean.dim
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
@@ -3698,7 +3723,7 @@ export function prod(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // prod
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
@@ -3709,7 +3734,7 @@ export function prod(...a: unknown[]): unknown {
     return aten().prod.call(v0, k0);
   }
   // prod.dim_int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -5029,7 +5054,7 @@ export function scatter(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter.src
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
+  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
     if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -5038,7 +5063,7 @@ export function scatter(...a: unknown[]): unknown {
     return aten().scatter_src.call(v0, v1, v2, v3);
   }
   // scatter.value
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3])) {
+  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
     if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -5344,4 +5369,128 @@ export function embedding(...a: unknown[]): unknown {
     return aten().embedding.call(v0, v1, v2, v3, v4);
   }
   return noMatch("embedding", a, SIGS_embedding);
+}
+
+const SIGS_pow = ["(Tensor input, Tensor exponent)","(Tensor input, Number exponent)","(Number input, Tensor exponent)"];
+
+/** `torch.pow`: `pow.Tensor_Tensor`, `pow.Tensor_Scalar`, `pow.Scalar`. */
+export function pow(input: Tensor, exponent: Tensor): Tensor;
+export function pow(input: Tensor, exponent: number | boolean): Tensor;
+export function pow(input: number | boolean, exponent: Tensor): Tensor;
+export function pow(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pow.Tensor_Tensor
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
+    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().pow_Tensor_Tensor.call(v0, v1);
+  }
+  // pow.Tensor_Scalar
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
+    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    return aten().pow_Tensor_Scalar.call(v0, v1);
+  }
+  // pow.Scalar
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
+    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().pow_Scalar.call(v0, v1);
+  }
+  return noMatch("pow", a, SIGS_pow);
+}
+
+const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None)"];
+
+/** `torch.cumsum`: `cumsum`. */
+export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function cumsum(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumsum
+  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["self","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().cumsum.call(v0, v1, k0);
+  }
+  return noMatch("cumsum", a, SIGS_cumsum);
+}
+
+const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None)"];
+
+/** `torch.cumprod`: `cumprod`. */
+export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function cumprod(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumprod
+  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["self","dim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().cumprod.call(v0, v1, k0);
+  }
+  return noMatch("cumprod", a, SIGS_cumprod);
+}
+
+const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tuple of ints dim, bool keepdim = False)"];
+
+/** `torch.norm`: `norm.Scalar`, `norm.ScalarOpt_dim`. */
+export function norm(input: Tensor, options?: { p?: number | boolean }): Tensor;
+export function norm(input: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+export function norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // norm.Scalar
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (o === undefined || kwFits(o, ["p"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p"], ["self","p"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.p !== undefined) {
+      kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
+      v1 = o.p as number | boolean;
+    } else v1 = 2;
+    return aten().norm_Scalar.call(v0, v1);
+  }
+  // norm.ScalarOpt_dim
+  if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim"], ["self","p","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean | null = a[1] as number | boolean | null;
+    const v2: number[] = toIntListN(a[2], 1);
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v3 = o.keepdim as boolean;
+    } else v3 = false;
+    return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
+  }
+  return noMatch("norm", a, SIGS_norm);
 }

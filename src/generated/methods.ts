@@ -9,7 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -91,8 +91,9 @@ export interface TensorMethods {
   mul(other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
   /** `mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   mul_(other: Tensor | number | boolean): this;
-  /** `div.Tensor(Tensor self, Tensor other) -> Tensor` */
+  /** `div.Tensor(Tensor self, Tensor other) -> Tensor`; `div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor` */
   div(other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
+  div(other: Tensor | number | boolean, options: { rounding_mode: string | null }): Tensor;
   /** `div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   div_(other: Tensor | number | boolean): this;
   /** `neg(Tensor self) -> Tensor` */
@@ -475,6 +476,18 @@ export interface TensorMethods {
   topk(k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
+  /** `pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`; `pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  pow(exponent: Tensor): Tensor;
+  pow(exponent: number | boolean): Tensor;
+  /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumsum(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumprod(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor`; `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
+  norm(options?: { p?: number | boolean }): Tensor;
+  norm(p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+  norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
+  norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -609,12 +622,12 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // squeeze
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, []))) {
     if (o !== undefined) checkKw("squeeze", o, [], [], n);
     return aten().squeeze.call(this);
   }
   // squeeze.dim
-  if (n === 1 && isInt(a[0])) {
+  if (n === 1 && isInt(a[0]) && (o === undefined || kwFits(o, ["dim"]))) {
     if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
     const v0: number = a[0] as number;
     return aten().squeeze_dim.call(this, v0);
@@ -945,7 +958,7 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bernoulli
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["generator"]))) {
     if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
@@ -955,7 +968,7 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
     return aten().bernoulli.call(this, k0);
   }
   // bernoulli.p
-  if (n === 1 && isFloat(a[0])) {
+  if (n === 1 && isFloat(a[0]) && (o === undefined || kwFits(o, ["p","generator"]))) {
     if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
     const v0: number = a[0] as number;
     let k0: Generator | null;
@@ -1170,7 +1183,7 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.mul_", a, SIGS_mul_);
 }
 
-const SIGS_div = ["(Tensor other, *, Tensor out = None)"];
+const SIGS_div = ["(Tensor other, *, Tensor out = None)","(Tensor other, *, str rounding_mode)"];
 
 function method_div(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1178,7 +1191,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // div.Tensor (out=: div.out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -1188,8 +1201,19 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().div_Tensor.call(this, v0);
   }
+  // div.Tensor_mode
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
+    const v0: Tensor = a[0] as Tensor;
+    let k0: string | null;
+    if (o !== undefined && o.rounding_mode !== undefined) {
+      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+      k0 = o.rounding_mode as string | null;
+    } else missingKw("div", 'rounding_mode');
+    return aten().div_Tensor_mode.call(this, v0, k0);
+  }
   // div.Tensor (out=: div.out), numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
+  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     const out = o === undefined ? undefined : o.out;
@@ -1198,6 +1222,17 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
       return aten().div_out.call(this, v0, out as Tensor);
     }
     return aten().div_Tensor.call(this, v0);
+  }
+  // div.Tensor_mode, numbers as tensors
+  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
+    const v0: Tensor = toTensor(a[0]);
+    let k0: string | null;
+    if (o !== undefined && o.rounding_mode !== undefined) {
+      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+      k0 = o.rounding_mode as string | null;
+    } else missingKw("div", 'rounding_mode');
+    return aten().div_Tensor_mode.call(this, v0, k0);
   }
   return noMatch("Tensor.div", a, SIGS_div);
 }
@@ -2102,7 +2137,7 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round (out=: round.out)
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
     if (o !== undefined) checkKw("round", o, ["out"], [], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
@@ -2112,7 +2147,7 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
     return aten().round.call(this);
   }
   // round.decimals (out=: round.decimals_out)
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["decimals","out"]))) {
     if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
@@ -2137,12 +2172,12 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round_
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, []))) {
     if (o !== undefined) checkKw("round_", o, [], [], n);
     return aten().round_.call(this);
   }
   // round_.decimals
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["decimals"]))) {
     if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
@@ -2383,7 +2418,7 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq.Tensor (out=: eq.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2394,7 +2429,7 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
     return aten().eq_Tensor.call(this, v0);
   }
   // eq.Scalar (out=: eq.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2415,13 +2450,13 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().eq__Tensor.call(this, v0);
   }
   // eq_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().eq__Scalar.call(this, v0);
@@ -2437,7 +2472,7 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne.Tensor (out=: ne.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2448,7 +2483,7 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
     return aten().ne_Tensor.call(this, v0);
   }
   // ne.Scalar (out=: ne.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2469,13 +2504,13 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().ne__Tensor.call(this, v0);
   }
   // ne_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().ne__Scalar.call(this, v0);
@@ -2491,7 +2526,7 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt.Tensor (out=: lt.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2502,7 +2537,7 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
     return aten().lt_Tensor.call(this, v0);
   }
   // lt.Scalar (out=: lt.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2523,13 +2558,13 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().lt__Tensor.call(this, v0);
   }
   // lt_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().lt__Scalar.call(this, v0);
@@ -2545,7 +2580,7 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le.Tensor (out=: le.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2556,7 +2591,7 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
     return aten().le_Tensor.call(this, v0);
   }
   // le.Scalar (out=: le.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2577,13 +2612,13 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().le__Tensor.call(this, v0);
   }
   // le_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().le__Scalar.call(this, v0);
@@ -2599,7 +2634,7 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt.Tensor (out=: gt.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2610,7 +2645,7 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
     return aten().gt_Tensor.call(this, v0);
   }
   // gt.Scalar (out=: gt.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2631,13 +2666,13 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().gt__Tensor.call(this, v0);
   }
   // gt_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().gt__Scalar.call(this, v0);
@@ -2653,7 +2688,7 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge.Tensor (out=: ge.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2664,7 +2699,7 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
     return aten().ge_Tensor.call(this, v0);
   }
   // ge.Scalar (out=: ge.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2685,13 +2720,13 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().ge__Tensor.call(this, v0);
   }
   // ge_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().ge__Scalar.call(this, v0);
@@ -2888,7 +2923,7 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2899,7 +2934,7 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
     return aten().bitwise_and_Tensor.call(this, v0);
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2920,13 +2955,13 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().bitwise_and__Tensor.call(this, v0);
   }
   // bitwise_and_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().bitwise_and__Scalar.call(this, v0);
@@ -2942,7 +2977,7 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -2953,7 +2988,7 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
     return aten().bitwise_or_Tensor.call(this, v0);
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -2974,13 +3009,13 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().bitwise_or__Tensor.call(this, v0);
   }
   // bitwise_or_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().bitwise_or__Scalar.call(this, v0);
@@ -2996,7 +3031,7 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -3007,7 +3042,7 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
     return aten().bitwise_xor_Tensor.call(this, v0);
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -3028,13 +3063,13 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().bitwise_xor__Tensor.call(this, v0);
   }
   // bitwise_xor_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().bitwise_xor__Scalar.call(this, v0);
@@ -3092,7 +3127,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // where.self (out=: where.self_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3104,7 +3139,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
     return aten().where_self.call(v0, this, v1);
   }
   // where.ScalarOther
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["condition","other"]))) {
     if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3121,7 +3156,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp (out=: clamp.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1])))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
     if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     let v0: number | boolean | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
@@ -3143,7 +3178,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
     return aten().clamp.call(this, v0, v1);
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1])))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
     if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     let v0: Tensor | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
@@ -3175,7 +3210,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp_
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1])))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
     if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     let v0: number | boolean | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
@@ -3192,7 +3227,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
     return aten().clamp_.call(this, v0, v1);
   }
   // clamp_.Tensor
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1])))) {
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
     if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     let v0: Tensor | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
@@ -3219,7 +3254,7 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder.Tensor (out=: remainder.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -3230,7 +3265,7 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
     return aten().remainder_Tensor.call(this, v0);
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -3251,13 +3286,13 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().remainder__Tensor.call(this, v0);
   }
   // remainder_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().remainder__Scalar.call(this, v0);
@@ -3273,7 +3308,7 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod.Tensor (out=: fmod.Tensor_out)
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     const out = o === undefined ? undefined : o.out;
@@ -3284,7 +3319,7 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
     return aten().fmod_Tensor.call(this, v0);
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
     if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const out = o === undefined ? undefined : o.out;
@@ -3305,13 +3340,13 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod_.Tensor
-  if (n === 1 && isTensor(a[0])) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     return aten().fmod__Tensor.call(this, v0);
   }
   // fmod_.Scalar
-  if (n === 1 && isScalar(a[0])) {
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
     if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     return aten().fmod__Scalar.call(this, v0);
@@ -3403,7 +3438,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sum
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -3413,7 +3448,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
     return aten().sum.call(this, k0);
   }
   // sum.dim_IntList
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
@@ -3440,7 +3475,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mean
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -3450,7 +3485,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
     return aten().mean.call(this, k0);
   }
   // mean.dim
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
@@ -3477,7 +3512,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // prod
-  if (n === 0) {
+  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
     if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -3487,7 +3522,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
     return aten().prod.call(this, k0);
   }
   // prod.dim_int
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
     if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
@@ -4194,7 +4229,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter.src
-  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
     if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
@@ -4202,7 +4237,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
     return aten().scatter_src.call(this, v0, v1, v2);
   }
   // scatter.value
-  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
     if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
@@ -4408,6 +4443,104 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.topk", a, SIGS_topk);
 }
 
+const SIGS_pow = ["(Tensor exponent)","(Number exponent)"];
+
+function method_pow(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pow.Tensor_Tensor
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["exponent"]))) {
+    if (o !== undefined) checkKw("pow", o, ["exponent"], ["exponent"], n);
+    const v0: Tensor = a[0] as Tensor;
+    return aten().pow_Tensor_Tensor.call(this, v0);
+  }
+  // pow.Tensor_Scalar
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["exponent"]))) {
+    if (o !== undefined) checkKw("pow", o, ["exponent"], ["exponent"], n);
+    const v0: number | boolean = a[0] as number | boolean;
+    return aten().pow_Tensor_Scalar.call(this, v0);
+  }
+  return noMatch("Tensor.pow", a, SIGS_pow);
+}
+
+const SIGS_cumsum = ["(int dim, *, torch.dtype dtype = None)"];
+
+function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumsum
+  if (n === 1 && isInt(a[0])) {
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["dim"], n);
+    const v0: number = a[0] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().cumsum.call(this, v0, k0);
+  }
+  return noMatch("Tensor.cumsum", a, SIGS_cumsum);
+}
+
+const SIGS_cumprod = ["(int dim, *, torch.dtype dtype = None)"];
+
+function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumprod
+  if (n === 1 && isInt(a[0])) {
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["dim"], n);
+    const v0: number = a[0] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    return aten().cumprod.call(this, v0, k0);
+  }
+  return noMatch("Tensor.cumprod", a, SIGS_cumprod);
+}
+
+const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False)"];
+
+function method_norm(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // norm.Scalar
+  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isScalar(a[0])) && (o === undefined || kwFits(o, ["p"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
+    let v0: number | boolean;
+    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean;
+    else if (o !== undefined && o.p !== undefined) {
+      kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
+      v0 = o.p as number | boolean;
+    } else v0 = 2;
+    return aten().norm_Scalar.call(this, v0);
+  }
+  // norm.ScalarOpt_dim
+  if (n >= 2 && n <= 3 && (a[0] === null || isScalar(a[0])) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim"], ["p","dim","keepdim"], n);
+    const v0: number | boolean | null = a[0] as number | boolean | null;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.norm", a, SIGS_norm);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -4596,5 +4729,9 @@ export function installTensorMethods(proto: object): void {
     sort: { value: method_sort, writable: true, configurable: true },
     argsort: { value: method_argsort, writable: true, configurable: true },
     topk: { value: method_topk, writable: true, configurable: true },
+    pow: { value: method_pow, writable: true, configurable: true },
+    cumsum: { value: method_cumsum, writable: true, configurable: true },
+    cumprod: { value: method_cumprod, writable: true, configurable: true },
+    norm: { value: method_norm, writable: true, configurable: true },
   });
 }

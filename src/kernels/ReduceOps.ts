@@ -279,3 +279,66 @@ export function meanAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | nu
 export function prodAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
   return prod(ks, self, null, false, dtype);
 }
+
+function cumulative(self: Tensor, dim: number, dtype: ScalarType | null, op: 'cumsum' | 'cumprod'): Tensor {
+  noComplex(self, op);
+  const outDtype = accumulateDtype(self, dtype);
+  const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
+  const out = newStrided([...self.sizes], contiguousStrides(self.sizes), outDtype, self.device);
+  if (self.isMeta() || self.numel === 0) return out;
+  const sizes = self.dim() === 0 ? [1] : self.sizes;
+  const size = sizes[d] as number;
+  let inner = 1;
+  for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
+  const outer = self.numel / (size * inner);
+  const src = self.contiguous();
+  const { data: sd, base: sb } = src.dataView();
+  const { data, base } = out.dataView();
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      let acc = op === 'cumsum' ? 0 : 1;
+      for (let k = 0; k < size; k++) {
+        const at = (o * size + k) * inner + i;
+        const v = Number(readElement(src.dtype, sd, sb + at));
+        acc = op === 'cumsum' ? acc + v : acc * v;
+        data[base + at] = toStored(outDtype, acc);
+        // accumulate in the output dtype, as PyTorch's CPU kernel does for float32
+        acc = Number(readElement(outDtype, data, base + at));
+      }
+    }
+  }
+  return out;
+}
+
+/** `cumsum(self, dim, *, dtype=None)`: integers accumulate into int64. */
+export function cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
+  return cumulative(self, dim, dtype, 'cumsum');
+}
+
+/** `cumprod(self, dim, *, dtype=None)`. */
+export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
+  return cumulative(self, dim, dtype, 'cumprod');
+}
+
+/** The p-norm of a list of values: p = 0 counts non-zeros, ±inf take the max/min magnitude. */
+function pNorm(v: number[], p: number): number {
+  if (p === Infinity) return v.reduce((m, x) => (Math.abs(x) > m || x !== x ? Math.abs(x) : m), 0);
+  if (p === -Infinity) return v.length === 0 ? Infinity : v.reduce((m, x) => (Math.abs(x) < m || x !== x ? Math.abs(x) : m), Infinity);
+  if (p === 0) return v.reduce((c, x) => c + (x !== 0 ? 1 : 0), 0);
+  if (p === 1) return pairwiseSum(v.map(Math.abs));
+  if (p === 2) return Math.sqrt(pairwiseSum(v.map((x) => x * x)));
+  return pairwiseSum(v.map((x) => Math.abs(x) ** p)) ** (1 / p);
+}
+
+/** `norm.ScalarOpt_dim(self, p, dim, keepdim=False)`: floating inputs only. */
+export function norm(_ks: DispatchKeySet, self: Tensor, p: number | null, dim: number[], keepdim = false): Tensor {
+  if (!isFloatingType(self.dtype)) {
+    throw new Error(`linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${scalarTypeToString(self.dtype)}`);
+  }
+  return reduceInto(self, reductionDims(self, dim), keepdim, self.dtype, (v) => pNorm(v, p ?? 2));
+}
+
+/** `norm.Scalar(self, p=2)`: over every element. */
+export function normAll(ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
+  return norm(ks, self, p, [], false);
+}

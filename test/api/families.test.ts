@@ -32,6 +32,17 @@ describe('operator families through torch.* and Tensor methods', () => {
     expect(torch.conv2d(torch.ones(1, 1, 4, 4), torch.ones(2, 1, 3, 3)).size()).toEqual([1, 2, 2, 2]);
   });
 
+  it('chooses an overload by its keyword arguments, as PyTorch does', () => {
+    const a = torch.tensor([7, -7, 5]);
+    expect(torch.div(a, 2, { rounding_mode: 'floor' }).tolist()).toEqual([3, -4, 2]);
+    expect(torch.div(a, 2, { rounding_mode: 'trunc' }).tolist()).toEqual([3, -3, 2]);
+    expect(torch.div(a, 2).tolist()).toEqual([3.5, -3.5, 2.5]);
+    expect(torch.pow(a, 2).tolist()).toEqual([49, 49, 25]);
+    expect(torch.pow(2, torch.tensor([1, 3])).tolist()).toEqual([2, 8]);
+    expect(a.cumsum(0).tolist()).toEqual([7, 0, 5]);
+    expect(() => torch.div(a, 2, { rounding_mode: 'floor', bogus: 1 } as never)).toThrow(/bogus/);
+  });
+
   it('computes shapes and dtypes on Meta tensors through the same calls', () => {
     const m = torch.empty(8, 1, 28, 28, { device: 'meta' });
     const w = torch.empty(4, 1, 3, 3, { device: 'meta' });

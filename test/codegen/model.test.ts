@@ -114,7 +114,7 @@ describe('parseNativeFunctions validation', () => {
   it('rejects a kernel reference to an unknown module', () => {
     expect(errorOf(ADD.replace('binary.add', 'binay.add')).message).toBe(
       "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'binay.add': unknown kernel module 'binay' " +
-        "(expected one of binary, compare, composite, conv, copy, dist, factories, indexing, linalg, nn, reduce, shape, unary) (did you mean 'binary'?)",
+        "(expected one of binary, compare, composite, conv, copy, dist, factories, indexing, linalg, nn, powdiv, reduce, shape, unary) (did you mean 'binary'?)",
     );
   });
 

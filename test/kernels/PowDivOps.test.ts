@@ -1,0 +1,69 @@
+// pow, div with rounding modes, cumsum, cumprod and norm against PyTorch 2.13.
+// Fixture: test/golden/more.json (tools/golden/gen_more.py).
+import { describe, expect, it } from 'vitest';
+import { torch, type Tensor } from '../../src/api/index.js';
+import { DispatchKey, DispatchKeySet, dtypeName } from '../../src/c10/index.js';
+import * as P from '../../src/kernels/PowDivOps.js';
+import * as R from '../../src/kernels/ReduceOps.js';
+import { loadGolden } from '../golden.js';
+
+type V = number | boolean | 'nan' | 'inf' | '-inf';
+interface Spec {
+  dtype: string;
+  sizes: number[];
+  values: V[];
+}
+interface Case {
+  op: string;
+  tensors: Spec[];
+  args: { rounding_mode?: string | null; exponent?: number; self?: number; dim?: number | number[]; p?: V };
+  result?: Spec;
+  error?: string;
+}
+const golden = loadGolden<{ cases: Case[] }>('more.json');
+const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
+const num = (v: V): number => (typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
+const make = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
+
+function run(c: Case): Tensor {
+  const [a, b] = c.tensors.map(make) as [Tensor, Tensor];
+  switch (c.op) {
+    case 'pow':
+      return P.powTensor(ks, a, b);
+    case 'pow_scalar':
+      return P.powTensorScalar(ks, a, c.args.exponent!);
+    case 'pow_self_scalar':
+      return P.powScalar(ks, c.args.self!, a);
+    case 'div':
+      return P.divMode(ks, a, b, c.args.rounding_mode ?? null);
+    case 'cumsum':
+      return R.cumsum(ks, a, c.args.dim as number);
+    case 'cumprod':
+      return R.cumprod(ks, a, c.args.dim as number);
+    case 'norm':
+      return R.norm(ks, a, num(c.args.p!), c.args.dim as number[]);
+    case 'norm_all':
+      return R.normAll(ks, a, num(c.args.p!));
+    default:
+      throw new Error(`unknown op ${c.op}`);
+  }
+}
+
+describe('pow, div modes, cumulative ops and norms (PyTorch golden)', () => {
+  it.each(golden.cases.map((c, i) => [`${i} ${c.op} ${c.tensors.map((t) => t.dtype).join(',')} ${JSON.stringify(c.args)}`, c] as const))('%s', (_n, c) => {
+    if (c.error !== undefined) {
+      expect(() => run(c)).toThrow(c.error);
+      return;
+    }
+    const r = run(c);
+    const want = c.result!;
+    expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+    const got = (r.reshape(-1).tolist() as (number | boolean)[]).map(Number);
+    const tol = want.dtype === 'float32' ? 1e-6 : want.dtype === 'float64' ? 1e-14 : 0;
+    want.values.map(num).forEach((w, i) => {
+      if (Number.isNaN(w)) expect(got[i]).toBeNaN();
+      else if (!Number.isFinite(w) || tol === 0) expect(got[i]).toBe(w);
+      else expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w)));
+    });
+  });
+});

@@ -1,0 +1,65 @@
+"""Golden fixture for pow (Tensor/Scalar overloads), div with rounding modes, cumsum, cumprod and norm:
+result dtypes, shapes, values and errors.
+
+Run: /tmp/tv/bin/python tools/golden/gen_more.py  ->  test/golden/more.json
+"""
+import json
+import math
+import os
+
+import torch
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'more.json')
+NAMES = {getattr(torch, n): n for n in ['bool', 'uint8', 'int32', 'int64', 'float32', 'float64']}
+
+
+def enc(v):
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
+    return v
+
+
+def spec(t):
+    return {'dtype': NAMES[t.dtype], 'sizes': list(t.shape), 'values': [enc(x) for x in t.reshape(-1).tolist()]}
+
+
+cases = []
+
+
+def case(op, tensors, args, call):
+    entry = {'op': op, 'tensors': [spec(t) for t in tensors], 'args': args}
+    try:
+        entry['result'] = spec(call())
+    except Exception as e:  # noqa: BLE001
+        entry['error'] = str(e).split('\n')[0]
+    cases.append(entry)
+
+
+fa = torch.tensor([[-2.5, 0.0, 1.5], [3.0, -0.75, 7.0]])
+fb = torch.tensor([[2.0, -3.0, 0.5], [-2.0, 0.25, 3.0]])
+ia = torch.tensor([[-7, 0, 5], [9, -4, 13]])
+ib = torch.tensor([[2, -3, 2], [-2, 3, 4]])
+for a, b in [(fa, fb), (ia, ib), (ia, fb), (fa.double(), ib)]:
+    case('pow', [a, b.abs()], {}, lambda: torch.pow(a, b.abs()))
+    for mode in (None, 'trunc', 'floor'):
+        case('div', [a, b], {'rounding_mode': mode}, lambda: torch.div(a, b, rounding_mode=mode))
+for e in (2, 0.5, -1, 3):
+    case('pow_scalar', [fa], {'exponent': e}, lambda: torch.pow(fa, e))
+    case('pow_scalar', [ia.abs()], {'exponent': e}, lambda: torch.pow(ia.abs(), e))
+case('pow_scalar', [ia], {'exponent': -2}, lambda: torch.pow(ia, -2))
+case('pow_self_scalar', [fb], {'self': 2}, lambda: torch.pow(2, fb))
+case('pow_self_scalar', [ib.abs()], {'self': 3}, lambda: torch.pow(3, ib.abs()))
+case('div', [ia, torch.tensor([[1, 0, 1], [1, 1, 1]])], {'rounding_mode': 'floor'}, lambda: torch.div(ia, torch.tensor([[1, 0, 1], [1, 1, 1]]), rounding_mode='floor'))
+case('div', [fa, fb], {'rounding_mode': 'round'}, lambda: torch.div(fa, fb, rounding_mode='round'))
+for t in (fa, ia, torch.tensor([[True, False, True], [True, True, False]])):
+    for dim in (0, 1, -1):
+        case('cumsum', [t], {'dim': dim}, lambda: torch.cumsum(t, dim))
+        case('cumprod', [t], {'dim': dim}, lambda: torch.cumprod(t, dim))
+for p in (2, 1, 0, 3, float('inf'), float('-inf')):
+    case('norm', [fa], {'p': enc(p), 'dim': [1]}, lambda: torch.norm(fa, p, dim=[1]))
+    case('norm_all', [fa], {'p': enc(p)}, lambda: torch.norm(fa, p))
+case('norm', [ia], {'p': 2, 'dim': [1]}, lambda: torch.norm(ia, 2, dim=[1]))
+
+with open(OUT, 'w') as f:
+    json.dump({'generated_by': 'tools/golden/gen_more.py', 'torch_version': torch.__version__, 'cases': cases}, f, allow_nan=False)
+print('wrote', len(cases), 'cases to', OUT)
