@@ -5,7 +5,7 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
-import { readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
+import { fromStored, readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { inferBroadcastSize } from '../tensor/wrapDim.js';
@@ -56,6 +56,18 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   // Same dtype, both contiguous: a block copy.
   if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
     d.data.set(s.data.subarray(s.base, s.base + self.numel * s.lanes), d.base);
+    self.bumpVersion();
+    return self;
+  }
+  // Real dtypes into a contiguous self over another storage: one strided pass, converting per element.
+  if (self.isContiguous() && self.storage !== expanded.storage && !isComplexType(self.dtype) && !isComplexType(expanded.dtype)) {
+    const out = d.data;
+    const from = s.data;
+    const sd = expanded.dtype;
+    const dd = self.dtype;
+    let k = d.base;
+    if (sd === dd) forEachStorageIndex(expanded.sizes, expanded.strides, s.base, (i) => (out[k++] = from[i] as number));
+    else forEachStorageIndex(expanded.sizes, expanded.strides, s.base, (i) => (out[k++] = toStored(dd, fromStored(sd, from[i] as number))));
     self.bumpVersion();
     return self;
   }

@@ -4,7 +4,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { readElement, toStored } from '../tensor/elements.js';
+import { fromStored, readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
@@ -36,36 +36,55 @@ function reducedSizes(self: Tensor, mask: readonly boolean[], keepdim: boolean):
 
 // Note [Simple reduction loops]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// These kernels enumerate, for each output element, the storage indices of the elements reduced into it and
-// combine their values in row-major order. That is clear and handles every layout, but it is not
-// TensorIterator's reduction machinery (vectorised inner loops, no per-output arrays); reductions will move
-// onto it when the iterator grows reduction loops.
+// These kernels compute, once per call, the storage offsets of the kept and of the reduced index
+// combinations; for each output element they gather the reduced values (row-major order of the reduced dims)
+// into one reused buffer and combine it. That handles every layout without per-element allocation, but it is
+// not TensorIterator's reduction machinery (vectorised inner loops, no gather); reductions will move onto it
+// when the iterator grows reduction loops.
+
+/** Storage offsets (in elements) of every index combination over `dims`, row-major. */
+function offsetsOver(self: Tensor, dims: readonly number[]): Float64Array {
+  let count = 1;
+  for (const d of dims) count *= self.sizes[d] as number;
+  const offsets = new Float64Array(count);
+  let len = 1;
+  for (const d of dims) {
+    const size = self.sizes[d] as number;
+    const stride = self.strides[d] as number;
+    // expand in place from the back so each old entry o becomes o, o + stride, ..., o + (size-1)*stride
+    for (let j = len - 1; j >= 0; j--) {
+      const o = offsets[j] as number;
+      for (let i = size - 1; i >= 0; i--) offsets[j * size + i] = o + i * stride;
+    }
+    len *= size;
+  }
+  return offsets;
+}
 
 /**
- * Visits every output element and, for each, the storage indices of the input elements reduced into it (in
- * row-major order of the reduced dims). `visit(outIndex, inputIndices)` receives the flat output index.
+ * Calls `visit(outIndex, values)` for every output element with the input values reduced into it (as
+ * numbers, row-major over the reduced dims). `values` is one buffer reused across calls: read it, do not keep it.
  */
-function forEachReduction(self: Tensor, mask: readonly boolean[], visit: (outIndex: number, inputs: number[]) => void): void {
+function forEachReduction(self: Tensor, mask: readonly boolean[], visit: (outIndex: number, values: number[]) => void): void {
   const n = self.dim();
   const keptDims: number[] = [];
   const reducedDims: number[] = [];
   for (let i = 0; i < n; i++) (mask[i] ? reducedDims : keptDims).push(i);
-  const { base, lanes } = self.isMeta() ? { base: 0, lanes: 1 } : self.dataView();
-  const enumerate = (dims: number[]): number[] => {
-    // storage offsets (in elements) of every index combination over `dims`, row-major
-    let offsets = [0];
-    for (const d of dims) {
-      const size = self.sizes[d] as number;
-      const stride = self.strides[d] as number;
-      const next: number[] = [];
-      for (const o of offsets) for (let i = 0; i < size; i++) next.push(o + i * stride);
-      offsets = next;
-    }
-    return offsets;
-  };
-  const outer = enumerate(keptDims);
-  const inner = enumerate(reducedDims);
-  outer.forEach((o, k) => visit(k, inner.map((i) => base + (o + i) * lanes)));
+  const { base, lanes } = self.dataView();
+  const src = self.storage.data(self.dtype);
+  const dtype = self.dtype;
+  const decode = dtype === ScalarType.Half || dtype === ScalarType.BFloat16;
+  const outer = offsetsOver(self, keptDims);
+  const inner = offsetsOver(self, reducedDims);
+  const m = inner.length;
+  for (let j = 0; j < m; j++) inner[j] = base + (inner[j] as number) * lanes;
+  const values = new Array<number>(m).fill(0);
+  for (let k = 0; k < outer.length; k++) {
+    const o = (outer[k] as number) * lanes;
+    if (decode) for (let j = 0; j < m; j++) values[j] = fromStored(dtype, src[o + (inner[j] as number)] as number);
+    else for (let j = 0; j < m; j++) values[j] = src[o + (inner[j] as number)] as number;
+    visit(k, values);
+  }
 }
 
 function checkNonEmpty(self: Tensor, mask: readonly boolean[], op: string): void {
@@ -84,10 +103,8 @@ function reduceInto(self: Tensor, mask: boolean[], keepdim: boolean, dtype: Scal
   const sizes = reducedSizes(self, mask, keepdim);
   const out = newStrided(sizes, contiguousStrides(sizes), dtype, self.device);
   if (self.isMeta()) return out;
-  const src = self.storage.data(self.dtype);
   const { data, base } = out.dataView();
-  forEachReduction(self, mask, (k, inputs) => {
-    const values = inputs.map((i) => Number(readElement(self.dtype, src, i)));
+  forEachReduction(self, mask, (k, values) => {
     data[base + k] = toStored(dtype, combine(values));
   });
   return out;
