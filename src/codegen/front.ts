@@ -82,6 +82,11 @@ function fail(nf: NativeFunction, what: string): never {
   throw new NativeFunctionsError(nf.file, nf.line, `${nf.funcText.slice(0, open)}(...)`, what);
 }
 
+/** `Tensor?[]` (index's indices): a list whose elements are Tensors or null. */
+function isOptionalTensorListType(t: SchemaType): boolean {
+  return t instanceof ListType && t.elem instanceof OptionalType && t.elem.elem.kind === 'TensorType';
+}
+
 function isIntListType(t: SchemaType): boolean {
   return t instanceof ListType && (t.elem.kind === 'IntType' || t.elem.kind === 'SymIntType');
 }
@@ -195,7 +200,10 @@ function publicType(nf: NativeFunction, t: SchemaType, numbers: boolean): string
 /** The type the operator handle takes (src/generated/aten.ts), for the casts of converted values. */
 function handleType(t: SchemaType): string {
   if (t instanceof OptionalType) return `${handleType(t.elem)} | null`;
-  if (t instanceof ListType) return `${handleType(t.elem)}[]`;
+  if (t instanceof ListType) {
+    const e = handleType(t.elem);
+    return `${e.includes(' ') ? `(${e})` : e}[]`;
+  }
   switch (t.kind) {
     case 'TensorType':
       return 'Tensor';
@@ -256,6 +264,7 @@ function checkExpr(t: SchemaType, v: string, numbers: boolean): string {
   if (t instanceof OptionalType) return `(${v} === null || ${checkExpr(t.elem, v, numbers)})`;
   if (t instanceof ListType) {
     if (isIntListType(t)) return `isIntList(${v})`;
+    if (isOptionalTensorListType(t)) return `isOptionalTensorList(${v})`;
     return `Array.isArray(${v})`;
   }
   switch (t.kind) {
@@ -292,6 +301,7 @@ function convertExpr(t: SchemaType, v: string, numbers: boolean): string {
     return inner === `${v} as ${handleType(t.elem)}` ? `${v} as ${handleType(t)}` : `${v} === null ? null : ${inner}`;
   }
   if (isIntListType(t)) return `toIntList(${v})`;
+  if (isOptionalTensorListType(t)) return `toOptionalTensorList(${v})`;
   switch (t.kind) {
     case 'TensorType':
       return numbers ? `toTensor(${v})` : `${v} as Tensor`;
@@ -526,7 +536,7 @@ function sigsName(b: Binding): string {
 }
 
 const RUNTIME_NAMES = [
-  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isKw', 'kwFits', 'toIntListN',
+  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isOptionalTensorList', 'toOptionalTensorList', 'isKw', 'kwFits', 'toIntListN',
   'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
   'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
 ];

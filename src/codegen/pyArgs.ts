@@ -54,6 +54,17 @@ export function isIntList(v: unknown): boolean {
   return true;
 }
 
+/** A `Tensor?[]` argument: a list whose elements are Tensors or null (undefined reads as null). */
+export function isOptionalTensorList(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(x instanceof Tensor || x === null || x === undefined)) return false;
+  return true;
+}
+
+export function toOptionalTensorList(v: unknown): (Tensor | null)[] {
+  return (v as readonly (Tensor | null | undefined)[]).map((x) => x ?? null);
+}
+
 /** `x.view(2, 3)`: the `n` leading arguments are all ints (PyTorch's varargs int list). */
 export function isIntVarargs(a: readonly unknown[], n: number): boolean {
   for (let i = 0; i < n; i++) if (!isInt(a[i])) return false;

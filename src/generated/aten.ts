@@ -667,6 +667,12 @@ export interface AtenOps {
   tile: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
   /** `index_select(Tensor self, int dim, Tensor index) -> Tensor` */
   index_select: OperatorHandle<(self: Tensor, dim: number, index: Tensor) => Tensor>;
+  /** `index.Tensor(Tensor self, Tensor?[] indices) -> Tensor` */
+  index_Tensor: OperatorHandle<(self: Tensor, indices: Opt<Tensor>[]) => Tensor>;
+  /** `index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)` */
+  index_put_: OperatorHandle<(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean) => Tensor>;
+  /** `index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor` */
+  index_put: OperatorHandle<(self: Tensor, indices: Opt<Tensor>[], values: Tensor, accumulate: boolean) => Tensor>;
   /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
   gather: OperatorHandle<(self: Tensor, dim: number, index: Tensor, sparseGrad: boolean) => Tensor>;
   /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
@@ -2225,6 +2231,18 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   index_select: {
     schema: 'index_select(Tensor self, int dim, Tensor index) -> Tensor',
     kernels: { CPU: indexing.indexSelect, Meta: indexing.indexSelect },
+  },
+  index_Tensor: {
+    schema: 'index.Tensor(Tensor self, Tensor?[] indices) -> Tensor',
+    kernels: { CPU: indexing.index, Meta: indexing.index },
+  },
+  index_put_: {
+    schema: 'index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)',
+    kernels: { CPU: indexing.indexPut_, Meta: indexing.indexPut_ },
+  },
+  index_put: {
+    schema: 'index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor',
+    kernels: { CPU: indexing.indexPut, Meta: indexing.indexPut },
   },
   gather: {
     schema: 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',

@@ -10,7 +10,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
@@ -5016,6 +5016,79 @@ export function index_select(...a: unknown[]): unknown {
     return aten().index_select.call(v0, v1, v2);
   }
   return noMatch("index_select", a, SIGS_index_select);
+}
+
+const SIGS_index = ["(Tensor input, tuple of Tensors indices)"];
+
+/** `torch.index`: `index.Tensor`. */
+export function index(input: Tensor, indices: readonly (Tensor | null)[]): Tensor;
+export function index(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index.Tensor
+  if (n === 2 && isTensor(a[0]) && isOptionalTensorList(a[1])) {
+    if (o !== undefined) checkKw("index", o, ["indices"], ["self","indices"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
+    return aten().index_Tensor.call(v0, v1);
+  }
+  return noMatch("index", a, SIGS_index);
+}
+
+const SIGS_index_put_ = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
+
+/** `torch.index_put_`: `index_put_`. */
+export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
+export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
+export function index_put_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_put_
+  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
+    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
+    const v2: Tensor = a[2] as Tensor;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.accumulate !== undefined) {
+      kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+      v3 = o.accumulate as boolean;
+    } else v3 = false;
+    return aten().index_put_.call(v0, v1, v2, v3);
+  }
+  return noMatch("index_put_", a, SIGS_index_put_);
+}
+
+const SIGS_index_put = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
+
+/** `torch.index_put`: `index_put`. */
+export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
+export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
+export function index_put(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_put
+  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
+    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
+    const v2: Tensor = a[2] as Tensor;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.accumulate !== undefined) {
+      kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+      v3 = o.accumulate as boolean;
+    } else v3 = false;
+    return aten().index_put.call(v0, v1, v2, v3);
+  }
+  return noMatch("index_put", a, SIGS_index_put);
 }
 
 const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];

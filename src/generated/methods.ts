@@ -9,7 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -444,6 +444,14 @@ export interface TensorMethods {
   tile(dims: readonly number[]): Tensor;
   /** `index_select(Tensor self, int dim, Tensor index) -> Tensor` */
   index_select(dim: number, index: Tensor): Tensor;
+  /** `index.Tensor(Tensor self, Tensor?[] indices) -> Tensor` */
+  index(indices: readonly (Tensor | null)[]): Tensor;
+  /** `index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)` */
+  index_put_(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): this;
+  index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
+  /** `index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor` */
+  index_put(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
+  index_put(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
   /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
   gather(dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
   /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`; `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
@@ -4199,6 +4207,68 @@ function method_index_select(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.index_select", a, SIGS_index_select);
 }
 
+const SIGS_index = ["(tuple of Tensors indices)"];
+
+function method_index(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index.Tensor
+  if (n === 1 && isOptionalTensorList(a[0])) {
+    if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
+    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
+    return aten().index_Tensor.call(this, v0);
+  }
+  return noMatch("Tensor.index", a, SIGS_index);
+}
+
+const SIGS_index_put_ = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
+
+function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_put_
+  if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
+    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
+    const v1: Tensor = a[1] as Tensor;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.accumulate !== undefined) {
+      kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+      v2 = o.accumulate as boolean;
+    } else v2 = false;
+    return aten().index_put_.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.index_put_", a, SIGS_index_put_);
+}
+
+const SIGS_index_put = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
+
+function method_index_put(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // index_put
+  if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
+    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
+    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
+    const v1: Tensor = a[1] as Tensor;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.accumulate !== undefined) {
+      kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+      v2 = o.accumulate as boolean;
+    } else v2 = false;
+    return aten().index_put.call(this, v0, v1, v2);
+  }
+  return noMatch("Tensor.index_put", a, SIGS_index_put);
+}
+
 const SIGS_gather = ["(int dim, Tensor index, *, bool sparse_grad = False)"];
 
 function method_gather(this: Tensor, ...a: unknown[]): unknown {
@@ -4718,6 +4788,9 @@ export function installTensorMethods(proto: object): void {
     repeat: { value: method_repeat, writable: true, configurable: true },
     tile: { value: method_tile, writable: true, configurable: true },
     index_select: { value: method_index_select, writable: true, configurable: true },
+    index: { value: method_index, writable: true, configurable: true },
+    index_put_: { value: method_index_put_, writable: true, configurable: true },
+    index_put: { value: method_index_put, writable: true, configurable: true },
     gather: { value: method_gather, writable: true, configurable: true },
     scatter: { value: method_scatter, writable: true, configurable: true },
     scatter_add: { value: method_scatter_add, writable: true, configurable: true },

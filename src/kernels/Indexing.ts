@@ -1,6 +1,6 @@
 // Shape and indexing operators: cat, stack, split, chunk, unbind, flip, roll, repeat, tile, index_select,
-// gather, scatter, scatter_add, masked_fill, masked_select, nonzero, tril, triu, sort, argsort, topk, one_hot,
-// embedding. Mirrors aten/src/ATen/native/TensorShape.cpp, TensorAdvancedIndexing.cpp, Sorting.cpp,
+// index.Tensor, index_put(_), gather, scatter, scatter_add, masked_fill, masked_select, nonzero, tril, triu,
+// sort, argsort, topk, one_hot, embedding. Mirrors aten/src/ATen/native/TensorShape.cpp, TensorAdvancedIndexing.cpp, Sorting.cpp,
 // TriangularOps.cpp, Embedding.cpp and onehot.cpp (shape rules and error texts).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -8,6 +8,7 @@ import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { aten } from '../aten/ops.js';
 import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
 
 // Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)
@@ -403,3 +404,214 @@ export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): 
   return rows.view([...indices.sizes, weight.sizes[1] as number]);
 }
 
+
+// Note [Advanced indexing]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// `index.Tensor` and `index_put(_)` follow TensorAdvancedIndexing.cpp's make_info: a bool/uint8 mask of k dims
+// becomes its k nonzero() columns, the index tensors broadcast together, and the result puts the broadcast
+// index dims in place of the indexed dims when those are adjacent, or first when a null (a full `:` slice)
+// separates them (numpy's rule). Every result element maps to one row-major position of self; index reads
+// those positions and index_put_ writes them (checking every index before writing anything). A meta tensor
+// gets the shape only (index_put(_) on meta checks nothing, as PyTorch's); a mask needs its data (nonzero's count), so
+// masks on meta tensors are rejected.
+
+interface IndexPlan {
+  /** The indexing result's shape. */
+  sizes: number[];
+  /** For each result element (row-major), its row-major position in self; null for meta. */
+  positions: number[] | null;
+  /** One bool/uint8 mask and nothing else: index_put_ with one value goes through masked_fill. */
+  singleMask: boolean;
+}
+
+/** Broadcasts a row-major value list of shape `from` to shape `to` (right-aligned, sizes 1 repeat). */
+function broadcastValues<T>(v: readonly T[], from: readonly number[], to: readonly number[]): T[] {
+  const off = to.length - from.length;
+  const n = to.reduce((a, b) => a * b, 1);
+  const out = new Array<T>(n);
+  for (let i = 0; i < n; i++) {
+    const idx = unravel(i, to);
+    let j = 0;
+    for (let k = 0; k < from.length; k++) {
+      const s = from[k] as number;
+      j = j * s + (s === 1 ? 0 : (idx[k + off] as number));
+    }
+    out[i] = v[j] as T;
+  }
+  return out;
+}
+
+function broadcastShapes(shapes: readonly (readonly number[])[]): number[] | null {
+  const nd = Math.max(0, ...shapes.map((s) => s.length));
+  const out = new Array<number>(nd).fill(1);
+  for (const s of shapes) {
+    for (let k = 0; k < s.length; k++) {
+      const at = nd - s.length + k;
+      const a = out[at] as number;
+      const b = s[k] as number;
+      if (a === 1) out[at] = b;
+      else if (b !== 1 && b !== a) return null;
+    }
+  }
+  return out;
+}
+
+/** The broadcast error of PyTorch's meta (Python) index: torch._prims_common's _broadcast_shapes text. */
+function metaBroadcastMessage(shapes: readonly (readonly number[])[]): string {
+  const common = new Array<number>(Math.max(...shapes.map((s) => s.length))).fill(1);
+  for (let a = 0; a < shapes.length; a++) {
+    const s = shapes[a] as readonly number[];
+    for (let i = -1; i >= -s.length; i--) {
+      const c = common[common.length + i] as number;
+      const x = s[s.length + i] as number;
+      if (c === 1) common[common.length + i] = x;
+      else if (x !== 1 && x !== c) {
+        return `Attempting to broadcast a dimension of length ${x} at ${i}! Mismatching argument at index ${a} had torch.Size([${s.join(', ')}]); but expected shape should be broadcastable to [${common.join(', ')}]`;
+      }
+    }
+  }
+  return 'shape mismatch';
+}
+
+function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan {
+  if (indices.length > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
+  if (indices.length === 0) throw new Error('at least one index must be provided');
+  for (const t of indices) {
+    if (t !== null && ![ScalarType.Long, ScalarType.Int, ScalarType.Byte, ScalarType.Bool].includes(t.dtype)) {
+      throw new Error('tensors used as indices must be long, int, byte or bool tensors');
+    }
+  }
+  const meta = self.isMeta() || indices.some((t) => t?.isMeta() === true);
+  // Expand masks into their nonzero() columns.
+  const expanded: ({ sizes: number[]; values: number[] } | null)[] = [];
+  const masks = indices.filter((t) => t !== null && (t.dtype === ScalarType.Bool || t.dtype === ScalarType.Byte)).length;
+  for (const t of indices) {
+    if (t === null) {
+      expanded.push(null);
+      continue;
+    }
+    if (t.dtype !== ScalarType.Bool && t.dtype !== ScalarType.Byte) {
+      expanded.push({ sizes: [...t.sizes], values: meta ? [] : numberValuesOf(t) });
+      continue;
+    }
+    const first = expanded.length;
+    if (first + t.dim() > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${first + t.dim()})`);
+    t.sizes.forEach((s, j) => {
+      if (s !== self.sizes[first + j]) {
+        throw new Error(
+          `The shape of the mask ${shapeStr(t.sizes)} at index ${j} does not match the shape of the indexed tensor ${shapeStr(self.sizes)} at index ${first + j}`,
+        );
+      }
+    });
+    if (meta) throw new Error('index: a bool or uint8 mask needs data (its nonzero count), so it cannot index a meta tensor');
+    const m = numberValuesOf(t);
+    const cols: number[][] = Array.from({ length: t.dim() }, () => []);
+    m.forEach((x, i) => {
+      if (x !== 0) unravel(i, t.sizes).forEach((c, k) => (cols[k] as number[]).push(c));
+    });
+    for (const c of cols) expanded.push({ sizes: [c.length], values: c });
+  }
+  while (expanded.length < self.dim()) expanded.push(null);
+  const used = expanded.flatMap((e, d) => (e === null ? [] : [d]));
+  const singleMask = masks === 1 && indices.filter((t) => t !== null).length === 1;
+  if (used.length === 0) {
+    const n = self.numel;
+    return { sizes: [...self.sizes], positions: meta ? null : Array.from({ length: n }, (_, i) => i), singleMask };
+  }
+  const shapes = used.map((d) => (expanded[d] as { sizes: number[] }).sizes);
+  const bshape = broadcastShapes(shapes);
+  if (bshape === null) {
+    if (meta) throw new Error(metaBroadcastMessage(shapes));
+    throw new Error(`shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(shapeStr).join(', ')}`);
+  }
+  const adjacent = (used[used.length - 1] as number) - (used[0] as number) + 1 === used.length;
+  const first = used[0] as number;
+  const rest = self.sizes.flatMap((s, d) => (expanded[d] === null ? [s] : []));
+  const sizes = adjacent
+    ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)]
+    : [...bshape, ...rest];
+  if (meta) return { sizes, positions: null, singleMask };
+  // Bounds, then each index broadcast to the common shape.
+  const idx: (number[] | null)[] = expanded.map((e, d) => {
+    if (e === null) return null;
+    const size = self.sizes[d] as number;
+    const j = used.indexOf(d); // PyTorch's indexer numbers the index tensors, not self's dims
+    for (const v of e.values) if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
+    return broadcastValues(e.values.map((v) => (v < 0 ? v + size : v)), e.sizes, bshape);
+  });
+  const n = sizes.reduce((a, b) => a * b, 1);
+  const positions = new Array<number>(n);
+  const bnd = bshape.length;
+  for (let r = 0; r < n; r++) {
+    const ri = unravel(r, sizes);
+    const bpart = adjacent ? ri.slice(first, first + bnd) : ri.slice(0, bnd);
+    const b = ravel(bpart, bshape);
+    const selfIdx = new Array<number>(self.dim());
+    let k = bnd; // the next sliced dim's position in the result (non-adjacent case)
+    for (let d = 0; d < self.dim(); d++) {
+      const e = idx[d];
+      if (e !== null && e !== undefined) selfIdx[d] = e[b] as number;
+      else if (!adjacent) selfIdx[d] = ri[k++] as number;
+      else selfIdx[d] = ri[d < first ? d : d - used.length + bnd] as number;
+    }
+    positions[r] = ravel(selfIdx, self.sizes);
+  }
+  return { sizes, positions, singleMask };
+}
+
+/** `index.Tensor(self, indices)`: `self[indices]` with tensor (or mask, or null for `:`) indices. */
+export function index(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[]): Tensor {
+  const plan = planIndex(self, indices);
+  if (plan.positions === null) return tensorFromValues(self, plan.sizes, self.dtype, []);
+  const v = scalarValuesOf(self);
+  return tensorFromValues(self, plan.sizes, self.dtype, plan.positions.map((p) => v[p] as ScalarValue));
+}
+
+/** The row-major values of self after `index_put_`; null for meta (no checks, as PyTorch's meta kernel). */
+function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate: boolean): ScalarValue[] | null {
+  // PyTorch's meta index_put(_) only returns self's shape: no index, shape or dtype checks.
+  if (self.isMeta() || values.isMeta() || indices.some((t) => t?.isMeta() === true)) return null;
+  const plan = planIndex(self, indices);
+  const off = plan.sizes.length - values.dim();
+  const expandable = off >= 0 && values.sizes.every((s, k) => s === 1 || s === plan.sizes[k + off]);
+  const maskedFill = plan.singleMask && !accumulate && values.numel === 1;
+  if (!maskedFill && !expandable) {
+    throw new Error(`shape mismatch: value tensor of shape ${shapeStr(values.sizes)} cannot be broadcast to indexing result of shape ${shapeStr(plan.sizes)}`);
+  }
+  if (!maskedFill && values.dtype !== self.dtype) {
+    throw new Error(
+      `Index put requires the source and destination dtypes match, got ${scalarTypeToString(self.dtype)} for the destination and ${scalarTypeToString(values.dtype)} for the source.`,
+    );
+  }
+  if (plan.positions === null) return null;
+  const out = scalarValuesOf(self);
+  const src = maskedFill
+    ? new Array<ScalarValue>(plan.positions.length).fill(scalarValuesOf(values)[0] as ScalarValue)
+    : broadcastValues(scalarValuesOf(values), values.sizes, plan.sizes);
+  const isBool = self.dtype === ScalarType.Bool;
+  const isFloat32 = self.dtype === ScalarType.Float;
+  plan.positions.forEach((p, i) => {
+    const x = src[i] as ScalarValue;
+    if (!accumulate) out[p] = maskedFill && !isBool && typeof x === 'boolean' ? Number(x) : x;
+    else if (isBool) out[p] = out[p] === true || x === true;
+    else {
+      const sum = Number(out[p]) + Number(x);
+      out[p] = isFloat32 ? Math.fround(sum) : sum;
+    }
+  });
+  return out;
+}
+
+/** `index_put_(self, indices, values, accumulate=False)`: writes (or, accumulating, adds) values in place. */
+export function indexPut_(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate = false): Tensor {
+  const out = putValues(self, indices, values, accumulate);
+  if (out === null) return self;
+  aten().copy_.call(self, tensorFromValues(self, [...self.sizes], self.dtype, out), false);
+  return self;
+}
+
+/** `index_put(self, indices, values, accumulate=False)`: index_put_ on a copy. */
+export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate = false): Tensor {
+  const out = putValues(self, indices, values, accumulate);
+  return tensorFromValues(self, [...self.sizes], self.dtype, out ?? []);
+}
