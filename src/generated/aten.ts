@@ -931,6 +931,1434 @@ function meta_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Ten
   return out;
 }
 
+/** `neg`, CPU (functional). */
+function cpu_neg(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.negStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `neg`, Meta (functional). */
+function meta_neg(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.negStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `neg_`, CPU (inplace). */
+function cpu_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.negStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `neg_`, Meta (inplace). */
+function meta_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.negStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `neg.out`, CPU (out). */
+function cpu_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.negStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `neg.out`, Meta (out). */
+function meta_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.negStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sign`, CPU (functional). */
+function cpu_sign(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.signStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sign`, Meta (functional). */
+function meta_sign(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.signStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sign_`, CPU (inplace). */
+function cpu_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.signStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sign_`, Meta (inplace). */
+function meta_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.signStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sign.out`, CPU (out). */
+function cpu_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.signStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sign.out`, Meta (out). */
+function meta_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.signStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `exp`, CPU (functional). */
+function cpu_exp(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `exp`, Meta (functional). */
+function meta_exp(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `exp_`, CPU (inplace). */
+function cpu_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `exp_`, Meta (inplace). */
+function meta_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `exp.out`, CPU (out). */
+function cpu_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.expStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `exp.out`, Meta (out). */
+function meta_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.expStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `exp2`, CPU (functional). */
+function cpu_exp2(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `exp2`, Meta (functional). */
+function meta_exp2(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `exp2_`, CPU (inplace). */
+function cpu_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `exp2_`, Meta (inplace). */
+function meta_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `exp2.out`, CPU (out). */
+function cpu_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `exp2.out`, Meta (out). */
+function meta_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.exp2Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `log`, CPU (functional). */
+function cpu_log(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.logStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `log`, Meta (functional). */
+function meta_log(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.logStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `log_`, CPU (inplace). */
+function cpu_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.logStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `log_`, Meta (inplace). */
+function meta_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.logStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `log.out`, CPU (out). */
+function cpu_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.logStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `log.out`, Meta (out). */
+function meta_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.logStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `log2`, CPU (functional). */
+function cpu_log2(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log2Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `log2`, Meta (functional). */
+function meta_log2(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log2Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `log2_`, CPU (inplace). */
+function cpu_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log2Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `log2_`, Meta (inplace). */
+function meta_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log2Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `log2.out`, CPU (out). */
+function cpu_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.log2Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `log2.out`, Meta (out). */
+function meta_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.log2Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `log1p`, CPU (functional). */
+function cpu_log1p(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `log1p`, Meta (functional). */
+function meta_log1p(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `log1p_`, CPU (inplace). */
+function cpu_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `log1p_`, Meta (inplace). */
+function meta_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `log1p.out`, CPU (out). */
+function cpu_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `log1p.out`, Meta (out). */
+function meta_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.log1pStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `expm1`, CPU (functional). */
+function cpu_expm1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `expm1`, Meta (functional). */
+function meta_expm1(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `expm1_`, CPU (inplace). */
+function cpu_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `expm1_`, Meta (inplace). */
+function meta_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `expm1.out`, CPU (out). */
+function cpu_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `expm1.out`, Meta (out). */
+function meta_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.expm1Structured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sqrt`, CPU (functional). */
+function cpu_sqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sqrt`, Meta (functional). */
+function meta_sqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sqrt_`, CPU (inplace). */
+function cpu_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sqrt_`, Meta (inplace). */
+function meta_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sqrt.out`, CPU (out). */
+function cpu_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sqrt.out`, Meta (out). */
+function meta_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sqrtStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `rsqrt`, CPU (functional). */
+function cpu_rsqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `rsqrt`, Meta (functional). */
+function meta_rsqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `rsqrt_`, CPU (inplace). */
+function cpu_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `rsqrt_`, Meta (inplace). */
+function meta_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `rsqrt.out`, CPU (out). */
+function cpu_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `rsqrt.out`, Meta (out). */
+function meta_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.rsqrtStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sin`, CPU (functional). */
+function cpu_sin(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sin`, Meta (functional). */
+function meta_sin(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sin_`, CPU (inplace). */
+function cpu_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sin_`, Meta (inplace). */
+function meta_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sin.out`, CPU (out). */
+function cpu_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sinStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sin.out`, Meta (out). */
+function meta_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sinStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `cos`, CPU (functional). */
+function cpu_cos(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.cosStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `cos`, Meta (functional). */
+function meta_cos(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.cosStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `cos_`, CPU (inplace). */
+function cpu_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.cosStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `cos_`, Meta (inplace). */
+function meta_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.cosStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `cos.out`, CPU (out). */
+function cpu_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.cosStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `cos.out`, Meta (out). */
+function meta_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.cosStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `tan`, CPU (functional). */
+function cpu_tan(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `tan`, Meta (functional). */
+function meta_tan(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `tan_`, CPU (inplace). */
+function cpu_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `tan_`, Meta (inplace). */
+function meta_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `tan.out`, CPU (out). */
+function cpu_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.tanStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `tan.out`, Meta (out). */
+function meta_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.tanStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `asin`, CPU (functional). */
+function cpu_asin(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.asinStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `asin`, Meta (functional). */
+function meta_asin(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.asinStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `asin_`, CPU (inplace). */
+function cpu_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.asinStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `asin_`, Meta (inplace). */
+function meta_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.asinStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `asin.out`, CPU (out). */
+function cpu_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.asinStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `asin.out`, Meta (out). */
+function meta_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.asinStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `acos`, CPU (functional). */
+function cpu_acos(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.acosStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `acos`, Meta (functional). */
+function meta_acos(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.acosStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `acos_`, CPU (inplace). */
+function cpu_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.acosStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `acos_`, Meta (inplace). */
+function meta_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.acosStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `acos.out`, CPU (out). */
+function cpu_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.acosStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `acos.out`, Meta (out). */
+function meta_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.acosStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `atan`, CPU (functional). */
+function cpu_atan(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.atanStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `atan`, Meta (functional). */
+function meta_atan(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.atanStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `atan_`, CPU (inplace). */
+function cpu_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.atanStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `atan_`, Meta (inplace). */
+function meta_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.atanStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `atan.out`, CPU (out). */
+function cpu_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.atanStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `atan.out`, Meta (out). */
+function meta_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.atanStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sinh`, CPU (functional). */
+function cpu_sinh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sinh`, Meta (functional). */
+function meta_sinh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sinh_`, CPU (inplace). */
+function cpu_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sinh_`, Meta (inplace). */
+function meta_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sinh.out`, CPU (out). */
+function cpu_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sinh.out`, Meta (out). */
+function meta_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sinhStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `cosh`, CPU (functional). */
+function cpu_cosh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.coshStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `cosh`, Meta (functional). */
+function meta_cosh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.coshStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `cosh_`, CPU (inplace). */
+function cpu_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.coshStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `cosh_`, Meta (inplace). */
+function meta_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.coshStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `cosh.out`, CPU (out). */
+function cpu_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.coshStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `cosh.out`, Meta (out). */
+function meta_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.coshStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `tanh`, CPU (functional). */
+function cpu_tanh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `tanh`, Meta (functional). */
+function meta_tanh(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `tanh_`, CPU (inplace). */
+function cpu_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `tanh_`, Meta (inplace). */
+function meta_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `tanh.out`, CPU (out). */
+function cpu_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `tanh.out`, Meta (out). */
+function meta_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.tanhStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `sigmoid`, CPU (functional). */
+function cpu_sigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `sigmoid`, Meta (functional). */
+function meta_sigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `sigmoid_`, CPU (inplace). */
+function cpu_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `sigmoid_`, Meta (inplace). */
+function meta_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `sigmoid.out`, CPU (out). */
+function cpu_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sigmoid.out`, Meta (out). */
+function meta_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.sigmoidStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `silu`, CPU (functional). */
+function cpu_silu(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.siluStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `silu`, Meta (functional). */
+function meta_silu(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.siluStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `silu_`, CPU (inplace). */
+function cpu_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.siluStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `silu_`, Meta (inplace). */
+function meta_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.siluStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `silu.out`, CPU (out). */
+function cpu_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.siluStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `silu.out`, Meta (out). */
+function meta_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.siluStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `erf`, CPU (functional). */
+function cpu_erf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.erfStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `erf`, Meta (functional). */
+function meta_erf(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.erfStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `erf_`, CPU (inplace). */
+function cpu_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.erfStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `erf_`, Meta (inplace). */
+function meta_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.erfStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `erf.out`, CPU (out). */
+function cpu_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.erfStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `erf.out`, Meta (out). */
+function meta_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.erfStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `floor`, CPU (functional). */
+function cpu_floor(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.floorStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `floor`, Meta (functional). */
+function meta_floor(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.floorStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `floor_`, CPU (inplace). */
+function cpu_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.floorStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `floor_`, Meta (inplace). */
+function meta_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.floorStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `floor.out`, CPU (out). */
+function cpu_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.floorStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `floor.out`, Meta (out). */
+function meta_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.floorStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `ceil`, CPU (functional). */
+function cpu_ceil(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `ceil`, Meta (functional). */
+function meta_ceil(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `ceil_`, CPU (inplace). */
+function cpu_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `ceil_`, Meta (inplace). */
+function meta_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `ceil.out`, CPU (out). */
+function cpu_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `ceil.out`, Meta (out). */
+function meta_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.ceilStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `round`, CPU (functional). */
+function cpu_round(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.roundStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `round`, Meta (functional). */
+function meta_round(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.roundStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `round_`, CPU (inplace). */
+function cpu_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.roundStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `round_`, Meta (inplace). */
+function meta_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.roundStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `round.out`, CPU (out). */
+function cpu_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.roundStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `round.out`, Meta (out). */
+function meta_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.roundStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `trunc`, CPU (functional). */
+function cpu_trunc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.truncStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `trunc`, Meta (functional). */
+function meta_trunc(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.truncStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `trunc_`, CPU (inplace). */
+function cpu_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.truncStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `trunc_`, Meta (inplace). */
+function meta_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.truncStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `trunc.out`, CPU (out). */
+function cpu_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.truncStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `trunc.out`, Meta (out). */
+function meta_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.truncStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `frac`, CPU (functional). */
+function cpu_frac(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.fracStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `frac`, Meta (functional). */
+function meta_frac(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.fracStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `frac_`, CPU (inplace). */
+function cpu_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.fracStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `frac_`, Meta (inplace). */
+function meta_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.fracStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `frac.out`, CPU (out). */
+function cpu_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.fracStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `frac.out`, Meta (out). */
+function meta_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.fracStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `reciprocal`, CPU (functional). */
+function cpu_reciprocal(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `reciprocal`, Meta (functional). */
+function meta_reciprocal(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `reciprocal_`, CPU (inplace). */
+function cpu_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  self.bumpVersion();
+  return self;
+}
+
+/** `reciprocal_`, Meta (inplace). */
+function meta_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `reciprocal.out`, CPU (out). */
+function cpu_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `reciprocal.out`, Meta (out). */
+function meta_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = unary.reciprocalStructured;
+  k.meta(out, self);
+  return out;
+}
+
 /** The empty key set the direct entry points pass (the wrappers ignore it). */
 const NO_KEYS = DispatchKeySet.EMPTY;
 
@@ -968,6 +2396,230 @@ export const atenCpu = {
   div_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_div_out(NO_KEYS, self, other, out),
   /** `at::cpu::div_outf` */
   div_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_div_out(NO_KEYS, self, other, out),
+  /** `at::cpu::neg` */
+  neg: (self: Tensor): Tensor => cpu_neg(NO_KEYS, self),
+  /** `at::cpu::neg_` */
+  neg_: (self: Tensor): Tensor => cpu_neg_(NO_KEYS, self),
+  /** `at::cpu::neg_out` */
+  neg_out: (out: Tensor, self: Tensor): Tensor => cpu_neg_out(NO_KEYS, self, out),
+  /** `at::cpu::neg_outf` */
+  neg_outf: (self: Tensor, out: Tensor): Tensor => cpu_neg_out(NO_KEYS, self, out),
+  /** `at::cpu::sign` */
+  sign: (self: Tensor): Tensor => cpu_sign(NO_KEYS, self),
+  /** `at::cpu::sign_` */
+  sign_: (self: Tensor): Tensor => cpu_sign_(NO_KEYS, self),
+  /** `at::cpu::sign_out` */
+  sign_out: (out: Tensor, self: Tensor): Tensor => cpu_sign_out(NO_KEYS, self, out),
+  /** `at::cpu::sign_outf` */
+  sign_outf: (self: Tensor, out: Tensor): Tensor => cpu_sign_out(NO_KEYS, self, out),
+  /** `at::cpu::exp` */
+  exp: (self: Tensor): Tensor => cpu_exp(NO_KEYS, self),
+  /** `at::cpu::exp_` */
+  exp_: (self: Tensor): Tensor => cpu_exp_(NO_KEYS, self),
+  /** `at::cpu::exp_out` */
+  exp_out: (out: Tensor, self: Tensor): Tensor => cpu_exp_out(NO_KEYS, self, out),
+  /** `at::cpu::exp_outf` */
+  exp_outf: (self: Tensor, out: Tensor): Tensor => cpu_exp_out(NO_KEYS, self, out),
+  /** `at::cpu::exp2` */
+  exp2: (self: Tensor): Tensor => cpu_exp2(NO_KEYS, self),
+  /** `at::cpu::exp2_` */
+  exp2_: (self: Tensor): Tensor => cpu_exp2_(NO_KEYS, self),
+  /** `at::cpu::exp2_out` */
+  exp2_out: (out: Tensor, self: Tensor): Tensor => cpu_exp2_out(NO_KEYS, self, out),
+  /** `at::cpu::exp2_outf` */
+  exp2_outf: (self: Tensor, out: Tensor): Tensor => cpu_exp2_out(NO_KEYS, self, out),
+  /** `at::cpu::log` */
+  log: (self: Tensor): Tensor => cpu_log(NO_KEYS, self),
+  /** `at::cpu::log_` */
+  log_: (self: Tensor): Tensor => cpu_log_(NO_KEYS, self),
+  /** `at::cpu::log_out` */
+  log_out: (out: Tensor, self: Tensor): Tensor => cpu_log_out(NO_KEYS, self, out),
+  /** `at::cpu::log_outf` */
+  log_outf: (self: Tensor, out: Tensor): Tensor => cpu_log_out(NO_KEYS, self, out),
+  /** `at::cpu::log2` */
+  log2: (self: Tensor): Tensor => cpu_log2(NO_KEYS, self),
+  /** `at::cpu::log2_` */
+  log2_: (self: Tensor): Tensor => cpu_log2_(NO_KEYS, self),
+  /** `at::cpu::log2_out` */
+  log2_out: (out: Tensor, self: Tensor): Tensor => cpu_log2_out(NO_KEYS, self, out),
+  /** `at::cpu::log2_outf` */
+  log2_outf: (self: Tensor, out: Tensor): Tensor => cpu_log2_out(NO_KEYS, self, out),
+  /** `at::cpu::log1p` */
+  log1p: (self: Tensor): Tensor => cpu_log1p(NO_KEYS, self),
+  /** `at::cpu::log1p_` */
+  log1p_: (self: Tensor): Tensor => cpu_log1p_(NO_KEYS, self),
+  /** `at::cpu::log1p_out` */
+  log1p_out: (out: Tensor, self: Tensor): Tensor => cpu_log1p_out(NO_KEYS, self, out),
+  /** `at::cpu::log1p_outf` */
+  log1p_outf: (self: Tensor, out: Tensor): Tensor => cpu_log1p_out(NO_KEYS, self, out),
+  /** `at::cpu::expm1` */
+  expm1: (self: Tensor): Tensor => cpu_expm1(NO_KEYS, self),
+  /** `at::cpu::expm1_` */
+  expm1_: (self: Tensor): Tensor => cpu_expm1_(NO_KEYS, self),
+  /** `at::cpu::expm1_out` */
+  expm1_out: (out: Tensor, self: Tensor): Tensor => cpu_expm1_out(NO_KEYS, self, out),
+  /** `at::cpu::expm1_outf` */
+  expm1_outf: (self: Tensor, out: Tensor): Tensor => cpu_expm1_out(NO_KEYS, self, out),
+  /** `at::cpu::sqrt` */
+  sqrt: (self: Tensor): Tensor => cpu_sqrt(NO_KEYS, self),
+  /** `at::cpu::sqrt_` */
+  sqrt_: (self: Tensor): Tensor => cpu_sqrt_(NO_KEYS, self),
+  /** `at::cpu::sqrt_out` */
+  sqrt_out: (out: Tensor, self: Tensor): Tensor => cpu_sqrt_out(NO_KEYS, self, out),
+  /** `at::cpu::sqrt_outf` */
+  sqrt_outf: (self: Tensor, out: Tensor): Tensor => cpu_sqrt_out(NO_KEYS, self, out),
+  /** `at::cpu::rsqrt` */
+  rsqrt: (self: Tensor): Tensor => cpu_rsqrt(NO_KEYS, self),
+  /** `at::cpu::rsqrt_` */
+  rsqrt_: (self: Tensor): Tensor => cpu_rsqrt_(NO_KEYS, self),
+  /** `at::cpu::rsqrt_out` */
+  rsqrt_out: (out: Tensor, self: Tensor): Tensor => cpu_rsqrt_out(NO_KEYS, self, out),
+  /** `at::cpu::rsqrt_outf` */
+  rsqrt_outf: (self: Tensor, out: Tensor): Tensor => cpu_rsqrt_out(NO_KEYS, self, out),
+  /** `at::cpu::sin` */
+  sin: (self: Tensor): Tensor => cpu_sin(NO_KEYS, self),
+  /** `at::cpu::sin_` */
+  sin_: (self: Tensor): Tensor => cpu_sin_(NO_KEYS, self),
+  /** `at::cpu::sin_out` */
+  sin_out: (out: Tensor, self: Tensor): Tensor => cpu_sin_out(NO_KEYS, self, out),
+  /** `at::cpu::sin_outf` */
+  sin_outf: (self: Tensor, out: Tensor): Tensor => cpu_sin_out(NO_KEYS, self, out),
+  /** `at::cpu::cos` */
+  cos: (self: Tensor): Tensor => cpu_cos(NO_KEYS, self),
+  /** `at::cpu::cos_` */
+  cos_: (self: Tensor): Tensor => cpu_cos_(NO_KEYS, self),
+  /** `at::cpu::cos_out` */
+  cos_out: (out: Tensor, self: Tensor): Tensor => cpu_cos_out(NO_KEYS, self, out),
+  /** `at::cpu::cos_outf` */
+  cos_outf: (self: Tensor, out: Tensor): Tensor => cpu_cos_out(NO_KEYS, self, out),
+  /** `at::cpu::tan` */
+  tan: (self: Tensor): Tensor => cpu_tan(NO_KEYS, self),
+  /** `at::cpu::tan_` */
+  tan_: (self: Tensor): Tensor => cpu_tan_(NO_KEYS, self),
+  /** `at::cpu::tan_out` */
+  tan_out: (out: Tensor, self: Tensor): Tensor => cpu_tan_out(NO_KEYS, self, out),
+  /** `at::cpu::tan_outf` */
+  tan_outf: (self: Tensor, out: Tensor): Tensor => cpu_tan_out(NO_KEYS, self, out),
+  /** `at::cpu::asin` */
+  asin: (self: Tensor): Tensor => cpu_asin(NO_KEYS, self),
+  /** `at::cpu::asin_` */
+  asin_: (self: Tensor): Tensor => cpu_asin_(NO_KEYS, self),
+  /** `at::cpu::asin_out` */
+  asin_out: (out: Tensor, self: Tensor): Tensor => cpu_asin_out(NO_KEYS, self, out),
+  /** `at::cpu::asin_outf` */
+  asin_outf: (self: Tensor, out: Tensor): Tensor => cpu_asin_out(NO_KEYS, self, out),
+  /** `at::cpu::acos` */
+  acos: (self: Tensor): Tensor => cpu_acos(NO_KEYS, self),
+  /** `at::cpu::acos_` */
+  acos_: (self: Tensor): Tensor => cpu_acos_(NO_KEYS, self),
+  /** `at::cpu::acos_out` */
+  acos_out: (out: Tensor, self: Tensor): Tensor => cpu_acos_out(NO_KEYS, self, out),
+  /** `at::cpu::acos_outf` */
+  acos_outf: (self: Tensor, out: Tensor): Tensor => cpu_acos_out(NO_KEYS, self, out),
+  /** `at::cpu::atan` */
+  atan: (self: Tensor): Tensor => cpu_atan(NO_KEYS, self),
+  /** `at::cpu::atan_` */
+  atan_: (self: Tensor): Tensor => cpu_atan_(NO_KEYS, self),
+  /** `at::cpu::atan_out` */
+  atan_out: (out: Tensor, self: Tensor): Tensor => cpu_atan_out(NO_KEYS, self, out),
+  /** `at::cpu::atan_outf` */
+  atan_outf: (self: Tensor, out: Tensor): Tensor => cpu_atan_out(NO_KEYS, self, out),
+  /** `at::cpu::sinh` */
+  sinh: (self: Tensor): Tensor => cpu_sinh(NO_KEYS, self),
+  /** `at::cpu::sinh_` */
+  sinh_: (self: Tensor): Tensor => cpu_sinh_(NO_KEYS, self),
+  /** `at::cpu::sinh_out` */
+  sinh_out: (out: Tensor, self: Tensor): Tensor => cpu_sinh_out(NO_KEYS, self, out),
+  /** `at::cpu::sinh_outf` */
+  sinh_outf: (self: Tensor, out: Tensor): Tensor => cpu_sinh_out(NO_KEYS, self, out),
+  /** `at::cpu::cosh` */
+  cosh: (self: Tensor): Tensor => cpu_cosh(NO_KEYS, self),
+  /** `at::cpu::cosh_` */
+  cosh_: (self: Tensor): Tensor => cpu_cosh_(NO_KEYS, self),
+  /** `at::cpu::cosh_out` */
+  cosh_out: (out: Tensor, self: Tensor): Tensor => cpu_cosh_out(NO_KEYS, self, out),
+  /** `at::cpu::cosh_outf` */
+  cosh_outf: (self: Tensor, out: Tensor): Tensor => cpu_cosh_out(NO_KEYS, self, out),
+  /** `at::cpu::tanh` */
+  tanh: (self: Tensor): Tensor => cpu_tanh(NO_KEYS, self),
+  /** `at::cpu::tanh_` */
+  tanh_: (self: Tensor): Tensor => cpu_tanh_(NO_KEYS, self),
+  /** `at::cpu::tanh_out` */
+  tanh_out: (out: Tensor, self: Tensor): Tensor => cpu_tanh_out(NO_KEYS, self, out),
+  /** `at::cpu::tanh_outf` */
+  tanh_outf: (self: Tensor, out: Tensor): Tensor => cpu_tanh_out(NO_KEYS, self, out),
+  /** `at::cpu::sigmoid` */
+  sigmoid: (self: Tensor): Tensor => cpu_sigmoid(NO_KEYS, self),
+  /** `at::cpu::sigmoid_` */
+  sigmoid_: (self: Tensor): Tensor => cpu_sigmoid_(NO_KEYS, self),
+  /** `at::cpu::sigmoid_out` */
+  sigmoid_out: (out: Tensor, self: Tensor): Tensor => cpu_sigmoid_out(NO_KEYS, self, out),
+  /** `at::cpu::sigmoid_outf` */
+  sigmoid_outf: (self: Tensor, out: Tensor): Tensor => cpu_sigmoid_out(NO_KEYS, self, out),
+  /** `at::cpu::silu` */
+  silu: (self: Tensor): Tensor => cpu_silu(NO_KEYS, self),
+  /** `at::cpu::silu_` */
+  silu_: (self: Tensor): Tensor => cpu_silu_(NO_KEYS, self),
+  /** `at::cpu::silu_out` */
+  silu_out: (out: Tensor, self: Tensor): Tensor => cpu_silu_out(NO_KEYS, self, out),
+  /** `at::cpu::silu_outf` */
+  silu_outf: (self: Tensor, out: Tensor): Tensor => cpu_silu_out(NO_KEYS, self, out),
+  /** `at::cpu::erf` */
+  erf: (self: Tensor): Tensor => cpu_erf(NO_KEYS, self),
+  /** `at::cpu::erf_` */
+  erf_: (self: Tensor): Tensor => cpu_erf_(NO_KEYS, self),
+  /** `at::cpu::erf_out` */
+  erf_out: (out: Tensor, self: Tensor): Tensor => cpu_erf_out(NO_KEYS, self, out),
+  /** `at::cpu::erf_outf` */
+  erf_outf: (self: Tensor, out: Tensor): Tensor => cpu_erf_out(NO_KEYS, self, out),
+  /** `at::cpu::floor` */
+  floor: (self: Tensor): Tensor => cpu_floor(NO_KEYS, self),
+  /** `at::cpu::floor_` */
+  floor_: (self: Tensor): Tensor => cpu_floor_(NO_KEYS, self),
+  /** `at::cpu::floor_out` */
+  floor_out: (out: Tensor, self: Tensor): Tensor => cpu_floor_out(NO_KEYS, self, out),
+  /** `at::cpu::floor_outf` */
+  floor_outf: (self: Tensor, out: Tensor): Tensor => cpu_floor_out(NO_KEYS, self, out),
+  /** `at::cpu::ceil` */
+  ceil: (self: Tensor): Tensor => cpu_ceil(NO_KEYS, self),
+  /** `at::cpu::ceil_` */
+  ceil_: (self: Tensor): Tensor => cpu_ceil_(NO_KEYS, self),
+  /** `at::cpu::ceil_out` */
+  ceil_out: (out: Tensor, self: Tensor): Tensor => cpu_ceil_out(NO_KEYS, self, out),
+  /** `at::cpu::ceil_outf` */
+  ceil_outf: (self: Tensor, out: Tensor): Tensor => cpu_ceil_out(NO_KEYS, self, out),
+  /** `at::cpu::round` */
+  round: (self: Tensor): Tensor => cpu_round(NO_KEYS, self),
+  /** `at::cpu::round_` */
+  round_: (self: Tensor): Tensor => cpu_round_(NO_KEYS, self),
+  /** `at::cpu::round_out` */
+  round_out: (out: Tensor, self: Tensor): Tensor => cpu_round_out(NO_KEYS, self, out),
+  /** `at::cpu::round_outf` */
+  round_outf: (self: Tensor, out: Tensor): Tensor => cpu_round_out(NO_KEYS, self, out),
+  /** `at::cpu::trunc` */
+  trunc: (self: Tensor): Tensor => cpu_trunc(NO_KEYS, self),
+  /** `at::cpu::trunc_` */
+  trunc_: (self: Tensor): Tensor => cpu_trunc_(NO_KEYS, self),
+  /** `at::cpu::trunc_out` */
+  trunc_out: (out: Tensor, self: Tensor): Tensor => cpu_trunc_out(NO_KEYS, self, out),
+  /** `at::cpu::trunc_outf` */
+  trunc_outf: (self: Tensor, out: Tensor): Tensor => cpu_trunc_out(NO_KEYS, self, out),
+  /** `at::cpu::frac` */
+  frac: (self: Tensor): Tensor => cpu_frac(NO_KEYS, self),
+  /** `at::cpu::frac_` */
+  frac_: (self: Tensor): Tensor => cpu_frac_(NO_KEYS, self),
+  /** `at::cpu::frac_out` */
+  frac_out: (out: Tensor, self: Tensor): Tensor => cpu_frac_out(NO_KEYS, self, out),
+  /** `at::cpu::frac_outf` */
+  frac_outf: (self: Tensor, out: Tensor): Tensor => cpu_frac_out(NO_KEYS, self, out),
+  /** `at::cpu::reciprocal` */
+  reciprocal: (self: Tensor): Tensor => cpu_reciprocal(NO_KEYS, self),
+  /** `at::cpu::reciprocal_` */
+  reciprocal_: (self: Tensor): Tensor => cpu_reciprocal_(NO_KEYS, self),
+  /** `at::cpu::reciprocal_out` */
+  reciprocal_out: (out: Tensor, self: Tensor): Tensor => cpu_reciprocal_out(NO_KEYS, self, out),
+  /** `at::cpu::reciprocal_outf` */
+  reciprocal_outf: (self: Tensor, out: Tensor): Tensor => cpu_reciprocal_out(NO_KEYS, self, out),
 };
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
@@ -1206,15 +2858,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   neg: {
     schema: 'neg(Tensor self) -> Tensor',
-    kernels: { CPU: unary.neg, Meta: unary.neg },
+    kernels: { CPU: cpu_neg, Meta: meta_neg },
   },
   neg_: {
     schema: 'neg_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.neg_, Meta: unary.neg_ },
+    kernels: { CPU: cpu_neg_, Meta: meta_neg_ },
   },
   neg_out: {
     schema: 'neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.negOut, Meta: unary.negOut },
+    kernels: { CPU: cpu_neg_out, Meta: meta_neg_out },
   },
   abs: {
     schema: 'abs(Tensor self) -> Tensor',
@@ -1230,231 +2882,231 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   sign: {
     schema: 'sign(Tensor self) -> Tensor',
-    kernels: { CPU: unary.sign, Meta: unary.sign },
+    kernels: { CPU: cpu_sign, Meta: meta_sign },
   },
   sign_: {
     schema: 'sign_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.sign_, Meta: unary.sign_ },
+    kernels: { CPU: cpu_sign_, Meta: meta_sign_ },
   },
   sign_out: {
     schema: 'sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.signOut, Meta: unary.signOut },
+    kernels: { CPU: cpu_sign_out, Meta: meta_sign_out },
   },
   exp: {
     schema: 'exp(Tensor self) -> Tensor',
-    kernels: { CPU: unary.exp, Meta: unary.exp },
+    kernels: { CPU: cpu_exp, Meta: meta_exp },
   },
   exp_: {
     schema: 'exp_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.exp_, Meta: unary.exp_ },
+    kernels: { CPU: cpu_exp_, Meta: meta_exp_ },
   },
   exp_out: {
     schema: 'exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.expOut, Meta: unary.expOut },
+    kernels: { CPU: cpu_exp_out, Meta: meta_exp_out },
   },
   exp2: {
     schema: 'exp2(Tensor self) -> Tensor',
-    kernels: { CPU: unary.exp2, Meta: unary.exp2 },
+    kernels: { CPU: cpu_exp2, Meta: meta_exp2 },
   },
   exp2_: {
     schema: 'exp2_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.exp2_, Meta: unary.exp2_ },
+    kernels: { CPU: cpu_exp2_, Meta: meta_exp2_ },
   },
   exp2_out: {
     schema: 'exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.exp2Out, Meta: unary.exp2Out },
+    kernels: { CPU: cpu_exp2_out, Meta: meta_exp2_out },
   },
   log: {
     schema: 'log(Tensor self) -> Tensor',
-    kernels: { CPU: unary.log, Meta: unary.log },
+    kernels: { CPU: cpu_log, Meta: meta_log },
   },
   log_: {
     schema: 'log_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.log_, Meta: unary.log_ },
+    kernels: { CPU: cpu_log_, Meta: meta_log_ },
   },
   log_out: {
     schema: 'log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.logOut, Meta: unary.logOut },
+    kernels: { CPU: cpu_log_out, Meta: meta_log_out },
   },
   log2: {
     schema: 'log2(Tensor self) -> Tensor',
-    kernels: { CPU: unary.log2, Meta: unary.log2 },
+    kernels: { CPU: cpu_log2, Meta: meta_log2 },
   },
   log2_: {
     schema: 'log2_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.log2_, Meta: unary.log2_ },
+    kernels: { CPU: cpu_log2_, Meta: meta_log2_ },
   },
   log2_out: {
     schema: 'log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.log2Out, Meta: unary.log2Out },
+    kernels: { CPU: cpu_log2_out, Meta: meta_log2_out },
   },
   log1p: {
     schema: 'log1p(Tensor self) -> Tensor',
-    kernels: { CPU: unary.log1p, Meta: unary.log1p },
+    kernels: { CPU: cpu_log1p, Meta: meta_log1p },
   },
   log1p_: {
     schema: 'log1p_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.log1p_, Meta: unary.log1p_ },
+    kernels: { CPU: cpu_log1p_, Meta: meta_log1p_ },
   },
   log1p_out: {
     schema: 'log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.log1pOut, Meta: unary.log1pOut },
+    kernels: { CPU: cpu_log1p_out, Meta: meta_log1p_out },
   },
   expm1: {
     schema: 'expm1(Tensor self) -> Tensor',
-    kernels: { CPU: unary.expm1, Meta: unary.expm1 },
+    kernels: { CPU: cpu_expm1, Meta: meta_expm1 },
   },
   expm1_: {
     schema: 'expm1_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.expm1_, Meta: unary.expm1_ },
+    kernels: { CPU: cpu_expm1_, Meta: meta_expm1_ },
   },
   expm1_out: {
     schema: 'expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.expm1Out, Meta: unary.expm1Out },
+    kernels: { CPU: cpu_expm1_out, Meta: meta_expm1_out },
   },
   sqrt: {
     schema: 'sqrt(Tensor self) -> Tensor',
-    kernels: { CPU: unary.sqrt, Meta: unary.sqrt },
+    kernels: { CPU: cpu_sqrt, Meta: meta_sqrt },
   },
   sqrt_: {
     schema: 'sqrt_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.sqrt_, Meta: unary.sqrt_ },
+    kernels: { CPU: cpu_sqrt_, Meta: meta_sqrt_ },
   },
   sqrt_out: {
     schema: 'sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.sqrtOut, Meta: unary.sqrtOut },
+    kernels: { CPU: cpu_sqrt_out, Meta: meta_sqrt_out },
   },
   rsqrt: {
     schema: 'rsqrt(Tensor self) -> Tensor',
-    kernels: { CPU: unary.rsqrt, Meta: unary.rsqrt },
+    kernels: { CPU: cpu_rsqrt, Meta: meta_rsqrt },
   },
   rsqrt_: {
     schema: 'rsqrt_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.rsqrt_, Meta: unary.rsqrt_ },
+    kernels: { CPU: cpu_rsqrt_, Meta: meta_rsqrt_ },
   },
   rsqrt_out: {
     schema: 'rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.rsqrtOut, Meta: unary.rsqrtOut },
+    kernels: { CPU: cpu_rsqrt_out, Meta: meta_rsqrt_out },
   },
   sin: {
     schema: 'sin(Tensor self) -> Tensor',
-    kernels: { CPU: unary.sin, Meta: unary.sin },
+    kernels: { CPU: cpu_sin, Meta: meta_sin },
   },
   sin_: {
     schema: 'sin_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.sin_, Meta: unary.sin_ },
+    kernels: { CPU: cpu_sin_, Meta: meta_sin_ },
   },
   sin_out: {
     schema: 'sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.sinOut, Meta: unary.sinOut },
+    kernels: { CPU: cpu_sin_out, Meta: meta_sin_out },
   },
   cos: {
     schema: 'cos(Tensor self) -> Tensor',
-    kernels: { CPU: unary.cos, Meta: unary.cos },
+    kernels: { CPU: cpu_cos, Meta: meta_cos },
   },
   cos_: {
     schema: 'cos_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.cos_, Meta: unary.cos_ },
+    kernels: { CPU: cpu_cos_, Meta: meta_cos_ },
   },
   cos_out: {
     schema: 'cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.cosOut, Meta: unary.cosOut },
+    kernels: { CPU: cpu_cos_out, Meta: meta_cos_out },
   },
   tan: {
     schema: 'tan(Tensor self) -> Tensor',
-    kernels: { CPU: unary.tan, Meta: unary.tan },
+    kernels: { CPU: cpu_tan, Meta: meta_tan },
   },
   tan_: {
     schema: 'tan_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.tan_, Meta: unary.tan_ },
+    kernels: { CPU: cpu_tan_, Meta: meta_tan_ },
   },
   tan_out: {
     schema: 'tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.tanOut, Meta: unary.tanOut },
+    kernels: { CPU: cpu_tan_out, Meta: meta_tan_out },
   },
   asin: {
     schema: 'asin(Tensor self) -> Tensor',
-    kernels: { CPU: unary.asin, Meta: unary.asin },
+    kernels: { CPU: cpu_asin, Meta: meta_asin },
   },
   asin_: {
     schema: 'asin_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.asin_, Meta: unary.asin_ },
+    kernels: { CPU: cpu_asin_, Meta: meta_asin_ },
   },
   asin_out: {
     schema: 'asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.asinOut, Meta: unary.asinOut },
+    kernels: { CPU: cpu_asin_out, Meta: meta_asin_out },
   },
   acos: {
     schema: 'acos(Tensor self) -> Tensor',
-    kernels: { CPU: unary.acos, Meta: unary.acos },
+    kernels: { CPU: cpu_acos, Meta: meta_acos },
   },
   acos_: {
     schema: 'acos_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.acos_, Meta: unary.acos_ },
+    kernels: { CPU: cpu_acos_, Meta: meta_acos_ },
   },
   acos_out: {
     schema: 'acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.acosOut, Meta: unary.acosOut },
+    kernels: { CPU: cpu_acos_out, Meta: meta_acos_out },
   },
   atan: {
     schema: 'atan(Tensor self) -> Tensor',
-    kernels: { CPU: unary.atan, Meta: unary.atan },
+    kernels: { CPU: cpu_atan, Meta: meta_atan },
   },
   atan_: {
     schema: 'atan_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.atan_, Meta: unary.atan_ },
+    kernels: { CPU: cpu_atan_, Meta: meta_atan_ },
   },
   atan_out: {
     schema: 'atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.atanOut, Meta: unary.atanOut },
+    kernels: { CPU: cpu_atan_out, Meta: meta_atan_out },
   },
   sinh: {
     schema: 'sinh(Tensor self) -> Tensor',
-    kernels: { CPU: unary.sinh, Meta: unary.sinh },
+    kernels: { CPU: cpu_sinh, Meta: meta_sinh },
   },
   sinh_: {
     schema: 'sinh_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.sinh_, Meta: unary.sinh_ },
+    kernels: { CPU: cpu_sinh_, Meta: meta_sinh_ },
   },
   sinh_out: {
     schema: 'sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.sinhOut, Meta: unary.sinhOut },
+    kernels: { CPU: cpu_sinh_out, Meta: meta_sinh_out },
   },
   cosh: {
     schema: 'cosh(Tensor self) -> Tensor',
-    kernels: { CPU: unary.cosh, Meta: unary.cosh },
+    kernels: { CPU: cpu_cosh, Meta: meta_cosh },
   },
   cosh_: {
     schema: 'cosh_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.cosh_, Meta: unary.cosh_ },
+    kernels: { CPU: cpu_cosh_, Meta: meta_cosh_ },
   },
   cosh_out: {
     schema: 'cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.coshOut, Meta: unary.coshOut },
+    kernels: { CPU: cpu_cosh_out, Meta: meta_cosh_out },
   },
   tanh: {
     schema: 'tanh(Tensor self) -> Tensor',
-    kernels: { CPU: unary.tanh, Meta: unary.tanh },
+    kernels: { CPU: cpu_tanh, Meta: meta_tanh },
   },
   tanh_: {
     schema: 'tanh_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.tanh_, Meta: unary.tanh_ },
+    kernels: { CPU: cpu_tanh_, Meta: meta_tanh_ },
   },
   tanh_out: {
     schema: 'tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.tanhOut, Meta: unary.tanhOut },
+    kernels: { CPU: cpu_tanh_out, Meta: meta_tanh_out },
   },
   sigmoid: {
     schema: 'sigmoid(Tensor self) -> Tensor',
-    kernels: { CPU: unary.sigmoid, Meta: unary.sigmoid },
+    kernels: { CPU: cpu_sigmoid, Meta: meta_sigmoid },
   },
   sigmoid_: {
     schema: 'sigmoid_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.sigmoid_, Meta: unary.sigmoid_ },
+    kernels: { CPU: cpu_sigmoid_, Meta: meta_sigmoid_ },
   },
   sigmoid_out: {
     schema: 'sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.sigmoidOut, Meta: unary.sigmoidOut },
+    kernels: { CPU: cpu_sigmoid_out, Meta: meta_sigmoid_out },
   },
   relu: {
     schema: 'relu(Tensor self) -> Tensor',
@@ -1478,63 +3130,63 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   silu: {
     schema: 'silu(Tensor self) -> Tensor',
-    kernels: { CPU: unary.silu, Meta: unary.silu },
+    kernels: { CPU: cpu_silu, Meta: meta_silu },
   },
   silu_: {
     schema: 'silu_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.silu_, Meta: unary.silu_ },
+    kernels: { CPU: cpu_silu_, Meta: meta_silu_ },
   },
   silu_out: {
     schema: 'silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.siluOut, Meta: unary.siluOut },
+    kernels: { CPU: cpu_silu_out, Meta: meta_silu_out },
   },
   erf: {
     schema: 'erf(Tensor self) -> Tensor',
-    kernels: { CPU: unary.erf, Meta: unary.erf },
+    kernels: { CPU: cpu_erf, Meta: meta_erf },
   },
   erf_: {
     schema: 'erf_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.erf_, Meta: unary.erf_ },
+    kernels: { CPU: cpu_erf_, Meta: meta_erf_ },
   },
   erf_out: {
     schema: 'erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.erfOut, Meta: unary.erfOut },
+    kernels: { CPU: cpu_erf_out, Meta: meta_erf_out },
   },
   floor: {
     schema: 'floor(Tensor self) -> Tensor',
-    kernels: { CPU: unary.floor, Meta: unary.floor },
+    kernels: { CPU: cpu_floor, Meta: meta_floor },
   },
   floor_: {
     schema: 'floor_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.floor_, Meta: unary.floor_ },
+    kernels: { CPU: cpu_floor_, Meta: meta_floor_ },
   },
   floor_out: {
     schema: 'floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.floorOut, Meta: unary.floorOut },
+    kernels: { CPU: cpu_floor_out, Meta: meta_floor_out },
   },
   ceil: {
     schema: 'ceil(Tensor self) -> Tensor',
-    kernels: { CPU: unary.ceil, Meta: unary.ceil },
+    kernels: { CPU: cpu_ceil, Meta: meta_ceil },
   },
   ceil_: {
     schema: 'ceil_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.ceil_, Meta: unary.ceil_ },
+    kernels: { CPU: cpu_ceil_, Meta: meta_ceil_ },
   },
   ceil_out: {
     schema: 'ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.ceilOut, Meta: unary.ceilOut },
+    kernels: { CPU: cpu_ceil_out, Meta: meta_ceil_out },
   },
   round: {
     schema: 'round(Tensor self) -> Tensor',
-    kernels: { CPU: unary.round, Meta: unary.round },
+    kernels: { CPU: cpu_round, Meta: meta_round },
   },
   round_: {
     schema: 'round_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.round_, Meta: unary.round_ },
+    kernels: { CPU: cpu_round_, Meta: meta_round_ },
   },
   round_out: {
     schema: 'round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.roundOut, Meta: unary.roundOut },
+    kernels: { CPU: cpu_round_out, Meta: meta_round_out },
   },
   round_decimals: {
     schema: 'round.decimals(Tensor self, *, int decimals) -> Tensor',
@@ -1550,39 +3202,39 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   trunc: {
     schema: 'trunc(Tensor self) -> Tensor',
-    kernels: { CPU: unary.trunc, Meta: unary.trunc },
+    kernels: { CPU: cpu_trunc, Meta: meta_trunc },
   },
   trunc_: {
     schema: 'trunc_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.trunc_, Meta: unary.trunc_ },
+    kernels: { CPU: cpu_trunc_, Meta: meta_trunc_ },
   },
   trunc_out: {
     schema: 'trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.truncOut, Meta: unary.truncOut },
+    kernels: { CPU: cpu_trunc_out, Meta: meta_trunc_out },
   },
   frac: {
     schema: 'frac(Tensor self) -> Tensor',
-    kernels: { CPU: unary.frac, Meta: unary.frac },
+    kernels: { CPU: cpu_frac, Meta: meta_frac },
   },
   frac_: {
     schema: 'frac_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.frac_, Meta: unary.frac_ },
+    kernels: { CPU: cpu_frac_, Meta: meta_frac_ },
   },
   frac_out: {
     schema: 'frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.fracOut, Meta: unary.fracOut },
+    kernels: { CPU: cpu_frac_out, Meta: meta_frac_out },
   },
   reciprocal: {
     schema: 'reciprocal(Tensor self) -> Tensor',
-    kernels: { CPU: unary.reciprocal, Meta: unary.reciprocal },
+    kernels: { CPU: cpu_reciprocal, Meta: meta_reciprocal },
   },
   reciprocal_: {
     schema: 'reciprocal_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: unary.reciprocal_, Meta: unary.reciprocal_ },
+    kernels: { CPU: cpu_reciprocal_, Meta: meta_reciprocal_ },
   },
   reciprocal_out: {
     schema: 'reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: unary.reciprocalOut, Meta: unary.reciprocalOut },
+    kernels: { CPU: cpu_reciprocal_out, Meta: meta_reciprocal_out },
   },
   isnan: {
     schema: 'isnan(Tensor self) -> Tensor',

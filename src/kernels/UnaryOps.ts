@@ -23,6 +23,7 @@ import {
   type ComplexOp,
   type ScalarOp,
 } from '../iter/index.js';
+import type { StructuredKernel } from '../codegen/structured.js';
 import { fmaf } from '../random/fma.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
@@ -374,95 +375,57 @@ function outVariant(name: SpecName): OutVariant {
 // The kernels (functional, in-place, out)
 // ---------------------------------------------------------------------------------------------------
 
-export const neg = functional('neg');
-export const neg_ = inplace('neg');
-export const negOut = outVariant('neg');
 
-export const sign = functional('sign');
-export const sign_ = inplace('sign');
-export const signOut = outVariant('sign');
 
-export const exp = functional('exp');
-export const exp_ = inplace('exp');
-export const expOut = outVariant('exp');
-export const exp2 = functional('exp2');
-export const exp2_ = inplace('exp2');
-export const exp2Out = outVariant('exp2');
-export const log = functional('log');
-export const log_ = inplace('log');
-export const logOut = outVariant('log');
-export const log2 = functional('log2');
-export const log2_ = inplace('log2');
-export const log2Out = outVariant('log2');
-export const log1p = functional('log1p');
-export const log1p_ = inplace('log1p');
-export const log1pOut = outVariant('log1p');
-export const expm1 = functional('expm1');
-export const expm1_ = inplace('expm1');
-export const expm1Out = outVariant('expm1');
-export const sqrt = functional('sqrt');
-export const sqrt_ = inplace('sqrt');
-export const sqrtOut = outVariant('sqrt');
-export const rsqrt = functional('rsqrt');
-export const rsqrt_ = inplace('rsqrt');
-export const rsqrtOut = outVariant('rsqrt');
 
-export const sin = functional('sin');
-export const sin_ = inplace('sin');
-export const sinOut = outVariant('sin');
-export const cos = functional('cos');
-export const cos_ = inplace('cos');
-export const cosOut = outVariant('cos');
-export const tan = functional('tan');
-export const tan_ = inplace('tan');
-export const tanOut = outVariant('tan');
-export const asin = functional('asin');
-export const asin_ = inplace('asin');
-export const asinOut = outVariant('asin');
-export const acos = functional('acos');
-export const acos_ = inplace('acos');
-export const acosOut = outVariant('acos');
-export const atan = functional('atan');
-export const atan_ = inplace('atan');
-export const atanOut = outVariant('atan');
-export const sinh = functional('sinh');
-export const sinh_ = inplace('sinh');
-export const sinhOut = outVariant('sinh');
-export const cosh = functional('cosh');
-export const cosh_ = inplace('cosh');
-export const coshOut = outVariant('cosh');
-export const tanh = functional('tanh');
-export const tanh_ = inplace('tanh');
-export const tanhOut = outVariant('tanh');
 
-export const sigmoid = functional('sigmoid');
-export const sigmoid_ = inplace('sigmoid');
-export const sigmoidOut = outVariant('sigmoid');
-export const silu = functional('silu');
-export const silu_ = inplace('silu');
-export const siluOut = outVariant('silu');
-export const erf = functional('erf');
-export const erf_ = inplace('erf');
-export const erfOut = outVariant('erf');
 
-export const floor = functional('floor');
-export const floor_ = inplace('floor');
-export const floorOut = outVariant('floor');
-export const ceil = functional('ceil');
-export const ceil_ = inplace('ceil');
-export const ceilOut = outVariant('ceil');
-export const round = functional('round');
-export const round_ = inplace('round');
-export const roundOut = outVariant('round');
-export const trunc = functional('trunc');
-export const trunc_ = inplace('trunc');
-export const truncOut = outVariant('trunc');
-export const frac = functional('frac');
-export const frac_ = inplace('frac');
-export const fracOut = outVariant('frac');
-export const reciprocal = functional('reciprocal');
-export const reciprocal_ = inplace('reciprocal');
-export const reciprocalOut = outVariant('reciprocal');
+
+// Note [Unary ops are structured]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch, the unary ops whose out= overload is `structured: True` there (every op of SPECS but abs and
+// relu) are structured kernels: `meta` builds the unary iterator (result dtype, set_output, the in-place and
+// out= cast checks), `impl` runs the loop. The generator writes their functional, in-place and out= kernels
+// for CPU and Meta and `atenCpu.<op>` around them (Note [Structured kernels in aten-ts]).
+
+type StructuredName = Exclude<SpecName, 'abs' | 'relu'>;
+
+function structured(name: StructuredName): StructuredKernel<[self: Tensor]> {
+  const spec: UnarySpec = SPECS[name];
+  return {
+    meta: (out, self) => build(spec, out, self),
+    impl: (iter) => runLoop(spec, iter),
+  };
+}
+
+export const negStructured = structured('neg');
+export const signStructured = structured('sign');
+export const expStructured = structured('exp');
+export const exp2Structured = structured('exp2');
+export const logStructured = structured('log');
+export const log2Structured = structured('log2');
+export const log1pStructured = structured('log1p');
+export const expm1Structured = structured('expm1');
+export const sqrtStructured = structured('sqrt');
+export const rsqrtStructured = structured('rsqrt');
+export const sinStructured = structured('sin');
+export const cosStructured = structured('cos');
+export const tanStructured = structured('tan');
+export const asinStructured = structured('asin');
+export const acosStructured = structured('acos');
+export const atanStructured = structured('atan');
+export const sinhStructured = structured('sinh');
+export const coshStructured = structured('cosh');
+export const tanhStructured = structured('tanh');
+export const sigmoidStructured = structured('sigmoid');
+export const erfStructured = structured('erf');
+export const siluStructured = structured('silu');
+export const floorStructured = structured('floor');
+export const ceilStructured = structured('ceil');
+export const roundStructured = structured('round');
+export const truncStructured = structured('trunc');
+export const fracStructured = structured('frac');
+export const reciprocalStructured = structured('reciprocal');
 
 // ---- abs: complex inputs give real results ---------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { elementBase } from '../../src/iter/index.js';
+import { atenCpu } from '../../src/generated/aten.js';
 import * as U from '../../src/kernels/UnaryOps.js';
 import { loadGolden } from '../golden.js';
 import { num, readComplexValues, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';
@@ -43,36 +44,44 @@ const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
 
 type Fn = (ks: DispatchKeySet, self: Tensor) => Tensor;
 type OutFn = (ks: DispatchKeySet, self: Tensor, out: Tensor) => Tensor;
+type CpuName = 'neg' | 'sign' | 'exp' | 'exp2' | 'log' | 'log2' | 'log1p' | 'expm1' | 'sqrt' | 'rsqrt' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan' | 'sinh' | 'cosh' | 'tanh' | 'sigmoid' | 'erf' | 'silu' | 'floor' | 'ceil' | 'trunc' | 'frac' | 'reciprocal';
+/** A structured op through its generated CPU wrappers (`atenCpu.exp`, `exp_`, `exp_out`): meta, then impl. */
+function viaCpu(name: CpuName): [Fn, Fn, OutFn] {
+  const f = atenCpu[name] as (self: Tensor) => Tensor;
+  const fi = atenCpu[`${name}_`] as (self: Tensor) => Tensor;
+  const fo = atenCpu[`${name}_out`] as (out: Tensor, self: Tensor) => Tensor;
+  return [(_ks, x) => f(x), (_ks, x) => fi(x), (_ks, x, out) => fo(out, x)];
+}
 const SIMPLE: Record<string, [Fn, Fn | null, OutFn | null]> = {
-  neg: [U.neg, U.neg_, U.negOut],
+  neg: viaCpu('neg'),
   abs: [U.abs, U.abs_, U.absOut],
-  sign: [U.sign, U.sign_, U.signOut],
-  exp: [U.exp, U.exp_, U.expOut],
-  exp2: [U.exp2, U.exp2_, U.exp2Out],
-  log: [U.log, U.log_, U.logOut],
-  log2: [U.log2, U.log2_, U.log2Out],
-  log1p: [U.log1p, U.log1p_, U.log1pOut],
-  expm1: [U.expm1, U.expm1_, U.expm1Out],
-  sqrt: [U.sqrt, U.sqrt_, U.sqrtOut],
-  rsqrt: [U.rsqrt, U.rsqrt_, U.rsqrtOut],
-  sin: [U.sin, U.sin_, U.sinOut],
-  cos: [U.cos, U.cos_, U.cosOut],
-  tan: [U.tan, U.tan_, U.tanOut],
-  asin: [U.asin, U.asin_, U.asinOut],
-  acos: [U.acos, U.acos_, U.acosOut],
-  atan: [U.atan, U.atan_, U.atanOut],
-  sinh: [U.sinh, U.sinh_, U.sinhOut],
-  cosh: [U.cosh, U.cosh_, U.coshOut],
-  tanh: [U.tanh, U.tanh_, U.tanhOut],
-  sigmoid: [U.sigmoid, U.sigmoid_, U.sigmoidOut],
+  sign: viaCpu('sign'),
+  exp: viaCpu('exp'),
+  exp2: viaCpu('exp2'),
+  log: viaCpu('log'),
+  log2: viaCpu('log2'),
+  log1p: viaCpu('log1p'),
+  expm1: viaCpu('expm1'),
+  sqrt: viaCpu('sqrt'),
+  rsqrt: viaCpu('rsqrt'),
+  sin: viaCpu('sin'),
+  cos: viaCpu('cos'),
+  tan: viaCpu('tan'),
+  asin: viaCpu('asin'),
+  acos: viaCpu('acos'),
+  atan: viaCpu('atan'),
+  sinh: viaCpu('sinh'),
+  cosh: viaCpu('cosh'),
+  tanh: viaCpu('tanh'),
+  sigmoid: viaCpu('sigmoid'),
   relu: [U.relu, U.relu_, null],
-  silu: [U.silu, U.silu_, U.siluOut],
-  erf: [U.erf, U.erf_, U.erfOut],
-  floor: [U.floor, U.floor_, U.floorOut],
-  ceil: [U.ceil, U.ceil_, U.ceilOut],
-  trunc: [U.trunc, U.trunc_, U.truncOut],
-  frac: [U.frac, U.frac_, U.fracOut],
-  reciprocal: [U.reciprocal, U.reciprocal_, U.reciprocalOut],
+  silu: viaCpu('silu'),
+  erf: viaCpu('erf'),
+  floor: viaCpu('floor'),
+  ceil: viaCpu('ceil'),
+  trunc: viaCpu('trunc'),
+  frac: viaCpu('frac'),
+  reciprocal: viaCpu('reciprocal'),
   isnan: [U.isnan, null, null],
   isinf: [U.isinf, null, null],
   isfinite: [U.isfinite, null, null],
@@ -93,7 +102,7 @@ function call(op: string, kw: Kwargs, variant: Variant, x: Tensor, out?: Tensor)
         const d = kw.decimals;
         return variant === 'functional' ? U.roundDecimals(ks, x, d) : variant === 'inplace' ? U.roundDecimals_(ks, x, d) : U.roundDecimalsOut(ks, x, d, o);
       }
-      return variant === 'functional' ? U.round(ks, x) : variant === 'inplace' ? U.round_(ks, x) : U.roundOut(ks, x, o);
+      return variant === 'functional' ? atenCpu.round(x) : variant === 'inplace' ? atenCpu.round_(x) : atenCpu.round_out(o, x);
     case 'nan_to_num': {
       const { nan, posinf, neginf } = kw;
       return variant === 'functional'
@@ -323,8 +332,8 @@ describe('unary details', () => {
   });
 
   it('works on arange and 0-dim tensors', () => {
-    expect(U.sqrt(ks, torch.arange(5)).tolist()).toEqual([0, 1, Math.fround(Math.SQRT2), Math.fround(Math.sqrt(3)), 2]);
-    expect(U.neg(ks, torch.tensor(3)).tolist()).toBe(-3);
+    expect(torch.sqrt(torch.arange(5)).tolist()).toEqual([0, 1, Math.fround(Math.SQRT2), Math.fround(Math.sqrt(3)), 2]);
+    expect(torch.neg(torch.tensor(3)).tolist()).toBe(-3);
   });
 
   it('rejects in-place abs of complex tensors', () => {
