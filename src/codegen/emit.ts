@@ -123,7 +123,7 @@ class EmitContext {
  * The CPU and Meta wrappers of a structured function (torchgen's StructuredRegisterDispatchKey: the
  * functional, in-place and out= classes; the Meta ones run the meta function only), and its `atenCpu` entries.
  */
-function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string, cpuLines: string[]): string[] {
+function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string, cpuLines: string[], overloaded: boolean): string[] {
   const args = nf.func.arguments;
   const kind = nf.func.kind();
   const typed = args.map((a) => `${paramName(a.name)}: ${ctx.argType(a.type)}`);
@@ -172,16 +172,22 @@ function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string
     if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined)) return typed[i]!;
     return `${typed[i]!} = ${defaultExpr(nf, a.defaultValue)}`;
   });
+  // Note [atenCpu names of overloads]: C++ overloads at::cpu::eq by argument types; a JavaScript object
+  // cannot, so where one name has several structured overloads of a kind each entry takes its handle name
+  // (`eq_Tensor`, `eq_Scalar`, `eq__Tensor`, `eq_Tensor_out`), as `at::_ops::eq_Tensor` does.
   const base = nf.func.name;
+  const cpp = `at::cpu::${base}${kind === 'out' ? '_out' : ''}${overloaded ? ` (${nf.opName})` : ''}`;
   if (kind === 'out') {
+    const key = overloaded ? nf.handleName : `${base}_out`;
     const rest = withDefaults.filter((_, i) => !args[i]!.isOut);
-    cpuLines.push(`  /** \`at::cpu::${base}_out\` */`);
-    cpuLines.push(`  ${base}_out: (${[`${outName}: Tensor`, ...rest].join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
-    cpuLines.push(`  /** \`at::cpu::${base}_outf\` */`);
-    cpuLines.push(`  ${base}_outf: (${typed.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+    cpuLines.push(`  /** \`${cpp}\` */`);
+    cpuLines.push(`  ${key}: (${[`${outName}: Tensor`, ...rest].join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+    cpuLines.push(`  /** \`${cpp.replace('_out', '_outf')}\` */`);
+    cpuLines.push(`  ${key}f: (${typed.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
   } else {
-    cpuLines.push(`  /** \`at::cpu::${base}\` */`);
-    cpuLines.push(`  ${base}: (${withDefaults.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+    const key = overloaded ? nf.handleName : base;
+    cpuLines.push(`  /** \`${cpp}\` */`);
+    cpuLines.push(`  ${key}: (${withDefaults.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
   }
   return L;
 }
@@ -200,6 +206,12 @@ export function emitAten(functions: readonly NativeFunction[]): string {
   const byOpName = new Map(functions.map((nf) => [nf.opName, nf] as const));
   const structuredLines: string[] = [];
   const cpuLines: string[] = [];
+  // How many structured overloads share a name and kind (Note [atenCpu names of overloads]).
+  const cpuNameUses = new Map<string, number>();
+  const cpuNameOf = (nf: NativeFunction): string => `${nf.func.name}|${nf.func.kind()}`;
+  for (const nf of functions) {
+    if (nf.structured || nf.structuredDelegate !== null) cpuNameUses.set(cpuNameOf(nf), (cpuNameUses.get(cpuNameOf(nf)) ?? 0) + 1);
+  }
 
   for (const nf of functions) {
     const ctx = new EmitContext(nf);
@@ -219,7 +231,7 @@ export function emitAten(functions: readonly NativeFunction[]): string {
         ctx.fail(`structured out= entry '${structuredOut.opName}' lists no CPU kernel (expected e.g. 'CPU: binary.addStructured')`);
       modules.add(cpu.kernel.module);
       used.add('DispatchKeySet');
-      structuredLines.push(...structuredWrappers(ctx, nf, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines));
+      structuredLines.push(...structuredWrappers(ctx, nf, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines, (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1));
       kernels = [`CPU: cpu_${nf.handleName}`, `Meta: meta_${nf.handleName}`];
     } else {
       kernels = nf.dispatch.map((d) => {

@@ -2359,6 +2359,618 @@ function meta_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
   return out;
 }
 
+/** `eq.Tensor`, CPU (functional). */
+function cpu_eq_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.eqStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `eq.Tensor`, Meta (functional). */
+function meta_eq_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.eqStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `eq_.Tensor`, CPU (inplace). */
+function cpu_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.eqStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `eq_.Tensor`, Meta (inplace). */
+function meta_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.eqStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `eq.Tensor_out`, CPU (out). */
+function cpu_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.eqStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `eq.Tensor_out`, Meta (out). */
+function meta_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.eqStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `eq.Scalar`, CPU (functional). */
+function cpu_eq_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.eqScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `eq.Scalar`, Meta (functional). */
+function meta_eq_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.eqScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `eq_.Scalar`, CPU (inplace). */
+function cpu_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.eqScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `eq_.Scalar`, Meta (inplace). */
+function meta_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.eqScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `eq.Scalar_out`, CPU (out). */
+function cpu_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.eqScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `eq.Scalar_out`, Meta (out). */
+function meta_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.eqScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `ne.Tensor`, CPU (functional). */
+function cpu_ne_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.neStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ne.Tensor`, Meta (functional). */
+function meta_ne_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.neStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ne_.Tensor`, CPU (inplace). */
+function cpu_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.neStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `ne_.Tensor`, Meta (inplace). */
+function meta_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.neStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `ne.Tensor_out`, CPU (out). */
+function cpu_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.neStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `ne.Tensor_out`, Meta (out). */
+function meta_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.neStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `ne.Scalar`, CPU (functional). */
+function cpu_ne_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.neScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ne.Scalar`, Meta (functional). */
+function meta_ne_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.neScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ne_.Scalar`, CPU (inplace). */
+function cpu_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.neScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `ne_.Scalar`, Meta (inplace). */
+function meta_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.neScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `ne.Scalar_out`, CPU (out). */
+function cpu_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.neScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `ne.Scalar_out`, Meta (out). */
+function meta_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.neScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `lt.Tensor`, CPU (functional). */
+function cpu_lt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.ltStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lt.Tensor`, Meta (functional). */
+function meta_lt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.ltStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lt_.Tensor`, CPU (inplace). */
+function cpu_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.ltStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `lt_.Tensor`, Meta (inplace). */
+function meta_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.ltStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lt.Tensor_out`, CPU (out). */
+function cpu_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.ltStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `lt.Tensor_out`, Meta (out). */
+function meta_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.ltStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `lt.Scalar`, CPU (functional). */
+function cpu_lt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.ltScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lt.Scalar`, Meta (functional). */
+function meta_lt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.ltScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `lt_.Scalar`, CPU (inplace). */
+function cpu_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.ltScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `lt_.Scalar`, Meta (inplace). */
+function meta_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.ltScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lt.Scalar_out`, CPU (out). */
+function cpu_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.ltScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `lt.Scalar_out`, Meta (out). */
+function meta_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.ltScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `le.Tensor`, CPU (functional). */
+function cpu_le_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.leStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `le.Tensor`, Meta (functional). */
+function meta_le_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.leStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `le_.Tensor`, CPU (inplace). */
+function cpu_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.leStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `le_.Tensor`, Meta (inplace). */
+function meta_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.leStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `le.Tensor_out`, CPU (out). */
+function cpu_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.leStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `le.Tensor_out`, Meta (out). */
+function meta_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.leStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `le.Scalar`, CPU (functional). */
+function cpu_le_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.leScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `le.Scalar`, Meta (functional). */
+function meta_le_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.leScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `le_.Scalar`, CPU (inplace). */
+function cpu_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.leScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `le_.Scalar`, Meta (inplace). */
+function meta_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.leScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `le.Scalar_out`, CPU (out). */
+function cpu_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.leScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `le.Scalar_out`, Meta (out). */
+function meta_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.leScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gt.Tensor`, CPU (functional). */
+function cpu_gt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.gtStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gt.Tensor`, Meta (functional). */
+function meta_gt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.gtStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gt_.Tensor`, CPU (inplace). */
+function cpu_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.gtStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `gt_.Tensor`, Meta (inplace). */
+function meta_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.gtStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `gt.Tensor_out`, CPU (out). */
+function cpu_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.gtStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `gt.Tensor_out`, Meta (out). */
+function meta_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.gtStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `gt.Scalar`, CPU (functional). */
+function cpu_gt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.gtScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gt.Scalar`, Meta (functional). */
+function meta_gt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.gtScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `gt_.Scalar`, CPU (inplace). */
+function cpu_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.gtScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `gt_.Scalar`, Meta (inplace). */
+function meta_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.gtScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `gt.Scalar_out`, CPU (out). */
+function cpu_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.gtScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `gt.Scalar_out`, Meta (out). */
+function meta_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.gtScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `ge.Tensor`, CPU (functional). */
+function cpu_ge_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.geStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ge.Tensor`, Meta (functional). */
+function meta_ge_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.geStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ge_.Tensor`, CPU (inplace). */
+function cpu_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.geStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `ge_.Tensor`, Meta (inplace). */
+function meta_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.geStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `ge.Tensor_out`, CPU (out). */
+function cpu_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.geStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `ge.Tensor_out`, Meta (out). */
+function meta_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.geStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `ge.Scalar`, CPU (functional). */
+function cpu_ge_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.geScalarStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ge.Scalar`, Meta (functional). */
+function meta_ge_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.geScalarStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `ge_.Scalar`, CPU (inplace). */
+function cpu_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.geScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `ge_.Scalar`, Meta (inplace). */
+function meta_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
+  const k = compare.geScalarStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `ge.Scalar_out`, CPU (out). */
+function cpu_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.geScalarStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `ge.Scalar_out`, Meta (out). */
+function meta_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
+  const k = compare.geScalarStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
 /** The empty key set the direct entry points pass (the wrappers ignore it). */
 const NO_KEYS = DispatchKeySet.EMPTY;
 
@@ -2620,6 +3232,102 @@ export const atenCpu = {
   reciprocal_out: (out: Tensor, self: Tensor): Tensor => cpu_reciprocal_out(NO_KEYS, self, out),
   /** `at::cpu::reciprocal_outf` */
   reciprocal_outf: (self: Tensor, out: Tensor): Tensor => cpu_reciprocal_out(NO_KEYS, self, out),
+  /** `at::cpu::eq (eq.Tensor)` */
+  eq_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_eq_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::eq_ (eq_.Tensor)` */
+  eq__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_eq__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::eq_out (eq.Tensor_out)` */
+  eq_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_eq_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::eq_outf (eq.Tensor_out)` */
+  eq_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_eq_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::eq (eq.Scalar)` */
+  eq_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_eq_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::eq_ (eq_.Scalar)` */
+  eq__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_eq__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::eq_out (eq.Scalar_out)` */
+  eq_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_eq_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::eq_outf (eq.Scalar_out)` */
+  eq_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_eq_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ne (ne.Tensor)` */
+  ne_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_ne_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::ne_ (ne_.Tensor)` */
+  ne__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_ne__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::ne_out (ne.Tensor_out)` */
+  ne_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_ne_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ne_outf (ne.Tensor_out)` */
+  ne_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_ne_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ne (ne.Scalar)` */
+  ne_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_ne_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::ne_ (ne_.Scalar)` */
+  ne__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_ne__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::ne_out (ne.Scalar_out)` */
+  ne_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_ne_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ne_outf (ne.Scalar_out)` */
+  ne_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_ne_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lt (lt.Tensor)` */
+  lt_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_lt_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::lt_ (lt_.Tensor)` */
+  lt__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_lt__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::lt_out (lt.Tensor_out)` */
+  lt_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_lt_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lt_outf (lt.Tensor_out)` */
+  lt_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_lt_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lt (lt.Scalar)` */
+  lt_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_lt_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::lt_ (lt_.Scalar)` */
+  lt__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_lt__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::lt_out (lt.Scalar_out)` */
+  lt_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_lt_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lt_outf (lt.Scalar_out)` */
+  lt_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_lt_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::le (le.Tensor)` */
+  le_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_le_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::le_ (le_.Tensor)` */
+  le__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_le__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::le_out (le.Tensor_out)` */
+  le_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_le_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::le_outf (le.Tensor_out)` */
+  le_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_le_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::le (le.Scalar)` */
+  le_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_le_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::le_ (le_.Scalar)` */
+  le__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_le__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::le_out (le.Scalar_out)` */
+  le_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_le_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::le_outf (le.Scalar_out)` */
+  le_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_le_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gt (gt.Tensor)` */
+  gt_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_gt_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::gt_ (gt_.Tensor)` */
+  gt__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_gt__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::gt_out (gt.Tensor_out)` */
+  gt_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_gt_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gt_outf (gt.Tensor_out)` */
+  gt_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_gt_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gt (gt.Scalar)` */
+  gt_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_gt_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::gt_ (gt_.Scalar)` */
+  gt__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_gt__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::gt_out (gt.Scalar_out)` */
+  gt_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_gt_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::gt_outf (gt.Scalar_out)` */
+  gt_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_gt_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ge (ge.Tensor)` */
+  ge_Tensor: (self: Tensor, other: Tensor): Tensor => cpu_ge_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::ge_ (ge_.Tensor)` */
+  ge__Tensor: (self: Tensor, other: Tensor): Tensor => cpu_ge__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::ge_out (ge.Tensor_out)` */
+  ge_Tensor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_ge_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ge_outf (ge.Tensor_out)` */
+  ge_Tensor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_ge_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ge (ge.Scalar)` */
+  ge_Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_ge_Scalar(NO_KEYS, self, other),
+  /** `at::cpu::ge_ (ge_.Scalar)` */
+  ge__Scalar: (self: Tensor, other: number | boolean): Tensor => cpu_ge__Scalar(NO_KEYS, self, other),
+  /** `at::cpu::ge_out (ge.Scalar_out)` */
+  ge_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::ge_outf (ge.Scalar_out)` */
+  ge_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
 };
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
@@ -3262,147 +3970,147 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   eq_Tensor: {
     schema: 'eq.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.eq, Meta: compare.eq },
+    kernels: { CPU: cpu_eq_Tensor, Meta: meta_eq_Tensor },
   },
   eq__Tensor: {
     schema: 'eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.eq_, Meta: compare.eq_ },
+    kernels: { CPU: cpu_eq__Tensor, Meta: meta_eq__Tensor },
   },
   eq_Tensor_out: {
     schema: 'eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.eqOut, Meta: compare.eqOut },
+    kernels: { CPU: cpu_eq_Tensor_out, Meta: meta_eq_Tensor_out },
   },
   eq_Scalar: {
     schema: 'eq.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.eqScalar, Meta: compare.eqScalar },
+    kernels: { CPU: cpu_eq_Scalar, Meta: meta_eq_Scalar },
   },
   eq__Scalar: {
     schema: 'eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.eqScalar_, Meta: compare.eqScalar_ },
+    kernels: { CPU: cpu_eq__Scalar, Meta: meta_eq__Scalar },
   },
   eq_Scalar_out: {
     schema: 'eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.eqScalarOut, Meta: compare.eqScalarOut },
+    kernels: { CPU: cpu_eq_Scalar_out, Meta: meta_eq_Scalar_out },
   },
   ne_Tensor: {
     schema: 'ne.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.ne, Meta: compare.ne },
+    kernels: { CPU: cpu_ne_Tensor, Meta: meta_ne_Tensor },
   },
   ne__Tensor: {
     schema: 'ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.ne_, Meta: compare.ne_ },
+    kernels: { CPU: cpu_ne__Tensor, Meta: meta_ne__Tensor },
   },
   ne_Tensor_out: {
     schema: 'ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.neOut, Meta: compare.neOut },
+    kernels: { CPU: cpu_ne_Tensor_out, Meta: meta_ne_Tensor_out },
   },
   ne_Scalar: {
     schema: 'ne.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.neScalar, Meta: compare.neScalar },
+    kernels: { CPU: cpu_ne_Scalar, Meta: meta_ne_Scalar },
   },
   ne__Scalar: {
     schema: 'ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.neScalar_, Meta: compare.neScalar_ },
+    kernels: { CPU: cpu_ne__Scalar, Meta: meta_ne__Scalar },
   },
   ne_Scalar_out: {
     schema: 'ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.neScalarOut, Meta: compare.neScalarOut },
+    kernels: { CPU: cpu_ne_Scalar_out, Meta: meta_ne_Scalar_out },
   },
   lt_Tensor: {
     schema: 'lt.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.lt, Meta: compare.lt },
+    kernels: { CPU: cpu_lt_Tensor, Meta: meta_lt_Tensor },
   },
   lt__Tensor: {
     schema: 'lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.lt_, Meta: compare.lt_ },
+    kernels: { CPU: cpu_lt__Tensor, Meta: meta_lt__Tensor },
   },
   lt_Tensor_out: {
     schema: 'lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.ltOut, Meta: compare.ltOut },
+    kernels: { CPU: cpu_lt_Tensor_out, Meta: meta_lt_Tensor_out },
   },
   lt_Scalar: {
     schema: 'lt.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.ltScalar, Meta: compare.ltScalar },
+    kernels: { CPU: cpu_lt_Scalar, Meta: meta_lt_Scalar },
   },
   lt__Scalar: {
     schema: 'lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.ltScalar_, Meta: compare.ltScalar_ },
+    kernels: { CPU: cpu_lt__Scalar, Meta: meta_lt__Scalar },
   },
   lt_Scalar_out: {
     schema: 'lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.ltScalarOut, Meta: compare.ltScalarOut },
+    kernels: { CPU: cpu_lt_Scalar_out, Meta: meta_lt_Scalar_out },
   },
   le_Tensor: {
     schema: 'le.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.le, Meta: compare.le },
+    kernels: { CPU: cpu_le_Tensor, Meta: meta_le_Tensor },
   },
   le__Tensor: {
     schema: 'le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.le_, Meta: compare.le_ },
+    kernels: { CPU: cpu_le__Tensor, Meta: meta_le__Tensor },
   },
   le_Tensor_out: {
     schema: 'le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.leOut, Meta: compare.leOut },
+    kernels: { CPU: cpu_le_Tensor_out, Meta: meta_le_Tensor_out },
   },
   le_Scalar: {
     schema: 'le.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.leScalar, Meta: compare.leScalar },
+    kernels: { CPU: cpu_le_Scalar, Meta: meta_le_Scalar },
   },
   le__Scalar: {
     schema: 'le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.leScalar_, Meta: compare.leScalar_ },
+    kernels: { CPU: cpu_le__Scalar, Meta: meta_le__Scalar },
   },
   le_Scalar_out: {
     schema: 'le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.leScalarOut, Meta: compare.leScalarOut },
+    kernels: { CPU: cpu_le_Scalar_out, Meta: meta_le_Scalar_out },
   },
   gt_Tensor: {
     schema: 'gt.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.gt, Meta: compare.gt },
+    kernels: { CPU: cpu_gt_Tensor, Meta: meta_gt_Tensor },
   },
   gt__Tensor: {
     schema: 'gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.gt_, Meta: compare.gt_ },
+    kernels: { CPU: cpu_gt__Tensor, Meta: meta_gt__Tensor },
   },
   gt_Tensor_out: {
     schema: 'gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.gtOut, Meta: compare.gtOut },
+    kernels: { CPU: cpu_gt_Tensor_out, Meta: meta_gt_Tensor_out },
   },
   gt_Scalar: {
     schema: 'gt.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.gtScalar, Meta: compare.gtScalar },
+    kernels: { CPU: cpu_gt_Scalar, Meta: meta_gt_Scalar },
   },
   gt__Scalar: {
     schema: 'gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.gtScalar_, Meta: compare.gtScalar_ },
+    kernels: { CPU: cpu_gt__Scalar, Meta: meta_gt__Scalar },
   },
   gt_Scalar_out: {
     schema: 'gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.gtScalarOut, Meta: compare.gtScalarOut },
+    kernels: { CPU: cpu_gt_Scalar_out, Meta: meta_gt_Scalar_out },
   },
   ge_Tensor: {
     schema: 'ge.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.ge, Meta: compare.ge },
+    kernels: { CPU: cpu_ge_Tensor, Meta: meta_ge_Tensor },
   },
   ge__Tensor: {
     schema: 'ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.ge_, Meta: compare.ge_ },
+    kernels: { CPU: cpu_ge__Tensor, Meta: meta_ge__Tensor },
   },
   ge_Tensor_out: {
     schema: 'ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.geOut, Meta: compare.geOut },
+    kernels: { CPU: cpu_ge_Tensor_out, Meta: meta_ge_Tensor_out },
   },
   ge_Scalar: {
     schema: 'ge.Scalar(Tensor self, Scalar other) -> Tensor',
-    kernels: { CPU: compare.geScalar, Meta: compare.geScalar },
+    kernels: { CPU: cpu_ge_Scalar, Meta: meta_ge_Scalar },
   },
   ge__Scalar: {
     schema: 'ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)',
-    kernels: { CPU: compare.geScalar_, Meta: compare.geScalar_ },
+    kernels: { CPU: cpu_ge__Scalar, Meta: meta_ge__Scalar },
   },
   ge_Scalar_out: {
     schema: 'ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.geScalarOut, Meta: compare.geScalarOut },
+    kernels: { CPU: cpu_ge_Scalar_out, Meta: meta_ge_Scalar_out },
   },
   logical_and: {
     schema: 'logical_and(Tensor self, Tensor other) -> Tensor',

@@ -12,6 +12,7 @@ import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, resultType,
 import type { Tensor } from '../tensor/Tensor.js';
 import { toStored } from '../tensor/elements.js';
 import { newStridedUnchecked } from './TensorFactories.js';
+import type { StructuredKernel } from '../codegen/structured.js';
 
 type Num = number | boolean;
 type OptTensor = Tensor | null | undefined;
@@ -93,13 +94,60 @@ const leOp: ScalarOp = (a, b) => (a <= b ? 1 : 0);
 const gtOp: ScalarOp = (a, b) => (a > b ? 1 : 0);
 const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 
+// Note [Comparisons are structured]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads: `meta` builds
+// the comparison iterator (bool result unless out= or in-place says otherwise), `impl` runs the loop; the
+// functional, in-place and out= kernels for CPU and Meta are generated (Note [Structured kernels in aten-ts]).
+
+function comparison(op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+  return {
+    meta: (out, self, other) => TensorIterator.comparisonOp(out, self, other),
+    impl: (iter) => cpuKernel(iter, op),
+  };
+}
+
+function comparisonScalar(op: ScalarOp): StructuredKernel<[self: Tensor, other: Num]> {
+  return {
+    meta: (out, self, other) => TensorIterator.comparisonOp(out, self, wrapNumber(other)),
+    impl: (iter) => cpuKernel(iter, op),
+  };
+}
+
+/** `eq.Tensor_out` */
+export const eqStructured = comparison(eqOp);
+/** `eq.Scalar_out` */
+export const eqScalarStructured = comparisonScalar(eqOp);
+/** `ne.Tensor_out` */
+export const neStructured = comparison(neOp);
+/** `ne.Scalar_out` */
+export const neScalarStructured = comparisonScalar(neOp);
+/** `lt.Tensor_out` */
+export const ltStructured = comparison(ltOp);
+/** `lt.Scalar_out` */
+export const ltScalarStructured = comparisonScalar(ltOp);
+/** `le.Tensor_out` */
+export const leStructured = comparison(leOp);
+/** `le.Scalar_out` */
+export const leScalarStructured = comparisonScalar(leOp);
+/** `gt.Tensor_out` */
+export const gtStructured = comparison(gtOp);
+/** `gt.Scalar_out` */
+export const gtScalarStructured = comparisonScalar(gtOp);
+/** `ge.Tensor_out` */
+export const geStructured = comparison(geOp);
+/** `ge.Scalar_out` */
+export const geScalarStructured = comparisonScalar(geOp);
+
+/** A comparison-style iterator and loop (bool result unless `out` says otherwise); for the logical ops. */
 function compare(op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
   const iter = TensorIterator.comparisonOp(out, self, other);
   cpuKernel(iter, op);
   return iter.output() as Tensor;
 }
 
-interface ComparisonKernels {
+/** The six kernels of a binary op with Tensor and Scalar overloads (functional, in-place, out=). */
+interface BinaryKernels {
   fn: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
   inplace: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
   out: (ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor) => Tensor;
@@ -107,67 +155,6 @@ interface ComparisonKernels {
   inplaceScalar: (ks: DispatchKeySet, self: Tensor, other: Num) => Tensor;
   outScalar: (ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor) => Tensor;
 }
-
-function comparisonKernels(op: ScalarOp): ComparisonKernels {
-  return {
-    fn: (_ks, self, other) => compare(op, null, self, other),
-    inplace: (_ks, self, other) => bump(compare(op, self, self, other)),
-    out: (_ks, self, other, out) => bump(compare(op, out, self, other)),
-    fnScalar: (_ks, self, other) => compare(op, null, self, wrapNumber(other)),
-    inplaceScalar: (_ks, self, other) => bump(compare(op, self, self, wrapNumber(other))),
-    outScalar: (_ks, self, other, out) => bump(compare(op, out, self, wrapNumber(other))),
-  };
-}
-
-const eqK = comparisonKernels(eqOp);
-const neK = comparisonKernels(neOp);
-const ltK = comparisonKernels(ltOp);
-const leK = comparisonKernels(leOp);
-const gtK = comparisonKernels(gtOp);
-const geK = comparisonKernels(geOp);
-
-/** `eq.Tensor` */
-export const eq = eqK.fn;
-/** `eq_.Tensor` */
-export const eq_ = eqK.inplace;
-/** `eq.Tensor_out` */
-export const eqOut = eqK.out;
-/** `eq.Scalar` */
-export const eqScalar = eqK.fnScalar;
-/** `eq_.Scalar` */
-export const eqScalar_ = eqK.inplaceScalar;
-/** `eq.Scalar_out` */
-export const eqScalarOut = eqK.outScalar;
-export const ne = neK.fn;
-export const ne_ = neK.inplace;
-export const neOut = neK.out;
-export const neScalar = neK.fnScalar;
-export const neScalar_ = neK.inplaceScalar;
-export const neScalarOut = neK.outScalar;
-export const lt = ltK.fn;
-export const lt_ = ltK.inplace;
-export const ltOut = ltK.out;
-export const ltScalar = ltK.fnScalar;
-export const ltScalar_ = ltK.inplaceScalar;
-export const ltScalarOut = ltK.outScalar;
-export const le = leK.fn;
-export const le_ = leK.inplace;
-export const leOut = leK.out;
-export const leScalar = leK.fnScalar;
-export const leScalar_ = leK.inplaceScalar;
-export const leScalarOut = leK.outScalar;
-export const gt = gtK.fn;
-export const gt_ = gtK.inplace;
-export const gtOut = gtK.out;
-export const gtScalar = gtK.fnScalar;
-export const gtScalar_ = gtK.inplaceScalar;
-export const gtScalarOut = gtK.outScalar;
-export const ge = geK.fn;
-export const ge_ = geK.inplace;
-export const geOut = geK.out;
-export const geScalar = geK.fnScalar;
-export const geScalar_ = geK.inplaceScalar;
-export const geScalarOut = geK.outScalar;
 
 // ---------------------------------------------------------------------------------------------------
 // Logical ops (comparison_op iterators: bool results; any nonzero value, NaN included, is true)
@@ -261,7 +248,7 @@ function bitwiseImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tenso
   return iter.output() as Tensor;
 }
 
-interface BitwiseKernels extends ComparisonKernels {
+interface BitwiseKernels extends BinaryKernels {
   scalarTensor: (ks: DispatchKeySet, self: Num, other: Tensor) => Tensor;
 }
 

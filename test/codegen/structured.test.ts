@@ -25,6 +25,18 @@ describe('generated structured wrappers', () => {
     expect(c.tolist()).toEqual([[2, 3, 4], [2, 3, 4]]);
   });
 
+  it('names atenCpu entries of overloaded structured ops by their handle names', () => {
+    const x = torch.tensor([1, 2, 3]);
+    expect(atenCpu.eq_Tensor(x, torch.tensor([1, 0, 3])).tolist()).toEqual([true, false, true]);
+    expect(atenCpu.gt_Scalar(x, 1).tolist()).toEqual([false, true, true]);
+    const out = torch.empty(0, { dtype: 'bool' });
+    expect(atenCpu.le_Scalar_out(out, x, 2)).toBe(out);
+    expect(out.tolist()).toEqual([true, true, false]);
+    // a name with one structured overload per kind keeps at::cpu's plain name
+    expect(atenCpu.exp(torch.tensor([0])).tolist()).toEqual([1]);
+    expect('add' in atenCpu && 'add_out' in atenCpu && !('eq' in atenCpu)).toBe(true);
+  });
+
   it('the out= wrapper resizes with PyTorch\'s deprecation warning', () => {
     const warnings: string[] = [];
     const prev = setWarningHandler((m) => warnings.push(m));

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
+import { atenCpu } from '../../src/generated/aten.js';
 import * as C from '../../src/kernels/CompareOps.js';
 import { loadGolden } from '../golden.js';
 import { num, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';
@@ -35,13 +36,25 @@ interface BinaryKernels {
   scalar?: BinScalar;
   scalarInplace?: BinScalar;
 }
+/** A structured comparison through its generated CPU wrappers (`atenCpu.eq_Tensor`, `eq__Tensor`, `eq_Tensor_out`, ...). */
+function viaCpu(op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): BinaryKernels {
+  const k = atenCpu as unknown as Record<string, (...args: unknown[]) => Tensor>;
+  const at = (name: string): ((...args: unknown[]) => Tensor) => k[name] ?? expect.fail(`atenCpu.${name} is missing`);
+  return {
+    fn: (_ks, a, b) => at(`${op}_Tensor`)(a, b),
+    inplace: (_ks, a, b) => at(`${op}__Tensor`)(a, b),
+    out: (_ks, a, b, out) => at(`${op}_Tensor_out`)(out, a, b),
+    scalar: (_ks, a, b) => at(`${op}_Scalar`)(a, b),
+    scalarInplace: (_ks, a, b) => at(`${op}__Scalar`)(a, b),
+  };
+}
 const BINARY: Record<string, BinaryKernels> = {
-  eq: { fn: C.eq, inplace: C.eq_, out: C.eqOut, scalar: C.eqScalar, scalarInplace: C.eqScalar_ },
-  ne: { fn: C.ne, inplace: C.ne_, out: C.neOut, scalar: C.neScalar, scalarInplace: C.neScalar_ },
-  lt: { fn: C.lt, inplace: C.lt_, out: C.ltOut, scalar: C.ltScalar, scalarInplace: C.ltScalar_ },
-  le: { fn: C.le, inplace: C.le_, out: C.leOut, scalar: C.leScalar, scalarInplace: C.leScalar_ },
-  gt: { fn: C.gt, inplace: C.gt_, out: C.gtOut, scalar: C.gtScalar, scalarInplace: C.gtScalar_ },
-  ge: { fn: C.ge, inplace: C.ge_, out: C.geOut, scalar: C.geScalar, scalarInplace: C.geScalar_ },
+  eq: viaCpu('eq'),
+  ne: viaCpu('ne'),
+  lt: viaCpu('lt'),
+  le: viaCpu('le'),
+  gt: viaCpu('gt'),
+  ge: viaCpu('ge'),
   logical_and: { fn: C.logicalAnd, inplace: C.logicalAnd_, out: C.logicalAndOut },
   logical_or: { fn: C.logicalOr, inplace: C.logicalOr_, out: C.logicalOrOut },
   logical_xor: { fn: C.logicalXor, inplace: C.logicalXor_, out: C.logicalXorOut },
@@ -216,7 +229,7 @@ describe('CompareOps variants', () => {
     expect(x._version).toBe(v + 1);
     const out = torch.empty(0, { dtype: 'bool' });
     const ov = out._version;
-    expect(C.ltOut(ks, x, torch.tensor([3, 3, 3]), out)).toBe(out);
+    expect(atenCpu.lt_Tensor_out(out, x, torch.tensor([3, 3, 3]))).toBe(out);
     expect(out.tolist()).toEqual([true, false, false]);
     expect(out._version).toBe(ov + 1);
   });
