@@ -2971,6 +2971,123 @@ function meta_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | b
   return out;
 }
 
+/** `maximum`, CPU (functional). */
+function cpu_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.maximumStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `maximum`, Meta (functional). */
+function meta_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.maximumStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `maximum.out`, CPU (out). */
+function cpu_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.maximumStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `maximum.out`, Meta (out). */
+function meta_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.maximumStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `minimum`, CPU (functional). */
+function cpu_minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.minimumStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `minimum`, Meta (functional). */
+function meta_minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.minimumStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `minimum.out`, CPU (out). */
+function cpu_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.minimumStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `minimum.out`, Meta (out). */
+function meta_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.minimumStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `atan2`, CPU (functional). */
+function cpu_atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `atan2`, Meta (functional). */
+function meta_atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `atan2_`, CPU (inplace). */
+function cpu_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `atan2_`, Meta (inplace). */
+function meta_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `atan2.out`, CPU (out). */
+function cpu_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `atan2.out`, Meta (out). */
+function meta_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.atan2Structured;
+  k.meta(out, self, other);
+  return out;
+}
+
 /** The empty key set the direct entry points pass (the wrappers ignore it). */
 const NO_KEYS = DispatchKeySet.EMPTY;
 
@@ -3328,6 +3445,26 @@ export const atenCpu = {
   ge_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
   /** `at::cpu::ge_outf (ge.Scalar_out)` */
   ge_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::maximum` */
+  maximum: (self: Tensor, other: Tensor): Tensor => cpu_maximum(NO_KEYS, self, other),
+  /** `at::cpu::maximum_out` */
+  maximum_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_maximum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::maximum_outf` */
+  maximum_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_maximum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::minimum` */
+  minimum: (self: Tensor, other: Tensor): Tensor => cpu_minimum(NO_KEYS, self, other),
+  /** `at::cpu::minimum_out` */
+  minimum_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::minimum_outf` */
+  minimum_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::atan2` */
+  atan2: (self: Tensor, other: Tensor): Tensor => cpu_atan2(NO_KEYS, self, other),
+  /** `at::cpu::atan2_` */
+  atan2_: (self: Tensor, other: Tensor): Tensor => cpu_atan2_(NO_KEYS, self, other),
+  /** `at::cpu::atan2_out` */
+  atan2_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
+  /** `at::cpu::atan2_outf` */
+  atan2_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
 };
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
@@ -4258,19 +4395,19 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   maximum: {
     schema: 'maximum(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.maximum, Meta: compare.maximum },
+    kernels: { CPU: cpu_maximum, Meta: meta_maximum },
   },
   maximum_out: {
     schema: 'maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.maximumOut, Meta: compare.maximumOut },
+    kernels: { CPU: cpu_maximum_out, Meta: meta_maximum_out },
   },
   minimum: {
     schema: 'minimum(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.minimum, Meta: compare.minimum },
+    kernels: { CPU: cpu_minimum, Meta: meta_minimum },
   },
   minimum_out: {
     schema: 'minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.minimumOut, Meta: compare.minimumOut },
+    kernels: { CPU: cpu_minimum_out, Meta: meta_minimum_out },
   },
   where_self: {
     schema: 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor',
@@ -4370,15 +4507,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   atan2: {
     schema: 'atan2(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.atan2, Meta: compare.atan2 },
+    kernels: { CPU: cpu_atan2, Meta: meta_atan2 },
   },
   atan2_: {
     schema: 'atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.atan2_, Meta: compare.atan2_ },
+    kernels: { CPU: cpu_atan2_, Meta: meta_atan2_ },
   },
   atan2_out: {
     schema: 'atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.atan2Out, Meta: compare.atan2Out },
+    kernels: { CPU: cpu_atan2_out, Meta: meta_atan2_out },
   },
   lerp_Scalar: {
     schema: 'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor',

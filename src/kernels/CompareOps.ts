@@ -96,9 +96,10 @@ const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 
 // Note [Comparisons are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads: `meta` builds
-// the comparison iterator (bool result unless out= or in-place says otherwise), `impl` runs the loop; the
-// functional, in-place and out= kernels for CPU and Meta are generated (Note [Structured kernels in aten-ts]).
+// As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads, and so are
+// maximum, minimum and atan2 further down: `meta` builds the iterator (for comparisons a bool result unless
+// out= or in-place says otherwise), `impl` runs the loop; the functional, in-place and out= kernels for CPU
+// and Meta are generated (Note [Structured kernels in aten-ts]).
 
 function comparison(op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
   return {
@@ -319,25 +320,20 @@ export function bitwiseNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 const maxOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : a < b ? b : a);
 const minOp: ScalarOp = (a, b) => (a !== a || b !== b ? NaN : b < a ? b : a);
 
-function maxMinImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
-  complexCheck(self, other, name);
-  const iter = TensorIterator.binaryOp(out, self, other);
-  cpuKernel(iter, op);
-  return iter.output() as Tensor;
+function maxMin(name: string, op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+  return {
+    meta(out, self, other) {
+      complexCheck(self, other, name);
+      return TensorIterator.binaryOp(out, self, other);
+    },
+    impl: (iter) => cpuKernel(iter, op),
+  };
 }
 
-export function maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return maxMinImpl('maximum', maxOp, null, self, other);
-}
-export function maximumOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(maxMinImpl('maximum', maxOp, out, self, other));
-}
-export function minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return maxMinImpl('minimum', minOp, null, self, other);
-}
-export function minimumOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(maxMinImpl('minimum', minOp, out, self, other));
-}
+/** `maximum.out` (structured, as in PyTorch). */
+export const maximumStructured = maxMin('maximum', maxOp);
+/** `minimum.out` (structured). */
+export const minimumStructured = maxMin('minimum', minOp);
 
 // ---------------------------------------------------------------------------------------------------
 // where(condition, self, other)
@@ -607,21 +603,11 @@ export function fmodScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out
 // atan2 (binary_float_op) and lerp
 // ---------------------------------------------------------------------------------------------------
 
-function atan2Impl(out: Tensor | null, self: Tensor, other: Tensor): Tensor {
-  const iter = TensorIterator.binaryFloatOp(out, self, other);
-  cpuKernel(iter, Math.atan2);
-  return iter.output() as Tensor;
-}
-
-export function atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return atan2Impl(null, self, other);
-}
-export function atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(atan2Impl(self, self, other));
-}
-export function atan2Out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(atan2Impl(out, self, other));
-}
+/** `atan2.out` (structured, as in PyTorch): a float op (integer inputs compute in the default float dtype). */
+export const atan2Structured: StructuredKernel<[self: Tensor, other: Tensor]> = {
+  meta: (out, self, other) => TensorIterator.binaryFloatOp(out, self, other),
+  impl: (iter) => cpuKernel(iter, Math.atan2),
+};
 
 // Note [lerp's two formulas]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~

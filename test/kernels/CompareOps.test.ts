@@ -61,11 +61,11 @@ const BINARY: Record<string, BinaryKernels> = {
   bitwise_and: { fn: C.bitwiseAnd, inplace: C.bitwiseAnd_, out: C.bitwiseAndOut, scalar: C.bitwiseAndScalar },
   bitwise_or: { fn: C.bitwiseOr, inplace: C.bitwiseOr_, out: C.bitwiseOrOut, scalar: C.bitwiseOrScalar },
   bitwise_xor: { fn: C.bitwiseXor, inplace: C.bitwiseXor_, out: C.bitwiseXorOut, scalar: C.bitwiseXorScalar },
-  maximum: { fn: C.maximum, out: C.maximumOut },
-  minimum: { fn: C.minimum, out: C.minimumOut },
+  maximum: { fn: (_ks, a, b) => atenCpu.maximum(a, b), out: (_ks, a, b, o) => atenCpu.maximum_out(o, a, b) },
+  minimum: { fn: (_ks, a, b) => atenCpu.minimum(a, b), out: (_ks, a, b, o) => atenCpu.minimum_out(o, a, b) },
   remainder: { fn: C.remainder, inplace: C.remainder_, out: C.remainderOut, scalar: C.remainderScalar },
   fmod: { fn: C.fmod, inplace: C.fmod_, out: C.fmodOut, scalar: C.fmodScalar },
-  atan2: { fn: C.atan2, inplace: C.atan2_, out: C.atan2Out },
+  atan2: { fn: (_ks, a, b) => atenCpu.atan2(a, b), inplace: (_ks, a, b) => atenCpu.atan2_(a, b), out: (_ks, a, b, o) => atenCpu.atan2_out(o, a, b) },
 };
 const UNARY: Record<string, [(ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor, out: Tensor) => Tensor]> = {
   logical_not: [C.logicalNot, C.logicalNot_, C.logicalNotOut],
