@@ -8,7 +8,9 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, resultType, scalarTypeOfNumber, type ScalarOp } from '../iter/index.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, elementBase, resultType, scalarTypeOfNumber, type ScalarOp } from '../iter/index.js';
+import type { StorageArray } from '../tensor/Storage.js';
+import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { toStored } from '../tensor/elements.js';
 import { newStridedUnchecked } from './TensorFactories.js';
@@ -101,10 +103,38 @@ const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 // out= or in-place says otherwise), `impl` runs the loop; the functional, in-place and out= kernels for CPU
 // and Meta are generated (Note [Structured kernels in aten-ts]).
 
-function comparison(op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+/** A comparison over three contiguous runs: `out[i] = a[i] <op> b[i] ? 1 : 0`. */
+type CompareVec = (out: StorageArray, o: number, a: StorageArray, ao: number, b: StorageArray, bo: number, n: number) => void;
+
+// One loop per comparison so that V8 inlines the comparison (a shared loop calling a lambda per element
+// cannot); NaN compares as in C++ (only `!=` is true).
+const eqVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) === (b[bo + i] as number) ? 1 : 0; };
+const neVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) !== (b[bo + i] as number) ? 1 : 0; };
+const ltVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) < (b[bo + i] as number) ? 1 : 0; };
+const leVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) <= (b[bo + i] as number) ? 1 : 0; };
+const gtVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) > (b[bo + i] as number) ? 1 : 0; };
+const geVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) >= (b[bo + i] as number) ? 1 : 0; };
+
+/**
+ * The comparison's fast case: a bool output and two inputs of one dtype stored as plain numbers (no float16
+ * decoding, no complex), all contiguous and of the same shape. Returns false when the general loop must run.
+ */
+function compareContiguous(iter: TensorIterator, vec: CompareVec): boolean {
+  if (iter.isMeta || !iter.isContiguous() || iter.numOutputs !== 1) return false;
+  const [out, a, b] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
+  if (iter.tensors.length !== 3 || out.dtype !== ScalarType.Bool || a.dtype !== b.dtype) return false;
+  const d = a.dtype;
+  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d)) return false;
+  vec(out.storage.data(out.dtype), elementBase(out), a.storage.data(d), elementBase(a), b.storage.data(d), elementBase(b), iter.numel());
+  return true;
+}
+
+function comparison(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tensor, other: Tensor]> {
   return {
     meta: (out, self, other) => TensorIterator.comparisonOp(out, self, other),
-    impl: (iter) => cpuKernel(iter, op),
+    impl: (iter) => {
+      if (!compareContiguous(iter, vec)) cpuKernel(iter, op);
+    },
   };
 }
 
@@ -116,27 +146,27 @@ function comparisonScalar(op: ScalarOp): StructuredKernel<[self: Tensor, other: 
 }
 
 /** `eq.Tensor_out` */
-export const eqStructured = comparison(eqOp);
+export const eqStructured = comparison(eqOp, eqVec);
 /** `eq.Scalar_out` */
 export const eqScalarStructured = comparisonScalar(eqOp);
 /** `ne.Tensor_out` */
-export const neStructured = comparison(neOp);
+export const neStructured = comparison(neOp, neVec);
 /** `ne.Scalar_out` */
 export const neScalarStructured = comparisonScalar(neOp);
 /** `lt.Tensor_out` */
-export const ltStructured = comparison(ltOp);
+export const ltStructured = comparison(ltOp, ltVec);
 /** `lt.Scalar_out` */
 export const ltScalarStructured = comparisonScalar(ltOp);
 /** `le.Tensor_out` */
-export const leStructured = comparison(leOp);
+export const leStructured = comparison(leOp, leVec);
 /** `le.Scalar_out` */
 export const leScalarStructured = comparisonScalar(leOp);
 /** `gt.Tensor_out` */
-export const gtStructured = comparison(gtOp);
+export const gtStructured = comparison(gtOp, gtVec);
 /** `gt.Scalar_out` */
 export const gtScalarStructured = comparisonScalar(gtOp);
 /** `ge.Tensor_out` */
-export const geStructured = comparison(geOp);
+export const geStructured = comparison(geOp, geVec);
 /** `ge.Scalar_out` */
 export const geScalarStructured = comparisonScalar(geOp);
 
