@@ -20,11 +20,14 @@ import {
   TensorIteratorConfig,
   cpuKernel,
   cpuKernelComplex,
+  cpuKernelVec,
   type ComplexOp,
+  type VecOp,
   type ScalarOp,
 } from '../iter/index.js';
 import type { StructuredKernel } from '../codegen/structured.js';
 import { fmaf } from '../random/fma.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
 // Note [Float opmath in unary kernels]
@@ -189,7 +192,39 @@ interface UnarySpec {
   complex?: ComplexOp;
   /** Checks on the input that PyTorch makes before building the iterator (on every device). */
   precheck?: (self: Tensor) => void;
+  /** Its own loop over same-dtype contiguous runs (Note [Unary loops of their own]). */
+  vec?: VecOp;
 }
+
+// Note [Unary loops of their own]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The shared loop calls each op's scalar lambda per element, which V8 cannot inline once many kernels use it.
+// The most used ops also carry a loop of their own (`vec`, run by cpuKernelVec when input and output share a
+// dtype: Note [cpuKernelVec contract]). Each is the same computation as `real`: one libm call or one exact
+// operation, whose double result the float32 array store rounds once, as `Math.fround` would.
+const expVec: VecOp = (out, o, ins, io, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = io[0] as number;
+  for (let i = 0; i < n; i++) out[o + i] = Math.exp(a[ao + i] as number);
+};
+const logVec: VecOp = (out, o, ins, io, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = io[0] as number;
+  for (let i = 0; i < n; i++) out[o + i] = Math.log(a[ao + i] as number);
+};
+const tanhVec: VecOp = (out, o, ins, io, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = io[0] as number;
+  for (let i = 0; i < n; i++) out[o + i] = Math.tanh(a[ao + i] as number);
+};
+const reluVec: VecOp = (out, o, ins, io, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = io[0] as number;
+  for (let i = 0; i < n; i++) {
+    const x = a[ao + i] as number;
+    out[o + i] = x < 0 ? 0 : x;
+  }
+};
 
 const allReal = (d: ScalarType): boolean => !isComplexType(d);
 const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);
@@ -245,6 +280,7 @@ const SPECS = {
     dispatchName: 'exp_vml_cpu',
     supports: () => true,
     real: floatFn(Math.exp),
+    vec: expVec,
     complex: (ins: Float64Array, out: Float64Array) => {
       const m = Math.exp(ins[0] as number);
       const b = ins[1] as number;
@@ -258,7 +294,7 @@ const SPECS = {
     },
   },
   exp2: { kind: Kind.Float, dispatchName: 'exp2', supports: allReal, real: floatFn((x) => 2 ** x) },
-  log: { kind: Kind.Float, dispatchName: 'log_vml_cpu', supports: allReal, real: floatFn(Math.log) },
+  log: { kind: Kind.Float, dispatchName: 'log_vml_cpu', supports: allReal, real: floatFn(Math.log), vec: logVec },
   log2: { kind: Kind.Float, dispatchName: 'log2', supports: allReal, real: floatFn(Math.log2) },
   log1p: { kind: Kind.Float, dispatchName: 'log1p_vml_cpu', supports: allReal, real: floatFn(Math.log1p) },
   expm1: { kind: Kind.Float, dispatchName: 'expm1_vml_cpu', supports: allReal, real: floatFn(Math.expm1) },
@@ -296,7 +332,7 @@ const SPECS = {
   atan: { kind: Kind.Float, dispatchName: 'atan_vml_cpu', supports: allReal, real: floatFn(Math.atan) },
   sinh: { kind: Kind.Float, dispatchName: 'sinh_vml_cpu', supports: allReal, real: floatFn(Math.sinh) },
   cosh: { kind: Kind.Float, dispatchName: 'cosh_vml_cpu', supports: allReal, real: floatFn(Math.cosh) },
-  tanh: { kind: Kind.Float, dispatchName: 'tanh_vml_cpu', supports: allReal, real: floatFn(Math.tanh) },
+  tanh: { kind: Kind.Float, dispatchName: 'tanh_vml_cpu', supports: allReal, real: floatFn(Math.tanh), vec: tanhVec },
   // sigmoid: (1 + exp(-x)).reciprocal(), each step in the compute precision.
   sigmoid: {
     kind: Kind.Float,
@@ -311,7 +347,7 @@ const SPECS = {
     real: (r: Rounder, d: ScalarType) => (d === ScalarType.Half || d === ScalarType.BFloat16 ? erfReducedFloat : (x: number) => r(erfDouble(x))),
   },
   // relu is clamp_min(self, 0): NaN and -0 pass through.
-  relu: { kind: Kind.Same, dispatchName: 'clamp_min_cpu', supports: allReal, real: () => (x: number) => (x < 0 ? 0 : x) },
+  relu: { kind: Kind.Same, dispatchName: 'clamp_min_cpu', supports: allReal, real: () => (x: number) => (x < 0 ? 0 : x), vec: reluVec },
   // silu: x / (1 + exp(-x)).
   silu: { kind: Kind.Same, dispatchName: 'silu_cpu', supports: floatsOnly, real: (r: Rounder) => (x: number) => r(x / r(1 + r(Math.exp(-x)))) },
   floor: { kind: Kind.Same, dispatchName: 'floor_vml_cpu', supports: noBool, real: integerPassThrough(Math.floor) },
@@ -335,7 +371,8 @@ function runLoop(spec: UnarySpec, iter: TensorIterator): void {
     return;
   }
   if (!spec.supports(dtype)) throw notImplemented(spec.dispatchName, dtype);
-  cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
+  if (spec.vec !== undefined) cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
+  else cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
 }
 
 function build(spec: UnarySpec, out: Tensor | null, self: Tensor): TensorIterator {
