@@ -567,6 +567,12 @@ export interface AtenOps {
   lerp__Scalar: OperatorHandle<(self: Tensor, end: Tensor, weight: number | boolean) => Tensor>;
   /** `lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)` */
   lerp_Scalar_out: OperatorHandle<(self: Tensor, end: Tensor, weight: number | boolean, out: Tensor) => Tensor>;
+  /** `lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor` */
+  lerp_Tensor: OperatorHandle<(self: Tensor, end: Tensor, weight: Tensor) => Tensor>;
+  /** `lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)` */
+  lerp__Tensor: OperatorHandle<(self: Tensor, end: Tensor, weight: Tensor) => Tensor>;
+  /** `lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)` */
+  lerp_Tensor_out: OperatorHandle<(self: Tensor, end: Tensor, weight: Tensor, out: Tensor) => Tensor>;
   /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
   sum: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
   /** `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
@@ -3088,6 +3094,57 @@ function meta_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: T
   return out;
 }
 
+/** `lerp.Tensor`, CPU (functional). */
+function cpu_lerp_Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  const fast = k.fast?.(self, end, weight);
+  if (fast) return fast;
+  const iter = k.meta(null, self, end, weight);
+  k.impl(iter, self, end, weight);
+  return iter.output() as Tensor;
+}
+
+/** `lerp.Tensor`, Meta (functional). */
+function meta_lerp_Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  const iter = k.meta(null, self, end, weight);
+  return iter.output() as Tensor;
+}
+
+/** `lerp_.Tensor`, CPU (inplace). */
+function cpu_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  const iter = k.meta(self, self, end, weight);
+  checkInplace(self, iter);
+  k.impl(iter, self, end, weight);
+  self.bumpVersion();
+  return self;
+}
+
+/** `lerp_.Tensor`, Meta (inplace). */
+function meta_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  const iter = k.meta(self, self, end, weight);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lerp.Tensor_out`, CPU (out). */
+function cpu_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  const iter = k.meta(out, self, end, weight);
+  k.impl(iter, self, end, weight);
+  out.bumpVersion();
+  return out;
+}
+
+/** `lerp.Tensor_out`, Meta (out). */
+function meta_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor {
+  const k = compare.lerpTensorStructured;
+  k.meta(out, self, end, weight);
+  return out;
+}
+
 /** The empty key set the direct entry points pass (the wrappers ignore it). */
 const NO_KEYS = DispatchKeySet.EMPTY;
 
@@ -3465,6 +3522,14 @@ export const atenCpu = {
   atan2_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
   /** `at::cpu::atan2_outf` */
   atan2_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
+  /** `at::cpu::lerp` */
+  lerp: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_` */
+  lerp_: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp__Tensor(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_out` */
+  lerp_out: (out: Tensor, self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::lerp_outf` */
+  lerp_outf: (self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
 };
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
@@ -4528,6 +4593,18 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   lerp_Scalar_out: {
     schema: 'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)',
     kernels: { CPU: compare.lerpOut, Meta: compare.lerpOut },
+  },
+  lerp_Tensor: {
+    schema: 'lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor',
+    kernels: { CPU: cpu_lerp_Tensor, Meta: meta_lerp_Tensor },
+  },
+  lerp__Tensor: {
+    schema: 'lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)',
+    kernels: { CPU: cpu_lerp__Tensor, Meta: meta_lerp__Tensor },
+  },
+  lerp_Tensor_out: {
+    schema: 'lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_lerp_Tensor_out, Meta: meta_lerp_Tensor_out },
   },
   sum: {
     schema: 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor',

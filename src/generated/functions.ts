@@ -3600,17 +3600,18 @@ export function atan2(...a: unknown[]): unknown {
   return noMatch("atan2", a, SIGS_atan2);
 }
 
-const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)"];
+const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)","(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)"];
 
-/** `torch.lerp`: `lerp.Scalar`. */
+/** `torch.lerp`: `lerp.Scalar`, `lerp.Tensor`. */
 export function lerp(input: Tensor, end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+export function lerp(input: Tensor, end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
 export function lerp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp.Scalar (out=: lerp.Scalar_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
     if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
@@ -3621,6 +3622,19 @@ export function lerp(...a: unknown[]): unknown {
       return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
     }
     return aten().lerp_Scalar.call(v0, v1, v2);
+  }
+  // lerp.Tensor (out=: lerp.Tensor_out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+      return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().lerp_Tensor.call(v0, v1, v2);
   }
   return noMatch("lerp", a, SIGS_lerp);
 }

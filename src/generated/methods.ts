@@ -341,10 +341,12 @@ export interface TensorMethods {
   atan2(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
   atan2_(other: Tensor): this;
-  /** `lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor` */
+  /** `lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor`; `lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor` */
   lerp(end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
-  /** `lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)` */
+  lerp(end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)`; `lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)` */
   lerp_(end: Tensor, weight: number | boolean): this;
+  lerp_(end: Tensor, weight: Tensor): this;
   /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   sum(options?: { dtype?: DtypeLike | null }): Tensor;
   sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
@@ -3399,7 +3401,7 @@ function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.atan2_", a, SIGS_atan2_);
 }
 
-const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)"];
+const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)","(Tensor end, Tensor weight, *, Tensor out = None)"];
 
 function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -3407,7 +3409,7 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp.Scalar (out=: lerp.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
     if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
@@ -3418,10 +3420,22 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().lerp_Scalar.call(this, v0, v1);
   }
+  // lerp.Tensor (out=: lerp.Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+      return aten().lerp_Tensor_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().lerp_Tensor.call(this, v0, v1);
+  }
   return noMatch("Tensor.lerp", a, SIGS_lerp);
 }
 
-const SIGS_lerp_ = ["(Tensor end, Number weight)"];
+const SIGS_lerp_ = ["(Tensor end, Number weight)","(Tensor end, Tensor weight)"];
 
 function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -3429,11 +3443,18 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
     if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
     return aten().lerp__Scalar.call(this, v0, v1);
+  }
+  // lerp_.Tensor
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
+    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    return aten().lerp__Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
 }

@@ -1,7 +1,7 @@
 // Comparison, logical, bitwise and clamp-family pointwise kernels on TensorIterator (functional, in-place and
 // out= variants; the iterator is the structured meta step, the loop the impl): eq ne lt le gt ge,
 // logical_and/or/xor/not, bitwise_and/or/xor/not, maximum, minimum, where, clamp (Scalar and Tensor bounds),
-// remainder, fmod, atan2, lerp (Scalar weight). Mirrors aten/src/ATen/native/BinaryOps.cpp,
+// remainder, fmod, atan2, lerp (Scalar and Tensor weights). Mirrors aten/src/ATen/native/BinaryOps.cpp,
 // TensorCompare.cpp (where, clamp), UnaryOps.cpp (bitwise_not, logical_not), Lerp.cpp and
 // native/cpu/BinaryOpsKernel.cpp, TensorCompareKernel.cpp, UnaryOpsKernel.cpp, LerpKernel.cpp.
 
@@ -677,3 +677,28 @@ export function lerp_(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Nu
 export function lerpOut(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num, out: Tensor): Tensor {
   return bump(lerpImpl(out, self, end, weight));
 }
+
+/**
+ * `lerp.Tensor_out` (structured, as in PyTorch): a per-element weight of self's dtype, the three inputs
+ * broadcast together; the two formulas of Note [lerp's two formulas], chosen per element.
+ */
+export const lerpTensorStructured: StructuredKernel<[self: Tensor, end: Tensor, weight: Tensor]> = {
+  meta(out, self, end, weight) {
+    if (self.dtype !== end.dtype) {
+      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
+    }
+    if (self.dtype !== weight.dtype) {
+      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`weight\` but got dtype ${typeMetaName(weight.dtype)}`);
+    }
+    return new TensorIteratorConfig().addOutput(out).addConstInput(self).addConstInput(end).addConstInput(weight).build();
+  },
+  impl(iter) {
+    const d = iter.commonDtype;
+    if (!isFloatingType(d)) throw notImplemented('lerp_kernel_tensor', d);
+    const f = d === ScalarType.Double ? (x: number) => x : Math.fround;
+    cpuKernel(iter, (a, b, w) => {
+      const diff = f(b - a);
+      return Math.abs(w) < 0.5 ? f(a + f(w * diff)) : f(b - f(diff * f(1 - w)));
+    });
+  },
+};

@@ -1,4 +1,4 @@
-// pow, div with rounding modes, cumsum, cumprod and norm against PyTorch 2.13.
+// pow, div with rounding modes, cumsum, cumprod, norm and lerp with a tensor weight against PyTorch 2.13.
 // Fixture: test/golden/more.json (tools/golden/gen_more.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
@@ -26,7 +26,7 @@ const num = (v: V): number => (typeof v === 'boolean' ? Number(v) : v === 'nan' 
 const make = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
 
 function run(c: Case): Tensor {
-  const [a, b] = c.tensors.map(make) as [Tensor, Tensor];
+  const [a, b, w] = c.tensors.map(make) as [Tensor, Tensor, Tensor];
   switch (c.op) {
     case 'pow':
       return P.powTensor(ks, a, b);
@@ -44,6 +44,13 @@ function run(c: Case): Tensor {
       return R.norm(ks, a, num(c.args.p!), c.args.dim as number[]);
     case 'norm_all':
       return R.normAll(ks, a, num(c.args.p!));
+    case 'lerp_tensor':
+      return torch.lerp(a, b, w);
+    case 'lerp_tensor_': {
+      const out = a.lerp_(b, w);
+      expect(out).toBe(a);
+      return out;
+    }
     default:
       throw new Error(`unknown op ${c.op}`);
   }
@@ -54,6 +61,12 @@ describe('pow, div modes, cumulative ops and norms (PyTorch golden)', () => {
     if (c.error !== undefined) {
       expect(() => run(c)).toThrow(c.error);
       return;
+    }
+    if (c.op.startsWith('lerp')) {
+      // the Meta kernel gives the same shape and dtype without data
+      const [a, b, w] = c.tensors.map((t) => make(t).to('meta'));
+      const m = torch.lerp(a!, b!, w!);
+      expect([m.isMeta(), dtypeName(m.dtype), m.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
     }
     const r = run(c);
     const want = c.result!;

@@ -1,4 +1,5 @@
-"""Golden fixture for pow (Tensor/Scalar overloads), div with rounding modes, cumsum, cumprod and norm:
+"""Golden fixture for pow (Tensor/Scalar overloads), div with rounding modes, cumsum, cumprod, norm and lerp
+with a tensor weight:
 result dtypes, shapes, values and errors.
 
 Run: /tmp/tv/bin/python tools/golden/gen_more.py  ->  test/golden/more.json
@@ -59,6 +60,17 @@ for p in (2, 1, 0, 3, float('inf'), float('-inf')):
     case('norm', [fa], {'p': enc(p), 'dim': [1]}, lambda: torch.norm(fa, p, dim=[1]))
     case('norm_all', [fa], {'p': enc(p)}, lambda: torch.norm(fa, p))
 case('norm', [ia], {'p': 2, 'dim': [1]}, lambda: torch.norm(ia, 2, dim=[1]))
+
+# lerp.Tensor: per-element weights (both formulas, |w| < 0.5 and not), broadcasting, in-place, dtype errors
+w = torch.tensor([[0.0, 0.3, 0.5], [0.7, 1.0, -0.5]])
+w_row = torch.tensor([0.25, 2.0, -1.5])
+for s_, e_, w_ in [(fa, fb, w), (fa, fb, w_row), (fa.double(), fb.double(), w.double()), (fa[0], fb, w)]:
+    case('lerp_tensor', [s_, e_, w_], {}, lambda: torch.lerp(s_, e_, w_))
+case('lerp_tensor_', [fa, fb, w_row], {}, lambda: fa.clone().lerp_(fb, w_row))
+case('lerp_tensor_', [fa[0], fb, w], {}, lambda: fa[0].clone().lerp_(fb, w))
+case('lerp_tensor', [fa, fb, w.double()], {}, lambda: torch.lerp(fa, fb, w.double()))
+case('lerp_tensor', [fa, fb.double(), w], {}, lambda: torch.lerp(fa, fb.double(), w))
+case('lerp_tensor', [ia, ib, ia], {}, lambda: torch.lerp(ia, ib, ia))
 
 with open(OUT, 'w') as f:
     json.dump({'generated_by': 'tools/golden/gen_more.py', 'torch_version': torch.__version__, 'cases': cases}, f, allow_nan=False)
