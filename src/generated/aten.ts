@@ -2977,6 +2977,159 @@ function meta_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | b
   return out;
 }
 
+/** `bitwise_and.Tensor`, CPU (functional). */
+function cpu_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_and.Tensor`, Meta (functional). */
+function meta_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_and_.Tensor`, CPU (inplace). */
+function cpu_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `bitwise_and_.Tensor`, Meta (inplace). */
+function meta_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_and.Tensor_out`, CPU (out). */
+function cpu_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `bitwise_and.Tensor_out`, Meta (out). */
+function meta_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseAndStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `bitwise_or.Tensor`, CPU (functional). */
+function cpu_bitwise_or_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_or.Tensor`, Meta (functional). */
+function meta_bitwise_or_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_or_.Tensor`, CPU (inplace). */
+function cpu_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `bitwise_or_.Tensor`, Meta (inplace). */
+function meta_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_or.Tensor_out`, CPU (out). */
+function cpu_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `bitwise_or.Tensor_out`, Meta (out). */
+function meta_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseOrStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `bitwise_xor.Tensor`, CPU (functional). */
+function cpu_bitwise_xor_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_xor.Tensor`, Meta (functional). */
+function meta_bitwise_xor_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_xor_.Tensor`, CPU (inplace). */
+function cpu_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `bitwise_xor_.Tensor`, Meta (inplace). */
+function meta_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_xor.Tensor_out`, CPU (out). */
+function cpu_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `bitwise_xor.Tensor_out`, Meta (out). */
+function meta_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseXorStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
 /** `maximum`, CPU (functional). */
 function cpu_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   const k = compare.maximumStructured;
@@ -3039,6 +3192,108 @@ function cpu_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: 
 /** `minimum.out`, Meta (out). */
 function meta_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
   const k = compare.minimumStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `remainder.Tensor`, CPU (functional). */
+function cpu_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `remainder.Tensor`, Meta (functional). */
+function meta_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `remainder_.Tensor`, CPU (inplace). */
+function cpu_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `remainder_.Tensor`, Meta (inplace). */
+function meta_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `remainder.Tensor_out`, CPU (out). */
+function cpu_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `remainder.Tensor_out`, Meta (out). */
+function meta_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.remainderStructured;
+  k.meta(out, self, other);
+  return out;
+}
+
+/** `fmod.Tensor`, CPU (functional). */
+function cpu_fmod_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.fmodStructured;
+  const fast = k.fast?.(self, other);
+  if (fast) return fast;
+  const iter = k.meta(null, self, other);
+  k.impl(iter, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmod.Tensor`, Meta (functional). */
+function meta_fmod_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.fmodStructured;
+  const iter = k.meta(null, self, other);
+  return iter.output() as Tensor;
+}
+
+/** `fmod_.Tensor`, CPU (inplace). */
+function cpu_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.fmodStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  k.impl(iter, self, other);
+  self.bumpVersion();
+  return self;
+}
+
+/** `fmod_.Tensor`, Meta (inplace). */
+function meta_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  const k = compare.fmodStructured;
+  const iter = k.meta(self, self, other);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `fmod.Tensor_out`, CPU (out). */
+function cpu_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.fmodStructured;
+  const iter = k.meta(out, self, other);
+  k.impl(iter, self, other);
+  out.bumpVersion();
+  return out;
+}
+
+/** `fmod.Tensor_out`, Meta (out). */
+function meta_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  const k = compare.fmodStructured;
   k.meta(out, self, other);
   return out;
 }
@@ -3502,6 +3757,30 @@ export const atenCpu = {
   ge_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
   /** `at::cpu::ge_outf (ge.Scalar_out)` */
   ge_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_and` */
+  bitwise_and: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_and_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_and_` */
+  bitwise_and_: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_and__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_and_out` */
+  bitwise_and_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_bitwise_and_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_and_outf` */
+  bitwise_and_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_bitwise_and_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_or` */
+  bitwise_or: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_or_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_or_` */
+  bitwise_or_: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_or__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_or_out` */
+  bitwise_or_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_bitwise_or_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_or_outf` */
+  bitwise_or_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_bitwise_or_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_xor` */
+  bitwise_xor: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_xor_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_xor_` */
+  bitwise_xor_: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_xor__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::bitwise_xor_out` */
+  bitwise_xor_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_bitwise_xor_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_xor_outf` */
+  bitwise_xor_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_bitwise_xor_Tensor_out(NO_KEYS, self, other, out),
   /** `at::cpu::maximum` */
   maximum: (self: Tensor, other: Tensor): Tensor => cpu_maximum(NO_KEYS, self, other),
   /** `at::cpu::maximum_out` */
@@ -3514,6 +3793,22 @@ export const atenCpu = {
   minimum_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
   /** `at::cpu::minimum_outf` */
   minimum_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::remainder` */
+  remainder: (self: Tensor, other: Tensor): Tensor => cpu_remainder_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::remainder_` */
+  remainder_: (self: Tensor, other: Tensor): Tensor => cpu_remainder__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::remainder_out` */
+  remainder_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_remainder_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::remainder_outf` */
+  remainder_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_remainder_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::fmod` */
+  fmod: (self: Tensor, other: Tensor): Tensor => cpu_fmod_Tensor(NO_KEYS, self, other),
+  /** `at::cpu::fmod_` */
+  fmod_: (self: Tensor, other: Tensor): Tensor => cpu_fmod__Tensor(NO_KEYS, self, other),
+  /** `at::cpu::fmod_out` */
+  fmod_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_fmod_Tensor_out(NO_KEYS, self, other, out),
+  /** `at::cpu::fmod_outf` */
+  fmod_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_fmod_Tensor_out(NO_KEYS, self, other, out),
   /** `at::cpu::atan2` */
   atan2: (self: Tensor, other: Tensor): Tensor => cpu_atan2(NO_KEYS, self, other),
   /** `at::cpu::atan2_` */
@@ -4376,15 +4671,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   bitwise_and_Tensor: {
     schema: 'bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.bitwiseAnd, Meta: compare.bitwiseAnd },
+    kernels: { CPU: cpu_bitwise_and_Tensor, Meta: meta_bitwise_and_Tensor },
   },
   bitwise_and__Tensor: {
     schema: 'bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseAnd_, Meta: compare.bitwiseAnd_ },
+    kernels: { CPU: cpu_bitwise_and__Tensor, Meta: meta_bitwise_and__Tensor },
   },
   bitwise_and_Tensor_out: {
     schema: 'bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseAndOut, Meta: compare.bitwiseAndOut },
+    kernels: { CPU: cpu_bitwise_and_Tensor_out, Meta: meta_bitwise_and_Tensor_out },
   },
   bitwise_and_Scalar: {
     schema: 'bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor',
@@ -4404,15 +4699,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   bitwise_or_Tensor: {
     schema: 'bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.bitwiseOr, Meta: compare.bitwiseOr },
+    kernels: { CPU: cpu_bitwise_or_Tensor, Meta: meta_bitwise_or_Tensor },
   },
   bitwise_or__Tensor: {
     schema: 'bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseOr_, Meta: compare.bitwiseOr_ },
+    kernels: { CPU: cpu_bitwise_or__Tensor, Meta: meta_bitwise_or__Tensor },
   },
   bitwise_or_Tensor_out: {
     schema: 'bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseOrOut, Meta: compare.bitwiseOrOut },
+    kernels: { CPU: cpu_bitwise_or_Tensor_out, Meta: meta_bitwise_or_Tensor_out },
   },
   bitwise_or_Scalar: {
     schema: 'bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor',
@@ -4432,15 +4727,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   bitwise_xor_Tensor: {
     schema: 'bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.bitwiseXor, Meta: compare.bitwiseXor },
+    kernels: { CPU: cpu_bitwise_xor_Tensor, Meta: meta_bitwise_xor_Tensor },
   },
   bitwise_xor__Tensor: {
     schema: 'bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseXor_, Meta: compare.bitwiseXor_ },
+    kernels: { CPU: cpu_bitwise_xor__Tensor, Meta: meta_bitwise_xor__Tensor },
   },
   bitwise_xor_Tensor_out: {
     schema: 'bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseXorOut, Meta: compare.bitwiseXorOut },
+    kernels: { CPU: cpu_bitwise_xor_Tensor_out, Meta: meta_bitwise_xor_Tensor_out },
   },
   bitwise_xor_Scalar: {
     schema: 'bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor',
@@ -4520,15 +4815,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   remainder_Tensor: {
     schema: 'remainder.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.remainder, Meta: compare.remainder },
+    kernels: { CPU: cpu_remainder_Tensor, Meta: meta_remainder_Tensor },
   },
   remainder__Tensor: {
     schema: 'remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.remainder_, Meta: compare.remainder_ },
+    kernels: { CPU: cpu_remainder__Tensor, Meta: meta_remainder__Tensor },
   },
   remainder_Tensor_out: {
     schema: 'remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.remainderOut, Meta: compare.remainderOut },
+    kernels: { CPU: cpu_remainder_Tensor_out, Meta: meta_remainder_Tensor_out },
   },
   remainder_Scalar: {
     schema: 'remainder.Scalar(Tensor self, Scalar other) -> Tensor',
@@ -4544,15 +4839,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   fmod_Tensor: {
     schema: 'fmod.Tensor(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: compare.fmod, Meta: compare.fmod },
+    kernels: { CPU: cpu_fmod_Tensor, Meta: meta_fmod_Tensor },
   },
   fmod__Tensor: {
     schema: 'fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)',
-    kernels: { CPU: compare.fmod_, Meta: compare.fmod_ },
+    kernels: { CPU: cpu_fmod__Tensor, Meta: meta_fmod__Tensor },
   },
   fmod_Tensor_out: {
     schema: 'fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.fmodOut, Meta: compare.fmodOut },
+    kernels: { CPU: cpu_fmod_Tensor_out, Meta: meta_fmod_Tensor_out },
   },
   fmod_Scalar: {
     schema: 'fmod.Scalar(Tensor self, Scalar other) -> Tensor',

@@ -99,7 +99,7 @@ const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 // Note [Comparisons are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads, and so are
-// maximum, minimum and atan2 further down: `meta` builds the iterator (for comparisons a bool result unless
+// the Tensor overloads of bitwise_and/or/xor, maximum, minimum, remainder, fmod, atan2 and lerp further down: `meta` builds the iterator (for comparisons a bool result unless
 // out= or in-place says otherwise), `impl` runs the loop; the functional, in-place and out= kernels for CPU
 // and Meta are generated (Note [Structured kernels in aten-ts]).
 
@@ -177,11 +177,8 @@ function compare(op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor):
   return iter.output() as Tensor;
 }
 
-/** The six kernels of a binary op with Tensor and Scalar overloads (functional, in-place, out=). */
-interface BinaryKernels {
-  fn: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
-  inplace: (ks: DispatchKeySet, self: Tensor, other: Tensor) => Tensor;
-  out: (ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor) => Tensor;
+/** The kernels of a binary op's Scalar overloads (functional, in-place, out=). */
+interface ScalarOverloadKernels {
   fnScalar: (ks: DispatchKeySet, self: Tensor, other: Num) => Tensor;
   inplaceScalar: (ks: DispatchKeySet, self: Tensor, other: Num) => Tensor;
   outScalar: (ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor) => Tensor;
@@ -269,25 +266,33 @@ const bitXor: ScalarOp = (a, b) => (fitsInt32(a) && fitsInt32(b) ? a ^ b : Numbe
  * The bitwise kernels dispatch on `iter.dtype()`, integral types and bool. On the CPU that is the common
  * dtype: an out= of another dtype is written through a temporary of the common dtype (here, a conversion).
  */
+function bitwiseLoop(name: string, op: ScalarOp, iter: TensorIterator): void {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (!isIntegralType(d, true)) throw notImplemented(name, d);
+  cpuKernel(iter, op);
+}
+
 function bitwiseImpl(name: string, op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
   const iter = TensorIterator.binaryOp(out, self, other);
-  if (!iter.isMeta) {
-    const d = iter.commonDtype;
-    if (!isIntegralType(d, true)) throw notImplemented(name, d);
-    cpuKernel(iter, op);
-  }
+  bitwiseLoop(name, op, iter);
   return iter.output() as Tensor;
 }
 
-interface BitwiseKernels extends BinaryKernels {
+/** The Tensor overloads of bitwise_and/or/xor, structured as in PyTorch (Note [Comparisons are structured]). */
+function bitwiseStructured(name: string, op: ScalarOp): StructuredKernel<[self: Tensor, other: Tensor]> {
+  return {
+    meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
+    impl: (iter) => bitwiseLoop(name, op, iter),
+  };
+}
+
+interface BitwiseKernels extends ScalarOverloadKernels {
   scalarTensor: (ks: DispatchKeySet, self: Num, other: Tensor) => Tensor;
 }
 
 function bitwiseKernels(name: string, op: ScalarOp): BitwiseKernels {
   return {
-    fn: (_ks, self, other) => bitwiseImpl(name, op, null, self, other),
-    inplace: (_ks, self, other) => bump(bitwiseImpl(name, op, self, self, other)),
-    out: (_ks, self, other, out) => bump(bitwiseImpl(name, op, out, self, other)),
     fnScalar: (_ks, self, other) => bitwiseImpl(name, op, null, self, wrapNumber(other)),
     inplaceScalar: (_ks, self, other) => bump(bitwiseImpl(name, op, self, self, wrapNumber(other))),
     outScalar: (_ks, self, other, out) => bump(bitwiseImpl(name, op, out, self, wrapNumber(other))),
@@ -299,23 +304,20 @@ const andK = bitwiseKernels('bitwise_and_cpu', bitAnd);
 const orK = bitwiseKernels('bitwise_or_cpu', bitOr);
 const xorK = bitwiseKernels('bitwise_xor_cpu', bitXor);
 
-export const bitwiseAnd = andK.fn;
-export const bitwiseAnd_ = andK.inplace;
-export const bitwiseAndOut = andK.out;
+/** `bitwise_and.Tensor_out` (structured). */
+export const bitwiseAndStructured = bitwiseStructured('bitwise_and_cpu', bitAnd);
 export const bitwiseAndScalar = andK.fnScalar;
 export const bitwiseAndScalar_ = andK.inplaceScalar;
 export const bitwiseAndScalarOut = andK.outScalar;
 export const bitwiseAndScalarTensor = andK.scalarTensor;
-export const bitwiseOr = orK.fn;
-export const bitwiseOr_ = orK.inplace;
-export const bitwiseOrOut = orK.out;
+/** `bitwise_or.Tensor_out` (structured). */
+export const bitwiseOrStructured = bitwiseStructured('bitwise_or_cpu', bitOr);
 export const bitwiseOrScalar = orK.fnScalar;
 export const bitwiseOrScalar_ = orK.inplaceScalar;
 export const bitwiseOrScalarOut = orK.outScalar;
 export const bitwiseOrScalarTensor = orK.scalarTensor;
-export const bitwiseXor = xorK.fn;
-export const bitwiseXor_ = xorK.inplace;
-export const bitwiseXorOut = xorK.out;
+/** `bitwise_xor.Tensor_out` (structured). */
+export const bitwiseXorStructured = bitwiseStructured('bitwise_xor_cpu', bitXor);
 export const bitwiseXorScalar = xorK.fnScalar;
 export const bitwiseXorScalar_ = xorK.inplaceScalar;
 export const bitwiseXorScalarOut = xorK.outScalar;
@@ -574,29 +576,28 @@ function checkedInt(op: ScalarOp): ScalarOp {
 const fmodInt = checkedInt(fmodOp);
 const remainderInt = checkedInt(remainderOp);
 
+function modLoop(name: string, floatOp: ScalarOp, intOp: ScalarOp, iter: TensorIterator): void {
+  if (iter.isMeta) return;
+  const d = iter.commonDtype;
+  if (isIntegralType(d, false)) cpuKernel(iter, intOp);
+  else if (isFloatingType(d)) cpuKernel(iter, floatOp);
+  else throw notImplemented(name, d);
+}
+
 function modImpl(name: string, floatOp: ScalarOp, intOp: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
   const iter = TensorIterator.binaryOp(out, self, other);
-  if (!iter.isMeta) {
-    const d = iter.commonDtype;
-    if (isIntegralType(d, false)) cpuKernel(iter, intOp);
-    else if (isFloatingType(d)) cpuKernel(iter, floatOp);
-    else throw notImplemented(name, d);
-  }
+  modLoop(name, floatOp, intOp, iter);
   return iter.output() as Tensor;
 }
 
 const rem = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('remainder_cpu', remainderOp, remainderInt, out, a, b);
 const fmo = (out: Tensor | null, a: Tensor, b: Tensor): Tensor => modImpl('fmod_cpu', fmodOp, fmodInt, out, a, b);
 
-export function remainder(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return rem(null, self, other);
-}
-export function remainder_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(rem(self, self, other));
-}
-export function remainderOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(rem(out, self, other));
-}
+/** `remainder.Tensor_out` (structured, as in PyTorch; the Scalar overloads are plain kernels there too). */
+export const remainderStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
+  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
+  impl: (iter) => modLoop('remainder_cpu', remainderOp, remainderInt, iter),
+};
 export function remainderScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
   return rem(null, self, wrapNumber(other));
 }
@@ -610,15 +611,11 @@ export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num
 export function remainderScalarTensor(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
   return rem(null, wrapNumber(self), other);
 }
-export function fmod(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return fmo(null, self, other);
-}
-export function fmod_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(fmo(self, self, other));
-}
-export function fmodOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(fmo(out, self, other));
-}
+/** `fmod.Tensor_out` (structured). */
+export const fmodStructured: StructuredKernel<[self: Tensor, other: Tensor]> = {
+  meta: (out, self, other) => TensorIterator.binaryOp(out, self, other),
+  impl: (iter) => modLoop('fmod_cpu', fmodOp, fmodInt, iter),
+};
 export function fmodScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
   return fmo(null, self, wrapNumber(other));
 }
