@@ -138,37 +138,58 @@ function comparison(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tens
   };
 }
 
-function comparisonScalar(op: ScalarOp): StructuredKernel<[self: Tensor, other: Num]> {
+/**
+ * The Scalar overload's fast case: a contiguous input already in the common dtype against the wrapped number
+ * (cast to that dtype, as the iterator would), into a contiguous bool output of the same shape. The number
+ * fills a scratch run so that the Tensor overload's loop serves both.
+ */
+function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean {
+  if (iter.isMeta || iter.numOutputs !== 1 || iter.tensors.length !== 3) return false;
+  const [out, a, w] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
+  const d = a.dtype;
+  if (out.dtype !== ScalarType.Bool || d !== iter.commonDtype || w.numel !== 1) return false;
+  // (a wrapped number is bool, int64 or double: its stored value is the value)
+  if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d) || !w.isWrappedNumber) return false;
+  if (!a.isContiguous() || !out.isContiguous() || out.numel !== a.numel) return false;
+  const n = a.numel;
+  const wv = castValue(w.storage.data(w.dtype)[elementBase(w)] as number, d);
+  vec(out.storage.data(out.dtype), elementBase(out), a.storage.data(d), elementBase(a), new Float64Array(n).fill(wv), 0, n);
+  return true;
+}
+
+function comparisonScalar(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tensor, other: Num]> {
   return {
     meta: (out, self, other) => TensorIterator.comparisonOp(out, self, wrapNumber(other)),
-    impl: (iter) => cpuKernel(iter, op),
+    impl: (iter) => {
+      if (!compareScalarContiguous(iter, vec)) cpuKernel(iter, op);
+    },
   };
 }
 
 /** `eq.Tensor_out` */
 export const eqStructured = comparison(eqOp, eqVec);
 /** `eq.Scalar_out` */
-export const eqScalarStructured = comparisonScalar(eqOp);
+export const eqScalarStructured = comparisonScalar(eqOp, eqVec);
 /** `ne.Tensor_out` */
 export const neStructured = comparison(neOp, neVec);
 /** `ne.Scalar_out` */
-export const neScalarStructured = comparisonScalar(neOp);
+export const neScalarStructured = comparisonScalar(neOp, neVec);
 /** `lt.Tensor_out` */
 export const ltStructured = comparison(ltOp, ltVec);
 /** `lt.Scalar_out` */
-export const ltScalarStructured = comparisonScalar(ltOp);
+export const ltScalarStructured = comparisonScalar(ltOp, ltVec);
 /** `le.Tensor_out` */
 export const leStructured = comparison(leOp, leVec);
 /** `le.Scalar_out` */
-export const leScalarStructured = comparisonScalar(leOp);
+export const leScalarStructured = comparisonScalar(leOp, leVec);
 /** `gt.Tensor_out` */
 export const gtStructured = comparison(gtOp, gtVec);
 /** `gt.Scalar_out` */
-export const gtScalarStructured = comparisonScalar(gtOp);
+export const gtScalarStructured = comparisonScalar(gtOp, gtVec);
 /** `ge.Tensor_out` */
 export const geStructured = comparison(geOp, geVec);
 /** `ge.Scalar_out` */
-export const geScalarStructured = comparisonScalar(geOp);
+export const geScalarStructured = comparisonScalar(geOp, geVec);
 
 /** A comparison-style iterator and loop (bool result unless `out` says otherwise); for the logical ops. */
 function compare(op: ScalarOp, out: Tensor | null, self: Tensor, other: Tensor): Tensor {
