@@ -5,22 +5,18 @@
 // TensorCompare.cpp (where, clamp), UnaryOps.cpp (bitwise_not, logical_not), Lerp.cpp and
 // native/cpu/BinaryOpsKernel.cpp, TensorCompareKernel.cpp, UnaryOpsKernel.cpp, LerpKernel.cpp.
 
-import { Device, DeviceType } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, elementBase, resultType, scalarTypeOfNumber, type ScalarOp } from '../iter/index.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, elementBase, resultType, type ScalarOp } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { toStored } from '../tensor/elements.js';
-import { newStridedUnchecked } from './TensorFactories.js';
+import { wrapScalar } from '../api/scalars.js';
 import type { StructuredKernel } from '../codegen/structured.js';
 
 type Num = number | boolean;
 type OptTensor = Tensor | null | undefined;
 type OptNum = Num | null | undefined;
-
-const CPU = new Device(DeviceType.CPU);
 
 function bump(t: Tensor): Tensor {
   t.bumpVersion();
@@ -28,14 +24,7 @@ function bump(t: Tensor): Tensor {
 }
 
 /** `wrapped_scalar_tensor(s)`: the 0-dim CPU tensor a Scalar argument becomes (a wrapped number). */
-function wrapNumber(v: Num): Tensor {
-  const dtype = scalarTypeOfNumber(v);
-  const t = newStridedUnchecked([], [], dtype, CPU);
-  const { data, base } = t.dataView();
-  data[base] = toStored(dtype, Number(v));
-  t.isWrappedNumber = true;
-  return t;
-}
+const wrapNumber = wrapScalar;
 
 /** The name C++'s `caffe2::TypeMeta` prints for a dtype (used by a few of PyTorch's messages). */
 function typeMetaName(d: ScalarType): string {
