@@ -404,7 +404,6 @@ export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): 
   return rows.view([...indices.sizes, weight.sizes[1] as number]);
 }
 
-
 // Note [Advanced indexing]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 // `index.Tensor` and `index_put(_)` follow TensorAdvancedIndexing.cpp's make_info: a bool/uint8 mask of k dims

@@ -409,14 +409,8 @@ function outVariant(name: SpecName): OutVariant {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The kernels (functional, in-place, out)
+// The kernels: the structured ops, then abs, relu, gelu, round.decimals, isnan/isinf/isfinite, nan_to_num
 // ---------------------------------------------------------------------------------------------------
-
-
-
-
-
-
 
 // Note [Unary ops are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -54,10 +54,7 @@ export function tensorFromValues(like: Tensor, sizes: number[], dtype: ScalarTyp
     const tmp = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const v = values[i] as ScalarValue;
-      tmp[i] = typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : v[0];
-    }
-    if (dtype === ScalarType.Bool || dtype === ScalarType.Long || dtype === ScalarType.Half || dtype === ScalarType.BFloat16) {
-      for (let i = 0; i < n; i++) tmp[i] = toStored(dtype, tmp[i] as number);
+      tmp[i] = toStored(dtype, typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : v[0]);
     }
     data.set(tmp, base);
     return out;
