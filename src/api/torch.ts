@@ -17,6 +17,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import { scalarTypeOfNumber } from './scalars.js';
+import { cat as catBinding } from '../generated/functions.js';
 
 /** The keyword arguments of factories. */
 export interface TensorOptions {
@@ -47,7 +48,7 @@ function deviceOf(options: TensorOptions | undefined): Device | null {
 }
 
 function finish(t: Tensor, options: TensorOptions | undefined): Tensor {
-  if (options?.requiresGrad === true || options?.requires_grad === true) t.requiresGrad = true;
+  if (options?.requiresGrad === true || options?.requires_grad === true) t.requiresGrad_(true);
   return t;
 }
 
@@ -150,6 +151,15 @@ export function randint(...args: (number | readonly number[] | RandomOptions)[])
 export function randperm(n: number, options?: RandomOptions): Tensor {
   return finish(aten().randperm_generator.call(n, options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
 }
+
+/**
+ * `torch.cat(tensors, dim=0)`: the generated binding, with the empty-list check PyTorch's Python binding makes
+ * before dispatching (an empty list has no tensor to dispatch on).
+ */
+export const cat: typeof catBinding = ((...a: unknown[]) => {
+  if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
+  return (catBinding as (...args: unknown[]) => unknown)(...a);
+}) as typeof catBinding;
 
 export { Generator, manualSeed, seed, initialSeed };
 

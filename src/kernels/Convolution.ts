@@ -5,7 +5,9 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { cppName } from './LinearAlgebra.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { newStrided } from './TensorFactories.js';
 
 function pair(v: number[] | number, name: string): [number, number] {
@@ -33,18 +35,32 @@ export function conv2d(
   dilation: number[] | number = 1,
   groups = 1,
 ): Tensor {
+  // The checks in the order of PyTorch's _convolution (check_shape_forward), then the CPU kernel's dtype checks.
   const { x, unbatched } = batched(input, 'conv2d');
-  if (!isFloatingType(x.dtype)) throw new Error(`"slow_conv2d_cpu" not implemented for '${scalarTypeToString(x.dtype)}'`);
+  if (bias !== null && bias.dtype !== x.dtype) {
+    throw new Error(`Input type (${cppName(x.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
+  }
   if (weight.dim() !== 4) throw new Error(`weight should have at least three dimensions`);
   const [n, c, h, w] = x.sizes as [number, number, number, number];
   const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
   const [sh, sw] = pair(stride, 'stride');
   const [ph, pw] = pair(padding, 'padding');
   const [dh, dw] = pair(dilation, 'dilation');
+  if (ph < 0 || pw < 0) throw new Error('negative padding is not supported');
+  if (sh <= 0 || sw <= 0) throw new Error('non-positive stride is not supported');
+  if (dh < 0 || dw < 0) throw new Error('dilation should be greater than zero');
+  const ws = weight.sizes.join(', ');
+  if (o < groups) throw new Error(`Given groups=${groups}, expected weight to be at least ${groups} at dimension 0, but got weight of size [${ws}] instead`);
+  if (o % groups !== 0) {
+    throw new Error(`Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size [[${ws}]] instead`);
+  }
   if (cg * groups !== c) {
     throw new Error(
-      `Given groups=${groups}, weight of size [${weight.sizes.join(', ')}], expected input[${x.sizes.join(', ')}] to have ${cg * groups} channels, but got ${c} channels instead`,
+      `Given groups=${groups}, weight of size [${ws}], expected input[${x.sizes.join(', ')}] to have ${cg * groups} channels, but got ${c} channels instead`,
     );
+  }
+  if (bias !== null && (bias.dim() !== 1 || bias.sizes[0] !== o)) {
+    throw new Error(`Given weight of size [${ws}], expected bias to be 1-dimensional with ${o} elements, but got bias of size [${bias.sizes.join(', ')}] instead`);
   }
   const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
   const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
@@ -53,6 +69,8 @@ export function conv2d(
       `Calculated padded input size per channel: (${h + 2 * ph} x ${w + 2 * pw}). Kernel size: (${dh * (kh - 1) + 1} x ${dw * (kw - 1) + 1}). Kernel size can't be greater than actual input size`,
     );
   }
+  if (weight.dtype !== x.dtype) throw new Error(`expected scalar type ${scalarTypeToString(x.dtype)} but found ${scalarTypeToString(weight.dtype)}`);
+  if (!isFloatingType(x.dtype)) throw new Error(`"slow_conv2d_cpu" not implemented for '${scalarTypeToString(x.dtype)}'`);
   const sizes = [n, o, oh, ow];
   if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
   const X = numberValuesOf(x);
@@ -95,11 +113,22 @@ function poolOut(size: number, k: number, pad: number, stride: number, dilation:
   return out;
 }
 
-function checkPool(k: [number, number], pad: [number, number], op: string): void {
-  if (pad[0] > k[0] / 2 || pad[1] > k[1] / 2) {
-    throw new Error(`pad should be at most half of effective kernel size, but got pad=${pad[0]}, kernel_size=${k[0]} and dilation=1`);
+/** PyTorch's pooling_output_shape checks (per dim, height first). */
+function checkPoolDim(k: number, pad: number, stride: number, dilation: number): void {
+  if (stride === 0) throw new Error('stride should not be zero');
+  if (pad < 0) throw new Error(`pad must be non-negative, but got pad: ${pad}`);
+  if (pad > Math.trunc(((k - 1) * dilation + 1) / 2)) {
+    throw new Error(`pad should be at most half of effective kernel size, but got pad=${pad}, kernel_size=${k} and dilation=${dilation}`);
   }
-  if (k[0] <= 0 || k[1] <= 0) throw new Error(`${op}: kernel_size must be greater than zero, but got kH: ${k[0]} kW: ${k[1]}`);
+}
+
+/** PyTorch's pool2d_shape_check (before the output-size check). */
+function checkPool(k: [number, number], s: [number, number], pad: [number, number], d: [number, number]): void {
+  checkPoolDim(k[0], pad[0], s[0], d[0]);
+  checkPoolDim(k[1], pad[1], s[1], d[1]);
+  if (k[0] <= 0 || k[1] <= 0) throw new Error(`kernel size should be greater than zero, but got kH: ${k[0]} kW: ${k[1]}`);
+  if (s[0] <= 0 || s[1] <= 0) throw new Error(`stride should be greater than zero, but got dH: ${s[0]} dW: ${s[1]}`);
+  if (d[0] <= 0 || d[1] <= 0) throw new Error(`dilation should be greater than zero, but got dilationH: ${d[0]} dilationW: ${d[1]}`);
 }
 
 function pool(
@@ -112,12 +141,18 @@ function pool(
   op: 'max_pool2d' | 'avg_pool2d',
   reduce: (vals: number[], windowArea: number) => number,
 ): Tensor {
+  // max_pool2d checks the rank first; avg_pool2d reads input.size(-3) first (an IndexError below 3 dims).
+  if (op === 'max_pool2d' && input.dim() !== 3 && input.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
+  if (op === 'avg_pool2d' && input.dim() < 3) maybeWrapDim(-3, input.dim());
+  if (op === 'avg_pool2d' && input.dim() > 4) {
+    throw new Error(`Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[${input.sizes.join(', ')}]`);
+  }
   const { x, unbatched } = batched(input, op);
   const k = pair(kernel, 'kernel_size');
   const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
   const p = pair(padding, 'padding');
   const d = pair(dilation, 'dilation');
-  checkPool(k, p, op);
+  checkPool(k, s, p, d);
   const [n, c, h, w] = x.sizes as [number, number, number, number];
   const oh = poolOut(h, k[0], p[0], s[0], d[0], ceil);
   const ow = poolOut(w, k[1], p[1], s[1], d[1], ceil);
@@ -179,6 +214,7 @@ export function avgPool2d(
   countIncludePad = true,
   divisorOverride: number | null = null,
 ): Tensor {
+  if (divisorOverride === 0) throw new Error('divisor must be not zero');
   return pool(self, kernelSize, stride, padding, 1, ceilMode, 'avg_pool2d', (v, area) => {
     let s = 0;
     for (const x of v) s += x;

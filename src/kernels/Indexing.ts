@@ -7,7 +7,7 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../aten/ops.js';
 import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
 
@@ -89,6 +89,9 @@ export function split(_ks: DispatchKeySet, self: Tensor, splitSize: number, dim 
 /** `split_with_sizes(self, split_sizes, dim)`. */
 export function splitWithSizes(_ks: DispatchKeySet, self: Tensor, splitSizes: number[], dim = 0): Tensor[] {
   const d = maybeWrapDim(dim, self.dim());
+  if (splitSizes.some((s) => s < 0)) {
+    throw new Error(`split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=${shapeStr(splitSizes)}`);
+  }
   const total = splitSizes.reduce((a, b) => a + b, 0);
   if (total !== self.sizes[d]) {
     throw new Error(
@@ -155,6 +158,7 @@ export function flip(_ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor 
 
 /** `roll(self, shifts, dims)`: with no dims, rolls the flattened tensor. */
 export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: number[] = []): Tensor {
+  if (shifts.length === 0) throw new Error('`shifts` required');
   const v = scalarValuesOf(self);
   if (dims.length === 0) {
     if (shifts.length !== 1) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:0`);
@@ -186,6 +190,8 @@ export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Te
   const pad = repeats.length - self.dim();
   const src = [...new Array<number>(pad).fill(1), ...self.sizes];
   const sizes = src.map((s, k) => s * (repeats[k] as number));
+  const negative = sizes.find((s) => s < 0);
+  if (negative !== undefined) throw new Error(`Trying to create tensor with negative dimension ${negative}: ${shapeStr(sizes)}`);
   const v = scalarValuesOf(self);
   const out = new Array<ScalarValue>(sizes.reduce((a, b) => a * b, 1));
   for (let i = 0; i < out.length; i++) {
@@ -203,7 +209,7 @@ export function tile(ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
 
 function checkIndexDtype(index: Tensor, op: string): void {
   if (index.dtype !== ScalarType.Long && index.dtype !== ScalarType.Int) {
-    throw new Error(`${op}(): Expected dtype int32/int64 for index`);
+    throw new Error(`${op}(): Expected dtype ${op === 'index_select' ? 'int32 or int64' : 'int32/int64'} for index`);
   }
 }
 
@@ -253,9 +259,22 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
 }
 
 function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
-  if (index.dtype !== ScalarType.Long) throw new Error('scatter(): Expected dtype int64 for index');
+  // PyTorch's scatter_meta_impl: wrap dim, scatter_gather_dtype_check, scatter_shape_check (both named "scatter"
+  // for scatter_add too), then the kernel's bounds check.
   const d = maybeWrapDim(dim, self.dim());
-  if (index.dim() !== self.dim()) throw new Error('Index tensor must have the same number of dimensions as self tensor');
+  checkIndexDtype(index, 'scatter');
+  if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
+  if (index.numel > 0) {
+    if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1)) throw new Error('Index tensor must have the same number of dimensions as self tensor');
+    const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
+    let wrong = false;
+    for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
+    if (!wrong && typeof src !== 'number') for (let k = 0; k < Math.max(self.dim(), 1); k++) if (size(index, k) > size(src, k)) wrong = true;
+    if (wrong) {
+      const head = `Expected index ${shapeStr(index.sizes)} to be no larger than self ${shapeStr(self.sizes)} apart from dimension ${d}`;
+      throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${shapeStr(src.sizes)}`);
+    }
+  }
   const out = scalarValuesOf(self);
   const idx = numberValuesOf(index);
   const s = typeof src === 'number' ? null : scalarValuesOf(src);
@@ -287,15 +306,17 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   if (mask.dtype !== ScalarType.Bool) {
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
   }
-  const m = scalarValuesOf(mask.expand(self.sizes));
-  const v = scalarValuesOf(self);
-  return tensorFromValues(self, [...self.sizes], self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
+  // As PyTorch's expand_outplace(mask, self): the result has the broadcast shape.
+  const shape = inferBroadcastSize(mask.sizes, self.sizes);
+  const m = scalarValuesOf(mask.expand(shape));
+  const v = scalarValuesOf(self.expand(shape));
+  return tensorFromValues(self, shape, self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
 }
 
 /** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
-  const shape = self.numel >= mask.numel ? self.sizes : mask.sizes;
+  const shape = inferBroadcastSize(mask.sizes, self.sizes);
   const v = scalarValuesOf(self.expand(shape));
   const m = scalarValuesOf(mask.expand(shape));
   const out = v.filter((_, i) => m[i] === true);
@@ -399,7 +420,11 @@ export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tens
 /** `embedding(weight, indices, padding_idx=-1)`: rows of weight. */
 export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): Tensor {
   if (weight.dim() !== 2) throw new Error("'weight' must be 2-D");
-  checkIndexDtype(indices, 'embedding');
+  if (indices.dtype !== ScalarType.Long && indices.dtype !== ScalarType.Int) {
+    throw new Error(
+      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.dtype)}Tensor instead (while checking arguments for embedding)`,
+    );
+  }
   const rows = indexSelect(ks, weight, 0, indices.reshape(-1));
   return rows.view([...indices.sizes, weight.sizes[1] as number]);
 }

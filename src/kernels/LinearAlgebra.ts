@@ -19,7 +19,8 @@ const LOWER: Partial<Record<ScalarType, string>> = {
   [ScalarType.Half]: 'c10::Half',
   [ScalarType.BFloat16]: 'c10::BFloat16',
 };
-const cppName = (t: ScalarType) => LOWER[t] ?? scalarTypeToString(t);
+/** A dtype as C++'s type name (caffe2::TypeMeta::name), as PyTorch prints it in some checks: `float`, `long int`. */
+export const cppName = (t: ScalarType): string => LOWER[t] ?? scalarTypeToString(t);
 
 // Note [Cache-blocked gemm]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -127,6 +128,9 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   if (bs !== bs2 || k !== k2) {
     throw new Error(`Expected size for first two dimensions of batch2 tensor to be: [${bs}, ${k}] but got: [${bs2}, ${k2}].`);
   }
+  if (self.dtype !== mat2.dtype) {
+    throw new Error(`expected scalar type ${scalarTypeToString(self.dtype)} but found ${scalarTypeToString(mat2.dtype)}`);
+  }
   checkDtypes(self, mat2, 'batch1 and batch2');
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.dtype, self.device);
   if (out.isMeta() || bs * m * n === 0) return out;
@@ -161,6 +165,11 @@ export function mv(ks: DispatchKeySet, self: Tensor, vec: Tensor): Tensor {
   }
   if (self.sizes[1] !== vec.sizes[0]) {
     throw new Error(`size mismatch, got input (${self.sizes[0]}), mat (${self.sizes[0]}x${self.sizes[1]}), vec (${vec.sizes[0]})`);
+  }
+  if (self.dtype !== vec.dtype) {
+    // PyTorch's mv runs addmv into a result of vec's dtype, which checks (result, mat, vec).
+    const [r, a, v] = [vec.dtype, self.dtype, vec.dtype].map(scalarTypeToString);
+    throw new Error(`addmv input tensors must have the same dtype, but got ${r}, ${a}, and ${v}`);
   }
   return mm(ks, self, vec.reshape(-1, 1)).reshape(-1);
 }
@@ -205,6 +214,12 @@ export function matmul(ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor 
 
 /** `addmm(self, mat1, mat2, *, beta=1, alpha=1)`: beta·self + alpha·(mat1 @ mat2). */
 export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tensor, beta = 1, alpha = 1): Tensor {
+  // PyTorch's addmm meta checks the dtypes, then the ranks, before the shapes.
+  const name = scalarTypeToString;
+  if (self.dtype !== mat2.dtype) throw new Error(`self and mat2 must have the same dtype, but got ${name(self.dtype)} and ${name(mat2.dtype)}`);
+  if (mat1.dtype !== mat2.dtype) throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.dtype)} and ${name(mat2.dtype)}`);
+  if (mat1.dim() !== 2) throw new Error(`mat1 must be a matrix, got ${mat1.dim()}-D tensor`);
+  if (mat2.dim() !== 2) throw new Error(`mat2 must be a matrix, got ${mat2.dim()}-D tensor`);
   const prod = mm(ks, mat1, mat2);
   // self must broadcast to the product's shape; with beta = 0 its values (even NaN) are ignored.
   self.expand(prod.sizes);
@@ -214,12 +229,24 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
 
 /** `linear(input, weight, bias=None)`: input @ weight.T + bias. */
 export function linear(ks: DispatchKeySet, input: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
+  // As PyTorch: with a bias, a 2-D (or any contiguous) input is folded to 2-D and goes through addmm, so a bad
+  // bias fails in addmm's expand; otherwise matmul, then the bias is added.
+  if (bias !== null && input.dim() >= 1 && (input.dim() === 2 || input.isContiguous())) {
+    const outFeatures = weight.dim() === 2 ? weight.sizes[0]! : -1;
+    const flat = input.dim() === 2 ? input : input.reshape(-1, input.sizes[input.dim() - 1]!);
+    const out2 = addmm(ks, bias, flat, weight.t());
+    return input.dim() === 2 ? out2 : out2.reshape([...input.sizes.slice(0, -1), outFeatures]);
+  }
   const out = matmul(ks, input, weight.t());
   return bias === null ? out : out.add(bias);
 }
 
 /** `baddbmm(self, batch1, batch2, *, beta=1, alpha=1)`. */
 export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2: Tensor, beta = 1, alpha = 1): Tensor {
+  if (self.dtype !== batch1.dtype) {
+    const [a, b, c] = [self.dtype, batch1.dtype, batch2.dtype].map(cppName);
+    throw new Error(`Input dtypes must be the same, got: input ${a}, batch1: ${b}, batch2: ${c}`);
+  }
   const prod = bmm(ks, batch1, batch2);
   self.expand(prod.sizes);
   const scaled = alpha === 1 ? prod : prod.mul(alpha);

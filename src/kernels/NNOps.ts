@@ -6,7 +6,7 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { bernoulliFill, type Generator } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 
 /** PyTorch's at::Reduction enum, as `int reduction` arguments carry it. */
@@ -95,14 +95,23 @@ export function nllLoss(
   reduction: number = Reduction.Mean,
   ignoreIndex = -100,
 ): Tensor {
-  floatDtype(self, 'nll_loss_forward_reduce_cuda_kernel_2d_index');
-  if (target.dtype !== ScalarType.Long && target.dtype !== ScalarType.Byte) {
-    throw new Error(`expected scalar type Long but found ${scalarTypeToString(target.dtype)}`);
+  // The checks in PyTorch's order: nll_loss_nd, nll_loss_forward's meta (ranks, sizes, target dtype, weight),
+  // then the kernel's dispatch on the input dtype.
+  if (self.dim() < 1) throw new Error(`Expected 1 or more dimensions (got ${self.dim()})`);
+  if (self.dim() !== 1 && target.dim() > 0 && self.sizes[0] !== target.sizes[0]) {
+    throw new Error(`Expected input batch_size (${self.sizes[0]}) to match target batch_size (${target.sizes[0]}).`);
+  }
+  if (self.dim() <= 2 && target.dim() > 1) throw new Error('0D or 1D target tensor expected, multi-target not supported');
+  if (self.dim() === 1 && target.dim() === 1 && target.sizes[0] !== 1) {
+    throw new Error(`For 1D input, 1D target must have size 1, but got target size: ${target.sizes[0]}`);
   }
   const batched = self.dim() >= 2;
   const n = batched ? (self.sizes[0] as number) : 1;
   const c = batched ? (self.sizes[1] as number) : (self.sizes[0] as number);
   const expectedTarget = batched ? [n, ...self.sizes.slice(2)] : [];
+  if (target.dtype !== ScalarType.Long && target.dtype !== ScalarType.Byte) {
+    throw new Error(`expected target dtype to be Long or Byte, but got ${scalarTypeToString(target.dtype)}`);
+  }
   if (target.dim() !== expectedTarget.length || target.sizes.some((s, i) => s !== expectedTarget[i])) {
     throw new Error(
       batched && self.dim() === 2
@@ -113,6 +122,7 @@ export function nllLoss(
   if (weight !== null && weight.numel !== c) {
     throw new Error(`weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`);
   }
+  floatDtype(self, self.dim() <= 2 ? 'nll_loss_out_frame' : 'nll_loss2d_forward_out_frame');
   if (self.isMeta()) return reduceLoss(self, [], reduction === Reduction.None ? expectedTarget : [], reduction);
   const x = numberValuesOf(self);
   const t = numberValuesOf(target);
@@ -150,14 +160,17 @@ export function crossEntropy(
   ignoreIndex = -100,
   labelSmoothing = 0,
 ): Tensor {
+  if (labelSmoothing > 1) throw new Error(`label_smoothing must be between 0.0 and 1.0. Got: ${labelSmoothing}`);
   const classDim = self.dim() === 1 ? 0 : 1;
-  const logp = logSoftmax(ks, self, classDim);
   const c = self.sizes[classDim] as number;
-  if (isFloatingType(target.dtype)) {
-    // Probabilities: -sum_c w_c * p_c * log q_c, with the smoothed target.
-    if (target.sizes.length !== self.sizes.length || target.sizes.some((s, i) => s !== self.sizes[i])) {
-      throw new Error(`Expected target size [${self.sizes.join(', ')}], got [${target.sizes.join(', ')}]`);
+  // As PyTorch: a target of the input's shape holds class probabilities, any other one class indices.
+  if (target.sizes.length === self.sizes.length && target.sizes.every((s, i) => s === self.sizes[i])) {
+    if (!isFloatingType(target.dtype)) {
+      throw new Error(`Expected floating point type for target with class probabilities, got ${scalarTypeToString(target.dtype)}`);
     }
+    if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
+    const logp = logSoftmax(ks, self, classDim);
+    // Probabilities: -sum_c w_c * p_c * log q_c, with the smoothed target.
     const lp = numberValuesOf(logp);
     const p = numberValuesOf(target).map((v) => v * (1 - labelSmoothing) + labelSmoothing / c);
     const w = weight === null ? null : numberValuesOf(weight);
@@ -178,6 +191,7 @@ export function crossEntropy(
     const sizes = classDim === 0 ? [] : [n, ...self.sizes.slice(2)];
     return reduceLoss(self, losses, sizes, reduction, losses.length);
   }
+  const logp = logSoftmax(ks, self, classDim);
   const nll = nllLoss(ks, logp, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
   // Label smoothing with class indices: (1 - eps) * nll + eps / C * sum over classes of -w_c * log q_c.
@@ -212,19 +226,27 @@ export function crossEntropy(
   return tensorFromValues(self, [], self.dtype, [(1 - labelSmoothing) * (nllValues[0] as number) + (labelSmoothing / c) * smoothReduced]);
 }
 
-function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: number, y: number) => number, op: string): Tensor {
+/** An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses). */
+function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: number, y: number) => number, op: string, shape?: number[]): Tensor {
+  const sizes = shape ?? inferBroadcastSize(self.sizes, target.sizes);
   floatDtype(self, op);
-  if (self.sizes.length !== target.sizes.length || self.sizes.some((s, i) => s !== target.sizes[i])) {
-    throw new Error(`${op}: expected input and target of the same size, got [${self.sizes.join(', ')}] and [${target.sizes.join(', ')}]`);
+  const x = numberValuesOf(self.expand(sizes));
+  const y = numberValuesOf(target.expand(sizes));
+  return reduceLoss(self, x.map((v, i) => f(v, y[i] as number)), sizes, reduction);
+}
+
+/** `output with shape [..] doesn't match the broadcast shape [..]`: an in-place op's output cannot grow. */
+function checkInPlaceBroadcast(out: readonly number[], other: readonly number[]): number[] {
+  const shape = inferBroadcastSize(out, other);
+  if (shape.length !== out.length || shape.some((s, i) => s !== out[i])) {
+    throw new Error(`output with shape [${out.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }
-  const x = numberValuesOf(self);
-  const y = numberValuesOf(target);
-  return reduceLoss(self, x.map((v, i) => f(v, y[i] as number)), [...self.sizes], reduction);
+  return shape;
 }
 
 /** `mse_loss(self, target, reduction=Mean)`. */
 export function mseLoss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean): Tensor {
-  return pointwiseLoss(self, target, reduction, (x, y) => (x - y) * (x - y), 'mse_loss');
+  return pointwiseLoss(self, target, reduction, (x, y) => (x - y) * (x - y), 'mse_cpu');
 }
 
 /** `l1_loss(self, target, reduction=Mean)`. */
@@ -234,15 +256,22 @@ export function l1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduct
 
 /** `binary_cross_entropy(self, target, weight=None, reduction=Mean)`: log terms clamped at -100, as PyTorch. */
 export function binaryCrossEntropy(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean): Tensor {
-  const w = weight === null ? null : numberValuesOf(weight.expand(self.sizes));
+  // PyTorch's TensorIterator over (input, target, weight): broadcast, one dtype, then the kernel's range check.
+  let shape = inferBroadcastSize(self.sizes, target.sizes);
+  if (weight !== null) shape = inferBroadcastSize(shape, weight.sizes);
+  for (const t of weight === null ? [target] : [target, weight]) {
+    if (t.dtype !== self.dtype) throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
+  }
+  floatDtype(self, 'binary_cross_entropy');
   for (const v of numberValuesOf(self)) {
     if (!(v >= 0 && v <= 1)) throw new Error('all elements of input should be between 0 and 1');
   }
+  const w = weight === null ? null : numberValuesOf(weight.expand(shape));
   let k = 0;
   return pointwiseLoss(self, target, reduction, (x, y) => {
     const l = -(y * Math.max(Math.log(x), -100) + (1 - y) * Math.max(Math.log(1 - x), -100));
     return w === null ? l : l * (w[k++] as number);
-  }, 'binary_cross_entropy');
+  }, 'binary_cross_entropy', shape);
 }
 
 /** `binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None, reduction=Mean)`. */
@@ -254,8 +283,15 @@ export function binaryCrossEntropyWithLogits(
   posWeight: Tensor | null = null,
   reduction: number = Reduction.Mean,
 ): Tensor {
-  const w = weight === null ? null : numberValuesOf(weight.expand(self.sizes));
-  const pw = posWeight === null ? null : numberValuesOf(posWeight.expand(self.sizes));
+  // PyTorch's composite: log_sigmoid(input).mul_((pos_weight - 1) * target + 1), then
+  // (1 - target).mul_(input).sub_(that), then .mul_(weight): the same broadcast checks, in that order.
+  floatDtype(self, 'log_sigmoid_cpu');
+  if (posWeight !== null) checkInPlaceBroadcast(self.sizes, inferBroadcastSize(posWeight.sizes, target.sizes));
+  const shape = checkInPlaceBroadcast(target.sizes, self.sizes);
+  checkInPlaceBroadcast(shape, self.sizes);
+  if (weight !== null) checkInPlaceBroadcast(shape, weight.sizes);
+  const w = weight === null ? null : numberValuesOf(weight.expand(shape));
+  const pw = posWeight === null ? null : numberValuesOf(posWeight.expand(shape));
   let k = 0;
   return pointwiseLoss(self, target, reduction, (x, y) => {
     // log(1 + e^-x) computed stably; with pos_weight p: (1 - y) x + (1 + (p - 1) y) log(1 + e^-x)
@@ -263,7 +299,7 @@ export function binaryCrossEntropyWithLogits(
     const p = pw === null ? 1 : (pw[k] as number);
     const l = (1 - y) * x + (1 + (p - 1) * y) * logSig;
     return w === null ? (k++, l) : l * (w[k++] as number);
-  }, 'binary_cross_entropy_with_logits');
+  }, 'binary_cross_entropy_with_logits', shape);
 }
 
 /** `layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)`: over the trailing dims. */
@@ -275,14 +311,23 @@ export function layerNorm(
   bias: Tensor | null = null,
   eps = 1e-5,
 ): Tensor {
-  floatDtype(input, 'LayerNormKernelImpl');
   const k = normalizedShape.length;
-  const tail = input.sizes.slice(input.dim() - k);
-  if (k === 0 || k > input.dim() || tail.some((s, i) => s !== normalizedShape[i])) {
-    throw new Error(
-      `Given normalized_shape=[${normalizedShape.join(', ')}], expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`,
-    );
+  const ns = `[${normalizedShape.join(', ')}]`;
+  if (k === 0) {
+    throw new Error(`Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`);
   }
+  const same = (t: Tensor): boolean => t.dim() === k && t.sizes.every((s, i) => s === normalizedShape[i]);
+  if (weight !== null && !same(weight)) {
+    throw new Error(`Expected weight to be of same shape as normalized_shape, but got weight of shape [${weight.sizes.join(', ')}] and normalized_shape = ${ns}`);
+  }
+  if (bias !== null && !same(bias)) {
+    throw new Error(`Expected bias to be of same shape as normalized_shape, but got bias of shape [${bias.sizes.join(', ')}] and normalized_shape = ${ns}`);
+  }
+  const tail = input.sizes.slice(input.dim() - k);
+  if (k > input.dim() || tail.some((s, i) => s !== normalizedShape[i])) {
+    throw new Error(`Given normalized_shape=${ns}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`);
+  }
+  floatDtype(input, 'LayerNormKernelImpl');
   const m = normalizedShape.reduce((a, b) => a * b, 1);
   const x = numberValuesOf(input);
   const w = weight === null ? null : numberValuesOf(weight);
