@@ -9,6 +9,7 @@
 
 export * from '../generated/functions.js';
 
+import * as autogradNamespace from '../autograd/index.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
@@ -183,3 +184,16 @@ export const float = float32;
 export const double = float64;
 export const long = int64;
 export const int = int32;
+
+// ---- autograd (src/autograd) ---------------------------------------------------------------------
+/** `torch.autograd`: `grad`, `backward`, `gradcheck`, `gradgradcheck`, the grad-mode guards, graph classes. */
+export const autograd = autogradNamespace;
+export {
+  enableGrad,
+  inferenceMode,
+  isGradEnabled,
+  isInferenceModeEnabled,
+  noGrad,
+  setGradEnabled,
+  withGradEnabled,
+} from '../autograd/grad_mode.js';

@@ -10,6 +10,8 @@ import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { Library } from '../dispatch/Library.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import { DECLS, type AtenOps, type OpDecl } from '../generated/aten.js';
+import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
+import type { Kernel } from '../dispatch/Library.js';
 import { newStrided } from '../kernels/TensorFactories.js';
 import { setOutputAllocator } from '../iter/index.js';
 
@@ -37,7 +39,18 @@ export function registerAten(dispatcher: Dispatcher): AtenOps {
     const dot = head.indexOf('.');
     out[name] = dispatcher.findSchemaOrThrow(`aten::${dot < 0 ? head : head.slice(0, dot)}`, dot < 0 ? '' : head.slice(dot + 1));
   }
-  return out as unknown as AtenOps;
+  const ops = out as unknown as AtenOps;
+  // The generated Autograd and ADInplaceOrView kernels (src/generated/autograd.ts, from derivatives.yaml).
+  for (const [key, table] of [
+    ['Autograd', autogradKernels(ops)],
+    ['ADInplaceOrView', inplaceOrViewKernels(ops)],
+  ] as const) {
+    for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
+      const schema = DECLS[name].schema;
+      lib.impl(schema.slice(0, schema.indexOf('(')), kernel, key, { debug: `registered at aten-ts autograd ${name} (${key})` });
+    }
+  }
+  return ops;
 }
 
 /** The aten operator handles, registering them into the process-wide dispatcher on first use. */

@@ -1,6 +1,7 @@
 // The code generator's Node driver: reads src/aten/native_functions.yaml, builds the model
 // (src/codegen/model.ts), emits src/generated/aten.ts (src/codegen/emit.ts) and the front end
-// src/generated/functions.ts and methods.ts (src/codegen/front.ts) and writes them. Mirrors the
+// src/generated/functions.ts and methods.ts (src/codegen/front.ts), and from src/autograd/derivatives.yaml
+// src/generated/autograd.ts (src/codegen/autograd.ts), and writes them. Mirrors the
 // file-system half of torchgen/gen.py (main(), FileManager.write_with_template and its `--dry-run` check).
 //
 //   tsx src/cli/codegen.ts           regenerate src/generated/*.ts
@@ -10,6 +11,8 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emitAten } from '../codegen/emit.js';
+import { emitAutograd } from '../codegen/autograd.js';
+import { parseDerivatives } from '../codegen/derivatives.js';
 import { emitFunctions, emitMethods } from '../codegen/front.js';
 import { parseNativeFunctions } from '../codegen/model.js';
 
@@ -18,6 +21,8 @@ export const YAML_PATH = 'src/aten/native_functions.yaml';
 export const OUTPUT_PATH = 'src/generated/aten.ts';
 export const FUNCTIONS_PATH = 'src/generated/functions.ts';
 export const METHODS_PATH = 'src/generated/methods.ts';
+export const DERIVATIVES_PATH = 'src/autograd/derivatives.yaml';
+export const AUTOGRAD_PATH = 'src/generated/autograd.ts';
 
 /** The generated text of src/generated/aten.ts for the YAML at `root`. Throws NativeFunctionsError on an invalid file. */
 export function generate(root = ROOT): string {
@@ -28,7 +33,13 @@ export function generate(root = ROOT): string {
 export function generateAll(root = ROOT): Record<string, string> {
   const text = readFileSync(resolve(root, YAML_PATH), 'utf8');
   const fns = parseNativeFunctions(text, YAML_PATH);
-  return { [OUTPUT_PATH]: emitAten(fns), [FUNCTIONS_PATH]: emitFunctions(fns), [METHODS_PATH]: emitMethods(fns) };
+  const derivatives = parseDerivatives(readFileSync(resolve(root, DERIVATIVES_PATH), 'utf8'), fns, DERIVATIVES_PATH);
+  return {
+    [OUTPUT_PATH]: emitAten(fns),
+    [FUNCTIONS_PATH]: emitFunctions(fns),
+    [METHODS_PATH]: emitMethods(fns),
+    [AUTOGRAD_PATH]: emitAutograd(fns, derivatives),
+  };
 }
 
 /** The command: returns the exit code (0 ok, 1 invalid YAML or stale output, 2 bad usage). */

@@ -488,7 +488,7 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
   }
   if (ov.tensorOptions) {
     L.push(`const r = ${call(ov.nf)};`);
-    L.push(`if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;`);
+    L.push(`if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);`);
     L.push('return r;');
   } else {
     L.push(`return ${call(ov.nf)};`);

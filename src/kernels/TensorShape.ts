@@ -9,7 +9,7 @@ import { elementSize } from '../c10/ScalarType.js';
 
 /** A view of `self` with new geometry, sharing storage and version counter. */
 export function makeView(self: Tensor, sizes: number[], strides: number[], storageOffset: number): Tensor {
-  return new Tensor(self.storage, self.dtype, sizes, strides, storageOffset);
+  return new Tensor(self.storage, self.dtype, sizes, strides, storageOffset, self.keySet);
 }
 
 function shapeStr(sizes: readonly number[]): string {

@@ -4,6 +4,10 @@
 import { Device } from '../c10/Device.js';
 import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
+import { backward as runBackward, type BackwardOptions } from '../autograd/engine.js';
+import { refreshViewGradFn, type Node } from '../autograd/function.js';
+import { detach } from '../autograd/FunctionsManual.js';
+import { gradAccumulator, materializeAutogradMeta, setRequiresGrad } from '../autograd/variable.js';
 import type { Generator } from '../random/index.js';
 import { installTensorMethods, type TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
@@ -84,6 +88,123 @@ export class Tensor extends TensorImpl {
     return this.storage === other.storage;
   }
 
+  // ---- autograd (src/autograd) ---------------------------------------------------------------------
+
+  /** `grad_fn`: the node that computed this tensor, null for leaves. See Note [Views and in-place]. */
+  get gradFn(): Node | null {
+    const m = this.autogradMeta;
+    if (m === null) return null;
+    if (m.base !== null && m.attrVersion !== this.storage.version && m.base.requiresGrad) refreshViewGradFn(this);
+    return m.gradFn;
+  }
+
+  /** `is_leaf`: not the output of a recorded operation. */
+  get isLeaf(): boolean {
+    return this.gradFn === null;
+  }
+
+  /** `output_nr`: which output of its grad_fn this tensor is. */
+  get outputNr(): number {
+    return this.autogradMeta?.outputNr ?? 0;
+  }
+
+  /** `.grad`: the accumulated gradient (leaves, and non-leaves after `retainGrad()`). */
+  get grad(): Tensor | null {
+    return this.autogradMeta?.grad ?? null;
+  }
+
+  set grad(g: Tensor | null) {
+    if (g !== null) {
+      if (g.dtype !== this.dtype) throw new Error('assigned grad has data of a different type');
+      if (g.sizes.length !== this.sizes.length || g.sizes.some((s, i) => s !== this.sizes[i])) {
+        throw new Error('assigned grad has data of a different size');
+      }
+    }
+    if (g === null && this.autogradMeta === null) return;
+    materializeAutogradMeta(this).grad = g;
+  }
+
+  /** `requires_grad_(flag = true)`: in place, returns this. */
+  requiresGrad_(flag = true): this {
+    setRequiresGrad(this, flag);
+    return this;
+  }
+
+  /** `retain_grad()`: keep `.grad` for this non-leaf too. */
+  retainGrad(): void {
+    if (!this.requiresGrad) throw new Error("can't retain_grad on Tensor that has requires_grad=False");
+    const fn = this.gradFn;
+    if (fn === null) return;
+    const m = materializeAutogradMeta(this);
+    if (m.retainsGrad) return;
+    m.retainsGrad = true;
+    fn.retainsGradTensors[this.outputNr] = this;
+  }
+
+  /** `retains_grad`: `retainGrad()` was called on this non-leaf. */
+  get retainsGrad(): boolean {
+    return this.autogradMeta?.retainsGrad ?? false;
+  }
+
+  /**
+   * `register_hook(fn)`: `fn(grad)` runs when the gradient of this tensor is computed; it may return a
+   * replacement. Returns a handle whose `remove()` unregisters it.
+   */
+  registerHook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
+    if (!this.requiresGrad) throw new Error("cannot register a hook on a tensor that doesn't require gradient");
+    const gradFn = this.gradFn;
+    const node = gradFn ?? gradAccumulator(this);
+    const nr = gradFn === null ? 0 : this.outputNr;
+    node.tensorPreHooks.push(fn);
+    node.tensorPreHookInputs.push(nr);
+    return {
+      remove: () => {
+        const i = node.tensorPreHooks.indexOf(fn);
+        if (i >= 0) {
+          node.tensorPreHooks.splice(i, 1);
+          node.tensorPreHookInputs.splice(i, 1);
+        }
+      },
+    };
+  }
+
+  /**
+   * `backward(gradient?, { retainGraph, createGraph, inputs })`: accumulates the gradient of this tensor
+   * into the leaves' `.grad` (see src/autograd/engine.ts).
+   */
+  backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
+    runBackward(this, gradient ?? null, options);
+  }
+
+  /** `detach()`: the same data without history (shares storage and version counter). */
+  detach(): Tensor {
+    return detach(this);
+  }
+
+  /** `detach_()`: drops this tensor's history in place. */
+  detach_(): this {
+    const m = this.autogradMeta;
+    if (m !== null && m.base !== null) {
+      throw new Error("Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+    }
+    if (m !== null) {
+      m.gradFn = null;
+      m.requiresGrad = false;
+      m.outputNr = 0;
+    }
+    return this;
+  }
+
+  /** `_base`: the tensor this one is a view of (null if it is not a view). */
+  get _base(): Tensor | null {
+    return this.autogradMeta?.base ?? null;
+  }
+
+  /** `_is_view()`. */
+  isView(): boolean {
+    return this._base !== null;
+  }
+
   // ---- hand-written methods (the generated ones: src/generated/methods.ts) -----------------------
 
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
@@ -140,6 +261,7 @@ export class Tensor extends TensorImpl {
         dtype: dtypeName(this.dtype),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
+        gradFn: this.gradFn?.name() ?? null,
         get: (flat) => readElement(this.dtype, data as NonNullable<typeof data>, contiguousIndex(flat)),
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },

@@ -1,8 +1,10 @@
 // TensorImpl: the state of a tensor — storage, sizes, strides, offset, dtype, device, dispatch key set,
 // autograd slots and the version counter shared by views. Mirrors c10/core/TensorImpl.{h,cpp}.
 
+import { setRequiresGrad, type AutogradMeta } from '../autograd/variable.js';
+import { autogradState } from '../c10/AutogradState.js';
 import { Device, DeviceType } from '../c10/Device.js';
-import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { autogradDispatchKeysetWithADInplaceOrView, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
 import { ScalarType, elementSize } from '../c10/ScalarType.js';
 import { computeDispatchKey, tensorDispatchKeySet } from '../c10/TensorOptions.js';
@@ -63,7 +65,11 @@ export class TensorImpl {
   keySet: DispatchKeySet;
   /** Number of elements (product of sizes), kept in step with `sizes`. */
   numel: number;
-  requiresGrad = false;
+  /**
+   * Autograd's state of this tensor (`autograd_meta_`): null until the tensor requires grad, has a grad_fn,
+   * a grad, hooks or a view base. See Note [Autograd metadata] in src/autograd/variable.ts.
+   */
+  autogradMeta: AutogradMeta | null = null;
   /**
    * `is_wrapped_number()`: a 0-dim tensor made from a JavaScript number passed where a Tensor is expected
    * (`x.add(2.5)`); type promotion treats it as a weaker, Python-number operand.
@@ -85,11 +91,31 @@ export class TensorImpl {
     this.strides = strides;
     this.storageOffset = storageOffset;
     this.numel = numelOf(sizes);
-    this.keySet = keySet ?? keySetForDevice(this.device);
+    const ks = keySet ?? keySetForDevice(this.device);
+    // Note [Inference tensors]: a tensor created in inference mode lacks the autograd and ADInplaceOrView
+    // keys (TensorImpl's constructor strips them), so no later call records a graph for it.
+    this.keySet = autogradState.inferenceMode ? ks.minus(autogradDispatchKeysetWithADInplaceOrView) : ks;
+  }
+
+  /** `requires_grad`: a leaf that was asked to, or the output of a recorded operation (has a grad_fn). */
+  get requiresGrad(): boolean {
+    const m = this.autogradMeta;
+    return m !== null && (m.requiresGrad || m.gradFn !== null);
+  }
+
+  /** `x.requires_grad = flag`, with PyTorch's checks (leaves only; floating point and complex dtypes only). */
+  set requiresGrad(flag: boolean) {
+    setRequiresGrad(this, flag);
+  }
+
+  /** `is_inference()`: created in inference mode (neither autograd nor ADInplaceOrView keys). */
+  isInference(): boolean {
+    return !this.keySet.hasAny(autogradDispatchKeysetWithADInplaceOrView);
   }
 
   /** `tensor._version`: the version counter shared by this tensor and its views (see Storage.version). */
   get _version(): number {
+    if (this.isInference()) throw new Error('Inference tensors do not track version counter.');
     return this.storage.version;
   }
 

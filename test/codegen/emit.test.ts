@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emitAten, GENERATED_HEADER, paramName } from '../../src/codegen/emit.js';
 import { parseNativeFunctions } from '../../src/codegen/model.js';
-import { generate, main, OUTPUT_PATH, YAML_PATH } from '../../src/cli/codegen.js';
+import { DERIVATIVES_PATH, generate, main, OUTPUT_PATH, YAML_PATH } from '../../src/cli/codegen.js';
 import { DECLS } from '../../src/generated/aten.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -75,6 +75,8 @@ describe('src/cli/codegen.ts', () => {
     dir = mkdtempSync(join(tmpdir(), 'aten-codegen-'));
     mkdirSync(join(dir, 'src/aten'), { recursive: true });
     writeFileSync(join(dir, YAML_PATH), read(YAML_PATH));
+    mkdirSync(join(dir, 'src/autograd'), { recursive: true });
+    writeFileSync(join(dir, DERIVATIVES_PATH), read(DERIVATIVES_PATH));
     const errors: string[] = [];
     vi.spyOn(console, 'log').mockImplementation(() => undefined);
     vi.spyOn(console, 'error').mockImplementation((m: string) => void errors.push(m));

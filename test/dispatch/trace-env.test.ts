@@ -16,7 +16,11 @@ describe('ATEN_TS_SHOW_DISPATCH_TRACE', () => {
       });
     const on = run({ ATEN_TS_SHOW_DISPATCH_TRACE: '1' });
     expect(on.status).toBe(0);
-    expect(on.stderr).toContain('[call] op=[aten::t], key=[AutogradCPU]\n [redispatch] op=[aten::t], key=[CPU]');
+    // t is a view: its Autograd kernel redispatches to its ADInplaceOrView kernel (which records the base),
+    // and that one to the backend, as in PyTorch.
+    expect(on.stderr).toContain(
+      '[call] op=[aten::t], key=[AutogradCPU]\n [redispatch] op=[aten::t], key=[ADInplaceOrView]\n  [redispatch] op=[aten::t], key=[CPU]',
+    );
     // ones has no BackendSelect kernel: BackendSelect's fallthrough is masked out, so it runs at Undefined
     // (its CompositeExplicitAutograd kernel), which calls empty, whose BackendSelect kernel picks the CPU.
     expect(on.stderr).toContain('[call] op=[aten::ones], key=[Undefined]\n [call] op=[aten::empty.memory_format], key=[BackendSelect]\n  [redispatch] op=[aten::empty.memory_format], key=[CPU]');

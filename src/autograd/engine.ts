@@ -1,0 +1,371 @@
+// The backward engine: from root gradients, run every node of the graph once all gradients flowing into it
+// have arrived, accumulating into leaves or capturing the gradients `autograd.grad` asked for. Mirrors
+// torch/csrc/autograd/engine.cpp (Engine::execute, compute_dependencies, init_to_execute, evaluate_function,
+// validate_outputs) and torch/autograd/__init__.py (backward, grad, _make_grads).
+
+import { autogradState } from '../c10/AutogradState.js';
+import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
+import { aten } from '../aten/ops.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { accumulateInto, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
+import { GraphRoot, Node, setActiveExecInfo } from './function.js';
+import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
+
+export interface BackwardOptions {
+  /** Keep saved tensors so the graph can be differentiated again (defaults to `createGraph`). */
+  retainGraph?: boolean;
+  /** Record the backward pass itself, for higher-order gradients. */
+  createGraph?: boolean;
+  /** Accumulate only into these tensors' `.grad`. */
+  inputs?: Tensor | readonly Tensor[];
+}
+
+export interface GradOptions {
+  /** Gradients of the outputs (`grad_outputs`); null entries mean ones for scalar outputs. */
+  gradOutputs?: Tensor | readonly (Tensor | null)[] | null;
+  retainGraph?: boolean;
+  createGraph?: boolean;
+  /** Return null for inputs the outputs do not depend on instead of raising. */
+  allowUnused?: boolean;
+  /** With allowUnused, return zeros instead of null for unused inputs (`materialize_grads`). */
+  materializeGrads?: boolean;
+}
+
+function sizeStr(sizes: readonly number[]): string {
+  return `torch.Size([${sizes.join(', ')}])`;
+}
+
+/** `_make_grads`: the root gradients, ones for scalar outputs when none was given, with PyTorch's checks. */
+function makeGrads(outputs: readonly Tensor[], grads: readonly (Tensor | null | undefined)[]): (Tensor | null)[] {
+  const out: (Tensor | null)[] = [];
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i] as Tensor;
+    const g = grads[i];
+    if (g !== null && g !== undefined) {
+      if (!sameSizes(g.sizes, o.sizes)) {
+        throw new Error(
+          `Mismatch in shape: grad_output[${i}] has a shape of ${sizeStr(g.sizes)} and output[${i}] has a shape of ${sizeStr(o.sizes)}.`,
+        );
+      }
+      if (isComplexType(o.dtype) !== isComplexType(g.dtype)) {
+        throw new Error(
+          `For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: ` +
+            `grad_output[${i}] has a dtype of ${g.dtype} and output[${i}] has a dtype of ${o.dtype}.`,
+        );
+      }
+      out.push(g);
+    } else if (o.requiresGrad) {
+      if (o.numel !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
+      if (!isFloatingType(o.dtype)) throw new Error('grad can be implicitly created only for real scalar outputs');
+      out.push(aten().ones_like.call(o, null, null, null, null, null));
+    } else {
+      out.push(null);
+    }
+  }
+  return out;
+}
+
+/** A max-heap of nodes by sequence number: the most recently created ready node runs first. */
+class ReadyQueue {
+  private readonly heap: Node[] = [];
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  push(n: Node): void {
+    const h = this.heap;
+    h.push(n);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if ((h[p] as Node).sequenceNr >= n.sequenceNr) break;
+      h[i] = h[p] as Node;
+      i = p;
+    }
+    h[i] = n;
+  }
+
+  pop(): Node {
+    const h = this.heap;
+    const top = h[0] as Node;
+    const last = h.pop() as Node;
+    if (h.length > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && (h[r] as Node).sequenceNr > (h[l] as Node).sequenceNr ? r : l;
+        if ((h[c] as Node).sequenceNr <= last.sequenceNr) break;
+        h[i] = h[c] as Node;
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
+}
+
+// Note [Engine order]
+// ~~~~~~~~~~~~~~~~~~~
+// As in PyTorch's CPU engine, a node runs once every gradient flowing into it has arrived (dependency counts
+// from one walk of the graph), and among ready nodes the one created last (highest sequence number) runs
+// first; AccumulateGrad has the largest number, so leaves receive their gradient as soon as it is complete.
+// Gradients arriving at the same input are summed out of place (the first is kept as is), so a formula may
+// hand one tensor to several inputs.
+//
+// Note [Gradients are reduced to the input's shape]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Formulas return gradients shaped like the broadcast result (`add`: `self: grad`); validate_outputs sums
+// them to the shape the forward input had (kept in the receiving node's input metadata) and converts them to
+// its dtype, so broadcasting never needs handling in a formula.
+
+/** `validate_outputs`: reduce or cast a gradient flowing along `edge` to what its node expects. */
+function validateGrad(node: Node, i: number, edge: Edge, grad: Tensor): Tensor {
+  const meta = (edge.fn as Node).inputMetadata[edge.inputNr];
+  if (meta === undefined) return grad;
+  let g = grad;
+  if (!sameSizes(g.sizes, meta.sizes)) {
+    if (!isExpandableTo(meta.sizes, g.sizes)) {
+      throw new Error(
+        `Function ${node.name()} returned an invalid gradient at index ${i} - got [${g.sizes.join(', ')}] but ` +
+          `expected shape compatible with [${meta.sizes.join(', ')}]`,
+      );
+    }
+    g = sumTo(g, meta.sizes);
+  }
+  if (g.dtype !== meta.dtype) g = aten().to_dtype.call(g, meta.dtype as ScalarType, false, false, null);
+  return g;
+}
+
+interface Capture {
+  node: Node;
+  inputNr: number;
+  index: number;
+}
+
+/**
+ * `Engine::execute`: runs the graph from `roots` with `rootGrads`. With `captures`, the gradients flowing
+ * into those edges are returned (autograd.grad) and only the nodes on a path to them run.
+ */
+function execute(
+  roots: readonly Edge[],
+  rootGrads: (Tensor | null)[],
+  keepGraph: boolean,
+  createGraph: boolean,
+  outputEdges: readonly Edge[] | null,
+  accumulate: boolean,
+): (Tensor | null)[] {
+  const root = new GraphRoot([...roots], rootGrads);
+  // compute_dependencies
+  const deps = new Map<Node, number>();
+  const seen = new Set<Node>([root]);
+  const stack: Node[] = [root];
+  const order: Node[] = [];
+  while (stack.length > 0) {
+    const n = stack.pop() as Node;
+    order.push(n);
+    for (const e of n.nextEdges) {
+      const f = e.fn;
+      if (f === null) continue;
+      deps.set(f, (deps.get(f) ?? 0) + 1);
+      if (!seen.has(f)) {
+        seen.add(f);
+        stack.push(f);
+      }
+    }
+  }
+  // init_to_execute: which nodes lead to a captured edge (or to an AccumulateGrad of `inputs`).
+  let needed: Set<Node> | null = null;
+  const captures: Capture[] = [];
+  const captured: (Tensor | null)[] = [];
+  if (outputEdges !== null) {
+    needed = new Set<Node>();
+    const targets = new Set<Node>();
+    outputEdges.forEach((e, index) => {
+      const f = e.fn as Node;
+      if (accumulate) needed?.add(f);
+      else captures.push({ node: f, inputNr: e.inputNr, index });
+      targets.add(f);
+      captured.push(null);
+    });
+    // A node is needed if one of its edges leads to a target or to a needed node: visit in reverse
+    // discovery order until nothing changes (graphs are DAGs; a few passes suffice).
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (let k = order.length - 1; k >= 0; k--) {
+        const n = order[k] as Node;
+        if (needed.has(n)) continue;
+        for (const e of n.nextEdges) {
+          if (e.fn !== null && (targets.has(e.fn) || needed.has(e.fn))) {
+            needed.add(n);
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    needed.add(root);
+  }
+
+  const buffers = new Map<Node, (Tensor | null)[]>();
+  const queue = new ReadyQueue();
+  const prevGradMode = autogradState.gradMode;
+  const prevExec = setActiveExecInfo(needed);
+  try {
+    autogradState.gradMode = createGraph;
+    queue.push(root);
+    buffers.set(root, []);
+    while (queue.size > 0) {
+      const node = queue.pop();
+      let inputs = buffers.get(node) ?? [];
+      buffers.delete(node);
+      // Tensor hooks, retain_grad, captures, pre-hooks: in PyTorch's order.
+      if (node.tensorPreHooks.length > 0) {
+        for (let h = 0; h < node.tensorPreHooks.length; h++) {
+          const nr = node.tensorPreHookInputs[h] ?? 0;
+          const g = inputs[nr];
+          if (g === null || g === undefined) continue;
+          const r = (node.tensorPreHooks[h] as (g: Tensor) => Tensor | undefined | void)(g);
+          if (r !== undefined) inputs[nr] = r;
+        }
+      }
+      for (let nr = 0; nr < node.retainsGradTensors.length; nr++) {
+        const t = node.retainsGradTensors[nr];
+        const g = inputs[nr];
+        if (t !== undefined && g !== null && g !== undefined) {
+          const m = materializeAutogradMeta(t);
+          m.grad = accumulateInto(m.grad, g, false);
+        }
+      }
+      for (const c of captures) if (c.node === node) captured[c.index] = inputs[c.inputNr] ?? null;
+      for (const hook of node.preHooks) {
+        const r = hook(inputs);
+        if (r !== undefined) inputs = r;
+      }
+      if (needed !== null && !needed.has(node)) continue;
+
+      const outputs = node.apply(inputs);
+      if (!keepGraph) node.releaseVariables();
+      let outs = outputs;
+      for (const hook of node.postHooks) {
+        const r = hook(outs, inputs);
+        if (r !== undefined) outs = r;
+      }
+      const edges = node.nextEdges;
+      if (outs.length !== edges.length && !(node instanceof GraphRoot)) {
+        if (outs.length !== 0 || edges.length !== 0) {
+          throw new Error(`function ${node.name()} returned an incorrect number of gradients (expected ${edges.length}, got ${outs.length})`);
+        }
+      }
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i] as Edge;
+        const next = e.fn;
+        if (next === null) continue;
+        let g = outs[i] ?? null;
+        if (g !== null) g = validateGrad(node, i, e, g);
+        let buf = buffers.get(next);
+        if (buf === undefined) {
+          buf = [];
+          buffers.set(next, buf);
+        }
+        if (g !== null) {
+          const old = buf[e.inputNr];
+          buf[e.inputNr] = old === null || old === undefined ? g : aten().add_Tensor.call(old, g, 1);
+        } else if (buf[e.inputNr] === undefined) {
+          buf[e.inputNr] = null;
+        }
+        const d = (deps.get(next) ?? 1) - 1;
+        deps.set(next, d);
+        if (d === 0) queue.push(next);
+      }
+    }
+  } finally {
+    autogradState.gradMode = prevGradMode;
+    setActiveExecInfo(prevExec);
+  }
+  return captured;
+}
+
+function asList<T>(x: T | readonly T[] | null | undefined): T[] {
+  if (x === null || x === undefined) return [];
+  return Array.isArray(x) ? [...(x as readonly T[])] : [x as T];
+}
+
+function rootEdges(outputs: readonly Tensor[]): Edge[] {
+  return outputs.map((o, i) => {
+    const e = gradientEdge(o);
+    if (e.fn === null) throw new Error(`element ${i} of tensors does not require grad and does not have a grad_fn`);
+    return e;
+  });
+}
+
+/** `torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph, inputs)`. */
+export function backward(
+  tensors: Tensor | readonly Tensor[],
+  gradTensors?: Tensor | readonly (Tensor | null)[] | null,
+  options: BackwardOptions = {},
+): void {
+  const outputs = asList(tensors);
+  const grads = makeGrads(outputs, asList(gradTensors));
+  const createGraph = options.createGraph ?? false;
+  const keepGraph = options.retainGraph ?? createGraph;
+  const inputs = asList(options.inputs);
+  if (options.inputs !== undefined && inputs.length === 0) throw new Error("'inputs' argument to backward() cannot be empty.");
+  const roots = rootEdges(outputs);
+  if (inputs.length === 0) {
+    execute(roots, grads, keepGraph, createGraph, null, true);
+    return;
+  }
+  // backward(inputs=...): leaves accumulate through their AccumulateGrad; non-leaf inputs have their
+  // incoming gradient captured and added to their .grad.
+  const edges = inputs.map((t) => {
+    const e = gradientEdge(t);
+    if (e.fn === null) throw new Error('One of the differentiated Tensors does not require grad');
+    return e;
+  });
+  const leafEdges = edges.filter((_, i) => (inputs[i] as Tensor).autogradMeta?.gradFn === null);
+  const nonLeaf = inputs.filter((t) => t.autogradMeta?.gradFn !== null);
+  if (leafEdges.length > 0) execute(roots, grads, nonLeaf.length > 0 ? true : keepGraph, createGraph, leafEdges, true);
+  if (nonLeaf.length > 0) {
+    const got = execute(roots, grads, keepGraph, createGraph, nonLeaf.map(gradientEdge), false);
+    nonLeaf.forEach((t, i) => {
+      const g = got[i];
+      if (g !== null && g !== undefined) {
+        const m = materializeAutogradMeta(t);
+        m.grad = accumulateInto(m.grad, g, createGraph);
+      }
+    });
+  }
+}
+
+/** `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)`. */
+export function grad(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], options: GradOptions = {}): (Tensor | null)[] {
+  const outs = asList(outputs);
+  const ins = asList(inputs);
+  if (ins.length === 0) throw new Error("grad requires non-empty inputs.");
+  const grads = makeGrads(outs, asList(options.gradOutputs));
+  const createGraph = options.createGraph ?? false;
+  const keepGraph = options.retainGraph ?? createGraph;
+  const allowUnused = options.allowUnused ?? options.materializeGrads ?? false;
+  if (options.materializeGrads === true && options.allowUnused === false) {
+    throw new Error('Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.');
+  }
+  const edges = ins.map((t) => {
+    const e = gradientEdge(t);
+    if (e.fn === null) throw new Error('One of the differentiated Tensors does not require grad');
+    return e;
+  });
+  const result = execute(rootEdges(outs), grads, keepGraph, createGraph, edges, false);
+  return result.map((g, i) => {
+    if (g !== null && g !== undefined) return g;
+    if (!allowUnused) {
+      throw new Error(
+        `The differentiated Tensor at index ${i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.`,
+      );
+    }
+    return options.materializeGrads === true ? aten().zeros_like.call(ins[i] as Tensor, null, null, null, null, null) : null;
+  });
+}

@@ -1,0 +1,365 @@
+// Graph nodes: the base class every backward function extends, AccumulateGrad for leaves, the graph root the
+// engine starts from, CopySlices and AsStridedBackward0 for in-place operations on views, and SavedVariable.
+// Mirrors torch/csrc/autograd/function.h (Node), functions/accumulate_grad.h, functions/basic_ops.h
+// (GraphRoot, Error, NotImplemented), functions/tensor.h (CopySlices) and saved_variable.{h,cpp}.
+
+import { autogradState } from '../c10/AutogradState.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import {
+  gradientEdge,
+  installNodeFactories,
+  materializeAutogradMeta,
+  setHistory,
+  type Edge,
+} from './variable.js';
+import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './FunctionsManual.js';
+
+/** A hook run on the gradient flowing into one input of a node; it may return a replacement. */
+export type FunctionPreHook = (grad: Tensor) => Tensor | undefined | void;
+
+/** Sequence numbers order the ready queue: later nodes run first (Note [Engine order]). */
+let nextSequenceNr = 0;
+
+/** Shape, dtype and device of one forward output, as the node's input (`InputMetadata`). */
+export interface InputMetadata {
+  sizes: readonly number[];
+  dtype: number;
+  isMeta: boolean;
+}
+
+/**
+ * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
+ * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
+ */
+export abstract class Node {
+  nextEdges: Edge[] = [];
+  readonly sequenceNr: number;
+  /** Per forward output: what the gradient flowing in must look like. */
+  inputMetadata: (InputMetadata | undefined)[] = [];
+  /** Tensor hooks (`register_hook` on a non-leaf output): index = input number. */
+  tensorPreHooks: FunctionPreHook[] = [];
+  tensorPreHookInputs: number[] = [];
+  /** `retain_grad()` on outputs: run after the tensor hooks, they store the gradient in `.grad`. */
+  retainsGradTensors: (Tensor | undefined)[] = [];
+  /** `register_prehook(fn(gradOutputs))` and `register_hook(fn(gradInputs, gradOutputs))`. */
+  preHooks: ((grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void)[] = [];
+  postHooks: ((gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void)[] = [];
+
+  constructor(sequenceNr = nextSequenceNr++) {
+    this.sequenceNr = sequenceNr;
+  }
+
+  /** The class name PyTorch prints (`AddBackward0`). */
+  abstract name(): string;
+
+  /** Gradients of the forward inputs from the gradients of the forward outputs (null: zero/unknown). */
+  abstract apply(grads: (Tensor | null)[]): (Tensor | null)[];
+
+  /** Frees saved tensors after a backward pass without `retainGraph`. */
+  releaseVariables(): void {}
+
+  /** `next_functions`: `[node, inputNr]` per forward input. */
+  get nextFunctions(): [Node | null, number][] {
+    return this.nextEdges.map((e) => [e.fn, e.inputNr]);
+  }
+
+  numInputs(): number {
+    return this.inputMetadata.length;
+  }
+
+  numOutputs(): number {
+    return this.nextEdges.length;
+  }
+
+  /** `should_compute_output(i)`: some node wants the gradient of forward input `i`. */
+  shouldComputeOutput(i: number): boolean {
+    const e = this.nextEdges[i];
+    return e !== undefined && e.fn !== null && (activeExecInfo === null || activeExecInfo.has(e.fn));
+  }
+
+  setNextEdges(edges: Edge[]): void {
+    this.nextEdges = edges;
+  }
+
+  setInputMetadata(inputNr: number, t: Tensor): void {
+    this.inputMetadata[inputNr] = { sizes: t.sizes, dtype: t.dtype, isMeta: t.isMeta() };
+  }
+
+  /** `register_hook(fn)`: runs after `apply` with (gradInputs, gradOutputs); may return new gradInputs. */
+  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
+    this.postHooks.push(fn);
+    return { remove: () => void removeItem(this.postHooks, fn) };
+  }
+
+  /** `register_prehook(fn)`: runs before `apply` with the incoming gradients; may return replacements. */
+  registerPrehook(fn: (grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
+    this.preHooks.push(fn);
+    return { remove: () => void removeItem(this.preHooks, fn) };
+  }
+
+  toString(): string {
+    return `<${this.name()} object>`;
+  }
+}
+
+function removeItem<T>(list: T[], item: T): void {
+  const i = list.indexOf(item);
+  if (i >= 0) list.splice(i, 1);
+}
+
+/**
+ * The nodes the running `autograd.grad` call needs (its exec_info), or null when every node runs (backward).
+ * Set by the engine for the duration of a pass.
+ */
+let activeExecInfo: ReadonlySet<Node> | null = null;
+
+export function setActiveExecInfo(info: ReadonlySet<Node> | null): ReadonlySet<Node> | null {
+  const prev = activeExecInfo;
+  activeExecInfo = info;
+  return prev;
+}
+
+/** `AccumulateGrad`: the node of a leaf; adds the incoming gradient into `variable.grad`. */
+export class AccumulateGrad extends Node {
+  constructor(readonly variable: Tensor) {
+    // PyTorch gives AccumulateGrad the largest sequence number so that it runs as soon as it is ready.
+    super(Number.MAX_SAFE_INTEGER);
+    this.setInputMetadata(0, variable);
+  }
+
+  name(): string {
+    return 'torch::autograd::AccumulateGrad';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const grad = grads[0];
+    if (grad === null || grad === undefined) return [];
+    const m = materializeAutogradMeta(this.variable);
+    m.grad = accumulateInto(m.grad, grad, autogradState.gradMode);
+    return [];
+  }
+}
+
+/** The node the engine starts from: it hands out the root gradients (`GraphRoot`). */
+export class GraphRoot extends Node {
+  constructor(
+    edges: Edge[],
+    private readonly grads: (Tensor | null)[],
+  ) {
+    super();
+    this.nextEdges = edges;
+  }
+
+  name(): string {
+    return 'GraphRoot';
+  }
+
+  apply(): (Tensor | null)[] {
+    return this.grads;
+  }
+}
+
+/**
+ * `NotImplemented` / `Error`: recorded for an operation without a derivative formula whose input requires
+ * grad, so that the forward works and the backward says what is missing.
+ */
+export class ErrorNode extends Node {
+  constructor(private readonly message: string) {
+    super();
+  }
+
+  name(): string {
+    return 'torch::autograd::NotImplemented';
+  }
+
+  apply(): (Tensor | null)[] {
+    throw new Error(this.message);
+  }
+}
+
+// Note [Views and in-place]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// A view shares its base's storage, so an in-place operation on the view changes the base too. Its history
+// is rewritten as PyTorch does: the base gets a `CopySlices` node that, given the gradient of the new base,
+// runs the in-place operation's backward on the slice the view covers and passes the rest through; the
+// view's grad_fn becomes `AsStridedBackward0` of the base's new history. A view also refreshes its grad_fn
+// that way whenever the storage version moved since the view's grad_fn was last set (its base was modified
+// in place through another alias).
+
+/** Geometry of a view relative to its base. */
+interface ViewGeometry {
+  sizes: number[];
+  strides: number[];
+  offset: number;
+}
+
+function viewGeometry(view: Tensor, base: Tensor): ViewGeometry {
+  return { sizes: [...view.sizes], strides: [...view.strides], offset: view.storageOffset - base.storageOffset };
+}
+
+/** `CopySlices`: the base's grad_fn after an in-place operation on one of its views. */
+export class CopySlices extends Node {
+  private readonly baseSizes: number[];
+  private readonly baseStrides: number[];
+
+  constructor(
+    base: Tensor,
+    private readonly view: ViewGeometry,
+    private fn: Node | null,
+  ) {
+    super();
+    this.baseSizes = [...base.sizes];
+    this.baseStrides = [...base.strides];
+    const fnEdges = (fn as Node).nextEdges;
+    this.nextEdges = [gradientEdge(base), ...fnEdges.slice(1)];
+    this.setInputMetadata(0, base);
+  }
+
+  name(): string {
+    return 'CopySlices';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const grad = grads[0];
+    const fn = this.fn;
+    if (fn === null) throw new Error(ERR_RELEASED);
+    const out: (Tensor | null)[] = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grad === null || grad === undefined) return out;
+    const { result, slice } = sliceOfBaseGrad(grad, this.baseSizes, this.baseStrides, this.view.sizes, this.view.strides, this.view.offset);
+    const res = fn.apply([detachedClone(slice)]);
+    const r0 = res[0];
+    if (r0 !== null && r0 !== undefined) slice.copy_(r0);
+    else slice.zero_();
+    out[0] = result;
+    for (let i = 1; i < out.length; i++) out[i] = res[i] ?? null;
+    return out;
+  }
+
+  override shouldComputeOutput(i: number): boolean {
+    return super.shouldComputeOutput(i);
+  }
+
+  override releaseVariables(): void {
+    this.fn?.releaseVariables();
+  }
+}
+
+/** The regenerated grad_fn of a view whose base changed in place: scatter the gradient into the base. */
+export class AsStridedBackward0 extends Node {
+  constructor(
+    base: Tensor,
+    private readonly baseSizes: number[],
+    private readonly baseStrides: number[],
+    private readonly view: ViewGeometry,
+  ) {
+    super();
+    this.nextEdges = [gradientEdge(base)];
+  }
+
+  name(): string {
+    return 'AsStridedBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const grad = grads[0];
+    if (grad === null || grad === undefined || !this.shouldComputeOutput(0)) return [null];
+    return [asStridedScatter(grad, this.baseSizes, this.baseStrides, this.view.sizes, this.view.strides, this.view.offset)];
+  }
+}
+
+/** Makes `view`'s grad_fn AsStridedBackward0 of its base's current history (`VariableHooks::grad_fn`). */
+export function refreshViewGradFn(view: Tensor): void {
+  const m = view.autogradMeta;
+  if (m === null || m.base === null) return;
+  const base = m.base;
+  if (!base.requiresGrad) return;
+  const node = new AsStridedBackward0(base, [...base.sizes], [...base.strides], viewGeometry(view, base));
+  setHistory(view, node);
+  m.attrVersion = view.storage.version;
+}
+
+function rebaseView(view: Tensor, gradFn: Node): void {
+  const m = view.autogradMeta;
+  const base = m?.base;
+  if (m === null || base === null || base === undefined) return;
+  const copySlices = new CopySlices(base, viewGeometry(view, base), gradFn);
+  setHistory(base, copySlices);
+  refreshViewGradFn(view);
+}
+
+installNodeFactories((t) => new AccumulateGrad(t), rebaseView);
+
+// ---- SavedVariable ---------------------------------------------------------------------------------
+
+export const ERR_RELEASED =
+  'Trying to backward through the graph a second time (or directly access saved tensors after they have ' +
+  'already been freed). Saved intermediate values of the graph are freed when you call .backward() or ' +
+  'autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if ' +
+  'you need to access saved tensors after calling backward.';
+
+const HINT =
+  'Hint: enable anomaly detection to find the operation that failed to compute its gradient, with ' +
+  'torch.autograd.set_detect_anomaly(True, check_nan=False).';
+
+// Note [Saved variables]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A node keeps the tensors its formula needs as SavedVariables: the tensor, the version of its storage when
+// saved, and, for outputs of the node itself, which output it was. Unpacking checks that nothing modified the
+// tensor in place since (PyTorch's version-counter error) and that the graph was not freed by a backward
+// pass without retain_graph. JavaScript's collector handles the node ↔ output cycle that PyTorch breaks with
+// weak references, so the tensor itself is kept and unpacking returns it, with its autograd history, which is
+// what double backward differentiates through.
+export class SavedVariable {
+  private data: Tensor | null;
+  private readonly savedVersion: number;
+  private released = false;
+
+  constructor(
+    t: Tensor | null,
+    private readonly isOutput: boolean,
+  ) {
+    this.data = t;
+    if (t !== null && t.isInference()) {
+      throw new Error(
+        'Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode ' +
+          'in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor ' +
+          'and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.',
+      );
+    }
+    this.savedVersion = t === null ? 0 : t.storage.version;
+  }
+
+  /** The saved tensor; `saver` is the node that saved it (named in the version error for outputs). */
+  unpack(saver?: Node): Tensor {
+    const t = this.data;
+    if (this.released) throw new Error(ERR_RELEASED);
+    if (t === null) throw new Error('SavedVariable: unpacking an undefined tensor');
+    const version = t.storage.version;
+    if (version !== this.savedVersion) {
+      const m = t.autogradMeta;
+      const node = this.isOutput ? saver : (m?.gradFn ?? undefined);
+      const which = node !== undefined && node !== null ? `, which is output ${m?.outputNr ?? 0} of ${node.name().replace(/Backward\d*$/, '')},` : '';
+      throw new Error(
+        'one of the variables needed for gradient computation has been modified by an inplace operation: ' +
+          `[${t.typeString()} [${t.sizes.join(', ')}]]${which} is at version ${version}; expected version ` +
+          `${this.savedVersion} instead. ${HINT}`,
+      );
+    }
+    return t;
+  }
+
+  /** The saved tensor or null (for optional arguments saved as undefined). */
+  unpackOpt(saver?: Node): Tensor | null {
+    return this.data === null && !this.released ? null : this.unpack(saver);
+  }
+
+  reset(): void {
+    this.data = null;
+    this.released = true;
+  }
+}
+
+/** The empty saved variable (an optional tensor argument that was None). */
+export function savedOpt(t: Tensor | null | undefined, isOutput = false): SavedVariable {
+  return new SavedVariable(t ?? null, isOutput);
+}

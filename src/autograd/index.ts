@@ -1,0 +1,17 @@
+// torch.autograd: the engine's entry points, gradcheck, grad modes and the graph classes.
+export { backward, grad, type BackwardOptions, type GradOptions } from './engine.js';
+export { gradcheck, gradgradcheck, type GradcheckOptions } from './gradcheck.js';
+export {
+  EnableGradGuard,
+  GradModeGuard,
+  InferenceModeGuard,
+  NoGradGuard,
+  enableGrad,
+  inferenceMode,
+  isGradEnabled,
+  isInferenceModeEnabled,
+  noGrad,
+  setGradEnabled,
+  withGradEnabled,
+} from './grad_mode.js';
+export { AccumulateGrad, Node, SavedVariable } from './function.js';

@@ -1,0 +1,208 @@
+// Autograd's per-tensor state and the operations autograd kernels perform on it: which edge a tensor's
+// gradient flows into, attaching a grad_fn to outputs, the in-place checks and rebasing of history, views.
+// Mirrors torch/csrc/autograd/variable.{h,cpp} (AutogradMeta, DifferentiableViewMeta, impl::set_gradient_edge,
+// impl::rebase_history, impl::grad_accumulator) and VariableTypeUtils.h (check_inplace, set_history).
+
+import { autogradState } from '../c10/AutogradState.js';
+import { isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import type { TensorImpl } from '../tensor/TensorImpl.js';
+import type { FunctionPreHook, Node } from './function.js';
+
+// Note [Autograd metadata]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch, a tensor that autograd has never touched carries no autograd state: `autogradMeta` is null,
+// so creating a tensor costs one null field and `requiresGrad` is one load. The metadata is made when a leaf
+// is asked to require grad, when an operation records a grad_fn for it, when it gets a `.grad`, a hook or
+// `retainGrad()`, and when it is a view (it then remembers its base, like DifferentiableViewMeta).
+export class AutogradMeta {
+  /** The leaf flag (`requires_grad_`); a non-leaf requires grad because it has a grad_fn. */
+  requiresGrad = false;
+  /** The node that computed this tensor (null for leaves). */
+  gradFn: Node | null = null;
+  /** Which input of `gradFn` this tensor's gradient flows into. */
+  outputNr = 0;
+  /** `.grad`. */
+  grad: Tensor | null = null;
+  /** The AccumulateGrad node of a leaf, made on first use and kept (PyTorch keeps a weak reference). */
+  gradAccumulator: Node | null = null;
+  /** `retain_grad()` was called on this non-leaf. */
+  retainsGrad = false;
+  /** Hooks registered on a leaf before its AccumulateGrad exists; moved onto it when it is made. */
+  leafHooks: FunctionPreHook[] | null = null;
+  /** For views: the base tensor (never itself a view) and whether the view was made with grad mode off. */
+  base: Tensor | null = null;
+  viewCreatedInNoGrad = false;
+  viewCreatedInInferenceMode = false;
+  /** The version of the base when this view's grad_fn was last refreshed (see Note [Views and in-place]). */
+  attrVersion = 0;
+}
+
+/** The autograd metadata of `t`, made if missing (`impl::materialize_autograd_meta`). */
+export function materializeAutogradMeta(t: TensorImpl): AutogradMeta {
+  return t.autogradMeta ?? (t.autogradMeta = new AutogradMeta());
+}
+
+/** `x.requires_grad = flag` / `requires_grad_(flag)`, with PyTorch's checks and messages. */
+export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
+  const m = t.autogradMeta;
+  if (m !== null && m.gradFn !== null) {
+    // PyTorch only objects to turning it off; turning it on for a non-leaf is a no-op there too.
+    if (flag) return;
+    throw new Error(
+      "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a " +
+        "subgraph that doesn't require differentiation use var_no_grad = var.detach().",
+    );
+  }
+  if (flag) {
+    if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
+      throw new Error('only Tensors of floating point dtype can require gradients');
+    }
+    if (t.isInference() && !autogradState.inferenceMode) {
+      throw new Error('Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
+    }
+  }
+  if (m === null && !flag) return;
+  materializeAutogradMeta(t).requiresGrad = flag;
+}
+
+/** An edge of the graph: input `inputNr` of node `fn` (PyTorch's `Edge`); `fn` null means "no gradient". */
+export interface Edge {
+  readonly fn: Node | null;
+  readonly inputNr: number;
+}
+
+const NO_EDGE: Edge = Object.freeze({ fn: null, inputNr: 0 });
+
+/** The node a leaf's gradient accumulates into, made once (`impl::grad_accumulator`). */
+export function gradAccumulator(t: Tensor): Node {
+  const m = materializeAutogradMeta(t);
+  if (m.gradAccumulator === null) {
+    m.gradAccumulator = newAccumulateGrad(t);
+    if (m.leafHooks !== null) for (const h of m.leafHooks) m.gradAccumulator.tensorPreHooks.push(h);
+  }
+  return m.gradAccumulator;
+}
+
+/**
+ * `impl::gradient_edge`: where the gradient of `t` goes — its grad_fn (at its output number), the
+ * AccumulateGrad of a leaf that requires grad, or nowhere.
+ */
+export function gradientEdge(t: Tensor | null | undefined): Edge {
+  if (t === null || t === undefined) return NO_EDGE;
+  const m = t.autogradMeta;
+  if (m === null) return NO_EDGE;
+  if (m.gradFn !== null) return { fn: m.gradFn, inputNr: m.outputNr };
+  if (m.requiresGrad) return { fn: gradAccumulator(t), inputNr: 0 };
+  return NO_EDGE;
+}
+
+/** `compute_requires_grad`: grad mode is on and some tensor argument requires grad. */
+export function anyRequiresGrad(a: Tensor | null | undefined, b?: Tensor | null, c?: Tensor | null, d?: Tensor | null): boolean {
+  return (
+    autogradState.gradMode &&
+    ((a != null && a.requiresGrad) || (b != null && b.requiresGrad) || (c != null && c.requiresGrad) || (d != null && d.requiresGrad))
+  );
+}
+
+/** `compute_requires_grad` over a tensor list (`Tensor[]` / `Tensor?[]` arguments). */
+export function anyRequiresGradList(ts: readonly (Tensor | null | undefined)[]): boolean {
+  if (!autogradState.gradMode) return false;
+  for (const t of ts) if (t !== null && t !== undefined && t.requiresGrad) return true;
+  return false;
+}
+
+/**
+ * `set_history(output, grad_fn)`: the output was computed by `gradFn` as its output number `outputNr`. The node
+ * records the output's shape, dtype and device (its InputMetadata), which the engine uses to check and reduce
+ * incoming gradients (see Note [Gradients are reduced to the input's shape]).
+ */
+export function setHistory(output: Tensor, gradFn: Node, outputNr = 0): void {
+  if (!isDifferentiableType(output)) return;
+  const m = materializeAutogradMeta(output);
+  m.gradFn = gradFn;
+  m.outputNr = outputNr;
+  m.requiresGrad = false;
+  gradFn.setInputMetadata(outputNr, output);
+}
+
+/** Records `gradFn` for every differentiable output in `outputs` (multi-output and list-returning operators). */
+export function setHistoryList(outputs: readonly Tensor[], gradFn: Node): void {
+  for (let i = 0; i < outputs.length; i++) setHistory(outputs[i] as Tensor, gradFn, i);
+}
+
+/** True if `t`'s gradient cannot flow (integer and bool outputs are never differentiable). */
+export function isDifferentiableType(t: Tensor): boolean {
+  return isFloatingType(t.dtype) || isComplexType(t.dtype);
+}
+
+// Note [In-place checks]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// Before an in-place operation runs under autograd, `checkInplace` refuses what PyTorch refuses: writing
+// into a leaf that requires grad (its `.grad` would no longer be the gradient of anything), into a view of
+// such a leaf, into a view made under no_grad while grad mode is on, and (outside inference mode) into an
+// inference tensor. After the kernel, `rebaseHistory` gives the tensor its new grad_fn; when the tensor is
+// a view, the base's history is rewritten through CopySlices (see Note [Views and in-place]).
+
+/** `check_inplace(self, requires_grad)`, with PyTorch's texts. */
+export function checkInplace(self: Tensor, requiresGrad: boolean): void {
+  if (self.isInference() && !autogradState.inferenceMode) {
+    throw new Error(
+      'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a ' +
+        'normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.',
+    );
+  }
+  if (!requiresGrad) return;
+  const m = self.autogradMeta;
+  if (m === null) return;
+  if (m.base !== null) {
+    if (m.viewCreatedInNoGrad && autogradState.gradMode) {
+      throw new Error(
+        'A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that ' +
+          'this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both ' +
+          "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be " +
+          'tracked) or both outside (if you want the inplace to be tracked).',
+      );
+    }
+    const bm = m.base.autogradMeta;
+    if (bm !== null && bm.gradFn === null && bm.requiresGrad) {
+      throw new Error('a view of a leaf Variable that requires grad is being used in an in-place operation.');
+    }
+  }
+  if (m.gradFn === null && m.requiresGrad) {
+    throw new Error('a leaf Variable that requires grad is being used in an in-place operation.');
+  }
+}
+
+/** The factories of graph nodes this module needs, set by function.ts (which imports this module). */
+let newAccumulateGrad: (t: Tensor) => Node;
+let rebaseView: (view: Tensor, gradFn: Node) => void;
+
+export function installNodeFactories(accumulate: (t: Tensor) => Node, rebase: (view: Tensor, gradFn: Node) => void): void {
+  newAccumulateGrad = accumulate;
+  rebaseView = rebase;
+}
+
+/** `rebase_history(self, grad_fn)` after an in-place operation recorded `gradFn` for `self`. */
+export function rebaseHistory(self: Tensor, gradFn: Node): void {
+  const m = self.autogradMeta;
+  if (m !== null && m.base !== null && m.base.requiresGrad) {
+    rebaseView(self, gradFn);
+    return;
+  }
+  setHistory(self, gradFn);
+}
+
+/**
+ * `as_view(base, view)`: `view` shares `base`'s storage; remember the base (the root base when `base` is
+ * itself a view) and how the view was made, for the in-place rules and CopySlices.
+ */
+export function markView(view: Tensor, base: Tensor): void {
+  const bm = base.autogradMeta;
+  const root = bm !== null && bm.base !== null ? bm.base : base;
+  const m = materializeAutogradMeta(view);
+  m.base = root;
+  m.viewCreatedInNoGrad = !autogradState.gradMode;
+  m.viewCreatedInInferenceMode = autogradState.inferenceMode;
+  m.attrVersion = view.storage.version;
+}
