@@ -577,26 +577,60 @@ export interface AtenOps {
   sum: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
   /** `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   sum_dim_IntList: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  sum_IntList_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
   /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
   mean: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
   /** `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   mean_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  mean_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
   /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor` */
   prod: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>) => Tensor>;
   /** `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   prod_dim_int: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  prod_int_out: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
   /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
   amax: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean) => Tensor>;
+  /** `amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  amax_out: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean, out: Tensor) => Tensor>;
   /** `amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
   amin: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean) => Tensor>;
+  /** `amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  amin_out: OperatorHandle<(self: Tensor, dim: number[], keepdim: boolean, out: Tensor) => Tensor>;
+  /** `all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor` */
+  all_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => Tensor>;
   /** `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
   all_dims: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean) => Tensor>;
+  /** `all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  all_out: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, out: Tensor) => Tensor>;
+  /** `all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  all_dims_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor) => Tensor>;
+  /** `any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor` */
+  any_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => Tensor>;
   /** `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
   any_dims: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean) => Tensor>;
+  /** `any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  any_out: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, out: Tensor) => Tensor>;
+  /** `any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  any_dims_out: OperatorHandle<(self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor) => Tensor>;
+  /** `all(Tensor self) -> Tensor` */
+  all: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  all_all_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `any(Tensor self) -> Tensor` */
+  any: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  any_all_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
   /** `argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
   argmax: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => Tensor>;
+  /** `argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  argmax_out: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor) => Tensor>;
   /** `argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
   argmin: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean) => Tensor>;
+  /** `argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  argmin_out: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor) => Tensor>;
   /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
   max_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
@@ -723,6 +757,8 @@ export interface AtenOps {
   norm_Scalar: OperatorHandle<(self: Tensor, p: number | boolean) => Tensor>;
   /** `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
   norm_ScalarOpt_dim: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean) => Tensor>;
+  /** `norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
+  norm_out: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor) => Tensor>;
 }
 
 /** One operator: its schema and its kernels per dispatch key. */
@@ -3400,6 +3436,468 @@ function meta_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, we
   return out;
 }
 
+/** `sum.dim_IntList`, CPU (functional). */
+function cpu_sum_dim_IntList(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.sumStructured;
+  const fast = k.fast?.(self, dim, keepdim, dtype);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `sum.dim_IntList`, Meta (functional). */
+function meta_sum_dim_IntList(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.sumStructured;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `sum.IntList_out`, CPU (out). */
+function cpu_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.sumStructured;
+  const iter = k.meta(out, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  out.bumpVersion();
+  return out;
+}
+
+/** `sum.IntList_out`, Meta (out). */
+function meta_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.sumStructured;
+  k.meta(out, self, dim, keepdim, dtype);
+  return out;
+}
+
+/** `mean.dim`, CPU (functional). */
+function cpu_mean_dim(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.meanStructured;
+  const fast = k.fast?.(self, dim, keepdim, dtype);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `mean.dim`, Meta (functional). */
+function meta_mean_dim(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.meanStructured;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `mean.out`, CPU (out). */
+function cpu_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.meanStructured;
+  const iter = k.meta(out, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  out.bumpVersion();
+  return out;
+}
+
+/** `mean.out`, Meta (out). */
+function meta_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.meanStructured;
+  k.meta(out, self, dim, keepdim, dtype);
+  return out;
+}
+
+/** `prod.dim_int`, CPU (functional). */
+function cpu_prod_dim_int(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.prodStructured;
+  const fast = k.fast?.(self, dim, keepdim, dtype);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `prod.dim_int`, Meta (functional). */
+function meta_prod_dim_int(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.prodStructured;
+  const iter = k.meta(null, self, dim, keepdim, dtype);
+  return iter.output() as Tensor;
+}
+
+/** `prod.int_out`, CPU (out). */
+function cpu_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.prodStructured;
+  const iter = k.meta(out, self, dim, keepdim, dtype);
+  k.impl(iter, self, dim, keepdim, dtype);
+  out.bumpVersion();
+  return out;
+}
+
+/** `prod.int_out`, Meta (out). */
+function meta_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.prodStructured;
+  k.meta(out, self, dim, keepdim, dtype);
+  return out;
+}
+
+/** `amax`, CPU (functional). */
+function cpu_amax(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.amaxStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `amax`, Meta (functional). */
+function meta_amax(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.amaxStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `amax.out`, CPU (out). */
+function cpu_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.amaxStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `amax.out`, Meta (out). */
+function meta_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.amaxStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `amin`, CPU (functional). */
+function cpu_amin(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.aminStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `amin`, Meta (functional). */
+function meta_amin(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.aminStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `amin.out`, CPU (out). */
+function cpu_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.aminStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `amin.out`, Meta (out). */
+function meta_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.aminStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `all.dim`, CPU (functional). */
+function cpu_all_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
+  const k = reduce.allDimStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `all.dim`, Meta (functional). */
+function meta_all_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
+  const k = reduce.allDimStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `all.dims`, CPU (functional). */
+function cpu_all_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
+  const k = reduce.allDimsStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `all.dims`, Meta (functional). */
+function meta_all_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
+  const k = reduce.allDimsStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `all.out`, CPU (out). */
+function cpu_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.allDimStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `all.out`, Meta (out). */
+function meta_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.allDimStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `all.dims_out`, CPU (out). */
+function cpu_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.allDimsStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `all.dims_out`, Meta (out). */
+function meta_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.allDimsStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `any.dim`, CPU (functional). */
+function cpu_any_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
+  const k = reduce.anyDimStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `any.dim`, Meta (functional). */
+function meta_any_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
+  const k = reduce.anyDimStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `any.dims`, CPU (functional). */
+function cpu_any_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
+  const k = reduce.anyDimsStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `any.dims`, Meta (functional). */
+function meta_any_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
+  const k = reduce.anyDimsStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `any.out`, CPU (out). */
+function cpu_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.anyDimStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `any.out`, Meta (out). */
+function meta_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.anyDimStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `any.dims_out`, CPU (out). */
+function cpu_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.anyDimsStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `any.dims_out`, Meta (out). */
+function meta_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.anyDimsStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `all`, CPU (functional). */
+function cpu_all(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = reduce.allAllStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `all`, Meta (functional). */
+function meta_all(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = reduce.allAllStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `all.all_out`, CPU (out). */
+function cpu_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = reduce.allAllStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `all.all_out`, Meta (out). */
+function meta_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = reduce.allAllStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `any`, CPU (functional). */
+function cpu_any(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = reduce.anyAllStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `any`, Meta (functional). */
+function meta_any(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = reduce.anyAllStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `any.all_out`, CPU (out). */
+function cpu_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = reduce.anyAllStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  out.bumpVersion();
+  return out;
+}
+
+/** `any.all_out`, Meta (out). */
+function meta_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = reduce.anyAllStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `argmax`, CPU (functional). */
+function cpu_argmax(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
+  const k = reduce.argmaxStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `argmax`, Meta (functional). */
+function meta_argmax(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
+  const k = reduce.argmaxStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `argmax.out`, CPU (out). */
+function cpu_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.argmaxStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `argmax.out`, Meta (out). */
+function meta_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.argmaxStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `argmin`, CPU (functional). */
+function cpu_argmin(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
+  const k = reduce.argminStructured;
+  const fast = k.fast?.(self, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `argmin`, Meta (functional). */
+function meta_argmin(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
+  const k = reduce.argminStructured;
+  const iter = k.meta(null, self, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `argmin.out`, CPU (out). */
+function cpu_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.argminStructured;
+  const iter = k.meta(out, self, dim, keepdim);
+  k.impl(iter, self, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `argmin.out`, Meta (out). */
+function meta_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.argminStructured;
+  k.meta(out, self, dim, keepdim);
+  return out;
+}
+
+/** `norm.ScalarOpt_dim`, CPU (functional). */
+function cpu_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.normStructured;
+  const fast = k.fast?.(self, p, dim, keepdim);
+  if (fast) return fast;
+  const iter = k.meta(null, self, p, dim, keepdim);
+  k.impl(iter, self, p, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `norm.ScalarOpt_dim`, Meta (functional). */
+function meta_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean): Tensor {
+  const k = reduce.normStructured;
+  const iter = k.meta(null, self, p, dim, keepdim);
+  return iter.output() as Tensor;
+}
+
+/** `norm.out`, CPU (out). */
+function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.normStructured;
+  const iter = k.meta(out, self, p, dim, keepdim);
+  k.impl(iter, self, p, dim, keepdim);
+  out.bumpVersion();
+  return out;
+}
+
+/** `norm.out`, Meta (out). */
+function meta_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor {
+  const k = reduce.normStructured;
+  k.meta(out, self, p, dim, keepdim);
+  return out;
+}
+
 /** The empty key set the direct entry points pass (the wrappers ignore it). */
 const NO_KEYS = DispatchKeySet.EMPTY;
 
@@ -3825,6 +4323,90 @@ export const atenCpu = {
   lerp_out: (out: Tensor, self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
   /** `at::cpu::lerp_outf` */
   lerp_outf: (self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::sum` */
+  sum: (self: Tensor, dim: Opt<number[]>, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_sum_dim_IntList(NO_KEYS, self, dim, keepdim, dtype),
+  /** `at::cpu::sum_out` */
+  sum_out: (out: Tensor, self: Tensor, dim: Opt<number[]>, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_sum_IntList_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::sum_outf` */
+  sum_outf: (self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor => cpu_sum_IntList_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::mean` */
+  mean: (self: Tensor, dim: Opt<number[]>, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_mean_dim(NO_KEYS, self, dim, keepdim, dtype),
+  /** `at::cpu::mean_out` */
+  mean_out: (out: Tensor, self: Tensor, dim: Opt<number[]>, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_mean_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::mean_outf` */
+  mean_outf: (self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor => cpu_mean_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::prod` */
+  prod: (self: Tensor, dim: number, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_prod_dim_int(NO_KEYS, self, dim, keepdim, dtype),
+  /** `at::cpu::prod_out` */
+  prod_out: (out: Tensor, self: Tensor, dim: number, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_prod_int_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::prod_outf` */
+  prod_outf: (self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor => cpu_prod_int_out(NO_KEYS, self, dim, keepdim, dtype, out),
+  /** `at::cpu::amax` */
+  amax: (self: Tensor, dim: number[] = [], keepdim: boolean = false): Tensor => cpu_amax(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::amax_out` */
+  amax_out: (out: Tensor, self: Tensor, dim: number[] = [], keepdim: boolean = false): Tensor => cpu_amax_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::amax_outf` */
+  amax_outf: (self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor => cpu_amax_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::amin` */
+  amin: (self: Tensor, dim: number[] = [], keepdim: boolean = false): Tensor => cpu_amin(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::amin_out` */
+  amin_out: (out: Tensor, self: Tensor, dim: number[] = [], keepdim: boolean = false): Tensor => cpu_amin_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::amin_outf` */
+  amin_outf: (self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor => cpu_amin_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::all (all.dim)` */
+  all_dim: (self: Tensor, dim: number, keepdim: boolean = false): Tensor => cpu_all_dim(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::all (all.dims)` */
+  all_dims: (self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false): Tensor => cpu_all_dims(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::all_out (all.out)` */
+  all_out: (out: Tensor, self: Tensor, dim: number, keepdim: boolean = false): Tensor => cpu_all_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::all_outf (all.out)` */
+  all_outf: (self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor => cpu_all_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::all_out (all.dims_out)` */
+  all_dims_out: (out: Tensor, self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false): Tensor => cpu_all_dims_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::all_outf (all.dims_out)` */
+  all_dims_outf: (self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor => cpu_all_dims_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::any (any.dim)` */
+  any_dim: (self: Tensor, dim: number, keepdim: boolean = false): Tensor => cpu_any_dim(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::any (any.dims)` */
+  any_dims: (self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false): Tensor => cpu_any_dims(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::any_out (any.out)` */
+  any_out: (out: Tensor, self: Tensor, dim: number, keepdim: boolean = false): Tensor => cpu_any_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::any_outf (any.out)` */
+  any_outf: (self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor => cpu_any_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::any_out (any.dims_out)` */
+  any_dims_out: (out: Tensor, self: Tensor, dim: Opt<number[]> = null, keepdim: boolean = false): Tensor => cpu_any_dims_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::any_outf (any.dims_out)` */
+  any_dims_outf: (self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor => cpu_any_dims_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::all (all)` */
+  all: (self: Tensor): Tensor => cpu_all(NO_KEYS, self),
+  /** `at::cpu::all_out (all.all_out)` */
+  all_all_out: (out: Tensor, self: Tensor): Tensor => cpu_all_all_out(NO_KEYS, self, out),
+  /** `at::cpu::all_outf (all.all_out)` */
+  all_all_outf: (self: Tensor, out: Tensor): Tensor => cpu_all_all_out(NO_KEYS, self, out),
+  /** `at::cpu::any (any)` */
+  any: (self: Tensor): Tensor => cpu_any(NO_KEYS, self),
+  /** `at::cpu::any_out (any.all_out)` */
+  any_all_out: (out: Tensor, self: Tensor): Tensor => cpu_any_all_out(NO_KEYS, self, out),
+  /** `at::cpu::any_outf (any.all_out)` */
+  any_all_outf: (self: Tensor, out: Tensor): Tensor => cpu_any_all_out(NO_KEYS, self, out),
+  /** `at::cpu::argmax` */
+  argmax: (self: Tensor, dim: Opt<number> = null, keepdim: boolean = false): Tensor => cpu_argmax(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::argmax_out` */
+  argmax_out: (out: Tensor, self: Tensor, dim: Opt<number> = null, keepdim: boolean = false): Tensor => cpu_argmax_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::argmax_outf` */
+  argmax_outf: (self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor => cpu_argmax_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::argmin` */
+  argmin: (self: Tensor, dim: Opt<number> = null, keepdim: boolean = false): Tensor => cpu_argmin(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::argmin_out` */
+  argmin_out: (out: Tensor, self: Tensor, dim: Opt<number> = null, keepdim: boolean = false): Tensor => cpu_argmin_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::argmin_outf` */
+  argmin_outf: (self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor => cpu_argmin_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::norm` */
+  norm: (self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean = false): Tensor => cpu_norm_ScalarOpt_dim(NO_KEYS, self, p, dim, keepdim),
+  /** `at::cpu::norm_out` */
+  norm_out: (out: Tensor, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean = false): Tensor => cpu_norm_out(NO_KEYS, self, p, dim, keepdim, out),
+  /** `at::cpu::norm_outf` */
+  norm_outf: (self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor => cpu_norm_out(NO_KEYS, self, p, dim, keepdim, out),
 };
 
 /** Every operator of native_functions.yaml, in file order (which is registration order). */
@@ -4907,7 +5489,11 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   sum_dim_IntList: {
     schema: 'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
-    kernels: { CPU: reduce.sum, Meta: reduce.sum },
+    kernels: { CPU: cpu_sum_dim_IntList, Meta: meta_sum_dim_IntList },
+  },
+  sum_IntList_out: {
+    schema: 'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_sum_IntList_out, Meta: meta_sum_IntList_out },
   },
   mean: {
     schema: 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor',
@@ -4915,7 +5501,11 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   mean_dim: {
     schema: 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
-    kernels: { CPU: reduce.mean, Meta: reduce.mean },
+    kernels: { CPU: cpu_mean_dim, Meta: meta_mean_dim },
+  },
+  mean_out: {
+    schema: 'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_mean_out, Meta: meta_mean_out },
   },
   prod: {
     schema: 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor',
@@ -4923,31 +5513,91 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   prod_dim_int: {
     schema: 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
-    kernels: { CPU: reduce.prod, Meta: reduce.prod },
+    kernels: { CPU: cpu_prod_dim_int, Meta: meta_prod_dim_int },
+  },
+  prod_int_out: {
+    schema: 'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_prod_int_out, Meta: meta_prod_int_out },
   },
   amax: {
     schema: 'amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.amax, Meta: reduce.amax },
+    kernels: { CPU: cpu_amax, Meta: meta_amax },
+  },
+  amax_out: {
+    schema: 'amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_amax_out, Meta: meta_amax_out },
   },
   amin: {
     schema: 'amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.amin, Meta: reduce.amin },
+    kernels: { CPU: cpu_amin, Meta: meta_amin },
+  },
+  amin_out: {
+    schema: 'amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_amin_out, Meta: meta_amin_out },
+  },
+  all_dim: {
+    schema: 'all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor',
+    kernels: { CPU: cpu_all_dim, Meta: meta_all_dim },
   },
   all_dims: {
     schema: 'all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.all, Meta: reduce.all },
+    kernels: { CPU: cpu_all_dims, Meta: meta_all_dims },
+  },
+  all_out: {
+    schema: 'all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_all_out, Meta: meta_all_out },
+  },
+  all_dims_out: {
+    schema: 'all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_all_dims_out, Meta: meta_all_dims_out },
+  },
+  any_dim: {
+    schema: 'any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor',
+    kernels: { CPU: cpu_any_dim, Meta: meta_any_dim },
   },
   any_dims: {
     schema: 'any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.any, Meta: reduce.any },
+    kernels: { CPU: cpu_any_dims, Meta: meta_any_dims },
+  },
+  any_out: {
+    schema: 'any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_any_out, Meta: meta_any_out },
+  },
+  any_dims_out: {
+    schema: 'any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_any_dims_out, Meta: meta_any_dims_out },
+  },
+  all: {
+    schema: 'all(Tensor self) -> Tensor',
+    kernels: { CPU: cpu_all, Meta: meta_all },
+  },
+  all_all_out: {
+    schema: 'all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_all_all_out, Meta: meta_all_all_out },
+  },
+  any: {
+    schema: 'any(Tensor self) -> Tensor',
+    kernels: { CPU: cpu_any, Meta: meta_any },
+  },
+  any_all_out: {
+    schema: 'any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_any_all_out, Meta: meta_any_all_out },
   },
   argmax: {
     schema: 'argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.argmax, Meta: reduce.argmax },
+    kernels: { CPU: cpu_argmax, Meta: meta_argmax },
+  },
+  argmax_out: {
+    schema: 'argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_argmax_out, Meta: meta_argmax_out },
   },
   argmin: {
     schema: 'argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.argmin, Meta: reduce.argmin },
+    kernels: { CPU: cpu_argmin, Meta: meta_argmin },
+  },
+  argmin_out: {
+    schema: 'argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_argmin_out, Meta: meta_argmin_out },
   },
   max_dim: {
     schema: 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
@@ -5043,7 +5693,7 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   dropout: {
     schema: 'dropout(Tensor input, float p, bool train) -> Tensor',
-    kernels: { CPU: nn.dropout, Meta: nn.dropout },
+    kernels: { CompositeImplicitAutograd: nn.dropout },
   },
   conv2d: {
     schema: 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor',
@@ -5199,6 +5849,10 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   norm_ScalarOpt_dim: {
     schema: 'norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor',
-    kernels: { CPU: reduce.norm, Meta: reduce.norm },
+    kernels: { CPU: cpu_norm_ScalarOpt_dim, Meta: meta_norm_ScalarOpt_dim },
+  },
+  norm_out: {
+    schema: 'norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_norm_out, Meta: meta_norm_out },
   },
 };

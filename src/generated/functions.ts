@@ -53,7 +53,7 @@ export function empty(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("empty", a, SIGS_empty);
@@ -94,7 +94,7 @@ export function empty_strided(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("empty_strided", a, SIGS_empty_strided);
@@ -136,7 +136,7 @@ export function zeros(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().zeros.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("zeros", a, SIGS_zeros);
@@ -178,7 +178,7 @@ export function ones(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().ones.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("ones", a, SIGS_ones);
@@ -219,7 +219,7 @@ export function full(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().full.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("full", a, SIGS_full);
@@ -267,7 +267,7 @@ export function arange(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("arange", a, SIGS_arange);
@@ -309,7 +309,7 @@ export function linspace(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("linspace", a, SIGS_linspace);
@@ -350,7 +350,7 @@ export function eye(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("eye", a, SIGS_eye);
@@ -395,7 +395,7 @@ export function empty_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("empty_like", a, SIGS_empty_like);
@@ -440,7 +440,7 @@ export function zeros_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("zeros_like", a, SIGS_zeros_like);
@@ -485,7 +485,7 @@ export function ones_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("ones_like", a, SIGS_ones_like);
@@ -531,7 +531,7 @@ export function full_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("full_like", a, SIGS_full_like);
@@ -946,7 +946,7 @@ export function _to_copy(...a: unknown[]): unknown {
       k5 = o.memory_format as number | null;
     } else k5 = null;
     const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("_to_copy", a, SIGS__to_copy);
@@ -1046,7 +1046,7 @@ export function rand(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("rand", a, SIGS_rand);
@@ -1092,7 +1092,7 @@ export function randn(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("randn", a, SIGS_randn);
@@ -1139,7 +1139,7 @@ export function randint(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("randint", a, SIGS_randint);
@@ -1184,7 +1184,7 @@ export function randperm(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad = true;
+    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
     return r;
   }
   return noMatch("randperm", a, SIGS_randperm);
@@ -3639,12 +3639,12 @@ export function lerp(...a: unknown[]): unknown {
   return noMatch("lerp", a, SIGS_lerp);
 }
 
-const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.sum`: `sum`, `sum.dim_IntList`. */
 export function sum(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
-export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -3661,9 +3661,9 @@ export function sum(...a: unknown[]): unknown {
     } else k0 = null;
     return aten().sum.call(v0, k0);
   }
-  // sum.dim_IntList
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+  // sum.dim_IntList (out=: sum.IntList_out)
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
@@ -3677,17 +3677,22 @@ export function sum(...a: unknown[]): unknown {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sum", 'out', 'Tensor', isTensor(out), out);
+      return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+    }
     return aten().sum_dim_IntList.call(v0, v1, v2, k0);
   }
   return noMatch("sum", a, SIGS_sum);
 }
 
-const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.mean`: `mean`, `mean.dim`. */
 export function mean(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
-export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -3704,9 +3709,9 @@ export function mean(...a: unknown[]): unknown {
     } else k0 = null;
     return aten().mean.call(v0, k0);
   }
-  // mean.dim
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+  // mean.dim (out=: mean.out)
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
@@ -3720,17 +3725,22 @@ export function mean(...a: unknown[]): unknown {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("mean", 'out', 'Tensor', isTensor(out), out);
+      return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+    }
     return aten().mean_dim.call(v0, v1, v2, k0);
   }
   return noMatch("mean", a, SIGS_mean);
 }
 
-const SIGS_prod = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_prod = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.prod`: `prod`, `prod.dim_int`. */
 export function prod(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
-export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -3747,9 +3757,9 @@ export function prod(...a: unknown[]): unknown {
     } else k0 = null;
     return aten().prod.call(v0, k0);
   }
-  // prod.dim_int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["self","dim","keepdim"], n);
+  // prod.dim_int (out=: prod.int_out)
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -3763,25 +3773,30 @@ export function prod(...a: unknown[]): unknown {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("prod", 'out', 'Tensor', isTensor(out), out);
+      return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+    }
     return aten().prod_dim_int.call(v0, v1, v2, k0);
   }
   return noMatch("prod", a, SIGS_prod);
 }
 
-const SIGS_amax = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
+const SIGS_amax = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.amax`: `amax`. */
-export function amax(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-export function amax(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-export function amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amax(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function amax(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // amax
+  // amax (out=: amax.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
     if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
@@ -3795,25 +3810,30 @@ export function amax(...a: unknown[]): unknown {
       kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("amax", 'out', 'Tensor', isTensor(out), out);
+      return aten().amax_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().amax.call(v0, v1, v2);
   }
   return noMatch("amax", a, SIGS_amax);
 }
 
-const SIGS_amin = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False)"];
+const SIGS_amin = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.amin`: `amin`. */
-export function amin(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-export function amin(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-export function amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+export function amin(input: Tensor, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function amin(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // amin
+  // amin (out=: amin.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
     if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
@@ -3827,25 +3847,51 @@ export function amin(...a: unknown[]): unknown {
       kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("amin", 'out', 'Tensor', isTensor(out), out);
+      return aten().amin_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().amin.call(v0, v1, v2);
   }
   return noMatch("amin", a, SIGS_amin);
 }
 
-const SIGS_all = ["(Tensor input, tuple of ints dim = None, bool keepdim = False)"];
+const SIGS_all = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
-/** `torch.all`: `all.dims`. */
-export function all(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-export function all(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-export function all(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+/** `torch.all`: `all.dim`, `all.dims`, `all`. */
+export function all(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+export function all(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+export function all(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function all(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function all(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function all(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function all(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // all.dims
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+  // all.dim (out=: all.out)
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().all_dim.call(v0, v1, v2);
+  }
+  // all.dims (out=: all.dims_out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
@@ -3859,25 +3905,62 @@ export function all(...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().all_dims.call(v0, v1, v2);
+  }
+  // all (out=: all.all_out)
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
+    if (o !== undefined) checkKw("all", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_all_out.call(v0, out as Tensor);
+    }
+    return aten().all.call(v0);
   }
   return noMatch("all", a, SIGS_all);
 }
 
-const SIGS_any = ["(Tensor input, tuple of ints dim = None, bool keepdim = False)"];
+const SIGS_any = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
-/** `torch.any`: `any.dims`. */
-export function any(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-export function any(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-export function any(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+/** `torch.any`: `any.dim`, `any.dims`, `any`. */
+export function any(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+export function any(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+export function any(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function any(input: Tensor, dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function any(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function any(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function any(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // any.dims
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+  // any.dim (out=: any.out)
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v2 = o.keepdim as boolean;
+    } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().any_dim.call(v0, v1, v2);
+  }
+  // any.dims (out=: any.dims_out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
@@ -3891,25 +3974,41 @@ export function any(...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().any_dims.call(v0, v1, v2);
+  }
+  // any (out=: any.all_out)
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
+    if (o !== undefined) checkKw("any", o, ["out"], ["self"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_all_out.call(v0, out as Tensor);
+    }
+    return aten().any.call(v0);
   }
   return noMatch("any", a, SIGS_any);
 }
 
-const SIGS_argmax = ["(Tensor input, int dim = None, bool keepdim = False)"];
+const SIGS_argmax = ["(Tensor input, int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.argmax`: `argmax`. */
-export function argmax(input: Tensor, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-export function argmax(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-export function argmax(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmax(input: Tensor, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function argmax(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function argmax(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // argmax
+  // argmax (out=: argmax.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -3923,25 +4022,30 @@ export function argmax(...a: unknown[]): unknown {
       kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
+      return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().argmax.call(v0, v1, v2);
   }
   return noMatch("argmax", a, SIGS_argmax);
 }
 
-const SIGS_argmin = ["(Tensor input, int dim = None, bool keepdim = False)"];
+const SIGS_argmin = ["(Tensor input, int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.argmin`: `argmin`. */
-export function argmin(input: Tensor, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-export function argmin(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-export function argmin(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+export function argmin(input: Tensor, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function argmin(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+export function argmin(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // argmin
+  // argmin (out=: argmin.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -3955,6 +4059,11 @@ export function argmin(...a: unknown[]): unknown {
       kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
+      return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+    }
     return aten().argmin.call(v0, v1, v2);
   }
   return noMatch("argmin", a, SIGS_argmin);
@@ -5541,13 +5650,13 @@ export function cumprod(...a: unknown[]): unknown {
   return noMatch("cumprod", a, SIGS_cumprod);
 }
 
-const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tuple of ints dim, bool keepdim = False)"];
+const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.norm`: `norm.Scalar`, `norm.ScalarOpt_dim`. */
 export function norm(input: Tensor, options?: { p?: number | boolean }): Tensor;
 export function norm(input: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
-export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
-export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5565,9 +5674,9 @@ export function norm(...a: unknown[]): unknown {
     } else v1 = 2;
     return aten().norm_Scalar.call(v0, v1);
   }
-  // norm.ScalarOpt_dim
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim"], ["self","p","dim","keepdim"], n);
+  // norm.ScalarOpt_dim (out=: norm.out)
+  if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["self","p","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean | null = a[1] as number | boolean | null;
     const v2: number[] = toIntListN(a[2], 1);
@@ -5577,6 +5686,11 @@ export function norm(...a: unknown[]): unknown {
       kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v3 = o.keepdim as boolean;
     } else v3 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("norm", 'out', 'Tensor', isTensor(out), out);
+      return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+    }
     return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
   }
   return noMatch("norm", a, SIGS_norm);

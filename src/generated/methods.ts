@@ -349,40 +349,46 @@ export interface TensorMethods {
   lerp_(end: Tensor, weight: Tensor): this;
   /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   sum(options?: { dtype?: DtypeLike | null }): Tensor;
-  sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-  sum(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  sum(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   mean(options?: { dtype?: DtypeLike | null }): Tensor;
-  mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-  mean(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  mean(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   prod(options?: { dtype?: DtypeLike | null }): Tensor;
-  prod(dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
-  prod(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+  prod(dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  prod(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
-  amax(options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-  amax(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-  amax(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
+  amax(options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  amax(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  amax(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
-  amin(options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-  amin(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-  amin(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean }): Tensor;
-  /** `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
-  all(options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-  all(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-  all(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-  /** `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor` */
-  any(options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-  any(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
-  any(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean }): Tensor;
+  amin(options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  amin(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  amin(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  /** `all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor`; `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor`; `all(Tensor self) -> Tensor` */
+  all(dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  all(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  all(options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  all(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  all(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  all(options?: { out?: Tensor }): Tensor;
+  /** `any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor`; `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor`; `any(Tensor self) -> Tensor` */
+  any(dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  any(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  any(options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  any(dim?: readonly number[] | null, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  any(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  any(options?: { out?: Tensor }): Tensor;
   /** `argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
-  argmax(options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-  argmax(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-  argmax(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmax(options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  argmax(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  argmax(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor` */
-  argmin(options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-  argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
-  argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean }): Tensor;
+  argmin(options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
+  argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
   max(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
   max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
@@ -496,8 +502,8 @@ export interface TensorMethods {
   /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor`; `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
   norm(options?: { p?: number | boolean }): Tensor;
   norm(p?: number | boolean, options?: { p?: number | boolean }): Tensor;
-  norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
-  norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
+  norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -3459,7 +3465,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
 }
 
-const SIGS_sum = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_sum = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_sum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -3476,9 +3482,9 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
     } else k0 = null;
     return aten().sum.call(this, k0);
   }
-  // sum.dim_IntList
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+  // sum.dim_IntList (out=: sum.IntList_out)
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3491,12 +3497,17 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("sum", 'out', 'Tensor', isTensor(out), out);
+      return aten().sum_IntList_out.call(this, v0, v1, k0, out as Tensor);
+    }
     return aten().sum_dim_IntList.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.sum", a, SIGS_sum);
 }
 
-const SIGS_mean = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_mean = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_mean(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -3513,9 +3524,9 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
     } else k0 = null;
     return aten().mean.call(this, k0);
   }
-  // mean.dim
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+  // mean.dim (out=: mean.out)
+  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3528,12 +3539,17 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("mean", 'out', 'Tensor', isTensor(out), out);
+      return aten().mean_out.call(this, v0, v1, k0, out as Tensor);
+    }
     return aten().mean_dim.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.mean", a, SIGS_mean);
 }
 
-const SIGS_prod = ["(*, torch.dtype dtype = None)","(int dim, bool keepdim = False, *, torch.dtype dtype = None)"];
+const SIGS_prod = ["(*, torch.dtype dtype = None)","(int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_prod(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -3550,9 +3566,9 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
     } else k0 = null;
     return aten().prod.call(this, k0);
   }
-  // prod.dim_int
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype"], ["dim","keepdim"], n);
+  // prod.dim_int (out=: prod.int_out)
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3565,21 +3581,26 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("prod", 'out', 'Tensor', isTensor(out), out);
+      return aten().prod_int_out.call(this, v0, v1, k0, out as Tensor);
+    }
     return aten().prod_dim_int.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.prod", a, SIGS_prod);
 }
 
-const SIGS_amax = ["(tuple of ints dim = ..., bool keepdim = False)"];
+const SIGS_amax = ["(tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 function method_amax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // amax
+  // amax (out=: amax.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[];
     if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3592,21 +3613,26 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("amax", 'out', 'Tensor', isTensor(out), out);
+      return aten().amax_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().amax.call(this, v0, v1);
   }
   return noMatch("Tensor.amax", a, SIGS_amax);
 }
 
-const SIGS_amin = ["(tuple of ints dim = ..., bool keepdim = False)"];
+const SIGS_amin = ["(tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 function method_amin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // amin
+  // amin (out=: amin.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[];
     if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3619,21 +3645,43 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
       kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("amin", 'out', 'Tensor', isTensor(out), out);
+      return aten().amin_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().amin.call(this, v0, v1);
   }
   return noMatch("Tensor.amin", a, SIGS_amin);
 }
 
-const SIGS_all = ["(tuple of ints dim = None, bool keepdim = False)"];
+const SIGS_all = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
 
 function method_all(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // all.dims
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim"], ["dim","keepdim"], n);
+  // all.dim (out=: all.out)
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+    const v0: number = a[0] as number;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().all_dim.call(this, v0, v1);
+  }
+  // all.dims (out=: all.dims_out)
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3646,21 +3694,53 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_dims_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().all_dims.call(this, v0, v1);
+  }
+  // all (out=: all.all_out)
+  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
+    if (o !== undefined) checkKw("all", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("all", 'out', 'Tensor', isTensor(out), out);
+      return aten().all_all_out.call(this, out as Tensor);
+    }
+    return aten().all.call(this);
   }
   return noMatch("Tensor.all", a, SIGS_all);
 }
 
-const SIGS_any = ["(tuple of ints dim = None, bool keepdim = False)"];
+const SIGS_any = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
 
 function method_any(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // any.dims
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim"], ["dim","keepdim"], n);
+  // any.dim (out=: any.out)
+  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+    const v0: number = a[0] as number;
+    let v1: boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v1 = o.keepdim as boolean;
+    } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_out.call(this, v0, v1, out as Tensor);
+    }
+    return aten().any_dim.call(this, v0, v1);
+  }
+  // any.dims (out=: any.dims_out)
+  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3673,21 +3753,36 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_dims_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().any_dims.call(this, v0, v1);
+  }
+  // any (out=: any.all_out)
+  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
+    if (o !== undefined) checkKw("any", o, ["out"], [], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("any", 'out', 'Tensor', isTensor(out), out);
+      return aten().any_all_out.call(this, out as Tensor);
+    }
+    return aten().any.call(this);
   }
   return noMatch("Tensor.any", a, SIGS_any);
 }
 
-const SIGS_argmax = ["(int dim = None, bool keepdim = False)"];
+const SIGS_argmax = ["(int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 function method_argmax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // argmax
+  // argmax (out=: argmax.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.dim !== undefined) {
@@ -3700,21 +3795,26 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
+      return aten().argmax_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().argmax.call(this, v0, v1);
   }
   return noMatch("Tensor.argmax", a, SIGS_argmax);
 }
 
-const SIGS_argmin = ["(int dim = None, bool keepdim = False)"];
+const SIGS_argmin = ["(int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 function method_argmin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // argmin
+  // argmin (out=: argmin.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.dim !== undefined) {
@@ -3727,6 +3827,11 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
       kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
+      return aten().argmin_out.call(this, v0, v1, out as Tensor);
+    }
     return aten().argmin.call(this, v0, v1);
   }
   return noMatch("Tensor.argmin", a, SIGS_argmin);
@@ -4598,7 +4703,7 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.cumprod", a, SIGS_cumprod);
 }
 
-const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False)"];
+const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_norm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -4616,9 +4721,9 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
     } else v0 = 2;
     return aten().norm_Scalar.call(this, v0);
   }
-  // norm.ScalarOpt_dim
-  if (n >= 2 && n <= 3 && (a[0] === null || isScalar(a[0])) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim"], ["p","dim","keepdim"], n);
+  // norm.ScalarOpt_dim (out=: norm.out)
+  if (n >= 2 && n <= 3 && (a[0] === null || isScalar(a[0])) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["p","dim","keepdim"], n);
     const v0: number | boolean | null = a[0] as number | boolean | null;
     const v1: number[] = toIntListN(a[1], 1);
     let v2: boolean;
@@ -4627,6 +4732,11 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
       kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("norm", 'out', 'Tensor', isTensor(out), out);
+      return aten().norm_out.call(this, v0, v1, v2, out as Tensor);
+    }
     return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
   }
   return noMatch("Tensor.norm", a, SIGS_norm);

@@ -253,6 +253,9 @@ const BINARY_OP_FLAGS =
   F_PROMOTE_INPUTS |
   F_CAST_COMMON_DTYPE_TO_OUTPUTS |
   F_ENFORCE_SAFE_CASTING;
+// TensorIterator::reduce_op: no overlap check, no resizing (the output is already the reduction's shape,
+// viewed with size-1 stride-0 reduced dims), inputs promoted (check_all_same_dtype off).
+const REDUCE_OP_FLAGS = F_IS_REDUCTION | F_CHECK_ALL_SAME_DEVICE | F_PROMOTE_INPUTS;
 const COMPARISON_OP_FLAGS = F_CHECK_MEM_OVERLAP | F_RESIZE_OUTPUTS | F_CHECK_ALL_SAME_DEVICE | F_ALLOW_CPU_SCALARS | F_PROMOTE_INPUTS;
 const UNARY_FLOAT_OP_FLAGS =
   F_CHECK_MEM_OVERLAP |
@@ -537,6 +540,14 @@ export function unaryFloatOpConfig(out: TensorImpl | null, a: TensorImpl): Tenso
   return new TensorIteratorConfig([out, a], 1, UNARY_FLOAT_OP_FLAGS);
 }
 
+/**
+ * `TensorIterator::reduce_op(out, a)`: `out` has `a`'s number of dims, size 1 and stride 0 along the reduced
+ * ones (see makeReduction, which builds it from the result tensor).
+ */
+export function reduceOpConfig(out: TensorImpl, a: TensorImpl): TensorIteratorConfig {
+  return new TensorIteratorConfig([out, a], 1, REDUCE_OP_FLAGS);
+}
+
 /** `TensorIterator::nullary_op` (fill-like kernels): the given output is written as is, never resized. */
 export function nullaryOpConfig(out: TensorImpl): TensorIteratorConfig {
   return new TensorIteratorConfig([out], 1, F_CHECK_MEM_OVERLAP | F_CHECK_ALL_SAME_DEVICE);
@@ -625,6 +636,8 @@ export class TensorIterator {
   /** @internal */ allOpsAreScalars = false;
   private isReductionFlag = false;
   private enforceLinearIterationFlag = false;
+  /** @internal The result tensors of a reduction built by makeReduction (output(i)); null otherwise. */
+  results: TensorImpl[] | null = null;
   private ops: OperandInfo[] = EMPTY_OPS;
 
   // ---- TensorIterator::binary_op and friends ------------------------------------------------------
@@ -655,6 +668,11 @@ export class TensorIterator {
   /** `TensorIterator::unary_float_op(out, a)`: `unaryFloatOpConfig(out, a).build()`, faster. */
   static unaryFloatOp(out: TensorImpl | null, a: TensorImpl): TensorIterator {
     return TensorIterator.quick([out, a], UNARY_FLOAT_OP_FLAGS, null);
+  }
+
+  /** `TensorIterator::reduce_op(out, a)`: `reduceOpConfig(out, a).build()` (see makeReduction). */
+  static reduceOp(out: TensorImpl, a: TensorImpl): TensorIterator {
+    return reduceOpConfig(out, a).build();
   }
 
   private static quick(ts: (TensorImpl | null)[], flags: number, staticDtype: ScalarType | null): TensorIterator {
@@ -703,7 +721,99 @@ export class TensorIterator {
   /** Output `i`: the given `out` tensor or the allocated one. */
   output(i = 0): TensorImpl {
     if (i < 0 || i >= this.numOutputs) throw new RangeError(`output index ${i} out of range (${this.numOutputs} outputs)`);
-    return this.tensors[i] as TensorImpl;
+    const r = this.results;
+    return r === null ? (this.tensors[i] as TensorImpl) : (r[i] as TensorImpl);
+  }
+
+  // Note [Fast build of contiguous reductions]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // A reduction over a contiguous input into a contiguous result (every functional call on a contiguous
+  // tensor) has a known outcome of the general build: reorder_dimensions puts the reduced dims first and the
+  // kept ones after, each group fastest (last tensor dim) first, since both operands' strides are row-major;
+  // coalescing then drops size-1 dims and merges neighbours that both operands walk as one. This does just
+  // that on two small arrays, skipping the operand records, type computation and sorting (the 1-element
+  // `sum(t, 0)` costs about half as much). test/iter checks it against the general build.
+
+  /** @internal The build of makeReduction for contiguous operands (see Note [Fast build of contiguous reductions]). */
+  contiguousReduction(viewed: TensorImpl, self: TensorImpl, mask: readonly boolean[]): void {
+    const sizes = self.sizes;
+    const ndim = sizes.length;
+    const inStrides = self.strides;
+    const outStrides = viewed.strides;
+    const shape: number[] = [];
+    const so: number[] = [];
+    const si: number[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      const reduced = pass === 0;
+      for (let d = ndim - 1; d >= 0; d--) {
+        const size = sizes[d] as number;
+        if (size === 1 || (mask[d] === true) !== reduced) continue;
+        const os = reduced ? 0 : (outStrides[d] as number);
+        const is = inStrides[d] as number;
+        const k = shape.length - 1;
+        if (k >= 0 && (so[k] as number) * (shape[k] as number) === os && (si[k] as number) * (shape[k] as number) === is) {
+          shape[k] = (shape[k] as number) * size;
+        } else {
+          shape.push(size);
+          so.push(os);
+          si.push(is);
+        }
+      }
+    }
+    if (shape.length === 0 && ndim > 0) {
+      shape.push(1);
+      so.push(0);
+      si.push(0);
+    }
+    const strides = new Array<number>(2 * shape.length);
+    for (let d = 0; d < shape.length; d++) {
+      strides[2 * d] = so[d] as number;
+      strides[2 * d + 1] = si[d] as number;
+    }
+    this.tensors = [viewed, self];
+    this.numOutputs = 1;
+    this.shape = shape;
+    this.strides = strides;
+    this.fullShape = sizes;
+    this.commonDtypeOrNull = self.dtype;
+    this.commonDevice = self.device;
+    this.isReductionFlag = true;
+    this.hasCoalescedDimensions = true;
+  }
+
+  /** `is_reduction()`: built by a reduction config (reduceOp / makeReduction). */
+  get isReduction(): boolean {
+    return this.isReductionFlag;
+  }
+
+  /**
+   * `is_dim_reduced(dim)` (an iteration dim, fastest first): some output has stride 0 along it while it has
+   * more than one element. A reduction's reduced dims come first in the iteration order (Note [Reduction iterators]).
+   */
+  isDimReduced(dim: number): boolean {
+    const nt = this.tensors.length;
+    if ((this.shape[dim] as number) <= 1) return false;
+    for (let k = 0; k < this.numOutputs; k++) if (this.strides[dim * nt + k] === 0) return true;
+    return false;
+  }
+
+  /** `num_reduce_dims()`: how many iteration dims output 0 has stride 0 along. */
+  numReduceDims(): number {
+    const nt = this.tensors.length;
+    let n = 0;
+    for (let d = 0; d < this.shape.length; d++) if (this.strides[d * nt] === 0) n++;
+    return n;
+  }
+
+  /** `num_output_elements()`: elements of output 0 (the product of the iteration dims it is not reduced along). */
+  numOutputElements(): number {
+    const nt = this.tensors.length;
+    let n = 1;
+    for (let d = 0; d < this.shape.length; d++) {
+      const size = this.shape[d] as number;
+      if (this.strides[d * nt] !== 0 || size === 0) n *= size;
+    }
+    return n;
   }
 
   /** Input `i` (0-based among inputs). */
@@ -1472,4 +1582,162 @@ function loadScalar(dtype: ScalarType, data: ArrayLike<number>, index: number): 
   if (dtype === ScalarType.Half) return halfBitsToFloat(raw);
   if (dtype === ScalarType.BFloat16) return bfloat16BitsToFloat(raw);
   return raw;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reductions (ReduceOpsUtils.h: make_dim_mask, shape_from_dim_mask, resize_reduction, review_reduce_result,
+// meta::make_reduction)
+// ---------------------------------------------------------------------------------------------------
+
+// Note [Reduction iterators]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A reduction is an iterator over the *input's* shape with one output that has the input's number of dims,
+// size 1 and stride 0 along the reduced dims (review_reduce_result's as_strided view of the result; with
+// keepdim the result already has those size-1 dims and gets the stride 0 by broadcasting). The general build
+// then does the rest as in PyTorch: the broadcast shape is the input's, compute_strides gives the output
+// stride 0 along reduced dims, reorder_dimensions moves every dim the output is reduced along to the front
+// (fastest), and coalescing merges runs of reduced dims and runs of kept dims separately. So after the build
+// `shape[0 .. numReduceDims())` are the reduced dims and the rest are the kept ones, in memory order, and a
+// loop can walk each output element's reduced slice (reduceKernel in loops.ts). PyTorch's structured
+// reductions size the result in the meta function (resize_reduction: set_output, i.e. allocate or
+// resize_output with its warning) and build the iterator in the impl; aten-ts does both in the meta
+// (makeReduction), so that meta returns the iterator as every structured meta does here (Note [Structured
+// kernels in aten-ts]), and `iter.output()` is the result tensor while `iter.tensor(0)` is its view.
+
+/** C++'s name of a dtype's TypeMeta (`float`, `long int`), as the structured `resize_out` check prints it. */
+export function typeMetaName(d: ScalarType): string {
+  switch (d) {
+    case ScalarType.Bool:
+      return 'bool';
+    case ScalarType.Byte:
+      return 'unsigned char';
+    case ScalarType.Char:
+      return 'signed char';
+    case ScalarType.Short:
+      return 'short int';
+    case ScalarType.Int:
+      return 'int';
+    case ScalarType.Long:
+      return 'long int';
+    case ScalarType.Half:
+      return 'c10::Half';
+    case ScalarType.BFloat16:
+      return 'c10::BFloat16';
+    case ScalarType.Float:
+      return 'float';
+    case ScalarType.Double:
+      return 'double';
+    case ScalarType.ComplexFloat:
+      return 'c10::complex<float>';
+    case ScalarType.ComplexDouble:
+      return 'c10::complex<double>';
+    default:
+      return scalarTypeToString(d);
+  }
+}
+
+/**
+ * `make_dim_mask(dims, ndim, allow_empty_dims)`: which dims are reduced. `null` (dim=None) and, unless
+ * `allowEmptyDims` (all/any), `[]` mean every dim. Dims are wrapped (PyTorch's range error) and may not repeat.
+ */
+export function reductionDimMask(dims: readonly number[] | null, ndim: number, allowEmptyDims = false): boolean[] {
+  const mask = new Array<boolean>(ndim > 0 ? ndim : 1).fill(false);
+  if (dims === null || (dims.length === 0 && !allowEmptyDims)) return mask.fill(true);
+  for (let i = 0; i < dims.length; i++) {
+    const w = wrapDim(dims[i] as number, ndim);
+    if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);
+    mask[w] = true;
+  }
+  return mask;
+}
+
+function wrapDim(dim: number, ndim: number): number {
+  const n = ndim > 0 ? ndim : 1;
+  if (!Number.isInteger(dim)) throw new TypeError(`expected an integer dimension, got ${String(dim)}`);
+  if (dim < -n || dim > n - 1) {
+    throw new RangeError(`Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`);
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+/** `shape_from_dim_mask`: the reduced dims removed, or kept with size 1 (keepdim). */
+export function reductionShape(sizes: readonly number[], mask: readonly boolean[], keepdim: boolean): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < sizes.length; i++) {
+    if (!mask[i]) out.push(sizes[i] as number);
+    else if (keepdim) out.push(1);
+  }
+  return out;
+}
+
+/** Options of makeReduction beyond PyTorch's positional ones. */
+export interface ReductionOptions {
+  /** The dtype the input is read in (`make_reduction`'s in_dtype; default: its own dtype). */
+  inDtype?: ScalarType;
+  /** `allow_empty_dims` (all/any): `dim=[]` reduces nothing instead of everything. */
+  allowEmptyDims?: boolean;
+  /** Iterate in row-major order (argmax/argmin over every dim count the flattened index). */
+  linear?: boolean;
+}
+
+/**
+ * The meta part of a structured reduction: `resize_reduction` (allocate the result, or check and resize an
+ * `out=` with the structured wrapper's `resize_out` texts and resize_output's warning) followed by
+ * `meta::make_reduction` (the result viewed with the input's dims, then `TensorIterator::reduce_op`).
+ * See Note [Reduction iterators]. `out` is the out= tensor or null (functional: allocated contiguous).
+ */
+export function makeReduction(
+  out: TensorImpl | null,
+  self: TensorImpl,
+  dims: readonly number[] | null,
+  keepdim: boolean,
+  outDtype: ScalarType,
+  options?: ReductionOptions,
+): TensorIterator {
+  const ndim = self.sizes.length;
+  const mask = reductionDimMask(dims, ndim, options?.allowEmptyDims === true);
+  const shape = reductionShape(self.sizes, mask, keepdim);
+  let result: TensorImpl;
+  if (out === null) {
+    result = outputAllocator(shape, contiguousStrides(shape), outDtype, self.device);
+  } else {
+    if (out.dtype !== outDtype) {
+      throw new Error(`Expected out tensor to have dtype ${typeMetaName(outDtype)}, but got ${typeMetaName(out.dtype)} instead`);
+    }
+    if (!out.device.equals(self.device)) {
+      throw new Error(`Expected out tensor to have device ${self.device.toString()}, but got ${out.device.toString()} instead`);
+    }
+    resizeOutput(out, shape);
+    result = out;
+  }
+  // review_reduce_result: the result as the input's dims (size 1, stride 0 where reduced).
+  let viewed = result;
+  if (!keepdim && result.sizes.length !== ndim) {
+    const sizes = new Array<number>(ndim);
+    const strides = new Array<number>(ndim);
+    for (let d = 0, j = 0; d < ndim; d++) {
+      if (mask[d]) {
+        sizes[d] = 1;
+        strides[d] = 0;
+      } else {
+        sizes[d] = result.sizes[j] as number;
+        strides[d] = result.strides[j] as number;
+        j++;
+      }
+    }
+    viewed = new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset, result.keySet);
+  }
+  let iter: TensorIterator;
+  if (options?.linear !== true && !self.isMeta() && self.numel > 0 && hasContiguousStrides(self) && hasContiguousStrides(result)) {
+    iter = new TensorIterator();
+    iter.contiguousReduction(viewed, self, mask);
+  } else {
+    const config = reduceOpConfig(viewed, self);
+    if (options?.linear === true) config.enforceLinearIterationFlag = true;
+    iter = config.build();
+  }
+  iter.results = [result];
+  const inDtype = options?.inDtype;
+  if (inDtype !== undefined && inDtype !== self.dtype) iter.computeDtypes = [result.dtype, inDtype];
+  return iter;
 }

@@ -1,263 +1,544 @@
 // Reductions over all dims or a dim list, with keepdim and dtype: sum, mean, prod, amax, amin, all, any,
-// argmax, argmin, max.dim, min.dim, var, std, logsumexp. Mirrors aten/src/ATen/native/ReduceOps.cpp (its meta
-// functions decide the result shape and dtype) and native/cpu/ReduceOpsKernel.cpp.
+// argmax, argmin, max.dim, min.dim, var, std, logsumexp, norm (and cumsum/cumprod). Mirrors
+// aten/src/ATen/native/ReduceOps.cpp (the meta functions decide the result shape and dtype, the impls run the
+// loops) and native/cpu/ReduceOpsKernel.cpp. The groups PyTorch makes structured are StructuredKernels
+// (`sumStructured`, ...); see Note [Structured reductions].
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { fromStored, readElement, toStored } from '../tensor/elements.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import type { StructuredKernel } from '../codegen/structured.js';
+import { castValue, makeReduction, reduceKernel, type ReduceOp, type TensorIterator } from '../iter/index.js';
+import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { newStrided } from './TensorFactories.js';
 
-/** The dims a reduction runs over: all for null/[] (as `dim=None` and `dim=[]` mean in PyTorch), wrapped, unique. */
-function reductionDims(self: Tensor, dim: readonly number[] | number | null | undefined): boolean[] {
-  const n = self.dim();
-  const mask = new Array<boolean>(Math.max(n, 1)).fill(false);
-  const dims = dim == null ? [] : typeof dim === 'number' ? [dim] : dim;
-  if (dims.length === 0) return mask.fill(true);
-  for (const d of dims) {
-    const w = maybeWrapDim(d, n);
-    if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);
-    mask[w] = true;
-  }
-  return mask;
-}
+type Opt<T> = T | null | undefined;
 
-/** Output sizes: reduced dims removed, or kept as 1 with keepdim. */
-function reducedSizes(self: Tensor, mask: readonly boolean[], keepdim: boolean): number[] {
-  const out: number[] = [];
-  self.sizes.forEach((s, i) => {
-    if (!mask[i]) out.push(s);
-    else if (keepdim) out.push(1);
-  });
-  return out;
-}
-
-// Note [Simple reduction loops]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// These kernels compute, once per call, the storage offsets of the kept and of the reduced index
-// combinations; for each output element they gather the reduced values (row-major order of the reduced dims)
-// into one reused buffer and combine it. That handles every layout without per-element allocation, but it is
-// not TensorIterator's reduction machinery (vectorised inner loops, no gather); reductions will move onto it
-// when the iterator grows reduction loops.
-
-/** Storage offsets (in elements) of every index combination over `dims`, row-major. */
-function offsetsOver(self: Tensor, dims: readonly number[]): Float64Array {
-  let count = 1;
-  for (const d of dims) count *= self.sizes[d] as number;
-  const offsets = new Float64Array(count);
-  let len = 1;
-  for (const d of dims) {
-    const size = self.sizes[d] as number;
-    const stride = self.strides[d] as number;
-    // expand in place from the back so each old entry o becomes o, o + stride, ..., o + (size-1)*stride
-    for (let j = len - 1; j >= 0; j--) {
-      const o = offsets[j] as number;
-      for (let i = size - 1; i >= 0; i--) offsets[j * size + i] = o + i * stride;
-    }
-    len *= size;
-  }
-  return offsets;
-}
-
-/**
- * Calls `visit(outIndex, values)` for every output element with the input values reduced into it (as
- * numbers, row-major over the reduced dims). `values` is one buffer reused across calls: read it, do not keep it.
- */
-function forEachReduction(self: Tensor, mask: readonly boolean[], visit: (outIndex: number, values: number[]) => void): void {
-  const n = self.dim();
-  const keptDims: number[] = [];
-  const reducedDims: number[] = [];
-  for (let i = 0; i < n; i++) (mask[i] ? reducedDims : keptDims).push(i);
-  const { base, lanes } = self.dataView();
-  const src = self.storage.data(self.dtype);
-  const dtype = self.dtype;
-  const decode = dtype === ScalarType.Half || dtype === ScalarType.BFloat16;
-  const outer = offsetsOver(self, keptDims);
-  const inner = offsetsOver(self, reducedDims);
-  const m = inner.length;
-  for (let j = 0; j < m; j++) inner[j] = base + (inner[j] as number) * lanes;
-  const values = new Array<number>(m).fill(0);
-  for (let k = 0; k < outer.length; k++) {
-    const o = (outer[k] as number) * lanes;
-    if (decode) for (let j = 0; j < m; j++) values[j] = fromStored(dtype, src[o + (inner[j] as number)] as number);
-    else for (let j = 0; j < m; j++) values[j] = src[o + (inner[j] as number)] as number;
-    visit(k, values);
-  }
-}
-
-function checkNonEmpty(self: Tensor, mask: readonly boolean[], op: string): void {
-  for (let i = 0; i < self.dim(); i++) {
-    if (mask[i] && self.sizes[i] === 0) throw new Error(`${op}(): Expected reduction dim ${i} to have non-zero size.`);
-  }
-}
-
-/** A full reduction (no dim) of an empty tensor has no identity for max/min-like ops. */
-function checkFullReductionNonEmpty(self: Tensor, allDims: boolean, op: string, hint: string): void {
-  if (allDims && self.numel === 0) throw new Error(`${op}(): Expected reduction dim to be specified for input.numel() == 0.${hint}`);
-}
-
-/** Runs `combine` over each reduction and writes the result (a number) into a new tensor of `dtype`. */
-function reduceInto(self: Tensor, mask: boolean[], keepdim: boolean, dtype: ScalarType, combine: (values: number[]) => number): Tensor {
-  const sizes = reducedSizes(self, mask, keepdim);
-  const out = newStrided(sizes, contiguousStrides(sizes), dtype, self.device);
-  if (self.isMeta()) return out;
-  const { data, base } = out.dataView();
-  forEachReduction(self, mask, (k, values) => {
-    data[base + k] = toStored(dtype, combine(values));
-  });
-  return out;
-}
-
-/** sum/prod result dtype: integers and bool accumulate into int64 unless a dtype is given. */
-function accumulateDtype(self: Tensor, dtype: ScalarType | null | undefined): ScalarType {
-  if (dtype != null) return dtype;
-  return isIntegralType(self.dtype, true) ? ScalarType.Long : self.dtype;
-}
+// Note [Structured reductions]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch 2.13, sum.IntList_out, mean.out, prod.int_out, amax.out, amin.out, all/any (.out, .dims_out,
+// .all_out), argmax.out, argmin.out and norm.out are structured and their functional overloads delegate to
+// them. Each is a StructuredKernel whose meta does what PyTorch's meta function does (argument checks, the
+// result dtype: infer_dtype_from_optional, get_result_or_bytebool_dtype, get_result_or_self_value_dtype) and
+// then makeReduction, which sizes the result (resize_reduction) and builds the reduction TensorIterator that
+// PyTorch's impl builds (Note [Reduction iterators]); the impl runs reduceKernel with the op's combine step.
+// The input is read in the dtype PyTorch converts it to first (make_reduction_from_out_ty: the result's dtype
+// for sum/mean/prod/all/any, its own for amax/amin/argmax/norm) through the iterator's compute dtype, not a
+// copy. PyTorch's reductions derive from MetaBase, not TensorIteratorBase; the yaml says
+// `structured_inherits: TensorIteratorBase` because here their meta returns the iterator. The overloads
+// PyTorch keeps unstructured (sum/mean/prod without dims, max.dim/min.dim (two outputs, precomputed dim),
+// var, std, logsumexp, norm.Scalar) are plain CPU/Meta kernels over the same iterator and loop.
 
 function noComplex(self: Tensor, op: string): void {
   if (isComplexType(self.dtype)) throw new Error(`${op}: complex tensors are not supported by aten-ts reductions yet`);
 }
 
+/** `get_dtype_from_self(self, dtype, promote_integers=true)`: integers and bool accumulate into int64. */
+function dtypeFromSelf(self: Tensor, dtype: Opt<ScalarType>): ScalarType {
+  if (dtype != null) return dtype;
+  return isIntegralType(self.dtype, true) ? ScalarType.Long : self.dtype;
+}
+
+/** `infer_dtype_from_optional`: the dtype argument, else the out= tensor's dtype, else dtypeFromSelf. */
+function inferDtype(self: Tensor, dtype: Opt<ScalarType>, out: Tensor | null): ScalarType {
+  if (out !== null) return dtype ?? out.dtype;
+  return dtypeFromSelf(self, dtype);
+}
+
+/** `zero_numel_check_dims`: an empty input can only be reduced along non-empty dims (printed as given). */
+function zeroNumelCheckDims(self: Tensor, dims: readonly number[], op: string): void {
+  const n = self.dim();
+  for (const d of dims) {
+    if (n === 0) {
+      if (d !== 0 && d !== -1) throw new RangeError(`${op}: Expected reduction dim -1 or 0 for scalar but got ${d}`);
+    } else if (self.sizes[maybeWrapDim(d, n)] === 0) {
+      throw new RangeError(`${op}: Expected reduction dim ${d} to have non-zero size.`);
+    }
+  }
+}
+
 // Note [Reduction order]
 // ~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch's CPU sum uses a cascade of partial sums in the accumulation type, so the last bits of a float32
-// sum depend on the blocking. These kernels accumulate in double precision (pairwise over the reduced
-// elements) and round once: exact for integers below 2^53 and at least as accurate as PyTorch's float
-// sums, but not bit-identical to them; tests compare floating results with a relative tolerance.
-function pairwiseSum(v: number[], lo = 0, hi = v.length): number {
-  if (hi - lo <= 8) {
-    let s = 0;
-    for (let i = lo; i < hi; i++) s += v[i] as number;
-    return s;
+// sum depend on the blocking. These kernels accumulate in double precision (pairwise over blocks of the
+// reduced elements) and round once: exact for integers below 2^53 and at least as accurate as PyTorch's
+// float sums, but not bit-identical to them; tests compare floating results with a relative tolerance.
+const SUM_BLOCK = 64;
+
+/** Pairwise sum of `n` values `src[o + i*s]`, in doubles (Note [Reduction order]). */
+function sumRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  if (n <= SUM_BLOCK) {
+    let acc = 0;
+    if (s === 1) for (let i = 0; i < n; i++) acc += src[o + i] as number;
+    else for (let i = 0, p = o; i < n; i++, p += s) acc += src[p] as number;
+    return acc;
   }
-  const mid = (lo + hi) >>> 1;
-  return pairwiseSum(v, lo, mid) + pairwiseSum(v, mid, hi);
+  // Split at a multiple of the block, so leaves stay whole blocks.
+  const h = Math.ceil(n / 2 / SUM_BLOCK) * SUM_BLOCK;
+  return sumRun(src, o, s, h) + sumRun(src, o + h * s, s, n - h);
 }
 
-/** `sum.dim_IntList(self, dim, keepdim, *, dtype)` and `sum(self, *, dtype)` (dim = null). */
-export function sum(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+function prodRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let acc = 1;
+  for (let i = 0, p = o; i < n; i++, p += s) acc *= src[p] as number;
+  return acc;
+}
+
+/** max (NaN propagates); an empty slice never reaches it (the metas reject it). */
+function maxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let best = -Infinity;
+  for (let i = 0, p = o; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (!(x <= best)) {
+      if (x !== x) return NaN;
+      best = x;
+    }
+  }
+  return best;
+}
+
+function minRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let best = Infinity;
+  for (let i = 0, p = o; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (!(x >= best)) {
+      if (x !== x) return NaN;
+      best = x;
+    }
+  }
+  return best;
+}
+
+/** The index of the first maximum (the first NaN wins). */
+function argmaxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let bi = 0;
+  let best = src[o] as number;
+  if (best !== best) return 0;
+  for (let i = 1, p = o + s; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (x !== x) return i;
+    if (x > best) {
+      best = x;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
+function argminRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let bi = 0;
+  let best = src[o] as number;
+  if (best !== best) return 0;
+  for (let i = 1, p = o + s; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (x !== x) return i;
+    if (x < best) {
+      best = x;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
+function allRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  for (let i = 0, p = o; i < n; i++, p += s) if (src[p] === 0) return 0;
+  return 1;
+}
+
+function anyRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  for (let i = 0, p = o; i < n; i++, p += s) if (src[p] !== 0) return 1;
+  return 0;
+}
+
+/** A reduction kernel over a dim list: meta + impl with the argument tuple of its out= overload. */
+type DimsArgs = [self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>];
+
+/** The output dtype a mean/sum-like impl stores in. */
+function outDtypeOf(iter: TensorIterator): ScalarType {
+  return iter.output().dtype;
+}
+
+// ---- sum ------------------------------------------------------------------------------------------
+
+function sumMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean, dtype: Opt<ScalarType>): TensorIterator {
   noComplex(self, 'sum');
-  const mask = reductionDims(self, dim);
-  return reduceInto(self, mask, keepdim, accumulateDtype(self, dtype), (v) => pairwiseSum(v));
+  const outDtype = inferDtype(self, dtype, out);
+  return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
 }
 
-/** `prod`: product over all elements or one dim. */
-export function prod(_ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
-  noComplex(self, 'prod');
-  return reduceInto(self, reductionDims(self, dim), keepdim, accumulateDtype(self, dtype), (v) => v.reduce((a, b) => a * b, 1));
+function sumImpl(iter: TensorIterator): void {
+  reduceKernel(iter, sumRun);
+}
+
+/** `sum.IntList_out` (structured; sum.dim_IntList delegates to it). */
+export const sumStructured: StructuredKernel<DimsArgs> = {
+  meta: (out, self, dim, keepdim, dtype) => sumMeta(out, self, dim ?? null, keepdim, dtype),
+  impl: sumImpl,
+};
+
+// ---- mean -----------------------------------------------------------------------------------------
+
+function meanMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean, dtype: Opt<ScalarType>): TensorIterator {
+  const inDtype = dtypeFromSelf(self, dtype);
+  if (!isFloatingType(inDtype) && !isComplexType(inDtype)) {
+    const what = dtype != null ? 'Optional' : 'Input';
+    throw new Error(
+      `mean(): could not infer output dtype. ${what} dtype must be either a floating point or complex dtype. ` +
+        `Got: ${scalarTypeToString(dtype ?? self.dtype)}`,
+    );
+  }
+  noComplex(self, 'mean');
+  const outDtype = inferDtype(self, dtype, out);
+  return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
+}
+
+function meanImpl(iter: TensorIterator): void {
+  // PyTorch's CPU mean is `sum_out(result, ...).div_(n)`: the sum is rounded to the result dtype, then divided.
+  const outDtype = outDtypeOf(iter);
+  if (isIntegralType(outDtype, true)) {
+    throw new Error(`result type Float can't be cast to the desired output type ${scalarTypeToString(outDtype)}`);
+  }
+  reduceKernel(iter, (src, o, s, n) => castValue(sumRun(src, o, s, n), outDtype) / n);
+}
+
+/** `mean.out` (structured; mean.dim delegates to it). */
+export const meanStructured: StructuredKernel<DimsArgs> = {
+  meta: (out, self, dim, keepdim, dtype) => meanMeta(out, self, dim ?? null, keepdim, dtype),
+  impl: meanImpl,
+};
+
+// ---- prod -----------------------------------------------------------------------------------------
+
+function prodImpl(iter: TensorIterator): void {
+  reduceKernel(iter, prodRun);
+}
+
+/** `prod.int_out` (structured; prod.dim_int delegates to it). */
+export const prodStructured: StructuredKernel<[self: Tensor, dim: number, keepdim: boolean, dtype?: Opt<ScalarType>]> = {
+  meta: (out, self, dim, keepdim, dtype) => {
+    noComplex(self, 'prod');
+    const outDtype = inferDtype(self, dtype, out);
+    return makeReduction(out, self, [dim], keepdim, outDtype, { inDtype: outDtype });
+  },
+  impl: prodImpl,
+};
+
+// ---- amax / amin ----------------------------------------------------------------------------------
+
+function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], keepdim: boolean, op: 'amax' | 'amin'): TensorIterator {
+  if (out !== null && out.dtype !== self.dtype) {
+    throw new Error(
+      `Expected the dtype for input and out to match, but got ${scalarTypeToString(self.dtype)} for input's dtype and ` +
+        `${scalarTypeToString(out.dtype)} for out's dtype.`,
+    );
+  }
+  noComplex(self, op);
+  if (self.numel === 0) {
+    zeroNumelCheckDims(self, dim, `${op}()`);
+    if (dim.length === 0) {
+      throw new Error(`${op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`);
+    }
+  }
+  return makeReduction(out, self, dim, keepdim, self.dtype);
+}
+
+/** `amax.out` (structured; amax delegates to it): NaN propagates. */
+export const amaxStructured: StructuredKernel<[self: Tensor, dim: number[], keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => extremumMeta(out, self, dim, keepdim, 'amax'),
+  impl: (iter) => reduceKernel(iter, maxRun),
+};
+
+/** `amin.out` (structured; amin delegates to it). */
+export const aminStructured: StructuredKernel<[self: Tensor, dim: number[], keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => extremumMeta(out, self, dim, keepdim, 'amin'),
+  impl: (iter) => reduceKernel(iter, minRun),
+};
+
+// ---- argmax / argmin ------------------------------------------------------------------------------
+
+function argMeta(out: Tensor | null, self: Tensor, dim: Opt<number>, keepdim: boolean, op: 'argmax' | 'argmin'): TensorIterator {
+  noComplex(self, op);
+  if (dim != null) {
+    const d = maybeWrapDim(dim, self.dim());
+    zeroNumelCheckDims(self, [d], `${op}()`);
+  } else if (self.numel === 0) {
+    throw new RangeError(`${op}(): Expected reduction dim to be specified for input.numel() == 0.`);
+  }
+  // dim=None: the index into the flattened input, so the iterator walks it in row-major order.
+  return makeReduction(out, self, dim == null ? null : [dim], keepdim, ScalarType.Long, { linear: dim == null });
+}
+
+function argImpl(iter: TensorIterator, op: 'argmax' | 'argmin'): void {
+  if (iter.input().dtype === ScalarType.Bool) throw new Error(`${op}(): does not support bool input`);
+  reduceKernel(iter, op === 'argmax' ? argmaxRun : argminRun);
+}
+
+/** `argmax.out` (structured; argmax delegates to it): the first index of the maximum. */
+export const argmaxStructured: StructuredKernel<[self: Tensor, dim: Opt<number>, keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => argMeta(out, self, dim, keepdim, 'argmax'),
+  impl: (iter) => argImpl(iter, 'argmax'),
+};
+
+/** `argmin.out` (structured; argmin delegates to it). */
+export const argminStructured: StructuredKernel<[self: Tensor, dim: Opt<number>, keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => argMeta(out, self, dim, keepdim, 'argmin'),
+  impl: (iter) => argImpl(iter, 'argmin'),
+};
+
+// ---- all / any ------------------------------------------------------------------------------------
+
+// Note [all, any : uint8 compatibility] (PyTorch's): the result is bool, or uint8 for a uint8 input; an out=
+// must be one of the two. Like PyTorch's CPU kernel, a multi-element input is read converted to the result's
+// dtype (so 0.5 is false for a uint8 result), a one-element input converted to bool.
+function allAnyMeta(out: Tensor | null, self: Tensor, dim: number[] | null, keepdim: boolean, op: 'all' | 'any'): TensorIterator {
+  if (out !== null && out.dtype !== ScalarType.Bool && out.dtype !== ScalarType.Byte) {
+    throw new Error(`${op} only supports bool tensor for result, got: ${scalarTypeToString(out.dtype)}`);
+  }
+  noComplex(self, op);
+  const outDtype = out !== null ? out.dtype : self.dtype === ScalarType.Byte ? ScalarType.Byte : ScalarType.Bool;
+  return makeReduction(out, self, dim, keepdim, outDtype, {
+    allowEmptyDims: true,
+    inDtype: self.numel === 1 ? ScalarType.Bool : outDtype,
+  });
+}
+
+type AllAnyDims = [self: Tensor, dim: Opt<number[]>, keepdim: boolean];
+
+/** `all.dims_out` (structured; all.dims delegates to it); `dim=[]` reduces nothing. */
+export const allDimsStructured: StructuredKernel<AllAnyDims> = {
+  meta: (out, self, dim, keepdim) => allAnyMeta(out, self, dim ?? null, keepdim, 'all'),
+  impl: (iter) => reduceKernel(iter, allRun),
+};
+
+/** `all.out` (structured; all.dim delegates to it). */
+export const allDimStructured: StructuredKernel<[self: Tensor, dim: number, keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => allAnyMeta(out, self, [dim], keepdim, 'all'),
+  impl: (iter) => reduceKernel(iter, allRun),
+};
+
+/** `all.all_out` (structured; all delegates to it). */
+export const allAllStructured: StructuredKernel<[self: Tensor]> = {
+  meta: (out, self) => allAnyMeta(out, self, null, false, 'all'),
+  impl: (iter) => reduceKernel(iter, allRun),
+};
+
+/** `any.dims_out` (structured; any.dims delegates to it). */
+export const anyDimsStructured: StructuredKernel<AllAnyDims> = {
+  meta: (out, self, dim, keepdim) => allAnyMeta(out, self, dim ?? null, keepdim, 'any'),
+  impl: (iter) => reduceKernel(iter, anyRun),
+};
+
+/** `any.out` (structured; any.dim delegates to it). */
+export const anyDimStructured: StructuredKernel<[self: Tensor, dim: number, keepdim: boolean]> = {
+  meta: (out, self, dim, keepdim) => allAnyMeta(out, self, [dim], keepdim, 'any'),
+  impl: (iter) => reduceKernel(iter, anyRun),
+};
+
+/** `any.all_out` (structured; any delegates to it). */
+export const anyAllStructured: StructuredKernel<[self: Tensor]> = {
+  meta: (out, self) => allAnyMeta(out, self, null, false, 'any'),
+  impl: (iter) => reduceKernel(iter, anyRun),
+};
+
+// ---- norm -----------------------------------------------------------------------------------------
+
+/** The p-norm of `n` values `src[o + i*s]`: p = 0 counts non-zeros, ±inf take the max/min magnitude. */
+function pNormRun(p: number): ReduceOp {
+  if (p === Infinity) {
+    return (src, o, s, n) => {
+      let m = 0;
+      for (let i = 0, q = o; i < n; i++, q += s) {
+        const a = Math.abs(src[q] as number);
+        if (a > m || a !== a) m = a;
+      }
+      return m;
+    };
+  }
+  if (p === -Infinity) {
+    return (src, o, s, n) => {
+      let m = Infinity;
+      for (let i = 0, q = o; i < n; i++, q += s) {
+        const a = Math.abs(src[q] as number);
+        if (a < m || a !== a) m = a;
+      }
+      return m;
+    };
+  }
+  if (p === 0) {
+    return (src, o, s, n) => {
+      let c = 0;
+      for (let i = 0, q = o; i < n; i++, q += s) if (src[q] !== 0) c++;
+      return c;
+    };
+  }
+  return (src, o, s, n) => {
+    const total = powSumRun(src, o, s, n, p);
+    return p === 1 ? total : p === 2 ? Math.sqrt(total) : total ** (1 / p);
+  };
+}
+
+/** Pairwise sum of `|x|^p` over a run (as sumRun). */
+function powSumRun(src: ArrayLike<number>, o: number, s: number, n: number, p: number): number {
+  if (n <= SUM_BLOCK) {
+    let acc = 0;
+    for (let i = 0, q = o; i < n; i++, q += s) {
+      const a = Math.abs(src[q] as number);
+      acc += p === 1 ? a : p === 2 ? a * a : a ** p;
+    }
+    return acc;
+  }
+  const h = Math.ceil(n / 2 / SUM_BLOCK) * SUM_BLOCK;
+  return powSumRun(src, o, s, h, p) + powSumRun(src, o + h * s, s, n - h, p);
+}
+
+function normMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean): TensorIterator {
+  // aten::norm's own text is `norm(): input dtype should be either floating point or complex. Got Long
+  // instead.`; torch.norm in Python reaches linalg.vector_norm first, whose text users see, so this is it.
+  if (!isFloatingType(self.dtype)) {
+    throw new Error(`linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${scalarTypeToString(self.dtype)}`);
+  }
+  // The result is in the input's real dtype: an out= of another dtype fails the out check (PyTorch's text).
+  return makeReduction(out, self, dim, keepdim, toRealValueType(self.dtype));
+}
+
+function normImpl(iter: TensorIterator, p: Opt<number | boolean>): void {
+  reduceKernel(iter, pNormRun(Number(p ?? 2)));
+}
+
+/** `norm.out` (structured; norm.ScalarOpt_dim delegates to it). */
+export const normStructured: StructuredKernel<[self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean]> = {
+  meta: (out, self, _p, dim, keepdim) => normMeta(out, self, dim, keepdim),
+  impl: (iter, _self, p) => normImpl(iter, p),
+};
+
+// ---- the functional entry points (tests and the unstructured overloads) --------------------------------
+
+/** Runs a structured kernel's functional form: meta(null) + impl, the result. */
+function functional<A extends unknown[]>(k: StructuredKernel<A>, ...args: A): Tensor {
+  const iter = k.meta(null, ...args);
+  k.impl(iter, ...args);
+  return iter.output() as Tensor;
+}
+
+/** `sum.dim_IntList(self, dim, keepdim, *, dtype)`; dim = null sums everything. */
+export function sum(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+  return functional(sumStructured, self, dim, keepdim, dtype);
+}
+
+/** `sum(self, *, dtype=None)`: every element (PyTorch: CompositeExplicitAutograd over sum.dim_IntList). */
+export function sumAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  return functional(sumStructured, self, null, false, dtype);
 }
 
 /** `mean.dim(self, dim, keepdim, *, dtype)`: floating and complex inputs only. */
 export function mean(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
-  const outDtype = dtype ?? self.dtype;
-  if (!isFloatingType(outDtype)) {
-    throw new Error(
-      'mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. ' +
-        `Got: ${scalarTypeToString(outDtype)}`,
-    );
-  }
-  return reduceInto(self, reductionDims(self, dim), keepdim, outDtype, (v) => (v.length === 0 ? NaN : pairwiseSum(v) / v.length));
+  return functional(meanStructured, self, dim, keepdim, dtype);
 }
 
-function extremum(self: Tensor, dim: number[] | null, keepdim: boolean, op: 'amax' | 'amin'): Tensor {
-  noComplex(self, op);
-  checkFullReductionNonEmpty(self, dim === null || dim.length === 0, op, " Specify the reduction dim with the 'dim' argument.");
-  const mask = reductionDims(self, dim);
-  checkNonEmpty(self, mask, op);
-  const better = op === 'amax' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
-  return reduceInto(self, mask, keepdim, self.dtype, (v) => {
-    let best = v[0] as number;
-    for (const x of v) {
-      if (x !== x) return NaN; // NaN propagates
-      if (better(x, best)) best = x;
-    }
-    return best;
-  });
+/** `mean(self, *, dtype=None)`: every element. */
+export function meanAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  return functional(meanStructured, self, null, false, dtype);
+}
+
+/** `prod.dim_int`; dim = null multiplies everything. */
+export function prod(ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+  if (dim === null) return prodAll(ks, self, dtype);
+  return functional(prodStructured, self, dim, keepdim, dtype);
+}
+
+/** `prod(self, *, dtype=None)`: every element (PyTorch's own CPU kernel: impl_func_prod over no dims). */
+export function prodAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
+  noComplex(self, 'prod');
+  const outDtype = dtypeFromSelf(self, dtype);
+  const iter = makeReduction(null, self, null, false, outDtype, { inDtype: outDtype });
+  prodImpl(iter);
+  return iter.output() as Tensor;
 }
 
 /** `amax(self, dim=[], keepdim=False)`: NaN propagates. */
 export function amax(_ks: DispatchKeySet, self: Tensor, dim: number[] = [], keepdim = false): Tensor {
-  return extremum(self, dim, keepdim, 'amax');
+  return functional(amaxStructured, self, dim, keepdim);
 }
 
 /** `amin(self, dim=[], keepdim=False)`. */
 export function amin(_ks: DispatchKeySet, self: Tensor, dim: number[] = [], keepdim = false): Tensor {
-  return extremum(self, dim, keepdim, 'amin');
-}
-
-function argExtremum(self: Tensor, dim: number | null, keepdim: boolean, op: 'argmax' | 'argmin', allowBool = false): Tensor {
-  noComplex(self, op);
-  if (self.dtype === ScalarType.Bool && !allowBool) throw new Error(`${op}(): does not support bool input`);
-  checkFullReductionNonEmpty(self, dim === null, op, '');
-  const flat = dim == null;
-  const source = flat ? self.reshape(-1) : self;
-  const mask = reductionDims(source, flat ? null : dim);
-  if (source.numel === 0) {
-    throw new Error(`${op}(): Expected reduction dim ${flat ? 0 : maybeWrapDim(dim, self.dim())} to have non-zero size.`);
-  }
-  const better = op === 'argmax' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
-  const out = reduceInto(source, mask, flat ? false : keepdim, ScalarType.Long, (v) => {
-    let bi = 0;
-    for (let i = 0; i < v.length; i++) {
-      const x = v[i] as number;
-      if (x !== x) return i; // the first NaN wins
-      if (better(x, v[bi] as number)) bi = i;
-    }
-    return bi;
-  });
-  return flat && keepdim ? out.reshape(self.sizes.map(() => 1)) : out;
+  return functional(aminStructured, self, dim, keepdim);
 }
 
 /** `argmax(self, dim=None, keepdim=False)`: the first index of the maximum (of the flattened tensor for dim=None). */
 export function argmax(_ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false): Tensor {
-  return argExtremum(self, dim, keepdim, 'argmax');
+  return functional(argmaxStructured, self, dim, keepdim);
 }
 
 export function argmin(_ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false): Tensor {
-  return argExtremum(self, dim, keepdim, 'argmin');
-}
-
-/** `max.dim` / `min.dim`: (values, indices) along one dim. */
-export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  return [extremum(self, [dim], keepdim, 'amax'), argExtremum(self, dim, keepdim, 'argmax', true)];
-}
-
-export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  return [extremum(self, [dim], keepdim, 'amin'), argExtremum(self, dim, keepdim, 'argmin', true)];
-}
-
-function boolReduce(self: Tensor, dim: number[] | null, keepdim: boolean, all: boolean): Tensor {
-  noComplex(self, all ? 'all' : 'any');
-  // uint8 inputs keep uint8 results, everything else gives bool (as PyTorch 2.x does)
-  const dtype = self.dtype === ScalarType.Byte ? ScalarType.Byte : ScalarType.Bool;
-  return reduceInto(self, reductionDims(self, dim), keepdim, dtype, (v) =>
-    all ? (v.every((x) => x !== 0) ? 1 : 0) : v.some((x) => x !== 0) ? 1 : 0,
-  );
+  return functional(argminStructured, self, dim, keepdim);
 }
 
 /** `all.dims(self, dim=None, keepdim=False)`. */
 export function all(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false): Tensor {
-  return boolReduce(self, dim, keepdim, true);
+  return functional(allDimsStructured, self, dim, keepdim);
 }
 
 /** `any.dims(self, dim=None, keepdim=False)`. */
 export function any(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false): Tensor {
-  return boolReduce(self, dim, keepdim, false);
+  return functional(anyDimsStructured, self, dim, keepdim);
 }
+
+/** `norm.ScalarOpt_dim(self, p, dim, keepdim=False)`: floating inputs only. */
+export function norm(_ks: DispatchKeySet, self: Tensor, p: number | null, dim: number[], keepdim = false): Tensor {
+  return functional(normStructured, self, p, dim, keepdim);
+}
+
+/** `norm.Scalar(self, p=2)`: over every element (PyTorch: CompositeExplicitAutograd). */
+export function normAll(_ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
+  const iter = normMeta(null, self, null, false);
+  normImpl(iter, p);
+  return iter.output() as Tensor;
+}
+
+// ---- max.dim / min.dim (two outputs: plain kernels) --------------------------------------------------
+
+function valuesAndIndices(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): [Tensor, Tensor] {
+  noComplex(self, op);
+  const d = maybeWrapDim(dim, self.dim());
+  zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
+  const values = makeReduction(null, self, [d], keepdim, self.dtype);
+  reduceKernel(values, op === 'max' ? maxRun : minRun);
+  const indices = makeReduction(null, self, [d], keepdim, ScalarType.Long);
+  reduceKernel(indices, op === 'max' ? argmaxRun : argminRun);
+  return [values.output() as Tensor, indices.output() as Tensor];
+}
+
+/** `max.dim` / `min.dim`: (values, indices) along one dim (bool inputs allowed, unlike argmax). */
+export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
+  return valuesAndIndices(self, dim, keepdim, 'max');
+}
+
+export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
+  return valuesAndIndices(self, dim, keepdim, 'min');
+}
+
+// ---- var / std / logsumexp (not structured in PyTorch) -------------------------------------------------
 
 function varianceOf(self: Tensor, dim: number[] | null, correction: number | null, keepdim: boolean, op: 'var' | 'std'): Tensor {
   if (!isFloatingType(self.dtype)) {
     throw new Error(`std and var only support floating point and complex dtypes`);
   }
   const c = correction ?? 1;
-  return reduceInto(self, reductionDims(self, dim), keepdim, self.dtype, (v) => {
-    const m = pairwiseSum(v) / v.length;
-    const ss = pairwiseSum(v.map((x) => (x - m) * (x - m)));
-    const r = ss / Math.max(0, v.length - c);
+  const iter = makeReduction(null, self, dim, keepdim, self.dtype);
+  reduceKernel(iter, (src, o, s, n) => {
+    const m = sumRun(src, o, s, n) / n;
+    let ss = 0;
+    for (let i = 0, q = o; i < n; i++, q += s) {
+      const d = (src[q] as number) - m;
+      ss += d * d;
+    }
+    const r = ss / Math.max(0, n - c);
     return op === 'var' ? r : Math.sqrt(r);
   });
+  return iter.output() as Tensor;
 }
 
 /** `var.correction(self, dim=None, *, correction=None, keepdim=False)` (`var` is a JavaScript keyword). */
@@ -273,28 +554,27 @@ export function std(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = nu
 /** `logsumexp(self, dim, keepdim=False)`: stable (subtracts the maximum); integers compute in the default float. */
 export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim = false): Tensor {
   const dtype = isFloatingType(self.dtype) ? self.dtype : ScalarType.Float;
-  return reduceInto(self, reductionDims(self, dim), keepdim, dtype, (v) => {
-    if (v.length === 0) return -Infinity;
+  const iter = makeReduction(null, self, dim, keepdim, dtype, { inDtype: dtype });
+  reduceKernel(iter, (src, o, s, n) => {
+    if (n === 0) return -Infinity;
     let m = -Infinity;
-    for (const x of v) m = x > m || x !== x ? x : m;
+    for (let i = 0, q = o; i < n; i++, q += s) {
+      const x = src[q] as number;
+      if (x > m || x !== x) m = x;
+    }
     if (!Number.isFinite(m)) return m === m ? m : NaN;
-    return m + Math.log(pairwiseSum(v.map((x) => Math.exp(x - m))));
+    let acc = 0;
+    for (let i = 0, q = o; i < n; i++, q += s) acc += Math.exp((src[q] as number) - m);
+    return m + Math.log(acc);
   });
+  return iter.output() as Tensor;
 }
 
-/** `sum(self, *, dtype=None)`: every element. */
-export function sumAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
-  return sum(ks, self, null, false, dtype);
-}
+// ---- cumsum / cumprod ------------------------------------------------------------------------------
 
-/** `mean(self, *, dtype=None)`: every element. */
-export function meanAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
-  return mean(ks, self, null, false, dtype);
-}
-
-/** `prod(self, *, dtype=None)`: every element. */
-export function prodAll(ks: DispatchKeySet, self: Tensor, dtype: ScalarType | null = null): Tensor {
-  return prod(ks, self, null, false, dtype);
+/** sum/prod result dtype: integers and bool accumulate into int64 unless a dtype is given. */
+function accumulateDtype(self: Tensor, dtype: ScalarType | null | undefined): ScalarType {
+  return dtypeFromSelf(self, dtype);
 }
 
 function cumulative(self: Tensor, dim: number, dtype: ScalarType | null, op: 'cumsum' | 'cumprod'): Tensor {
@@ -337,25 +617,3 @@ export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: S
   return cumulative(self, dim, dtype, 'cumprod');
 }
 
-/** The p-norm of a list of values: p = 0 counts non-zeros, ±inf take the max/min magnitude. */
-function pNorm(v: number[], p: number): number {
-  if (p === Infinity) return v.reduce((m, x) => (Math.abs(x) > m || x !== x ? Math.abs(x) : m), 0);
-  if (p === -Infinity) return v.length === 0 ? Infinity : v.reduce((m, x) => (Math.abs(x) < m || x !== x ? Math.abs(x) : m), Infinity);
-  if (p === 0) return v.reduce((c, x) => c + (x !== 0 ? 1 : 0), 0);
-  if (p === 1) return pairwiseSum(v.map(Math.abs));
-  if (p === 2) return Math.sqrt(pairwiseSum(v.map((x) => x * x)));
-  return pairwiseSum(v.map((x) => Math.abs(x) ** p)) ** (1 / p);
-}
-
-/** `norm.ScalarOpt_dim(self, p, dim, keepdim=False)`: floating inputs only. */
-export function norm(_ks: DispatchKeySet, self: Tensor, p: number | null, dim: number[], keepdim = false): Tensor {
-  if (!isFloatingType(self.dtype)) {
-    throw new Error(`linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${scalarTypeToString(self.dtype)}`);
-  }
-  return reduceInto(self, reductionDims(self, dim), keepdim, self.dtype, (v) => pNorm(v, p ?? 2));
-}
-
-/** `norm.Scalar(self, p=2)`: over every element. */
-export function normAll(ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
-  return norm(ks, self, p, [], false);
-}
