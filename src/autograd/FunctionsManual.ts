@@ -5,6 +5,7 @@
 
 import { aten } from '../aten/ops.js';
 import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import { conv2dBackward, pool2dBackward } from '../kernels/Convolution.js';
 import { Tensor } from '../tensor/Tensor.js';
 
 /** `at::sum_to(grad, sizes)`: sums the broadcast dimensions away (leading ones, and sizes that were 1). */
@@ -121,3 +122,643 @@ export function toDtype(t: Tensor, dtype: ScalarType): Tensor {
 }
 
 export { ScalarType };
+
+// ---- formula helpers (named after FunctionsManual.cpp's functions, in camelCase) -----------------------
+
+function zerosOf(sizes: readonly number[], like: Tensor): Tensor {
+  return aten().zeros.call([...sizes], like.dtype, null, like.device, null);
+}
+
+function wrapDims(dims: readonly number[] | null | undefined, ndim: number): number[] {
+  if (dims === null || dims === undefined || dims.length === 0) return Array.from({ length: ndim }, (_, i) => i);
+  return dims.map((d) => (d < 0 ? d + Math.max(ndim, 1) : d)).sort((a, b) => a - b);
+}
+
+/** Re-inserts the reduced dimensions of a keepdim=False reduction so the gradient broadcasts back. */
+export function unsqueezeReduced(grad: Tensor, selfSizes: readonly number[], dims: readonly number[] | null | undefined, keepdim: boolean): Tensor {
+  if (keepdim || selfSizes.length === 0) return grad;
+  let g = grad;
+  for (const d of wrapDims(dims, selfSizes.length)) g = g.unsqueeze(d);
+  return g;
+}
+
+/** `sum_backward`: the gradient broadcast back over the summed dimensions. */
+export function sumBackward(grad: Tensor, selfSizes: number[], dims: readonly number[] | null | undefined, keepdim: boolean): Tensor {
+  return unsqueezeReduced(grad, selfSizes, dims, keepdim).expand(selfSizes);
+}
+
+/** `mean_backward`. */
+export function meanBackward(grad: Tensor, selfSizes: number[], dims: readonly number[] | null | undefined, keepdim: boolean): Tensor {
+  const ds = wrapDims(dims, selfSizes.length);
+  let n = 1;
+  for (const d of ds) n *= selfSizes[d] ?? 1;
+  return sumBackward(grad, selfSizes, dims, keepdim).div(n);
+}
+
+/** `prod_backward` over one dimension (or all, with dim null): exclusive products, so zeros are handled. */
+export function prodBackward(grad: Tensor, self: Tensor, dim: number | null, keepdim: boolean): Tensor {
+  if (self.numel === 0) return zerosOf(self.sizes, self);
+  if (dim === null) {
+    const flat = self.reshape([-1]);
+    return prodBackward(grad.reshape([1]), flat, 0, false).reshape(self.sizes);
+  }
+  const d = dim < 0 ? dim + Math.max(self.dim(), 1) : dim;
+  if (self.dim() === 0) return grad.mul(1);
+  const g = keepdim ? grad : grad.unsqueeze(d);
+  const n = self.sizes[d] as number;
+  const ones = aten().ones_like.call(self.narrow(d, 0, 1), null, null, null, null, null);
+  const before = n > 1 ? torchCat([ones, self.narrow(d, 0, n - 1).cumprod(d)], d) : ones;
+  const flipped = self.flip([d]);
+  const afterRev = n > 1 ? torchCat([ones, flipped.narrow(d, 0, n - 1).cumprod(d)], d) : ones;
+  return g.mul(before.mul(afterRev.flip([d])));
+}
+
+function torchCat(ts: Tensor[], dim: number): Tensor {
+  return aten().cat.call(ts, dim);
+}
+
+/** amax/amin backward: the gradient split evenly among the elements equal to the extreme value. */
+export function amaxAminBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
+  const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
+  const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
+  const mask = self.eq(r).to(self.dtype);
+  const count = mask.sum(wrapDims(dims, self.dim()), true);
+  return g.mul(mask).div(count);
+}
+
+/** `value_selecting_reduction_backward` (max.dim, min.dim, sort, topk): scatter into the chosen places. */
+export function valueSelectingReductionBackward(grad: Tensor, dim: number, indices: Tensor, selfSizes: number[], keepdim: boolean): Tensor {
+  if (selfSizes.length === 0) return grad.mul(1);
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const g = keepdim ? grad : grad.unsqueeze(d);
+  const i = keepdim ? indices : indices.unsqueeze(d);
+  return zerosOf(selfSizes, grad).scatter(d, i, g);
+}
+
+/** `var_backward`: 2 (x - mean) / (N - correction) times the gradient. */
+export function varBackward(grad: Tensor, self: Tensor, dims: readonly number[] | null, correction: number | boolean | null, keepdim: boolean): Tensor {
+  const ds = wrapDims(dims, self.dim());
+  let n = 1;
+  for (const d of ds) n *= self.sizes[d] ?? 1;
+  const c = correction === null ? 1 : Number(correction);
+  const g = unsqueezeReduced(grad, self.sizes, ds, keepdim);
+  return g.mul(2 / (n - c)).mul(self.sub(self.mean(ds, true)));
+}
+
+/** `std_backward`: var_backward of grad / (2 std). */
+export function stdBackward(result: Tensor, grad: Tensor, self: Tensor, dims: readonly number[] | null, correction: number | boolean | null, keepdim: boolean): Tensor {
+  return varBackward(grad.div(result.mul(2)), self, dims, correction, keepdim);
+}
+
+/** `logsumexp_backward`: grad * exp(self - result). */
+export function logsumexpBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
+  const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
+  const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
+  return g.mul(self.sub(r).exp());
+}
+
+/** `norm_backward` for p-norms (p = 0, 1, 2, inf, general). */
+export function normBackward(grad: Tensor, self: Tensor, p: number | boolean | null, norm: Tensor, dims: readonly number[] | null, keepdim: boolean): Tensor {
+  const pv = p === null ? 2 : Number(p);
+  const ds = dims === null ? wrapDims(null, self.dim()) : wrapDims(dims, self.dim());
+  const g = unsqueezeReduced(grad, self.sizes, ds, keepdim);
+  const n = unsqueezeReduced(norm, self.sizes, ds, keepdim);
+  if (pv === 0) return zerosOf(self.sizes, self);
+  if (pv === 1) return self.sign().mul(g);
+  if (pv === 2) return self.mul(g.div(n)).masked_fill(n.eq(0), 0);
+  if (pv === Infinity || pv === -Infinity) {
+    const mask = self.abs().eq(n).to(self.dtype);
+    return self.sign().mul(g.mul(mask).div(mask.sum(ds, true)));
+  }
+  return self.mul(self.abs().pow(pv - 2)).mul(g.div(n.pow(pv - 1))).masked_fill(n.eq(0), 0);
+}
+
+/** `cumsum_backward`: reversed cumulative sum. */
+export function cumsumBackward(grad: Tensor, dim: number): Tensor {
+  if (grad.dim() === 0) return grad;
+  return grad.flip([dim]).cumsum(dim).flip([dim]);
+}
+
+/** `cumprod_backward` (inputs without zeros: sum_{j>=i} grad_j * out_j / x_i). */
+export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result: Tensor): Tensor {
+  if (self.dim() === 0) return grad;
+  return cumsumBackward(grad.mul(result), dim).div(self);
+}
+
+/** `pow_backward(grad, self, exponent)` for a scalar exponent. */
+export function powBackward(grad: Tensor, self: Tensor, exponent: number | boolean): Tensor {
+  const e = Number(exponent);
+  if (e === 0) return zerosLike(self);
+  return grad.mul(self.pow(e - 1).mul(e));
+}
+
+/** `pow_backward_self` for a tensor exponent. */
+export function powBackwardSelf(grad: Tensor, self: Tensor, exponent: Tensor): Tensor {
+  return torchWhere(exponent.eq(0), 0, grad.mul(exponent.mul(self.pow(exponent.sub(1)))));
+}
+
+/** `pow_backward_exponent`: grad * result * log(self), 0 where self is 0 and the exponent non-negative. */
+export function powBackwardExponent(grad: Tensor, self: Tensor | number | boolean, exponent: Tensor, result: Tensor): Tensor {
+  if (typeof self !== 'object') {
+    const b = Number(self);
+    if (b === 0) return torchWhere(exponent.ge(0), 0, grad.mul(result.mul(Math.log(b))));
+    return grad.mul(result.mul(Math.log(b)));
+  }
+  const cond = self.eq(0).logical_and(exponent.ge(0));
+  return torchWhere(cond, 0, grad.mul(result.mul(self.log())));
+}
+
+/** `where(cond, a, b)` with either branch a number. */
+export function torchWhere(cond: Tensor, a: Tensor | number, b: Tensor | number): Tensor {
+  if (typeof a === 'number' && typeof b === 'number') throw new Error('torchWhere: one branch must be a tensor');
+  if (typeof a === 'number') return aten().where_ScalarSelf.call(cond, a, b as Tensor);
+  if (typeof b === 'number') return aten().where_ScalarOther.call(cond, a, b);
+  return aten().where_self.call(cond, a, b);
+}
+
+/** `clamp_backward`: the gradient where min <= self <= max. */
+export function clampBackward(grad: Tensor, self: Tensor, min: number | boolean | Tensor | null, max: number | boolean | Tensor | null): Tensor {
+  let mask: Tensor | null = null;
+  if (min !== null) mask = typeof min === 'object' ? self.ge(min) : self.ge(min);
+  if (max !== null) {
+    const m = typeof max === 'object' ? self.le(max) : self.le(max);
+    mask = mask === null ? m : mask.logical_and(m);
+  }
+  return mask === null ? grad : torchWhere(mask, grad, 0);
+}
+
+/** The gradient a Tensor `min` bound of clamp receives: where self < min (and min <= max). */
+export function clampMinBackward(grad: Tensor, self: Tensor, min: Tensor, max: Tensor | null): Tensor {
+  let mask = self.lt(min);
+  if (max !== null) mask = mask.logical_and(min.le(max));
+  return torchWhere(mask, grad, 0);
+}
+
+/** The gradient a Tensor `max` bound of clamp receives: where self > max, or where min > max. */
+export function clampMaxBackward(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor): Tensor {
+  let mask = self.gt(max);
+  if (min !== null) mask = mask.logical_and(min.le(max)).logical_or(min.gt(max));
+  return torchWhere(mask, grad, 0);
+}
+
+/** maximum/minimum: the gradient goes to the chosen side, half each on ties. */
+export function maxMinBackward(grad: Tensor, self: Tensor, other: Tensor, isMax: boolean, forSelf: boolean): Tensor {
+  const half = torchWhere(self.eq(other), grad.div(2), grad);
+  const lose = forSelf ? (isMax ? self.lt(other) : self.gt(other)) : isMax ? self.gt(other) : self.lt(other);
+  return half.masked_fill(lose, 0);
+}
+
+/** `permute_backwards`: the inverse permutation. */
+export function permuteBackward(grad: Tensor, dims: readonly number[]): Tensor {
+  const n = dims.length;
+  const inv = new Array<number>(n);
+  dims.forEach((d, i) => (inv[d < 0 ? d + n : d] = i));
+  return grad.permute(inv);
+}
+
+/** `select_backward`: zeros with the gradient at the selected index. */
+export function selectBackward(grad: Tensor, selfSizes: number[], dim: number, index: number): Tensor {
+  const r = zerosOf(selfSizes, grad);
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const i = index < 0 ? index + (selfSizes[d] as number) : index;
+  r.select(d, i).copy_(grad);
+  return r;
+}
+
+/** `slice_backward`: zeros with the gradient in the slice. */
+export function sliceBackward(grad: Tensor, selfSizes: number[], dim: number, start: number | null, end: number | null, step: number): Tensor {
+  const r = zerosOf(selfSizes, grad);
+  aten().slice_Tensor.call(r, dim, start, end, step).copy_(grad);
+  return r;
+}
+
+/** `as_strided_backward` for inputs that do not overlap themselves. */
+export function asStridedBackward(
+  grad: Tensor,
+  selfSizes: number[],
+  selfStrides: number[],
+  selfOffset: number,
+  size: number[],
+  stride: number[],
+  storageOffset: number | null,
+): Tensor {
+  const off = storageOffset ?? selfOffset;
+  let extent = 1;
+  for (let i = 0; i < selfSizes.length; i++) extent += ((selfSizes[i] as number) - 1) * (selfStrides[i] as number);
+  let vextent = 1;
+  for (let i = 0; i < size.length; i++) vextent += ((size[i] as number) - 1) * (stride[i] as number);
+  const base = Math.min(selfOffset, off);
+  const total = Math.max(selfOffset + extent, off + vextent) - base;
+  const flat = zerosOf([total], grad);
+  aten().as_strided.call(flat, size, stride, off - base).add_(grad);
+  return aten().as_strided.call(flat, selfSizes, selfStrides, selfOffset - base).clone();
+}
+
+/** `_to_copy_backward`: back to the input's dtype and device. */
+export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['device']): Tensor {
+  return aten()._to_copy.call(grad, dtype, null, device, null, false, null);
+}
+
+/** mm's gradient for mat1: grad @ mat2ᵀ (and mat2: mat1ᵀ @ grad). */
+export function matmulBackward(grad: Tensor, self: Tensor, other: Tensor, forSelf: boolean): Tensor {
+  const a = self.dim() === 1 ? self.unsqueeze(0) : self;
+  const b = other.dim() === 1 ? other.unsqueeze(-1) : other;
+  let g = grad;
+  if (other.dim() === 1) g = g.unsqueeze(-1);
+  if (self.dim() === 1) g = g.unsqueeze(-2);
+  if (forSelf) return sumTo(g.matmul(b.transpose(-1, -2)), a.sizes).reshape(self.sizes);
+  return sumTo(a.transpose(-1, -2).matmul(g), b.sizes).reshape(other.sizes);
+}
+
+/** linear's weight gradient: gradᵀ @ input over every batch dimension. */
+export function linearWeightBackward(grad: Tensor, input: Tensor, weightSizes: number[]): Tensor {
+  const out = weightSizes[0] as number;
+  const inF = weightSizes[weightSizes.length - 1] as number;
+  if (weightSizes.length === 1) return grad.reshape([-1]).unsqueeze(0).mm(input.reshape([-1, inF])).reshape(weightSizes);
+  return grad.reshape([-1, out]).t().mm(input.reshape([-1, inF]));
+}
+
+/** `_softmax_backward_data`: result * (grad - sum(grad * result)). */
+export function softmaxBackward(grad: Tensor, result: Tensor, dim: number): Tensor {
+  if (result.dim() === 0) return grad.mul(0);
+  return result.mul(grad.sub(grad.mul(result).sum([dim], true)));
+}
+
+/** `_log_softmax_backward_data`: grad - exp(result) * sum(grad). */
+export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number): Tensor {
+  if (result.dim() === 0) return grad.mul(0);
+  return grad.sub(result.exp().mul(grad.sum([dim], true)));
+}
+
+const REDUCTION_NONE = 0;
+const REDUCTION_MEAN = 1;
+
+/** The class dimension of an nll/cross-entropy input. */
+function classDim(self: Tensor): number {
+  return self.dim() === 1 ? 0 : 1;
+}
+
+/** `nll_loss_backward`: -w[target] at the target class, scaled as the reduction scaled the loss. */
+export function nllLossBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignoreIndex: number): Tensor {
+  const cd = classDim(self);
+  const valid = target.ne(ignoreIndex);
+  const safe = target.masked_fill(valid.logical_not(), 0);
+  let w = weight === null ? valid.to(self.dtype) : weight.index([safe]).mul(valid);
+  if (reduction === REDUCTION_MEAN) w = w.div(w.sum());
+  const g = reduction === REDUCTION_NONE ? grad.mul(w) : w.mul(grad);
+  return zerosOf(self.sizes, self).scatter(cd, safe.unsqueeze(cd), g.neg().unsqueeze(cd));
+}
+
+/** `mse_loss_backward`. */
+export function mseLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
+  const d = self.sub(target).mul(2);
+  const n = reduction === REDUCTION_MEAN ? broadcastNumel(self, target) : 1;
+  return d.mul(grad).div(n);
+}
+
+/** `l1_loss` backward. */
+export function l1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
+  const n = reduction === REDUCTION_MEAN ? broadcastNumel(self, target) : 1;
+  return self.sub(target).sign().mul(grad).div(n);
+}
+
+function broadcastNumel(a: Tensor, b: Tensor): number {
+  const n = Math.max(a.dim(), b.dim());
+  let total = 1;
+  for (let i = 0; i < n; i++) {
+    const x = a.sizes[a.dim() - n + i] ?? 1;
+    const y = b.sizes[b.dim() - n + i] ?? 1;
+    total *= Math.max(x, y);
+  }
+  return total;
+}
+
+/** `binary_cross_entropy_backward` for the input. */
+export function binaryCrossEntropyBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  const eps = 1e-12;
+  let r = self.sub(target).div(self.mul(self.neg().add(1)).clamp(eps, null)).mul(grad);
+  if (weight !== null) r = r.mul(weight);
+  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  return r;
+}
+
+/** `binary_cross_entropy_target_backward`. */
+export function binaryCrossEntropyTargetBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+  let r = self.neg().add(1).log().clamp(-100, null).sub(self.log().clamp(-100, null)).mul(grad);
+  if (weight !== null) r = r.mul(weight);
+  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  return r;
+}
+
+/** `binary_cross_entropy_with_logits` backward for the input. */
+export function bceWithLogitsBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, reduction: number): Tensor {
+  const s = self.sigmoid();
+  let r = posWeight === null ? s.sub(target) : s.mul(posWeight.mul(target).add(target.neg().add(1))).sub(posWeight.mul(target));
+  r = r.mul(grad);
+  if (weight !== null) r = r.mul(weight);
+  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  return r;
+}
+
+/** `binary_cross_entropy_with_logits` backward for the target. */
+export function bceWithLogitsTargetBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, reduction: number): Tensor {
+  const logSig = self.sigmoid().log();
+  const logOneMinus = self.neg().sigmoid().log();
+  let r = posWeight === null ? logOneMinus.sub(logSig) : logOneMinus.sub(posWeight.mul(logSig));
+  r = r.mul(grad);
+  if (weight !== null) r = r.mul(weight);
+  if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
+  return r;
+}
+
+/** layer_norm's input gradient, recomputing mean and 1/std over the normalized dimensions. */
+export function layerNormBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, eps: number): Tensor {
+  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
+  const n = normalizedShape.reduce((a, b) => a * b, 1);
+  const mean = input.mean(dims, true);
+  const xc = input.sub(mean);
+  const rstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
+  const xhat = xc.mul(rstd);
+  const g = weight === null ? grad : grad.mul(weight);
+  const a = g.sum(dims, true);
+  const b = g.mul(xhat).sum(dims, true);
+  return rstd.div(n).mul(g.mul(n).sub(a).sub(xhat.mul(b)));
+}
+
+/** layer_norm's weight gradient: grad * normalized input, summed over the batch dimensions. */
+export function layerNormWeightBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], eps: number): Tensor {
+  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
+  const mean = input.mean(dims, true);
+  const xc = input.sub(mean);
+  const rstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
+  return grad.mul(xc.mul(rstd));
+}
+
+/** `gelu_backward`. */
+export function geluBackward(grad: Tensor, self: Tensor, approximate: string): Tensor {
+  if (approximate === 'tanh') {
+    const k = Math.sqrt(2 / Math.PI);
+    const x3 = self.mul(self).mul(self);
+    const inner = self.add(x3.mul(0.044715)).mul(k);
+    const t = inner.tanh();
+    const dinner = self.mul(self).mul(3 * 0.044715).add(1).mul(k);
+    const left = t.add(1).mul(0.5);
+    const right = self.mul(0.5).mul(t.mul(t).neg().add(1)).mul(dinner);
+    return grad.mul(left.add(right));
+  }
+  const cdf = self.mul(Math.SQRT1_2).erf().add(1).mul(0.5);
+  const pdf = self.mul(self).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
+  return grad.mul(cdf.add(self.mul(pdf)));
+}
+
+/** silu's gradient: sigmoid(x) (1 + x (1 - sigmoid(x))). */
+export function siluBackward(grad: Tensor, self: Tensor): Tensor {
+  const s = self.sigmoid();
+  return grad.mul(s.mul(self.mul(s.neg().add(1)).add(1)));
+}
+
+/** `threshold_backward(grad, result, 0)` for relu: the gradient where the output is positive. */
+export function reluBackward(grad: Tensor, result: Tensor): Tensor {
+  return grad.masked_fill(result.le(0), 0);
+}
+
+/** cat's gradient: the gradient cut into each input's extent along dim. */
+export function catTensorsBackward(grad: Tensor, sizes: number[][], dim: number): (Tensor | null)[] {
+  const out: (Tensor | null)[] = [];
+  const nonEmpty = sizes.find((s) => !(s.length === 1 && s[0] === 0));
+  const d = dim < 0 ? dim + (nonEmpty?.length ?? 1) : dim;
+  let start = 0;
+  for (const s of sizes) {
+    if (s.length === 1 && s[0] === 0 && grad.dim() !== 1) {
+      out.push(zerosOf([0], grad));
+      continue;
+    }
+    const len = s[d] as number;
+    out.push(grad.narrow(d, start, len));
+    start += len;
+  }
+  return out;
+}
+
+/** stack's gradient: one slice per input. */
+export function stackBackward(grad: Tensor, dim: number, n: number): (Tensor | null)[] {
+  const d = dim < 0 ? dim + grad.dim() : dim;
+  const parts = grad.unbind(d);
+  return parts.slice(0, n);
+}
+
+/** The gradient of a list-returning view (split, chunk, unbind): the output gradients joined, zeros for missing ones. */
+export function splitBackward(grads: (Tensor | null)[], selfSizes: number[], dim: number, outputSizes: number[][], like: Tensor | null): Tensor {
+  const proto = like ?? (grads.find((g) => g !== null && g !== undefined) as Tensor);
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const parts = outputSizes.map((s, i) => grads[i] ?? zerosOf(s, proto));
+  return torchCat(parts, d);
+}
+
+/** Output sizes of split(self, splitSize, dim). */
+export function splitSizes(selfSizes: number[], splitSize: number, dim: number): number[][] {
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const n = selfSizes[d] as number;
+  const out: number[][] = [];
+  for (let s = 0; s < Math.max(n, 1); s += Math.max(splitSize, 1)) {
+    const sz = [...selfSizes];
+    sz[d] = Math.min(splitSize, n - s);
+    out.push(sz);
+    if (n === 0) break;
+  }
+  return out;
+}
+
+/** Output sizes of split_with_sizes. */
+export function splitWithSizesSizes(selfSizes: number[], sizes: readonly number[], dim: number): number[][] {
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  return sizes.map((s) => {
+    const sz = [...selfSizes];
+    sz[d] = s;
+    return sz;
+  });
+}
+
+/** Output sizes of chunk. */
+export function chunkSizes(selfSizes: number[], chunks: number, dim: number): number[][] {
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const n = selfSizes[d] as number;
+  return splitSizes(selfSizes, Math.ceil(n / chunks), d);
+}
+
+/** unbind's gradient: the output gradients stacked, zeros for missing ones. */
+export function unbindBackward(grads: (Tensor | null)[], selfSizes: number[], dim: number): Tensor {
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const partSizes = selfSizes.filter((_, i) => i !== d);
+  const proto = grads.find((g) => g !== null && g !== undefined) as Tensor;
+  const parts = Array.from({ length: selfSizes[d] as number }, (_, i) => grads[i] ?? zerosOf(partSizes, proto));
+  return aten().stack.call(parts, d);
+}
+
+/** repeat's gradient: the tiles summed back onto the input. */
+export function repeatBackward(grad: Tensor, repeats: readonly number[], selfSizes: number[]): Tensor {
+  const lead = repeats.length - selfSizes.length;
+  const padded = [...new Array<number>(lead).fill(1), ...selfSizes];
+  const shape: number[] = [];
+  const sumDims: number[] = [];
+  for (let i = 0; i < repeats.length; i++) {
+    sumDims.push(shape.length);
+    shape.push(repeats[i] as number, padded[i] as number);
+  }
+  if (grad.numel === 0) return zerosOf(selfSizes, grad);
+  return grad.reshape(shape).sum(sumDims, false).reshape(selfSizes);
+}
+
+/** tile's gradient (tile = repeat with the dims padded with leading 1s). */
+export function tileBackward(grad: Tensor, dims: readonly number[], selfSizes: number[]): Tensor {
+  const reps = dims.length < selfSizes.length ? [...new Array<number>(selfSizes.length - dims.length).fill(1), ...dims] : [...dims];
+  return repeatBackward(grad, reps, selfSizes);
+}
+
+/** roll's gradient: roll back. */
+export function rollBackward(grad: Tensor, shifts: readonly number[], dims: readonly number[]): Tensor {
+  return grad.roll(shifts.map((s) => -s), [...dims]);
+}
+
+/** index_select's gradient: scatter-add into zeros along dim. */
+export function indexSelectBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
+  if (selfSizes.length === 0) return grad.mul(1);
+  const d = dim < 0 ? dim + selfSizes.length : dim;
+  const shape = grad.sizes.map((_, i) => (i === d ? (index.numel as number) : 1));
+  const idx = index.reshape(shape).expand(grad.sizes);
+  return zerosOf(selfSizes, grad).scatter_add(d, idx, grad);
+}
+
+/** gather's gradient: scatter-add into zeros. */
+export function gatherBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
+  return zerosOf(selfSizes, grad).scatter_add(dim, index, grad);
+}
+
+/** masked_select's gradient: the values put back where the (broadcast) mask is true. */
+export function maskedSelectBackward(grad: Tensor, selfSizes: number[], mask: Tensor): Tensor {
+  const n = Math.max(selfSizes.length, mask.dim());
+  const shape: number[] = [];
+  for (let i = 0; i < n; i++) shape.push(Math.max(selfSizes[selfSizes.length - n + i] ?? 1, mask.sizes[mask.dim() - n + i] ?? 1));
+  const r = zerosOf(shape, grad);
+  return r.index_put([mask.expand(shape)], grad, false);
+}
+
+/** index.Tensor's gradient: accumulate into zeros at the indexed places. */
+export function indexBackward(grad: Tensor, selfSizes: number[], indices: readonly (Tensor | null)[]): Tensor {
+  return zerosOf(selfSizes, grad).index_put([...indices], grad, true);
+}
+
+/** embedding's gradient: rows of the weight accumulate the gradients of their occurrences. */
+export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: number, paddingIdx: number): Tensor {
+  const dim = grad.sizes[grad.dim() - 1] as number;
+  const flat = indices.reshape([-1]);
+  let g = grad.reshape([-1, dim]);
+  if (paddingIdx >= 0) g = g.masked_fill(flat.eq(paddingIdx).unsqueeze(1), 0);
+  return aten().zeros.call([numWeights, dim], grad.dtype, null, grad.device, null).index_put([flat], g, true);
+}
+
+/** The gradient of in-place and functional fills: nothing flows to the overwritten input. */
+export function zerosLikeGrad(grad: Tensor): Tensor {
+  return zerosLike(grad);
+}
+
+/** div with rounding: the gradient is zero almost everywhere; without, grad / other. */
+export function divTensorSelfBackward(grad: Tensor, other: Tensor, roundingMode: string | null): Tensor {
+  return roundingMode !== null ? zerosLike(grad) : grad.div(other);
+}
+
+/** div's gradient for the divisor: -grad * self / other². */
+export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
+  return roundingMode !== null ? zerosLike(grad) : grad.neg().mul(self.div(other).div(other));
+}
+
+/** conv2d's input gradient (`convolution_backward`, input part). */
+export function conv2dInputBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'input');
+}
+
+/** conv2d's weight gradient. */
+export function conv2dWeightBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'weight');
+}
+
+/** conv2d's bias gradient: the gradient summed over batch and space. */
+export function conv2dBiasBackward(grad: Tensor): Tensor {
+  return grad.dim() === 3 ? grad.sum([1, 2], false) : grad.sum([0, 2, 3], false);
+}
+
+/** `max_pool2d_with_indices_backward`. */
+export function maxPool2dBackward(grad: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): Tensor {
+  return pool2dBackward(grad, self, kernelSize, stride, padding, dilation, ceilMode, 'max');
+}
+
+/** `avg_pool2d_backward`. */
+export function avgPool2dBackward(
+  grad: Tensor,
+  self: Tensor,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  ceilMode: boolean,
+  countIncludePad: boolean,
+  divisorOverride: number | null,
+): Tensor {
+  return pool2dBackward(grad, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride ?? null);
+}
+
+/**
+ * cross_entropy's input gradient, through its decomposition (log_softmax, then nll_loss for class indices or
+ * -Σ p log q for probabilities, with label smoothing): the gradient with respect to log q, then
+ * log_softmax's backward.
+ */
+export function crossEntropyBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+  ignoreIndex: number,
+  labelSmoothing: number,
+): Tensor {
+  const cd = classDim(self);
+  const c = self.sizes[cd] as number;
+  const logq = self.log_softmax(cd);
+  const wShape = self.sizes.map((_, i) => (i === cd ? c : 1));
+  const wB = weight === null ? null : weight.reshape(wShape);
+  let gLogq: Tensor;
+  const probabilities = target.dim() === self.dim() && target.sizes.every((s, i) => s === self.sizes[i]);
+  if (probabilities) {
+    let p = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
+    if (wB !== null) p = p.mul(wB);
+    const samples = self.numel / c;
+    const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : reduction === REDUCTION_MEAN ? grad.div(samples) : grad;
+    gLogq = p.neg().mul(g);
+  } else {
+    const gNll = nllLossBackward(grad, logq, target, weight, reduction, ignoreIndex);
+    if (labelSmoothing > 0) {
+      const valid = target.ne(ignoreIndex);
+      const validF = valid.to(self.dtype).unsqueeze(cd);
+      let per = wB === null ? validF : validF.mul(wB);
+      if (reduction === REDUCTION_MEAN) {
+        const safe = target.masked_fill(valid.logical_not(), 0);
+        const denom = weight === null ? valid.to(self.dtype).sum() : weight.index([safe]).mul(valid).sum();
+        per = per.div(denom);
+      }
+      const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : grad;
+      gLogq = gNll.mul(1 - labelSmoothing).add(per.neg().mul(g).mul(labelSmoothing / c));
+    } else gLogq = gNll;
+  }
+  return logSoftmaxBackward(gLogq, logq, cd);
+}
+
+/** cross_entropy's gradient for a probability target: -w (1 - ε) log q, reduced like the loss. */
+export function crossEntropyTargetBackward(grad: Tensor, self: Tensor, weight: Tensor | null, reduction: number, labelSmoothing: number): Tensor {
+  const cd = classDim(self);
+  const c = self.sizes[cd] as number;
+  const logq = self.log_softmax(cd);
+  let r = logq.neg().mul(1 - labelSmoothing);
+  if (weight !== null) r = r.mul(weight.reshape(self.sizes.map((_, i) => (i === cd ? c : 1))));
+  const samples = self.numel / c;
+  const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : reduction === REDUCTION_MEAN ? grad.div(samples) : grad;
+  return r.mul(g);
+}

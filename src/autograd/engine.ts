@@ -213,7 +213,14 @@ function execute(
   const buffers = new Map<Node, (Tensor | null)[]>();
   const queue = new ReadyQueue();
   const prevGradMode = autogradState.gradMode;
-  const prevExec = setActiveExecInfo(needed);
+  // Nodes consult this in shouldComputeOutput: an input's gradient is wanted when its edge leads to a node
+  // that runs or whose incoming gradient is captured.
+  let wanted: Set<Node> | null = null;
+  if (needed !== null) {
+    wanted = new Set(needed);
+    for (const e of outputEdges ?? []) if (e.fn !== null) wanted.add(e.fn);
+  }
+  const prevExec = setActiveExecInfo(wanted);
   try {
     autogradState.gradMode = createGraph;
     queue.push(root);

@@ -14,7 +14,8 @@ export const AUTOGRAD_HEADER =
 
 const GLOBALS = new Set([
   'Math', 'Number', 'null', 'undefined', 'true', 'false', 'Infinity', 'NaN', 'const', 'let', 'new', 'typeof',
-  'Array', 'return', 'function', 'of', 'for', 'if', 'else', 'instanceof', 'void',
+  'Array', 'return', 'function', 'of', 'for', 'if', 'else', 'instanceof', 'void', 'as', 'number', 'string',
+  'boolean', 'Tensor',
 ]);
 
 const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) => string; type: string }>> = {
@@ -22,6 +23,9 @@ const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) =
   dtype: { field: 'dtype', expr: (v) => `${v}.dtype`, type: 'ScalarType' },
   'dim()': { field: 'dim', expr: (v) => `${v}.dim()`, type: 'number' },
   numel: { field: 'numel', expr: (v) => `${v}.numel`, type: 'number' },
+  strides: { field: 'strides', expr: (v) => `${v}.strides.slice()`, type: 'number[]' },
+  storageOffset: { field: 'storageOffset', expr: (v) => `${v}.storageOffset`, type: 'number' },
+  device: { field: 'device', expr: (v) => `${v}.device`, type: 'Device' },
 };
 
 type TensorArgKind = 'tensor' | 'optional' | 'list' | 'none';
@@ -89,7 +93,7 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
   };
   for (const f of info.formulas) {
     let expr = f.expr;
-    expr = expr.replace(/(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel|dim\(\))/g, (m, v: string, member: string) => {
+    expr = expr.replace(/(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel|dim\(\)|strides|storageOffset|device)/g, (m, v: string, member: string) => {
       if (!argNames.has(v)) return m;
       const arg = args.find((x) => x.name === v) as Argument;
       const kind = tensorKind(arg);
@@ -98,8 +102,10 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
       a.savedMeta.set(field, { arg: v, member });
       return field;
     });
-    for (const m of stripStrings(expr).matchAll(/(?<![.\w])([A-Za-z_]\w*)/g)) {
+    const plain = stripStrings(expr);
+    for (const m of plain.matchAll(/(?<![.\w])([A-Za-z_]\w*)/g)) {
       const id = m[1] as string;
+      const after = plain.slice((m.index ?? 0) + id.length);
       if (a.savedMeta.has(id) || GLOBALS.has(id)) continue;
       if (id === 'grad') continue;
       if (id === 'grads') {
@@ -115,6 +121,9 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
         a.savedArgs.add(id);
         continue;
       }
+      const listCount = /^(\w+)_count$/.exec(id);
+      if (listCount !== null && argNames.has(listCount[1] as string)) continue;
+      if (/^\s*:/.test(after)) continue; // an object literal's key, `{ rounding_mode: 'floor' }`
       if (/^[a-z]/.test(id) || /^[A-Z][a-zA-Z]*$/.test(id)) a.helpers.add(id);
       else fail(`formula for '${f.arg}' uses unknown name '${id}'`);
     }
@@ -161,12 +170,17 @@ function emitNode(a: Analysed): string[] {
   for (const name of a.savedArgs) {
     const arg = args.find((x) => x.name === name) as Argument;
     const kind = tensorKind(arg);
-    if (kind === 'list') L.push(`    const ${name} = this.${name}_.map((s) => s.unpack(this));`);
+    if (kind === 'list') L.push(`    const ${name} = this.${name}_.map((s) => s.unpackOpt(this));`);
     else if (kind === 'optional') L.push(`    const ${name} = this.${name}_.unpackOpt(this);`);
     else if (kind === 'tensor') L.push(`    const ${name} = this.${name}_.unpack(this);`);
     else L.push(`    const ${name} = this.${name}_;`);
   }
   for (const field of a.savedMeta.keys()) L.push(`    const ${field} = this.${field};`);
+  for (const f of a.info.formulas) {
+    if (tensorKind(args.find((x) => x.name === f.arg) as Argument) === 'list' && [...a.exprs.values()].some((e) => e.includes(`${f.arg}_count`))) {
+      L.push(`    const ${f.arg}_count = this.${f.arg}_count;`);
+    }
+  }
   for (const i of a.savedOutputs) L.push(`    const ${a.outputNames[i]} = this.${a.outputNames[i]}_.unpack(this);`);
   // Edge offsets: differentiable inputs in schema order (Tensor[] inputs take one edge per element).
   let offset = '0';
@@ -374,7 +388,8 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     '// view operators. src/aten/ops.ts registers them; see src/autograd/README.md.',
     '',
     "import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';",
-    "import type { ScalarType } from '../c10/ScalarType.js';",
+    ...(nodeLines.some((l) => l.includes(': ScalarType;')) ? ["import type { ScalarType } from '../c10/ScalarType.js';"] : []),
+    ...(nodeLines.some((l) => l.includes(': Device;')) ? ["import type { Device } from '../c10/Device.js';"] : []),
     "import type { OperatorHandle } from '../dispatch/OperatorHandle.js';",
     "import type { Tensor } from '../tensor/Tensor.js';",
     "import type { AtenOps } from './aten.js';",

@@ -6,12 +6,13 @@
 
 import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
+import type { Device } from '../c10/Device.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { maybeMultiply } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBiasBackward, conv2dInputBackward, conv2dWeightBackward, crossEntropyBackward, crossEntropyTargetBackward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -31,7 +32,468 @@ function kernel<N extends keyof AtenOps>(_name: N, fn: KernelOf<N>): KernelOf<N>
 
 // ---- graph nodes ----------------------------------------------------------------------------------
 
-/** Backward of `add.Tensor` (derivatives.yaml:8). */
+/** Backward of `empty_like` (derivatives.yaml:8). */
+export class EmptyLikeBackward0 extends Node {
+
+  name(): string {
+    return 'EmptyLikeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `zeros_like` (derivatives.yaml:11). */
+export class ZerosLikeBackward0 extends Node {
+
+  name(): string {
+    return 'ZerosLikeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `ones_like` (derivatives.yaml:14). */
+export class OnesLikeBackward0 extends Node {
+
+  name(): string {
+    return 'OnesLikeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `full_like` (derivatives.yaml:17). */
+export class FullLikeBackward0 extends Node {
+
+  name(): string {
+    return 'FullLikeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
+/** Backward of `view` (derivatives.yaml:20). */
+export class ViewBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ViewBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `as_strided` (derivatives.yaml:23). */
+export class AsStridedBackward0 extends Node {
+  size_!: Parameters<AtenOps['as_strided']['call']>[1];
+  stride_!: Parameters<AtenOps['as_strided']['call']>[2];
+  storage_offset_!: Parameters<AtenOps['as_strided']['call']>[3];
+  self_sizes!: number[];
+  self_strides!: number[];
+  self_storageOffset!: number;
+
+  name(): string {
+    return 'AsStridedBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const size = this.size_;
+    const stride = this.stride_;
+    const storage_offset = this.storage_offset_;
+    const self_sizes = this.self_sizes;
+    const self_strides = this.self_strides;
+    const self_storageOffset = this.self_storageOffset;
+    if (this.shouldComputeOutput(0)) out[0] = asStridedBackward(grad, self_sizes, self_strides, self_storageOffset, size, stride, storage_offset ?? null);
+    return out;
+  }
+}
+
+/** Backward of `transpose.int` (derivatives.yaml:26). */
+export class TransposeBackward0 extends Node {
+  dim0_!: Parameters<AtenOps['transpose_int']['call']>[1];
+  dim1_!: Parameters<AtenOps['transpose_int']['call']>[2];
+
+  name(): string {
+    return 'TransposeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim0 = this.dim0_;
+    const dim1 = this.dim1_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    return out;
+  }
+}
+
+/** Backward of `t` (derivatives.yaml:29). */
+export class TBackward0 extends Node {
+
+  name(): string {
+    return 'TBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    return out;
+  }
+}
+
+/** Backward of `permute` (derivatives.yaml:32). */
+export class PermuteBackward0 extends Node {
+  dims_!: Parameters<AtenOps['permute']['call']>[1];
+
+  name(): string {
+    return 'PermuteBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = permuteBackward(grad, dims);
+    return out;
+  }
+}
+
+/** Backward of `expand` (derivatives.yaml:35). */
+export class ExpandBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ExpandBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sumTo(grad, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze` (derivatives.yaml:38). */
+export class SqueezeBackward0 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze.dim` (derivatives.yaml:41). */
+export class SqueezeBackward1 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `unsqueeze` (derivatives.yaml:44). */
+export class UnsqueezeBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
+
+  name(): string {
+    return 'UnsqueezeBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    return out;
+  }
+}
+
+/** Backward of `select.int` (derivatives.yaml:47). */
+export class SelectBackward0 extends Node {
+  dim_!: Parameters<AtenOps['select_int']['call']>[1];
+  index_!: Parameters<AtenOps['select_int']['call']>[2];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SelectBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = selectBackward(grad, self_sizes, dim, index);
+    return out;
+  }
+}
+
+/** Backward of `slice.Tensor` (derivatives.yaml:50). */
+export class SliceBackward0 extends Node {
+  dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
+  start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
+  end_!: Parameters<AtenOps['slice_Tensor']['call']>[3];
+  step_!: Parameters<AtenOps['slice_Tensor']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SliceBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const start = this.start_;
+    const end = this.end_;
+    const step = this.step_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sliceBackward(grad, self_sizes, dim, start ?? null, end ?? null, step);
+    return out;
+  }
+}
+
+/** Backward of `alias` (derivatives.yaml:53). */
+export class AliasBackward0 extends Node {
+
+  name(): string {
+    return 'AliasBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `clone` (derivatives.yaml:56). */
+export class CloneBackward0 extends Node {
+
+  name(): string {
+    return 'CloneBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `copy_` (derivatives.yaml:59). */
+export class CopyBackward0 extends Node {
+
+  name(): string {
+    return 'CopyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    if (this.shouldComputeOutput(1)) out[1] = grad;
+    return out;
+  }
+}
+
+/** Backward of `fill_.Scalar` (derivatives.yaml:63). */
+export class FillBackward0 extends Node {
+
+  name(): string {
+    return 'FillBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `zero_` (derivatives.yaml:66). */
+export class ZeroBackward0 extends Node {
+
+  name(): string {
+    return 'ZeroBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `_to_copy` (derivatives.yaml:69). */
+export class ToCopyBackward0 extends Node {
+  self_dtype!: ScalarType;
+  self_device!: Device;
+
+  name(): string {
+    return 'ToCopyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_dtype = this.self_dtype;
+    const self_device = this.self_device;
+    if (this.shouldComputeOutput(0)) out[0] = toCopyBackward(grad, self_dtype, self_device);
+    return out;
+  }
+}
+
+/** Backward of `uniform_` (derivatives.yaml:72). */
+export class UniformBackward0 extends Node {
+
+  name(): string {
+    return 'UniformBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `normal_` (derivatives.yaml:75). */
+export class NormalBackward0 extends Node {
+
+  name(): string {
+    return 'NormalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli_.float` (derivatives.yaml:78). */
+export class BernoulliBackward0 extends Node {
+
+  name(): string {
+    return 'BernoulliBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli` (derivatives.yaml:81). */
+export class BernoulliBackward1 extends Node {
+
+  name(): string {
+    return 'BernoulliBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli.p` (derivatives.yaml:84). */
+export class BernoulliBackward2 extends Node {
+
+  name(): string {
+    return 'BernoulliBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `add.Tensor` (derivatives.yaml:87). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -50,7 +512,26 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:12). */
+/** Backward of `sub.Tensor` (derivatives.yaml:91). */
+export class SubBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
+
+  name(): string {
+    return 'SubBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.neg(), alpha);
+    return out;
+  }
+}
+
+/** Backward of `mul.Tensor` (derivatives.yaml:95). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -76,7 +557,115 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:16). */
+/** Backward of `div.Tensor` (derivatives.yaml:99). */
+export class DivBackward0 extends Node {
+  other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DivBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `div.Tensor_mode` (derivatives.yaml:103). */
+export class DivBackward1 extends Node {
+  other_: SavedVariable = NONE;
+  rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DivBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_.unpack(this);
+    const rounding_mode = this.rounding_mode_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = divTensorSelfBackward(grad, other, rounding_mode ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other, rounding_mode ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `neg` (derivatives.yaml:107). */
+export class NegBackward0 extends Node {
+
+  name(): string {
+    return 'NegBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad.neg();
+    return out;
+  }
+}
+
+/** Backward of `abs` (derivatives.yaml:110). */
+export class AbsBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AbsBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sign());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sign` (derivatives.yaml:113). */
+export class SignBackward0 extends Node {
+
+  name(): string {
+    return 'SignBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `exp` (derivatives.yaml:116). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -98,7 +687,1025 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:19). */
+/** Backward of `exp2` (derivatives.yaml:119). */
+export class Exp2Backward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Exp2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result).mul(Math.LN2);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `log` (derivatives.yaml:122). */
+export class LogBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log2` (derivatives.yaml:125). */
+export class Log2Backward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Log2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(Math.LN2));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log1p` (derivatives.yaml:128). */
+export class Log1pBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Log1pBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.add(1));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `expm1` (derivatives.yaml:131). */
+export class Expm1Backward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Expm1Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.add(1));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sqrt` (derivatives.yaml:134). */
+export class SqrtBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SqrtBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(result.mul(2));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `rsqrt` (derivatives.yaml:137). */
+export class RsqrtBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'RsqrtBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.pow(3)).mul(-0.5);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sin` (derivatives.yaml:140). */
+export class SinBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SinBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cos());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `cos` (derivatives.yaml:143). */
+export class CosBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CosBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sin().neg());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `tan` (derivatives.yaml:146). */
+export class TanBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'TanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).add(1));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `asin` (derivatives.yaml:149). */
+export class AsinBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AsinBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `acos` (derivatives.yaml:152). */
+export class AcosBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AcosBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().add(1).rsqrt()).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `atan` (derivatives.yaml:155). */
+export class AtanBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AtanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(self.mul(self).add(1));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `sinh` (derivatives.yaml:158). */
+export class SinhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SinhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.cosh());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `cosh` (derivatives.yaml:161). */
+export class CoshBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CoshBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.sinh());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `tanh` (derivatives.yaml:164). */
+export class TanhBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'TanhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result).neg().add(1));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sigmoid` (derivatives.yaml:167). */
+export class SigmoidBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SigmoidBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result.neg().add(1)));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `relu` (derivatives.yaml:170). */
+export class ReluBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = reluBackward(grad, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `gelu` (derivatives.yaml:173). */
+export class GeluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  approximate_!: Parameters<AtenOps['gelu']['call']>[1];
+
+  name(): string {
+    return 'GeluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const approximate = this.approximate_;
+    if (this.shouldComputeOutput(0)) out[0] = geluBackward(grad, self, approximate);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `silu` (derivatives.yaml:176). */
+export class SiluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SiluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = siluBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `erf` (derivatives.yaml:179). */
+export class ErfBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ErfBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.mul(self).neg().exp()).mul(2 / Math.sqrt(Math.PI));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `floor` (derivatives.yaml:182). */
+export class FloorBackward0 extends Node {
+
+  name(): string {
+    return 'FloorBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `ceil` (derivatives.yaml:185). */
+export class CeilBackward0 extends Node {
+
+  name(): string {
+    return 'CeilBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `round` (derivatives.yaml:188). */
+export class RoundBackward0 extends Node {
+
+  name(): string {
+    return 'RoundBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `round.decimals` (derivatives.yaml:191). */
+export class RoundBackward1 extends Node {
+
+  name(): string {
+    return 'RoundBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `trunc` (derivatives.yaml:194). */
+export class TruncBackward0 extends Node {
+
+  name(): string {
+    return 'TruncBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `frac` (derivatives.yaml:197). */
+export class FracBackward0 extends Node {
+
+  name(): string {
+    return 'FracBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `reciprocal` (derivatives.yaml:200). */
+export class ReciprocalBackward0 extends Node {
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReciprocalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(result.mul(result)).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nan_to_num` (derivatives.yaml:203). */
+export class NanToNumBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NanToNumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(self.isfinite());
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `maximum` (derivatives.yaml:206). */
+export class MaximumBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaximumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxMinBackward(grad, self, other, true, true);
+    if (this.shouldComputeOutput(1)) out[1] = maxMinBackward(grad, self, other, true, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `minimum` (derivatives.yaml:210). */
+export class MinimumBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MinimumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxMinBackward(grad, self, other, false, true);
+    if (this.shouldComputeOutput(1)) out[1] = maxMinBackward(grad, self, other, false, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `where.self` (derivatives.yaml:214). */
+export class WhereBackward0 extends Node {
+  condition_: SavedVariable = NONE;
+
+  name(): string {
+    return 'WhereBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const condition = this.condition_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(condition, grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(condition, 0, grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.condition_.reset();
+  }
+}
+
+/** Backward of `where.ScalarSelf` (derivatives.yaml:218). */
+export class WhereBackward1 extends Node {
+  condition_: SavedVariable = NONE;
+
+  name(): string {
+    return 'WhereBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const condition = this.condition_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(condition, 0, grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.condition_.reset();
+  }
+}
+
+/** Backward of `where.ScalarOther` (derivatives.yaml:221). */
+export class WhereBackward2 extends Node {
+  condition_: SavedVariable = NONE;
+
+  name(): string {
+    return 'WhereBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const condition = this.condition_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(condition, grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.condition_.reset();
+  }
+}
+
+/** Backward of `clamp` (derivatives.yaml:224). */
+export class ClampBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  min_!: Parameters<AtenOps['clamp']['call']>[1];
+  max_!: Parameters<AtenOps['clamp']['call']>[2];
+
+  name(): string {
+    return 'ClampBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_;
+    const max = this.max_;
+    if (this.shouldComputeOutput(0)) out[0] = clampBackward(grad, self, min ?? null, max ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `clamp.Tensor` (derivatives.yaml:227). */
+export class ClampBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  min_: SavedVariable = NONE;
+  max_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ClampBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_.unpackOpt(this);
+    const max = this.max_.unpackOpt(this);
+    if (this.shouldComputeOutput(0)) out[0] = clampBackward(grad, self, min ?? null, max ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = clampMinBackward(grad, self, min as Tensor, max ?? null);
+    if (this.shouldComputeOutput(2)) out[2] = clampMaxBackward(grad, self, min ?? null, max as Tensor);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.min_.reset();
+    this.max_.reset();
+  }
+}
+
+/** Backward of `remainder.Tensor` (derivatives.yaml:232). */
+export class RemainderBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'RemainderBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'floor' }));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `remainder.Scalar` (derivatives.yaml:236). */
+export class RemainderBackward1 extends Node {
+
+  name(): string {
+    return 'RemainderBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `fmod.Tensor` (derivatives.yaml:239). */
+export class FmodBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'FmodBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'trunc' }));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `fmod.Scalar` (derivatives.yaml:243). */
+export class FmodBackward1 extends Node {
+
+  name(): string {
+    return 'FmodBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    return out;
+  }
+}
+
+/** Backward of `atan2` (derivatives.yaml:246). */
+export class Atan2Backward0 extends Node {
+  other_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Atan2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(other.div(self.mul(self).add(other.mul(other))));
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self.neg().div(self.mul(self).add(other.mul(other))));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.other_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `lerp.Scalar` (derivatives.yaml:250). */
+export class LerpBackward0 extends Node {
+  weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
+
+  name(): string {
+    return 'LerpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const weight = this.weight_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(1 - Number(weight));
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
+    return out;
+  }
+}
+
+/** Backward of `lerp.Tensor` (derivatives.yaml:254). */
+export class LerpBackward1 extends Node {
+  weight_: SavedVariable = NONE;
+  end_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LerpBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const weight = this.weight_.unpack(this);
+    const end = this.end_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(weight.neg().add(1));
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
+    if (this.shouldComputeOutput(2)) out[2] = grad.mul(end.sub(self));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.weight_.reset();
+    this.end_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:259). */
+export class PowBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  exponent_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PowBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const exponent = this.exponent_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = powBackwardSelf(grad, self, exponent);
+    if (this.shouldComputeOutput(1)) out[1] = powBackwardExponent(grad, self, exponent, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.exponent_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:263). */
+export class PowBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
+
+  name(): string {
+    return 'PowBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const exponent = this.exponent_;
+    if (this.shouldComputeOutput(0)) out[0] = powBackward(grad, self, exponent);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `pow.Scalar` (derivatives.yaml:266). */
+export class PowBackward2 extends Node {
+  self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
+  exponent_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'PowBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_;
+    const exponent = this.exponent_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = powBackwardExponent(grad, self, exponent, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.exponent_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sum` (derivatives.yaml:269). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -116,50 +1723,1624 @@ export class SumBackward0 extends Node {
   }
 }
 
+/** Backward of `sum.dim_IntList` (derivatives.yaml:272). */
+export class SumBackward1 extends Node {
+  dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
+  keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SumBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = sumBackward(grad, self_sizes, dim ?? null, keepdim);
+    return out;
+  }
+}
+
+/** Backward of `mean` (derivatives.yaml:275). */
+export class MeanBackward0 extends Node {
+  self_sizes!: number[];
+  self_numel!: number;
+
+  name(): string {
+    return 'MeanBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    const self_numel = this.self_numel;
+    if (this.shouldComputeOutput(0)) out[0] = grad.expand(self_sizes).div(self_numel);
+    return out;
+  }
+}
+
+/** Backward of `mean.dim` (derivatives.yaml:278). */
+export class MeanBackward1 extends Node {
+  dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'MeanBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = meanBackward(grad, self_sizes, dim ?? null, keepdim);
+    return out;
+  }
+}
+
+/** Backward of `prod` (derivatives.yaml:281). */
+export class ProdBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ProdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = prodBackward(grad, self, null, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `prod.dim_int` (derivatives.yaml:284). */
+export class ProdBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
+  keepdim_!: Parameters<AtenOps['prod_dim_int']['call']>[2];
+
+  name(): string {
+    return 'ProdBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = prodBackward(grad, self, dim, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `amax` (derivatives.yaml:287). */
+export class AmaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['amax']['call']>[1];
+  keepdim_!: Parameters<AtenOps['amax']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, dim, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `amin` (derivatives.yaml:290). */
+export class AminBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['amin']['call']>[1];
+  keepdim_!: Parameters<AtenOps['amin']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AminBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, dim, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `max.dim` (derivatives.yaml:293). */
+export class MaxBackward0 extends Node {
+  dim_!: Parameters<AtenOps['max_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `min.dim` (derivatives.yaml:297). */
+export class MinBackward0 extends Node {
+  dim_!: Parameters<AtenOps['min_dim']['call']>[1];
+  keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MinBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `var.correction` (derivatives.yaml:301). */
+export class VarBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['var_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['var_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['var_correction']['call']>[3];
+
+  name(): string {
+    return 'VarBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    if (this.shouldComputeOutput(0)) out[0] = varBackward(grad, self, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `std.correction` (derivatives.yaml:304). */
+export class StdBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['std_correction']['call']>[1];
+  correction_!: Parameters<AtenOps['std_correction']['call']>[2];
+  keepdim_!: Parameters<AtenOps['std_correction']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'StdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const correction = this.correction_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = stdBackward(result, grad, self, dim ?? null, correction ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `logsumexp` (derivatives.yaml:307). */
+export class LogsumexpBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
+  keepdim_!: Parameters<AtenOps['logsumexp']['call']>[2];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogsumexpBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logsumexpBackward(grad, self, result, dim, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `cumsum` (derivatives.yaml:310). */
+export class CumsumBackward0 extends Node {
+  dim_!: Parameters<AtenOps['cumsum']['call']>[1];
+
+  name(): string {
+    return 'CumsumBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = cumsumBackward(grad, dim);
+    return out;
+  }
+}
+
+/** Backward of `cumprod` (derivatives.yaml:313). */
+export class CumprodBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['cumprod']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CumprodBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = cumprodBackward(grad, self, dim, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `norm.Scalar` (derivatives.yaml:316). */
+export class NormBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = normBackward(grad, self, p, result, null, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:319). */
+export class NormBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
+  dim_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[2];
+  keepdim_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NormBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const p = this.p_;
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = normBackward(grad, self, p ?? null, result, dim, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `mm` (derivatives.yaml:322). */
+export class MmBackward0 extends Node {
+  mat2_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mat2 = this.mat2_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mm(mat2.t());
+    if (this.shouldComputeOutput(1)) out[1] = self.t().mm(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mat2_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `bmm` (derivatives.yaml:326). */
+export class BmmBackward0 extends Node {
+  mat2_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BmmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mat2 = this.mat2_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.bmm(mat2.transpose(1, 2));
+    if (this.shouldComputeOutput(1)) out[1] = self.transpose(1, 2).bmm(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mat2_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `matmul` (derivatives.yaml:330). */
+export class MatmulBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  other_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MatmulBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const other = this.other_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = matmulBackward(grad, self, other, true);
+    if (this.shouldComputeOutput(1)) out[1] = matmulBackward(grad, self, other, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.other_.reset();
+  }
+}
+
+/** Backward of `dot` (derivatives.yaml:334). */
+export class DotBackward0 extends Node {
+  tensor_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'DotBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensor = this.tensor_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mul(tensor);
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.tensor_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `mv` (derivatives.yaml:338). */
+export class MvBackward0 extends Node {
+  vec_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MvBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const vec = this.vec_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.unsqueeze(1).mul(vec.unsqueeze(0));
+    if (this.shouldComputeOutput(1)) out[1] = self.t().mv(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `outer` (derivatives.yaml:342). */
+export class OuterBackward0 extends Node {
+  vec2_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'OuterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const vec2 = this.vec2_.unpack(this);
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.mv(vec2);
+    if (this.shouldComputeOutput(1)) out[1] = grad.t().mv(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.vec2_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `addmm` (derivatives.yaml:346). */
+export class AddmmBackward0 extends Node {
+  beta_!: Parameters<AtenOps['addmm']['call']>[3];
+  mat2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['addmm']['call']>[4];
+  mat1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddmmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const mat2 = this.mat2_.unpack(this);
+    const alpha = this.alpha_;
+    const mat1 = this.mat1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.mm(mat2.t()), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(mat1.t().mm(grad), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mat2_.reset();
+    this.mat1_.reset();
+  }
+}
+
+/** Backward of `baddbmm` (derivatives.yaml:351). */
+export class BaddbmmBackward0 extends Node {
+  beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
+  batch2_: SavedVariable = NONE;
+  alpha_!: Parameters<AtenOps['baddbmm']['call']>[4];
+  batch1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'BaddbmmBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const beta = this.beta_;
+    const batch2 = this.batch2_.unpack(this);
+    const alpha = this.alpha_;
+    const batch1 = this.batch1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
+    if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.bmm(batch2.transpose(1, 2)), alpha);
+    if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(batch1.transpose(1, 2).bmm(grad), alpha);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.batch2_.reset();
+    this.batch1_.reset();
+  }
+}
+
+/** Backward of `linear` (derivatives.yaml:356). */
+export class LinearBackward0 extends Node {
+  weight_: SavedVariable = NONE;
+  input_: SavedVariable = NONE;
+  weight_sizes!: number[];
+
+  name(): string {
+    return 'LinearBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const weight = this.weight_.unpack(this);
+    const input = this.input_.unpack(this);
+    const weight_sizes = this.weight_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.matmul(weight);
+    if (this.shouldComputeOutput(1)) out[1] = linearWeightBackward(grad, input, weight_sizes);
+    if (this.shouldComputeOutput(2)) out[2] = grad;
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.weight_.reset();
+    this.input_.reset();
+  }
+}
+
+/** Backward of `softmax.int` (derivatives.yaml:361). */
+export class SoftmaxBackward0 extends Node {
+  dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SoftmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, result, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `log_softmax.int` (derivatives.yaml:364). */
+export class LogSoftmaxBackward0 extends Node {
+  dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogSoftmaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logSoftmaxBackward(grad, result, dim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `nll_loss_nd` (derivatives.yaml:367). */
+export class NllLossNdBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['nll_loss_nd']['call']>[3];
+  ignore_index_!: Parameters<AtenOps['nll_loss_nd']['call']>[4];
+
+  name(): string {
+    return 'NllLossNdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    const ignore_index = this.ignore_index_;
+    if (this.shouldComputeOutput(0)) out[0] = nllLossBackward(grad, self, target, weight, reduction, ignore_index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `cross_entropy_loss` (derivatives.yaml:370). */
+export class CrossEntropyLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['cross_entropy_loss']['call']>[3];
+  ignore_index_!: Parameters<AtenOps['cross_entropy_loss']['call']>[4];
+  label_smoothing_!: Parameters<AtenOps['cross_entropy_loss']['call']>[5];
+
+  name(): string {
+    return 'CrossEntropyLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    const ignore_index = this.ignore_index_;
+    const label_smoothing = this.label_smoothing_;
+    if (this.shouldComputeOutput(0)) out[0] = crossEntropyBackward(grad, self, target, weight, reduction, ignore_index, label_smoothing);
+    if (this.shouldComputeOutput(1)) out[1] = crossEntropyTargetBackward(grad, self, weight, reduction, label_smoothing);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `mse_loss` (derivatives.yaml:374). */
+export class MseLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['mse_loss']['call']>[2];
+
+  name(): string {
+    return 'MseLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = mseLossBackward(grad, self, target, reduction);
+    if (this.shouldComputeOutput(1)) out[1] = mseLossBackward(grad, self, target, reduction).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `l1_loss` (derivatives.yaml:378). */
+export class L1LossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['l1_loss']['call']>[2];
+
+  name(): string {
+    return 'L1LossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = l1LossBackward(grad, self, target, reduction);
+    if (this.shouldComputeOutput(1)) out[1] = l1LossBackward(grad, self, target, reduction).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `binary_cross_entropy` (derivatives.yaml:382). */
+export class BinaryCrossEntropyBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['binary_cross_entropy']['call']>[3];
+
+  name(): string {
+    return 'BinaryCrossEntropyBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = binaryCrossEntropyBackward(grad, self, target, weight, reduction);
+    if (this.shouldComputeOutput(1)) out[1] = binaryCrossEntropyTargetBackward(grad, self, target, weight, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:386). */
+export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  pos_weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['binary_cross_entropy_with_logits']['call']>[4];
+
+  name(): string {
+    return 'BinaryCrossEntropyWithLogitsBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const pos_weight = this.pos_weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    if (this.shouldComputeOutput(0)) out[0] = bceWithLogitsBackward(grad, self, target, weight, pos_weight, reduction);
+    if (this.shouldComputeOutput(1)) out[1] = bceWithLogitsTargetBackward(grad, self, target, weight, pos_weight, reduction);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+    this.weight_.reset();
+    this.pos_weight_.reset();
+  }
+}
+
+/** Backward of `layer_norm` (derivatives.yaml:390). */
+export class LayerNormBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  normalized_shape_!: Parameters<AtenOps['layer_norm']['call']>[1];
+  weight_: SavedVariable = NONE;
+  eps_!: Parameters<AtenOps['layer_norm']['call']>[4];
+
+  name(): string {
+    return 'LayerNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const normalized_shape = this.normalized_shape_;
+    const weight = this.weight_.unpackOpt(this);
+    const eps = this.eps_;
+    if (this.shouldComputeOutput(0)) out[0] = layerNormBackward(grad, input, normalized_shape, weight, eps);
+    if (this.shouldComputeOutput(1)) out[1] = layerNormWeightBackward(grad, input, normalized_shape, eps);
+    if (this.shouldComputeOutput(2)) out[2] = grad;
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `conv2d` (derivatives.yaml:395). */
+export class Conv2dBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  stride_!: Parameters<AtenOps['conv2d']['call']>[3];
+  padding_!: Parameters<AtenOps['conv2d']['call']>[4];
+  dilation_!: Parameters<AtenOps['conv2d']['call']>[5];
+  groups_!: Parameters<AtenOps['conv2d']['call']>[6];
+
+  name(): string {
+    return 'Conv2dBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpack(this);
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const groups = this.groups_;
+    if (this.shouldComputeOutput(0)) out[0] = conv2dInputBackward(grad, input, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv2dWeightBackward(grad, input, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(2)) out[2] = conv2dBiasBackward(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `max_pool2d` (derivatives.yaml:400). */
+export class MaxPool2dBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['max_pool2d']['call']>[1];
+  stride_!: Parameters<AtenOps['max_pool2d']['call']>[2];
+  padding_!: Parameters<AtenOps['max_pool2d']['call']>[3];
+  dilation_!: Parameters<AtenOps['max_pool2d']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['max_pool2d']['call']>[5];
+
+  name(): string {
+    return 'MaxPool2dBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const ceil_mode = this.ceil_mode_;
+    if (this.shouldComputeOutput(0)) out[0] = maxPool2dBackward(grad, self, kernel_size, stride, padding, dilation, ceil_mode);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool2d` (derivatives.yaml:403). */
+export class AvgPool2dBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
+  stride_!: Parameters<AtenOps['avg_pool2d']['call']>[2];
+  padding_!: Parameters<AtenOps['avg_pool2d']['call']>[3];
+  ceil_mode_!: Parameters<AtenOps['avg_pool2d']['call']>[4];
+  count_include_pad_!: Parameters<AtenOps['avg_pool2d']['call']>[5];
+  divisor_override_!: Parameters<AtenOps['avg_pool2d']['call']>[6];
+
+  name(): string {
+    return 'AvgPool2dBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    if (this.shouldComputeOutput(0)) out[0] = avgPool2dBackward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `cat` (derivatives.yaml:406). */
+export class CatBackward0 extends Node {
+  dim_!: Parameters<AtenOps['cat']['call']>[1];
+  tensors_sizes!: number[][];
+  tensors_count = 0;
+
+  name(): string {
+    return 'CatBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const tensors_sizes = this.tensors_sizes;
+    for (let i = 0; i < this.tensors_count; i++) {
+      if (!this.shouldComputeOutput(0 + i)) continue;
+      const r: (Tensor | null)[] = catTensorsBackward(grad, tensors_sizes, dim);
+      for (let j = 0; j < this.tensors_count; j++) out[0 + j] = r[j] ?? null;
+      break;
+    }
+    return out;
+  }
+}
+
+/** Backward of `stack` (derivatives.yaml:409). */
+export class StackBackward0 extends Node {
+  dim_!: Parameters<AtenOps['stack']['call']>[1];
+  tensors_count = 0;
+
+  name(): string {
+    return 'StackBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const tensors_count = this.tensors_count;
+    for (let i = 0; i < this.tensors_count; i++) {
+      if (!this.shouldComputeOutput(0 + i)) continue;
+      const r: (Tensor | null)[] = stackBackward(grad, dim, tensors_count);
+      for (let j = 0; j < this.tensors_count; j++) out[0 + j] = r[j] ?? null;
+      break;
+    }
+    return out;
+  }
+}
+
+/** Backward of `split.Tensor` (derivatives.yaml:412). */
+export class SplitBackward0 extends Node {
+  dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
+  split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SplitBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_size = this.split_size_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitSizes(self_sizes, split_size, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `split_with_sizes` (derivatives.yaml:415). */
+export class SplitWithSizesBackward0 extends Node {
+  dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
+  split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SplitWithSizesBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const split_sizes = this.split_sizes_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, splitWithSizesSizes(self_sizes, split_sizes, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `chunk` (derivatives.yaml:418). */
+export class ChunkBackward0 extends Node {
+  dim_!: Parameters<AtenOps['chunk']['call']>[2];
+  chunks_!: Parameters<AtenOps['chunk']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'ChunkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const chunks = this.chunks_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, chunkSizes(self_sizes, chunks, dim), null);
+    return out;
+  }
+}
+
+/** Backward of `unbind.int` (derivatives.yaml:421). */
+export class UnbindBackward0 extends Node {
+  dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UnbindBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = unbindBackward(grads, self_sizes, dim);
+    return out;
+  }
+}
+
+/** Backward of `flip` (derivatives.yaml:424). */
+export class FlipBackward0 extends Node {
+  dims_!: Parameters<AtenOps['flip']['call']>[1];
+
+  name(): string {
+    return 'FlipBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.flip(dims);
+    return out;
+  }
+}
+
+/** Backward of `roll` (derivatives.yaml:427). */
+export class RollBackward0 extends Node {
+  shifts_!: Parameters<AtenOps['roll']['call']>[1];
+  dims_!: Parameters<AtenOps['roll']['call']>[2];
+
+  name(): string {
+    return 'RollBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const shifts = this.shifts_;
+    const dims = this.dims_;
+    if (this.shouldComputeOutput(0)) out[0] = rollBackward(grad, shifts, dims);
+    return out;
+  }
+}
+
+/** Backward of `repeat` (derivatives.yaml:430). */
+export class RepeatBackward0 extends Node {
+  repeats_!: Parameters<AtenOps['repeat']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'RepeatBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const repeats = this.repeats_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = repeatBackward(grad, repeats, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `tile` (derivatives.yaml:433). */
+export class TileBackward0 extends Node {
+  dims_!: Parameters<AtenOps['tile']['call']>[1];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'TileBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dims = this.dims_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = tileBackward(grad, dims, self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `index_select` (derivatives.yaml:436). */
+export class IndexSelectBackward0 extends Node {
+  dim_!: Parameters<AtenOps['index_select']['call']>[1];
+  index_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'IndexSelectBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = indexSelectBackward(grad, self_sizes, dim, index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `index.Tensor` (derivatives.yaml:439). */
+export class IndexBackward0 extends Node {
+  indices_: SavedVariable[] = [];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'IndexBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = indexBackward(grad, self_sizes, indices);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    for (const s of this.indices_) s.reset();
+  }
+}
+
+/** Backward of `index_put_` (derivatives.yaml:442). */
+export class IndexPutBackward0 extends Node {
+  accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
+  indices_: SavedVariable[] = [];
+  values_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IndexPutBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const accumulate = this.accumulate_;
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    const values = this.values_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    for (const s of this.indices_) s.reset();
+    this.values_.reset();
+  }
+}
+
+/** Backward of `index_put` (derivatives.yaml:446). */
+export class IndexPutBackward1 extends Node {
+  accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
+  indices_: SavedVariable[] = [];
+  values_: SavedVariable = NONE;
+
+  name(): string {
+    return 'IndexPutBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const accumulate = this.accumulate_;
+    const indices = this.indices_.map((s) => s.unpackOpt(this));
+    const values = this.values_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
+    if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    for (const s of this.indices_) s.reset();
+    this.values_.reset();
+  }
+}
+
+/** Backward of `gather` (derivatives.yaml:450). */
+export class GatherBackward0 extends Node {
+  dim_!: Parameters<AtenOps['gather']['call']>[1];
+  index_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'GatherBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = gatherBackward(grad, self_sizes, dim, index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `scatter.src` (derivatives.yaml:453). */
+export class ScatterBackward0 extends Node {
+  dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
+  index_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ScatterBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
+    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `scatter.value` (derivatives.yaml:457). */
+export class ScatterBackward1 extends Node {
+  dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
+  index_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ScatterBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.scatter(dim, index, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `scatter_add` (derivatives.yaml:460). */
+export class ScatterAddBackward0 extends Node {
+  dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
+  index_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ScatterAddBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const index = this.index_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.index_.reset();
+  }
+}
+
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:464). */
+export class MaskedFillBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaskedFillBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `masked_select` (derivatives.yaml:467). */
+export class MaskedSelectBackward0 extends Node {
+  mask_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'MaskedSelectBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = maskedSelectBackward(grad, self_sizes, mask);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `tril` (derivatives.yaml:470). */
+export class TrilBackward0 extends Node {
+  diagonal_!: Parameters<AtenOps['tril']['call']>[1];
+
+  name(): string {
+    return 'TrilBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const diagonal = this.diagonal_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.tril(diagonal);
+    return out;
+  }
+}
+
+/** Backward of `triu` (derivatives.yaml:473). */
+export class TriuBackward0 extends Node {
+  diagonal_!: Parameters<AtenOps['triu']['call']>[1];
+
+  name(): string {
+    return 'TriuBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const diagonal = this.diagonal_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.triu(diagonal);
+    return out;
+  }
+}
+
+/** Backward of `sort` (derivatives.yaml:476). */
+export class SortBackward0 extends Node {
+  dim_!: Parameters<AtenOps['sort']['call']>[1];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SortBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `topk` (derivatives.yaml:480). */
+export class TopkBackward0 extends Node {
+  dim_!: Parameters<AtenOps['topk']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'TopkBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
+/** Backward of `embedding` (derivatives.yaml:484). */
+export class EmbeddingBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
+  weight_sizes!: number[];
+
+  name(): string {
+    return 'EmbeddingBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = this.indices_.unpack(this);
+    const padding_idx = this.padding_idx_;
+    const weight_sizes = this.weight_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = embeddingBackward(grad, indices, weight_sizes[0] as number, padding_idx);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
-  empty_like: kernel('empty_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.empty_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('empty_like'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.empty_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  zeros_like: kernel('zeros_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.zeros_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('zeros_like'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.zeros_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  ones_like: kernel('ones_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.ones_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('ones_like'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.ones_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  full_like: kernel('full_like', (ks, self, fillValue, dtype, layout, device, pinMemory, memoryFormat) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.full_like.redispatch(ks.and(afterAutogradKeyset), self, fillValue, dtype, layout, device, pinMemory, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('full_like'));
-    gradFn.setNextEdges([gradientEdge(self)]);
-    const result = ops.full_like.redispatch(ks.and(afterAutogradKeyset), self, fillValue, dtype, layout, device, pinMemory, memoryFormat);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   view: kernel('view', (ks, self, size) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('view'));
+    const gradFn = new ViewBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.view.redispatch(ks.and(afterAutogradKeyset), self, size);
     setHistory(result, gradFn, 0);
     return result;
@@ -167,8 +3348,14 @@ export function autogradKernels(ops: AtenOps) {
   as_strided: kernel('as_strided', (ks, self, size, stride, storageOffset) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.as_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('as_strided'));
+    const gradFn = new AsStridedBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.size_ = size;
+    gradFn.stride_ = stride;
+    gradFn.storage_offset_ = storageOffset;
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_strides = self.strides.slice();
+    gradFn.self_storageOffset = self.storageOffset;
     const result = ops.as_strided.redispatch(ks.and(afterAutogradKeyset), self, size, stride, storageOffset);
     setHistory(result, gradFn, 0);
     return result;
@@ -176,8 +3363,10 @@ export function autogradKernels(ops: AtenOps) {
   transpose_int: kernel('transpose_int', (ks, self, dim0, dim1) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.transpose_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('transpose'));
+    const gradFn = new TransposeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim0_ = dim0;
+    gradFn.dim1_ = dim1;
     const result = ops.transpose_int.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
     setHistory(result, gradFn, 0);
     return result;
@@ -185,7 +3374,7 @@ export function autogradKernels(ops: AtenOps) {
   t: kernel('t', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.t.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('t'));
+    const gradFn = new TBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.t.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -194,8 +3383,9 @@ export function autogradKernels(ops: AtenOps) {
   permute: kernel('permute', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.permute.redispatch(ks.and(afterAutogradKeyset), self, dims);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('permute'));
+    const gradFn = new PermuteBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dims_ = dims;
     const result = ops.permute.redispatch(ks.and(afterAutogradKeyset), self, dims);
     setHistory(result, gradFn, 0);
     return result;
@@ -203,8 +3393,9 @@ export function autogradKernels(ops: AtenOps) {
   expand: kernel('expand', (ks, self, size, implicit) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.expand.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('expand'));
+    const gradFn = new ExpandBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.expand.redispatch(ks.and(afterAutogradKeyset), self, size, implicit);
     setHistory(result, gradFn, 0);
     return result;
@@ -212,8 +3403,9 @@ export function autogradKernels(ops: AtenOps) {
   squeeze: kernel('squeeze', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.squeeze.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('squeeze'));
+    const gradFn = new SqueezeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.squeeze.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -221,8 +3413,9 @@ export function autogradKernels(ops: AtenOps) {
   squeeze_dim: kernel('squeeze_dim', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.squeeze_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('squeeze'));
+    const gradFn = new SqueezeBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.squeeze_dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
     setHistory(result, gradFn, 0);
     return result;
@@ -230,8 +3423,9 @@ export function autogradKernels(ops: AtenOps) {
   unsqueeze: kernel('unsqueeze', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('unsqueeze'));
+    const gradFn = new UnsqueezeBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
     const result = ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
     setHistory(result, gradFn, 0);
     return result;
@@ -239,8 +3433,11 @@ export function autogradKernels(ops: AtenOps) {
   select_int: kernel('select_int', (ks, self, dim, index) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.select_int.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('select'));
+    const gradFn = new SelectBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = index;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.select_int.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
     setHistory(result, gradFn, 0);
     return result;
@@ -248,8 +3445,13 @@ export function autogradKernels(ops: AtenOps) {
   slice_Tensor: kernel('slice_Tensor', (ks, self, dim, start, end, step) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.slice_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, start, end, step);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('slice'));
+    const gradFn = new SliceBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.start_ = start;
+    gradFn.end_ = end;
+    gradFn.step_ = step;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.slice_Tensor.redispatch(ks.and(afterAutogradKeyset), self, dim, start, end, step);
     setHistory(result, gradFn, 0);
     return result;
@@ -257,7 +3459,7 @@ export function autogradKernels(ops: AtenOps) {
   alias: kernel('alias', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.alias.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('alias'));
+    const gradFn = new AliasBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.alias.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -266,7 +3468,7 @@ export function autogradKernels(ops: AtenOps) {
   clone: kernel('clone', (ks, self, memoryFormat) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.clone.redispatch(ks.and(afterAutogradKeyset), self, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('clone'));
+    const gradFn = new CloneBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.clone.redispatch(ks.and(afterAutogradKeyset), self, memoryFormat);
     setHistory(result, gradFn, 0);
@@ -276,7 +3478,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, src);
     checkInplace(self, rg);
     if (!rg) return ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('copy_'));
+    const gradFn = new CopyBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     const result = ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
     rebaseHistory(self, gradFn);
@@ -286,7 +3488,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('fill_'));
+    const gradFn = new FillBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, value);
     rebaseHistory(self, gradFn);
@@ -296,7 +3498,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.zero_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('zero_'));
+    const gradFn = new ZeroBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.zero_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -305,8 +3507,10 @@ export function autogradKernels(ops: AtenOps) {
   _to_copy: kernel('_to_copy', (ks, self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_to_copy'));
+    const gradFn = new ToCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_dtype = self.dtype;
+    gradFn.self_device = self.device;
     const result = ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
     setHistory(result, gradFn, 0);
     return result;
@@ -315,7 +3519,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.uniform_.redispatch(ks.and(afterAutogradKeyset), self, from, to, generator);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('uniform_'));
+    const gradFn = new UniformBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.uniform_.redispatch(ks.and(afterAutogradKeyset), self, from, to, generator);
     rebaseHistory(self, gradFn);
@@ -325,7 +3529,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('normal_'));
+    const gradFn = new NormalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.normal_.redispatch(ks.and(afterAutogradKeyset), self, mean, std, generator);
     rebaseHistory(self, gradFn);
@@ -335,7 +3539,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bernoulli_'));
+    const gradFn = new BernoulliBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     rebaseHistory(self, gradFn);
@@ -344,7 +3548,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli: kernel('bernoulli', (ks, self, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bernoulli'));
+    const gradFn = new BernoulliBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
     setHistory(result, gradFn, 0);
@@ -353,7 +3557,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli_p: kernel('bernoulli_p', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bernoulli'));
+    const gradFn = new BernoulliBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     setHistory(result, gradFn, 0);
@@ -391,8 +3595,9 @@ export function autogradKernels(ops: AtenOps) {
   sub_Tensor: kernel('sub_Tensor', (ks, self, other, alpha) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.sub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sub'));
+    const gradFn = new SubBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.alpha_ = alpha;
     const result = ops.sub_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
     setHistory(result, gradFn, 0);
     return result;
@@ -401,8 +3606,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.sub__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sub_'));
+    const gradFn = new SubBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.alpha_ = alpha;
     const result = ops.sub__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
     rebaseHistory(self, gradFn);
     return result;
@@ -437,8 +3643,10 @@ export function autogradKernels(ops: AtenOps) {
   div_Tensor: kernel('div_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('div'));
+    const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -447,8 +3655,10 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('div_'));
+    const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -460,7 +3670,7 @@ export function autogradKernels(ops: AtenOps) {
   neg: kernel('neg', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.neg.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('neg'));
+    const gradFn = new NegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.neg.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -470,7 +3680,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.neg_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('neg_'));
+    const gradFn = new NegBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.neg_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -483,8 +3693,9 @@ export function autogradKernels(ops: AtenOps) {
   abs: kernel('abs', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.abs.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('abs'));
+    const gradFn = new AbsBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.abs.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -493,8 +3704,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.abs_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('abs_'));
+    const gradFn = new AbsBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.abs_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -506,7 +3718,7 @@ export function autogradKernels(ops: AtenOps) {
   sign: kernel('sign', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sign.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sign'));
+    const gradFn = new SignBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sign.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -516,7 +3728,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.sign_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sign_'));
+    const gradFn = new SignBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sign_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -554,20 +3766,22 @@ export function autogradKernels(ops: AtenOps) {
   exp2: kernel('exp2', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.exp2.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('exp2'));
+    const gradFn = new Exp2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.exp2.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   exp2_: kernel('exp2_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.exp2_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('exp2_'));
+    const gradFn = new Exp2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.exp2_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   exp2_out: kernel('exp2_out', (ks, self, out) => {
@@ -577,8 +3791,9 @@ export function autogradKernels(ops: AtenOps) {
   log: kernel('log', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log'));
+    const gradFn = new LogBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.log.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -587,8 +3802,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.log_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log_'));
+    const gradFn = new LogBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.log_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -600,8 +3816,9 @@ export function autogradKernels(ops: AtenOps) {
   log2: kernel('log2', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log2.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log2'));
+    const gradFn = new Log2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.log2.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -610,8 +3827,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.log2_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log2_'));
+    const gradFn = new Log2Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.log2_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -623,8 +3841,9 @@ export function autogradKernels(ops: AtenOps) {
   log1p: kernel('log1p', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log1p'));
+    const gradFn = new Log1pBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -633,8 +3852,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log1p_'));
+    const gradFn = new Log1pBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -646,20 +3866,22 @@ export function autogradKernels(ops: AtenOps) {
   expm1: kernel('expm1', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.expm1.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('expm1'));
+    const gradFn = new Expm1Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.expm1.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   expm1_: kernel('expm1_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.expm1_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('expm1_'));
+    const gradFn = new Expm1Backward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.expm1_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   expm1_out: kernel('expm1_out', (ks, self, out) => {
@@ -669,20 +3891,22 @@ export function autogradKernels(ops: AtenOps) {
   sqrt: kernel('sqrt', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sqrt.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sqrt'));
+    const gradFn = new SqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sqrt.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   sqrt_: kernel('sqrt_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sqrt_'));
+    const gradFn = new SqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sqrt_out: kernel('sqrt_out', (ks, self, out) => {
@@ -692,20 +3916,22 @@ export function autogradKernels(ops: AtenOps) {
   rsqrt: kernel('rsqrt', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.rsqrt.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('rsqrt'));
+    const gradFn = new RsqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.rsqrt.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   rsqrt_: kernel('rsqrt_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.rsqrt_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('rsqrt_'));
+    const gradFn = new RsqrtBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.rsqrt_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   rsqrt_out: kernel('rsqrt_out', (ks, self, out) => {
@@ -715,8 +3941,9 @@ export function autogradKernels(ops: AtenOps) {
   sin: kernel('sin', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sin.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sin'));
+    const gradFn = new SinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.sin.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -725,8 +3952,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.sin_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sin_'));
+    const gradFn = new SinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.sin_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -738,8 +3966,9 @@ export function autogradKernels(ops: AtenOps) {
   cos: kernel('cos', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.cos.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cos'));
+    const gradFn = new CosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.cos.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -748,8 +3977,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.cos_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cos_'));
+    const gradFn = new CosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.cos_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -761,20 +3991,22 @@ export function autogradKernels(ops: AtenOps) {
   tan: kernel('tan', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.tan.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tan'));
+    const gradFn = new TanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.tan.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   tan_: kernel('tan_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.tan_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tan_'));
+    const gradFn = new TanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.tan_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   tan_out: kernel('tan_out', (ks, self, out) => {
@@ -784,8 +4016,9 @@ export function autogradKernels(ops: AtenOps) {
   asin: kernel('asin', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.asin.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('asin'));
+    const gradFn = new AsinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.asin.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -794,8 +4027,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.asin_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('asin_'));
+    const gradFn = new AsinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.asin_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -807,8 +4041,9 @@ export function autogradKernels(ops: AtenOps) {
   acos: kernel('acos', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.acos.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('acos'));
+    const gradFn = new AcosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.acos.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -817,8 +4052,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.acos_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('acos_'));
+    const gradFn = new AcosBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.acos_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -830,8 +4066,9 @@ export function autogradKernels(ops: AtenOps) {
   atan: kernel('atan', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.atan.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('atan'));
+    const gradFn = new AtanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.atan.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -840,8 +4077,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.atan_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('atan_'));
+    const gradFn = new AtanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.atan_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -853,8 +4091,9 @@ export function autogradKernels(ops: AtenOps) {
   sinh: kernel('sinh', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sinh.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sinh'));
+    const gradFn = new SinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.sinh.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -863,8 +4102,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.sinh_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sinh_'));
+    const gradFn = new SinhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.sinh_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -876,8 +4116,9 @@ export function autogradKernels(ops: AtenOps) {
   cosh: kernel('cosh', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.cosh.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cosh'));
+    const gradFn = new CoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.cosh.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -886,8 +4127,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.cosh_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cosh_'));
+    const gradFn = new CoshBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.cosh_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -899,20 +4141,22 @@ export function autogradKernels(ops: AtenOps) {
   tanh: kernel('tanh', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.tanh.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tanh'));
+    const gradFn = new TanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.tanh.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   tanh_: kernel('tanh_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.tanh_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tanh_'));
+    const gradFn = new TanhBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.tanh_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   tanh_out: kernel('tanh_out', (ks, self, out) => {
@@ -922,20 +4166,22 @@ export function autogradKernels(ops: AtenOps) {
   sigmoid: kernel('sigmoid', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sigmoid.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sigmoid'));
+    const gradFn = new SigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sigmoid.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   sigmoid_: kernel('sigmoid_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.sigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sigmoid_'));
+    const gradFn = new SigmoidBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.sigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   sigmoid_out: kernel('sigmoid_out', (ks, self, out) => {
@@ -945,27 +4191,31 @@ export function autogradKernels(ops: AtenOps) {
   relu: kernel('relu', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.relu.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('relu'));
+    const gradFn = new ReluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.relu.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   relu_: kernel('relu_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.relu_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('relu_'));
+    const gradFn = new ReluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.relu_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   gelu: kernel('gelu', (ks, self, approximate) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.gelu.redispatch(ks.and(afterAutogradKeyset), self, approximate);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gelu'));
+    const gradFn = new GeluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.approximate_ = approximate;
     const result = ops.gelu.redispatch(ks.and(afterAutogradKeyset), self, approximate);
     setHistory(result, gradFn, 0);
     return result;
@@ -974,8 +4224,10 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.gelu_.redispatch(ks.and(afterAutogradKeyset), self, approximate);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gelu_'));
+    const gradFn = new GeluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.approximate_ = approximate;
     const result = ops.gelu_.redispatch(ks.and(afterAutogradKeyset), self, approximate);
     rebaseHistory(self, gradFn);
     return result;
@@ -987,8 +4239,9 @@ export function autogradKernels(ops: AtenOps) {
   silu: kernel('silu', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.silu.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('silu'));
+    const gradFn = new SiluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.silu.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -997,8 +4250,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.silu_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('silu_'));
+    const gradFn = new SiluBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.silu_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -1010,8 +4264,9 @@ export function autogradKernels(ops: AtenOps) {
   erf: kernel('erf', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.erf.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('erf'));
+    const gradFn = new ErfBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.erf.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
     return result;
@@ -1020,8 +4275,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.erf_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('erf_'));
+    const gradFn = new ErfBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.erf_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
     return result;
@@ -1033,7 +4289,7 @@ export function autogradKernels(ops: AtenOps) {
   floor: kernel('floor', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.floor.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor'));
+    const gradFn = new FloorBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.floor.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -1043,7 +4299,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.floor_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('floor_'));
+    const gradFn = new FloorBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.floor_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -1056,7 +4312,7 @@ export function autogradKernels(ops: AtenOps) {
   ceil: kernel('ceil', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.ceil.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('ceil'));
+    const gradFn = new CeilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.ceil.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -1066,7 +4322,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.ceil_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('ceil_'));
+    const gradFn = new CeilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.ceil_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -1079,7 +4335,7 @@ export function autogradKernels(ops: AtenOps) {
   round: kernel('round', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.round.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('round'));
+    const gradFn = new RoundBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.round.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -1089,7 +4345,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.round_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('round_'));
+    const gradFn = new RoundBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.round_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -1102,7 +4358,7 @@ export function autogradKernels(ops: AtenOps) {
   round_decimals: kernel('round_decimals', (ks, self, decimals) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.round_decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('round'));
+    const gradFn = new RoundBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.round_decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
     setHistory(result, gradFn, 0);
@@ -1112,7 +4368,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.round__decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('round_'));
+    const gradFn = new RoundBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.round__decimals.redispatch(ks.and(afterAutogradKeyset), self, decimals);
     rebaseHistory(self, gradFn);
@@ -1125,7 +4381,7 @@ export function autogradKernels(ops: AtenOps) {
   trunc: kernel('trunc', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.trunc.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('trunc'));
+    const gradFn = new TruncBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.trunc.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -1135,7 +4391,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.trunc_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('trunc_'));
+    const gradFn = new TruncBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.trunc_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -1148,7 +4404,7 @@ export function autogradKernels(ops: AtenOps) {
   frac: kernel('frac', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.frac.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('frac'));
+    const gradFn = new FracBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.frac.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
@@ -1158,7 +4414,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.frac_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('frac_'));
+    const gradFn = new FracBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.frac_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
@@ -1171,20 +4427,22 @@ export function autogradKernels(ops: AtenOps) {
   reciprocal: kernel('reciprocal', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.reciprocal.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('reciprocal'));
+    const gradFn = new ReciprocalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.reciprocal.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   reciprocal_: kernel('reciprocal_', (ks, self) => {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.reciprocal_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('reciprocal_'));
+    const gradFn = new ReciprocalBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.reciprocal_.redispatch(ks.and(afterAutogradKeyset), self);
     rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
     return result;
   }),
   reciprocal_out: kernel('reciprocal_out', (ks, self, out) => {
@@ -1221,8 +4479,9 @@ export function autogradKernels(ops: AtenOps) {
   nan_to_num: kernel('nan_to_num', (ks, self, nan, posinf, neginf) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.nan_to_num.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('nan_to_num'));
+    const gradFn = new NanToNumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.nan_to_num.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
     setHistory(result, gradFn, 0);
     return result;
@@ -1231,8 +4490,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.nan_to_num_.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('nan_to_num_'));
+    const gradFn = new NanToNumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.nan_to_num_.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf);
     rebaseHistory(self, gradFn);
     return result;
@@ -1800,8 +5060,10 @@ export function autogradKernels(ops: AtenOps) {
   maximum: kernel('maximum', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.maximum.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('maximum'));
+    const gradFn = new MaximumBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.maximum.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1813,8 +5075,10 @@ export function autogradKernels(ops: AtenOps) {
   minimum: kernel('minimum', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.minimum.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('minimum'));
+    const gradFn = new MinimumBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.minimum.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1826,8 +5090,9 @@ export function autogradKernels(ops: AtenOps) {
   where_self: kernel('where_self', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, self, other);
     if (!rg) return ops.where_self.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('where'));
-    gradFn.setNextEdges([gradientEdge(condition), gradientEdge(self), gradientEdge(other)]);
+    const gradFn = new WhereBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.condition_ = new SavedVariable(condition, false);
     const result = ops.where_self.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1839,8 +5104,9 @@ export function autogradKernels(ops: AtenOps) {
   where_ScalarSelf: kernel('where_ScalarSelf', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, other);
     if (!rg) return ops.where_ScalarSelf.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('where'));
-    gradFn.setNextEdges([gradientEdge(condition), gradientEdge(other)]);
+    const gradFn = new WhereBackward1();
+    gradFn.setNextEdges([gradientEdge(other)]);
+    gradFn.condition_ = new SavedVariable(condition, false);
     const result = ops.where_ScalarSelf.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1848,8 +5114,9 @@ export function autogradKernels(ops: AtenOps) {
   where_ScalarOther: kernel('where_ScalarOther', (ks, condition, self, other) => {
     const rg = anyRequiresGrad(condition, self);
     if (!rg) return ops.where_ScalarOther.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('where'));
-    gradFn.setNextEdges([gradientEdge(condition), gradientEdge(self)]);
+    const gradFn = new WhereBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.condition_ = new SavedVariable(condition, false);
     const result = ops.where_ScalarOther.redispatch(ks.and(afterAutogradKeyset), condition, self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1866,8 +5133,11 @@ export function autogradKernels(ops: AtenOps) {
   clamp: kernel('clamp', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.clamp.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('clamp'));
+    const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = min;
+    gradFn.max_ = max;
     const result = ops.clamp.redispatch(ks.and(afterAutogradKeyset), self, min, max);
     setHistory(result, gradFn, 0);
     return result;
@@ -1876,8 +5146,11 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.clamp_.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('clamp_'));
+    const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = min;
+    gradFn.max_ = max;
     const result = ops.clamp_.redispatch(ks.and(afterAutogradKeyset), self, min, max);
     rebaseHistory(self, gradFn);
     return result;
@@ -1889,8 +5162,11 @@ export function autogradKernels(ops: AtenOps) {
   clamp_Tensor: kernel('clamp_Tensor', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self, min, max);
     if (!rg) return ops.clamp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('clamp'));
+    const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = savedOpt(min);
+    gradFn.max_ = savedOpt(max);
     const result = ops.clamp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
     setHistory(result, gradFn, 0);
     return result;
@@ -1899,8 +5175,11 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, min, max);
     checkInplace(self, rg);
     if (!rg) return ops.clamp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('clamp_'));
+    const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = savedOpt(min);
+    gradFn.max_ = savedOpt(max);
     const result = ops.clamp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
     rebaseHistory(self, gradFn);
     return result;
@@ -1912,8 +5191,10 @@ export function autogradKernels(ops: AtenOps) {
   remainder_Tensor: kernel('remainder_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('remainder'));
+    const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1922,8 +5203,10 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('remainder_'));
+    const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -1935,7 +5218,7 @@ export function autogradKernels(ops: AtenOps) {
   remainder_Scalar: kernel('remainder_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('remainder'));
+    const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
@@ -1945,7 +5228,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('remainder_'));
+    const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
@@ -1958,8 +5241,10 @@ export function autogradKernels(ops: AtenOps) {
   fmod_Tensor: kernel('fmod_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('fmod'));
+    const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -1968,8 +5253,10 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('fmod_'));
+    const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -1981,7 +5268,7 @@ export function autogradKernels(ops: AtenOps) {
   fmod_Scalar: kernel('fmod_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('fmod'));
+    const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
@@ -1991,7 +5278,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('fmod_'));
+    const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
@@ -2013,8 +5300,10 @@ export function autogradKernels(ops: AtenOps) {
   atan2: kernel('atan2', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.atan2.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('atan2'));
+    const gradFn = new Atan2Backward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.atan2.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -2023,8 +5312,10 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.atan2_.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('atan2_'));
+    const gradFn = new Atan2Backward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.atan2_.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
@@ -2036,8 +5327,9 @@ export function autogradKernels(ops: AtenOps) {
   lerp_Scalar: kernel('lerp_Scalar', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end);
     if (!rg) return ops.lerp_Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lerp'));
+    const gradFn = new LerpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end)]);
+    gradFn.weight_ = weight;
     const result = ops.lerp_Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     setHistory(result, gradFn, 0);
     return result;
@@ -2046,8 +5338,9 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, end);
     checkInplace(self, rg);
     if (!rg) return ops.lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lerp_'));
+    const gradFn = new LerpBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end)]);
+    gradFn.weight_ = weight;
     const result = ops.lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     rebaseHistory(self, gradFn);
     return result;
@@ -2059,8 +5352,11 @@ export function autogradKernels(ops: AtenOps) {
   lerp_Tensor: kernel('lerp_Tensor', (ks, self, end, weight) => {
     const rg = anyRequiresGrad(self, end, weight);
     if (!rg) return ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lerp'));
+    const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.end_ = new SavedVariable(end, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     setHistory(result, gradFn, 0);
     return result;
@@ -2069,8 +5365,11 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, end, weight);
     checkInplace(self, rg);
     if (!rg) return ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('lerp_'));
+    const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.end_ = new SavedVariable(end, false);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     rebaseHistory(self, gradFn);
     return result;
@@ -2092,8 +5391,11 @@ export function autogradKernels(ops: AtenOps) {
   sum_dim_IntList: kernel('sum_dim_IntList', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sum_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sum'));
+    const gradFn = new SumBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.sum_dim_IntList.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2105,8 +5407,10 @@ export function autogradKernels(ops: AtenOps) {
   mean: kernel('mean', (ks, self, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.mean.redispatch(ks.and(afterAutogradKeyset), self, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mean'));
+    const gradFn = new MeanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    gradFn.self_numel = self.numel;
     const result = ops.mean.redispatch(ks.and(afterAutogradKeyset), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2114,8 +5418,11 @@ export function autogradKernels(ops: AtenOps) {
   mean_dim: kernel('mean_dim', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.mean_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mean'));
+    const gradFn = new MeanBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.mean_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2127,8 +5434,9 @@ export function autogradKernels(ops: AtenOps) {
   prod: kernel('prod', (ks, self, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.prod.redispatch(ks.and(afterAutogradKeyset), self, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('prod'));
+    const gradFn = new ProdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.prod.redispatch(ks.and(afterAutogradKeyset), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2136,8 +5444,11 @@ export function autogradKernels(ops: AtenOps) {
   prod_dim_int: kernel('prod_dim_int', (ks, self, dim, keepdim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.prod_dim_int.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('prod'));
+    const gradFn = new ProdBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
     const result = ops.prod_dim_int.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2149,10 +5460,14 @@ export function autogradKernels(ops: AtenOps) {
   amax: kernel('amax', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.amax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('amax'));
+    const gradFn = new AmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
     const result = ops.amax.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   amax_out: kernel('amax_out', (ks, self, dim, keepdim, out) => {
@@ -2162,10 +5477,14 @@ export function autogradKernels(ops: AtenOps) {
   amin: kernel('amin', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.amin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('amin'));
+    const gradFn = new AminBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
     const result = ops.amin.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   amin_out: kernel('amin_out', (ks, self, dim, keepdim, out) => {
@@ -2279,28 +5598,38 @@ export function autogradKernels(ops: AtenOps) {
   max_dim: kernel('max_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.max_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('max'));
+    const gradFn = new MaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.max_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
-    setHistory(result[1], gradFn, 1);
+    gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   min_dim: kernel('min_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.min_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('min'));
+    const gradFn = new MinBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.min_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
     setHistory(result[0], gradFn, 0);
-    setHistory(result[1], gradFn, 1);
+    gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   var_correction: kernel('var_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.var_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('var'));
+    const gradFn = new VarBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
     const result = ops.var_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
     setHistory(result, gradFn, 0);
     return result;
@@ -2308,26 +5637,37 @@ export function autogradKernels(ops: AtenOps) {
   std_correction: kernel('std_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.std_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('std'));
+    const gradFn = new StdBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.correction_ = correction;
+    gradFn.keepdim_ = keepdim;
     const result = ops.std_correction.redispatch(ks.and(afterAutogradKeyset), self, dim, correction, keepdim);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   logsumexp: kernel('logsumexp', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.logsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('logsumexp'));
+    const gradFn = new LogsumexpBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
     const result = ops.logsumexp.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   mm: kernel('mm', (ks, self, mat2) => {
     const rg = anyRequiresGrad(self, mat2);
     if (!rg) return ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mm'));
+    const gradFn = new MmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
+    gradFn.mat2_ = new SavedVariable(mat2, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
@@ -2335,8 +5675,10 @@ export function autogradKernels(ops: AtenOps) {
   bmm: kernel('bmm', (ks, self, mat2) => {
     const rg = anyRequiresGrad(self, mat2);
     if (!rg) return ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bmm'));
+    const gradFn = new BmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
+    gradFn.mat2_ = new SavedVariable(mat2, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
@@ -2344,8 +5686,10 @@ export function autogradKernels(ops: AtenOps) {
   matmul: kernel('matmul', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.matmul.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('matmul'));
+    const gradFn = new MatmulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.other_ = new SavedVariable(other, false);
     const result = ops.matmul.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -2353,8 +5697,10 @@ export function autogradKernels(ops: AtenOps) {
   dot: kernel('dot', (ks, self, tensor) => {
     const rg = anyRequiresGrad(self, tensor);
     if (!rg) return ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('dot'));
+    const gradFn = new DotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor)]);
+    gradFn.tensor_ = new SavedVariable(tensor, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
     setHistory(result, gradFn, 0);
     return result;
@@ -2362,8 +5708,10 @@ export function autogradKernels(ops: AtenOps) {
   mv: kernel('mv', (ks, self, vec) => {
     const rg = anyRequiresGrad(self, vec);
     if (!rg) return ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mv'));
+    const gradFn = new MvBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec)]);
+    gradFn.vec_ = new SavedVariable(vec, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
     setHistory(result, gradFn, 0);
     return result;
@@ -2371,8 +5719,10 @@ export function autogradKernels(ops: AtenOps) {
   outer: kernel('outer', (ks, self, vec2) => {
     const rg = anyRequiresGrad(self, vec2);
     if (!rg) return ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('outer'));
+    const gradFn = new OuterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec2)]);
+    gradFn.vec2_ = new SavedVariable(vec2, false);
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
     setHistory(result, gradFn, 0);
     return result;
@@ -2380,8 +5730,12 @@ export function autogradKernels(ops: AtenOps) {
   addmm: kernel('addmm', (ks, self, mat1, mat2, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat1, mat2);
     if (!rg) return ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('addmm'));
+    const gradFn = new AddmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat1), gradientEdge(mat2)]);
+    gradFn.beta_ = beta;
+    gradFn.mat2_ = new SavedVariable(mat2, false);
+    gradFn.alpha_ = alpha;
+    gradFn.mat1_ = new SavedVariable(mat1, false);
     const result = ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
@@ -2389,8 +5743,12 @@ export function autogradKernels(ops: AtenOps) {
   baddbmm: kernel('baddbmm', (ks, self, batch1, batch2, beta, alpha) => {
     const rg = anyRequiresGrad(self, batch1, batch2);
     if (!rg) return ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('baddbmm'));
+    const gradFn = new BaddbmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
+    gradFn.beta_ = beta;
+    gradFn.batch2_ = new SavedVariable(batch2, false);
+    gradFn.alpha_ = alpha;
+    gradFn.batch1_ = new SavedVariable(batch1, false);
     const result = ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
@@ -2398,8 +5756,11 @@ export function autogradKernels(ops: AtenOps) {
   linear: kernel('linear', (ks, input, weight, bias) => {
     const rg = anyRequiresGrad(input, weight, bias);
     if (!rg) return ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linear'));
+    const gradFn = new LinearBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_sizes = weight.sizes.slice();
     const result = ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
     setHistory(result, gradFn, 0);
     return result;
@@ -2407,26 +5768,35 @@ export function autogradKernels(ops: AtenOps) {
   softmax_int: kernel('softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('softmax'));
+    const gradFn = new SoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
     const result = ops.softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   log_softmax_int: kernel('log_softmax_int', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log_softmax'));
+    const gradFn = new LogSoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
     const result = ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   nll_loss_nd: kernel('nll_loss_nd', (ks, self, target, weight, reduction, ignoreIndex) => {
     const rg = anyRequiresGrad(self, target, weight);
     if (!rg) return ops.nll_loss_nd.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('nll_loss_nd'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
+    const gradFn = new NllLossNdBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    gradFn.ignore_index_ = ignoreIndex;
     const result = ops.nll_loss_nd.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
     setHistory(result, gradFn, 0);
     return result;
@@ -2434,8 +5804,14 @@ export function autogradKernels(ops: AtenOps) {
   cross_entropy_loss: kernel('cross_entropy_loss', (ks, self, target, weight, reduction, ignoreIndex, labelSmoothing) => {
     const rg = anyRequiresGrad(self, target, weight);
     if (!rg) return ops.cross_entropy_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex, labelSmoothing);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cross_entropy_loss'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
+    const gradFn = new CrossEntropyLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    gradFn.ignore_index_ = ignoreIndex;
+    gradFn.label_smoothing_ = labelSmoothing;
     const result = ops.cross_entropy_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex, labelSmoothing);
     setHistory(result, gradFn, 0);
     return result;
@@ -2443,8 +5819,11 @@ export function autogradKernels(ops: AtenOps) {
   mse_loss: kernel('mse_loss', (ks, self, target, reduction) => {
     const rg = anyRequiresGrad(self, target);
     if (!rg) return ops.mse_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mse_loss'));
+    const gradFn = new MseLossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
     const result = ops.mse_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
@@ -2452,8 +5831,11 @@ export function autogradKernels(ops: AtenOps) {
   l1_loss: kernel('l1_loss', (ks, self, target, reduction) => {
     const rg = anyRequiresGrad(self, target);
     if (!rg) return ops.l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('l1_loss'));
+    const gradFn = new L1LossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
     const result = ops.l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
@@ -2461,8 +5843,12 @@ export function autogradKernels(ops: AtenOps) {
   binary_cross_entropy: kernel('binary_cross_entropy', (ks, self, target, weight, reduction) => {
     const rg = anyRequiresGrad(self, target, weight);
     if (!rg) return ops.binary_cross_entropy.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('binary_cross_entropy'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target), gradientEdge(weight)]);
+    const gradFn = new BinaryCrossEntropyBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
     const result = ops.binary_cross_entropy.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction);
     setHistory(result, gradFn, 0);
     return result;
@@ -2470,8 +5856,13 @@ export function autogradKernels(ops: AtenOps) {
   binary_cross_entropy_with_logits: kernel('binary_cross_entropy_with_logits', (ks, self, target, weight, posWeight, reduction) => {
     const rg = anyRequiresGrad(self, target, weight, posWeight);
     if (!rg) return ops.binary_cross_entropy_with_logits.redispatch(ks.and(afterAutogradKeyset), self, target, weight, posWeight, reduction);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('binary_cross_entropy_with_logits'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target), gradientEdge(weight), gradientEdge(posWeight)]);
+    const gradFn = new BinaryCrossEntropyWithLogitsBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.pos_weight_ = savedOpt(posWeight);
+    gradFn.reduction_ = reduction;
     const result = ops.binary_cross_entropy_with_logits.redispatch(ks.and(afterAutogradKeyset), self, target, weight, posWeight, reduction);
     setHistory(result, gradFn, 0);
     return result;
@@ -2479,26 +5870,27 @@ export function autogradKernels(ops: AtenOps) {
   layer_norm: kernel('layer_norm', (ks, input, normalizedShape, weight, bias, eps, cudnnEnable) => {
     const rg = anyRequiresGrad(input, weight, bias);
     if (!rg) return ops.layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps, cudnnEnable);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('layer_norm'));
+    const gradFn = new LayerNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.normalized_shape_ = normalizedShape;
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.eps_ = eps;
     const result = ops.layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps, cudnnEnable);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  dropout: kernel('dropout', (ks, input, p, train) => {
-    const rg = anyRequiresGrad(input);
-    if (!rg) return ops.dropout.redispatch(ks.and(afterAutogradKeyset), input, p, train);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('dropout'));
-    gradFn.setNextEdges([gradientEdge(input)]);
-    const result = ops.dropout.redispatch(ks.and(afterAutogradKeyset), input, p, train);
     setHistory(result, gradFn, 0);
     return result;
   }),
   conv2d: kernel('conv2d', (ks, input, weight, bias, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(input, weight, bias);
     if (!rg) return ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('conv2d'));
+    const gradFn = new Conv2dBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.groups_ = groups;
     const result = ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
@@ -2506,8 +5898,14 @@ export function autogradKernels(ops: AtenOps) {
   max_pool2d: kernel('max_pool2d', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('max_pool2d'));
+    const gradFn = new MaxPool2dBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.ceil_mode_ = ceilMode;
     const result = ops.max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
     setHistory(result, gradFn, 0);
     return result;
@@ -2515,8 +5913,15 @@ export function autogradKernels(ops: AtenOps) {
   avg_pool2d: kernel('avg_pool2d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('avg_pool2d'));
+    const gradFn = new AvgPool2dBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
     const result = ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
@@ -2524,8 +5929,11 @@ export function autogradKernels(ops: AtenOps) {
   cat: kernel('cat', (ks, tensors, dim) => {
     const rg = anyRequiresGradList(tensors);
     if (!rg) return ops.cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cat'));
+    const gradFn = new CatBackward0();
+    gradFn.tensors_count = tensors.length;
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    gradFn.dim_ = dim;
+    gradFn.tensors_sizes = tensors.map((t) => t.sizes.slice());
     const result = ops.cat.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
     setHistory(result, gradFn, 0);
     return result;
@@ -2533,8 +5941,10 @@ export function autogradKernels(ops: AtenOps) {
   stack: kernel('stack', (ks, tensors, dim) => {
     const rg = anyRequiresGradList(tensors);
     if (!rg) return ops.stack.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('stack'));
+    const gradFn = new StackBackward0();
+    gradFn.tensors_count = tensors.length;
     gradFn.setNextEdges([...tensors.map(gradientEdge)]);
+    gradFn.dim_ = dim;
     const result = ops.stack.redispatch(ks.and(afterAutogradKeyset), tensors, dim);
     setHistory(result, gradFn, 0);
     return result;
@@ -2542,8 +5952,11 @@ export function autogradKernels(ops: AtenOps) {
   split_Tensor: kernel('split_Tensor', (ks, self, splitSize, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('split'));
+    const gradFn = new SplitBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_size_ = splitSize;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.split_Tensor.redispatch(ks.and(afterAutogradKeyset), self, splitSize, dim);
     setHistoryList(result, gradFn);
     return result;
@@ -2551,8 +5964,11 @@ export function autogradKernels(ops: AtenOps) {
   split_with_sizes: kernel('split_with_sizes', (ks, self, splitSizes, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('split_with_sizes'));
+    const gradFn = new SplitWithSizesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.split_sizes_ = splitSizes;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.split_with_sizes.redispatch(ks.and(afterAutogradKeyset), self, splitSizes, dim);
     setHistoryList(result, gradFn);
     return result;
@@ -2560,8 +5976,11 @@ export function autogradKernels(ops: AtenOps) {
   chunk: kernel('chunk', (ks, self, chunks, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.chunk.redispatch(ks.and(afterAutogradKeyset), self, chunks, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('chunk'));
+    const gradFn = new ChunkBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.chunks_ = chunks;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.chunk.redispatch(ks.and(afterAutogradKeyset), self, chunks, dim);
     setHistoryList(result, gradFn);
     return result;
@@ -2569,8 +5988,10 @@ export function autogradKernels(ops: AtenOps) {
   unbind_int: kernel('unbind_int', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.unbind_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('unbind'));
+    const gradFn = new UnbindBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.unbind_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
     setHistoryList(result, gradFn);
     return result;
@@ -2578,8 +5999,9 @@ export function autogradKernels(ops: AtenOps) {
   flip: kernel('flip', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.flip.redispatch(ks.and(afterAutogradKeyset), self, dims);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('flip'));
+    const gradFn = new FlipBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dims_ = dims;
     const result = ops.flip.redispatch(ks.and(afterAutogradKeyset), self, dims);
     setHistory(result, gradFn, 0);
     return result;
@@ -2587,8 +6009,10 @@ export function autogradKernels(ops: AtenOps) {
   roll: kernel('roll', (ks, self, shifts, dims) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.roll.redispatch(ks.and(afterAutogradKeyset), self, shifts, dims);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('roll'));
+    const gradFn = new RollBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.shifts_ = shifts;
+    gradFn.dims_ = dims;
     const result = ops.roll.redispatch(ks.and(afterAutogradKeyset), self, shifts, dims);
     setHistory(result, gradFn, 0);
     return result;
@@ -2596,8 +6020,10 @@ export function autogradKernels(ops: AtenOps) {
   repeat: kernel('repeat', (ks, self, repeats) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.repeat.redispatch(ks.and(afterAutogradKeyset), self, repeats);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('repeat'));
+    const gradFn = new RepeatBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.repeats_ = repeats;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.repeat.redispatch(ks.and(afterAutogradKeyset), self, repeats);
     setHistory(result, gradFn, 0);
     return result;
@@ -2605,8 +6031,10 @@ export function autogradKernels(ops: AtenOps) {
   tile: kernel('tile', (ks, self, dims) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.tile.redispatch(ks.and(afterAutogradKeyset), self, dims);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tile'));
+    const gradFn = new TileBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dims_ = dims;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.tile.redispatch(ks.and(afterAutogradKeyset), self, dims);
     setHistory(result, gradFn, 0);
     return result;
@@ -2614,8 +6042,11 @@ export function autogradKernels(ops: AtenOps) {
   index_select: kernel('index_select', (ks, self, dim, index) => {
     const rg = anyRequiresGrad(self, index);
     if (!rg) return ops.index_select.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('index_select'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
+    const gradFn = new IndexSelectBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.index_select.redispatch(ks.and(afterAutogradKeyset), self, dim, index);
     setHistory(result, gradFn, 0);
     return result;
@@ -2623,8 +6054,10 @@ export function autogradKernels(ops: AtenOps) {
   index_Tensor: kernel('index_Tensor', (ks, self, indices) => {
     const rg = anyRequiresGrad(self) || anyRequiresGradList(indices);
     if (!rg) return ops.index_Tensor.redispatch(ks.and(afterAutogradKeyset), self, indices);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('index'));
-    gradFn.setNextEdges([gradientEdge(self), ...indices.map(gradientEdge)]);
+    const gradFn = new IndexBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.index_Tensor.redispatch(ks.and(afterAutogradKeyset), self, indices);
     setHistory(result, gradFn, 0);
     return result;
@@ -2633,8 +6066,11 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, values) || anyRequiresGradList(indices);
     checkInplace(self, rg);
     if (!rg) return ops.index_put_.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('index_put_'));
-    gradFn.setNextEdges([gradientEdge(self), ...indices.map(gradientEdge), gradientEdge(values)]);
+    const gradFn = new IndexPutBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    gradFn.accumulate_ = accumulate;
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put_.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
     rebaseHistory(self, gradFn);
     return result;
@@ -2642,8 +6078,11 @@ export function autogradKernels(ops: AtenOps) {
   index_put: kernel('index_put', (ks, self, indices, values, accumulate) => {
     const rg = anyRequiresGrad(self, values) || anyRequiresGradList(indices);
     if (!rg) return ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('index_put'));
-    gradFn.setNextEdges([gradientEdge(self), ...indices.map(gradientEdge), gradientEdge(values)]);
+    const gradFn = new IndexPutBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
+    gradFn.accumulate_ = accumulate;
+    gradFn.indices_ = indices.map((t) => savedOpt(t));
+    gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
     setHistory(result, gradFn, 0);
     return result;
@@ -2651,8 +6090,11 @@ export function autogradKernels(ops: AtenOps) {
   gather: kernel('gather', (ks, self, dim, index, sparseGrad) => {
     const rg = anyRequiresGrad(self, index);
     if (!rg) return ops.gather.redispatch(ks.and(afterAutogradKeyset), self, dim, index, sparseGrad);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('gather'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
+    const gradFn = new GatherBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.gather.redispatch(ks.and(afterAutogradKeyset), self, dim, index, sparseGrad);
     setHistory(result, gradFn, 0);
     return result;
@@ -2660,8 +6102,10 @@ export function autogradKernels(ops: AtenOps) {
   scatter_src: kernel('scatter_src', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index), gradientEdge(src)]);
+    const gradFn = new ScatterBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
     const result = ops.scatter_src.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
     setHistory(result, gradFn, 0);
     return result;
@@ -2669,8 +6113,10 @@ export function autogradKernels(ops: AtenOps) {
   scatter_value: kernel('scatter_value', (ks, self, dim, index, value) => {
     const rg = anyRequiresGrad(self, index);
     if (!rg) return ops.scatter_value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
+    const gradFn = new ScatterBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
     const result = ops.scatter_value.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value);
     setHistory(result, gradFn, 0);
     return result;
@@ -2678,8 +6124,10 @@ export function autogradKernels(ops: AtenOps) {
   scatter_add: kernel('scatter_add', (ks, self, dim, index, src) => {
     const rg = anyRequiresGrad(self, index, src);
     if (!rg) return ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter_add'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index), gradientEdge(src)]);
+    const gradFn = new ScatterAddBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
+    gradFn.dim_ = dim;
+    gradFn.index_ = new SavedVariable(index, false);
     const result = ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
     setHistory(result, gradFn, 0);
     return result;
@@ -2687,8 +6135,9 @@ export function autogradKernels(ops: AtenOps) {
   masked_fill_Scalar: kernel('masked_fill_Scalar', (ks, self, mask, value) => {
     const rg = anyRequiresGrad(self, mask);
     if (!rg) return ops.masked_fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('masked_fill'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mask)]);
+    const gradFn = new MaskedFillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
     const result = ops.masked_fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
     setHistory(result, gradFn, 0);
     return result;
@@ -2696,8 +6145,10 @@ export function autogradKernels(ops: AtenOps) {
   masked_select: kernel('masked_select', (ks, self, mask) => {
     const rg = anyRequiresGrad(self, mask);
     if (!rg) return ops.masked_select.redispatch(ks.and(afterAutogradKeyset), self, mask);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('masked_select'));
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(mask)]);
+    const gradFn = new MaskedSelectBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.masked_select.redispatch(ks.and(afterAutogradKeyset), self, mask);
     setHistory(result, gradFn, 0);
     return result;
@@ -2714,8 +6165,9 @@ export function autogradKernels(ops: AtenOps) {
   tril: kernel('tril', (ks, self, diagonal) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.tril.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('tril'));
+    const gradFn = new TrilBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.diagonal_ = diagonal;
     const result = ops.tril.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
     setHistory(result, gradFn, 0);
     return result;
@@ -2723,8 +6175,9 @@ export function autogradKernels(ops: AtenOps) {
   triu: kernel('triu', (ks, self, diagonal) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.triu.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('triu'));
+    const gradFn = new TriuBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.diagonal_ = diagonal;
     const result = ops.triu.redispatch(ks.and(afterAutogradKeyset), self, diagonal);
     setHistory(result, gradFn, 0);
     return result;
@@ -2732,11 +6185,13 @@ export function autogradKernels(ops: AtenOps) {
   sort: kernel('sort', (ks, self, dim, descending) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.sort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('sort'));
+    const gradFn = new SortBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.sort.redispatch(ks.and(afterAutogradKeyset), self, dim, descending);
     setHistory(result[0], gradFn, 0);
-    setHistory(result[1], gradFn, 1);
+    gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   argsort: kernel('argsort', (ks, self, dim, descending) => {
@@ -2751,11 +6206,13 @@ export function autogradKernels(ops: AtenOps) {
   topk: kernel('topk', (ks, self, k, dim, largest, sorted) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.topk.redispatch(ks.and(afterAutogradKeyset), self, k, dim, largest, sorted);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('topk'));
+    const gradFn = new TopkBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
     const result = ops.topk.redispatch(ks.and(afterAutogradKeyset), self, k, dim, largest, sorted);
     setHistory(result[0], gradFn, 0);
-    setHistory(result[1], gradFn, 1);
+    gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   one_hot: kernel('one_hot', (ks, self, numClasses) => {
@@ -2770,8 +6227,11 @@ export function autogradKernels(ops: AtenOps) {
   embedding: kernel('embedding', (ks, weight, indices, paddingIdx, scaleGradByFreq, sparse) => {
     const rg = anyRequiresGrad(weight, indices);
     if (!rg) return ops.embedding.redispatch(ks.and(afterAutogradKeyset), weight, indices, paddingIdx, scaleGradByFreq, sparse);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('embedding'));
-    gradFn.setNextEdges([gradientEdge(weight), gradientEdge(indices)]);
+    const gradFn = new EmbeddingBackward0();
+    gradFn.setNextEdges([gradientEdge(weight)]);
+    gradFn.indices_ = new SavedVariable(indices, false);
+    gradFn.padding_idx_ = paddingIdx;
+    gradFn.weight_sizes = weight.sizes.slice();
     const result = ops.embedding.redispatch(ks.and(afterAutogradKeyset), weight, indices, paddingIdx, scaleGradByFreq, sparse);
     setHistory(result, gradFn, 0);
     return result;
@@ -2779,17 +6239,22 @@ export function autogradKernels(ops: AtenOps) {
   pow_Tensor_Tensor: kernel('pow_Tensor_Tensor', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self, exponent);
     if (!rg) return ops.pow_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, exponent);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('pow'));
+    const gradFn = new PowBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(exponent)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.exponent_ = new SavedVariable(exponent, false);
     const result = ops.pow_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, exponent);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   pow_Tensor_Scalar: kernel('pow_Tensor_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('pow'));
+    const gradFn = new PowBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.exponent_ = exponent;
     const result = ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
     setHistory(result, gradFn, 0);
     return result;
@@ -2797,17 +6262,23 @@ export function autogradKernels(ops: AtenOps) {
   pow_Scalar: kernel('pow_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(exponent);
     if (!rg) return ops.pow_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('pow'));
+    const gradFn = new PowBackward2();
     gradFn.setNextEdges([gradientEdge(exponent)]);
+    gradFn.self_ = self;
+    gradFn.exponent_ = new SavedVariable(exponent, false);
     const result = ops.pow_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   div_Tensor_mode: kernel('div_Tensor_mode', (ks, self, other, roundingMode) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('div'));
+    const gradFn = new DivBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    gradFn.other_ = new SavedVariable(other, false);
+    gradFn.rounding_mode_ = roundingMode;
+    gradFn.self_ = new SavedVariable(self, false);
     const result = ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
     setHistory(result, gradFn, 0);
     return result;
@@ -2815,8 +6286,9 @@ export function autogradKernels(ops: AtenOps) {
   cumsum: kernel('cumsum', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.cumsum.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cumsum'));
+    const gradFn = new CumsumBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
     const result = ops.cumsum.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -2824,28 +6296,39 @@ export function autogradKernels(ops: AtenOps) {
   cumprod: kernel('cumprod', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.cumprod.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('cumprod'));
+    const gradFn = new CumprodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
     const result = ops.cumprod.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   norm_Scalar: kernel('norm_Scalar', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, p);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('norm'));
+    const gradFn = new NormBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
     const result = ops.norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, p);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   norm_ScalarOpt_dim: kernel('norm_ScalarOpt_dim', (ks, self, p, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.norm_ScalarOpt_dim.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('norm'));
+    const gradFn = new NormBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.p_ = p;
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
     const result = ops.norm_ScalarOpt_dim.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim);
     setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {

@@ -222,3 +222,161 @@ export function avgPool2d(
     return s / divisor;
   });
 }
+
+// ---- backward (convolution_backward, max_pool2d_with_indices_backward, avg_pool2d_backward) -----------
+
+/** Which gradients of conv2d to compute: input, weight (bias is the gradient summed by the engine's caller). */
+export function conv2dBackward(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  groups: number,
+  which: 'input' | 'weight',
+): Tensor {
+  const { x, unbatched } = batched(input, 'conv2d');
+  const gb = unbatched ? grad.unsqueeze(0) : grad;
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
+  const [sh, sw] = pair(stride, 'stride');
+  const [ph, pw] = pair(padding, 'padding');
+  const [dh, dw] = pair(dilation, 'dilation');
+  const [, , oh, ow] = gb.sizes as [number, number, number, number];
+  const G = numberValuesOf(gb);
+  const og = o / groups;
+  if (which === 'input') {
+    const W = numberValuesOf(weight);
+    const gx = new Float64Array(n * c * h * w);
+    for (let b = 0; b < n; b++) {
+      for (let oc = 0; oc < o; oc++) {
+        const g = Math.floor(oc / og);
+        for (let i = 0; i < oh; i++) {
+          for (let j = 0; j < ow; j++) {
+            const go = G[((b * o + oc) * oh + i) * ow + j] as number;
+            if (go === 0) continue;
+            for (let ic = 0; ic < cg; ic++) {
+              const cin = g * cg + ic;
+              for (let p = 0; p < kh; p++) {
+                const y = i * sh - ph + p * dh;
+                if (y < 0 || y >= h) continue;
+                for (let q = 0; q < kw; q++) {
+                  const z = j * sw - pw + q * dw;
+                  if (z < 0 || z >= w) continue;
+                  {
+                    const at = ((b * c + cin) * h + y) * w + z;
+                    gx[at] = (gx[at] as number) + go * (W[((oc * cg + ic) * kh + p) * kw + q] as number);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    const r = tensorFromValues(x, [n, c, h, w], x.dtype, gx);
+    return unbatched ? r.squeeze(0) : r;
+  }
+  const X = numberValuesOf(x);
+  const gw = new Float64Array(o * cg * kh * kw);
+  for (let b = 0; b < n; b++) {
+    for (let oc = 0; oc < o; oc++) {
+      const g = Math.floor(oc / og);
+      for (let i = 0; i < oh; i++) {
+        for (let j = 0; j < ow; j++) {
+          const go = G[((b * o + oc) * oh + i) * ow + j] as number;
+          if (go === 0) continue;
+          for (let ic = 0; ic < cg; ic++) {
+            const cin = g * cg + ic;
+            for (let p = 0; p < kh; p++) {
+              const y = i * sh - ph + p * dh;
+              if (y < 0 || y >= h) continue;
+              for (let q = 0; q < kw; q++) {
+                const z = j * sw - pw + q * dw;
+                if (z < 0 || z >= w) continue;
+                {
+                  const at = ((oc * cg + ic) * kh + p) * kw + q;
+                  gw[at] = (gw[at] as number) + go * (X[((b * c + cin) * h + y) * w + z] as number);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return tensorFromValues(weight, [o, cg, kh, kw], weight.dtype, gw);
+}
+
+/**
+ * Backward of max_pool2d and avg_pool2d: each output's gradient goes back to the window element it took
+ * (max; the first maximum, NaN first) or is spread over the window by the same divisor as the forward (avg).
+ */
+export function pool2dBackward(
+  grad: Tensor,
+  input: Tensor,
+  kernel: number[] | number,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  ceil: boolean,
+  mode: 'max' | 'avg',
+  countIncludePad = true,
+  divisorOverride: number | null = null,
+): Tensor {
+  const { x, unbatched } = batched(input, mode === 'max' ? 'max_pool2d' : 'avg_pool2d');
+  const gb = unbatched ? grad.unsqueeze(0) : grad;
+  const k = pair(kernel, 'kernel_size');
+  const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
+  const p = pair(padding, 'padding');
+  const d = pair(dilation, 'dilation');
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const [, , oh, ow] = gb.sizes as [number, number, number, number];
+  const X = mode === 'max' ? numberValuesOf(x) : [];
+  const G = numberValuesOf(gb);
+  const gx = new Float64Array(n * c * h * w);
+  for (let bc = 0; bc < n * c; bc++) {
+    for (let i = 0; i < oh; i++) {
+      for (let j = 0; j < ow; j++) {
+        const go = G[(bc * oh + i) * ow + j] as number;
+        const y0 = i * s[0] - p[0];
+        const x0 = j * s[1] - p[1];
+        if (mode === 'max') {
+          let best = -1;
+          let m = -Infinity;
+          for (let a = 0; a < k[0]; a++) {
+            const y = y0 + a * d[0];
+            if (y < 0 || y >= h) continue;
+            for (let b2 = 0; b2 < k[1]; b2++) {
+              const z = x0 + b2 * d[1];
+              if (z < 0 || z >= w) continue;
+              const idx = (bc * h + y) * w + z;
+              const v = X[idx] as number;
+              if (best < 0 || v > m || (v !== v && m === m)) {
+                best = idx;
+                m = v;
+              }
+            }
+          }
+          if (best >= 0) gx[best] = (gx[best] as number) + go;
+          continue;
+        }
+        const area = (Math.min(y0 + k[0], h + p[0]) - y0) * (Math.min(x0 + k[1], w + p[1]) - x0);
+        const ys = Math.max(y0, 0);
+        const ye = Math.min(y0 + k[0], h);
+        const xs = Math.max(x0, 0);
+        const xe = Math.min(x0 + k[1], w);
+        const divisor = divisorOverride ?? (countIncludePad ? area : (ye - ys) * (xe - xs));
+        for (let y = ys; y < ye; y++) {
+          for (let z = xs; z < xe; z++) {
+            const at = (bc * h + y) * w + z;
+            gx[at] = (gx[at] as number) + go / divisor;
+          }
+        }
+      }
+    }
+  }
+  const r = tensorFromValues(x, [n, c, h, w], x.dtype, gx);
+  return unbatched ? r.squeeze(0) : r;
+}
