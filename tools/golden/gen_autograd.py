@@ -10,7 +10,8 @@ public `torch` API, followed by `torch.autograd.grad`:
 * `args`, `kwargs`: tensors are `{dtype, sizes, values}` (row-major; `"nan"`, `"inf"`, `"-inf"` for non-finite
   floats) with `grad: true` on the differentiable inputs (they are leaves with requires_grad); lists, numbers,
   booleans, strings and null as themselves; a scalar `"inf"`/`"-inf"` stands for the float; `{dtype: name}`
-  without sizes is a dtype argument. Float scalars are never integral (JavaScript has one number type).
+  without sizes is a dtype argument. Float scalars are never integral (JavaScript has one number type). Loss
+  cases always pass `reduction` (PyTorch's Python bindings of the aten loss ops default it to 0, not Mean).
 * `select`: which outputs are differentiated (indices into the op's outputs; a single tensor result is output
   0; `max.dim`, `sort`, `topk` select only the values). `outputs`: `[{dtype, sizes, values}]` for the selected
   outputs. `grad_outputs`: a fixed random upstream gradient per selected output (same shape, row-major values).
@@ -144,12 +145,17 @@ def random_like(t):
 
 cases = []
 per_op = {}
+REDUCTION_POS = {'nll_loss': 3, 'cross_entropy': 3, 'mse_loss': 2, 'l1_loss': 2, 'binary_cross_entropy': 3,
+                 'binary_cross_entropy_with_logits': 4}
 no_second = []
 
 
 def C(op, args, kwargs=None, fn=None, name=None, method=False, select=None, second=False):
-    kwargs = kwargs or {}
+    kwargs = dict(kwargs or {})
     fn = fn or (op if method else f'torch.{op}')
+    if op in REDUCTION_POS and len(args) <= REDUCTION_POS[op] and 'reduction' not in kwargs:
+        # PyTorch's Python bindings of these aten ops default `reduction` to 0 (none), not Mean: always say it.
+        kwargs['reduction'] = 1
     if name is None:
         name = fn.split('.')[-2] if fn.startswith('torch.ops.') else fn.split('.')[-1]
     leaves = []
@@ -259,6 +265,7 @@ for op in ['exp', 'tanh', 'sigmoid', 'log', 'sqrt']:
     kw = UNARY[op]
     C(op, [F32(5, **kw)])
 C('round', [T(2, 3, avoid=[-0.05, 0.0, 0.05])], {'decimals': 1})
+C('sign', [T(2, 3, avoid=[0.0])])
 C('gelu', [T(2, 4)], fn=NN + 'gelu', second=True)
 C('gelu', [T(2, 4)], {'approximate': 'tanh'}, fn=NN + 'gelu', second=True)
 C('silu', [T(2, 4)], fn=NN + 'silu', second=True)
@@ -427,6 +434,8 @@ C('stack', [[T(2, 3), T(2, 3), T(2, 3)], 2])
 C('split', [T(5, 2), 2])
 C('split', [T(2, 5), 3, 1])
 C('split', [T(5, 2), 2], select=[1])
+C('split_with_sizes', [T(5, 2), [2, 3]])
+C('split_with_sizes', [T(2, 5), [1, 3, 1], 1], select=[0, 2])
 C('chunk', [T(6, 2), 3])
 C('chunk', [T(2, 5), 2, 1])
 C('unbind', [T(3, 2)])
