@@ -11,6 +11,8 @@ export interface TensorSpec {
   values: Value[];
   /** A differentiable input: a leaf that requires grad. */
   grad?: boolean;
+  /** The op gets `leaf.permute(permute)`, a non-contiguous view (the gradient is the leaf's). */
+  permute?: number[];
 }
 
 /** A dtype argument (`x.to(torch.float32)`). */
@@ -45,6 +47,12 @@ export function dtypeOf(name: string): number {
 const isTensorSpec = (a: Arg): a is TensorSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;
 const isDtypeSpec = (a: Arg): a is DtypeSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && !('sizes' in a);
 
+const DTYPE_NAMES = ['bool', 'int64', 'int32', 'float16', 'float32', 'float64'];
+
+function dtypeName(d: number): string {
+  return DTYPE_NAMES.find((n) => dtypeOf(n) === d) ?? `ScalarType ${d}`;
+}
+
 export function tensorOf(spec: { dtype: string; sizes: readonly number[]; values: readonly Value[] }): Tensor {
   return torch.tensor(spec.values.map(decode) as number[], { dtype: spec.dtype }).reshape([...spec.sizes]);
 }
@@ -57,7 +65,7 @@ export function buildArg(a: Arg, leaves: Tensor[]): unknown {
       t.requiresGrad_();
       leaves.push(t);
     }
-    return t;
+    return a.permute === undefined ? t : t.permute(a.permute);
   }
   if (isDtypeSpec(a)) return dtypeOf(a.dtype);
   if (Array.isArray(a)) return a.map((x) => buildArg(x, leaves));
@@ -109,7 +117,7 @@ export function compareTensor(
   want: { dtype: string; sizes: readonly number[]; values: readonly Value[] },
   tol: Tolerance = toleranceFor(want.dtype),
 ): string[] {
-  if (got.dtype !== dtypeOf(want.dtype)) return [`${what}: dtype ${String(got.dtype)}, expected ${want.dtype}`];
+  if (got.dtype !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.dtype)}, expected ${want.dtype}`];
   if (got.sizes.join(',') !== want.sizes.join(',')) return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
   const g = flatValues(got);
   let worst = -1;

@@ -9,7 +9,8 @@ public `torch` API, followed by `torch.autograd.grad`:
   `name`: the aten-ts function (`torch.<name>`) or Tensor method taking the same arguments.
 * `args`, `kwargs`: tensors are `{dtype, sizes, values}` (row-major; `"nan"`, `"inf"`, `"-inf"` for non-finite
   floats) with `grad: true` on the differentiable inputs (they are leaves with requires_grad); lists, numbers,
-  booleans, strings and null as themselves; a scalar `"inf"`/`"-inf"` stands for the float; `{dtype: name}`
+  booleans, strings and null as themselves; `permute: [...]` on a tensor means the op gets `leaf.permute(...)`
+  (a non-contiguous view; the gradient is the leaf's); a scalar `"inf"`/`"-inf"` stands for the float; `{dtype: name}`
   without sizes is a dtype argument. Float scalars are never integral (JavaScript has one number type). Loss
   cases always pass `reduction` (PyTorch's Python bindings of the aten loss ops default it to 0, not Mean).
 * `select`: which outputs are differentiated (indices into the op's outputs; a single tensor result is output
@@ -63,6 +64,13 @@ def T(*sizes, lo=-2.0, hi=2.0, dtype='float64', grad=True, distinct=False, avoid
     return spec
 
 
+def P(perm, *sizes, **k):
+    """A leaf of `sizes` passed to the op as `leaf.permute(perm)` (a non-contiguous input)."""
+    spec = T(*sizes, **k)
+    spec['permute'] = list(perm)
+    return spec
+
+
 def F32(*sizes, **k):
     return T(*sizes, dtype='float32', **k)
 
@@ -102,7 +110,7 @@ def build(v, leaves):
         if v.get('grad'):
             t.requires_grad_()
             leaves.append(t)
-        return t
+        return t.permute(v['permute']) if 'permute' in v else t
     if isinstance(v, dict) and set(v) == {'dtype'}:
         return DTYPES[v['dtype']]
     if isinstance(v, list):
@@ -482,6 +490,18 @@ C('sort', [T(3, 4, distinct=True)], select=[0])
 C('sort', [T(3, 4, distinct=True), 0, True], select=[0])
 C('topk', [T(3, 5, distinct=True), 2], select=[0])
 C('topk', [T(3, 5, distinct=True), 2, 0, False], select=[0])
+
+# ---- non-contiguous (permuted) inputs ----------------------------------------------------------------------------
+C('mul', [P([1, 0], 3, 2), T(2, 3)])
+C('exp', [P([1, 0], 3, 2)])
+C('sum', [P([2, 0, 1], 3, 2, 2), [0]])
+C('mm', [P([1, 0], 3, 2), P([1, 0], 4, 3)])
+C('softmax', [P([1, 0], 4, 3), 1])
+C('layer_norm', [P([1, 0], 4, 2), [4], T(4), T(4)])
+C('cumsum', [P([1, 0], 4, 3), 1])
+C('gather', [P([1, 0], 4, 3), 1, I([3, 2], [0, 3, 1, 1, 2, 0])])
+C('index', [P([1, 0], 4, 3), [I([2], [2, 0])]], fn='torch.ops.aten.index.Tensor')
+C('conv2d', [P([0, 1, 3, 2], 1, 2, 5, 4), T(2, 2, 3, 3)])
 
 assert not no_second, f'second order requested but z does not require grad: {no_second}'
 with open(OUT, 'w') as f:  # one case per line
