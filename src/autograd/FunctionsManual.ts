@@ -4,6 +4,9 @@
 // (and the small pieces of InputBuffer.cpp / accumulate_grad.h that are tensor math).
 
 import { aten } from '../aten/ops.js';
+import { autogradState } from '../c10/AutogradState.js';
+import { ErrorNode } from './function.js';
+import { gradientEdge, setHistory } from './variable.js';
 import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
 import { conv2dBackward, pool2dBackward } from '../kernels/Convolution.js';
 import { Tensor } from '../tensor/Tensor.js';
@@ -519,7 +522,10 @@ export function siluBackward(grad: Tensor, self: Tensor): Tensor {
 
 /** `threshold_backward(grad, result, 0)` for relu: the gradient where the output is positive. */
 export function reluBackward(grad: Tensor, result: Tensor): Tensor {
-  return grad.masked_fill(result.le(0), 0);
+  const g = grad.masked_fill(result.le(0), 0);
+  // Under create_graph PyTorch's threshold_backward is itself differentiable in `result` (with a zero
+  // derivative); adding 0 * result gives the first-order gradient that history, so double backward works.
+  return autogradState.gradMode && result.requiresGrad ? g.add(result.mul(0)) : g;
 }
 
 /** cat's gradient: the gradient cut into each input's extent along dim. */
@@ -674,12 +680,24 @@ export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor
 
 /** conv2d's input gradient (`convolution_backward`, input part). */
 export function conv2dInputBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
-  return conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'input');
+  return notTwiceDifferentiable(conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'input'), 'conv2d_backward', [grad, input, weight]);
 }
 
 /** conv2d's weight gradient. */
 export function conv2dWeightBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
-  return conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'weight');
+  return notTwiceDifferentiable(conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'weight'), 'conv2d_backward', [grad, input, weight]);
+}
+
+/**
+ * A backward computed by a kernel of its own (not by differentiable operators) has no derivative yet: under
+ * create_graph, give its result a node that raises if differentiated, rather than silently no history.
+ */
+function notTwiceDifferentiable(r: Tensor, name: string, inputs: Tensor[]): Tensor {
+  if (!autogradState.gradMode || !inputs.some((t) => t.requiresGrad)) return r;
+  const node = new ErrorNode(`the derivative for '${name}' is not implemented.`);
+  node.setNextEdges(inputs.map(gradientEdge));
+  setHistory(r, node);
+  return r;
 }
 
 /** conv2d's bias gradient: the gradient summed over batch and space. */
@@ -689,7 +707,7 @@ export function conv2dBiasBackward(grad: Tensor): Tensor {
 
 /** `max_pool2d_with_indices_backward`. */
 export function maxPool2dBackward(grad: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): Tensor {
-  return pool2dBackward(grad, self, kernelSize, stride, padding, dilation, ceilMode, 'max');
+  return notTwiceDifferentiable(pool2dBackward(grad, self, kernelSize, stride, padding, dilation, ceilMode, 'max'), 'max_pool2d_backward', [grad, self]);
 }
 
 /** `avg_pool2d_backward`. */
@@ -703,7 +721,11 @@ export function avgPool2dBackward(
   countIncludePad: boolean,
   divisorOverride: number | null,
 ): Tensor {
-  return pool2dBackward(grad, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride ?? null);
+  return notTwiceDifferentiable(
+    pool2dBackward(grad, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride ?? null),
+    'avg_pool2d_backward',
+    [grad, self],
+  );
 }
 
 /**

@@ -7,7 +7,6 @@ import { aten } from '../aten/ops.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { grad as autogradGrad } from './engine.js';
-import { noGrad } from './grad_mode.js';
 
 export interface GradcheckOptions {
   /** Finite-difference step. */
@@ -80,7 +79,7 @@ export function gradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckO
       // numerical[j][k]: d out[k] / d input[j]
       const numerical: number[][] = [];
       const acc = elementAccess(t);
-      noGrad(() => {
+      {
         for (let j = 0; j < m; j++) {
           const orig = acc.get(j);
           acc.set(j, orig - eps);
@@ -90,7 +89,7 @@ export function gradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckO
           acc.set(j, orig);
           numerical.push(hi.map((h, k) => (h - (lo[k] as number)) / (2 * eps)));
         }
-      });
+      }
       const analytical: number[][] = Array.from({ length: m }, () => new Array<number>(n).fill(0));
       for (let k = 0; k < n; k++) {
         const g = aten().zeros_like.call(out, null, null, null, null, null);
@@ -122,14 +121,12 @@ export function gradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckO
  * `createGraph`) against a fixed random-free output gradient of ones.
  */
 export function gradgradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckOptions = {}): boolean {
-  const diff = inputs.filter((t) => t.requiresGrad);
   const firstOrder = (...xs: Tensor[]): Tensor[] => {
     const outs = outputsOf(fn(...xs)).filter((t) => t.requiresGrad);
     const grads = outs.map((t) => aten().ones_like.call(t, null, null, null, null, null));
     const dx = xs.filter((t) => t.requiresGrad);
     const r = autogradGrad(outs, dx, { gradOutputs: grads, createGraph: true, allowUnused: true });
-    return r.filter((g): g is Tensor => g !== null && g.requiresGrad);
+    return r.filter((g): g is Tensor => g !== null);
   };
-  void diff;
   return gradcheck(firstOrder, inputs, { ...options, checkGradGrad: false });
 }

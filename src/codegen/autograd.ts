@@ -1,7 +1,8 @@
 // The autograd emitter: from native_functions.yaml and derivatives.yaml, the text of src/generated/autograd.ts —
 // one graph node class per derivatives entry (torchgen's Functions.h/.cpp, gen_autograd_functions.py), the
 // Autograd kernels that record them (VariableType.cpp, gen_variable_type.py) and the ADInplaceOrView kernels
-// of view operators (ADInplaceOrViewType.cpp, gen_inplace_or_view_type.py). Pure: returns a string.
+// (ADInplaceOrViewType.cpp, gen_inplace_or_view_type.py): views record their base, operators that write to an
+// argument bump its version counter. Pure: returns a string.
 
 import type { Argument } from '../schema/index.js';
 import type { DerivativeInfo } from './derivatives.js';
@@ -339,6 +340,29 @@ function emitViewKernel(nf: NativeFunction): string[] {
   ];
 }
 
+/** The ADInplaceOrView kernel of an operator that writes to its arguments: bump their version counters. */
+function emitMutationKernel(nf: NativeFunction): string[] {
+  const args = nf.func.arguments;
+  const params = args.map((x) => paramName(x.name));
+  const call = `ops.${nf.handleName}.redispatch(ks.and(afterADInplaceOrViewKeyset)${params.map((p) => `, ${p}`).join('')})`;
+  const bumps = args
+    .filter((x) => x.aliasInfo?.isWrite === true)
+    .map((x) =>
+      tensorKind(x) === 'list'
+        ? `    for (const t of ${paramName(x.name)}) t.bumpVersion();`
+        : tensorKind(x) === 'optional'
+          ? `    ${paramName(x.name)}?.bumpVersion();`
+          : `    ${paramName(x.name)}.bumpVersion();`,
+    );
+  return [
+    `  ${nf.handleName}: kernel('${nf.handleName}', (ks${params.map((p) => `, ${p}`).join('')}) => {`,
+    `    const result = ${call};`,
+    ...bumps,
+    '    return result;',
+    '  }),',
+  ];
+}
+
 /** The text of src/generated/autograd.ts. */
 export function emitAutograd(functions: readonly NativeFunction[], infos: readonly DerivativeInfo[]): string {
   const byOpName = new Map(infos.map((i) => [i.opName, i] as const));
@@ -362,7 +386,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
   for (const nf of functions) {
     const composite = nf.dispatch.some((d) => d.key === 'CompositeImplicitAutograd');
     if (composite) continue;
-    if (tensorArgs(nf).length === 0) continue;
+    if (tensorArgs(nf).length === 0 && !nf.func.isMutable) continue;
     if (!nf.func.returns.some((r) => r.type.str().startsWith('Tensor'))) continue;
     const kind = nf.func.kind();
     let a: Analysed | null = analysed.get(nf.opName) ?? null;
@@ -379,6 +403,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     } else if (kind === 'out') autogradLines.push(...emitKernel(nf, null, true));
     else if (kind === 'functional' || kind === 'inplace') autogradLines.push(...emitKernel(nf, a, false));
     if (isViewOp(nf) && kind !== 'inplace') viewLines.push(...emitViewKernel(nf));
+    else if (nf.func.isMutable) viewLines.push(...emitMutationKernel(nf));
     void byOpName;
   }
   return [
@@ -423,7 +448,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     '  };',
     '}',
     '',
-    '/** The ADInplaceOrView kernels of view operators. */',
+    '/** The ADInplaceOrView kernels: views record their base, in-place and out= operators bump versions. */',
     'export function inplaceOrViewKernels(ops: AtenOps) {',
     '  return {',
     ...viewLines,

@@ -151,14 +151,12 @@ function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string
       L.push(`  checkInplace(${self}, iter);`);
       if (backend === 'cpu') {
         L.push(`  k.impl(iter, ${metaArgs.join(', ')});`);
-        L.push(`  ${self}.bumpVersion();`);
       }
       L.push(`  return ${self};`);
     } else if (kind === 'out') {
       L.push(`  ${backend === 'cpu' ? 'const iter = ' : ''}k.meta(${outName}, ${metaArgs.join(', ')});`);
       if (backend === 'cpu') {
         L.push(`  k.impl(iter, ${metaArgs.join(', ')});`);
-        L.push(`  ${outName}.bumpVersion();`);
       }
       L.push(`  return ${outName};`);
     } else {

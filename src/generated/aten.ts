@@ -792,7 +792,6 @@ function cpu_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   k.impl(iter, self, other, alpha);
-  self.bumpVersion();
   return self;
 }
 
@@ -809,7 +808,6 @@ function cpu_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: nu
   const k = binary.addStructured;
   const iter = k.meta(out, self, other, alpha);
   k.impl(iter, self, other, alpha);
-  out.bumpVersion();
   return out;
 }
 
@@ -825,7 +823,6 @@ function cpu_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: nu
   const k = binary.subStructured;
   const iter = k.meta(out, self, other, alpha);
   k.impl(iter, self, other, alpha);
-  out.bumpVersion();
   return out;
 }
 
@@ -859,7 +856,6 @@ function cpu_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   k.impl(iter, self, other, alpha);
-  self.bumpVersion();
   return self;
 }
 
@@ -894,7 +890,6 @@ function cpu_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -911,7 +906,6 @@ function cpu_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tens
   const k = binary.mulStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -945,7 +939,6 @@ function cpu_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -962,7 +955,6 @@ function cpu_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tens
   const k = binary.divStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -996,7 +988,6 @@ function cpu_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1013,7 +1004,6 @@ function cpu_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.negStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1047,7 +1037,6 @@ function cpu_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1064,7 +1053,6 @@ function cpu_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.signStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1098,7 +1086,6 @@ function cpu_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1115,7 +1102,6 @@ function cpu_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.expStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1149,7 +1135,6 @@ function cpu_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1166,7 +1151,6 @@ function cpu_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.exp2Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1200,7 +1184,6 @@ function cpu_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1217,7 +1200,6 @@ function cpu_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.logStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1251,7 +1233,6 @@ function cpu_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1268,7 +1249,6 @@ function cpu_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.log2Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1302,7 +1282,6 @@ function cpu_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1319,7 +1298,6 @@ function cpu_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.log1pStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1353,7 +1331,6 @@ function cpu_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1370,7 +1347,6 @@ function cpu_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.expm1Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1404,7 +1380,6 @@ function cpu_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1421,7 +1396,6 @@ function cpu_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.sqrtStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1455,7 +1429,6 @@ function cpu_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1472,7 +1445,6 @@ function cpu_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.rsqrtStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1506,7 +1478,6 @@ function cpu_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1523,7 +1494,6 @@ function cpu_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.sinStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1557,7 +1527,6 @@ function cpu_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1574,7 +1543,6 @@ function cpu_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.cosStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1608,7 +1576,6 @@ function cpu_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1625,7 +1592,6 @@ function cpu_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.tanStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1659,7 +1625,6 @@ function cpu_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1676,7 +1641,6 @@ function cpu_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.asinStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1710,7 +1674,6 @@ function cpu_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1727,7 +1690,6 @@ function cpu_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.acosStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1761,7 +1723,6 @@ function cpu_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1778,7 +1739,6 @@ function cpu_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.atanStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1812,7 +1772,6 @@ function cpu_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1829,7 +1788,6 @@ function cpu_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.sinhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1863,7 +1821,6 @@ function cpu_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1880,7 +1837,6 @@ function cpu_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.coshStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1914,7 +1870,6 @@ function cpu_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1931,7 +1886,6 @@ function cpu_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.tanhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -1965,7 +1919,6 @@ function cpu_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -1982,7 +1935,6 @@ function cpu_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor
   const k = unary.sigmoidStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2016,7 +1968,6 @@ function cpu_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2033,7 +1984,6 @@ function cpu_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.siluStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2067,7 +2017,6 @@ function cpu_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2084,7 +2033,6 @@ function cpu_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.erfStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2118,7 +2066,6 @@ function cpu_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2135,7 +2082,6 @@ function cpu_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.floorStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2169,7 +2115,6 @@ function cpu_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2186,7 +2131,6 @@ function cpu_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.ceilStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2220,7 +2164,6 @@ function cpu_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2237,7 +2180,6 @@ function cpu_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.roundStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2271,7 +2213,6 @@ function cpu_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2288,7 +2229,6 @@ function cpu_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.truncStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2322,7 +2262,6 @@ function cpu_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2339,7 +2278,6 @@ function cpu_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   const k = unary.fracStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2373,7 +2311,6 @@ function cpu_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
-  self.bumpVersion();
   return self;
 }
 
@@ -2390,7 +2327,6 @@ function cpu_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
   const k = unary.reciprocalStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -2424,7 +2360,6 @@ function cpu_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2441,7 +2376,6 @@ function cpu_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.eqStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2475,7 +2409,6 @@ function cpu_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2492,7 +2425,6 @@ function cpu_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.eqScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2526,7 +2458,6 @@ function cpu_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2543,7 +2474,6 @@ function cpu_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.neStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2577,7 +2507,6 @@ function cpu_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2594,7 +2523,6 @@ function cpu_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.neScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2628,7 +2556,6 @@ function cpu_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2645,7 +2572,6 @@ function cpu_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.ltStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2679,7 +2605,6 @@ function cpu_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2696,7 +2621,6 @@ function cpu_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.ltScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2730,7 +2654,6 @@ function cpu_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2747,7 +2670,6 @@ function cpu_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.leStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2781,7 +2703,6 @@ function cpu_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2798,7 +2719,6 @@ function cpu_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.leScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2832,7 +2752,6 @@ function cpu_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2849,7 +2768,6 @@ function cpu_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.gtStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2883,7 +2801,6 @@ function cpu_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2900,7 +2817,6 @@ function cpu_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.gtScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2934,7 +2850,6 @@ function cpu_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -2951,7 +2866,6 @@ function cpu_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out
   const k = compare.geStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -2985,7 +2899,6 @@ function cpu_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boole
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3002,7 +2915,6 @@ function cpu_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | bo
   const k = compare.geScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3036,7 +2948,6 @@ function cpu_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3053,7 +2964,6 @@ function cpu_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Te
   const k = compare.bitwiseAndStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3087,7 +2997,6 @@ function cpu_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3104,7 +3013,6 @@ function cpu_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Ten
   const k = compare.bitwiseOrStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3138,7 +3046,6 @@ function cpu_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3155,7 +3062,6 @@ function cpu_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Te
   const k = compare.bitwiseXorStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3188,7 +3094,6 @@ function cpu_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: 
   const k = compare.maximumStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3221,7 +3126,6 @@ function cpu_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: 
   const k = compare.minimumStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3255,7 +3159,6 @@ function cpu_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3272,7 +3175,6 @@ function cpu_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
   const k = compare.remainderStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3306,7 +3208,6 @@ function cpu_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3323,7 +3224,6 @@ function cpu_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, o
   const k = compare.fmodStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3357,7 +3257,6 @@ function cpu_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
-  self.bumpVersion();
   return self;
 }
 
@@ -3374,7 +3273,6 @@ function cpu_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Te
   const k = compare.atan2Structured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
-  out.bumpVersion();
   return out;
 }
 
@@ -3408,7 +3306,6 @@ function cpu_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight
   const iter = k.meta(self, self, end, weight);
   checkInplace(self, iter);
   k.impl(iter, self, end, weight);
-  self.bumpVersion();
   return self;
 }
 
@@ -3425,7 +3322,6 @@ function cpu_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, wei
   const k = compare.lerpTensorStructured;
   const iter = k.meta(out, self, end, weight);
   k.impl(iter, self, end, weight);
-  out.bumpVersion();
   return out;
 }
 
@@ -3458,7 +3354,6 @@ function cpu_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[
   const k = reduce.sumStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
-  out.bumpVersion();
   return out;
 }
 
@@ -3491,7 +3386,6 @@ function cpu_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, kee
   const k = reduce.meanStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
-  out.bumpVersion();
   return out;
 }
 
@@ -3524,7 +3418,6 @@ function cpu_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdi
   const k = reduce.prodStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
-  out.bumpVersion();
   return out;
 }
 
@@ -3557,7 +3450,6 @@ function cpu_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim:
   const k = reduce.amaxStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3590,7 +3482,6 @@ function cpu_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim:
   const k = reduce.aminStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3640,7 +3531,6 @@ function cpu_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: bo
   const k = reduce.allDimStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3656,7 +3546,6 @@ function cpu_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>,
   const k = reduce.allDimsStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3706,7 +3595,6 @@ function cpu_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: bo
   const k = reduce.anyDimStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3722,7 +3610,6 @@ function cpu_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>,
   const k = reduce.anyDimsStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3755,7 +3642,6 @@ function cpu_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor
   const k = reduce.allAllStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -3788,7 +3674,6 @@ function cpu_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor
   const k = reduce.anyAllStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
-  out.bumpVersion();
   return out;
 }
 
@@ -3821,7 +3706,6 @@ function cpu_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, kee
   const k = reduce.argmaxStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3854,7 +3738,6 @@ function cpu_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, kee
   const k = reduce.argminStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 
@@ -3887,7 +3770,6 @@ function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean
   const k = reduce.normStructured;
   const iter = k.meta(out, self, p, dim, keepdim);
   k.impl(iter, self, p, dim, keepdim);
-  out.bumpVersion();
   return out;
 }
 

@@ -6338,7 +6338,7 @@ export function autogradKernels(ops: AtenOps) {
   };
 }
 
-/** The ADInplaceOrView kernels of view operators. */
+/** The ADInplaceOrView kernels: views record their base, in-place and out= operators bump versions. */
 export function inplaceOrViewKernels(ops: AtenOps) {
   return {
   view: kernel('view', (ks, self, size) => {
@@ -6401,6 +6401,801 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     markView(result, self);
     return result;
   }),
+  copy_: kernel('copy_', (ks, self, src, nonBlocking) => {
+    const result = ops.copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, src, nonBlocking);
+    self.bumpVersion();
+    return result;
+  }),
+  fill__Scalar: kernel('fill__Scalar', (ks, self, value) => {
+    const result = ops.fill__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, value);
+    self.bumpVersion();
+    return result;
+  }),
+  zero_: kernel('zero_', (ks, self) => {
+    const result = ops.zero_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  uniform_: kernel('uniform_', (ks, self, from, to, generator) => {
+    const result = ops.uniform_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, from, to, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  normal_: kernel('normal_', (ks, self, mean, std, generator) => {
+    const result = ops.normal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mean, std, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  bernoulli__float: kernel('bernoulli__float', (ks, self, p, generator) => {
+    const result = ops.bernoulli__float.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, generator);
+    self.bumpVersion();
+    return result;
+  }),
+  add__Tensor: kernel('add__Tensor', (ks, self, other, alpha) => {
+    const result = ops.add__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  add_out: kernel('add_out', (ks, self, other, alpha, out) => {
+    const result = ops.add_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sub_out: kernel('sub_out', (ks, self, other, alpha, out) => {
+    const result = ops.sub_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sub__Tensor: kernel('sub__Tensor', (ks, self, other, alpha) => {
+    const result = ops.sub__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  mul__Tensor: kernel('mul__Tensor', (ks, self, other) => {
+    const result = ops.mul__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  mul_out: kernel('mul_out', (ks, self, other, out) => {
+    const result = ops.mul_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  div__Tensor: kernel('div__Tensor', (ks, self, other) => {
+    const result = ops.div__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  div_out: kernel('div_out', (ks, self, other, out) => {
+    const result = ops.div_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  neg_: kernel('neg_', (ks, self) => {
+    const result = ops.neg_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  neg_out: kernel('neg_out', (ks, self, out) => {
+    const result = ops.neg_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  abs_: kernel('abs_', (ks, self) => {
+    const result = ops.abs_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  abs_out: kernel('abs_out', (ks, self, out) => {
+    const result = ops.abs_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sign_: kernel('sign_', (ks, self) => {
+    const result = ops.sign_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sign_out: kernel('sign_out', (ks, self, out) => {
+    const result = ops.sign_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  exp_: kernel('exp_', (ks, self) => {
+    const result = ops.exp_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  exp_out: kernel('exp_out', (ks, self, out) => {
+    const result = ops.exp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  exp2_: kernel('exp2_', (ks, self) => {
+    const result = ops.exp2_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  exp2_out: kernel('exp2_out', (ks, self, out) => {
+    const result = ops.exp2_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  log_: kernel('log_', (ks, self) => {
+    const result = ops.log_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  log_out: kernel('log_out', (ks, self, out) => {
+    const result = ops.log_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  log2_: kernel('log2_', (ks, self) => {
+    const result = ops.log2_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  log2_out: kernel('log2_out', (ks, self, out) => {
+    const result = ops.log2_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  log1p_: kernel('log1p_', (ks, self) => {
+    const result = ops.log1p_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  log1p_out: kernel('log1p_out', (ks, self, out) => {
+    const result = ops.log1p_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  expm1_: kernel('expm1_', (ks, self) => {
+    const result = ops.expm1_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  expm1_out: kernel('expm1_out', (ks, self, out) => {
+    const result = ops.expm1_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sqrt_: kernel('sqrt_', (ks, self) => {
+    const result = ops.sqrt_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sqrt_out: kernel('sqrt_out', (ks, self, out) => {
+    const result = ops.sqrt_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  rsqrt_: kernel('rsqrt_', (ks, self) => {
+    const result = ops.rsqrt_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  rsqrt_out: kernel('rsqrt_out', (ks, self, out) => {
+    const result = ops.rsqrt_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sin_: kernel('sin_', (ks, self) => {
+    const result = ops.sin_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sin_out: kernel('sin_out', (ks, self, out) => {
+    const result = ops.sin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  cos_: kernel('cos_', (ks, self) => {
+    const result = ops.cos_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  cos_out: kernel('cos_out', (ks, self, out) => {
+    const result = ops.cos_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  tan_: kernel('tan_', (ks, self) => {
+    const result = ops.tan_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  tan_out: kernel('tan_out', (ks, self, out) => {
+    const result = ops.tan_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  asin_: kernel('asin_', (ks, self) => {
+    const result = ops.asin_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  asin_out: kernel('asin_out', (ks, self, out) => {
+    const result = ops.asin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  acos_: kernel('acos_', (ks, self) => {
+    const result = ops.acos_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  acos_out: kernel('acos_out', (ks, self, out) => {
+    const result = ops.acos_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  atan_: kernel('atan_', (ks, self) => {
+    const result = ops.atan_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  atan_out: kernel('atan_out', (ks, self, out) => {
+    const result = ops.atan_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sinh_: kernel('sinh_', (ks, self) => {
+    const result = ops.sinh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sinh_out: kernel('sinh_out', (ks, self, out) => {
+    const result = ops.sinh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  cosh_: kernel('cosh_', (ks, self) => {
+    const result = ops.cosh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  cosh_out: kernel('cosh_out', (ks, self, out) => {
+    const result = ops.cosh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  tanh_: kernel('tanh_', (ks, self) => {
+    const result = ops.tanh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  tanh_out: kernel('tanh_out', (ks, self, out) => {
+    const result = ops.tanh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sigmoid_: kernel('sigmoid_', (ks, self) => {
+    const result = ops.sigmoid_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  sigmoid_out: kernel('sigmoid_out', (ks, self, out) => {
+    const result = ops.sigmoid_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  relu_: kernel('relu_', (ks, self) => {
+    const result = ops.relu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  gelu_: kernel('gelu_', (ks, self, approximate) => {
+    const result = ops.gelu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, approximate);
+    self.bumpVersion();
+    return result;
+  }),
+  gelu_out: kernel('gelu_out', (ks, self, approximate, out) => {
+    const result = ops.gelu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, approximate, out);
+    out.bumpVersion();
+    return result;
+  }),
+  silu_: kernel('silu_', (ks, self) => {
+    const result = ops.silu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  silu_out: kernel('silu_out', (ks, self, out) => {
+    const result = ops.silu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  erf_: kernel('erf_', (ks, self) => {
+    const result = ops.erf_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  erf_out: kernel('erf_out', (ks, self, out) => {
+    const result = ops.erf_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  floor_: kernel('floor_', (ks, self) => {
+    const result = ops.floor_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  floor_out: kernel('floor_out', (ks, self, out) => {
+    const result = ops.floor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ceil_: kernel('ceil_', (ks, self) => {
+    const result = ops.ceil_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  ceil_out: kernel('ceil_out', (ks, self, out) => {
+    const result = ops.ceil_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  round_: kernel('round_', (ks, self) => {
+    const result = ops.round_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  round_out: kernel('round_out', (ks, self, out) => {
+    const result = ops.round_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  round__decimals: kernel('round__decimals', (ks, self, decimals) => {
+    const result = ops.round__decimals.redispatch(ks.and(afterADInplaceOrViewKeyset), self, decimals);
+    self.bumpVersion();
+    return result;
+  }),
+  round_decimals_out: kernel('round_decimals_out', (ks, self, decimals, out) => {
+    const result = ops.round_decimals_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, decimals, out);
+    out.bumpVersion();
+    return result;
+  }),
+  trunc_: kernel('trunc_', (ks, self) => {
+    const result = ops.trunc_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  trunc_out: kernel('trunc_out', (ks, self, out) => {
+    const result = ops.trunc_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  frac_: kernel('frac_', (ks, self) => {
+    const result = ops.frac_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  frac_out: kernel('frac_out', (ks, self, out) => {
+    const result = ops.frac_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  reciprocal_: kernel('reciprocal_', (ks, self) => {
+    const result = ops.reciprocal_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  reciprocal_out: kernel('reciprocal_out', (ks, self, out) => {
+    const result = ops.reciprocal_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  nan_to_num_: kernel('nan_to_num_', (ks, self, nan, posinf, neginf) => {
+    const result = ops.nan_to_num_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, nan, posinf, neginf);
+    self.bumpVersion();
+    return result;
+  }),
+  nan_to_num_out: kernel('nan_to_num_out', (ks, self, nan, posinf, neginf, out) => {
+    const result = ops.nan_to_num_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, nan, posinf, neginf, out);
+    out.bumpVersion();
+    return result;
+  }),
+  eq__Tensor: kernel('eq__Tensor', (ks, self, other) => {
+    const result = ops.eq__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  eq_Tensor_out: kernel('eq_Tensor_out', (ks, self, other, out) => {
+    const result = ops.eq_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  eq__Scalar: kernel('eq__Scalar', (ks, self, other) => {
+    const result = ops.eq__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  eq_Scalar_out: kernel('eq_Scalar_out', (ks, self, other, out) => {
+    const result = ops.eq_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ne__Tensor: kernel('ne__Tensor', (ks, self, other) => {
+    const result = ops.ne__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ne_Tensor_out: kernel('ne_Tensor_out', (ks, self, other, out) => {
+    const result = ops.ne_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ne__Scalar: kernel('ne__Scalar', (ks, self, other) => {
+    const result = ops.ne__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ne_Scalar_out: kernel('ne_Scalar_out', (ks, self, other, out) => {
+    const result = ops.ne_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lt__Tensor: kernel('lt__Tensor', (ks, self, other) => {
+    const result = ops.lt__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  lt_Tensor_out: kernel('lt_Tensor_out', (ks, self, other, out) => {
+    const result = ops.lt_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lt__Scalar: kernel('lt__Scalar', (ks, self, other) => {
+    const result = ops.lt__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  lt_Scalar_out: kernel('lt_Scalar_out', (ks, self, other, out) => {
+    const result = ops.lt_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  le__Tensor: kernel('le__Tensor', (ks, self, other) => {
+    const result = ops.le__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  le_Tensor_out: kernel('le_Tensor_out', (ks, self, other, out) => {
+    const result = ops.le_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  le__Scalar: kernel('le__Scalar', (ks, self, other) => {
+    const result = ops.le__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  le_Scalar_out: kernel('le_Scalar_out', (ks, self, other, out) => {
+    const result = ops.le_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gt__Tensor: kernel('gt__Tensor', (ks, self, other) => {
+    const result = ops.gt__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  gt_Tensor_out: kernel('gt_Tensor_out', (ks, self, other, out) => {
+    const result = ops.gt_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  gt__Scalar: kernel('gt__Scalar', (ks, self, other) => {
+    const result = ops.gt__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  gt_Scalar_out: kernel('gt_Scalar_out', (ks, self, other, out) => {
+    const result = ops.gt_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ge__Tensor: kernel('ge__Tensor', (ks, self, other) => {
+    const result = ops.ge__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ge_Tensor_out: kernel('ge_Tensor_out', (ks, self, other, out) => {
+    const result = ops.ge_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  ge__Scalar: kernel('ge__Scalar', (ks, self, other) => {
+    const result = ops.ge__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  ge_Scalar_out: kernel('ge_Scalar_out', (ks, self, other, out) => {
+    const result = ops.ge_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logical_and_: kernel('logical_and_', (ks, self, other) => {
+    const result = ops.logical_and_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  logical_and_out: kernel('logical_and_out', (ks, self, other, out) => {
+    const result = ops.logical_and_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logical_or_: kernel('logical_or_', (ks, self, other) => {
+    const result = ops.logical_or_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  logical_or_out: kernel('logical_or_out', (ks, self, other, out) => {
+    const result = ops.logical_or_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logical_xor_: kernel('logical_xor_', (ks, self, other) => {
+    const result = ops.logical_xor_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  logical_xor_out: kernel('logical_xor_out', (ks, self, other, out) => {
+    const result = ops.logical_xor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  logical_not_: kernel('logical_not_', (ks, self) => {
+    const result = ops.logical_not_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  logical_not_out: kernel('logical_not_out', (ks, self, out) => {
+    const result = ops.logical_not_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_not_: kernel('bitwise_not_', (ks, self) => {
+    const result = ops.bitwise_not_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_not_out: kernel('bitwise_not_out', (ks, self, out) => {
+    const result = ops.bitwise_not_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_and__Tensor: kernel('bitwise_and__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_and__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_and_Tensor_out: kernel('bitwise_and_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_and_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_and__Scalar: kernel('bitwise_and__Scalar', (ks, self, other) => {
+    const result = ops.bitwise_and__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_and_Scalar_out: kernel('bitwise_and_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_and_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_or__Tensor: kernel('bitwise_or__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_or__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_or_Tensor_out: kernel('bitwise_or_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_or_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_or__Scalar: kernel('bitwise_or__Scalar', (ks, self, other) => {
+    const result = ops.bitwise_or__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_or_Scalar_out: kernel('bitwise_or_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_or_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_xor__Tensor: kernel('bitwise_xor__Tensor', (ks, self, other) => {
+    const result = ops.bitwise_xor__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_xor_Tensor_out: kernel('bitwise_xor_Tensor_out', (ks, self, other, out) => {
+    const result = ops.bitwise_xor_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bitwise_xor__Scalar: kernel('bitwise_xor__Scalar', (ks, self, other) => {
+    const result = ops.bitwise_xor__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  bitwise_xor_Scalar_out: kernel('bitwise_xor_Scalar_out', (ks, self, other, out) => {
+    const result = ops.bitwise_xor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  maximum_out: kernel('maximum_out', (ks, self, other, out) => {
+    const result = ops.maximum_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  minimum_out: kernel('minimum_out', (ks, self, other, out) => {
+    const result = ops.minimum_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  where_self_out: kernel('where_self_out', (ks, condition, self, other, out) => {
+    const result = ops.where_self_out.redispatch(ks.and(afterADInplaceOrViewKeyset), condition, self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_: kernel('clamp_', (ks, self, min, max) => {
+    const result = ops.clamp_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_out: kernel('clamp_out', (ks, self, min, max, out) => {
+    const result = ops.clamp_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, max, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp__Tensor: kernel('clamp__Tensor', (ks, self, min, max) => {
+    const result = ops.clamp__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_Tensor_out: kernel('clamp_Tensor_out', (ks, self, min, max, out) => {
+    const result = ops.clamp_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, max, out);
+    out.bumpVersion();
+    return result;
+  }),
+  remainder__Tensor: kernel('remainder__Tensor', (ks, self, other) => {
+    const result = ops.remainder__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  remainder_Tensor_out: kernel('remainder_Tensor_out', (ks, self, other, out) => {
+    const result = ops.remainder_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  remainder__Scalar: kernel('remainder__Scalar', (ks, self, other) => {
+    const result = ops.remainder__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  remainder_Scalar_out: kernel('remainder_Scalar_out', (ks, self, other, out) => {
+    const result = ops.remainder_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  fmod__Tensor: kernel('fmod__Tensor', (ks, self, other) => {
+    const result = ops.fmod__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  fmod_Tensor_out: kernel('fmod_Tensor_out', (ks, self, other, out) => {
+    const result = ops.fmod_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  fmod__Scalar: kernel('fmod__Scalar', (ks, self, other) => {
+    const result = ops.fmod__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  fmod_Scalar_out: kernel('fmod_Scalar_out', (ks, self, other, out) => {
+    const result = ops.fmod_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  atan2_: kernel('atan2_', (ks, self, other) => {
+    const result = ops.atan2_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    self.bumpVersion();
+    return result;
+  }),
+  atan2_out: kernel('atan2_out', (ks, self, other, out) => {
+    const result = ops.atan2_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lerp__Scalar: kernel('lerp__Scalar', (ks, self, end, weight) => {
+    const result = ops.lerp__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, end, weight);
+    self.bumpVersion();
+    return result;
+  }),
+  lerp_Scalar_out: kernel('lerp_Scalar_out', (ks, self, end, weight, out) => {
+    const result = ops.lerp_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, end, weight, out);
+    out.bumpVersion();
+    return result;
+  }),
+  lerp__Tensor: kernel('lerp__Tensor', (ks, self, end, weight) => {
+    const result = ops.lerp__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, end, weight);
+    self.bumpVersion();
+    return result;
+  }),
+  lerp_Tensor_out: kernel('lerp_Tensor_out', (ks, self, end, weight, out) => {
+    const result = ops.lerp_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, end, weight, out);
+    out.bumpVersion();
+    return result;
+  }),
+  sum_IntList_out: kernel('sum_IntList_out', (ks, self, dim, keepdim, dtype, out) => {
+    const result = ops.sum_IntList_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  mean_out: kernel('mean_out', (ks, self, dim, keepdim, dtype, out) => {
+    const result = ops.mean_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  prod_int_out: kernel('prod_int_out', (ks, self, dim, keepdim, dtype, out) => {
+    const result = ops.prod_int_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  amax_out: kernel('amax_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.amax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  amin_out: kernel('amin_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.amin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  all_out: kernel('all_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.all_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  all_dims_out: kernel('all_dims_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.all_dims_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  any_out: kernel('any_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.any_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  any_dims_out: kernel('any_dims_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.any_dims_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  all_all_out: kernel('all_all_out', (ks, self, out) => {
+    const result = ops.all_all_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  any_all_out: kernel('any_all_out', (ks, self, out) => {
+    const result = ops.any_all_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  argmax_out: kernel('argmax_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.argmax_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  argmin_out: kernel('argmin_out', (ks, self, dim, keepdim, out) => {
+    const result = ops.argmin_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
   split_Tensor: kernel('split_Tensor', (ks, self, splitSize, dim) => {
     const result = ops.split_Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, splitSize, dim);
     for (const r of result) markView(r, self);
@@ -6419,6 +7214,16 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   unbind_int: kernel('unbind_int', (ks, self, dim) => {
     const result = ops.unbind_int.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
     for (const r of result) markView(r, self);
+    return result;
+  }),
+  index_put_: kernel('index_put_', (ks, self, indices, values, accumulate) => {
+    const result = ops.index_put_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, indices, values, accumulate);
+    self.bumpVersion();
+    return result;
+  }),
+  norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
+    const result = ops.norm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, keepdim, out);
+    out.bumpVersion();
     return result;
   }),
   };

@@ -18,10 +18,6 @@ type Num = number | boolean;
 type OptTensor = Tensor | null | undefined;
 type OptNum = Num | null | undefined;
 
-function bump(t: Tensor): Tensor {
-  t.bumpVersion();
-  return t;
-}
 
 /** `wrapped_scalar_tensor(s)`: the 0-dim CPU tensor a Scalar argument becomes (a wrapped number). */
 const wrapNumber = wrapScalar;
@@ -206,28 +202,28 @@ export function logicalAnd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Te
   return compare(andOp, null, self, other);
 }
 export function logicalAnd_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(compare(andOp, self, self, other));
+  return compare(andOp, self, self, other);
 }
 export function logicalAndOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(compare(andOp, out, self, other));
+  return compare(andOp, out, self, other);
 }
 export function logicalOr(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   return compare(orOp, null, self, other);
 }
 export function logicalOr_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(compare(orOp, self, self, other));
+  return compare(orOp, self, self, other);
 }
 export function logicalOrOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(compare(orOp, out, self, other));
+  return compare(orOp, out, self, other);
 }
 export function logicalXor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   return compare(xorOp, null, self, other);
 }
 export function logicalXor_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  return bump(compare(xorOp, self, self, other));
+  return compare(xorOp, self, self, other);
 }
 export function logicalXorOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(compare(xorOp, out, self, other));
+  return compare(xorOp, out, self, other);
 }
 
 /**
@@ -246,10 +242,10 @@ export function logicalNot(_ks: DispatchKeySet, self: Tensor): Tensor {
   return logicalNotImpl(null, self);
 }
 export function logicalNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return bump(logicalNotImpl(self, self));
+  return logicalNotImpl(self, self);
 }
 export function logicalNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  return bump(logicalNotImpl(out, self));
+  return logicalNotImpl(out, self);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -304,8 +300,8 @@ interface BitwiseKernels extends ScalarOverloadKernels {
 function bitwiseKernels(name: string, op: ScalarOp): BitwiseKernels {
   return {
     fnScalar: (_ks, self, other) => bitwiseImpl(name, op, null, self, wrapNumber(other)),
-    inplaceScalar: (_ks, self, other) => bump(bitwiseImpl(name, op, self, self, wrapNumber(other))),
-    outScalar: (_ks, self, other, out) => bump(bitwiseImpl(name, op, out, self, wrapNumber(other))),
+    inplaceScalar: (_ks, self, other) => bitwiseImpl(name, op, self, self, wrapNumber(other)),
+    outScalar: (_ks, self, other, out) => bitwiseImpl(name, op, out, self, wrapNumber(other)),
     scalarTensor: (_ks, self, other) => bitwiseImpl(name, op, null, wrapNumber(self), other),
   };
 }
@@ -349,10 +345,10 @@ export function bitwiseNot(_ks: DispatchKeySet, self: Tensor): Tensor {
   return bitwiseNotImpl(null, self);
 }
 export function bitwiseNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return bump(bitwiseNotImpl(self, self));
+  return bitwiseNotImpl(self, self);
 }
 export function bitwiseNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  return bump(bitwiseNotImpl(out, self));
+  return bitwiseNotImpl(out, self);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -413,7 +409,7 @@ export function where(_ks: DispatchKeySet, condition: Tensor, self: Tensor, othe
 }
 /** `where.self_out` */
 export function whereOut(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  return bump(whereImpl(out, condition, self, other));
+  return whereImpl(out, condition, self, other);
 }
 /** `where.ScalarSelf` */
 export function whereScalarSelf(_ks: DispatchKeySet, condition: Tensor, self: Num, other: Tensor): Tensor {
@@ -506,11 +502,11 @@ export function clamp(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: Opt
 }
 /** `clamp_` */
 export function clamp_(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: OptNum): Tensor {
-  return bump(clampScalarImpl(self, self, min, max));
+  return clampScalarImpl(self, self, min, max);
 }
 /** `clamp.out` */
 export function clampOut(_ks: DispatchKeySet, self: Tensor, min: OptNum, max: OptNum, out: Tensor): Tensor {
-  return bump(clampScalarImpl(out, self, min, max));
+  return clampScalarImpl(out, self, min, max);
 }
 
 /**
@@ -553,11 +549,11 @@ export function clampTensor(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, 
 }
 /** `clamp_.Tensor` */
 export function clampTensor_(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, max?: OptTensor): Tensor {
-  return bump(clampTensorImpl(self, self, min, max));
+  return clampTensorImpl(self, self, min, max);
 }
 /** `clamp.Tensor_out` */
 export function clampTensorOut(_ks: DispatchKeySet, self: Tensor, min: OptTensor, max: OptTensor, out: Tensor): Tensor {
-  return bump(clampTensorImpl(out, self, min, max));
+  return clampTensorImpl(out, self, min, max);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -612,10 +608,10 @@ export function remainderScalar(_ks: DispatchKeySet, self: Tensor, other: Num): 
   return rem(null, self, wrapNumber(other));
 }
 export function remainderScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return bump(rem(self, self, wrapNumber(other)));
+  return rem(self, self, wrapNumber(other));
 }
 export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return bump(rem(out, self, wrapNumber(other)));
+  return rem(out, self, wrapNumber(other));
 }
 /** `remainder.Scalar_Tensor(Scalar self, Tensor other)` */
 export function remainderScalarTensor(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {
@@ -630,10 +626,10 @@ export function fmodScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tenso
   return fmo(null, self, wrapNumber(other));
 }
 export function fmodScalar_(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
-  return bump(fmo(self, self, wrapNumber(other)));
+  return fmo(self, self, wrapNumber(other));
 }
 export function fmodScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
-  return bump(fmo(out, self, wrapNumber(other)));
+  return fmo(out, self, wrapNumber(other));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -678,11 +674,11 @@ export function lerp(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num
 }
 /** `lerp_.Scalar` */
 export function lerp_(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num): Tensor {
-  return bump(lerpImpl(self, self, end, weight));
+  return lerpImpl(self, self, end, weight);
 }
 /** `lerp.Scalar_out` */
 export function lerpOut(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num, out: Tensor): Tensor {
-  return bump(lerpImpl(out, self, end, weight));
+  return lerpImpl(out, self, end, weight);
 }
 
 /**

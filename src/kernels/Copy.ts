@@ -56,7 +56,6 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   // Same dtype, both contiguous: a block copy.
   if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
     d.data.set(s.data.subarray(s.base, s.base + self.numel * s.lanes), d.base);
-    self.bumpVersion();
     return self;
   }
   // Real dtypes into a contiguous self over another storage: one strided pass, converting per element.
@@ -68,7 +67,6 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
     let k = d.base;
     if (sd === dd) forEachStorageIndex(expanded.sizes, expanded.strides, s.base, (i) => (out[k++] = from[i] as number));
     else forEachStorageIndex(expanded.sizes, expanded.strides, s.base, (i) => (out[k++] = toStored(dd, fromStored(sd, from[i] as number))));
-    self.bumpVersion();
     return self;
   }
   // General case: read every source element first (self and src may overlap), then write.
@@ -76,7 +74,6 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   forEachStorageIndex(expanded.sizes, expanded.strides, 0, (i) => values.push(readElement(expanded.dtype, s.data, s.base + i * s.lanes)));
   let k = 0;
   forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, d.data, d.base + i * d.lanes, values[k++] as ScalarValue));
-  self.bumpVersion();
   return self;
 }
 
@@ -92,7 +89,6 @@ export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean
     if (self.isContiguous()) data.fill(stored, base, base + self.numel);
     else forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = stored));
   }
-  self.bumpVersion();
   return self;
 }
 

@@ -43,7 +43,6 @@ function fillFloating(self: Tensor, op: string, fill: (out: FloatArray) => void)
     let k = 0;
     forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, tmp[k++] as number)));
   }
-  self.bumpVersion();
   return self;
 }
 
@@ -96,7 +95,6 @@ function writeRowMajor(self: Tensor, values: ArrayLike<number>): void {
   const { data, base } = self.dataView();
   let k = 0;
   forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, values[k++] as number)));
-  self.bumpVersion();
 }
 
 /** `rand.generator(size, generator)`: `empty(size).uniform_(0, 1, generator)`. */

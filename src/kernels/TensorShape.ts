@@ -1,6 +1,7 @@
 // View and shape kernels: they only compute sizes, strides and offsets over the same storage, so one
 // CompositeExplicitAutograd kernel serves CPU and Meta alike. Mirrors aten/src/ATen/native/TensorShape.cpp.
 
+import { aten } from '../aten/ops.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { computeStride, inferSize, maybeWrapDim } from '../tensor/wrapDim.js';
@@ -181,7 +182,7 @@ export function slice(_ks: DispatchKeySet, self: Tensor, dim = 0, start?: number
   return makeView(self, sizes, strides, self.storageOffset + s * (self.strides[d] as number));
 }
 
-export function narrow(ks: DispatchKeySet, self: Tensor, dim: number, start: number, length: number): Tensor {
+export function narrow(_ks: DispatchKeySet, self: Tensor, dim: number, start: number, length: number): Tensor {
   if (self.dim() === 0) throw new Error('narrow() cannot be applied to a 0-dim tensor.');
   if (length < 0) throw new Error('narrow(): length must be non-negative.');
   const d = maybeWrapDim(dim, self.dim());
@@ -191,7 +192,8 @@ export function narrow(ks: DispatchKeySet, self: Tensor, dim: number, start: num
   }
   const s = start < 0 ? start + size : start;
   if (s + length > size) throw new Error(`start (${s}) + length (${length}) exceeds dimension size (${size}).`);
-  return slice(ks, self, d, s, s + length, 1);
+  // CompositeImplicitAutograd: through the dispatcher, so autograd records the slice (SliceBackward0).
+  return aten().slice_Tensor.call(self, d, s, s + length, 1);
 }
 
 export function alias(_ks: DispatchKeySet, self: Tensor): Tensor {

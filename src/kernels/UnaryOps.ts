@@ -55,10 +55,6 @@ function rounderFor(dtype: ScalarType): Rounder {
   return dtype === ScalarType.Double ? exact : Math.fround;
 }
 
-function bump(t: Tensor): Tensor {
-  t.bumpVersion();
-  return t;
-}
 
 /** AT_DISPATCH's error for a dtype the kernel does not cover. */
 function notImplemented(name: string, dtype: ScalarType): Error {
@@ -396,7 +392,7 @@ function inplace(name: SpecName): Functional {
   const spec: UnarySpec = SPECS[name];
   return (_ks, self) => {
     runLoop(spec, build(spec, self, self));
-    return bump(self);
+    return self;
   };
 }
 
@@ -404,7 +400,7 @@ function outVariant(name: SpecName): OutVariant {
   const spec: UnarySpec = SPECS[name];
   return (_ks, self, out) => {
     runLoop(spec, build(spec, out, self));
-    return bump(out);
+    return out;
   };
 }
 
@@ -493,7 +489,7 @@ export function abs_(ks: DispatchKeySet, self: Tensor): Tensor {
 export function absOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   if (!isComplexType(self.dtype)) return absSameOut(ks, self, out);
   absComplexInto(out, self);
-  return bump(out);
+  return out;
 }
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
@@ -513,7 +509,7 @@ export function relu_(_ks: DispatchKeySet, self: Tensor): Tensor {
   const iter = build(SPECS.relu, self, self);
   reluCheck(iter);
   runLoop(SPECS.relu, iter);
-  return bump(self);
+  return self;
 }
 
 // ---- gelu -------------------------------------------------------------------------------------------
@@ -551,12 +547,12 @@ export function gelu(_ks: DispatchKeySet, self: Tensor, approximate: string = 'n
 
 export function gelu_(_ks: DispatchKeySet, self: Tensor, approximate: string = 'none'): Tensor {
   geluLoop(TensorIterator.unaryOp(self, self), geluIsTanh(approximate));
-  return bump(self);
+  return self;
 }
 
 export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, out: Tensor): Tensor {
   geluLoop(TensorIterator.unaryOp(out, self), geluIsTanh(approximate));
-  return bump(out);
+  return out;
 }
 
 // ---- round.decimals --------------------------------------------------------------------------------
@@ -584,12 +580,12 @@ export function roundDecimals(_ks: DispatchKeySet, self: Tensor, decimals: numbe
 
 export function roundDecimals_(_ks: DispatchKeySet, self: Tensor, decimals: number): Tensor {
   roundDecimalsLoop(TensorIterator.unaryOp(self, self), decimals);
-  return bump(self);
+  return self;
 }
 
 export function roundDecimalsOut(_ks: DispatchKeySet, self: Tensor, decimals: number, out: Tensor): Tensor {
   roundDecimalsLoop(TensorIterator.unaryOp(out, self), decimals);
-  return bump(out);
+  return out;
 }
 
 // ---- isnan, isinf, isfinite (bool results; functional only) -----------------------------------------
@@ -685,7 +681,7 @@ export function nanToNum(_ks: DispatchKeySet, self: Tensor, nan?: OptNumber, pos
 
 export function nanToNum_(_ks: DispatchKeySet, self: Tensor, nan?: OptNumber, posinf?: OptNumber, neginf?: OptNumber): Tensor {
   nanToNumLoop(TensorIterator.unaryOp(self, self), nan, posinf, neginf);
-  return bump(self);
+  return self;
 }
 
 export function nanToNumOut(_ks: DispatchKeySet, self: Tensor, nan: OptNumber, posinf: OptNumber, neginf: OptNumber, out: Tensor): Tensor {
@@ -695,5 +691,5 @@ export function nanToNumOut(_ks: DispatchKeySet, self: Tensor, nan: OptNumber, p
     );
   }
   nanToNumLoop(TensorIterator.unaryOp(out, self), nan, posinf, neginf);
-  return bump(out);
+  return out;
 }

@@ -229,16 +229,21 @@ describe('Meta tensors (PyTorch golden)', () => {
 });
 
 describe('CompareOps variants', () => {
-  it('bumps the version counter of in-place and out= targets', () => {
+  it('leaves version counters to the ADInplaceOrView kernel: +1 through the dispatcher, +0 called directly', () => {
     const x = torch.tensor([1, 5, 3]);
     const v = x._version;
     C.clamp_(ks, x, 2, 4);
     expect(x.tolist()).toEqual([2, 4, 3]);
+    expect(x._version).toBe(v);
+    x.clamp_(3, 4);
     expect(x._version).toBe(v + 1);
     const out = torch.empty(0, { dtype: 'bool' });
     const ov = out._version;
     expect(atenCpu.lt_Tensor_out(out, x, torch.tensor([3, 3, 3]))).toBe(out);
-    expect(out.tolist()).toEqual([true, false, false]);
+    expect(out.tolist()).toEqual([false, false, false]);
+    expect(out._version).toBe(ov);
+    torch.lt(x, torch.tensor([4, 4, 4]), { out });
+    expect(out.tolist()).toEqual([true, false, true]);
     expect(out._version).toBe(ov + 1);
   });
 

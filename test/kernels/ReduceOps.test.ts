@@ -156,7 +156,9 @@ describe('out= overloads of the structured reductions (PyTorch golden)', () => {
         const version = out._version;
         const r = runOut(c, x, out);
         expect(r).toBe(out);
-        expect(out._version).toBeGreaterThan(version);
+        // Through the dispatcher the ADInplaceOrView kernel bumps out's version once; norm is called through
+        // its direct entry point (atenCpu), which, like at::cpu::, leaves the counter alone.
+        expect(out._version).toBe(c.op === 'norm' ? version : version + 1);
         const want = c.result!;
         expect([dtypeName(out.dtype), out.size()]).toEqual([want.dtype, want.sizes]);
         const values = (out.reshape(-1).tolist() as (number | boolean)[]).map(Number);
