@@ -1,5 +1,5 @@
 // TensorIterator: broadcasting, type promotion, output allocation/resizing and dimension coalescing for
-// elementwise (and later reduction) kernels. Mirrors aten/src/ATen/TensorIterator.{h,cpp}
+// elementwise and reduction kernels. Mirrors aten/src/ATen/TensorIterator.{h,cpp}
 // (TensorIteratorConfig, TensorIteratorBase::build and its steps), aten/src/ATen/ExpandUtils.h (infer_size),
 // aten/src/ATen/MemoryOverlap.cpp and aten/src/ATen/native/Resize.cpp (resize_output).
 
@@ -732,23 +732,28 @@ export class TensorIterator {
   // kept ones after, each group fastest (last tensor dim) first, since both operands' strides are row-major;
   // coalescing then drops size-1 dims and merges neighbours that both operands walk as one. This does just
   // that on two small arrays, skipping the operand records, type computation and sorting (the 1-element
-  // `sum(t, 0)` costs about half as much). test/iter checks it against the general build.
+  // `sum(t, 0)` costs about half as much). Operand 0 is the result itself rather than its view with the
+  // input's dims (only the iterator's strides are read through it). test/iter checks it against the general build.
 
   /** @internal The build of makeReduction for contiguous operands (see Note [Fast build of contiguous reductions]). */
-  contiguousReduction(viewed: TensorImpl, self: TensorImpl, mask: readonly boolean[]): void {
+  contiguousReduction(result: TensorImpl, self: TensorImpl, mask: readonly boolean[], keepdim: boolean): void {
     const sizes = self.sizes;
     const ndim = sizes.length;
     const inStrides = self.strides;
-    const outStrides = viewed.strides;
+    const resultStrides = result.strides;
     const shape: number[] = [];
     const so: number[] = [];
     const si: number[] = [];
     for (let pass = 0; pass < 2; pass++) {
       const reduced = pass === 0;
-      for (let d = ndim - 1; d >= 0; d--) {
+      // j: the result dim of input dim d (the reduced dims are absent from the result unless keepdim).
+      for (let d = ndim - 1, j = result.sizes.length - 1; d >= 0; d--) {
         const size = sizes[d] as number;
-        if (size === 1 || (mask[d] === true) !== reduced) continue;
-        const os = reduced ? 0 : (outStrides[d] as number);
+        const isReduced = mask[d] === true;
+        const rd = j;
+        if (!isReduced || keepdim) j--;
+        if (size === 1 || isReduced !== reduced) continue;
+        const os = reduced ? 0 : (resultStrides[rd] as number);
         const is = inStrides[d] as number;
         const k = shape.length - 1;
         if (k >= 0 && (so[k] as number) * (shape[k] as number) === os && (si[k] as number) * (shape[k] as number) === is) {
@@ -770,7 +775,7 @@ export class TensorIterator {
       strides[2 * d] = so[d] as number;
       strides[2 * d + 1] = si[d] as number;
     }
-    this.tensors = [viewed, self];
+    this.tensors = [result, self];
     this.numOutputs = 1;
     this.shape = shape;
     this.strides = strides;
@@ -1602,7 +1607,8 @@ function loadScalar(dtype: ScalarType, data: ArrayLike<number>, index: number): 
 // reductions size the result in the meta function (resize_reduction: set_output, i.e. allocate or
 // resize_output with its warning) and build the iterator in the impl; aten-ts does both in the meta
 // (makeReduction), so that meta returns the iterator as every structured meta does here (Note [Structured
-// kernels in aten-ts]), and `iter.output()` is the result tensor while `iter.tensor(0)` is its view.
+// kernels in aten-ts]), and `iter.output()` is the result tensor while `iter.tensor(0)` is its view (or the result itself on the
+// fast path, Note [Fast build of contiguous reductions]).
 
 /** C++'s name of a dtype's TypeMeta (`float`, `long int`), as the structured `resize_out` check prints it. */
 export function typeMetaName(d: ScalarType): string {
@@ -1710,28 +1716,28 @@ export function makeReduction(
     resizeOutput(out, shape);
     result = out;
   }
-  // review_reduce_result: the result as the input's dims (size 1, stride 0 where reduced).
-  let viewed = result;
-  if (!keepdim && result.sizes.length !== ndim) {
-    const sizes = new Array<number>(ndim);
-    const strides = new Array<number>(ndim);
-    for (let d = 0, j = 0; d < ndim; d++) {
-      if (mask[d]) {
-        sizes[d] = 1;
-        strides[d] = 0;
-      } else {
-        sizes[d] = result.sizes[j] as number;
-        strides[d] = result.strides[j] as number;
-        j++;
-      }
-    }
-    viewed = new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset, result.keySet);
-  }
   let iter: TensorIterator;
   if (options?.linear !== true && !self.isMeta() && self.numel > 0 && hasContiguousStrides(self) && hasContiguousStrides(result)) {
     iter = new TensorIterator();
-    iter.contiguousReduction(viewed, self, mask);
+    iter.contiguousReduction(result, self, mask, keepdim);
   } else {
+    // review_reduce_result: the result as the input's dims (size 1, stride 0 where reduced).
+    let viewed = result;
+    if (!keepdim && result.sizes.length !== ndim) {
+      const sizes = new Array<number>(ndim);
+      const strides = new Array<number>(ndim);
+      for (let d = 0, j = 0; d < ndim; d++) {
+        if (mask[d]) {
+          sizes[d] = 1;
+          strides[d] = 0;
+        } else {
+          sizes[d] = result.sizes[j] as number;
+          strides[d] = result.strides[j] as number;
+          j++;
+        }
+      }
+      viewed = new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset, result.keySet);
+    }
     const config = reduceOpConfig(viewed, self);
     if (options?.linear === true) config.enforceLinearIterationFlag = true;
     iter = config.build();

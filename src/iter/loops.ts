@@ -867,6 +867,31 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   const shape = iter.shape;
   const ndim = shape.length;
   const st = iter.strides;
+  const inDtype0 = inp.dtype;
+  if (ndim <= 2 && isPlainReadable(inDtype0) && iter.computeDtypes === null && (ndim < 2 || (st[0] === 0 && st[2] !== 0))) {
+    // The common shapes without the general bookkeeping: one run (a full reduction, or one element per output),
+    // or reduced runs along dim 0 for each output along dim 1.
+    const inArr = inp.storage.data(inDtype0);
+    const outArr = out.storage.data(outDtype);
+    const po = elementBase(out);
+    const pi = elementBase(inp);
+    if (ndim === 0) {
+      storeReal(outDtype, outArr, po, op(inArr, pi, 0, 1));
+    } else if (st[0] === 0) {
+      const n = shape[0] as number;
+      const s = st[1] as number;
+      const rows = ndim === 2 ? (shape[1] as number) : 1;
+      const os = ndim === 2 ? (st[2] as number) : 0;
+      const is = ndim === 2 ? (st[3] as number) : 0;
+      for (let r = 0; r < rows; r++) storeReal(outDtype, outArr, po + r * os, op(inArr, pi + r * is, s, n));
+    } else {
+      const n = shape[0] as number;
+      const os = st[0] as number;
+      const is = st[1] as number;
+      for (let r = 0; r < n; r++) storeReal(outDtype, outArr, po + r * os, op(inArr, pi + r * is, 0, 1));
+    }
+    return;
+  }
   // Reduced dims (output stride 0) and kept dims, each in iteration order.
   const redSizes: number[] = [];
   const redStrides: number[] = [];

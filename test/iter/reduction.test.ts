@@ -34,7 +34,7 @@ describe('makeReduction', () => {
     const iter = makeReduction(null, x, [1], false, ScalarType.Float);
     expect(iter.isReduction).toBe(true);
     expect(iter.output().sizes).toEqual([2, 4]);
-    expect(iter.tensor(0).sizes).toEqual([2, 1, 4]); // the view the loop writes through
+    expect(iter.tensor(0).storage).toBe(iter.output().storage); // what the loop writes through
     expect(iter.shape).toEqual([3, 4, 2]);
     expect(iter.stridesOf(0)).toEqual([0, 1, 4]);
     expect(iter.stridesOf(1)).toEqual([4, 1, 12]);
@@ -53,6 +53,21 @@ describe('makeReduction', () => {
     expect(reductionDimMask([], 2)).toEqual([true, true]);
     expect(() => reductionDimMask([1, -1], 2)).toThrow('dim 1 appears multiple times in the list of dims');
     expect(() => reductionDimMask([2], 2)).toThrow('Dimension out of range (expected to be in range of [-2, 1], but got 2)');
+  });
+
+  it('views the result with the input\'s dims on the general build (a transposed input)', () => {
+    const x = iota([4, 3]);
+    const t = new TensorImpl(x.storage, x.dtype, [3, 4], [1, 3], 0);
+    const iter = makeReduction(null, t, [1], false, ScalarType.Float);
+    expect(iter.tensor(0).sizes).toEqual([3, 1]);
+    expect(iter.tensor(0).strides).toEqual([1, 0]);
+    expect(iter.output().sizes).toEqual([3]);
+    reduceKernel(iter, (src, o, s, n) => {
+      let acc = 0;
+      for (let i = 0; i < n; i++) acc += src[o + i * s] as number;
+      return acc;
+    });
+    expect(readValues(iter.output())).toEqual([0 + 3 + 6 + 9, 1 + 4 + 7 + 10, 2 + 5 + 8 + 11]);
   });
 
   it('checks and resizes an out= tensor as the structured wrappers do', () => {
