@@ -678,16 +678,6 @@ export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor
   return roundingMode !== null ? zerosLike(grad) : grad.neg().mul(self.div(other).div(other));
 }
 
-/** conv2d's input gradient (`convolution_backward`, input part). */
-export function conv2dInputBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
-  return notTwiceDifferentiable(conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'input'), 'conv2d_backward', [grad, input, weight]);
-}
-
-/** conv2d's weight gradient. */
-export function conv2dWeightBackward(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
-  return notTwiceDifferentiable(conv2dBackward(grad, input, weight, stride, padding, dilation, groups, 'weight'), 'conv2d_backward', [grad, input, weight]);
-}
-
 /**
  * A backward computed by a kernel of its own (not by differentiable operators) has no derivative yet: under
  * create_graph, give its result a node that raises if differentiated, rather than silently no history.
@@ -783,4 +773,19 @@ export function crossEntropyTargetBackward(grad: Tensor, self: Tensor, weight: T
   const samples = self.numel / c;
   const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : reduction === REDUCTION_MEAN ? grad.div(samples) : grad;
   return r.mul(g);
+}
+
+/** conv2d's input gradient, through `_conv2d_backward_input` (Note [conv2d backward as operators]). */
+export function conv2dBackwardInput(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return aten()._conv2d_backward_input.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** conv2d's weight gradient, through `_conv2d_backward_weight`. */
+export function conv2dBackwardWeight(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** conv2d without bias (the derivative of both backward operators with respect to the output gradient). */
+export function conv2dForward(input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return aten().conv2d.call(input, weight, null, stride, padding, dilation, groups);
 }

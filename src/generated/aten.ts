@@ -681,6 +681,10 @@ export interface AtenOps {
   dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
   conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `_conv2d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
+  _conv2d_backward_input: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
+  _conv2d_backward_weight: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor` */
   max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
   /** `avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
@@ -5580,6 +5584,14 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   conv2d: {
     schema: 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor',
     kernels: { CPU: conv.conv2d, Meta: conv.conv2d },
+  },
+  _conv2d_backward_input: {
+    schema: '_conv2d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor',
+    kernels: { CPU: conv.conv2dBackwardInput, Meta: conv.conv2dBackwardInput },
+  },
+  _conv2d_backward_weight: {
+    schema: '_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor',
+    kernels: { CPU: conv.conv2dBackwardWeight, Meta: conv.conv2dBackwardWeight },
   },
   max_pool2d: {
     schema: 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor',

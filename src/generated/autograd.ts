@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBiasBackward, conv2dInputBackward, conv2dWeightBackward, crossEntropyBackward, crossEntropyTargetBackward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, crossEntropyBackward, crossEntropyTargetBackward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2677,8 +2677,8 @@ export class Conv2dBackward0 extends Node {
     const padding = this.padding_;
     const dilation = this.dilation_;
     const groups = this.groups_;
-    if (this.shouldComputeOutput(0)) out[0] = conv2dInputBackward(grad, input, weight, stride, padding, dilation, groups);
-    if (this.shouldComputeOutput(1)) out[1] = conv2dWeightBackward(grad, input, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(0)) out[0] = conv2dBackwardInput(grad, input, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardWeight(grad, input, weight, stride, padding, dilation, groups);
     if (this.shouldComputeOutput(2)) out[2] = conv2dBiasBackward(grad);
     return out;
   }
@@ -2689,7 +2689,75 @@ export class Conv2dBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d` (derivatives.yaml:400). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:400). */
+export class Conv2dBackwardInputBackward0 extends Node {
+  weight_: SavedVariable = NONE;
+  stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
+  padding_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[4];
+  dilation_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[5];
+  groups_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[6];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Conv2dBackwardInputBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const weight = this.weight_.unpack(this);
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const groups = this.groups_;
+    const grad_output = this.grad_output_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = conv2dForward(grad, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardWeight(grad_output, grad, weight, stride, padding, dilation, groups);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.weight_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:404). */
+export class Conv2dBackwardWeightBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
+  padding_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[4];
+  dilation_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[5];
+  groups_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[6];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Conv2dBackwardWeightBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const groups = this.groups_;
+    const grad_output = this.grad_output_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = conv2dForward(input, grad, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardInput(grad_output, input, grad, stride, padding, dilation, groups);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `max_pool2d` (derivatives.yaml:408). */
 export class MaxPool2dBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d']['call']>[1];
@@ -2721,7 +2789,7 @@ export class MaxPool2dBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:403). */
+/** Backward of `avg_pool2d` (derivatives.yaml:411). */
 export class AvgPool2dBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2755,7 +2823,7 @@ export class AvgPool2dBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:406). */
+/** Backward of `cat` (derivatives.yaml:414). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2781,7 +2849,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:409). */
+/** Backward of `stack` (derivatives.yaml:417). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2806,7 +2874,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:412). */
+/** Backward of `split.Tensor` (derivatives.yaml:420). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2827,7 +2895,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:415). */
+/** Backward of `split_with_sizes` (derivatives.yaml:423). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2848,7 +2916,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:418). */
+/** Backward of `chunk` (derivatives.yaml:426). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2869,7 +2937,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:421). */
+/** Backward of `unbind.int` (derivatives.yaml:429). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2888,7 +2956,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:424). */
+/** Backward of `flip` (derivatives.yaml:432). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -2906,7 +2974,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:427). */
+/** Backward of `roll` (derivatives.yaml:435). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -2926,7 +2994,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:430). */
+/** Backward of `repeat` (derivatives.yaml:438). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -2946,7 +3014,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:433). */
+/** Backward of `tile` (derivatives.yaml:441). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -2966,7 +3034,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:436). */
+/** Backward of `index_select` (derivatives.yaml:444). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -2992,7 +3060,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:439). */
+/** Backward of `index.Tensor` (derivatives.yaml:447). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3016,7 +3084,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:442). */
+/** Backward of `index_put_` (derivatives.yaml:450). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3044,7 +3112,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:446). */
+/** Backward of `index_put` (derivatives.yaml:454). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3072,7 +3140,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:450). */
+/** Backward of `gather` (derivatives.yaml:458). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3098,7 +3166,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:453). */
+/** Backward of `scatter.src` (derivatives.yaml:461). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3123,7 +3191,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:457). */
+/** Backward of `scatter.value` (derivatives.yaml:465). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3147,7 +3215,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:460). */
+/** Backward of `scatter_add` (derivatives.yaml:468). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3172,7 +3240,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:464). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:472). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3194,7 +3262,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:467). */
+/** Backward of `masked_select` (derivatives.yaml:475). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3218,7 +3286,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:470). */
+/** Backward of `tril` (derivatives.yaml:478). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3236,7 +3304,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:473). */
+/** Backward of `triu` (derivatives.yaml:481). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3254,7 +3322,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:476). */
+/** Backward of `sort` (derivatives.yaml:484). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3280,7 +3348,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:480). */
+/** Backward of `topk` (derivatives.yaml:488). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3306,7 +3374,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:484). */
+/** Backward of `embedding` (derivatives.yaml:492). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -5892,6 +5960,36 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.dilation_ = dilation;
     gradFn.groups_ = groups;
     const result = ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conv2d_backward_input: kernel('_conv2d_backward_input', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
+    const rg = anyRequiresGrad(gradOutput, input, weight);
+    if (!rg) return ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    const gradFn = new Conv2dBackwardInputBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(weight)]);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.groups_ = groups;
+    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conv2d_backward_weight: kernel('_conv2d_backward_weight', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
+    const rg = anyRequiresGrad(gradOutput, input, weight);
+    if (!rg) return ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
+    const gradFn = new Conv2dBackwardWeightBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.groups_ = groups;
+    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),

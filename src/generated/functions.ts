@@ -4803,6 +4803,54 @@ export function conv2d(...a: unknown[]): unknown {
   return noMatch("conv2d", a, SIGS_conv2d);
 }
 
+const SIGS__conv2d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
+
+/** `torch._conv2d_backward_input`: `_conv2d_backward_input`. */
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
+export function _conv2d_backward_input(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _conv2d_backward_input
+  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
+    if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: number[] = toIntListN(a[3], 2);
+    const v4: number[] = toIntListN(a[4], 2);
+    const v5: number[] = toIntListN(a[5], 2);
+    const v6: number = a[6] as number;
+    return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("_conv2d_backward_input", a, SIGS__conv2d_backward_input);
+}
+
+const SIGS__conv2d_backward_weight = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
+
+/** `torch._conv2d_backward_weight`: `_conv2d_backward_weight`. */
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
+export function _conv2d_backward_weight(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _conv2d_backward_weight
+  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
+    if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: number[] = toIntListN(a[3], 2);
+    const v4: number[] = toIntListN(a[4], 2);
+    const v5: number[] = toIntListN(a[5], 2);
+    const v6: number = a[6] as number;
+    return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("_conv2d_backward_weight", a, SIGS__conv2d_backward_weight);
+}
+
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d`: `max_pool2d`. */

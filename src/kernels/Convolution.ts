@@ -225,6 +225,45 @@ export function avgPool2d(
 
 // ---- backward (convolution_backward, max_pool2d_with_indices_backward, avg_pool2d_backward) -----------
 
+// Note [conv2d backward as operators]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch computes conv2d's gradients with one operator, convolution_backward, whose own derivative
+// (_convolution_double_backward) makes double backward work. aten-ts splits it into two operators,
+// `_conv2d_backward_input` (the transposed convolution of the output gradient with the weight) and
+// `_conv2d_backward_weight` (the correlation of the input with the output gradient). Both are linear in each
+// argument, so their derivatives are again conv2d and these two operators (src/autograd/derivatives.yaml):
+// the set is closed under differentiation and gradients of any order follow.
+
+/** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: d loss / d input. */
+export function conv2dBackwardInput(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  groups: number,
+): Tensor {
+  if (gradOutput.isMeta() || input.isMeta() || weight.isMeta()) return newStrided([...input.sizes], contiguousStrides(input.sizes), input.dtype, input.device);
+  return conv2dBackward(gradOutput, input, weight, stride, padding, dilation, groups, 'input');
+}
+
+/** `_conv2d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: d loss / d weight. */
+export function conv2dBackwardWeight(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  groups: number,
+): Tensor {
+  if (gradOutput.isMeta() || input.isMeta() || weight.isMeta()) return newStrided([...weight.sizes], contiguousStrides(weight.sizes), weight.dtype, weight.device);
+  return conv2dBackward(gradOutput, input, weight, stride, padding, dilation, groups, 'weight');
+}
+
 /** Which gradients of conv2d to compute: input, weight (bias is the gradient summed by the engine's caller). */
 export function conv2dBackward(
   grad: Tensor,
