@@ -800,6 +800,26 @@ function isPlainReadable(d: ScalarType): boolean {
   return isDirect(d) || d === ScalarType.Long || d === ScalarType.Bool;
 }
 
+/**
+ * Whether converting every value of `from` to `to` leaves it unchanged (small integers and float32 widened to
+ * int64/float64, ...): the reduction then reads the input as it is (sum of int32 into int64).
+ */
+function isLosslessConversion(from: ScalarType, to: ScalarType): boolean {
+  if (from === to) return true;
+  const small = from === ScalarType.Bool || from === ScalarType.Byte || from === ScalarType.Char || from === ScalarType.Short;
+  switch (to) {
+    case ScalarType.Double:
+      return small || from === ScalarType.Int || from === ScalarType.Float || from === ScalarType.Half || from === ScalarType.BFloat16;
+    case ScalarType.Long:
+      return small || from === ScalarType.Int;
+    case ScalarType.Float:
+    case ScalarType.Int:
+      return small;
+    default:
+      return false;
+  }
+}
+
 const EMPTY_VALUES = new Float64Array(0);
 let reduceBuffer = new Float64Array(CHUNK);
 
@@ -868,7 +888,8 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   const ndim = shape.length;
   const st = iter.strides;
   const inDtype0 = inp.dtype;
-  if (ndim <= 2 && isPlainReadable(inDtype0) && iter.computeDtypes === null && (ndim < 2 || (st[0] === 0 && st[2] !== 0))) {
+  const convert = !isLosslessConversion(inDtype0, iter.computeDtype(1));
+  if (ndim <= 2 && isPlainReadable(inDtype0) && !convert && (ndim < 2 || (st[0] === 0 && st[2] !== 0))) {
     // The common shapes without the general bookkeeping: one run (a full reduction, or one element per output),
     // or reduced runs along dim 0 for each output along dim 1.
     const inArr = inp.storage.data(inDtype0);
@@ -915,7 +936,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   const inCompute = iter.computeDtype(1);
   const inArr = inp.storage.data(inDtype);
   const outArr = out.storage.data(outDtype);
-  const direct = redSizes.length <= 1 && inCompute === inDtype && isPlainReadable(inDtype);
+  const direct = redSizes.length <= 1 && !convert && isPlainReadable(inDtype);
   const runStride = redSizes.length === 1 ? (redStrides[0] as number) : 0;
   // The slice's element offsets, fastest reduced dim varying fastest, when it is not one strided run.
   let rel: Float64Array | null = null;
@@ -949,7 +970,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
       } else {
         for (let j = 0; j < m; j++) buf[j] = loadOne(inDtype, inArr, pi + (rel[j] as number));
       }
-      if (inCompute !== inDtype) castChunk(buf, m, inCompute);
+      if (convert) castChunk(buf, m, inCompute);
       v = op(buf, 0, 1, m);
     }
     storeReal(outDtype, outArr, po, v);
