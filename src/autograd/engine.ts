@@ -316,36 +316,30 @@ export function backward(
   options: BackwardOptions = {},
 ): void {
   const outputs = asList(tensors);
+  const inputs = asList(options.inputs);
+  if (options.inputs !== undefined && inputs.length === 0) throw new Error('`inputs` argument to `backward()` cannot be empty.');
   const grads = makeGrads(outputs, asList(gradTensors));
   const createGraph = options.createGraph ?? false;
   const keepGraph = options.retainGraph ?? createGraph;
-  const inputs = asList(options.inputs);
-  if (options.inputs !== undefined && inputs.length === 0) throw new Error("'inputs' argument to backward() cannot be empty.");
   const roots = rootEdges(outputs);
   if (inputs.length === 0) {
     execute(roots, grads, keepGraph, createGraph, null, true);
     return;
   }
-  // backward(inputs=...): leaves accumulate through their AccumulateGrad; non-leaf inputs have their
-  // incoming gradient captured and added to their .grad.
+  // Note [backward(inputs=...)]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // As python_engine.cpp's run_backward: every input is first asked to `retain_grad()` (a no-op for leaves,
+  // PyTorch's "can't retain_grad on Tensor that has requires_grad=False" for a tensor that does not require
+  // grad, and for a non-leaf it stays `retains_grad` afterwards), then one pass runs with the inputs' edges
+  // marked needed: leaves accumulate through their AccumulateGrad, non-leaves receive `.grad` through the
+  // retain_grad mechanism when their grad_fn is reached, and nothing past them gets a gradient.
   const edges = inputs.map((t) => {
+    t.retainGrad();
     const e = gradientEdge(t);
     if (e.fn === null) throw new Error('One of the differentiated Tensors does not require grad');
     return e;
   });
-  const leafEdges = edges.filter((_, i) => (inputs[i] as Tensor).autogradMeta?.gradFn === null);
-  const nonLeaf = inputs.filter((t) => t.autogradMeta?.gradFn !== null);
-  if (leafEdges.length > 0) execute(roots, grads, nonLeaf.length > 0 ? true : keepGraph, createGraph, leafEdges, true);
-  if (nonLeaf.length > 0) {
-    const got = execute(roots, grads, keepGraph, createGraph, nonLeaf.map(gradientEdge), false);
-    nonLeaf.forEach((t, i) => {
-      const g = got[i];
-      if (g !== null && g !== undefined) {
-        const m = materializeAutogradMeta(t);
-        m.grad = accumulateInto(m.grad, g, createGraph);
-      }
-    });
-  }
+  execute(roots, grads, keepGraph, createGraph, edges, true);
 }
 
 /** `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)`. */

@@ -151,7 +151,7 @@ export class GraphRoot extends Node {
   }
 
   name(): string {
-    return 'GraphRoot';
+    return 'torch::autograd::GraphRoot';
   }
 
   apply(): (Tensor | null)[] {
@@ -216,7 +216,7 @@ export class CopySlices extends Node {
   }
 
   name(): string {
-    return 'CopySlices';
+    return 'torch::autograd::CopySlices';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {

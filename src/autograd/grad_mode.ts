@@ -4,16 +4,18 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import { DispatchKey } from '../c10/DispatchKey.js';
-import { DispatchKeySet, autogradDispatchKeyset, autogradDispatchKeysetWithADInplaceOrView } from '../c10/DispatchKeySet.js';
+import { DispatchKeySet, autogradDispatchKeyset } from '../c10/DispatchKeySet.js';
 import { tls } from '../dispatch/LocalDispatchKeySet.js';
 
 // Note [Grad mode and inference mode]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Grad mode is not a dispatch key: with it off, calls still reach the Autograd kernels, which then record
 // nothing (`compute_requires_grad` reads the flag), and views still remember their base. Inference mode
-// goes further, through the dispatcher's thread-local state: it excludes the Autograd and ADInplaceOrView
-// keys, so calls skip both layers entirely, and tensors created meanwhile lack those keys (inference
-// tensors; see Note [Inference tensors] in src/tensor/TensorImpl.ts). Every guard snapshots the state it
+// goes further, through the dispatcher's thread-local state: it excludes the Autograd keys and takes
+// ADInplaceOrView out of the included set (c10/core/InferenceMode.h), and tensors created meanwhile lack both
+// (inference tensors; see Note [Inference tensors] in src/tensor/TensorImpl.ts), so calls on inference
+// tensors skip both layers. ADInplaceOrView is not excluded: a normal tensor still carries the key, so an
+// in-place operation on it inside inference mode bumps its version and a view of it is still a (normal) view. Every guard snapshots the state it
 // changes and restores exactly that snapshot, so guards nest.
 
 const inplaceOrViewKeyset = DispatchKeySet.fromKey(DispatchKey.ADInplaceOrView);
@@ -80,8 +82,8 @@ export class InferenceModeGuard implements Disposable {
     if (enabled) {
       tls.includedLo &= ~inplaceOrViewKeyset.lo;
       tls.includedHi &= ~inplaceOrViewKeyset.hi;
-      tls.excludedLo |= autogradDispatchKeysetWithADInplaceOrView.lo;
-      tls.excludedHi |= autogradDispatchKeysetWithADInplaceOrView.hi;
+      tls.excludedLo |= autogradDispatchKeyset.lo;
+      tls.excludedHi |= autogradDispatchKeyset.hi;
     } else {
       tls.includedLo |= inplaceOrViewKeyset.lo;
       tls.includedHi |= inplaceOrViewKeyset.hi;

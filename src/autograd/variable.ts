@@ -186,7 +186,9 @@ export function installNodeFactories(accumulate: (t: Tensor) => Node, rebase: (v
 /** `rebase_history(self, grad_fn)` after an in-place operation recorded `gradFn` for `self`. */
 export function rebaseHistory(self: Tensor, gradFn: Node): void {
   const m = self.autogradMeta;
-  if (m !== null && m.base !== null && m.base.requiresGrad) {
+  // Any view goes through CopySlices, also when its base did not require grad yet: the base then gets its
+  // first history from the in-place operation (PyTorch's rebase_history checks only `has_bw_view()`).
+  if (m !== null && m.base !== null) {
     rebaseView(self, gradFn);
     return;
   }

@@ -91,16 +91,22 @@ export class TensorImpl {
     this.strides = strides;
     this.storageOffset = storageOffset;
     this.numel = numelOf(sizes);
-    const ks = keySet ?? keySetForDevice(this.device);
-    // Note [Inference tensors]: a tensor created in inference mode lacks the autograd and ADInplaceOrView
-    // keys (TensorImpl's constructor strips them), so no later call records a graph for it.
-    this.keySet = autogradState.inferenceMode ? ks.minus(autogradDispatchKeysetWithADInplaceOrView) : ks;
+    // Note [Inference tensors]
+    // ~~~~~~~~~~~~~~~~~~~~~~~~
+    // A tensor created in inference mode lacks the autograd and ADInplaceOrView keys (TensorImpl's
+    // constructor strips them), so no later call records a graph for it. A view (made with its base's key set,
+    // `keySet` given: PyTorch's VIEW constructor) keeps its base's keys instead: a view of a normal tensor made
+    // in inference mode is a normal tensor, a view of an inference tensor is an inference tensor.
+    this.keySet =
+      keySet !== undefined ? keySet : autogradState.inferenceMode ? keySetForDevice(this.device).minus(autogradDispatchKeysetWithADInplaceOrView) : keySetForDevice(this.device);
   }
 
   /** `requires_grad`: a leaf that was asked to, or the output of a recorded operation (has a grad_fn). */
   get requiresGrad(): boolean {
     const m = this.autogradMeta;
-    return m !== null && (m.requiresGrad || m.gradFn !== null);
+    // A view requires grad when its base does (DifferentiableViewMeta::requires_grad), even a view made under
+    // no_grad, and a view of a tensor that later got history through an in-place operation on another view.
+    return m !== null && (m.requiresGrad || m.gradFn !== null || (m.base !== null && m.base.requiresGrad));
   }
 
   /** `x.requires_grad = flag`, with PyTorch's checks (leaves only; floating point and complex dtypes only). */
@@ -121,6 +127,14 @@ export class TensorImpl {
 
   /** `bump_version()`: what every in-place operation does to its output. */
   bumpVersion(): void {
+    // VariableVersion::bump: an inference tensor has no version counter; outside inference mode, writing into
+    // it is refused (after the kernel ran, as in PyTorch, where ADInplaceOrView bumps after redispatching).
+    if (!autogradState.inferenceMode && this.isInference()) {
+      throw new Error(
+        'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a ' +
+          'normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.',
+      );
+    }
     this.storage.version++;
   }
 
