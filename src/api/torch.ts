@@ -10,6 +10,7 @@
 export * from '../generated/functions.js';
 
 import * as autogradNamespace from '../autograd/index.js';
+import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
@@ -49,7 +50,7 @@ function deviceOf(options: TensorOptions | undefined): Device | null {
 }
 
 function finish(t: Tensor, options: TensorOptions | undefined): Tensor {
-  if (options?.requiresGrad === true || options?.requires_grad === true) t.requiresGrad_(true);
+  if (options?.requiresGrad === true || options?.requires_grad === true) setFactoryRequiresGrad(t);
   return t;
 }
 

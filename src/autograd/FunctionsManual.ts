@@ -5,11 +5,13 @@
 
 import { aten } from '../aten/ops.js';
 import { autogradState } from '../c10/AutogradState.js';
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { ErrorNode } from './function.js';
 import { gradientEdge, setHistory } from './variable.js';
 import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
-import { conv2dBackward, pool2dBackward } from '../kernels/Convolution.js';
+import { pool2dBackward } from '../kernels/Convolution.js';
 import { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
 
 /** `at::sum_to(grad, sizes)`: sums the broadcast dimensions away (leading ones, and sizes that were 1). */
 export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
@@ -56,8 +58,15 @@ export function detach(t: Tensor): Tensor {
  * tensor to several inputs, so it is never stored by reference); later ones are added in place, or out of
  * place with history when grad mode is on (create_graph), as accumulate_grad.h does.
  */
-export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean): Tensor {
-  if (old === null) return aten().clone.call(gradMode ? grad : detach(grad), null);
+export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad): Tensor {
+  if (old === null) {
+    if (!gradMode) return aten().clone.call(detach(grad), null);
+    // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
+    // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
+    const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];
+    const fresh = aten().empty_strided.call([...variable.sizes], strides, grad.dtype, null, grad.device, null);
+    return belowADInplaceOrView(() => aten().copy_.call(fresh, grad, false));
+  }
   if (gradMode) return aten().add_Tensor.call(old, grad, 1);
   return aten().add__Tensor.call(old, grad, 1);
 }

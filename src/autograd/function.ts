@@ -77,6 +77,12 @@ export abstract class Node {
     return e !== undefined && e.fn !== null && (activeExecInfo === null || activeExecInfo.has(e.fn));
   }
 
+  /** Forward input `i` has somewhere for its gradient to go (at record time: no backward pass consulted). */
+  hasEdge(i: number): boolean {
+    const e = this.nextEdges[i];
+    return e !== undefined && e.fn !== null;
+  }
+
   setNextEdges(edges: Edge[]): void {
     this.nextEdges = edges;
   }
@@ -135,7 +141,7 @@ export class AccumulateGrad extends Node {
     const grad = grads[0];
     if (grad === null || grad === undefined) return [];
     const m = materializeAutogradMeta(this.variable);
-    m.grad = accumulateInto(m.grad, grad, autogradState.gradMode);
+    m.grad = accumulateInto(m.grad, grad, autogradState.gradMode, this.variable);
     return [];
   }
 }
@@ -233,10 +239,6 @@ export class CopySlices extends Node {
     out[0] = result;
     for (let i = 1; i < out.length; i++) out[i] = res[i] ?? null;
     return out;
-  }
-
-  override shouldComputeOutput(i: number): boolean {
-    return super.shouldComputeOutput(i);
   }
 
   override releaseVariables(): void {
@@ -348,12 +350,19 @@ export class SavedVariable {
     return t;
   }
 
+  /** Something was saved (the kernel saves a tensor only when a formula that needs it may run). */
+  defined(): boolean {
+    return this.data !== null || this.released;
+  }
+
   /** The saved tensor or null (for optional arguments saved as undefined). */
   unpackOpt(saver?: Node): Tensor | null {
     return this.data === null && !this.released ? null : this.unpack(saver);
   }
 
+  /** Frees the tensor (`reset_data`). A variable that never held one stays unset, not "freed". */
   reset(): void {
+    if (this.data === null) return;
     this.data = null;
     this.released = true;
   }

@@ -66,6 +66,17 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
   materializeAutogradMeta(t).requiresGrad = flag;
 }
 
+/**
+ * `requires_grad=True` given to a factory (`torch.zeros(2, { requires_grad: true })`, `torch.tensor(...)`):
+ * PyTorch's argument parser checks the dtype with its own text before setting the flag.
+ */
+export function setFactoryRequiresGrad(t: TensorImpl): void {
+  if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
+    throw new Error('Only Tensors of floating point and complex dtype can require gradients');
+  }
+  setRequiresGrad(t, true);
+}
+
 /** An edge of the graph: input `inputNr` of node `fn` (PyTorch's `Edge`); `fn` null means "no gradient". */
 export interface Edge {
   readonly fn: Node | null;

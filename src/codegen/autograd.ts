@@ -39,6 +39,14 @@ function tensorKind(a: Argument): TensorArgKind {
   return 'none';
 }
 
+/**
+ * Nodes PyTorch writes by hand (VariableTypeManual.cpp, functions/tensor.h) rather than generating: their
+ * printed names. `copy_` records `torch::autograd::CopyBackwards`.
+ */
+const MANUAL_NODE_NAMES: Readonly<Record<string, { className: string; printed: string }>> = {
+  'copy_': { className: 'CopyBackwards', printed: 'torch::autograd::CopyBackwards' },
+};
+
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */
 function nodeBaseName(base: string): string {
   return `${base
@@ -133,6 +141,23 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
   return a;
 }
 
+/**
+ * Note [Saving only what a needed formula reads]: as torchgen guards each save with
+ * `grad_fn->should_compute_output(i)`, a tensor read only by the formulas of some inputs is saved only when one
+ * of those inputs has an edge (`b = a * c` with only `c` requiring grad keeps `a`, not `c`: modifying `c` in
+ * place later is fine). The condition, or null when every formula reads it or a Tensor[] input makes edge
+ * positions dynamic.
+ */
+function saveGuard(a: Analysed, name: string): string | null {
+  const args = a.nf.func.arguments;
+  const diff = args.filter((x) => a.exprs.has(x.name));
+  if (diff.some((x) => tensorKind(x) === 'list')) return null;
+  const uses = (expr: string): boolean => new RegExp(`(?<![.\\w])${name}(?![\\w])`).test(stripStrings(expr));
+  const users = diff.map((x, i) => [i, uses(a.exprs.get(x.name) as string)] as const).filter(([, u]) => u);
+  if (users.length === diff.length) return null;
+  return users.map(([i]) => `gradFn.hasEdge(${i})`).join(' || ') || 'false';
+}
+
 /** The node class of one derivatives entry. */
 function emitNode(a: Analysed): string[] {
   const { nf, className } = a;
@@ -158,7 +183,7 @@ function emitNode(a: Analysed): string[] {
   }
   L.push('');
   L.push(`  name(): string {`);
-  L.push(`    return '${className}';`);
+  L.push(`    return '${MANUAL_NODE_NAMES[a.info.opName]?.printed ?? className}';`);
   L.push('  }');
   L.push('');
   L.push('  apply(grads: (Tensor | null)[]): (Tensor | null)[] {');
@@ -173,7 +198,13 @@ function emitNode(a: Analysed): string[] {
     const kind = tensorKind(arg);
     if (kind === 'list') L.push(`    const ${name} = this.${name}_.map((s) => s.unpackOpt(this));`);
     else if (kind === 'optional') L.push(`    const ${name} = this.${name}_.unpackOpt(this);`);
-    else if (kind === 'tensor') L.push(`    const ${name} = this.${name}_.unpack(this);`);
+    else if (kind === 'tensor') {
+      L.push(
+        saveGuard(a, name) === null
+          ? `    const ${name} = this.${name}_.unpack(this);`
+          : `    const ${name} = (this.${name}_.defined() ? this.${name}_.unpack(this) : null) as Tensor;`,
+      );
+    }
     else L.push(`    const ${name} = this.${name}_;`);
   }
   for (const field of a.savedMeta.keys()) L.push(`    const ${field} = this.${field};`);
@@ -255,7 +286,9 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   L.push(`  ${nf.handleName}: kernel('${nf.handleName}', (ks${params.map((p) => `, ${p}`).join('')}) => {`);
   const tArgs = tensorArgs(nf);
   if (outOp) {
-    L.push(`    if (${requiresGradExpr(tArgs)}) throw new Error(OUT_NOT_DIFFERENTIABLE('${nf.func.name}'));`);
+    // PyTorch refuses when any tensor argument, out= included, requires grad.
+    const all = args.filter((x) => tensorKind(x) !== 'none');
+    L.push(`    if (${requiresGradExpr(all)}) throw new Error(OUT_NOT_DIFFERENTIABLE('${nf.func.name}'));`);
     L.push(`    return ${call};`);
     L.push('  }),');
     return L;
@@ -288,8 +321,9 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
       if (k === 'list') L.push(`    gradFn.${name}_ = ${p}.map((t) => savedOpt(t));`);
       else if (k === 'optional') L.push(`    gradFn.${name}_ = savedOpt(${p});`);
       else if (k === 'tensor') {
-        if (inplace && arg === args[0]) L.push(`    gradFn.${name}_ = new SavedVariable(ops.clone.call(${p}, null), false);`);
-        else L.push(`    gradFn.${name}_ = new SavedVariable(${p}, false);`);
+        const value = inplace && arg === args[0] ? `ops.clone.call(${p}, null)` : p;
+        const guard = saveGuard(a, name);
+        L.push(`    ${guard === null ? '' : `if (${guard}) `}gradFn.${name}_ = new SavedVariable(${value}, false);`);
       } else L.push(`    gradFn.${name}_ = ${p};`);
     }
     for (const [field, { arg, member }] of a.savedMeta) {
@@ -374,9 +408,10 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
   for (const info of infos) {
     const nf = nfByOpName.get(info.opName) as NativeFunction;
     const base = nodeBaseName(nf.func.name.replace(/_$/, ''));
-    const n = counters.get(base) ?? 0;
-    counters.set(base, n + 1);
-    const a = analyse(info, nf, `${base}${n}`);
+    const manual = MANUAL_NODE_NAMES[info.opName];
+    const n = manual === undefined ? (counters.get(base) ?? 0) : 0;
+    if (manual === undefined) counters.set(base, n + 1);
+    const a = analyse(info, nf, manual?.className ?? `${base}${n}`);
     analysed.set(info.opName, a);
     for (const h of a.helpers) helpers.add(h);
     nodeLines.push(...emitNode(a));

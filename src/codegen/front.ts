@@ -488,7 +488,7 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
   }
   if (ov.tensorOptions) {
     L.push(`const r = ${call(ov.nf)};`);
-    L.push(`if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);`);
+    L.push(`if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);`);
     L.push('return r;');
   } else {
     L.push(`return ${call(ov.nf)};`);
@@ -560,6 +560,7 @@ function file(what: string, body: readonly string[]): string {
     if (used.length > 0) imports.push(`import type { ${used.join(', ')} } from '${from}';`);
   }
   if (uses('aten')) imports.push("import { aten } from '../aten/ops.js';");
+  if (uses('setFactoryRequiresGrad')) imports.push("import { setFactoryRequiresGrad } from '../autograd/variable.js';");
   const runtime = RUNTIME_NAMES.filter((n) => uses(n.replace('type ', '')));
   if (runtime.length > 0) imports.push(`import { ${runtime.join(', ')} } from '../codegen/pyArgs.js';`);
   return [

@@ -152,3 +152,27 @@ export function withGuard<T>(guard: DispatchKeyGuard, fn: () => T): T {
 }
 
 export type { DispatchKeyGuard };
+
+// Note [Fresh tensors start at version 0]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A kernel that fills a tensor it has just created through an in-place operator (zeros → fill_, rand →
+// uniform_, clone → copy_) must not bump the new tensor's version counter: PyTorch's variable factories run
+// under AutoDispatchBelowADInplaceOrView, so `torch.zeros(3)._version` is 0. `belowADInplaceOrView` runs
+// such a call with ADInplaceOrView excluded, restoring the thread-local state after, and builds no guard
+// object. Kernels that write into an existing argument through another operator use it too, since their
+// own ADInplaceOrView kernel bumps the argument once.
+const inplaceOrViewKeys = DispatchKeySet.fromKey(DispatchKey.ADInplaceOrView);
+
+/** `AutoDispatchBelowADInplaceOrView` around `f()`. */
+export function belowADInplaceOrView<R>(f: () => R): R {
+  const lo = tls.excludedLo;
+  const hi = tls.excludedHi;
+  tls.excludedLo |= inplaceOrViewKeys.lo;
+  tls.excludedHi |= inplaceOrViewKeys.hi;
+  try {
+    return f();
+  } finally {
+    tls.excludedLo = lo;
+    tls.excludedHi = hi;
+  }
+}

@@ -1,6 +1,7 @@
 // copy_, fill_, clone, _to_copy and _local_scalar_dense. Mirrors aten/src/ATen/native/Copy.cpp,
 // Fill.cpp, TensorConversions.cpp and Scalar.cpp.
 
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
@@ -100,7 +101,7 @@ export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
 /** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
 export function clone(_ks: DispatchKeySet, self: Tensor, _memoryFormat: number | null = null): Tensor {
   const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), self.dtype, null, self.device, null);
-  return aten().copy_.call(out, self, false);
+  return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 
 /** `_to_copy(self, dtype?, layout?, device?, ...)`: a converted copy. */
@@ -115,7 +116,7 @@ export function toCopy(
   const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), dtype ?? self.dtype, null, targetDevice, null);
   if (targetDevice.isMeta()) return out;
   if (self.isMeta()) throw new Error('Cannot copy out of meta tensor; no data!');
-  return aten().copy_.call(out, self, false);
+  return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 
 /** `_local_scalar_dense(self)`: the single value of a one-element tensor. */

@@ -2,6 +2,7 @@
 // Mirrors aten/src/ATen/native/Distributions.cpp, cpu/DistributionKernels.cpp and TensorFactories.cpp. The
 // values are PyTorch's for the same generator state (src/random).
 
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Layout } from '../c10/Layout.js';
@@ -100,13 +101,13 @@ function writeRowMajor(self: Tensor, values: ArrayLike<number>): void {
 /** `rand.generator(size, generator)`: `empty(size).uniform_(0, 1, generator)`. */
 export function rand(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
   const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
-  return aten().uniform_.call(out, 0, 1, generator ?? null);
+  return belowADInplaceOrView(() => aten().uniform_.call(out, 0, 1, generator ?? null));
 }
 
 /** `randn.generator(size, generator)`: `empty(size).normal_(0, 1, generator)`. */
 export function randn(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
   const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
-  return aten().normal_.call(out, 0, 1, generator ?? null);
+  return belowADInplaceOrView(() => aten().normal_.call(out, 0, 1, generator ?? null));
 }
 
 /** `randint.low_generator(low, high, size, generator)`: integers in [low, high). */

@@ -3,6 +3,7 @@
 // sort, argsort, topk, one_hot, embedding. Mirrors aten/src/ATen/native/TensorShape.cpp, TensorAdvancedIndexing.cpp, Sorting.cpp,
 // TriangularOps.cpp, Embedding.cpp and onehot.cpp (shape rules and error texts).
 
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.js';
 import type { ScalarValue } from '../tensor/elements.js';
@@ -311,6 +312,19 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   const m = scalarValuesOf(mask.expand(shape));
   const v = scalarValuesOf(self.expand(shape));
   return tensorFromValues(self, shape, self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
+}
+
+/** `masked_fill_(self, mask, value)`: in place; the mask broadcasts to self, never the other way. */
+export function maskedFill_(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
+  const shape = inferBroadcastSize(mask.sizes, self.sizes);
+  if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
+    throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
+  }
+  const filled = maskedFill(ks, self, mask, value);
+  if (self.isMeta()) return self;
+  // The operator's ADInplaceOrView kernel bumps self once (Note [Fresh tensors start at version 0]).
+  belowADInplaceOrView(() => aten().copy_.call(self, filled, false));
+  return self;
 }
 
 /** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
@@ -630,7 +644,8 @@ function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, acc
 export function indexPut_(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate = false): Tensor {
   const out = putValues(self, indices, values, accumulate);
   if (out === null) return self;
-  aten().copy_.call(self, tensorFromValues(self, [...self.sizes], self.dtype, out), false);
+  // index_put_'s own ADInplaceOrView kernel bumps self once (Note [Fresh tensors start at version 0]).
+  belowADInplaceOrView(() => aten().copy_.call(self, tensorFromValues(self, [...self.sizes], self.dtype, out), false));
   return self;
 }
 

@@ -2,6 +2,7 @@
 // Mirrors aten/src/ATen/native/TensorFactories.cpp, RangeFactories.cpp and the BackendSelect kernels that
 // torchgen generates for factories (RegisterBackendSelect.cpp).
 
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
@@ -105,7 +106,7 @@ export function full(
   const inferred =
     dtype ?? (typeof fillValue === 'boolean' ? ScalarType.Bool : Number.isInteger(fillValue) ? ScalarType.Long : getDefaultDtype());
   const out = aten().empty_memory_format.call(size, inferred, layout, device, null, null);
-  return aten().fill__Scalar.call(out, fillValue);
+  return belowADInplaceOrView(() => aten().fill__Scalar.call(out, fillValue));
 }
 
 export function zeros(ks: DispatchKeySet, size: number[], dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
@@ -206,7 +207,7 @@ export function fullLike(
   device?: Device | null,
 ): Tensor {
   const out = aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
-  return aten().fill__Scalar.call(out, fillValue);
+  return belowADInplaceOrView(() => aten().fill__Scalar.call(out, fillValue));
 }
 
 export function emptyLike(_ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {

@@ -870,39 +870,8 @@ const SCENARIOS: Record<string, () => Json> = {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Observations where aten-ts still differs, each with the reason and the file that owns the fix. They are
 // asserted to differ, so an entry must be removed (and the observation then compared) once it is fixed.
-const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
-  requires_grad_errors: {
-    factory_int:
-      "factories with requires_grad=True on an integer dtype: PyTorch's argument parser raises 'Only Tensors of " +
-      "floating point and complex dtype can require gradients'; the generated factories call requiresGrad_ (src/codegen/front.ts)",
-  },
-  backward_create_graph: {
-    grad_fn:
-      'with create_graph the first .grad is new_empty_strided(...).copy_(grad) (clone_obey_contract), whose node PyTorch names ' +
-      'torch::autograd::CopyBackwards; accumulateInto clones (src/autograd/FunctionsManual.ts) and copy_ is named CopyBackward0',
-  },
-  version_counter: {
-    index_put_: 'index_put_ bumps the version twice (kernel and ADInplaceOrView; src/kernels, src/codegen/autograd.ts)',
-    index_put_accumulate: 'index_put_ bumps the version twice (kernel and ADInplaceOrView)',
-    masked_fill_: 'there is no masked_fill_ operator (src/aten/native_functions.yaml)',
-  },
-  version_of_factories: {
-    zeros: 'factories that fill in place (zeros, ones, full, rand, zeros_like) start at version 1: the fill bumps the version',
-    ones: 'see zeros',
-    full: 'see zeros',
-    rand: 'see zeros',
-    zeros_like: 'see zeros',
-  },
-  saved_not_needed_not_checked: {
-    result:
-      'mul saves self only when other requires grad (and other only when self does); the generated nodes save and unpack ' +
-      'both unconditionally, so the version check fires (src/codegen/autograd.ts)',
-    grad: 'see result',
-  },
-  out_with_requires_grad: {
-    out_requires_grad: 'the out= Autograd kernels check the inputs only; PyTorch also raises when `out` requires grad (src/codegen/autograd.ts)',
-  },
-};
+// Empty today: every observation of the fixture matches PyTorch.
+const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {};
 
 /** `actual` with every number that is within 1e-6 (relative) of the expected one replaced by it. */
 function alignFloats(actual: Json, expected: Json): Json {
