@@ -298,7 +298,7 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   if (inplace) L.push(`    checkInplace(${selfParam}, rg);`);
   L.push(`    if (!rg) return ${call};`);
   if (a === null) {
-    // No formula: record a node that raises if the backward ever reaches it.
+    // No formula: record a node that raises PyTorch's NotImplemented text if the backward ever reaches it.
     L.push(`    const gradFn = new ErrorNode(NOT_IMPLEMENTED('${nf.func.name}'));`);
     const edges = tArgs.map((x) => (tensorKind(x) === 'list' ? `...${paramName(x.name)}.map(gradientEdge)` : `gradientEdge(${paramName(x.name)})`));
     L.push(`    gradFn.setNextEdges([${edges.join(', ')}]);`);
@@ -462,7 +462,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     '',
     'const OUT_NOT_DIFFERENTIABLE = (name: string): string =>',
     "  `${name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`;",
-    'const NOT_IMPLEMENTED = (name: string): string => `the derivative for \'${name}\' is not implemented.`;',
+    'const NOT_IMPLEMENTED = (name: string): string => `derivative for aten::${name} is not implemented`;',
     '',
     '/** The unboxed kernel type of operator N: its call signature after the dispatch key set. */',
     'type KernelOf<N extends keyof AtenOps> = AtenOps[N] extends OperatorHandle<infer F extends (...args: never[]) => unknown>',
