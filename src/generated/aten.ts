@@ -2929,6 +2929,55 @@ function meta_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | b
   return out;
 }
 
+/** `bitwise_not`, CPU (functional). */
+function cpu_bitwise_not(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_not`, Meta (functional). */
+function meta_bitwise_not(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `bitwise_not_`, CPU (inplace). */
+function cpu_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `bitwise_not_`, Meta (inplace). */
+function meta_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `bitwise_not.out`, CPU (out). */
+function cpu_bitwise_not_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `bitwise_not.out`, Meta (out). */
+function meta_bitwise_not_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = compare.bitwiseNotStructured;
+  k.meta(out, self);
+  return out;
+}
+
 /** `bitwise_and.Tensor`, CPU (functional). */
 function cpu_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   const k = compare.bitwiseAndStructured;
@@ -3140,6 +3189,104 @@ function meta_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out:
   return out;
 }
 
+/** `clamp`, CPU (functional). */
+function cpu_clamp(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
+  const k = compare.clampStructured;
+  const fast = k.fast?.(self, min, max);
+  if (fast) return fast;
+  const iter = k.meta(null, self, min, max);
+  k.impl(iter, self, min, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp`, Meta (functional). */
+function meta_clamp(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
+  const k = compare.clampStructured;
+  const iter = k.meta(null, self, min, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_`, CPU (inplace). */
+function cpu_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
+  const k = compare.clampStructured;
+  const iter = k.meta(self, self, min, max);
+  checkInplace(self, iter);
+  k.impl(iter, self, min, max);
+  return self;
+}
+
+/** `clamp_`, Meta (inplace). */
+function meta_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
+  const k = compare.clampStructured;
+  const iter = k.meta(self, self, min, max);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp.out`, CPU (out). */
+function cpu_clamp_out(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor): Tensor {
+  const k = compare.clampStructured;
+  const iter = k.meta(out, self, min, max);
+  k.impl(iter, self, min, max);
+  return out;
+}
+
+/** `clamp.out`, Meta (out). */
+function meta_clamp_out(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor): Tensor {
+  const k = compare.clampStructured;
+  k.meta(out, self, min, max);
+  return out;
+}
+
+/** `clamp.Tensor`, CPU (functional). */
+function cpu_clamp_Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
+  const k = compare.clampTensorStructured;
+  const fast = k.fast?.(self, min, max);
+  if (fast) return fast;
+  const iter = k.meta(null, self, min, max);
+  k.impl(iter, self, min, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp.Tensor`, Meta (functional). */
+function meta_clamp_Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
+  const k = compare.clampTensorStructured;
+  const iter = k.meta(null, self, min, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_.Tensor`, CPU (inplace). */
+function cpu_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
+  const k = compare.clampTensorStructured;
+  const iter = k.meta(self, self, min, max);
+  checkInplace(self, iter);
+  k.impl(iter, self, min, max);
+  return self;
+}
+
+/** `clamp_.Tensor`, Meta (inplace). */
+function meta_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
+  const k = compare.clampTensorStructured;
+  const iter = k.meta(self, self, min, max);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp.Tensor_out`, CPU (out). */
+function cpu_clamp_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor): Tensor {
+  const k = compare.clampTensorStructured;
+  const iter = k.meta(out, self, min, max);
+  k.impl(iter, self, min, max);
+  return out;
+}
+
+/** `clamp.Tensor_out`, Meta (out). */
+function meta_clamp_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor): Tensor {
+  const k = compare.clampTensorStructured;
+  k.meta(out, self, min, max);
+  return out;
+}
+
 /** `remainder.Tensor`, CPU (functional). */
 function cpu_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   const k = compare.remainderStructured;
@@ -3284,6 +3431,55 @@ function cpu_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Te
 function meta_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
   const k = compare.atan2Structured;
   k.meta(out, self, other);
+  return out;
+}
+
+/** `lerp.Scalar`, CPU (functional). */
+function cpu_lerp_Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
+  const k = compare.lerpScalarStructured;
+  const fast = k.fast?.(self, end, weight);
+  if (fast) return fast;
+  const iter = k.meta(null, self, end, weight);
+  k.impl(iter, self, end, weight);
+  return iter.output() as Tensor;
+}
+
+/** `lerp.Scalar`, Meta (functional). */
+function meta_lerp_Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
+  const k = compare.lerpScalarStructured;
+  const iter = k.meta(null, self, end, weight);
+  return iter.output() as Tensor;
+}
+
+/** `lerp_.Scalar`, CPU (inplace). */
+function cpu_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
+  const k = compare.lerpScalarStructured;
+  const iter = k.meta(self, self, end, weight);
+  checkInplace(self, iter);
+  k.impl(iter, self, end, weight);
+  return self;
+}
+
+/** `lerp_.Scalar`, Meta (inplace). */
+function meta_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
+  const k = compare.lerpScalarStructured;
+  const iter = k.meta(self, self, end, weight);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `lerp.Scalar_out`, CPU (out). */
+function cpu_lerp_Scalar_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean, out: Tensor): Tensor {
+  const k = compare.lerpScalarStructured;
+  const iter = k.meta(out, self, end, weight);
+  k.impl(iter, self, end, weight);
+  return out;
+}
+
+/** `lerp.Scalar_out`, Meta (out). */
+function meta_lerp_Scalar_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean, out: Tensor): Tensor {
+  const k = compare.lerpScalarStructured;
+  k.meta(out, self, end, weight);
   return out;
 }
 
@@ -4141,6 +4337,14 @@ export const atenCpu = {
   ge_Scalar_out: (out: Tensor, self: Tensor, other: number | boolean): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
   /** `at::cpu::ge_outf (ge.Scalar_out)` */
   ge_Scalar_outf: (self: Tensor, other: number | boolean, out: Tensor): Tensor => cpu_ge_Scalar_out(NO_KEYS, self, other, out),
+  /** `at::cpu::bitwise_not` */
+  bitwise_not: (self: Tensor): Tensor => cpu_bitwise_not(NO_KEYS, self),
+  /** `at::cpu::bitwise_not_` */
+  bitwise_not_: (self: Tensor): Tensor => cpu_bitwise_not_(NO_KEYS, self),
+  /** `at::cpu::bitwise_not_out` */
+  bitwise_not_out: (out: Tensor, self: Tensor): Tensor => cpu_bitwise_not_out(NO_KEYS, self, out),
+  /** `at::cpu::bitwise_not_outf` */
+  bitwise_not_outf: (self: Tensor, out: Tensor): Tensor => cpu_bitwise_not_out(NO_KEYS, self, out),
   /** `at::cpu::bitwise_and` */
   bitwise_and: (self: Tensor, other: Tensor): Tensor => cpu_bitwise_and_Tensor(NO_KEYS, self, other),
   /** `at::cpu::bitwise_and_` */
@@ -4177,6 +4381,22 @@ export const atenCpu = {
   minimum_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
   /** `at::cpu::minimum_outf` */
   minimum_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_minimum_out(NO_KEYS, self, other, out),
+  /** `at::cpu::clamp (clamp)` */
+  clamp: (self: Tensor, min: Opt<number | boolean> = null, max: Opt<number | boolean> = null): Tensor => cpu_clamp(NO_KEYS, self, min, max),
+  /** `at::cpu::clamp_ (clamp_)` */
+  clamp_: (self: Tensor, min: Opt<number | boolean> = null, max: Opt<number | boolean> = null): Tensor => cpu_clamp_(NO_KEYS, self, min, max),
+  /** `at::cpu::clamp_out (clamp.out)` */
+  clamp_out: (out: Tensor, self: Tensor, min: Opt<number | boolean> = null, max: Opt<number | boolean> = null): Tensor => cpu_clamp_out(NO_KEYS, self, min, max, out),
+  /** `at::cpu::clamp_outf (clamp.out)` */
+  clamp_outf: (self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor): Tensor => cpu_clamp_out(NO_KEYS, self, min, max, out),
+  /** `at::cpu::clamp (clamp.Tensor)` */
+  clamp_Tensor: (self: Tensor, min: Opt<Tensor> = null, max: Opt<Tensor> = null): Tensor => cpu_clamp_Tensor(NO_KEYS, self, min, max),
+  /** `at::cpu::clamp_ (clamp_.Tensor)` */
+  clamp__Tensor: (self: Tensor, min: Opt<Tensor> = null, max: Opt<Tensor> = null): Tensor => cpu_clamp__Tensor(NO_KEYS, self, min, max),
+  /** `at::cpu::clamp_out (clamp.Tensor_out)` */
+  clamp_Tensor_out: (out: Tensor, self: Tensor, min: Opt<Tensor> = null, max: Opt<Tensor> = null): Tensor => cpu_clamp_Tensor_out(NO_KEYS, self, min, max, out),
+  /** `at::cpu::clamp_outf (clamp.Tensor_out)` */
+  clamp_Tensor_outf: (self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor): Tensor => cpu_clamp_Tensor_out(NO_KEYS, self, min, max, out),
   /** `at::cpu::remainder` */
   remainder: (self: Tensor, other: Tensor): Tensor => cpu_remainder_Tensor(NO_KEYS, self, other),
   /** `at::cpu::remainder_` */
@@ -4201,14 +4421,22 @@ export const atenCpu = {
   atan2_out: (out: Tensor, self: Tensor, other: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
   /** `at::cpu::atan2_outf` */
   atan2_outf: (self: Tensor, other: Tensor, out: Tensor): Tensor => cpu_atan2_out(NO_KEYS, self, other, out),
-  /** `at::cpu::lerp` */
-  lerp: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor(NO_KEYS, self, end, weight),
-  /** `at::cpu::lerp_` */
-  lerp_: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp__Tensor(NO_KEYS, self, end, weight),
-  /** `at::cpu::lerp_out` */
-  lerp_out: (out: Tensor, self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
-  /** `at::cpu::lerp_outf` */
-  lerp_outf: (self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::lerp (lerp.Scalar)` */
+  lerp_Scalar: (self: Tensor, end: Tensor, weight: number | boolean): Tensor => cpu_lerp_Scalar(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_ (lerp_.Scalar)` */
+  lerp__Scalar: (self: Tensor, end: Tensor, weight: number | boolean): Tensor => cpu_lerp__Scalar(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_out (lerp.Scalar_out)` */
+  lerp_Scalar_out: (out: Tensor, self: Tensor, end: Tensor, weight: number | boolean): Tensor => cpu_lerp_Scalar_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::lerp_outf (lerp.Scalar_out)` */
+  lerp_Scalar_outf: (self: Tensor, end: Tensor, weight: number | boolean, out: Tensor): Tensor => cpu_lerp_Scalar_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::lerp (lerp.Tensor)` */
+  lerp_Tensor: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_ (lerp_.Tensor)` */
+  lerp__Tensor: (self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp__Tensor(NO_KEYS, self, end, weight),
+  /** `at::cpu::lerp_out (lerp.Tensor_out)` */
+  lerp_Tensor_out: (out: Tensor, self: Tensor, end: Tensor, weight: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
+  /** `at::cpu::lerp_outf (lerp.Tensor_out)` */
+  lerp_Tensor_outf: (self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor => cpu_lerp_Tensor_out(NO_KEYS, self, end, weight, out),
   /** `at::cpu::sum` */
   sum: (self: Tensor, dim: Opt<number[]>, keepdim: boolean = false, dtype: Opt<ScalarType> = null): Tensor => cpu_sum_dim_IntList(NO_KEYS, self, dim, keepdim, dtype),
   /** `at::cpu::sum_out` */
@@ -5127,15 +5355,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   bitwise_not: {
     schema: 'bitwise_not(Tensor self) -> Tensor',
-    kernels: { CPU: compare.bitwiseNot, Meta: compare.bitwiseNot },
+    kernels: { CPU: cpu_bitwise_not, Meta: meta_bitwise_not },
   },
   bitwise_not_: {
     schema: 'bitwise_not_(Tensor(a!) self) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseNot_, Meta: compare.bitwiseNot_ },
+    kernels: { CPU: cpu_bitwise_not_, Meta: meta_bitwise_not_ },
   },
   bitwise_not_out: {
     schema: 'bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.bitwiseNotOut, Meta: compare.bitwiseNotOut },
+    kernels: { CPU: cpu_bitwise_not_out, Meta: meta_bitwise_not_out },
   },
   bitwise_and_Tensor: {
     schema: 'bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -5259,27 +5487,27 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   clamp: {
     schema: 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor',
-    kernels: { CPU: compare.clamp, Meta: compare.clamp },
+    kernels: { CPU: cpu_clamp, Meta: meta_clamp },
   },
   clamp_: {
     schema: 'clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)',
-    kernels: { CPU: compare.clamp_, Meta: compare.clamp_ },
+    kernels: { CPU: cpu_clamp_, Meta: meta_clamp_ },
   },
   clamp_out: {
     schema: 'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.clampOut, Meta: compare.clampOut },
+    kernels: { CPU: cpu_clamp_out, Meta: meta_clamp_out },
   },
   clamp_Tensor: {
     schema: 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor',
-    kernels: { CPU: compare.clampTensor, Meta: compare.clampTensor },
+    kernels: { CPU: cpu_clamp_Tensor, Meta: meta_clamp_Tensor },
   },
   clamp__Tensor: {
     schema: 'clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)',
-    kernels: { CPU: compare.clampTensor_, Meta: compare.clampTensor_ },
+    kernels: { CPU: cpu_clamp__Tensor, Meta: meta_clamp__Tensor },
   },
   clamp_Tensor_out: {
     schema: 'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.clampTensorOut, Meta: compare.clampTensorOut },
+    kernels: { CPU: cpu_clamp_Tensor_out, Meta: meta_clamp_Tensor_out },
   },
   remainder_Tensor: {
     schema: 'remainder.Tensor(Tensor self, Tensor other) -> Tensor',
@@ -5347,15 +5575,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   lerp_Scalar: {
     schema: 'lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor',
-    kernels: { CPU: compare.lerp, Meta: compare.lerp },
+    kernels: { CPU: cpu_lerp_Scalar, Meta: meta_lerp_Scalar },
   },
   lerp__Scalar: {
     schema: 'lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)',
-    kernels: { CPU: compare.lerp_, Meta: compare.lerp_ },
+    kernels: { CPU: cpu_lerp__Scalar, Meta: meta_lerp__Scalar },
   },
   lerp_Scalar_out: {
     schema: 'lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)',
-    kernels: { CPU: compare.lerpOut, Meta: compare.lerpOut },
+    kernels: { CPU: cpu_lerp_Scalar_out, Meta: meta_lerp_Scalar_out },
   },
   lerp_Tensor: {
     schema: 'lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor',

@@ -7,7 +7,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, elementBase, resultType, type ScalarOp } from '../iter/index.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVec, elementBase, resultType, type ScalarOp, type VecOp } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -329,27 +329,29 @@ export const bitwiseXorScalar_ = xorK.inplaceScalar;
 export const bitwiseXorScalarOut = xorK.outScalar;
 export const bitwiseXorScalarTensor = xorK.scalarTensor;
 
-/** `bitwise_not`: a unary_op iterator (one dtype throughout); bool is `!a`, integers `~a`. */
-function bitwiseNotImpl(out: Tensor | null, self: Tensor): Tensor {
-  const iter = TensorIterator.unaryOp(out, self);
-  if (!iter.isMeta) {
-    const d = iter.dtype(0);
-    if (d === ScalarType.Bool) cpuKernel(iter, (a) => (a === 0 ? 1 : 0));
-    else if (isIntegralType(d, false)) cpuKernel(iter, (a) => -a - 1);
-    else throw notImplemented('bitwise_not_cpu', d);
-  }
-  return iter.output() as Tensor;
-}
+const bitwiseNotBool: ScalarOp = (a) => (a === 0 ? 1 : 0);
+const bitwiseNotInt: ScalarOp = (a) => -a - 1;
+/** `~a` over a contiguous run of an integer dtype (`-a - 1`: exact for int64, wraps like C++ for uint8). */
+const bitwiseNotVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = offs[0] as number;
+  for (let i = 0; i < n; i++) out[o + i] = -(a[ao + i] as number) - 1;
+};
 
-export function bitwiseNot(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return bitwiseNotImpl(null, self);
-}
-export function bitwiseNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return bitwiseNotImpl(self, self);
-}
-export function bitwiseNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  return bitwiseNotImpl(out, self);
-}
+/**
+ * `bitwise_not.out` (structured, as in PyTorch): a unary_op iterator (one dtype throughout); bool is `!a`,
+ * integers `~a`, other dtypes AT_DISPATCH's error from the impl (Note [Dtype errors belong to the impl step]).
+ */
+export const bitwiseNotStructured: StructuredKernel<[self: Tensor]> = {
+  meta: (out, self) => TensorIterator.unaryOp(out, self),
+  impl(iter) {
+    if (iter.isMeta) return;
+    const d = iter.dtype(0);
+    if (d === ScalarType.Bool) cpuKernel(iter, bitwiseNotBool);
+    else if (isIntegralType(d, false)) cpuKernelVec(iter, bitwiseNotInt, bitwiseNotVec);
+    else throw notImplemented('bitwise_not_cpu', d);
+  },
+};
 
 // ---------------------------------------------------------------------------------------------------
 // maximum / minimum (binary_op; NaN propagates; bool is or / and)
@@ -438,123 +440,215 @@ const NONE_ERROR = "torch.clamp: At least one of 'min' or 'max' must not be None
 // type long int` (C++'s type name, as PyTorch prints it). The iterator is a unary_op over `self.to(result)`:
 // here `self` is read in its own dtype and converted to the result type inside the loop, and an out= of
 // another dtype gets unary_op's `Found dtype X but expected Y`.
-function clampScalarImpl(out: Tensor | null, self: Tensor, min: OptNum, max: OptNum): Tensor {
-  const hasMin = min !== null && min !== undefined;
-  const hasMax = max !== null && max !== undefined;
-  if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
-  let result = self.dtype;
-  if (isComplexType(result)) throw new Error('clamp is not supported for complex types');
-  if (!isFloatingType(result)) {
-    const operands: (Tensor | Num)[] = [self];
-    if (hasMin) operands.push(min);
-    if (hasMax) operands.push(max);
-    result = resultType(operands);
-    if (result !== self.dtype && out === self) {
-      throw new Error(`result type ${scalarTypeToString(result)} can't be cast to the desired output type ${typeMetaName(self.dtype)}`);
-    }
-  }
-  if (out !== null && out.dtype !== result) {
-    throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(result)}`);
-  }
-  const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
-  if (out === null) config.declareStaticDtype(result);
-  const iter = config.build();
-  if (iter.isMeta) return iter.output() as Tensor;
-  if (result === ScalarType.Bool) {
-    throw notImplemented(hasMin && hasMax ? 'clamp_scalar_cpu' : hasMin ? 'clamp_min_scalar_cpu' : 'clamp_max_scalar_cpu', result);
-  }
-  const lo = hasMin ? Number(min) : NaN;
-  const hi = hasMax ? Number(max) : NaN;
-  const r = result;
-  if (hasMin && hasMax) {
-    // clamp_out fills the result with NaN when a bound is NaN (the result type is floating then).
-    if (lo !== lo || hi !== hi) {
-      cpuKernel(iter, () => NaN);
-    } else {
-      const l = castValue(lo, r);
-      const h = castValue(hi, r);
-      cpuKernel(iter, (a) => {
-        const x = castValue(a, r);
-        if (x !== x) return x;
-        const y = x < l ? l : x;
-        return h < y ? h : y;
-      });
-    }
-  } else if (hasMin) {
-    const l = castValue(lo, r);
-    cpuKernel(iter, (a) => {
-      const x = castValue(a, r);
-      return x !== x ? x : x < l ? l : x;
-    });
-  } else {
-    const h = castValue(hi, r);
-    cpuKernel(iter, (a) => {
-      const x = castValue(a, r);
-      return x !== x ? x : h < x ? h : x;
-    });
-  }
-  return iter.output() as Tensor;
-}
 
-/** `clamp(Tensor self, Scalar? min=None, Scalar? max=None)` */
-export function clamp(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: OptNum): Tensor {
-  return clampScalarImpl(null, self, min, max);
+// Note [clamp loops]
+// ~~~~~~~~~~~~~~~~~~
+// clamp is `min(max(x, lo), hi)` with NaN propagating from `x` (a NaN bound is handled before the loop for
+// Scalar bounds and per element for Tensor bounds); with lo > hi every element is hi. Where the iterator
+// needs no conversion (input and output of one dtype stored as plain numbers) the loops run over the typed
+// arrays (cpuKernelVec); float16/bfloat16, promoted inputs and strided outputs take the scalar lambda.
+
+/** Both Scalar bounds, already in the output's dtype. */
+function clampBothVec(l: number, h: number): VecOp {
+  return (out, o, ins, offs, n) => {
+    const a = ins[0] as StorageArray;
+    const ao = offs[0] as number;
+    for (let i = 0; i < n; i++) {
+      const x = a[ao + i] as number;
+      const y = x < l ? l : x;
+      out[o + i] = h < y ? h : y;
+    }
+  };
 }
-/** `clamp_` */
-export function clamp_(_ks: DispatchKeySet, self: Tensor, min?: OptNum, max?: OptNum): Tensor {
-  return clampScalarImpl(self, self, min, max);
+/** Only `min` (`clamp_min`): NaN passes because `NaN < l` is false. */
+function clampMinVec(l: number): VecOp {
+  return (out, o, ins, offs, n) => {
+    const a = ins[0] as StorageArray;
+    const ao = offs[0] as number;
+    for (let i = 0; i < n; i++) {
+      const x = a[ao + i] as number;
+      out[o + i] = x < l ? l : x;
+    }
+  };
 }
-/** `clamp.out` */
-export function clampOut(_ks: DispatchKeySet, self: Tensor, min: OptNum, max: OptNum, out: Tensor): Tensor {
-  return clampScalarImpl(out, self, min, max);
+/** Only `max` (`clamp_max`). */
+function clampMaxVec(h: number): VecOp {
+  return (out, o, ins, offs, n) => {
+    const a = ins[0] as StorageArray;
+    const ao = offs[0] as number;
+    for (let i = 0; i < n; i++) {
+      const x = a[ao + i] as number;
+      out[o + i] = h < x ? h : x;
+    }
+  };
 }
 
 /**
- * clamp with Tensor bounds: one promoting iterator over self and the given bounds (safe casting to out=);
- * with both bounds the clamp kernel (a NaN bound gives NaN), with one of them maximum / minimum.
+ * `clamp.out` (structured, as in PyTorch's TORCH_META_FUNC(clamp) / TORCH_IMPL_FUNC(clamp_out)): the meta
+ * settles the result type (Note [clamp's result type]) and builds the unary iterator; the impl runs
+ * clamp_scalar / clamp_min_scalar / clamp_max_scalar, or fills NaN when a bound is NaN.
  */
-function clampTensorImpl(out: Tensor | null, self: Tensor, min: OptTensor, max: OptTensor): Tensor {
-  const hasMin = min !== null && min !== undefined;
-  const hasMax = max !== null && max !== undefined;
-  if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
-  if (isComplexType(self.dtype)) throw new Error('clamp is not supported for complex types');
-  const config = new TensorIteratorConfig()
-    .setCheckMemOverlap(true)
-    .addOutput(out)
-    .addConstInput(self)
-    .promoteInputsToCommonDtype(true)
-    .castCommonDtypeToOutputs(true)
-    .enforceSafeCastingToOutput(true);
-  if (hasMin) config.addConstInput(min);
-  if (hasMax) config.addConstInput(max);
-  const iter = config.build();
-  if (iter.isMeta) return iter.output() as Tensor;
-  if (hasMin && hasMax) {
-    if (iter.commonDtype === ScalarType.Bool) throw notImplemented('clamp_cpu', ScalarType.Bool);
-    cpuKernel(iter, (a, l, h) => {
-      if (l !== l || h !== h) return NaN;
-      if (a !== a) return a;
-      const y = a < l ? l : a;
-      return h < y ? h : y;
-    });
-  } else {
-    cpuKernel(iter, hasMin ? maxOp : minOp);
-  }
-  return iter.output() as Tensor;
-}
+export const clampStructured: StructuredKernel<[self: Tensor, min: OptNum, max: OptNum]> = {
+  meta(out, self, min, max) {
+    const hasMin = min !== null && min !== undefined;
+    const hasMax = max !== null && max !== undefined;
+    if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
+    let result = self.dtype;
+    if (isComplexType(result)) throw new Error('clamp is not supported for complex types');
+    if (!isFloatingType(result)) {
+      const operands: (Tensor | Num)[] = [self];
+      if (hasMin) operands.push(min);
+      if (hasMax) operands.push(max);
+      result = resultType(operands);
+      if (result !== self.dtype && out === self) {
+        throw new Error(`result type ${scalarTypeToString(result)} can't be cast to the desired output type ${typeMetaName(self.dtype)}`);
+      }
+    }
+    if (out !== null && out.dtype !== result) {
+      throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(result)}`);
+    }
+    const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
+    if (out === null) config.declareStaticDtype(result);
+    return config.build();
+  },
+  impl(iter, _self, min, max) {
+    if (iter.isMeta) return;
+    const hasMin = min !== null && min !== undefined;
+    const hasMax = max !== null && max !== undefined;
+    const r = iter.dtype(0);
+    if (r === ScalarType.Bool) {
+      throw notImplemented(hasMin && hasMax ? 'clamp_scalar_cpu' : hasMin ? 'clamp_min_scalar_cpu' : 'clamp_max_scalar_cpu', r);
+    }
+    const lo = hasMin ? Number(min) : NaN;
+    const hi = hasMax ? Number(max) : NaN;
+    if (hasMin && hasMax) {
+      // clamp_out fills the result with NaN when a bound is NaN (the result type is floating then).
+      if (lo !== lo || hi !== hi) {
+        cpuKernel(iter, () => NaN);
+        return;
+      }
+      const l = castValue(lo, r);
+      const h = castValue(hi, r);
+      cpuKernelVec(
+        iter,
+        (a) => {
+          const x = castValue(a, r);
+          if (x !== x) return x;
+          const y = x < l ? l : x;
+          return h < y ? h : y;
+        },
+        clampBothVec(l, h),
+      );
+    } else if (hasMin) {
+      const l = castValue(lo, r);
+      cpuKernelVec(
+        iter,
+        (a) => {
+          const x = castValue(a, r);
+          return x !== x ? x : x < l ? l : x;
+        },
+        clampMinVec(l),
+      );
+    } else {
+      const h = castValue(hi, r);
+      cpuKernelVec(
+        iter,
+        (a) => {
+          const x = castValue(a, r);
+          return x !== x ? x : h < x ? h : x;
+        },
+        clampMaxVec(h),
+      );
+    }
+  },
+};
 
-/** `clamp.Tensor` */
-export function clampTensor(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, max?: OptTensor): Tensor {
-  return clampTensorImpl(null, self, min, max);
-}
-/** `clamp_.Tensor` */
-export function clampTensor_(_ks: DispatchKeySet, self: Tensor, min?: OptTensor, max?: OptTensor): Tensor {
-  return clampTensorImpl(self, self, min, max);
-}
-/** `clamp.Tensor_out` */
-export function clampTensorOut(_ks: DispatchKeySet, self: Tensor, min: OptTensor, max: OptTensor, out: Tensor): Tensor {
-  return clampTensorImpl(out, self, min, max);
-}
+const clampTensorOp: ScalarOp = (a, l, h) => {
+  if (l !== l || h !== h) return NaN;
+  if (a !== a) return a;
+  const y = a < l ? l : a;
+  return h < y ? h : y;
+};
+/** Tensor bounds, one dtype throughout (integer arrays hold no NaN, so the NaN tests only cost a compare). */
+const clampTensorVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0] as StorageArray;
+  const lo = ins[1] as StorageArray;
+  const hi = ins[2] as StorageArray;
+  const ao = offs[0] as number;
+  const lo0 = offs[1] as number;
+  const ho = offs[2] as number;
+  for (let i = 0; i < n; i++) {
+    const x = a[ao + i] as number;
+    const l = lo[lo0 + i] as number;
+    const h = hi[ho + i] as number;
+    if (l !== l || h !== h) {
+      out[o + i] = NaN;
+    } else {
+      const y = x < l ? l : x;
+      out[o + i] = h < y ? h : y;
+    }
+  }
+};
+/** One Tensor bound: maximum (`min=`) or minimum (`max=`), NaN from either side propagating. */
+const clampMinTensorVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0] as StorageArray;
+  const b = ins[1] as StorageArray;
+  const ao = offs[0] as number;
+  const bo = offs[1] as number;
+  for (let i = 0; i < n; i++) {
+    const x = a[ao + i] as number;
+    const l = b[bo + i] as number;
+    out[o + i] = l !== l ? l : x < l ? l : x;
+  }
+};
+const clampMaxTensorVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0] as StorageArray;
+  const b = ins[1] as StorageArray;
+  const ao = offs[0] as number;
+  const bo = offs[1] as number;
+  for (let i = 0; i < n; i++) {
+    const x = a[ao + i] as number;
+    const h = b[bo + i] as number;
+    out[o + i] = h !== h ? h : h < x ? h : x;
+  }
+};
+
+/**
+ * `clamp.Tensor_out` (structured, as in PyTorch's TORCH_META_FUNC2(clamp, Tensor)): one promoting iterator
+ * over self and the given bounds (safe casting to out=); with both bounds the clamp kernel (a NaN bound gives
+ * NaN), with one of them maximum / minimum.
+ */
+export const clampTensorStructured: StructuredKernel<[self: Tensor, min: OptTensor, max: OptTensor]> = {
+  meta(out, self, min, max) {
+    const hasMin = min !== null && min !== undefined;
+    const hasMax = max !== null && max !== undefined;
+    if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
+    if (isComplexType(self.dtype)) throw new Error('clamp is not supported for complex types');
+    const config = new TensorIteratorConfig()
+      .setCheckMemOverlap(true)
+      .addOutput(out)
+      .addConstInput(self)
+      .promoteInputsToCommonDtype(true)
+      .castCommonDtypeToOutputs(true)
+      .enforceSafeCastingToOutput(true);
+    if (hasMin) config.addConstInput(min);
+    if (hasMax) config.addConstInput(max);
+    return config.build();
+  },
+  impl(iter, _self, min, max) {
+    if (iter.isMeta) return;
+    const hasMin = min !== null && min !== undefined;
+    const hasMax = max !== null && max !== undefined;
+    if (hasMin && hasMax) {
+      if (iter.commonDtype === ScalarType.Bool) throw notImplemented('clamp_cpu', ScalarType.Bool);
+      cpuKernelVec(iter, clampTensorOp, clampTensorVec);
+    } else if (hasMin) {
+      cpuKernelVec(iter, maxOp, clampMinTensorVec);
+    } else {
+      cpuKernelVec(iter, minOp, clampMaxTensorVec);
+    }
+  },
+};
 
 // ---------------------------------------------------------------------------------------------------
 // remainder (Python's sign rule) and fmod (C's)
@@ -649,37 +743,68 @@ export const atan2Structured: StructuredKernel<[self: Tensor, other: Tensor]> = 
 // float32, double for float64) with the weight converted to it; each step here rounds to float32 when the
 // opmath type is float. (PyTorch's vectorised path fuses the last multiply-add, which can differ in the last
 // bit; the tests allow for that.)
-function lerpImpl(out: Tensor | null, self: Tensor, end: Tensor, weight: Num): Tensor {
-  if (self.dtype !== end.dtype) {
-    throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
-  }
-  const iter = TensorIterator.binaryOp(out, self, end);
-  if (iter.isMeta) return iter.output() as Tensor;
-  const d = iter.commonDtype;
-  if (!isFloatingType(d)) throw notImplemented('lerp_kernel_scalar', d);
+function lerpScalarOp(d: ScalarType, weight: number): ScalarOp {
   const f = d === ScalarType.Double ? (x: number) => x : Math.fround;
-  const w = f(Number(weight));
+  const w = f(weight);
   const small = Math.abs(w) < 0.5;
   const oneMinusW = f(1 - w);
-  cpuKernel(iter, (a, b) => {
+  return (a, b) => {
     const diff = f(b - a);
     return small ? f(a + f(w * diff)) : f(b - f(diff * oneMinusW));
-  });
-  return iter.output() as Tensor;
+  };
 }
 
-/** `lerp.Scalar` */
-export function lerp(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num): Tensor {
-  return lerpImpl(null, self, end, weight);
+/** lerp over contiguous runs of float32 (opmath float: every step rounded) or float64. */
+function lerpScalarVec(d: ScalarType, weight: number): VecOp {
+  if (d === ScalarType.Double) {
+    const small = Math.abs(weight) < 0.5;
+    const oneMinusW = 1 - weight;
+    return (out, o, ins, offs, n) => {
+      const a = ins[0] as StorageArray;
+      const b = ins[1] as StorageArray;
+      const ao = offs[0] as number;
+      const bo = offs[1] as number;
+      if (small) for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) + weight * ((b[bo + i] as number) - (a[ao + i] as number));
+      else for (let i = 0; i < n; i++) out[o + i] = (b[bo + i] as number) - ((b[bo + i] as number) - (a[ao + i] as number)) * oneMinusW;
+    };
+  }
+  const fr = Math.fround;
+  const w = fr(weight);
+  const small = Math.abs(w) < 0.5;
+  const oneMinusW = fr(1 - w);
+  return (out, o, ins, offs, n) => {
+    const a = ins[0] as StorageArray;
+    const b = ins[1] as StorageArray;
+    const ao = offs[0] as number;
+    const bo = offs[1] as number;
+    for (let i = 0; i < n; i++) {
+      const x = a[ao + i] as number;
+      const y = b[bo + i] as number;
+      const diff = fr(y - x);
+      out[o + i] = small ? x + fr(w * diff) : y - fr(diff * oneMinusW);
+    }
+  };
 }
-/** `lerp_.Scalar` */
-export function lerp_(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num): Tensor {
-  return lerpImpl(self, self, end, weight);
-}
-/** `lerp.Scalar_out` */
-export function lerpOut(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Num, out: Tensor): Tensor {
-  return lerpImpl(out, self, end, weight);
-}
+
+/**
+ * `lerp.Scalar_out` (structured, as in PyTorch's TORCH_META_FUNC(lerp_Scalar)): `end` must have self's dtype,
+ * then a binary_op iterator; the impl is lerp_kernel_scalar_weight over floating dtypes.
+ */
+export const lerpScalarStructured: StructuredKernel<[self: Tensor, end: Tensor, weight: Num]> = {
+  meta(out, self, end) {
+    if (self.dtype !== end.dtype) {
+      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
+    }
+    return TensorIterator.binaryOp(out, self, end);
+  },
+  impl(iter, _self, _end, weight) {
+    if (iter.isMeta) return;
+    const d = iter.commonDtype;
+    if (!isFloatingType(d)) throw notImplemented('lerp_kernel_scalar', d);
+    const w = Number(weight);
+    cpuKernelVec(iter, lerpScalarOp(d, w), lerpScalarVec(d, w));
+  },
+};
 
 /**
  * `lerp.Tensor_out` (structured, as in PyTorch): a per-element weight of self's dtype, the three inputs

@@ -4,7 +4,7 @@
 // dtype errors) and Meta results. Fixture: test/golden/compare.json (tools/golden/gen_compare.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
-import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
+import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { atenCpu } from '../../src/generated/aten.js';
 import * as C from '../../src/kernels/CompareOps.js';
 import { loadGolden } from '../golden.js';
@@ -77,7 +77,7 @@ const BINARY: Record<string, BinaryKernels> = {
 };
 const UNARY: Record<string, [(ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor, out: Tensor) => Tensor]> = {
   logical_not: [C.logicalNot, C.logicalNot_, C.logicalNotOut],
-  bitwise_not: [C.bitwiseNot, C.bitwiseNot_, C.bitwiseNotOut],
+  bitwise_not: [(_ks, a) => atenCpu.bitwise_not(a), (_ks, a) => atenCpu.bitwise_not_(a), (_ks, a, out) => atenCpu.bitwise_not_out(out, a)],
 };
 
 /** A spec's Python scalar as a JS number or boolean. */
@@ -135,19 +135,20 @@ function run(c: Case): { result: Tensor; expectSame: Tensor | null } {
       if (wb !== undefined) return same(C.whereScalarOther(ks, t(0), t(1), scalarOf(wb)), null);
       return same(C.where(ks, t(0), t(1), t(2)), null);
     }
+    // clamp (both overloads), lerp.Scalar and bitwise_not are structured: their generated CPU wrappers
     case 'clamp':
-      if (c.variant === 'fn') return same(C.clamp(ks, t(0), opt(c.min), opt(c.max)), null);
-      if (c.variant === 'inplace') return same(C.clamp_(ks, t(0), opt(c.min), opt(c.max)), t(0));
-      return same(C.clampOut(ks, t(0), opt(c.min), opt(c.max), out!), out);
+      if (c.variant === 'fn') return same(atenCpu.clamp(t(0), opt(c.min), opt(c.max)), null);
+      if (c.variant === 'inplace') return same(atenCpu.clamp_(t(0), opt(c.min), opt(c.max)), t(0));
+      return same(atenCpu.clamp_out(out!, t(0), opt(c.min), opt(c.max)), out);
     case 'clamp_t':
-      if (c.variant === 'fn') return same(C.clampTensor(ks, t(0), ins[1], ins[2]), null);
-      if (c.variant === 'inplace') return same(C.clampTensor_(ks, t(0), ins[1], ins[2]), t(0));
-      return same(C.clampTensorOut(ks, t(0), ins[1], ins[2], out!), out);
+      if (c.variant === 'fn') return same(atenCpu.clamp_Tensor(t(0), ins[1], ins[2]), null);
+      if (c.variant === 'inplace') return same(atenCpu.clamp__Tensor(t(0), ins[1], ins[2]), t(0));
+      return same(atenCpu.clamp_Tensor_out(out!, t(0), ins[1], ins[2]), out);
     case 'lerp': {
       const w = scalarOf(c.weight!);
-      if (c.variant === 'fn') return same(C.lerp(ks, t(0), t(1), w), null);
-      if (c.variant === 'inplace') return same(C.lerp_(ks, t(0), t(1), w), t(0));
-      return same(C.lerpOut(ks, t(0), t(1), w, out!), out);
+      if (c.variant === 'fn') return same(atenCpu.lerp_Scalar(t(0), t(1), w), null);
+      if (c.variant === 'inplace') return same(atenCpu.lerp__Scalar(t(0), t(1), w), t(0));
+      return same(atenCpu.lerp_Scalar_out(out!, t(0), t(1), w), out);
     }
   }
   throw new Error(`unknown op ${c.op}`);
@@ -232,7 +233,7 @@ describe('CompareOps variants', () => {
   it('leaves version counters to the ADInplaceOrView kernel: +1 through the dispatcher, +0 called directly', () => {
     const x = torch.tensor([1, 5, 3]);
     const v = x._version;
-    C.clamp_(ks, x, 2, 4);
+    atenCpu.clamp_(x, 2, 4);
     expect(x.tolist()).toEqual([2, 4, 3]);
     expect(x._version).toBe(v);
     x.clamp_(3, 4);
@@ -252,12 +253,65 @@ describe('CompareOps variants', () => {
     const b = torch.tensor([2 ** 40 + 3, 2 ** 35, -1]);
     expect(atenCpu.bitwise_and(a, b).tolist()).toEqual([2 ** 40 + 1, 0, 7]);
     expect(atenCpu.bitwise_xor(a, b).tolist()).toEqual([6, -1, -8]);
-    expect(C.bitwiseNot(ks, a).tolist()).toEqual([-(2 ** 40) - 6, 2 ** 35, -8]);
+    expect(atenCpu.bitwise_not(a).tolist()).toEqual([-(2 ** 40) - 6, 2 ** 35, -8]);
+  });
+
+  it('runs the structured clamp, lerp.Scalar and bitwise_not at the Meta key: shapes and dtypes, meta checks, no impl errors', () => {
+    const m = (sizes: number[], dtype: 'float32' | 'int64' | 'float64'): Tensor => torch.empty(sizes, { device: 'meta', dtype });
+    const c = torch.clamp(m([2, 3], 'int64'), 0, 2.5);
+    expect([c.isMeta(), c.size(), dtypeName(c.dtype)]).toEqual([true, [2, 3], 'float32']);
+    const ct = torch.clamp(m([2, 1], 'float32'), m([3], 'float64'));
+    expect([ct.isMeta(), ct.size(), dtypeName(ct.dtype)]).toEqual([true, [2, 3], 'float64']);
+    const l = torch.lerp(m([4], 'float64'), m([2, 4], 'float64'), 0.25);
+    expect([l.isMeta(), l.size(), dtypeName(l.dtype)]).toEqual([true, [2, 4], 'float64']);
+    // the dtype errors of the impl step do not happen on meta tensors (Note [Dtype errors belong to the impl step])
+    expect(dtypeName(torch.bitwise_not(m([2], 'float32')).dtype)).toBe('float32');
+    expect(dtypeName(torch.lerp(m([2], 'int64'), m([2], 'int64'), 0.5).dtype)).toBe('int64');
+    const x = m([3], 'int64');
+    expect(x.clamp_(0, 1)).toBe(x);
+    expect(() => x.clamp_(0.5)).toThrow("result type Float can't be cast to the desired output type long int");
+    expect(() => torch.clamp(x)).toThrow("torch.clamp: At least one of 'min' or 'max' must not be None");
+    expect(() => torch.lerp(x, m([3], 'float32'), 0.5)).toThrow('expected dtype long int for `end` but got dtype float');
+    expect(() => m([3], 'float32').clamp_(m([2, 3], 'float32'))).toThrow();
+  });
+
+  it('gives the same elements from the typed-array loops as from the scalar loop (contiguous vs strided inputs)', () => {
+    const vals = [-3.5, -1, 0, 0.25, 0.5, 1, 2.75, NaN, Infinity, -Infinity, -0.5, 4];
+    // the same values with an inner stride of 2: cpuKernelVec hands such iterators to the scalar lambda
+    const spread = (t: Tensor): Tensor => torch.stack([t, t], 2).select(2, 0);
+    const x = torch.tensor(vals).reshape([3, 4]);
+    const e = torch.tensor(vals.map((v, i) => (i % 3 === 0 ? v * 2 : 1 - v))).reshape([3, 4]);
+    expect(spread(x).stride()).toEqual([8, 2]);
+    const both = (f: (a: Tensor, b: Tensor) => Tensor): void => {
+      expect(f(spread(x), spread(e)).tolist()).toEqual(f(x, e).tolist());
+    };
+    for (const dtype of ['float32', 'float64', 'int32', 'int64', 'uint8'] as const) {
+      const ints = vals.map((v) => (Number.isFinite(v) ? Math.trunc(v) : v !== v ? 0 : v > 0 ? 100 : 7));
+      const xc = torch.tensor(dtype.startsWith('float') ? vals : ints, { dtype }).reshape([3, 4]);
+      const xs = spread(xc);
+      expect(torch.clamp(xs, -1, 2).tolist()).toEqual(torch.clamp(xc, -1, 2).tolist());
+      expect(torch.clamp(xs, 2, -1).tolist()).toEqual(torch.clamp(xc, 2, -1).tolist());
+      expect(torch.clamp(xs, null, 0.5).tolist()).toEqual(torch.clamp(xc, null, 0.5).tolist());
+      expect(torch.clamp(xs, torch.tensor([1], { dtype })).tolist()).toEqual(torch.clamp(xc, torch.tensor([1], { dtype })).tolist());
+      if (!dtype.startsWith('float')) expect(torch.bitwise_not(xs).tolist()).toEqual(torch.bitwise_not(xc).tolist());
+    }
+    both((a, b) => torch.clamp(a, b, torch.ones(1)));
+    both((a, b) => torch.clamp(a, b));
+    both((a, b) => torch.clamp(a, null, b));
+    both((a, b) => torch.lerp(a, b, 0.3));
+    both((a, b) => torch.lerp(a, b, 0.7));
+    both((a, b) => torch.lerp(a.to(ScalarType.Double), b.to(ScalarType.Double), -1.5));
+    both((a, b) => torch.lerp(a.to(ScalarType.Double), b.to(ScalarType.Double), 0.1));
+    // lo > hi gives hi everywhere but at NaN; a NaN bound gives NaN (Tensor bounds per element, Scalar bounds all)
+    expect(torch.clamp(torch.tensor([0, 5, NaN]), 3, 1).tolist()).toEqual([1, 1, NaN]);
+    expect(torch.clamp(torch.tensor([0, 5]), torch.tensor([NaN, 1]), torch.tensor([2, 3])).tolist()).toEqual([NaN, 3]);
+    expect(torch.clamp(torch.tensor([0, 5]), NaN, 3).tolist()).toEqual([NaN, NaN]);
+    expect(torch.bitwise_not(torch.tensor([0, 1, 200], { dtype: 'uint8' })).tolist()).toEqual([255, 254, 55]);
   });
 
   it('rejects what PyTorch rejects', () => {
-    expect(() => C.clampTensor(ks, torch.ones(2))).toThrow("torch.clamp: At least one of 'min' or 'max' must not be None");
+    expect(() => atenCpu.clamp_Tensor(torch.ones(2))).toThrow("torch.clamp: At least one of 'min' or 'max' must not be None");
     expect(() => C.remainderScalar(ks, torch.tensor([1, 2]), 0)).toThrow('ZeroDivisionError');
-    expect(() => C.bitwiseNot(ks, torch.ones(2))).toThrow(`"bitwise_not_cpu" not implemented for 'Float'`);
+    expect(() => atenCpu.bitwise_not(torch.ones(2))).toThrow(`"bitwise_not_cpu" not implemented for 'Float'`);
   });
 });
