@@ -230,36 +230,41 @@ function execute(
       let inputs = buffers.get(node) ?? [];
       buffers.delete(node);
       // Tensor hooks, retain_grad, captures, pre-hooks: in PyTorch's order.
-      if (node.tensorPreHooks.length > 0) {
-        for (let h = 0; h < node.tensorPreHooks.length; h++) {
-          const nr = node.tensorPreHookInputs[h] ?? 0;
+      const hooks = node.hooks;
+      if (hooks !== null) {
+        for (let h = 0; h < hooks.tensorPreHooks.length; h++) {
+          const nr = hooks.tensorPreHookInputs[h] ?? 0;
           const g = inputs[nr];
           if (g === null || g === undefined) continue;
-          const r = (node.tensorPreHooks[h] as (g: Tensor) => Tensor | undefined | void)(g);
+          const r = (hooks.tensorPreHooks[h] as (g: Tensor) => Tensor | undefined | void)(g);
           if (r !== undefined) inputs[nr] = r;
         }
-      }
-      for (let nr = 0; nr < node.retainsGradTensors.length; nr++) {
-        const t = node.retainsGradTensors[nr];
-        const g = inputs[nr];
-        if (t !== undefined && g !== null && g !== undefined) {
-          const m = materializeAutogradMeta(t);
-          m.grad = accumulateInto(m.grad, g, false);
+        for (let nr = 0; nr < hooks.retainsGradTensors.length; nr++) {
+          const t = hooks.retainsGradTensors[nr];
+          const g = inputs[nr];
+          if (t !== undefined && g !== null && g !== undefined) {
+            const m = materializeAutogradMeta(t);
+            m.grad = accumulateInto(m.grad, g, false);
+          }
         }
       }
       for (const c of captures) if (c.node === node) captured[c.index] = inputs[c.inputNr] ?? null;
-      for (const hook of node.preHooks) {
-        const r = hook(inputs);
-        if (r !== undefined) inputs = r;
+      if (hooks !== null) {
+        for (const hook of hooks.preHooks) {
+          const r = hook(inputs);
+          if (r !== undefined) inputs = r;
+        }
       }
       if (needed !== null && !needed.has(node)) continue;
 
       const outputs = node.apply(inputs);
       if (!keepGraph) node.releaseVariables();
       let outs = outputs;
-      for (const hook of node.postHooks) {
-        const r = hook(outs, inputs);
-        if (r !== undefined) outs = r;
+      if (hooks !== null) {
+        for (const hook of hooks.postHooks) {
+          const r = hook(outs, inputs);
+          if (r !== undefined) outs = r;
+        }
       }
       const edges = node.nextEdges;
       if (outs.length !== edges.length && !(node instanceof GraphRoot)) {

@@ -31,12 +31,9 @@ export interface InputMetadata {
  * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
  * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
  */
-export abstract class Node {
-  nextEdges: Edge[] = [];
-  readonly sequenceNr: number;
-  /** Per forward output: what the gradient flowing in must look like. */
-  inputMetadata: (InputMetadata | undefined)[] = [];
-  /** Tensor hooks (`register_hook` on a non-leaf output): index = input number. */
+/** The hooks of a node, made on first registration (most nodes never have any). */
+export class NodeHooks {
+  /** Tensor hooks (`register_hook` on a tensor): the function and the input number it watches. */
   tensorPreHooks: FunctionPreHook[] = [];
   tensorPreHookInputs: number[] = [];
   /** `retain_grad()` on outputs: run after the tensor hooks, they store the gradient in `.grad`. */
@@ -44,6 +41,29 @@ export abstract class Node {
   /** `register_prehook(fn(gradOutputs))` and `register_hook(fn(gradInputs, gradOutputs))`. */
   preHooks: ((grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void)[] = [];
   postHooks: ((gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void)[] = [];
+}
+
+const NO_EDGES: Edge[] = [];
+const NO_METADATA: (InputMetadata | undefined)[] = [];
+
+// Note [Lean graph nodes]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// A node is made for every recorded operation, so its construction is on the hot path of training: it
+// starts with shared empty edge and metadata lists (replaced, never mutated, when set) and no hook state
+// (`hooks` is made on the first registration). A recorded call allocates the node, its edge list and one
+// metadata entry per output, and nothing for features it does not use.
+
+/**
+ * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
+ * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
+ */
+export abstract class Node {
+  nextEdges: Edge[] = NO_EDGES;
+  readonly sequenceNr: number;
+  /** Per forward output: what the gradient flowing in must look like. */
+  inputMetadata: (InputMetadata | undefined)[] = NO_METADATA;
+  /** Hooks, or null until one is registered (Note [Lean graph nodes]). */
+  hooks: NodeHooks | null = null;
 
   constructor(sequenceNr = nextSequenceNr++) {
     this.sequenceNr = sequenceNr;
@@ -88,19 +108,27 @@ export abstract class Node {
   }
 
   setInputMetadata(inputNr: number, t: Tensor): void {
+    if (this.inputMetadata === NO_METADATA) this.inputMetadata = [];
     this.inputMetadata[inputNr] = { sizes: t.sizes, dtype: t.dtype, isMeta: t.isMeta() };
+  }
+
+  /** The node's hook state, made if missing. */
+  withHooks(): NodeHooks {
+    return this.hooks ?? (this.hooks = new NodeHooks());
   }
 
   /** `register_hook(fn)`: runs after `apply` with (gradInputs, gradOutputs); may return new gradInputs. */
   registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
-    this.postHooks.push(fn);
-    return { remove: () => void removeItem(this.postHooks, fn) };
+    const h = this.withHooks();
+    h.postHooks.push(fn);
+    return { remove: () => void removeItem(h.postHooks, fn) };
   }
 
   /** `register_prehook(fn)`: runs before `apply` with the incoming gradients; may return replacements. */
   registerPrehook(fn: (grads: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
-    this.preHooks.push(fn);
-    return { remove: () => void removeItem(this.preHooks, fn) };
+    const h = this.withHooks();
+    h.preHooks.push(fn);
+    return { remove: () => void removeItem(h.preHooks, fn) };
   }
 
   toString(): string {

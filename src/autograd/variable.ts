@@ -90,7 +90,13 @@ export function gradAccumulator(t: Tensor): Node {
   const m = materializeAutogradMeta(t);
   if (m.gradAccumulator === null) {
     m.gradAccumulator = newAccumulateGrad(t);
-    if (m.leafHooks !== null) for (const h of m.leafHooks) m.gradAccumulator.tensorPreHooks.push(h);
+    if (m.leafHooks !== null) {
+      const hooks = m.gradAccumulator.withHooks();
+      for (const h of m.leafHooks) {
+        hooks.tensorPreHooks.push(h);
+        hooks.tensorPreHookInputs.push(0);
+      }
+    }
   }
   return m.gradAccumulator;
 }

@@ -138,7 +138,7 @@ export class Tensor extends TensorImpl {
     const m = materializeAutogradMeta(this);
     if (m.retainsGrad) return;
     m.retainsGrad = true;
-    fn.retainsGradTensors[this.outputNr] = this;
+    fn.withHooks().retainsGradTensors[this.outputNr] = this;
   }
 
   /** `retains_grad`: `retainGrad()` was called on this non-leaf. */
@@ -155,14 +155,15 @@ export class Tensor extends TensorImpl {
     const gradFn = this.gradFn;
     const node = gradFn ?? gradAccumulator(this);
     const nr = gradFn === null ? 0 : this.outputNr;
-    node.tensorPreHooks.push(fn);
-    node.tensorPreHookInputs.push(nr);
+    const hooks = node.withHooks();
+    hooks.tensorPreHooks.push(fn);
+    hooks.tensorPreHookInputs.push(nr);
     return {
       remove: () => {
-        const i = node.tensorPreHooks.indexOf(fn);
+        const i = hooks.tensorPreHooks.indexOf(fn);
         if (i >= 0) {
-          node.tensorPreHooks.splice(i, 1);
-          node.tensorPreHookInputs.splice(i, 1);
+          hooks.tensorPreHooks.splice(i, 1);
+          hooks.tensorPreHookInputs.splice(i, 1);
         }
       },
     };
