@@ -727,6 +727,8 @@ export interface AtenOps {
   scatter_add: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor) => Tensor>;
   /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
   masked_fill_Scalar: OperatorHandle<(self: Tensor, mask: Tensor, value: number | boolean) => Tensor>;
+  /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)` */
+  masked_fill__Scalar: OperatorHandle<(self: Tensor, mask: Tensor, value: number | boolean) => Tensor>;
   /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
   masked_select: OperatorHandle<(self: Tensor, mask: Tensor) => Tensor>;
   /** `nonzero(Tensor self) -> Tensor` */
@@ -5904,6 +5906,10 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   masked_fill_Scalar: {
     schema: 'masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor',
     kernels: { CPU: indexing.maskedFill, Meta: indexing.maskedFill },
+  },
+  masked_fill__Scalar: {
+    schema: 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)',
+    kernels: { CPU: indexing.maskedFill_, Meta: indexing.maskedFill_ },
   },
   masked_select: {
     schema: 'masked_select(Tensor self, Tensor mask) -> Tensor',

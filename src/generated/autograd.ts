@@ -19,7 +19,7 @@ const NONE = savedOpt(null);
 
 const OUT_NOT_DIFFERENTIABLE = (name: string): string =>
   `${name}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.`;
-const NOT_IMPLEMENTED = (name: string): string => `the derivative for '${name}' is not implemented.`;
+const NOT_IMPLEMENTED = (name: string): string => `derivative for aten::${name} is not implemented`;
 
 /** The unboxed kernel type of operator N: its call signature after the dispatch key set. */
 type KernelOf<N extends keyof AtenOps> = AtenOps[N] extends OperatorHandle<infer F extends (...args: never[]) => unknown>
@@ -345,10 +345,10 @@ export class CloneBackward0 extends Node {
 }
 
 /** Backward of `copy_` (derivatives.yaml:59). */
-export class CopyBackward0 extends Node {
+export class CopyBackwards extends Node {
 
   name(): string {
-    return 'CopyBackward0';
+    return 'torch::autograd::CopyBackwards';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -544,8 +544,8 @@ export class MulBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const other = this.other_.unpack(this);
-    const self = this.self_.unpack(this);
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.mul(other);
     if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
     return out;
@@ -571,7 +571,7 @@ export class DivBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const other = this.other_.unpack(this);
-    const self = this.self_.unpack(this);
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
     if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other);
     return out;
@@ -599,7 +599,7 @@ export class DivBackward1 extends Node {
     if (grad === null) return out;
     const other = this.other_.unpack(this);
     const rounding_mode = this.rounding_mode_;
-    const self = this.self_.unpack(this);
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = divTensorSelfBackward(grad, other, rounding_mode ?? null);
     if (this.shouldComputeOutput(1)) out[1] = divTensorOtherBackward(grad, self, other, rounding_mode ?? null);
     return out;
@@ -1479,8 +1479,8 @@ export class RemainderBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const self = this.self_.unpack(this);
-    const other = this.other_.unpack(this);
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
     if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'floor' }));
     return out;
@@ -1521,8 +1521,8 @@ export class FmodBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const self = this.self_.unpack(this);
-    const other = this.other_.unpack(this);
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const other = (this.other_.defined() ? this.other_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
     if (this.shouldComputeOutput(1)) out[1] = grad.neg().mul(self.div(other, { rounding_mode: 'trunc' }));
     return out;
@@ -1609,9 +1609,9 @@ export class LerpBackward1 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const weight = this.weight_.unpack(this);
-    const end = this.end_.unpack(this);
-    const self = this.self_.unpack(this);
+    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
+    const end = (this.end_.defined() ? this.end_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.mul(weight.neg().add(1));
     if (this.shouldComputeOutput(1)) out[1] = grad.mul(weight);
     if (this.shouldComputeOutput(2)) out[2] = grad.mul(end.sub(self));
@@ -2153,8 +2153,8 @@ export class MmBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const mat2 = this.mat2_.unpack(this);
-    const self = this.self_.unpack(this);
+    const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.mm(mat2.t());
     if (this.shouldComputeOutput(1)) out[1] = self.t().mm(grad);
     return out;
@@ -2179,8 +2179,8 @@ export class BmmBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const mat2 = this.mat2_.unpack(this);
-    const self = this.self_.unpack(this);
+    const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.bmm(mat2.transpose(1, 2));
     if (this.shouldComputeOutput(1)) out[1] = self.transpose(1, 2).bmm(grad);
     return out;
@@ -2231,8 +2231,8 @@ export class DotBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const tensor = this.tensor_.unpack(this);
-    const self = this.self_.unpack(this);
+    const tensor = (this.tensor_.defined() ? this.tensor_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.mul(tensor);
     if (this.shouldComputeOutput(1)) out[1] = grad.mul(self);
     return out;
@@ -2257,8 +2257,8 @@ export class MvBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const vec = this.vec_.unpack(this);
-    const self = this.self_.unpack(this);
+    const vec = (this.vec_.defined() ? this.vec_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.unsqueeze(1).mul(vec.unsqueeze(0));
     if (this.shouldComputeOutput(1)) out[1] = self.t().mv(grad);
     return out;
@@ -2283,8 +2283,8 @@ export class OuterBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const vec2 = this.vec2_.unpack(this);
-    const self = this.self_.unpack(this);
+    const vec2 = (this.vec2_.defined() ? this.vec2_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad.mv(vec2);
     if (this.shouldComputeOutput(1)) out[1] = grad.t().mv(self);
     return out;
@@ -2312,9 +2312,9 @@ export class AddmmBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const beta = this.beta_;
-    const mat2 = this.mat2_.unpack(this);
+    const mat2 = (this.mat2_.defined() ? this.mat2_.unpack(this) : null) as Tensor;
     const alpha = this.alpha_;
-    const mat1 = this.mat1_.unpack(this);
+    const mat1 = (this.mat1_.defined() ? this.mat1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
     if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.mm(mat2.t()), alpha);
     if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(mat1.t().mm(grad), alpha);
@@ -2343,9 +2343,9 @@ export class BaddbmmBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const beta = this.beta_;
-    const batch2 = this.batch2_.unpack(this);
+    const batch2 = (this.batch2_.defined() ? this.batch2_.unpack(this) : null) as Tensor;
     const alpha = this.alpha_;
-    const batch1 = this.batch1_.unpack(this);
+    const batch1 = (this.batch1_.defined() ? this.batch1_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = maybeMultiply(grad, beta);
     if (this.shouldComputeOutput(1)) out[1] = maybeMultiply(grad.bmm(batch2.transpose(1, 2)), alpha);
     if (this.shouldComputeOutput(2)) out[2] = maybeMultiply(batch1.transpose(1, 2).bmm(grad), alpha);
@@ -2372,8 +2372,8 @@ export class LinearBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const weight = this.weight_.unpack(this);
-    const input = this.input_.unpack(this);
+    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
+    const input = (this.input_.defined() ? this.input_.unpack(this) : null) as Tensor;
     const weight_sizes = this.weight_sizes;
     if (this.shouldComputeOutput(0)) out[0] = grad.matmul(weight);
     if (this.shouldComputeOutput(1)) out[1] = linearWeightBackward(grad, input, weight_sizes);
@@ -2485,7 +2485,7 @@ export class CrossEntropyLossBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    const target = this.target_.unpack(this);
+    const target = (this.target_.defined() ? this.target_.unpack(this) : null) as Tensor;
     const weight = this.weight_.unpackOpt(this);
     const reduction = this.reduction_;
     const ignore_index = this.ignore_index_;
@@ -2638,7 +2638,7 @@ export class LayerNormBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const input = this.input_.unpack(this);
+    const input = (this.input_.defined() ? this.input_.unpack(this) : null) as Tensor;
     const normalized_shape = this.normalized_shape_;
     const weight = this.weight_.unpackOpt(this);
     const eps = this.eps_;
@@ -2671,8 +2671,8 @@ export class Conv2dBackward0 extends Node {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const input = this.input_.unpack(this);
-    const weight = this.weight_.unpack(this);
+    const input = (this.input_.defined() ? this.input_.unpack(this) : null) as Tensor;
+    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
     const stride = this.stride_;
     const padding = this.padding_;
     const dilation = this.dilation_;
@@ -2711,7 +2711,7 @@ export class Conv2dBackwardInputBackward0 extends Node {
     const padding = this.padding_;
     const dilation = this.dilation_;
     const groups = this.groups_;
-    const grad_output = this.grad_output_.unpack(this);
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = conv2dForward(grad, weight, stride, padding, dilation, groups);
     if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardWeight(grad_output, grad, weight, stride, padding, dilation, groups);
     return out;
@@ -2745,7 +2745,7 @@ export class Conv2dBackwardWeightBackward0 extends Node {
     const padding = this.padding_;
     const dilation = this.dilation_;
     const groups = this.groups_;
-    const grad_output = this.grad_output_.unpack(this);
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = conv2dForward(input, grad, stride, padding, dilation, groups);
     if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardInput(grad_output, input, grad, stride, padding, dilation, groups);
     return out;
@@ -3100,7 +3100,7 @@ export class IndexPutBackward0 extends Node {
     if (grad === null) return out;
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
-    const values = this.values_.unpack(this);
+    const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
     if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
     return out;
@@ -3128,7 +3128,7 @@ export class IndexPutBackward1 extends Node {
     if (grad === null) return out;
     const accumulate = this.accumulate_;
     const indices = this.indices_.map((s) => s.unpackOpt(this));
-    const values = this.values_.unpack(this);
+    const values = (this.values_.defined() ? this.values_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = accumulate ? grad : grad.index_put(indices, zerosLike(values), false);
     if (this.shouldComputeOutput(1)) out[1] = grad.index(indices);
     return out;
@@ -3229,7 +3229,7 @@ export class ScatterAddBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
-    const index = this.index_.unpack(this);
+    const index = (this.index_.defined() ? this.index_.unpack(this) : null) as Tensor;
     if (this.shouldComputeOutput(0)) out[0] = grad;
     if (this.shouldComputeOutput(1)) out[1] = grad.gather(dim, index);
     return out;
@@ -3546,7 +3546,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, src);
     checkInplace(self, rg);
     if (!rg) return ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
-    const gradFn = new CopyBackward0();
+    const gradFn = new CopyBackwards();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     const result = ops.copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
     rebaseHistory(self, gradFn);
@@ -3653,11 +3653,11 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   add_out: kernel('add_out', (ks, self, other, alpha, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('add'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('add'));
     return ops.add_out.redispatch(ks.and(afterAutogradKeyset), self, other, alpha, out);
   }),
   sub_out: kernel('sub_out', (ks, self, other, alpha, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('sub'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sub'));
     return ops.sub_out.redispatch(ks.and(afterAutogradKeyset), self, other, alpha, out);
   }),
   sub_Tensor: kernel('sub_Tensor', (ks, self, other, alpha) => {
@@ -3686,8 +3686,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.other_ = new SavedVariable(other, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -3698,14 +3698,14 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new MulBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.other_ = new SavedVariable(other, false);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(0)) gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   mul_out: kernel('mul_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));
     return ops.mul_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   div_Tensor: kernel('div_Tensor', (ks, self, other) => {
@@ -3714,7 +3714,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -3726,13 +3726,13 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new DivBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   div_out: kernel('div_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('div'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('div'));
     return ops.div_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   neg: kernel('neg', (ks, self) => {
@@ -3755,7 +3755,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   neg_out: kernel('neg_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('neg'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('neg'));
     return ops.neg_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   abs: kernel('abs', (ks, self) => {
@@ -3780,7 +3780,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   abs_out: kernel('abs_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('abs'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('abs'));
     return ops.abs_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   sign: kernel('sign', (ks, self) => {
@@ -3803,7 +3803,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sign_out: kernel('sign_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sign'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sign'));
     return ops.sign_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   exp: kernel('exp', (ks, self) => {
@@ -3828,7 +3828,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   exp_out: kernel('exp_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp'));
     return ops.exp_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   exp2: kernel('exp2', (ks, self) => {
@@ -3853,7 +3853,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   exp2_out: kernel('exp2_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp2'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('exp2'));
     return ops.exp2_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   log: kernel('log', (ks, self) => {
@@ -3878,7 +3878,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   log_out: kernel('log_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('log'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log'));
     return ops.log_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   log2: kernel('log2', (ks, self) => {
@@ -3903,7 +3903,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   log2_out: kernel('log2_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('log2'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log2'));
     return ops.log2_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   log1p: kernel('log1p', (ks, self) => {
@@ -3928,7 +3928,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   log1p_out: kernel('log1p_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('log1p'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('log1p'));
     return ops.log1p_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   expm1: kernel('expm1', (ks, self) => {
@@ -3953,7 +3953,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   expm1_out: kernel('expm1_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('expm1'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('expm1'));
     return ops.expm1_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   sqrt: kernel('sqrt', (ks, self) => {
@@ -3978,7 +3978,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sqrt_out: kernel('sqrt_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sqrt'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sqrt'));
     return ops.sqrt_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   rsqrt: kernel('rsqrt', (ks, self) => {
@@ -4003,7 +4003,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   rsqrt_out: kernel('rsqrt_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('rsqrt'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('rsqrt'));
     return ops.rsqrt_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   sin: kernel('sin', (ks, self) => {
@@ -4028,7 +4028,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sin_out: kernel('sin_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sin'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sin'));
     return ops.sin_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   cos: kernel('cos', (ks, self) => {
@@ -4053,7 +4053,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   cos_out: kernel('cos_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('cos'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cos'));
     return ops.cos_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   tan: kernel('tan', (ks, self) => {
@@ -4078,7 +4078,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   tan_out: kernel('tan_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('tan'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('tan'));
     return ops.tan_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   asin: kernel('asin', (ks, self) => {
@@ -4103,7 +4103,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   asin_out: kernel('asin_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('asin'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('asin'));
     return ops.asin_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   acos: kernel('acos', (ks, self) => {
@@ -4128,7 +4128,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   acos_out: kernel('acos_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('acos'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('acos'));
     return ops.acos_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   atan: kernel('atan', (ks, self) => {
@@ -4153,7 +4153,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   atan_out: kernel('atan_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan'));
     return ops.atan_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   sinh: kernel('sinh', (ks, self) => {
@@ -4178,7 +4178,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sinh_out: kernel('sinh_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinh'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sinh'));
     return ops.sinh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   cosh: kernel('cosh', (ks, self) => {
@@ -4203,7 +4203,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   cosh_out: kernel('cosh_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('cosh'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cosh'));
     return ops.cosh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   tanh: kernel('tanh', (ks, self) => {
@@ -4228,7 +4228,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   tanh_out: kernel('tanh_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('tanh'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('tanh'));
     return ops.tanh_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   sigmoid: kernel('sigmoid', (ks, self) => {
@@ -4253,7 +4253,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sigmoid_out: kernel('sigmoid_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sigmoid'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sigmoid'));
     return ops.sigmoid_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   relu: kernel('relu', (ks, self) => {
@@ -4301,7 +4301,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   gelu_out: kernel('gelu_out', (ks, self, approximate, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('gelu'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gelu'));
     return ops.gelu_out.redispatch(ks.and(afterAutogradKeyset), self, approximate, out);
   }),
   silu: kernel('silu', (ks, self) => {
@@ -4326,7 +4326,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   silu_out: kernel('silu_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('silu'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('silu'));
     return ops.silu_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   erf: kernel('erf', (ks, self) => {
@@ -4351,7 +4351,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   erf_out: kernel('erf_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('erf'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('erf'));
     return ops.erf_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   floor: kernel('floor', (ks, self) => {
@@ -4374,7 +4374,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   floor_out: kernel('floor_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('floor'));
     return ops.floor_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   ceil: kernel('ceil', (ks, self) => {
@@ -4397,7 +4397,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   ceil_out: kernel('ceil_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('ceil'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ceil'));
     return ops.ceil_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   round: kernel('round', (ks, self) => {
@@ -4420,7 +4420,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   round_out: kernel('round_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
     return ops.round_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   round_decimals: kernel('round_decimals', (ks, self, decimals) => {
@@ -4443,7 +4443,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   round_decimals_out: kernel('round_decimals_out', (ks, self, decimals, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('round'));
     return ops.round_decimals_out.redispatch(ks.and(afterAutogradKeyset), self, decimals, out);
   }),
   trunc: kernel('trunc', (ks, self) => {
@@ -4466,7 +4466,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   trunc_out: kernel('trunc_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('trunc'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('trunc'));
     return ops.trunc_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   frac: kernel('frac', (ks, self) => {
@@ -4489,7 +4489,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   frac_out: kernel('frac_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('frac'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('frac'));
     return ops.frac_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   reciprocal: kernel('reciprocal', (ks, self) => {
@@ -4514,7 +4514,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   reciprocal_out: kernel('reciprocal_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('reciprocal'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('reciprocal'));
     return ops.reciprocal_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   isnan: kernel('isnan', (ks, self) => {
@@ -4566,7 +4566,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   nan_to_num_out: kernel('nan_to_num_out', (ks, self, nan, posinf, neginf, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('nan_to_num'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('nan_to_num'));
     return ops.nan_to_num_out.redispatch(ks.and(afterAutogradKeyset), self, nan, posinf, neginf, out);
   }),
   eq_Tensor: kernel('eq_Tensor', (ks, self, other) => {
@@ -4589,7 +4589,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   eq_Tensor_out: kernel('eq_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
     return ops.eq_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   eq_Scalar: kernel('eq_Scalar', (ks, self, other) => {
@@ -4612,7 +4612,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   eq_Scalar_out: kernel('eq_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('eq'));
     return ops.eq_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   ne_Tensor: kernel('ne_Tensor', (ks, self, other) => {
@@ -4635,7 +4635,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   ne_Tensor_out: kernel('ne_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
     return ops.ne_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   ne_Scalar: kernel('ne_Scalar', (ks, self, other) => {
@@ -4658,7 +4658,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   ne_Scalar_out: kernel('ne_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ne'));
     return ops.ne_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   lt_Tensor: kernel('lt_Tensor', (ks, self, other) => {
@@ -4681,7 +4681,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   lt_Tensor_out: kernel('lt_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
     return ops.lt_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   lt_Scalar: kernel('lt_Scalar', (ks, self, other) => {
@@ -4704,7 +4704,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   lt_Scalar_out: kernel('lt_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lt'));
     return ops.lt_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   le_Tensor: kernel('le_Tensor', (ks, self, other) => {
@@ -4727,7 +4727,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   le_Tensor_out: kernel('le_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
     return ops.le_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   le_Scalar: kernel('le_Scalar', (ks, self, other) => {
@@ -4750,7 +4750,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   le_Scalar_out: kernel('le_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('le'));
     return ops.le_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   gt_Tensor: kernel('gt_Tensor', (ks, self, other) => {
@@ -4773,7 +4773,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   gt_Tensor_out: kernel('gt_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
     return ops.gt_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   gt_Scalar: kernel('gt_Scalar', (ks, self, other) => {
@@ -4796,7 +4796,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   gt_Scalar_out: kernel('gt_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('gt'));
     return ops.gt_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   ge_Tensor: kernel('ge_Tensor', (ks, self, other) => {
@@ -4819,7 +4819,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   ge_Tensor_out: kernel('ge_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
     return ops.ge_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   ge_Scalar: kernel('ge_Scalar', (ks, self, other) => {
@@ -4842,7 +4842,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   ge_Scalar_out: kernel('ge_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('ge'));
     return ops.ge_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   logical_and: kernel('logical_and', (ks, self, other) => {
@@ -4865,7 +4865,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   logical_and_out: kernel('logical_and_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_and'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_and'));
     return ops.logical_and_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   logical_or: kernel('logical_or', (ks, self, other) => {
@@ -4888,7 +4888,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   logical_or_out: kernel('logical_or_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_or'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_or'));
     return ops.logical_or_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   logical_xor: kernel('logical_xor', (ks, self, other) => {
@@ -4911,7 +4911,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   logical_xor_out: kernel('logical_xor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_xor'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_xor'));
     return ops.logical_xor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   logical_not: kernel('logical_not', (ks, self) => {
@@ -4934,7 +4934,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   logical_not_out: kernel('logical_not_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_not'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('logical_not'));
     return ops.logical_not_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   bitwise_not: kernel('bitwise_not', (ks, self) => {
@@ -4957,7 +4957,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_not_out: kernel('bitwise_not_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_not'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_not'));
     return ops.bitwise_not_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   bitwise_and_Tensor: kernel('bitwise_and_Tensor', (ks, self, other) => {
@@ -4980,7 +4980,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_and_Tensor_out: kernel('bitwise_and_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
     return ops.bitwise_and_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_and_Scalar: kernel('bitwise_and_Scalar', (ks, self, other) => {
@@ -5003,7 +5003,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_and_Scalar_out: kernel('bitwise_and_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_and'));
     return ops.bitwise_and_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_and_Scalar_Tensor: kernel('bitwise_and_Scalar_Tensor', (ks, self, other) => {
@@ -5035,7 +5035,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_or_Tensor_out: kernel('bitwise_or_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
     return ops.bitwise_or_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_or_Scalar: kernel('bitwise_or_Scalar', (ks, self, other) => {
@@ -5058,7 +5058,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_or_Scalar_out: kernel('bitwise_or_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_or'));
     return ops.bitwise_or_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_or_Scalar_Tensor: kernel('bitwise_or_Scalar_Tensor', (ks, self, other) => {
@@ -5090,7 +5090,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_xor_Tensor_out: kernel('bitwise_xor_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
     return ops.bitwise_xor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_xor_Scalar: kernel('bitwise_xor_Scalar', (ks, self, other) => {
@@ -5113,7 +5113,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   bitwise_xor_Scalar_out: kernel('bitwise_xor_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bitwise_xor'));
     return ops.bitwise_xor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   bitwise_xor_Scalar_Tensor: kernel('bitwise_xor_Scalar_Tensor', (ks, self, other) => {
@@ -5137,7 +5137,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   maximum_out: kernel('maximum_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('maximum'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('maximum'));
     return ops.maximum_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   minimum: kernel('minimum', (ks, self, other) => {
@@ -5152,7 +5152,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   minimum_out: kernel('minimum_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('minimum'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('minimum'));
     return ops.minimum_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   where_self: kernel('where_self', (ks, condition, self, other) => {
@@ -5166,7 +5166,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   where_self_out: kernel('where_self_out', (ks, condition, self, other, out) => {
-    if (anyRequiresGrad(condition, self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('where'));
+    if (anyRequiresGrad(condition, self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('where'));
     return ops.where_self_out.redispatch(ks.and(afterAutogradKeyset), condition, self, other, out);
   }),
   where_ScalarSelf: kernel('where_ScalarSelf', (ks, condition, self, other) => {
@@ -5224,7 +5224,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   clamp_out: kernel('clamp_out', (ks, self, min, max, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
     return ops.clamp_out.redispatch(ks.and(afterAutogradKeyset), self, min, max, out);
   }),
   clamp_Tensor: kernel('clamp_Tensor', (ks, self, min, max) => {
@@ -5253,7 +5253,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   clamp_Tensor_out: kernel('clamp_Tensor_out', (ks, self, min, max, out) => {
-    if (anyRequiresGrad(self, min, max)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
+    if (anyRequiresGrad(self, min, max, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp'));
     return ops.clamp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, min, max, out);
   }),
   remainder_Tensor: kernel('remainder_Tensor', (ks, self, other) => {
@@ -5261,8 +5261,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(self, false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
     const result = ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -5273,14 +5273,14 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
     const result = ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   remainder_Tensor_out: kernel('remainder_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
     return ops.remainder_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   remainder_Scalar: kernel('remainder_Scalar', (ks, self, other) => {
@@ -5303,7 +5303,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   remainder_Scalar_out: kernel('remainder_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('remainder'));
     return ops.remainder_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   fmod_Tensor: kernel('fmod_Tensor', (ks, self, other) => {
@@ -5311,8 +5311,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(self, false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
     const result = ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
@@ -5323,14 +5323,14 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
-    gradFn.other_ = new SavedVariable(other, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
     const result = ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
     return result;
   }),
   fmod_Tensor_out: kernel('fmod_Tensor_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
     return ops.fmod_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   fmod_Scalar: kernel('fmod_Scalar', (ks, self, other) => {
@@ -5353,7 +5353,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   fmod_Scalar_out: kernel('fmod_Scalar_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('fmod'));
     return ops.fmod_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   remainder_Scalar_Tensor: kernel('remainder_Scalar_Tensor', (ks, self, other) => {
@@ -5389,7 +5389,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   atan2_out: kernel('atan2_out', (ks, self, other, out) => {
-    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan2'));
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('atan2'));
     return ops.atan2_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
   lerp_Scalar: kernel('lerp_Scalar', (ks, self, end, weight) => {
@@ -5414,7 +5414,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   lerp_Scalar_out: kernel('lerp_Scalar_out', (ks, self, end, weight, out) => {
-    if (anyRequiresGrad(self, end)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
+    if (anyRequiresGrad(self, end, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
     return ops.lerp_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, end, weight, out);
   }),
   lerp_Tensor: kernel('lerp_Tensor', (ks, self, end, weight) => {
@@ -5422,9 +5422,9 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
-    gradFn.weight_ = new SavedVariable(weight, false);
-    gradFn.end_ = new SavedVariable(end, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
+    if (gradFn.hasEdge(2)) gradFn.end_ = new SavedVariable(end, false);
+    if (gradFn.hasEdge(2)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.lerp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     setHistory(result, gradFn, 0);
     return result;
@@ -5435,15 +5435,15 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     const gradFn = new LerpBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(end), gradientEdge(weight)]);
-    gradFn.weight_ = new SavedVariable(weight, false);
-    gradFn.end_ = new SavedVariable(end, false);
-    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
+    if (gradFn.hasEdge(2)) gradFn.end_ = new SavedVariable(end, false);
+    if (gradFn.hasEdge(2)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.lerp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, end, weight);
     rebaseHistory(self, gradFn);
     return result;
   }),
   lerp_Tensor_out: kernel('lerp_Tensor_out', (ks, self, end, weight, out) => {
-    if (anyRequiresGrad(self, end, weight)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
+    if (anyRequiresGrad(self, end, weight, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('lerp'));
     return ops.lerp_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, end, weight, out);
   }),
   sum: kernel('sum', (ks, self, dtype) => {
@@ -5469,7 +5469,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   sum_IntList_out: kernel('sum_IntList_out', (ks, self, dim, keepdim, dtype, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('sum'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('sum'));
     return ops.sum_IntList_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
   }),
   mean: kernel('mean', (ks, self, dtype) => {
@@ -5496,7 +5496,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   mean_out: kernel('mean_out', (ks, self, dim, keepdim, dtype, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('mean'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mean'));
     return ops.mean_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
   }),
   prod: kernel('prod', (ks, self, dtype) => {
@@ -5522,7 +5522,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   prod_int_out: kernel('prod_int_out', (ks, self, dim, keepdim, dtype, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('prod'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('prod'));
     return ops.prod_int_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, dtype, out);
   }),
   amax: kernel('amax', (ks, self, dim, keepdim) => {
@@ -5539,7 +5539,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   amax_out: kernel('amax_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('amax'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('amax'));
     return ops.amax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   amin: kernel('amin', (ks, self, dim, keepdim) => {
@@ -5556,7 +5556,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   amin_out: kernel('amin_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('amin'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('amin'));
     return ops.amin_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   all_dim: kernel('all_dim', (ks, self, dim, keepdim) => {
@@ -5578,11 +5578,11 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   all_out: kernel('all_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
     return ops.all_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   all_dims_out: kernel('all_dims_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
     return ops.all_dims_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   any_dim: kernel('any_dim', (ks, self, dim, keepdim) => {
@@ -5604,11 +5604,11 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   any_out: kernel('any_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
     return ops.any_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   any_dims_out: kernel('any_dims_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
     return ops.any_dims_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   all: kernel('all', (ks, self) => {
@@ -5621,7 +5621,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   all_all_out: kernel('all_all_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('all'));
     return ops.all_all_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   any: kernel('any', (ks, self) => {
@@ -5634,7 +5634,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   any_all_out: kernel('any_all_out', (ks, self, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('any'));
     return ops.any_all_out.redispatch(ks.and(afterAutogradKeyset), self, out);
   }),
   argmax: kernel('argmax', (ks, self, dim, keepdim) => {
@@ -5647,7 +5647,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   argmax_out: kernel('argmax_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmax'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmax'));
     return ops.argmax_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   argmin: kernel('argmin', (ks, self, dim, keepdim) => {
@@ -5660,7 +5660,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   argmin_out: kernel('argmin_out', (ks, self, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmin'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('argmin'));
     return ops.argmin_out.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, out);
   }),
   max_dim: kernel('max_dim', (ks, self, dim, keepdim) => {
@@ -5734,8 +5734,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     const gradFn = new MmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
-    gradFn.mat2_ = new SavedVariable(mat2, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.mat2_ = new SavedVariable(mat2, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.mm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
@@ -5745,8 +5745,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     const gradFn = new BmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat2)]);
-    gradFn.mat2_ = new SavedVariable(mat2, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.mat2_ = new SavedVariable(mat2, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.bmm.redispatch(ks.and(afterAutogradKeyset), self, mat2);
     setHistory(result, gradFn, 0);
     return result;
@@ -5767,8 +5767,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
     const gradFn = new DotBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor)]);
-    gradFn.tensor_ = new SavedVariable(tensor, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.tensor_ = new SavedVariable(tensor, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.dot.redispatch(ks.and(afterAutogradKeyset), self, tensor);
     setHistory(result, gradFn, 0);
     return result;
@@ -5778,8 +5778,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
     const gradFn = new MvBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec)]);
-    gradFn.vec_ = new SavedVariable(vec, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.vec_ = new SavedVariable(vec, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.mv.redispatch(ks.and(afterAutogradKeyset), self, vec);
     setHistory(result, gradFn, 0);
     return result;
@@ -5789,8 +5789,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
     const gradFn = new OuterBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec2)]);
-    gradFn.vec2_ = new SavedVariable(vec2, false);
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(0)) gradFn.vec2_ = new SavedVariable(vec2, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
     setHistory(result, gradFn, 0);
     return result;
@@ -5801,9 +5801,9 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new AddmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(mat1), gradientEdge(mat2)]);
     gradFn.beta_ = beta;
-    gradFn.mat2_ = new SavedVariable(mat2, false);
+    if (gradFn.hasEdge(1)) gradFn.mat2_ = new SavedVariable(mat2, false);
     gradFn.alpha_ = alpha;
-    gradFn.mat1_ = new SavedVariable(mat1, false);
+    if (gradFn.hasEdge(2)) gradFn.mat1_ = new SavedVariable(mat1, false);
     const result = ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
@@ -5814,9 +5814,9 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new BaddbmmBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(batch1), gradientEdge(batch2)]);
     gradFn.beta_ = beta;
-    gradFn.batch2_ = new SavedVariable(batch2, false);
+    if (gradFn.hasEdge(1)) gradFn.batch2_ = new SavedVariable(batch2, false);
     gradFn.alpha_ = alpha;
-    gradFn.batch1_ = new SavedVariable(batch1, false);
+    if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
     const result = ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
     setHistory(result, gradFn, 0);
     return result;
@@ -5826,8 +5826,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
     const gradFn = new LinearBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
-    gradFn.weight_ = new SavedVariable(weight, false);
-    gradFn.input_ = new SavedVariable(input, false);
+    if (gradFn.hasEdge(0)) gradFn.weight_ = new SavedVariable(weight, false);
+    if (gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
     gradFn.weight_sizes = weight.sizes.slice();
     const result = ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
     setHistory(result, gradFn, 0);
@@ -5875,7 +5875,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new CrossEntropyLossBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
     gradFn.self_ = new SavedVariable(self, false);
-    gradFn.target_ = new SavedVariable(target, false);
+    if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
@@ -5940,7 +5940,7 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps, cudnnEnable);
     const gradFn = new LayerNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
-    gradFn.input_ = new SavedVariable(input, false);
+    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
     gradFn.normalized_shape_ = normalizedShape;
     gradFn.weight_ = savedOpt(weight);
     gradFn.eps_ = eps;
@@ -5953,8 +5953,8 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
     const gradFn = new Conv2dBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
-    gradFn.input_ = new SavedVariable(input, false);
-    gradFn.weight_ = new SavedVariable(weight, false);
+    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
+    if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
     gradFn.stride_ = stride;
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
@@ -5973,7 +5973,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
     gradFn.groups_ = groups;
-    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
     const result = ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
@@ -5988,7 +5988,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
     gradFn.groups_ = groups;
-    gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
     const result = ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
@@ -6168,7 +6168,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     gradFn.accumulate_ = accumulate;
     gradFn.indices_ = indices.map((t) => savedOpt(t));
-    gradFn.values_ = new SavedVariable(values, false);
+    if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put_.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
     rebaseHistory(self, gradFn);
     return result;
@@ -6180,7 +6180,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     gradFn.accumulate_ = accumulate;
     gradFn.indices_ = indices.map((t) => savedOpt(t));
-    gradFn.values_ = new SavedVariable(values, false);
+    if (gradFn.hasEdge(0)) gradFn.values_ = new SavedVariable(values, false);
     const result = ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
     setHistory(result, gradFn, 0);
     return result;
@@ -6225,7 +6225,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ScatterAddBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(src)]);
     gradFn.dim_ = dim;
-    gradFn.index_ = new SavedVariable(index, false);
+    if (gradFn.hasEdge(1)) gradFn.index_ = new SavedVariable(index, false);
     const result = ops.scatter_add.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src);
     setHistory(result, gradFn, 0);
     return result;
@@ -6238,6 +6238,17 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.mask_ = new SavedVariable(mask, false);
     const result = ops.masked_fill_Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  masked_fill__Scalar: kernel('masked_fill__Scalar', (ks, self, mask, value) => {
+    const rg = anyRequiresGrad(self, mask);
+    checkInplace(self, rg);
+    if (!rg) return ops.masked_fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const gradFn = new MaskedFillBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    const result = ops.masked_fill__Scalar.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    rebaseHistory(self, gradFn);
     return result;
   }),
   masked_select: kernel('masked_select', (ks, self, mask) => {
@@ -6376,7 +6387,7 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.rounding_mode_ = roundingMode;
-    gradFn.self_ = new SavedVariable(self, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
     setHistory(result, gradFn, 0);
     return result;
@@ -6430,7 +6441,7 @@ export function autogradKernels(ops: AtenOps) {
     return result;
   }),
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
-    if (anyRequiresGrad(self)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
     return ops.norm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim, out);
   }),
   };
@@ -7316,6 +7327,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   index_put_: kernel('index_put_', (ks, self, indices, values, accumulate) => {
     const result = ops.index_put_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, indices, values, accumulate);
+    self.bumpVersion();
+    return result;
+  }),
+  masked_fill__Scalar: kernel('masked_fill__Scalar', (ks, self, mask, value) => {
+    const result = ops.masked_fill__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mask, value);
     self.bumpVersion();
     return result;
   }),

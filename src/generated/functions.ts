@@ -10,6 +10,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
+import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -53,7 +54,7 @@ export function empty(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("empty", a, SIGS_empty);
@@ -94,7 +95,7 @@ export function empty_strided(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("empty_strided", a, SIGS_empty_strided);
@@ -136,7 +137,7 @@ export function zeros(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().zeros.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("zeros", a, SIGS_zeros);
@@ -178,7 +179,7 @@ export function ones(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().ones.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("ones", a, SIGS_ones);
@@ -219,7 +220,7 @@ export function full(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().full.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("full", a, SIGS_full);
@@ -267,7 +268,7 @@ export function arange(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("arange", a, SIGS_arange);
@@ -309,7 +310,7 @@ export function linspace(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("linspace", a, SIGS_linspace);
@@ -350,7 +351,7 @@ export function eye(...a: unknown[]): unknown {
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
     const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("eye", a, SIGS_eye);
@@ -395,7 +396,7 @@ export function empty_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("empty_like", a, SIGS_empty_like);
@@ -440,7 +441,7 @@ export function zeros_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("zeros_like", a, SIGS_zeros_like);
@@ -485,7 +486,7 @@ export function ones_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("ones_like", a, SIGS_ones_like);
@@ -531,7 +532,7 @@ export function full_like(...a: unknown[]): unknown {
       k4 = o.memory_format as number | null;
     } else k4 = null;
     const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("full_like", a, SIGS_full_like);
@@ -946,7 +947,7 @@ export function _to_copy(...a: unknown[]): unknown {
       k5 = o.memory_format as number | null;
     } else k5 = null;
     const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("_to_copy", a, SIGS__to_copy);
@@ -1046,7 +1047,7 @@ export function rand(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("rand", a, SIGS_rand);
@@ -1092,7 +1093,7 @@ export function randn(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("randn", a, SIGS_randn);
@@ -1139,7 +1140,7 @@ export function randint(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("randint", a, SIGS_randint);
@@ -1184,7 +1185,7 @@ export function randperm(...a: unknown[]): unknown {
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
     const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) r.requiresGrad_(true);
+    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
   return noMatch("randperm", a, SIGS_randperm);

@@ -469,6 +469,8 @@ export interface TensorMethods {
   scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
   /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
   masked_fill(mask: Tensor, value: number | boolean): Tensor;
+  /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)` */
+  masked_fill_(mask: Tensor, value: number | boolean): this;
   /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
   masked_select(mask: Tensor): Tensor;
   /** `nonzero(Tensor self) -> Tensor` */
@@ -4478,6 +4480,23 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
 }
 
+const SIGS_masked_fill_ = ["(Tensor mask, Number value)"];
+
+function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // masked_fill_.Scalar
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    return aten().masked_fill__Scalar.call(this, v0, v1);
+  }
+  return noMatch("Tensor.masked_fill_", a, SIGS_masked_fill_);
+}
+
 const SIGS_masked_select = ["(Tensor mask)"];
 
 function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
@@ -4926,6 +4945,7 @@ export function installTensorMethods(proto: object): void {
     scatter: { value: method_scatter, writable: true, configurable: true },
     scatter_add: { value: method_scatter_add, writable: true, configurable: true },
     masked_fill: { value: method_masked_fill, writable: true, configurable: true },
+    masked_fill_: { value: method_masked_fill_, writable: true, configurable: true },
     masked_select: { value: method_masked_select, writable: true, configurable: true },
     nonzero: { value: method_nonzero, writable: true, configurable: true },
     tril: { value: method_tril, writable: true, configurable: true },
