@@ -79,8 +79,8 @@ describe('emitAutograd', () => {
     expect(text).toContain('    gradFn.result_ = new SavedVariable(result, true);');
     // the in-place overload reuses the functional formula and saves the original self as a clone
     expect(text).toMatch(/exp_: kernel\('exp_'[\s\S]*?checkInplace\(self, rg\);[\s\S]*?rebaseHistory\(self, gradFn\);[\s\S]*?new SavedVariable\(self, true\)/);
-    // out= overloads refuse tensors that require grad
-    expect(text).toContain("    if (anyRequiresGrad(self, other)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));");
+    // out= overloads refuse tensors that require grad, out included
+    expect(text).toContain("    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));");
   });
 
   it('numbers node classes per name, as torchgen does', () => {

@@ -57,10 +57,6 @@ const KNOWN_DIFFERENCES: Record<string, { reason: string; ours: string }> = {
     reason: 'native_functions.yaml declares only masked_fill.Scalar, not masked_fill.Tensor (a tensor value)',
     ours: 'masked_fill() received an invalid combination of arguments - got (Tensor, Tensor, Tensor)',
   },
-  'masked_fill/4': {
-    reason: 'native_functions.yaml declares no masked_fill_.Scalar, so Tensor.masked_fill_ does not exist',
-    ours: 'aten-ts has no method Tensor.masked_fill_',
-  },
 };
 
 const isSpec = (a: Arg): a is Spec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;
