@@ -81,6 +81,22 @@ export function tour(print: (line: string) => void): void {
     if (/^(Undefined|CPU|Meta|AutogradCPU|AutogradMeta|ADInplaceOrView|NestedTensorCPU):/.test(line)) print(`  ${line}`);
   }
   print('');
+  print('Autograd is the first key every call meets: a recorded call, traced, and its backward:');
+  const w = torch.tensor([0.5, -1.5], { requiresGrad: true });
+  const prevSink2 = setDispatchTraceSink((line) => print(`  ${line}`));
+  setDispatchTraceEnabled(true);
+  let loss;
+  try {
+    loss = w.mul(w).sum();
+  } finally {
+    setDispatchTraceEnabled(false);
+    setDispatchTraceSink(prevSink2);
+  }
+  loss.backward();
+  print(`  loss = ${loss.toString()}`);
+  print(`  loss.gradFn.nextFunctions = ${loss.gradFn?.nextFunctions.map(([n, i]) => `[${n?.name() ?? 'null'}, ${i}]`).join(', ') ?? ''}`);
+  print(`  w.grad = ${w.grad?.toString() ?? 'null'}`);
+  print('');
   print('Type promotion (torch.promote_types):');
   for (const [a, b] of [
     [ScalarType.Byte, ScalarType.Char],
