@@ -84,7 +84,9 @@ const geOp: ScalarOp = (a, b) => (a >= b ? 1 : 0);
 // Note [Comparisons are structured]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // As in PyTorch, eq/ne/lt/le/gt/ge are structured for both their Tensor and Scalar overloads, and so are
-// the Tensor overloads of bitwise_and/or/xor, maximum, minimum, remainder, fmod, atan2 and lerp further down: `meta` builds the iterator (for comparisons a bool result unless
+// the Tensor overloads of bitwise_and/or/xor, bitwise_not, maximum, minimum, clamp (Scalar and Tensor
+// bounds), remainder, fmod, atan2 and lerp (Scalar and Tensor weights) further down; logical_* and where are
+// plain kernels, as in PyTorch. `meta` builds the iterator (for comparisons a bool result unless
 // out= or in-place says otherwise), `impl` runs the loop; the functional, in-place and out= kernels for CPU
 // and Meta are generated (Note [Structured kernels in aten-ts]).
 
