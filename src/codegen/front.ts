@@ -265,6 +265,7 @@ function checkExpr(t: SchemaType, v: string, numbers: boolean): string {
   if (t instanceof ListType) {
     if (isIntListType(t)) return `isIntList(${v})`;
     if (isOptionalTensorListType(t)) return `isOptionalTensorList(${v})`;
+    if (t.elem.kind === 'TensorType') return `isTensorList(${v})`;
     return `Array.isArray(${v})`;
   }
   switch (t.kind) {
@@ -450,7 +451,6 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
   const L: string[] = [];
   const allowed = allowedKw(ov);
   const posNames = ov.positional.map((a) => a.name);
-  L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
   const vars = new Map<string, string>();
   if (method) vars.set('self', 'this');
   ov.positional.forEach((arg, i) => {
@@ -475,6 +475,9 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
     L.push(`let ${v}: ${handleType(arg.type)};`);
     kwLines(b, ov, arg, v, '', L);
   });
+  // Unknown and repeated keywords after the arguments' own checks, as FunctionSignature::parse orders them.
+  if (isNoArgs(b, method)) L.push(`if (o !== undefined) checkNoKw(${JSON.stringify(b.name)}, o);`);
+  else L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
   const call = (nf: NativeFunction): string => {
     const args = nf.func.arguments.map((a) => (a.isOut ? 'out as Tensor' : (vars.get(a.name) ?? 'undefined')));
     return `aten().${nf.handleName}.call(${args.join(', ')})`;
@@ -504,6 +507,8 @@ function kwLines(b: Binding, ov: Overload, arg: Argument, v: string, prefix: str
   L.push(`  ${v} = ${argConvert(arg, key, ov.numbersAsTensors)};`);
   if (arg.defaultValue !== undefined) {
     L.push(`} else ${v} = ${defaultExpr(ov.nf, arg.defaultValue)};`);
+  } else if (b.overloads.length === 1) {
+    L.push(`} else return ${badName(b)}(a);`);
   } else {
     L.push(`} else missingKw(${JSON.stringify(b.name)}, '${arg.name}');`);
   }
@@ -527,7 +532,50 @@ function implLines(b: Binding, method: boolean): string[] {
       L.push('  }');
     }
   }
-  L.push(`  return noMatch(${JSON.stringify(method ? `Tensor.${b.name}` : b.name)}, a, ${sigsName(b)});`);
+  if (isNoArgs(b, method)) L.push(`  return noArgs(${JSON.stringify(b.name)}, a);`);
+  else if (b.overloads.length === 1) L.push(`  return ${badName(b)}(a);`);
+  else L.push(`  return noMatch(${JSON.stringify(method ? `Tensor.${b.name}` : b.name)}, a, ${sigsName(b)});`);
+  return L;
+}
+
+/** A method without arguments: PyTorch binds it METH_NOARGS (gen_python_functions.py's is_noarg). */
+function isNoArgs(b: Binding, method: boolean): boolean {
+  if (!method || b.overloads.length !== 1) return false;
+  const ov = b.overloads[0]!;
+  return ov.positional.length === 0 && ov.kwOnly.length === 0 && ov.out === null && !ov.tensorOptions;
+}
+
+function badName(b: Binding): string {
+  return `bad_${b.js}`;
+}
+
+/**
+ * The error path of a single-signature binding (Note [Single-signature errors] in pyArgs.ts): a function that
+ * describes the signature as FunctionSignature holds it and lets `badCall` find PyTorch's text. The description
+ * is built only when a call fails.
+ */
+function badCallLines(b: Binding): string[] {
+  const ov = b.overloads[0]!;
+  const numbers = ov.numbersAsTensors;
+  const param = (a: Argument): string => {
+    const base = a.type instanceof OptionalType ? a.type.elem : a.type;
+    const list =
+      base instanceof ListType ? (isIntListType(base) ? 'int' : isOptionalTensorListType(base) ? 'Tensor?' : base.elem.kind === 'TensorType' ? 'Tensor' : null) : null;
+    const fields = [
+      `name: ${JSON.stringify(a.name === 'self' ? 'input' : a.name)}`,
+      `type: ${JSON.stringify(pyTypeName(a.type))}`,
+      `check: (v) => ${argCheck(a, 'v', numbers)}`,
+      `optional: ${a.hasDefault}`,
+      `kwOnly: ${a.kwargOnly}`,
+    ];
+    if (list !== null) fields.push(`list: '${list}'`);
+    return `    { ${fields.join(', ')} },`;
+  };
+  const L = [`function ${badName(b)}(a: readonly unknown[]): never {`, `  return badCall(${JSON.stringify(b.name)}, a, [`];
+  for (const a of [...ov.positional, ...ov.kwOnly]) L.push(param(a));
+  if (ov.out) L.push(`    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },`);
+  if (ov.tensorOptions) L.push(`    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },`);
+  L.push(`  ], ${ov.varargs}, ${sigsName(b)});`, '}');
   return L;
 }
 
@@ -538,6 +586,7 @@ function sigsName(b: Binding): string {
 const RUNTIME_NAMES = [
   'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isOptionalTensorList', 'toOptionalTensorList', 'isKw', 'kwFits', 'toIntListN',
   'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
+  'badCall', 'checkNoKw', 'isTensorList', 'noArgs',
   'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
 ];
 
@@ -596,6 +645,7 @@ export function emitFunctions(functions: readonly NativeFunction[]): string {
     L.push('}');
     if (reserved) L.push(`export { ${ident} as ${b.js} };`);
     L.push('');
+    if (b.overloads.length === 1) L.push(...badCallLines(b), '');
   }
   return file("// The `torch.<name>` functions of the aten operators with `variants: function` (torchgen's python_torch_functions).", L);
 }
@@ -613,12 +663,12 @@ export function emitMethods(functions: readonly NativeFunction[]): string {
   L.push('}');
   L.push('');
   for (const b of bs) {
-    L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`);
-    L.push('');
+    if (!isNoArgs(b, true)) L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`, '');
     L.push(`function method_${b.js}(this: Tensor, ...a: unknown[]): unknown {`);
     L.push(...implLines(b, true));
     L.push('}');
     L.push('');
+    if (b.overloads.length === 1 && !isNoArgs(b, true)) L.push(...badCallLines(b), '');
   }
   L.push('// Note [Installing the generated methods]');
   L.push('// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~');

@@ -166,3 +166,159 @@ export function noMatch(name: string, args: readonly unknown[], signatures: read
       signatures.map((s) => ` * ${s}\n`).join(''),
   );
 }
+
+// Note [Single-signature errors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// When a Python binding has one signature, PythonArgParser::raw_parse runs FunctionSignature::parse with
+// raise_exception=true, which names the first problem instead of printing "invalid combination of
+// arguments": too many positional arguments, a missing required one, an argument of the wrong type (by
+// position or by keyword), an element of a list of the wrong type, an unknown keyword or one that repeats a
+// positional argument, in that order. The generated fast path only tells "matches" from "does not match", so
+// when a single-overload binding does not match, the generated code calls `badCall` with a description of the
+// signature, built only then, and badCall replays the parse to find PyTorch's text. What aten-ts checks more
+// strictly than PyTorch (every element of an int list, not only the first: PyTorch reports the others when
+// unpacking, "failed to unpack the object at pos N") is reported the way PyTorch reports it; a call PyTorch
+// would accept but aten-ts does not (a required positional argument given by keyword) falls back to the
+// "invalid combination" text. Methods without arguments are METH_NOARGS in PyTorch, so CPython's own texts
+// apply (`TensorBase.isnan() takes no arguments (1 given)`), see `noArgs`.
+
+/** A parameter of a single-signature binding, as FunctionSignature holds it (built only on the error path). */
+export interface PyParam {
+  /** The Python name (`input` for a function's `self`); also the keyword that names it. */
+  readonly name: string;
+  /** FunctionParameter::type_name: `Tensor`, `Number`, `int`, `tuple of ints`, `torch.dtype`, ... */
+  readonly type: string;
+  /** The generated fast path's check of a value (None included when the type is optional). */
+  readonly check: (v: unknown) => boolean;
+  /** Has a default (PyTorch's `optional`). */
+  readonly optional: boolean;
+  readonly kwOnly: boolean;
+  /** `int`: an int list (elements checked as PyTorch does); `Tensor`: a Tensor[] list; `Tensor?`: a Tensor?[] list. */
+  readonly list?: 'int' | 'Tensor' | 'Tensor?';
+}
+
+function extraArgs(name: string, params: readonly PyParam[], nargs: number): never {
+  let maxPos = 0;
+  let minArgs = 0;
+  for (const p of params) {
+    if (!p.kwOnly) maxPos++;
+    if (!p.optional) minArgs++;
+  }
+  if (minArgs !== maxPos) throw new TypeError(`${name}() takes from ${minArgs} to ${maxPos} positional arguments but ${nargs} were given`);
+  throw new TypeError(`${name}() takes ${maxPos} positional argument${maxPos === 1 ? '' : 's'} but ${nargs} ${nargs === 1 ? 'was' : 'were'} given`);
+}
+
+function missingArgs(name: string, params: readonly PyParam[], from: number): never {
+  const names: string[] = [];
+  for (let i = from; i < params.length; i++) if (!params[i]!.optional) names.push(`"${params[i]!.name}"`);
+  // python_arg_parser.cpp's missing_args pluralizes backwards ("1 required positional arguments").
+  throw new TypeError(`${name}() missing ${names.length} required positional argument${names.length === 1 ? 's' : ''}: ${names.join(', ')}`);
+}
+
+/** PyTorch's unpack error for an int list whose first element is an int but element `j` is not. */
+function unpackError(name: string, p: PyParam, list: readonly unknown[]): string | null {
+  for (let j = 1; j < list.length; j++) {
+    if (!isInt(list[j])) {
+      return `${name}(): argument '${p.name}' failed to unpack the object at pos ${j + 1} with error "type must be tuple of ints,but got ${typeName(list[j])}"`;
+    }
+  }
+  return null;
+}
+
+/**
+ * A single-signature binding did not match: throws the TypeError PyTorch's FunctionSignature::parse raises
+ * (Note [Single-signature errors]); `varargs` when the one positional parameter is an int list that also takes
+ * varargs (`x.view(2, 3)`). Falls back to the "invalid combination" text when PyTorch would accept the call.
+ */
+export function badCall(name: string, a: readonly unknown[], params: readonly PyParam[], varargs: boolean, signatures: readonly string[]): never {
+  let nargs = a.length;
+  while (nargs > 0 && a[nargs - 1] === undefined) nargs--;
+  let o: Kw | undefined;
+  if (nargs > 0 && isKw(a[nargs - 1])) o = a[--nargs] as Kw;
+  let maxPos = 0;
+  for (const p of params) if (!p.kwOnly) maxPos++;
+  if (nargs > maxPos && !varargs) extraArgs(name, params, nargs);
+  const used = new Set<string>();
+  let unpack: string | null = null;
+  let pos = 0;
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    let v: unknown;
+    let isKwd = false;
+    if (pos < nargs) {
+      if (p.kwOnly) extraArgs(name, params, nargs);
+      v = a[pos];
+    } else if (o !== undefined) {
+      v = o[p.name];
+      if (v !== undefined) used.add(p.name);
+      isKwd = true;
+    }
+    if (v === undefined) {
+      if (!p.optional) missingArgs(name, params, i);
+    } else if (p.check(v)) {
+      // accepted as the fast path accepts it
+    } else if (p.list === 'int' && Array.isArray(v) && (v.length === 0 || isInt(v[0]))) {
+      // PyTorch's check looks at the first element only; the others fail when unpacked.
+      unpack ??= unpackError(name, p, v);
+    } else if (varargs && pos === 0 && !isKwd && isInt(v)) {
+      // varargs: every positional argument is an element of this list
+      unpack ??= unpackError(name, p, a.slice(0, nargs));
+      pos = nargs;
+      continue;
+    } else if (varargs && !isKwd && nargs > maxPos) {
+      extraArgs(name, params, nargs);
+    } else if ((p.list === 'Tensor' || p.list === 'Tensor?') && Array.isArray(v)) {
+      // aten-ts lets a Tensor?[] element be null (a full slice); the element PyTorch names is the first other one
+      const j = v.findIndex((x) => !(x instanceof Tensor || (p.list === 'Tensor?' && (x === null || x === undefined))));
+      throw new TypeError(`expected Tensor as element ${j} in argument ${i}, but got ${typeName(v[j])}`);
+    } else if (p.list === 'int' && Array.isArray(v) && !isKwd) {
+      throw new TypeError(
+        `${name}(): argument '${p.name}' (position ${pos + 1}) must be ${p.type}, but found element of type ${typeName(v[0])} at pos 0`,
+      );
+    } else {
+      typeError(name, p, pos, isKwd, v);
+    }
+    if (!isKwd) pos++;
+  }
+  if (o !== undefined) {
+    for (const k of Object.keys(o)) {
+      if (o[k] === undefined || used.has(k)) continue;
+      const i = params.findIndex((p) => p.name === k);
+      if (i < 0) throw new TypeError(`${name}() got an unexpected keyword argument '${k}'`);
+      if (i < nargs) throw new TypeError(`${name}() got multiple values for argument '${k}'`);
+    }
+  }
+  if (unpack !== null) throw new TypeError(unpack);
+  return noMatch(name, a, signatures);
+}
+
+function typeError(name: string, p: PyParam, pos: number, isKwd: boolean, v: unknown): never {
+  if (isKwd) throw new TypeError(`${name}(): argument '${p.name}' must be ${p.type}, not ${typeName(v)}`);
+  throw new TypeError(`${name}(): argument '${p.name}' (position ${pos + 1}) must be ${p.type}, not ${typeName(v)}`);
+}
+
+/**
+ * A method without arguments given some: PyTorch binds it METH_NOARGS, so CPython's texts apply
+ * (`TensorBase.t() takes no keyword arguments`, `TensorBase.t() takes no arguments (1 given)`).
+ */
+export function noArgs(name: string, a: readonly unknown[]): never {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  if (n > 0 && isKw(a[n - 1])) {
+    const o = a[--n] as Kw;
+    if (Object.keys(o).some((k) => o[k] !== undefined)) throw new TypeError(`TensorBase.${name}() takes no keyword arguments`);
+  }
+  throw new TypeError(`TensorBase.${name}() takes no arguments (${n} given)`);
+}
+
+/** The options object of a method without arguments must be empty (CPython's METH_NOARGS text otherwise). */
+export function checkNoKw(name: string, o: Kw): void {
+  for (const k of Object.keys(o)) if (o[k] !== undefined) throw new TypeError(`TensorBase.${name}() takes no keyword arguments`);
+}
+
+/** A Tensor[] argument: a list of Tensors. */
+export function isTensorList(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(x instanceof Tensor)) return false;
+  return true;
+}

@@ -729,6 +729,10 @@ export interface AtenOps {
   masked_fill_Scalar: OperatorHandle<(self: Tensor, mask: Tensor, value: number | boolean) => Tensor>;
   /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)` */
   masked_fill__Scalar: OperatorHandle<(self: Tensor, mask: Tensor, value: number | boolean) => Tensor>;
+  /** `masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor` */
+  masked_fill_Tensor: OperatorHandle<(self: Tensor, mask: Tensor, value: Tensor) => Tensor>;
+  /** `masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)` */
+  masked_fill__Tensor: OperatorHandle<(self: Tensor, mask: Tensor, value: Tensor) => Tensor>;
   /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
   masked_select: OperatorHandle<(self: Tensor, mask: Tensor) => Tensor>;
   /** `nonzero(Tensor self) -> Tensor` */
@@ -749,10 +753,16 @@ export interface AtenOps {
   embedding: OperatorHandle<(weight: Tensor, indices: Tensor, paddingIdx: number, scaleGradByFreq: boolean, sparse: boolean) => Tensor>;
   /** `pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor` */
   pow_Tensor_Tensor: OperatorHandle<(self: Tensor, exponent: Tensor) => Tensor>;
+  /** `pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  pow_Tensor_Tensor_out: OperatorHandle<(self: Tensor, exponent: Tensor, out: Tensor) => Tensor>;
   /** `pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
   pow_Tensor_Scalar: OperatorHandle<(self: Tensor, exponent: number | boolean) => Tensor>;
+  /** `pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  pow_Tensor_Scalar_out: OperatorHandle<(self: Tensor, exponent: number | boolean, out: Tensor) => Tensor>;
   /** `pow.Scalar(Scalar self, Tensor exponent) -> Tensor` */
   pow_Scalar: OperatorHandle<(self: number | boolean, exponent: Tensor) => Tensor>;
+  /** `pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)` */
+  pow_Scalar_out: OperatorHandle<(self: number | boolean, exponent: Tensor, out: Tensor) => Tensor>;
   /** `div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor` */
   div_Tensor_mode: OperatorHandle<(self: Tensor, other: Tensor, roundingMode: Opt<string>) => Tensor>;
   /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
@@ -5837,7 +5847,7 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   stack: {
     schema: 'stack(Tensor[] tensors, int dim=0) -> Tensor',
-    kernels: { CPU: indexing.stack, Meta: indexing.stack },
+    kernels: { CompositeExplicitAutograd: indexing.stack },
   },
   split_Tensor: {
     schema: 'split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]',
@@ -5911,6 +5921,14 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)',
     kernels: { CPU: indexing.maskedFill_, Meta: indexing.maskedFill_ },
   },
+  masked_fill_Tensor: {
+    schema: 'masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor',
+    kernels: { CPU: indexing.maskedFillTensor, Meta: indexing.maskedFillTensor },
+  },
+  masked_fill__Tensor: {
+    schema: 'masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)',
+    kernels: { CPU: indexing.maskedFillTensor_, Meta: indexing.maskedFillTensor_ },
+  },
   masked_select: {
     schema: 'masked_select(Tensor self, Tensor mask) -> Tensor',
     kernels: { CPU: indexing.maskedSelect, Meta: indexing.maskedSelect },
@@ -5951,13 +5969,25 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
     kernels: { CPU: powdiv.powTensor, Meta: powdiv.powTensor },
   },
+  pow_Tensor_Tensor_out: {
+    schema: 'pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: powdiv.powTensorOut, Meta: powdiv.powTensorOut },
+  },
   pow_Tensor_Scalar: {
     schema: 'pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor',
     kernels: { CPU: powdiv.powTensorScalar, Meta: powdiv.powTensorScalar },
   },
+  pow_Tensor_Scalar_out: {
+    schema: 'pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: powdiv.powTensorScalarOut, Meta: powdiv.powTensorScalarOut },
+  },
   pow_Scalar: {
     schema: 'pow.Scalar(Scalar self, Tensor exponent) -> Tensor',
     kernels: { CPU: powdiv.powScalar, Meta: powdiv.powScalar },
+  },
+  pow_Scalar_out: {
+    schema: 'pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: powdiv.powScalarOut, Meta: powdiv.powScalarOut },
   },
   div_Tensor_mode: {
     schema: 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor',

@@ -3262,7 +3262,30 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:475). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:475). */
+export class MaskedFillBackward1 extends Node {
+  mask_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaskedFillBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const mask = this.mask_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = grad.masked_fill(mask, 0);
+    if (this.shouldComputeOutput(1)) out[1] = grad.masked_select(mask).sum();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.mask_.reset();
+  }
+}
+
+/** Backward of `masked_select` (derivatives.yaml:479). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3286,7 +3309,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:478). */
+/** Backward of `tril` (derivatives.yaml:482). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3304,7 +3327,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:481). */
+/** Backward of `triu` (derivatives.yaml:485). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3322,7 +3345,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:484). */
+/** Backward of `sort` (derivatives.yaml:488). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3348,7 +3371,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:488). */
+/** Backward of `topk` (derivatives.yaml:492). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3374,7 +3397,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:492). */
+/** Backward of `embedding` (derivatives.yaml:496). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -6251,6 +6274,27 @@ export function autogradKernels(ops: AtenOps) {
     rebaseHistory(self, gradFn);
     return result;
   }),
+  masked_fill_Tensor: kernel('masked_fill_Tensor', (ks, self, mask, value) => {
+    const rg = anyRequiresGrad(self, mask, value);
+    if (!rg) return ops.masked_fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const gradFn = new MaskedFillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    const result = ops.masked_fill_Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  masked_fill__Tensor: kernel('masked_fill__Tensor', (ks, self, mask, value) => {
+    const rg = anyRequiresGrad(self, mask, value);
+    checkInplace(self, rg);
+    if (!rg) return ops.masked_fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    const gradFn = new MaskedFillBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(value)]);
+    gradFn.mask_ = new SavedVariable(mask, false);
+    const result = ops.masked_fill__Tensor.redispatch(ks.and(afterAutogradKeyset), self, mask, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   masked_select: kernel('masked_select', (ks, self, mask) => {
     const rg = anyRequiresGrad(self, mask);
     if (!rg) return ops.masked_select.redispatch(ks.and(afterAutogradKeyset), self, mask);
@@ -6357,6 +6401,10 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
+  pow_Tensor_Tensor_out: kernel('pow_Tensor_Tensor_out', (ks, self, exponent, out) => {
+    if (anyRequiresGrad(self, exponent, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
+    return ops.pow_Tensor_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
+  }),
   pow_Tensor_Scalar: kernel('pow_Tensor_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
@@ -6367,6 +6415,10 @@ export function autogradKernels(ops: AtenOps) {
     const result = ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
     setHistory(result, gradFn, 0);
     return result;
+  }),
+  pow_Tensor_Scalar_out: kernel('pow_Tensor_Scalar_out', (ks, self, exponent, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
+    return ops.pow_Tensor_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
   }),
   pow_Scalar: kernel('pow_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(exponent);
@@ -6379,6 +6431,10 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
+  }),
+  pow_Scalar_out: kernel('pow_Scalar_out', (ks, self, exponent, out) => {
+    if (anyRequiresGrad(exponent, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('pow'));
+    return ops.pow_Scalar_out.redispatch(ks.and(afterAutogradKeyset), self, exponent, out);
   }),
   div_Tensor_mode: kernel('div_Tensor_mode', (ks, self, other, roundingMode) => {
     const rg = anyRequiresGrad(self, other);
@@ -7333,6 +7389,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   masked_fill__Scalar: kernel('masked_fill__Scalar', (ks, self, mask, value) => {
     const result = ops.masked_fill__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mask, value);
     self.bumpVersion();
+    return result;
+  }),
+  masked_fill__Tensor: kernel('masked_fill__Tensor', (ks, self, mask, value) => {
+    const result = ops.masked_fill__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, mask, value);
+    self.bumpVersion();
+    return result;
+  }),
+  pow_Tensor_Tensor_out: kernel('pow_Tensor_Tensor_out', (ks, self, exponent, out) => {
+    const result = ops.pow_Tensor_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, exponent, out);
+    out.bumpVersion();
+    return result;
+  }),
+  pow_Tensor_Scalar_out: kernel('pow_Tensor_Scalar_out', (ks, self, exponent, out) => {
+    const result = ops.pow_Tensor_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, exponent, out);
+    out.bumpVersion();
+    return result;
+  }),
+  pow_Scalar_out: kernel('pow_Scalar_out', (ks, self, exponent, out) => {
+    const result = ops.pow_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, exponent, out);
+    out.bumpVersion();
     return result;
   }),
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {

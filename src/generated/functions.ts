@@ -11,7 +11,7 @@ import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
@@ -26,7 +26,6 @@ export function empty(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // empty.memory_format
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -53,11 +52,24 @@ export function empty(...a: unknown[]): unknown {
       kwArg("empty", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k4 = o.memory_format as number | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
     const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("empty", a, SIGS_empty);
+  return bad_empty(a);
+}
+
+function bad_empty(a: readonly unknown[]): never {
+  return badCall("empty", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_empty);
 }
 
 const SIGS_empty_strided = ["(tuple of ints size, tuple of ints stride, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -71,7 +83,6 @@ export function empty_strided(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // empty_strided
   if (n === 2 && isIntList(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
     const v0: number[] = toIntList(a[0]);
     const v1: number[] = toIntList(a[1]);
     let k0: ScalarType | null;
@@ -94,11 +105,24 @@ export function empty_strided(...a: unknown[]): unknown {
       kwArg("empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
     const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("empty_strided", a, SIGS_empty_strided);
+  return bad_empty_strided(a);
+}
+
+function bad_empty_strided(a: readonly unknown[]): never {
+  return badCall("empty_strided", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_empty_strided);
 }
 
 const SIGS_zeros = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -114,7 +138,6 @@ export function zeros(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // zeros
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -136,11 +159,23 @@ export function zeros(...a: unknown[]): unknown {
       kwArg("zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const r = aten().zeros.call(v0, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("zeros", a, SIGS_zeros);
+  return bad_zeros(a);
+}
+
+function bad_zeros(a: readonly unknown[]): never {
+  return badCall("zeros", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_zeros);
 }
 
 const SIGS_ones = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -156,7 +191,6 @@ export function ones(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ones
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -178,11 +212,23 @@ export function ones(...a: unknown[]): unknown {
       kwArg("ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const r = aten().ones.call(v0, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("ones", a, SIGS_ones);
+  return bad_ones(a);
+}
+
+function bad_ones(a: readonly unknown[]): never {
+  return badCall("ones", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_ones);
 }
 
 const SIGS_full = ["(tuple of ints size, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -196,7 +242,6 @@ export function full(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // full
   if (n === 2 && isIntList(a[0]) && isScalar(a[1])) {
-    if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
     const v0: number[] = toIntList(a[0]);
     const v1: number | boolean = a[1] as number | boolean;
     let k0: ScalarType | null;
@@ -219,11 +264,24 @@ export function full(...a: unknown[]): unknown {
       kwArg("full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
     const r = aten().full.call(v0, v1, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("full", a, SIGS_full);
+  return bad_full(a);
+}
+
+function bad_full(a: readonly unknown[]): never {
+  return badCall("full", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "fill_value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_full);
 }
 
 const SIGS_arange = ["(Number start, Number end, Number step = 1, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -238,7 +296,6 @@ export function arange(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // arange.start_step
   if (n >= 2 && n <= 3 && isScalar(a[0]) && isScalar(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: number | boolean = a[1] as number | boolean;
     let v2: number | boolean;
@@ -267,11 +324,25 @@ export function arange(...a: unknown[]): unknown {
       kwArg("arange", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
     const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("arange", a, SIGS_arange);
+  return bad_arange(a);
+}
+
+function bad_arange(a: readonly unknown[]): never {
+  return badCall("arange", a, [
+    { name: "start", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "end", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "step", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_arange);
 }
 
 const SIGS_linspace = ["(Number start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -285,7 +356,6 @@ export function linspace(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // linspace
   if (n === 3 && isScalar(a[0]) && isScalar(a[1]) && isInt(a[2])) {
-    if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: number | boolean = a[1] as number | boolean;
     const v2: number = a[2] as number;
@@ -309,11 +379,25 @@ export function linspace(...a: unknown[]): unknown {
       kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
     const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("linspace", a, SIGS_linspace);
+  return bad_linspace(a);
+}
+
+function bad_linspace(a: readonly unknown[]): never {
+  return badCall("linspace", a, [
+    { name: "start", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "end", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "steps", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_linspace);
 }
 
 const SIGS_eye = ["(int n, int m, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -327,7 +411,6 @@ export function eye(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eye.m
   if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
     const v0: number = a[0] as number;
     const v1: number = a[1] as number;
     let k0: ScalarType | null;
@@ -350,11 +433,24 @@ export function eye(...a: unknown[]): unknown {
       kwArg("eye", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k3 = o.pin_memory as boolean | null;
     } else k3 = null;
+    if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
     const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("eye", a, SIGS_eye);
+  return bad_eye(a);
+}
+
+function bad_eye(a: readonly unknown[]): never {
+  return badCall("eye", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "m", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_eye);
 }
 
 const SIGS_empty_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -368,7 +464,6 @@ export function empty_like(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // empty_like
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("empty_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -395,11 +490,24 @@ export function empty_like(...a: unknown[]): unknown {
       kwArg("empty_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k4 = o.memory_format as number | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("empty_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("empty_like", a, SIGS_empty_like);
+  return bad_empty_like(a);
+}
+
+function bad_empty_like(a: readonly unknown[]): never {
+  return badCall("empty_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_empty_like);
 }
 
 const SIGS_zeros_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -413,7 +521,6 @@ export function zeros_like(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // zeros_like
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("zeros_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -440,11 +547,24 @@ export function zeros_like(...a: unknown[]): unknown {
       kwArg("zeros_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k4 = o.memory_format as number | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("zeros_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("zeros_like", a, SIGS_zeros_like);
+  return bad_zeros_like(a);
+}
+
+function bad_zeros_like(a: readonly unknown[]): never {
+  return badCall("zeros_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_zeros_like);
 }
 
 const SIGS_ones_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -458,7 +578,6 @@ export function ones_like(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ones_like
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("ones_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -485,11 +604,24 @@ export function ones_like(...a: unknown[]): unknown {
       kwArg("ones_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k4 = o.memory_format as number | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("ones_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
     const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("ones_like", a, SIGS_ones_like);
+  return bad_ones_like(a);
+}
+
+function bad_ones_like(a: readonly unknown[]): never {
+  return badCall("ones_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_ones_like);
 }
 
 const SIGS_full_like = ["(Tensor input, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -503,7 +635,6 @@ export function full_like(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // full_like
   if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    if (o !== undefined) checkKw("full_like", o, ["fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self","fill_value"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
     let k0: ScalarType | null;
@@ -531,11 +662,25 @@ export function full_like(...a: unknown[]): unknown {
       kwArg("full_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k4 = o.memory_format as number | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("full_like", o, ["fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self","fill_value"], n);
     const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("full_like", a, SIGS_full_like);
+  return bad_full_like(a);
+}
+
+function bad_full_like(a: readonly unknown[]): never {
+  return badCall("full_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "fill_value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_full_like);
 }
 
 const SIGS_reshape = ["(Tensor input, tuple of ints shape)"];
@@ -549,12 +694,19 @@ export function reshape(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // reshape
   if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("reshape", o, ["shape"], ["self","shape"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("reshape", o, ["shape"], ["self","shape"], n);
     return aten().reshape.call(v0, v1);
   }
-  return noMatch("reshape", a, SIGS_reshape);
+  return bad_reshape(a);
+}
+
+function bad_reshape(a: readonly unknown[]): never {
+  return badCall("reshape", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reshape);
 }
 
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
@@ -569,7 +721,6 @@ export function as_strided(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // as_strided
   if (n >= 3 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && isIntList(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3])))) {
-    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["self","size","stride","storage_offset"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
     const v2: number[] = toIntList(a[2]);
@@ -579,9 +730,19 @@ export function as_strided(...a: unknown[]): unknown {
       kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
       v3 = o.storage_offset as number | null;
     } else v3 = null;
+    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["self","size","stride","storage_offset"], n);
     return aten().as_strided.call(v0, v1, v2, v3);
   }
-  return noMatch("as_strided", a, SIGS_as_strided);
+  return bad_as_strided(a);
+}
+
+function bad_as_strided(a: readonly unknown[]): never {
+  return badCall("as_strided", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided);
 }
 
 const SIGS_transpose = ["(Tensor input, int dim0, int dim1)"];
@@ -595,13 +756,21 @@ export function transpose(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // transpose.int
   if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["self","dim0","dim1"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: number = a[2] as number;
+    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["self","dim0","dim1"], n);
     return aten().transpose_int.call(v0, v1, v2);
   }
-  return noMatch("transpose", a, SIGS_transpose);
+  return bad_transpose(a);
+}
+
+function bad_transpose(a: readonly unknown[]): never {
+  return badCall("transpose", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim0", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_transpose);
 }
 
 const SIGS_t = ["(Tensor input)"];
@@ -615,11 +784,17 @@ export function t(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // t
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("t", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("t", o, [], ["self"], n);
     return aten().t.call(v0);
   }
-  return noMatch("t", a, SIGS_t);
+  return bad_t(a);
+}
+
+function bad_t(a: readonly unknown[]): never {
+  return badCall("t", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_t);
 }
 
 const SIGS_permute = ["(Tensor input, tuple of ints dims)"];
@@ -633,12 +808,19 @@ export function permute(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // permute
   if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("permute", o, ["dims"], ["self","dims"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("permute", o, ["dims"], ["self","dims"], n);
     return aten().permute.call(v0, v1);
   }
-  return noMatch("permute", a, SIGS_permute);
+  return bad_permute(a);
+}
+
+function bad_permute(a: readonly unknown[]): never {
+  return badCall("permute", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_permute);
 }
 
 const SIGS_squeeze = ["(Tensor input)","(Tensor input, int dim)"];
@@ -653,15 +835,15 @@ export function squeeze(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // squeeze
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    if (o !== undefined) checkKw("squeeze", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("squeeze", o, [], ["self"], n);
     return aten().squeeze.call(v0);
   }
   // squeeze.dim
   if (n === 2 && isTensor(a[0]) && isInt(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
+    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
     return aten().squeeze_dim.call(v0, v1);
   }
   return noMatch("squeeze", a, SIGS_squeeze);
@@ -678,12 +860,19 @@ export function unsqueeze(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unsqueeze
   if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
+    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["self","dim"], n);
     return aten().unsqueeze.call(v0, v1);
   }
-  return noMatch("unsqueeze", a, SIGS_unsqueeze);
+  return bad_unsqueeze(a);
+}
+
+function bad_unsqueeze(a: readonly unknown[]): never {
+  return badCall("unsqueeze", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unsqueeze);
 }
 
 const SIGS_select = ["(Tensor input, int dim, int index)"];
@@ -697,13 +886,21 @@ export function select(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // select.int
   if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    if (o !== undefined) checkKw("select", o, ["dim","index"], ["self","dim","index"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: number = a[2] as number;
+    if (o !== undefined) checkKw("select", o, ["dim","index"], ["self","dim","index"], n);
     return aten().select_int.call(v0, v1, v2);
   }
-  return noMatch("select", a, SIGS_select);
+  return bad_select(a);
+}
+
+function bad_select(a: readonly unknown[]): never {
+  return badCall("select", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_select);
 }
 
 const SIGS_slice = ["(Tensor input, int dim = 0, int start = None, int end = None, int step = 1)"];
@@ -721,7 +918,6 @@ export function slice(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // slice.Tensor
   if (n >= 1 && n <= 5 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["self","dim","start","end","step"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -747,9 +943,20 @@ export function slice(...a: unknown[]): unknown {
       kwArg("slice", 'step', 'int', isInt(o.step), o.step);
       v4 = o.step as number;
     } else v4 = 1;
+    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["self","dim","start","end","step"], n);
     return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
   }
-  return noMatch("slice", a, SIGS_slice);
+  return bad_slice(a);
+}
+
+function bad_slice(a: readonly unknown[]): never {
+  return badCall("slice", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "start", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "end", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_slice);
 }
 
 const SIGS_narrow = ["(Tensor input, int dim, int start, int length)"];
@@ -763,14 +970,23 @@ export function narrow(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // narrow
   if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2]) && isInt(a[3])) {
-    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["self","dim","start","length"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: number = a[2] as number;
     const v3: number = a[3] as number;
+    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["self","dim","start","length"], n);
     return aten().narrow.call(v0, v1, v2, v3);
   }
-  return noMatch("narrow", a, SIGS_narrow);
+  return bad_narrow(a);
+}
+
+function bad_narrow(a: readonly unknown[]): never {
+  return badCall("narrow", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(Tensor input, int start_dim = 0, int end_dim = -1)"];
@@ -786,7 +1002,6 @@ export function flatten(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // flatten.using_ints
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["self","start_dim","end_dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -800,9 +1015,18 @@ export function flatten(...a: unknown[]): unknown {
       kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
       v2 = o.end_dim as number;
     } else v2 = -1;
+    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["self","start_dim","end_dim"], n);
     return aten().flatten_using_ints.call(v0, v1, v2);
   }
-  return noMatch("flatten", a, SIGS_flatten);
+  return bad_flatten(a);
+}
+
+function bad_flatten(a: readonly unknown[]): never {
+  return badCall("flatten", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "start_dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "end_dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_flatten);
 }
 
 const SIGS_unflatten = ["(Tensor input, int dim, tuple of ints sizes)"];
@@ -816,13 +1040,21 @@ export function unflatten(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unflatten.int
   if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["self","dim","sizes"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: number[] = toIntList(a[2]);
+    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["self","dim","sizes"], n);
     return aten().unflatten_int.call(v0, v1, v2);
   }
-  return noMatch("unflatten", a, SIGS_unflatten);
+  return bad_unflatten(a);
+}
+
+function bad_unflatten(a: readonly unknown[]): never {
+  return badCall("unflatten", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_unflatten);
 }
 
 const SIGS_alias = ["(Tensor input)"];
@@ -836,11 +1068,17 @@ export function alias(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // alias
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("alias", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("alias", o, [], ["self"], n);
     return aten().alias.call(v0);
   }
-  return noMatch("alias", a, SIGS_alias);
+  return bad_alias(a);
+}
+
+function bad_alias(a: readonly unknown[]): never {
+  return badCall("alias", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_alias);
 }
 
 const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)"];
@@ -854,16 +1092,23 @@ export function clone(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clone
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("clone", o, ["memory_format"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number | null;
     if (o !== undefined && o.memory_format !== undefined) {
       kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k0 = o.memory_format as number | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("clone", o, ["memory_format"], ["self"], n);
     return aten().clone.call(v0, k0);
   }
-  return noMatch("clone", a, SIGS_clone);
+  return bad_clone(a);
+}
+
+function bad_clone(a: readonly unknown[]): never {
+  return badCall("clone", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_clone);
 }
 
 const SIGS_fill_ = ["(Tensor input, Number value)"];
@@ -877,12 +1122,19 @@ export function fill_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fill_.Scalar
   if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    if (o !== undefined) checkKw("fill_", o, ["value"], ["self","value"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("fill_", o, ["value"], ["self","value"], n);
     return aten().fill__Scalar.call(v0, v1);
   }
-  return noMatch("fill_", a, SIGS_fill_);
+  return bad_fill_(a);
+}
+
+function bad_fill_(a: readonly unknown[]): never {
+  return badCall("fill_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_fill_);
 }
 
 const SIGS_zero_ = ["(Tensor input)"];
@@ -896,11 +1148,17 @@ export function zero_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // zero_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("zero_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("zero_", o, [], ["self"], n);
     return aten().zero_.call(v0);
   }
-  return noMatch("zero_", a, SIGS_zero_);
+  return bad_zero_(a);
+}
+
+function bad_zero_(a: readonly unknown[]): never {
+  return badCall("zero_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_zero_);
 }
 
 const SIGS__to_copy = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool non_blocking = False, torch.memory_format memory_format = None, bool requires_grad = False)"];
@@ -914,7 +1172,6 @@ export function _to_copy(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // _to_copy
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("_to_copy", o, ["dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
@@ -946,11 +1203,25 @@ export function _to_copy(...a: unknown[]): unknown {
       kwArg("_to_copy", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k5 = o.memory_format as number | null;
     } else k5 = null;
+    if (o !== undefined) checkKw("_to_copy", o, ["dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["self"], n);
     const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("_to_copy", a, SIGS__to_copy);
+  return bad__to_copy(a);
+}
+
+function bad__to_copy(a: readonly unknown[]): never {
+  return badCall("_to_copy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "non_blocking", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS__to_copy);
 }
 
 const SIGS__local_scalar_dense = ["(Tensor input)"];
@@ -964,11 +1235,17 @@ export function _local_scalar_dense(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // _local_scalar_dense
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("_local_scalar_dense", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("_local_scalar_dense", o, [], ["self"], n);
     return aten()._local_scalar_dense.call(v0);
   }
-  return noMatch("_local_scalar_dense", a, SIGS__local_scalar_dense);
+  return bad__local_scalar_dense(a);
+}
+
+function bad__local_scalar_dense(a: readonly unknown[]): never {
+  return badCall("_local_scalar_dense", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__local_scalar_dense);
 }
 
 const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
@@ -983,18 +1260,17 @@ export function bernoulli(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bernoulli
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["generator"]))) {
-    if (o !== undefined) checkKw("bernoulli", o, ["generator"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("bernoulli", o, ["generator"], ["self"], n);
     return aten().bernoulli.call(v0, k0);
   }
   // bernoulli.p
   if (n === 2 && isTensor(a[0]) && isFloat(a[1]) && (o === undefined || kwFits(o, ["p","generator"]))) {
-    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["self","p"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let k0: Generator | null;
@@ -1002,6 +1278,7 @@ export function bernoulli(...a: unknown[]): unknown {
       kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["self","p"], n);
     return aten().bernoulli_p.call(v0, v1, k0);
   }
   return noMatch("bernoulli", a, SIGS_bernoulli);
@@ -1019,13 +1296,12 @@ export function rand(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // rand.generator
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("rand", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
-    } else missingKw("rand", 'generator');
+    } else return bad_rand(a);
     let k1: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("rand", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
@@ -1046,11 +1322,24 @@ export function rand(...a: unknown[]): unknown {
       kwArg("rand", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("rand", a, SIGS_rand);
+  return bad_rand(a);
+}
+
+function bad_rand(a: readonly unknown[]): never {
+  return badCall("rand", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: false, kwOnly: true },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_rand);
 }
 
 const SIGS_randn = ["(tuple of ints size, *, torch.Generator generator, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -1065,13 +1354,12 @@ export function randn(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // randn.generator
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("randn", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
-    } else missingKw("randn", 'generator');
+    } else return bad_randn(a);
     let k1: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("randn", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
@@ -1092,11 +1380,24 @@ export function randn(...a: unknown[]): unknown {
       kwArg("randn", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
     const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("randn", a, SIGS_randn);
+  return bad_randn(a);
+}
+
+function bad_randn(a: readonly unknown[]): never {
+  return badCall("randn", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: false, kwOnly: true },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_randn);
 }
 
 const SIGS_randint = ["(int low, int high, tuple of ints size, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -1110,7 +1411,6 @@ export function randint(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // randint.low_generator
   if (n === 3 && isInt(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
     const v0: number = a[0] as number;
     const v1: number = a[1] as number;
     const v2: number[] = toIntList(a[2]);
@@ -1118,7 +1418,7 @@ export function randint(...a: unknown[]): unknown {
     if (o !== undefined && o.generator !== undefined) {
       kwArg("randint", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
-    } else missingKw("randint", 'generator');
+    } else return bad_randint(a);
     let k1: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("randint", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
@@ -1139,11 +1439,26 @@ export function randint(...a: unknown[]): unknown {
       kwArg("randint", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
     const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("randint", a, SIGS_randint);
+  return bad_randint(a);
+}
+
+function bad_randint(a: readonly unknown[]): never {
+  return badCall("randint", a, [
+    { name: "low", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "high", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: false, kwOnly: true },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_randint);
 }
 
 const SIGS_randperm = ["(int n, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -1157,13 +1472,12 @@ export function randperm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // randperm.generator
   if (n === 1 && isInt(a[0])) {
-    if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
     const v0: number = a[0] as number;
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("randperm", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
-    } else missingKw("randperm", 'generator');
+    } else return bad_randperm(a);
     let k1: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("randperm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
@@ -1184,11 +1498,24 @@ export function randperm(...a: unknown[]): unknown {
       kwArg("randperm", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
       k4 = o.pin_memory as boolean | null;
     } else k4 = null;
+    if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
     const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
     if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
     return r;
   }
-  return noMatch("randperm", a, SIGS_randperm);
+  return bad_randperm(a);
+}
+
+function bad_randperm(a: readonly unknown[]): never {
+  return badCall("randperm", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: false, kwOnly: true },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_randperm);
 }
 
 const SIGS_add = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
@@ -1202,7 +1529,6 @@ export function add(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // add.Tensor (out=: add.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: number | boolean;
@@ -1210,6 +1536,7 @@ export function add(...a: unknown[]): unknown {
       kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("add", 'out', 'Tensor', isTensor(out), out);
@@ -1219,7 +1546,6 @@ export function add(...a: unknown[]): unknown {
   }
   // add.Tensor (out=: add.out), numbers as tensors
   if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
     let k0: number | boolean;
@@ -1227,6 +1553,7 @@ export function add(...a: unknown[]): unknown {
       kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("add", 'out', 'Tensor', isTensor(out), out);
@@ -1234,7 +1561,16 @@ export function add(...a: unknown[]): unknown {
     }
     return aten().add_Tensor.call(v0, v1, k0);
   }
-  return noMatch("add", a, SIGS_add);
+  return bad_add(a);
+}
+
+function bad_add(a: readonly unknown[]): never {
+  return badCall("add", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_add);
 }
 
 const SIGS_sub = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
@@ -1248,7 +1584,6 @@ export function sub(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sub.Tensor (out=: sub.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: number | boolean;
@@ -1256,6 +1591,7 @@ export function sub(...a: unknown[]): unknown {
       kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sub", 'out', 'Tensor', isTensor(out), out);
@@ -1265,7 +1601,6 @@ export function sub(...a: unknown[]): unknown {
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
   if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
     let k0: number | boolean;
@@ -1273,6 +1608,7 @@ export function sub(...a: unknown[]): unknown {
       kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sub", 'out', 'Tensor', isTensor(out), out);
@@ -1280,7 +1616,16 @@ export function sub(...a: unknown[]): unknown {
     }
     return aten().sub_Tensor.call(v0, v1, k0);
   }
-  return noMatch("sub", a, SIGS_sub);
+  return bad_sub(a);
+}
+
+function bad_sub(a: readonly unknown[]): never {
+  return badCall("sub", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sub);
 }
 
 const SIGS_mul = ["(Tensor input, Tensor other, *, Tensor out = None)"];
@@ -1294,9 +1639,9 @@ export function mul(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mul.Tensor (out=: mul.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mul", 'out', 'Tensor', isTensor(out), out);
@@ -1306,9 +1651,9 @@ export function mul(...a: unknown[]): unknown {
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
   if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
+    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mul", 'out', 'Tensor', isTensor(out), out);
@@ -1316,7 +1661,15 @@ export function mul(...a: unknown[]): unknown {
     }
     return aten().mul_Tensor.call(v0, v1);
   }
-  return noMatch("mul", a, SIGS_mul);
+  return bad_mul(a);
+}
+
+function bad_mul(a: readonly unknown[]): never {
+  return badCall("mul", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mul);
 }
 
 const SIGS_div = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Tensor other, *, str rounding_mode)"];
@@ -1331,9 +1684,9 @@ export function div(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // div.Tensor (out=: div.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("div", 'out', 'Tensor', isTensor(out), out);
@@ -1343,7 +1696,6 @@ export function div(...a: unknown[]): unknown {
   }
   // div.Tensor_mode
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: string | null;
@@ -1351,13 +1703,14 @@ export function div(...a: unknown[]): unknown {
       kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
       k0 = o.rounding_mode as string | null;
     } else missingKw("div", 'rounding_mode');
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
     return aten().div_Tensor_mode.call(v0, v1, k0);
   }
   // div.Tensor (out=: div.out), numbers as tensors
   if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
+    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("div", 'out', 'Tensor', isTensor(out), out);
@@ -1367,7 +1720,6 @@ export function div(...a: unknown[]): unknown {
   }
   // div.Tensor_mode, numbers as tensors
   if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
     let k0: string | null;
@@ -1375,6 +1727,7 @@ export function div(...a: unknown[]): unknown {
       kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
       k0 = o.rounding_mode as string | null;
     } else missingKw("div", 'rounding_mode');
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
     return aten().div_Tensor_mode.call(v0, v1, k0);
   }
   return noMatch("div", a, SIGS_div);
@@ -1391,8 +1744,8 @@ export function neg(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // neg (out=: neg.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("neg", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("neg", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("neg", 'out', 'Tensor', isTensor(out), out);
@@ -1400,7 +1753,14 @@ export function neg(...a: unknown[]): unknown {
     }
     return aten().neg.call(v0);
   }
-  return noMatch("neg", a, SIGS_neg);
+  return bad_neg(a);
+}
+
+function bad_neg(a: readonly unknown[]): never {
+  return badCall("neg", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_neg);
 }
 
 const SIGS_neg_ = ["(Tensor input)"];
@@ -1414,11 +1774,17 @@ export function neg_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // neg_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("neg_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("neg_", o, [], ["self"], n);
     return aten().neg_.call(v0);
   }
-  return noMatch("neg_", a, SIGS_neg_);
+  return bad_neg_(a);
+}
+
+function bad_neg_(a: readonly unknown[]): never {
+  return badCall("neg_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_neg_);
 }
 
 const SIGS_abs = ["(Tensor input, *, Tensor out = None)"];
@@ -1432,8 +1798,8 @@ export function abs(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // abs (out=: abs.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("abs", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("abs", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("abs", 'out', 'Tensor', isTensor(out), out);
@@ -1441,7 +1807,14 @@ export function abs(...a: unknown[]): unknown {
     }
     return aten().abs.call(v0);
   }
-  return noMatch("abs", a, SIGS_abs);
+  return bad_abs(a);
+}
+
+function bad_abs(a: readonly unknown[]): never {
+  return badCall("abs", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_abs);
 }
 
 const SIGS_abs_ = ["(Tensor input)"];
@@ -1455,11 +1828,17 @@ export function abs_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // abs_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("abs_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("abs_", o, [], ["self"], n);
     return aten().abs_.call(v0);
   }
-  return noMatch("abs_", a, SIGS_abs_);
+  return bad_abs_(a);
+}
+
+function bad_abs_(a: readonly unknown[]): never {
+  return badCall("abs_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_abs_);
 }
 
 const SIGS_sign = ["(Tensor input, *, Tensor out = None)"];
@@ -1473,8 +1852,8 @@ export function sign(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sign (out=: sign.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sign", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sign", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sign", 'out', 'Tensor', isTensor(out), out);
@@ -1482,7 +1861,14 @@ export function sign(...a: unknown[]): unknown {
     }
     return aten().sign.call(v0);
   }
-  return noMatch("sign", a, SIGS_sign);
+  return bad_sign(a);
+}
+
+function bad_sign(a: readonly unknown[]): never {
+  return badCall("sign", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sign);
 }
 
 const SIGS_exp = ["(Tensor input, *, Tensor out = None)"];
@@ -1496,8 +1882,8 @@ export function exp(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp (out=: exp.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("exp", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("exp", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("exp", 'out', 'Tensor', isTensor(out), out);
@@ -1505,7 +1891,14 @@ export function exp(...a: unknown[]): unknown {
     }
     return aten().exp.call(v0);
   }
-  return noMatch("exp", a, SIGS_exp);
+  return bad_exp(a);
+}
+
+function bad_exp(a: readonly unknown[]): never {
+  return badCall("exp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_exp);
 }
 
 const SIGS_exp_ = ["(Tensor input)"];
@@ -1519,11 +1912,17 @@ export function exp_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("exp_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("exp_", o, [], ["self"], n);
     return aten().exp_.call(v0);
   }
-  return noMatch("exp_", a, SIGS_exp_);
+  return bad_exp_(a);
+}
+
+function bad_exp_(a: readonly unknown[]): never {
+  return badCall("exp_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_exp_);
 }
 
 const SIGS_exp2 = ["(Tensor input, *, Tensor out = None)"];
@@ -1537,8 +1936,8 @@ export function exp2(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp2 (out=: exp2.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("exp2", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("exp2", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
@@ -1546,7 +1945,14 @@ export function exp2(...a: unknown[]): unknown {
     }
     return aten().exp2.call(v0);
   }
-  return noMatch("exp2", a, SIGS_exp2);
+  return bad_exp2(a);
+}
+
+function bad_exp2(a: readonly unknown[]): never {
+  return badCall("exp2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_exp2);
 }
 
 const SIGS_exp2_ = ["(Tensor input)"];
@@ -1560,11 +1966,17 @@ export function exp2_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp2_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("exp2_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("exp2_", o, [], ["self"], n);
     return aten().exp2_.call(v0);
   }
-  return noMatch("exp2_", a, SIGS_exp2_);
+  return bad_exp2_(a);
+}
+
+function bad_exp2_(a: readonly unknown[]): never {
+  return badCall("exp2_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_exp2_);
 }
 
 const SIGS_log = ["(Tensor input, *, Tensor out = None)"];
@@ -1578,8 +1990,8 @@ export function log(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log (out=: log.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("log", 'out', 'Tensor', isTensor(out), out);
@@ -1587,7 +1999,14 @@ export function log(...a: unknown[]): unknown {
     }
     return aten().log.call(v0);
   }
-  return noMatch("log", a, SIGS_log);
+  return bad_log(a);
+}
+
+function bad_log(a: readonly unknown[]): never {
+  return badCall("log", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log);
 }
 
 const SIGS_log_ = ["(Tensor input)"];
@@ -1601,11 +2020,17 @@ export function log_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log_", o, [], ["self"], n);
     return aten().log_.call(v0);
   }
-  return noMatch("log_", a, SIGS_log_);
+  return bad_log_(a);
+}
+
+function bad_log_(a: readonly unknown[]): never {
+  return badCall("log_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_);
 }
 
 const SIGS_log2 = ["(Tensor input, *, Tensor out = None)"];
@@ -1619,8 +2044,8 @@ export function log2(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log2 (out=: log2.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log2", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log2", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("log2", 'out', 'Tensor', isTensor(out), out);
@@ -1628,7 +2053,14 @@ export function log2(...a: unknown[]): unknown {
     }
     return aten().log2.call(v0);
   }
-  return noMatch("log2", a, SIGS_log2);
+  return bad_log2(a);
+}
+
+function bad_log2(a: readonly unknown[]): never {
+  return badCall("log2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log2);
 }
 
 const SIGS_log2_ = ["(Tensor input)"];
@@ -1642,11 +2074,17 @@ export function log2_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log2_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log2_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log2_", o, [], ["self"], n);
     return aten().log2_.call(v0);
   }
-  return noMatch("log2_", a, SIGS_log2_);
+  return bad_log2_(a);
+}
+
+function bad_log2_(a: readonly unknown[]): never {
+  return badCall("log2_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log2_);
 }
 
 const SIGS_log1p = ["(Tensor input, *, Tensor out = None)"];
@@ -1660,8 +2098,8 @@ export function log1p(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log1p (out=: log1p.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log1p", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log1p", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
@@ -1669,7 +2107,14 @@ export function log1p(...a: unknown[]): unknown {
     }
     return aten().log1p.call(v0);
   }
-  return noMatch("log1p", a, SIGS_log1p);
+  return bad_log1p(a);
+}
+
+function bad_log1p(a: readonly unknown[]): never {
+  return badCall("log1p", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log1p);
 }
 
 const SIGS_log1p_ = ["(Tensor input)"];
@@ -1683,11 +2128,17 @@ export function log1p_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log1p_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("log1p_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log1p_", o, [], ["self"], n);
     return aten().log1p_.call(v0);
   }
-  return noMatch("log1p_", a, SIGS_log1p_);
+  return bad_log1p_(a);
+}
+
+function bad_log1p_(a: readonly unknown[]): never {
+  return badCall("log1p_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log1p_);
 }
 
 const SIGS_expm1 = ["(Tensor input, *, Tensor out = None)"];
@@ -1701,8 +2152,8 @@ export function expm1(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // expm1 (out=: expm1.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("expm1", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("expm1", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
@@ -1710,7 +2161,14 @@ export function expm1(...a: unknown[]): unknown {
     }
     return aten().expm1.call(v0);
   }
-  return noMatch("expm1", a, SIGS_expm1);
+  return bad_expm1(a);
+}
+
+function bad_expm1(a: readonly unknown[]): never {
+  return badCall("expm1", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_expm1);
 }
 
 const SIGS_expm1_ = ["(Tensor input)"];
@@ -1724,11 +2182,17 @@ export function expm1_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // expm1_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("expm1_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("expm1_", o, [], ["self"], n);
     return aten().expm1_.call(v0);
   }
-  return noMatch("expm1_", a, SIGS_expm1_);
+  return bad_expm1_(a);
+}
+
+function bad_expm1_(a: readonly unknown[]): never {
+  return badCall("expm1_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_expm1_);
 }
 
 const SIGS_sqrt = ["(Tensor input, *, Tensor out = None)"];
@@ -1742,8 +2206,8 @@ export function sqrt(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sqrt (out=: sqrt.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sqrt", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sqrt", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
@@ -1751,7 +2215,14 @@ export function sqrt(...a: unknown[]): unknown {
     }
     return aten().sqrt.call(v0);
   }
-  return noMatch("sqrt", a, SIGS_sqrt);
+  return bad_sqrt(a);
+}
+
+function bad_sqrt(a: readonly unknown[]): never {
+  return badCall("sqrt", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sqrt);
 }
 
 const SIGS_sqrt_ = ["(Tensor input)"];
@@ -1765,11 +2236,17 @@ export function sqrt_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sqrt_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sqrt_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sqrt_", o, [], ["self"], n);
     return aten().sqrt_.call(v0);
   }
-  return noMatch("sqrt_", a, SIGS_sqrt_);
+  return bad_sqrt_(a);
+}
+
+function bad_sqrt_(a: readonly unknown[]): never {
+  return badCall("sqrt_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sqrt_);
 }
 
 const SIGS_rsqrt = ["(Tensor input, *, Tensor out = None)"];
@@ -1783,8 +2260,8 @@ export function rsqrt(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // rsqrt (out=: rsqrt.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("rsqrt", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("rsqrt", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
@@ -1792,7 +2269,14 @@ export function rsqrt(...a: unknown[]): unknown {
     }
     return aten().rsqrt.call(v0);
   }
-  return noMatch("rsqrt", a, SIGS_rsqrt);
+  return bad_rsqrt(a);
+}
+
+function bad_rsqrt(a: readonly unknown[]): never {
+  return badCall("rsqrt", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rsqrt);
 }
 
 const SIGS_rsqrt_ = ["(Tensor input)"];
@@ -1806,11 +2290,17 @@ export function rsqrt_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // rsqrt_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("rsqrt_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("rsqrt_", o, [], ["self"], n);
     return aten().rsqrt_.call(v0);
   }
-  return noMatch("rsqrt_", a, SIGS_rsqrt_);
+  return bad_rsqrt_(a);
+}
+
+function bad_rsqrt_(a: readonly unknown[]): never {
+  return badCall("rsqrt_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_rsqrt_);
 }
 
 const SIGS_sin = ["(Tensor input, *, Tensor out = None)"];
@@ -1824,8 +2314,8 @@ export function sin(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sin (out=: sin.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sin", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sin", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sin", 'out', 'Tensor', isTensor(out), out);
@@ -1833,7 +2323,14 @@ export function sin(...a: unknown[]): unknown {
     }
     return aten().sin.call(v0);
   }
-  return noMatch("sin", a, SIGS_sin);
+  return bad_sin(a);
+}
+
+function bad_sin(a: readonly unknown[]): never {
+  return badCall("sin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sin);
 }
 
 const SIGS_sin_ = ["(Tensor input)"];
@@ -1847,11 +2344,17 @@ export function sin_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sin_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sin_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sin_", o, [], ["self"], n);
     return aten().sin_.call(v0);
   }
-  return noMatch("sin_", a, SIGS_sin_);
+  return bad_sin_(a);
+}
+
+function bad_sin_(a: readonly unknown[]): never {
+  return badCall("sin_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sin_);
 }
 
 const SIGS_cos = ["(Tensor input, *, Tensor out = None)"];
@@ -1865,8 +2368,8 @@ export function cos(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cos (out=: cos.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("cos", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("cos", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("cos", 'out', 'Tensor', isTensor(out), out);
@@ -1874,7 +2377,14 @@ export function cos(...a: unknown[]): unknown {
     }
     return aten().cos.call(v0);
   }
-  return noMatch("cos", a, SIGS_cos);
+  return bad_cos(a);
+}
+
+function bad_cos(a: readonly unknown[]): never {
+  return badCall("cos", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_cos);
 }
 
 const SIGS_cos_ = ["(Tensor input)"];
@@ -1888,11 +2398,17 @@ export function cos_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cos_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("cos_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("cos_", o, [], ["self"], n);
     return aten().cos_.call(v0);
   }
-  return noMatch("cos_", a, SIGS_cos_);
+  return bad_cos_(a);
+}
+
+function bad_cos_(a: readonly unknown[]): never {
+  return badCall("cos_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_cos_);
 }
 
 const SIGS_tan = ["(Tensor input, *, Tensor out = None)"];
@@ -1906,8 +2422,8 @@ export function tan(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tan (out=: tan.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("tan", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("tan", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("tan", 'out', 'Tensor', isTensor(out), out);
@@ -1915,7 +2431,14 @@ export function tan(...a: unknown[]): unknown {
     }
     return aten().tan.call(v0);
   }
-  return noMatch("tan", a, SIGS_tan);
+  return bad_tan(a);
+}
+
+function bad_tan(a: readonly unknown[]): never {
+  return badCall("tan", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_tan);
 }
 
 const SIGS_tan_ = ["(Tensor input)"];
@@ -1929,11 +2452,17 @@ export function tan_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tan_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("tan_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("tan_", o, [], ["self"], n);
     return aten().tan_.call(v0);
   }
-  return noMatch("tan_", a, SIGS_tan_);
+  return bad_tan_(a);
+}
+
+function bad_tan_(a: readonly unknown[]): never {
+  return badCall("tan_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_tan_);
 }
 
 const SIGS_asin = ["(Tensor input, *, Tensor out = None)"];
@@ -1947,8 +2476,8 @@ export function asin(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // asin (out=: asin.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("asin", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("asin", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("asin", 'out', 'Tensor', isTensor(out), out);
@@ -1956,7 +2485,14 @@ export function asin(...a: unknown[]): unknown {
     }
     return aten().asin.call(v0);
   }
-  return noMatch("asin", a, SIGS_asin);
+  return bad_asin(a);
+}
+
+function bad_asin(a: readonly unknown[]): never {
+  return badCall("asin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asin);
 }
 
 const SIGS_asin_ = ["(Tensor input)"];
@@ -1970,11 +2506,17 @@ export function asin_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // asin_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("asin_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("asin_", o, [], ["self"], n);
     return aten().asin_.call(v0);
   }
-  return noMatch("asin_", a, SIGS_asin_);
+  return bad_asin_(a);
+}
+
+function bad_asin_(a: readonly unknown[]): never {
+  return badCall("asin_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_asin_);
 }
 
 const SIGS_acos = ["(Tensor input, *, Tensor out = None)"];
@@ -1988,8 +2530,8 @@ export function acos(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // acos (out=: acos.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("acos", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("acos", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("acos", 'out', 'Tensor', isTensor(out), out);
@@ -1997,7 +2539,14 @@ export function acos(...a: unknown[]): unknown {
     }
     return aten().acos.call(v0);
   }
-  return noMatch("acos", a, SIGS_acos);
+  return bad_acos(a);
+}
+
+function bad_acos(a: readonly unknown[]): never {
+  return badCall("acos", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acos);
 }
 
 const SIGS_acos_ = ["(Tensor input)"];
@@ -2011,11 +2560,17 @@ export function acos_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // acos_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("acos_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("acos_", o, [], ["self"], n);
     return aten().acos_.call(v0);
   }
-  return noMatch("acos_", a, SIGS_acos_);
+  return bad_acos_(a);
+}
+
+function bad_acos_(a: readonly unknown[]): never {
+  return badCall("acos_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_acos_);
 }
 
 const SIGS_atan = ["(Tensor input, *, Tensor out = None)"];
@@ -2029,8 +2584,8 @@ export function atan(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan (out=: atan.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("atan", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("atan", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("atan", 'out', 'Tensor', isTensor(out), out);
@@ -2038,7 +2593,14 @@ export function atan(...a: unknown[]): unknown {
     }
     return aten().atan.call(v0);
   }
-  return noMatch("atan", a, SIGS_atan);
+  return bad_atan(a);
+}
+
+function bad_atan(a: readonly unknown[]): never {
+  return badCall("atan", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atan);
 }
 
 const SIGS_atan_ = ["(Tensor input)"];
@@ -2052,11 +2614,17 @@ export function atan_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("atan_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("atan_", o, [], ["self"], n);
     return aten().atan_.call(v0);
   }
-  return noMatch("atan_", a, SIGS_atan_);
+  return bad_atan_(a);
+}
+
+function bad_atan_(a: readonly unknown[]): never {
+  return badCall("atan_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_atan_);
 }
 
 const SIGS_sinh = ["(Tensor input, *, Tensor out = None)"];
@@ -2070,8 +2638,8 @@ export function sinh(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sinh (out=: sinh.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sinh", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sinh", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
@@ -2079,7 +2647,14 @@ export function sinh(...a: unknown[]): unknown {
     }
     return aten().sinh.call(v0);
   }
-  return noMatch("sinh", a, SIGS_sinh);
+  return bad_sinh(a);
+}
+
+function bad_sinh(a: readonly unknown[]): never {
+  return badCall("sinh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinh);
 }
 
 const SIGS_sinh_ = ["(Tensor input)"];
@@ -2093,11 +2668,17 @@ export function sinh_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sinh_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sinh_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sinh_", o, [], ["self"], n);
     return aten().sinh_.call(v0);
   }
-  return noMatch("sinh_", a, SIGS_sinh_);
+  return bad_sinh_(a);
+}
+
+function bad_sinh_(a: readonly unknown[]): never {
+  return badCall("sinh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sinh_);
 }
 
 const SIGS_cosh = ["(Tensor input, *, Tensor out = None)"];
@@ -2111,8 +2692,8 @@ export function cosh(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cosh (out=: cosh.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("cosh", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("cosh", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
@@ -2120,7 +2701,14 @@ export function cosh(...a: unknown[]): unknown {
     }
     return aten().cosh.call(v0);
   }
-  return noMatch("cosh", a, SIGS_cosh);
+  return bad_cosh(a);
+}
+
+function bad_cosh(a: readonly unknown[]): never {
+  return badCall("cosh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_cosh);
 }
 
 const SIGS_cosh_ = ["(Tensor input)"];
@@ -2134,11 +2722,17 @@ export function cosh_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cosh_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("cosh_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("cosh_", o, [], ["self"], n);
     return aten().cosh_.call(v0);
   }
-  return noMatch("cosh_", a, SIGS_cosh_);
+  return bad_cosh_(a);
+}
+
+function bad_cosh_(a: readonly unknown[]): never {
+  return badCall("cosh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_cosh_);
 }
 
 const SIGS_tanh = ["(Tensor input, *, Tensor out = None)"];
@@ -2152,8 +2746,8 @@ export function tanh(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tanh (out=: tanh.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("tanh", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("tanh", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
@@ -2161,7 +2755,14 @@ export function tanh(...a: unknown[]): unknown {
     }
     return aten().tanh.call(v0);
   }
-  return noMatch("tanh", a, SIGS_tanh);
+  return bad_tanh(a);
+}
+
+function bad_tanh(a: readonly unknown[]): never {
+  return badCall("tanh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_tanh);
 }
 
 const SIGS_tanh_ = ["(Tensor input)"];
@@ -2175,11 +2776,17 @@ export function tanh_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tanh_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("tanh_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("tanh_", o, [], ["self"], n);
     return aten().tanh_.call(v0);
   }
-  return noMatch("tanh_", a, SIGS_tanh_);
+  return bad_tanh_(a);
+}
+
+function bad_tanh_(a: readonly unknown[]): never {
+  return badCall("tanh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_tanh_);
 }
 
 const SIGS_sigmoid = ["(Tensor input, *, Tensor out = None)"];
@@ -2193,8 +2800,8 @@ export function sigmoid(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sigmoid (out=: sigmoid.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sigmoid", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sigmoid", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
@@ -2202,7 +2809,14 @@ export function sigmoid(...a: unknown[]): unknown {
     }
     return aten().sigmoid.call(v0);
   }
-  return noMatch("sigmoid", a, SIGS_sigmoid);
+  return bad_sigmoid(a);
+}
+
+function bad_sigmoid(a: readonly unknown[]): never {
+  return badCall("sigmoid", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sigmoid);
 }
 
 const SIGS_sigmoid_ = ["(Tensor input)"];
@@ -2216,11 +2830,17 @@ export function sigmoid_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sigmoid_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sigmoid_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("sigmoid_", o, [], ["self"], n);
     return aten().sigmoid_.call(v0);
   }
-  return noMatch("sigmoid_", a, SIGS_sigmoid_);
+  return bad_sigmoid_(a);
+}
+
+function bad_sigmoid_(a: readonly unknown[]): never {
+  return badCall("sigmoid_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_sigmoid_);
 }
 
 const SIGS_relu = ["(Tensor input)"];
@@ -2234,11 +2854,17 @@ export function relu(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // relu
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("relu", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu", o, [], ["self"], n);
     return aten().relu.call(v0);
   }
-  return noMatch("relu", a, SIGS_relu);
+  return bad_relu(a);
+}
+
+function bad_relu(a: readonly unknown[]): never {
+  return badCall("relu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu);
 }
 
 const SIGS_relu_ = ["(Tensor input)"];
@@ -2252,11 +2878,17 @@ export function relu_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // relu_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("relu_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu_", o, [], ["self"], n);
     return aten().relu_.call(v0);
   }
-  return noMatch("relu_", a, SIGS_relu_);
+  return bad_relu_(a);
+}
+
+function bad_relu_(a: readonly unknown[]): never {
+  return badCall("relu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu_);
 }
 
 const SIGS_gelu = ["(Tensor input, *, str approximate = ..., Tensor out = None)"];
@@ -2270,13 +2902,13 @@ export function gelu(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gelu (out=: gelu.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("gelu", o, ["approximate","out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: string;
     if (o !== undefined && o.approximate !== undefined) {
       kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
       k0 = o.approximate as string;
     } else k0 = "none";
+    if (o !== undefined) checkKw("gelu", o, ["approximate","out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
@@ -2284,7 +2916,15 @@ export function gelu(...a: unknown[]): unknown {
     }
     return aten().gelu.call(v0, k0);
   }
-  return noMatch("gelu", a, SIGS_gelu);
+  return bad_gelu(a);
+}
+
+function bad_gelu(a: readonly unknown[]): never {
+  return badCall("gelu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "approximate", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_gelu);
 }
 
 const SIGS_gelu_ = ["(Tensor input, *, str approximate = ...)"];
@@ -2298,16 +2938,23 @@ export function gelu_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gelu_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("gelu_", o, ["approximate"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: string;
     if (o !== undefined && o.approximate !== undefined) {
       kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
       k0 = o.approximate as string;
     } else k0 = "none";
+    if (o !== undefined) checkKw("gelu_", o, ["approximate"], ["self"], n);
     return aten().gelu_.call(v0, k0);
   }
-  return noMatch("gelu_", a, SIGS_gelu_);
+  return bad_gelu_(a);
+}
+
+function bad_gelu_(a: readonly unknown[]): never {
+  return badCall("gelu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "approximate", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: true },
+  ], false, SIGS_gelu_);
 }
 
 const SIGS_silu = ["(Tensor input, *, Tensor out = None)"];
@@ -2321,8 +2968,8 @@ export function silu(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // silu (out=: silu.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("silu", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("silu", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("silu", 'out', 'Tensor', isTensor(out), out);
@@ -2330,7 +2977,14 @@ export function silu(...a: unknown[]): unknown {
     }
     return aten().silu.call(v0);
   }
-  return noMatch("silu", a, SIGS_silu);
+  return bad_silu(a);
+}
+
+function bad_silu(a: readonly unknown[]): never {
+  return badCall("silu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_silu);
 }
 
 const SIGS_silu_ = ["(Tensor input)"];
@@ -2344,11 +2998,17 @@ export function silu_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // silu_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("silu_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("silu_", o, [], ["self"], n);
     return aten().silu_.call(v0);
   }
-  return noMatch("silu_", a, SIGS_silu_);
+  return bad_silu_(a);
+}
+
+function bad_silu_(a: readonly unknown[]): never {
+  return badCall("silu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_silu_);
 }
 
 const SIGS_erf = ["(Tensor input, *, Tensor out = None)"];
@@ -2362,8 +3022,8 @@ export function erf(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // erf (out=: erf.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("erf", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("erf", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("erf", 'out', 'Tensor', isTensor(out), out);
@@ -2371,7 +3031,14 @@ export function erf(...a: unknown[]): unknown {
     }
     return aten().erf.call(v0);
   }
-  return noMatch("erf", a, SIGS_erf);
+  return bad_erf(a);
+}
+
+function bad_erf(a: readonly unknown[]): never {
+  return badCall("erf", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erf);
 }
 
 const SIGS_erf_ = ["(Tensor input)"];
@@ -2385,11 +3052,17 @@ export function erf_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // erf_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("erf_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("erf_", o, [], ["self"], n);
     return aten().erf_.call(v0);
   }
-  return noMatch("erf_", a, SIGS_erf_);
+  return bad_erf_(a);
+}
+
+function bad_erf_(a: readonly unknown[]): never {
+  return badCall("erf_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_erf_);
 }
 
 const SIGS_floor = ["(Tensor input, *, Tensor out = None)"];
@@ -2403,8 +3076,8 @@ export function floor(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // floor (out=: floor.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("floor", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("floor", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("floor", 'out', 'Tensor', isTensor(out), out);
@@ -2412,7 +3085,14 @@ export function floor(...a: unknown[]): unknown {
     }
     return aten().floor.call(v0);
   }
-  return noMatch("floor", a, SIGS_floor);
+  return bad_floor(a);
+}
+
+function bad_floor(a: readonly unknown[]): never {
+  return badCall("floor", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_floor);
 }
 
 const SIGS_floor_ = ["(Tensor input)"];
@@ -2426,11 +3106,17 @@ export function floor_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // floor_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("floor_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("floor_", o, [], ["self"], n);
     return aten().floor_.call(v0);
   }
-  return noMatch("floor_", a, SIGS_floor_);
+  return bad_floor_(a);
+}
+
+function bad_floor_(a: readonly unknown[]): never {
+  return badCall("floor_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_floor_);
 }
 
 const SIGS_ceil = ["(Tensor input, *, Tensor out = None)"];
@@ -2444,8 +3130,8 @@ export function ceil(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ceil (out=: ceil.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("ceil", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ceil", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
@@ -2453,7 +3139,14 @@ export function ceil(...a: unknown[]): unknown {
     }
     return aten().ceil.call(v0);
   }
-  return noMatch("ceil", a, SIGS_ceil);
+  return bad_ceil(a);
+}
+
+function bad_ceil(a: readonly unknown[]): never {
+  return badCall("ceil", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ceil);
 }
 
 const SIGS_ceil_ = ["(Tensor input)"];
@@ -2467,11 +3160,17 @@ export function ceil_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ceil_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("ceil_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ceil_", o, [], ["self"], n);
     return aten().ceil_.call(v0);
   }
-  return noMatch("ceil_", a, SIGS_ceil_);
+  return bad_ceil_(a);
+}
+
+function bad_ceil_(a: readonly unknown[]): never {
+  return badCall("ceil_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_ceil_);
 }
 
 const SIGS_round = ["(Tensor input, *, Tensor out = None)","(Tensor input, *, int decimals, Tensor out = None)"];
@@ -2486,8 +3185,8 @@ export function round(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round (out=: round.out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("round", 'out', 'Tensor', isTensor(out), out);
@@ -2497,13 +3196,13 @@ export function round(...a: unknown[]): unknown {
   }
   // round.decimals (out=: round.decimals_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals","out"]))) {
-    if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
       kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
       k0 = o.decimals as number;
     } else missingKw("round", 'decimals');
+    if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("round", 'out', 'Tensor', isTensor(out), out);
@@ -2526,19 +3225,19 @@ export function round_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // round_
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    if (o !== undefined) checkKw("round_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("round_", o, [], ["self"], n);
     return aten().round_.call(v0);
   }
   // round_.decimals
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals"]))) {
-    if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
       kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
       k0 = o.decimals as number;
     } else missingKw("round_", 'decimals');
+    if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
     return aten().round__decimals.call(v0, k0);
   }
   return noMatch("round_", a, SIGS_round_);
@@ -2555,8 +3254,8 @@ export function trunc(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // trunc (out=: trunc.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("trunc", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("trunc", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
@@ -2564,7 +3263,14 @@ export function trunc(...a: unknown[]): unknown {
     }
     return aten().trunc.call(v0);
   }
-  return noMatch("trunc", a, SIGS_trunc);
+  return bad_trunc(a);
+}
+
+function bad_trunc(a: readonly unknown[]): never {
+  return badCall("trunc", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_trunc);
 }
 
 const SIGS_trunc_ = ["(Tensor input)"];
@@ -2578,11 +3284,17 @@ export function trunc_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // trunc_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("trunc_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("trunc_", o, [], ["self"], n);
     return aten().trunc_.call(v0);
   }
-  return noMatch("trunc_", a, SIGS_trunc_);
+  return bad_trunc_(a);
+}
+
+function bad_trunc_(a: readonly unknown[]): never {
+  return badCall("trunc_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_trunc_);
 }
 
 const SIGS_frac = ["(Tensor input, *, Tensor out = None)"];
@@ -2596,8 +3308,8 @@ export function frac(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // frac (out=: frac.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("frac", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("frac", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("frac", 'out', 'Tensor', isTensor(out), out);
@@ -2605,7 +3317,14 @@ export function frac(...a: unknown[]): unknown {
     }
     return aten().frac.call(v0);
   }
-  return noMatch("frac", a, SIGS_frac);
+  return bad_frac(a);
+}
+
+function bad_frac(a: readonly unknown[]): never {
+  return badCall("frac", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_frac);
 }
 
 const SIGS_frac_ = ["(Tensor input)"];
@@ -2619,11 +3338,17 @@ export function frac_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // frac_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("frac_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("frac_", o, [], ["self"], n);
     return aten().frac_.call(v0);
   }
-  return noMatch("frac_", a, SIGS_frac_);
+  return bad_frac_(a);
+}
+
+function bad_frac_(a: readonly unknown[]): never {
+  return badCall("frac_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_frac_);
 }
 
 const SIGS_reciprocal = ["(Tensor input, *, Tensor out = None)"];
@@ -2637,8 +3362,8 @@ export function reciprocal(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // reciprocal (out=: reciprocal.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("reciprocal", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("reciprocal", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
@@ -2646,7 +3371,14 @@ export function reciprocal(...a: unknown[]): unknown {
     }
     return aten().reciprocal.call(v0);
   }
-  return noMatch("reciprocal", a, SIGS_reciprocal);
+  return bad_reciprocal(a);
+}
+
+function bad_reciprocal(a: readonly unknown[]): never {
+  return badCall("reciprocal", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_reciprocal);
 }
 
 const SIGS_reciprocal_ = ["(Tensor input)"];
@@ -2660,11 +3392,17 @@ export function reciprocal_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // reciprocal_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("reciprocal_", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("reciprocal_", o, [], ["self"], n);
     return aten().reciprocal_.call(v0);
   }
-  return noMatch("reciprocal_", a, SIGS_reciprocal_);
+  return bad_reciprocal_(a);
+}
+
+function bad_reciprocal_(a: readonly unknown[]): never {
+  return badCall("reciprocal_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_reciprocal_);
 }
 
 const SIGS_isnan = ["(Tensor input)"];
@@ -2678,11 +3416,17 @@ export function isnan(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isnan
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("isnan", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("isnan", o, [], ["self"], n);
     return aten().isnan.call(v0);
   }
-  return noMatch("isnan", a, SIGS_isnan);
+  return bad_isnan(a);
+}
+
+function bad_isnan(a: readonly unknown[]): never {
+  return badCall("isnan", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_isnan);
 }
 
 const SIGS_isinf = ["(Tensor input)"];
@@ -2696,11 +3440,17 @@ export function isinf(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isinf
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("isinf", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("isinf", o, [], ["self"], n);
     return aten().isinf.call(v0);
   }
-  return noMatch("isinf", a, SIGS_isinf);
+  return bad_isinf(a);
+}
+
+function bad_isinf(a: readonly unknown[]): never {
+  return badCall("isinf", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_isinf);
 }
 
 const SIGS_isfinite = ["(Tensor input)"];
@@ -2714,11 +3464,17 @@ export function isfinite(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isfinite
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("isfinite", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("isfinite", o, [], ["self"], n);
     return aten().isfinite.call(v0);
   }
-  return noMatch("isfinite", a, SIGS_isfinite);
+  return bad_isfinite(a);
+}
+
+function bad_isfinite(a: readonly unknown[]): never {
+  return badCall("isfinite", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_isfinite);
 }
 
 const SIGS_nan_to_num = ["(Tensor input, float nan = None, float posinf = None, float neginf = None, *, Tensor out = None)"];
@@ -2735,7 +3491,6 @@ export function nan_to_num(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nan_to_num (out=: nan_to_num.out)
   if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["self","nan","posinf","neginf"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -2755,6 +3510,7 @@ export function nan_to_num(...a: unknown[]): unknown {
       kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
       v3 = o.neginf as number | null;
     } else v3 = null;
+    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["self","nan","posinf","neginf"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
@@ -2762,7 +3518,17 @@ export function nan_to_num(...a: unknown[]): unknown {
     }
     return aten().nan_to_num.call(v0, v1, v2, v3);
   }
-  return noMatch("nan_to_num", a, SIGS_nan_to_num);
+  return bad_nan_to_num(a);
+}
+
+function bad_nan_to_num(a: readonly unknown[]): never {
+  return badCall("nan_to_num", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "nan", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "posinf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "neginf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nan_to_num);
 }
 
 const SIGS_nan_to_num_ = ["(Tensor input, float nan = None, float posinf = None, float neginf = None)"];
@@ -2779,7 +3545,6 @@ export function nan_to_num_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nan_to_num_
   if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["self","nan","posinf","neginf"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -2799,9 +3564,19 @@ export function nan_to_num_(...a: unknown[]): unknown {
       kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
       v3 = o.neginf as number | null;
     } else v3 = null;
+    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["self","nan","posinf","neginf"], n);
     return aten().nan_to_num_.call(v0, v1, v2, v3);
   }
-  return noMatch("nan_to_num_", a, SIGS_nan_to_num_);
+  return bad_nan_to_num_(a);
+}
+
+function bad_nan_to_num_(a: readonly unknown[]): never {
+  return badCall("nan_to_num_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "nan", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "posinf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "neginf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_nan_to_num_);
 }
 
 const SIGS_eq = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
@@ -2816,9 +3591,9 @@ export function eq(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq.Tensor (out=: eq.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("eq", 'out', 'Tensor', isTensor(out), out);
@@ -2828,9 +3603,9 @@ export function eq(...a: unknown[]): unknown {
   }
   // eq.Scalar (out=: eq.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("eq", 'out', 'Tensor', isTensor(out), out);
@@ -2853,9 +3628,9 @@ export function ne(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne.Tensor (out=: ne.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ne", 'out', 'Tensor', isTensor(out), out);
@@ -2865,9 +3640,9 @@ export function ne(...a: unknown[]): unknown {
   }
   // ne.Scalar (out=: ne.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ne", 'out', 'Tensor', isTensor(out), out);
@@ -2890,9 +3665,9 @@ export function lt(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt.Tensor (out=: lt.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lt", 'out', 'Tensor', isTensor(out), out);
@@ -2902,9 +3677,9 @@ export function lt(...a: unknown[]): unknown {
   }
   // lt.Scalar (out=: lt.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lt", 'out', 'Tensor', isTensor(out), out);
@@ -2927,9 +3702,9 @@ export function le(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le.Tensor (out=: le.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("le", 'out', 'Tensor', isTensor(out), out);
@@ -2939,9 +3714,9 @@ export function le(...a: unknown[]): unknown {
   }
   // le.Scalar (out=: le.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("le", 'out', 'Tensor', isTensor(out), out);
@@ -2964,9 +3739,9 @@ export function gt(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt.Tensor (out=: gt.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("gt", 'out', 'Tensor', isTensor(out), out);
@@ -2976,9 +3751,9 @@ export function gt(...a: unknown[]): unknown {
   }
   // gt.Scalar (out=: gt.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("gt", 'out', 'Tensor', isTensor(out), out);
@@ -3001,9 +3776,9 @@ export function ge(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge.Tensor (out=: ge.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ge", 'out', 'Tensor', isTensor(out), out);
@@ -3013,9 +3788,9 @@ export function ge(...a: unknown[]): unknown {
   }
   // ge.Scalar (out=: ge.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ge", 'out', 'Tensor', isTensor(out), out);
@@ -3037,9 +3812,9 @@ export function logical_and(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_and (out=: logical_and.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
@@ -3047,7 +3822,15 @@ export function logical_and(...a: unknown[]): unknown {
     }
     return aten().logical_and.call(v0, v1);
   }
-  return noMatch("logical_and", a, SIGS_logical_and);
+  return bad_logical_and(a);
+}
+
+function bad_logical_and(a: readonly unknown[]): never {
+  return badCall("logical_and", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_and);
 }
 
 const SIGS_logical_or = ["(Tensor input, Tensor other, *, Tensor out = None)"];
@@ -3061,9 +3844,9 @@ export function logical_or(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_or (out=: logical_or.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
@@ -3071,7 +3854,15 @@ export function logical_or(...a: unknown[]): unknown {
     }
     return aten().logical_or.call(v0, v1);
   }
-  return noMatch("logical_or", a, SIGS_logical_or);
+  return bad_logical_or(a);
+}
+
+function bad_logical_or(a: readonly unknown[]): never {
+  return badCall("logical_or", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_or);
 }
 
 const SIGS_logical_xor = ["(Tensor input, Tensor other, *, Tensor out = None)"];
@@ -3085,9 +3876,9 @@ export function logical_xor(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_xor (out=: logical_xor.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
@@ -3095,7 +3886,15 @@ export function logical_xor(...a: unknown[]): unknown {
     }
     return aten().logical_xor.call(v0, v1);
   }
-  return noMatch("logical_xor", a, SIGS_logical_xor);
+  return bad_logical_xor(a);
+}
+
+function bad_logical_xor(a: readonly unknown[]): never {
+  return badCall("logical_xor", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_xor);
 }
 
 const SIGS_logical_not = ["(Tensor input, *, Tensor out = None)"];
@@ -3109,8 +3908,8 @@ export function logical_not(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_not (out=: logical_not.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_not", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_not", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
@@ -3118,7 +3917,14 @@ export function logical_not(...a: unknown[]): unknown {
     }
     return aten().logical_not.call(v0);
   }
-  return noMatch("logical_not", a, SIGS_logical_not);
+  return bad_logical_not(a);
+}
+
+function bad_logical_not(a: readonly unknown[]): never {
+  return badCall("logical_not", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_not);
 }
 
 const SIGS_bitwise_not = ["(Tensor input, *, Tensor out = None)"];
@@ -3132,8 +3938,8 @@ export function bitwise_not(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_not (out=: bitwise_not.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("bitwise_not", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_not", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
@@ -3141,7 +3947,14 @@ export function bitwise_not(...a: unknown[]): unknown {
     }
     return aten().bitwise_not.call(v0);
   }
-  return noMatch("bitwise_not", a, SIGS_bitwise_not);
+  return bad_bitwise_not(a);
+}
+
+function bad_bitwise_not(a: readonly unknown[]): never {
+  return badCall("bitwise_not", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_bitwise_not);
 }
 
 const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
@@ -3157,9 +3970,9 @@ export function bitwise_and(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
@@ -3169,9 +3982,9 @@ export function bitwise_and(...a: unknown[]): unknown {
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
@@ -3181,9 +3994,9 @@ export function bitwise_and(...a: unknown[]): unknown {
   }
   // bitwise_and.Scalar_Tensor
   if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
     return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
   }
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
@@ -3202,9 +4015,9 @@ export function bitwise_or(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
@@ -3214,9 +4027,9 @@ export function bitwise_or(...a: unknown[]): unknown {
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
@@ -3226,9 +4039,9 @@ export function bitwise_or(...a: unknown[]): unknown {
   }
   // bitwise_or.Scalar_Tensor
   if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
     return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
   }
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
@@ -3247,9 +4060,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
@@ -3259,9 +4072,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
@@ -3271,9 +4084,9 @@ export function bitwise_xor(...a: unknown[]): unknown {
   }
   // bitwise_xor.Scalar_Tensor
   if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
     return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
   }
   return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
@@ -3290,9 +4103,9 @@ export function maximum(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // maximum (out=: maximum.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
@@ -3300,7 +4113,15 @@ export function maximum(...a: unknown[]): unknown {
     }
     return aten().maximum.call(v0, v1);
   }
-  return noMatch("maximum", a, SIGS_maximum);
+  return bad_maximum(a);
+}
+
+function bad_maximum(a: readonly unknown[]): never {
+  return badCall("maximum", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_maximum);
 }
 
 const SIGS_minimum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
@@ -3314,9 +4135,9 @@ export function minimum(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // minimum (out=: minimum.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
@@ -3324,7 +4145,15 @@ export function minimum(...a: unknown[]): unknown {
     }
     return aten().minimum.call(v0, v1);
   }
-  return noMatch("minimum", a, SIGS_minimum);
+  return bad_minimum(a);
+}
+
+function bad_minimum(a: readonly unknown[]): never {
+  return badCall("minimum", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_minimum);
 }
 
 const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number input, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number input, Number other)"];
@@ -3341,10 +4170,10 @@ export function where(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // where.self (out=: where.self_out)
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("where", 'out', 'Tensor', isTensor(out), out);
@@ -3354,26 +4183,26 @@ export function where(...a: unknown[]): unknown {
   }
   // where.ScalarSelf
   if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     return aten().where_ScalarSelf.call(v0, v1, v2);
   }
   // where.ScalarOther
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: number | boolean = a[2] as number | boolean;
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     return aten().where_ScalarOther.call(v0, v1, v2);
   }
   // where.Scalar
   if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
     const v2: number | boolean = a[2] as number | boolean;
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
     return aten().where_Scalar.call(v0, v1, v2);
   }
   return noMatch("where", a, SIGS_where);
@@ -3395,7 +4224,6 @@ export function clamp(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp (out=: clamp.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | boolean | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
@@ -3409,6 +4237,7 @@ export function clamp(...a: unknown[]): unknown {
       kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
       v2 = o.max as number | boolean | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
@@ -3418,7 +4247,6 @@ export function clamp(...a: unknown[]): unknown {
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: Tensor | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
@@ -3432,6 +4260,7 @@ export function clamp(...a: unknown[]): unknown {
       kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
       v2 = o.max as Tensor | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
@@ -3458,7 +4287,6 @@ export function clamp_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp_
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | boolean | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
@@ -3472,11 +4300,11 @@ export function clamp_(...a: unknown[]): unknown {
       kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
       v2 = o.max as number | boolean | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     return aten().clamp_.call(v0, v1, v2);
   }
   // clamp_.Tensor
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: Tensor | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
@@ -3490,6 +4318,7 @@ export function clamp_(...a: unknown[]): unknown {
       kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
       v2 = o.max as Tensor | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
     return aten().clamp__Tensor.call(v0, v1, v2);
   }
   return noMatch("clamp_", a, SIGS_clamp_);
@@ -3508,9 +4337,9 @@ export function remainder(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder.Tensor (out=: remainder.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
@@ -3520,9 +4349,9 @@ export function remainder(...a: unknown[]): unknown {
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
@@ -3532,9 +4361,9 @@ export function remainder(...a: unknown[]): unknown {
   }
   // remainder.Scalar_Tensor
   if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
     return aten().remainder_Scalar_Tensor.call(v0, v1);
   }
   return noMatch("remainder", a, SIGS_remainder);
@@ -3552,9 +4381,9 @@ export function fmod(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod.Tensor (out=: fmod.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
@@ -3564,9 +4393,9 @@ export function fmod(...a: unknown[]): unknown {
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
@@ -3588,9 +4417,9 @@ export function atan2(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan2 (out=: atan2.out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["self","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
@@ -3598,7 +4427,15 @@ export function atan2(...a: unknown[]): unknown {
     }
     return aten().atan2.call(v0, v1);
   }
-  return noMatch("atan2", a, SIGS_atan2);
+  return bad_atan2(a);
+}
+
+function bad_atan2(a: readonly unknown[]): never {
+  return badCall("atan2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atan2);
 }
 
 const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)","(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)"];
@@ -3613,10 +4450,10 @@ export function lerp(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp.Scalar (out=: lerp.Scalar_out)
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: number | boolean = a[2] as number | boolean;
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
@@ -3626,10 +4463,10 @@ export function lerp(...a: unknown[]): unknown {
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
@@ -3653,18 +4490,17 @@ export function sum(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sum
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
     return aten().sum.call(v0, k0);
   }
   // sum.dim_IntList (out=: sum.IntList_out)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
@@ -3678,6 +4514,7 @@ export function sum(...a: unknown[]): unknown {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sum", 'out', 'Tensor', isTensor(out), out);
@@ -3701,18 +4538,17 @@ export function mean(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mean
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
     return aten().mean.call(v0, k0);
   }
   // mean.dim (out=: mean.out)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
     let v2: boolean;
@@ -3726,6 +4562,7 @@ export function mean(...a: unknown[]): unknown {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mean", 'out', 'Tensor', isTensor(out), out);
@@ -3749,18 +4586,17 @@ export function prod(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // prod
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
     return aten().prod.call(v0, k0);
   }
   // prod.dim_int (out=: prod.int_out)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -3774,6 +4610,7 @@ export function prod(...a: unknown[]): unknown {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("prod", 'out', 'Tensor', isTensor(out), out);
@@ -3797,7 +4634,6 @@ export function amax(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amax (out=: amax.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
     if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
@@ -3811,6 +4647,7 @@ export function amax(...a: unknown[]): unknown {
       kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("amax", 'out', 'Tensor', isTensor(out), out);
@@ -3818,7 +4655,16 @@ export function amax(...a: unknown[]): unknown {
     }
     return aten().amax.call(v0, v1, v2);
   }
-  return noMatch("amax", a, SIGS_amax);
+  return bad_amax(a);
+}
+
+function bad_amax(a: readonly unknown[]): never {
+  return badCall("amax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_amax);
 }
 
 const SIGS_amin = ["(Tensor input, tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
@@ -3834,7 +4680,6 @@ export function amin(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amin (out=: amin.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[];
     if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
@@ -3848,6 +4693,7 @@ export function amin(...a: unknown[]): unknown {
       kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("amin", 'out', 'Tensor', isTensor(out), out);
@@ -3855,7 +4701,16 @@ export function amin(...a: unknown[]): unknown {
     }
     return aten().amin.call(v0, v1, v2);
   }
-  return noMatch("amin", a, SIGS_amin);
+  return bad_amin(a);
+}
+
+function bad_amin(a: readonly unknown[]): never {
+  return badCall("amin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_amin);
 }
 
 const SIGS_all = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
@@ -3874,7 +4729,6 @@ export function all(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // all.dim (out=: all.out)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -3883,6 +4737,7 @@ export function all(...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("all", 'out', 'Tensor', isTensor(out), out);
@@ -3892,7 +4747,6 @@ export function all(...a: unknown[]): unknown {
   }
   // all.dims (out=: all.dims_out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
@@ -3906,6 +4760,7 @@ export function all(...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("all", 'out', 'Tensor', isTensor(out), out);
@@ -3915,8 +4770,8 @@ export function all(...a: unknown[]): unknown {
   }
   // all (out=: all.all_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("all", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("all", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("all", 'out', 'Tensor', isTensor(out), out);
@@ -3943,7 +4798,6 @@ export function any(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // any.dim (out=: any.out)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -3952,6 +4806,7 @@ export function any(...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("any", 'out', 'Tensor', isTensor(out), out);
@@ -3961,7 +4816,6 @@ export function any(...a: unknown[]): unknown {
   }
   // any.dims (out=: any.dims_out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
@@ -3975,6 +4829,7 @@ export function any(...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("any", 'out', 'Tensor', isTensor(out), out);
@@ -3984,8 +4839,8 @@ export function any(...a: unknown[]): unknown {
   }
   // any (out=: any.all_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("any", o, ["out"], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("any", o, ["out"], ["self"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("any", 'out', 'Tensor', isTensor(out), out);
@@ -4009,7 +4864,6 @@ export function argmax(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argmax (out=: argmax.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -4023,6 +4877,7 @@ export function argmax(...a: unknown[]): unknown {
       kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
@@ -4030,7 +4885,16 @@ export function argmax(...a: unknown[]): unknown {
     }
     return aten().argmax.call(v0, v1, v2);
   }
-  return noMatch("argmax", a, SIGS_argmax);
+  return bad_argmax(a);
+}
+
+function bad_argmax(a: readonly unknown[]): never {
+  return badCall("argmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_argmax);
 }
 
 const SIGS_argmin = ["(Tensor input, int dim = None, bool keepdim = False, *, Tensor out = None)"];
@@ -4046,7 +4910,6 @@ export function argmin(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argmin (out=: argmin.out)
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
@@ -4060,6 +4923,7 @@ export function argmin(...a: unknown[]): unknown {
       kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
@@ -4067,7 +4931,16 @@ export function argmin(...a: unknown[]): unknown {
     }
     return aten().argmin.call(v0, v1, v2);
   }
-  return noMatch("argmin", a, SIGS_argmin);
+  return bad_argmin(a);
+}
+
+function bad_argmin(a: readonly unknown[]): never {
+  return badCall("argmin", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_argmin);
 }
 
 const SIGS_max = ["(Tensor input, int dim, bool keepdim = False)"];
@@ -4082,7 +4955,6 @@ export function max(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // max.dim
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -4091,9 +4963,18 @@ export function max(...a: unknown[]): unknown {
       kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     return aten().max_dim.call(v0, v1, v2);
   }
-  return noMatch("max", a, SIGS_max);
+  return bad_max(a);
+}
+
+function bad_max(a: readonly unknown[]): never {
+  return badCall("max", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max);
 }
 
 const SIGS_min = ["(Tensor input, int dim, bool keepdim = False)"];
@@ -4108,7 +4989,6 @@ export function min(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // min.dim
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: boolean;
@@ -4117,9 +4997,18 @@ export function min(...a: unknown[]): unknown {
       kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     return aten().min_dim.call(v0, v1, v2);
   }
-  return noMatch("min", a, SIGS_min);
+  return bad_min(a);
+}
+
+function bad_min(a: readonly unknown[]): never {
+  return badCall("min", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_min);
 }
 
 const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
@@ -4134,7 +5023,6 @@ function varFunction(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // var.correction
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
@@ -4152,11 +5040,21 @@ function varFunction(...a: unknown[]): unknown {
       kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       k1 = o.keepdim as boolean;
     } else k1 = false;
+    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
     return aten().var_correction.call(v0, v1, k0, k1);
   }
-  return noMatch("var", a, SIGS_var);
+  return bad_var(a);
 }
 export { varFunction as var };
+
+function bad_var(a: readonly unknown[]): never {
+  return badCall("var", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_var);
+}
 
 const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
 
@@ -4170,7 +5068,6 @@ export function std(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // std.correction
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number[] | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
@@ -4188,9 +5085,19 @@ export function std(...a: unknown[]): unknown {
       kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       k1 = o.keepdim as boolean;
     } else k1 = false;
+    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
     return aten().std_correction.call(v0, v1, k0, k1);
   }
-  return noMatch("std", a, SIGS_std);
+  return bad_std(a);
+}
+
+function bad_std(a: readonly unknown[]): never {
+  return badCall("std", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
@@ -4205,7 +5112,6 @@ export function logsumexp(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logsumexp
   if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntListN(a[1], 1);
     let v2: boolean;
@@ -4214,9 +5120,18 @@ export function logsumexp(...a: unknown[]): unknown {
       kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
     return aten().logsumexp.call(v0, v1, v2);
   }
-  return noMatch("logsumexp", a, SIGS_logsumexp);
+  return bad_logsumexp(a);
+}
+
+function bad_logsumexp(a: readonly unknown[]): never {
+  return badCall("logsumexp", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_logsumexp);
 }
 
 const SIGS_mm = ["(Tensor input, Tensor mat2)"];
@@ -4230,12 +5145,19 @@ export function mm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mm
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("mm", o, ["mat2"], ["self","mat2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("mm", o, ["mat2"], ["self","mat2"], n);
     return aten().mm.call(v0, v1);
   }
-  return noMatch("mm", a, SIGS_mm);
+  return bad_mm(a);
+}
+
+function bad_mm(a: readonly unknown[]): never {
+  return badCall("mm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mm);
 }
 
 const SIGS_bmm = ["(Tensor input, Tensor mat2)"];
@@ -4249,12 +5171,19 @@ export function bmm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bmm
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["self","mat2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["self","mat2"], n);
     return aten().bmm.call(v0, v1);
   }
-  return noMatch("bmm", a, SIGS_bmm);
+  return bad_bmm(a);
+}
+
+function bad_bmm(a: readonly unknown[]): never {
+  return badCall("bmm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_bmm);
 }
 
 const SIGS_matmul = ["(Tensor input, Tensor other)"];
@@ -4268,12 +5197,19 @@ export function matmul(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // matmul
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("matmul", o, ["other"], ["self","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("matmul", o, ["other"], ["self","other"], n);
     return aten().matmul.call(v0, v1);
   }
-  return noMatch("matmul", a, SIGS_matmul);
+  return bad_matmul(a);
+}
+
+function bad_matmul(a: readonly unknown[]): never {
+  return badCall("matmul", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_matmul);
 }
 
 const SIGS_dot = ["(Tensor input, Tensor tensor)"];
@@ -4287,12 +5223,19 @@ export function dot(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // dot
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("dot", o, ["tensor"], ["self","tensor"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("dot", o, ["tensor"], ["self","tensor"], n);
     return aten().dot.call(v0, v1);
   }
-  return noMatch("dot", a, SIGS_dot);
+  return bad_dot(a);
+}
+
+function bad_dot(a: readonly unknown[]): never {
+  return badCall("dot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_dot);
 }
 
 const SIGS_mv = ["(Tensor input, Tensor vec)"];
@@ -4306,12 +5249,19 @@ export function mv(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mv
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("mv", o, ["vec"], ["self","vec"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("mv", o, ["vec"], ["self","vec"], n);
     return aten().mv.call(v0, v1);
   }
-  return noMatch("mv", a, SIGS_mv);
+  return bad_mv(a);
+}
+
+function bad_mv(a: readonly unknown[]): never {
+  return badCall("mv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mv);
 }
 
 const SIGS_outer = ["(Tensor input, Tensor vec2)"];
@@ -4325,12 +5275,19 @@ export function outer(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // outer
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("outer", o, ["vec2"], ["self","vec2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("outer", o, ["vec2"], ["self","vec2"], n);
     return aten().outer.call(v0, v1);
   }
-  return noMatch("outer", a, SIGS_outer);
+  return bad_outer(a);
+}
+
+function bad_outer(a: readonly unknown[]): never {
+  return badCall("outer", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_outer);
 }
 
 const SIGS_addmm = ["(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
@@ -4344,7 +5301,6 @@ export function addmm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // addmm
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["self","mat1","mat2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
@@ -4358,9 +5314,20 @@ export function addmm(...a: unknown[]): unknown {
       kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k1 = o.alpha as number | boolean;
     } else k1 = 1;
+    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["self","mat1","mat2"], n);
     return aten().addmm.call(v0, v1, v2, k0, k1);
   }
-  return noMatch("addmm", a, SIGS_addmm);
+  return bad_addmm(a);
+}
+
+function bad_addmm(a: readonly unknown[]): never {
+  return badCall("addmm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmm);
 }
 
 const SIGS_baddbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
@@ -4374,7 +5341,6 @@ export function baddbmm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // baddbmm
   if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["self","batch1","batch2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
@@ -4388,9 +5354,20 @@ export function baddbmm(...a: unknown[]): unknown {
       kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k1 = o.alpha as number | boolean;
     } else k1 = 1;
+    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["self","batch1","batch2"], n);
     return aten().baddbmm.call(v0, v1, v2, k0, k1);
   }
-  return noMatch("baddbmm", a, SIGS_baddbmm);
+  return bad_baddbmm(a);
+}
+
+function bad_baddbmm(a: readonly unknown[]): never {
+  return badCall("baddbmm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_baddbmm);
 }
 
 const SIGS_linear = ["(Tensor input, Tensor weight, Tensor bias = None)"];
@@ -4405,7 +5382,6 @@ export function linear(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // linear
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
-    if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4414,9 +5390,18 @@ export function linear(...a: unknown[]): unknown {
       kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
       v2 = o.bias as Tensor | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
     return aten().linear.call(v0, v1, v2);
   }
-  return noMatch("linear", a, SIGS_linear);
+  return bad_linear(a);
+}
+
+function bad_linear(a: readonly unknown[]): never {
+  return badCall("linear", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+  ], false, SIGS_linear);
 }
 
 const SIGS_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
@@ -4431,7 +5416,6 @@ export function softmax(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // softmax.int
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: ScalarType | null;
@@ -4440,9 +5424,18 @@ export function softmax(...a: unknown[]): unknown {
       kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       v2 = o.dtype === null ? null : toDtype(o.dtype);
     } else v2 = null;
+    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
     return aten().softmax_int.call(v0, v1, v2);
   }
-  return noMatch("softmax", a, SIGS_softmax);
+  return bad_softmax(a);
+}
+
+function bad_softmax(a: readonly unknown[]): never {
+  return badCall("softmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS_softmax);
 }
 
 const SIGS_log_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
@@ -4457,7 +5450,6 @@ export function log_softmax(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log_softmax.int
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: ScalarType | null;
@@ -4466,9 +5458,18 @@ export function log_softmax(...a: unknown[]): unknown {
       kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       v2 = o.dtype === null ? null : toDtype(o.dtype);
     } else v2 = null;
+    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
     return aten().log_softmax_int.call(v0, v1, v2);
   }
-  return noMatch("log_softmax", a, SIGS_log_softmax);
+  return bad_log_softmax(a);
+}
+
+function bad_log_softmax(a: readonly unknown[]): never {
+  return badCall("log_softmax", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS_log_softmax);
 }
 
 const SIGS_nll_loss_nd = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
@@ -4485,7 +5486,6 @@ export function nll_loss_nd(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nll_loss_nd
   if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    if (o !== undefined) checkKw("nll_loss_nd", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4506,9 +5506,20 @@ export function nll_loss_nd(...a: unknown[]): unknown {
       kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
       v4 = o.ignore_index as number;
     } else v4 = -100;
+    if (o !== undefined) checkKw("nll_loss_nd", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
     return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
   }
-  return noMatch("nll_loss_nd", a, SIGS_nll_loss_nd);
+  return bad_nll_loss_nd(a);
+}
+
+function bad_nll_loss_nd(a: readonly unknown[]): never {
+  return badCall("nll_loss_nd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_nll_loss_nd);
 }
 
 const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
@@ -4526,7 +5537,6 @@ export function cross_entropy_loss(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cross_entropy_loss
   if (n >= 2 && n <= 6 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4])) && (n <= 5 || a[5] === undefined || isFloat(a[5]))) {
-    if (o !== undefined) checkKw("cross_entropy_loss", o, ["target","weight","reduction","ignore_index","label_smoothing"], ["self","target","weight","reduction","ignore_index","label_smoothing"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4553,9 +5563,21 @@ export function cross_entropy_loss(...a: unknown[]): unknown {
       kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
       v5 = o.label_smoothing as number;
     } else v5 = 0;
+    if (o !== undefined) checkKw("cross_entropy_loss", o, ["target","weight","reduction","ignore_index","label_smoothing"], ["self","target","weight","reduction","ignore_index","label_smoothing"], n);
     return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
   }
-  return noMatch("cross_entropy_loss", a, SIGS_cross_entropy_loss);
+  return bad_cross_entropy_loss(a);
+}
+
+function bad_cross_entropy_loss(a: readonly unknown[]): never {
+  return badCall("cross_entropy_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "label_smoothing", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_cross_entropy_loss);
 }
 
 const SIGS_mse_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
@@ -4570,7 +5592,6 @@ export function mse_loss(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mse_loss
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("mse_loss", o, ["target","reduction"], ["self","target","reduction"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: number;
@@ -4579,9 +5600,18 @@ export function mse_loss(...a: unknown[]): unknown {
       kwArg("mse_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
       v2 = o.reduction as number;
     } else v2 = 1;
+    if (o !== undefined) checkKw("mse_loss", o, ["target","reduction"], ["self","target","reduction"], n);
     return aten().mse_loss.call(v0, v1, v2);
   }
-  return noMatch("mse_loss", a, SIGS_mse_loss);
+  return bad_mse_loss(a);
+}
+
+function bad_mse_loss(a: readonly unknown[]): never {
+  return badCall("mse_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_mse_loss);
 }
 
 const SIGS_l1_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
@@ -4596,7 +5626,6 @@ export function l1_loss(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // l1_loss
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("l1_loss", o, ["target","reduction"], ["self","target","reduction"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: number;
@@ -4605,9 +5634,18 @@ export function l1_loss(...a: unknown[]): unknown {
       kwArg("l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
       v2 = o.reduction as number;
     } else v2 = 1;
+    if (o !== undefined) checkKw("l1_loss", o, ["target","reduction"], ["self","target","reduction"], n);
     return aten().l1_loss.call(v0, v1, v2);
   }
-  return noMatch("l1_loss", a, SIGS_l1_loss);
+  return bad_l1_loss(a);
+}
+
+function bad_l1_loss(a: readonly unknown[]): never {
+  return badCall("l1_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_l1_loss);
 }
 
 const SIGS_binary_cross_entropy = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1)"];
@@ -4623,7 +5661,6 @@ export function binary_cross_entropy(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // binary_cross_entropy
   if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
-    if (o !== undefined) checkKw("binary_cross_entropy", o, ["target","weight","reduction"], ["self","target","weight","reduction"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4638,9 +5675,19 @@ export function binary_cross_entropy(...a: unknown[]): unknown {
       kwArg("binary_cross_entropy", 'reduction', 'int', isInt(o.reduction), o.reduction);
       v3 = o.reduction as number;
     } else v3 = 1;
+    if (o !== undefined) checkKw("binary_cross_entropy", o, ["target","weight","reduction"], ["self","target","weight","reduction"], n);
     return aten().binary_cross_entropy.call(v0, v1, v2, v3);
   }
-  return noMatch("binary_cross_entropy", a, SIGS_binary_cross_entropy);
+  return bad_binary_cross_entropy(a);
+}
+
+function bad_binary_cross_entropy(a: readonly unknown[]): never {
+  return badCall("binary_cross_entropy", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_binary_cross_entropy);
 }
 
 const SIGS_binary_cross_entropy_with_logits = ["(Tensor input, Tensor target, Tensor weight = None, Tensor pos_weight = None, int reduction = 1)"];
@@ -4657,7 +5704,6 @@ export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // binary_cross_entropy_with_logits
   if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["target","weight","pos_weight","reduction"], ["self","target","weight","pos_weight","reduction"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4678,9 +5724,20 @@ export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
       kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', isInt(o.reduction), o.reduction);
       v4 = o.reduction as number;
     } else v4 = 1;
+    if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["target","weight","pos_weight","reduction"], ["self","target","weight","pos_weight","reduction"], n);
     return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
   }
-  return noMatch("binary_cross_entropy_with_logits", a, SIGS_binary_cross_entropy_with_logits);
+  return bad_binary_cross_entropy_with_logits(a);
+}
+
+function bad_binary_cross_entropy_with_logits(a: readonly unknown[]): never {
+  return badCall("binary_cross_entropy_with_logits", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "pos_weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_binary_cross_entropy_with_logits);
 }
 
 const SIGS_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enable = True)"];
@@ -4698,7 +5755,6 @@ export function layer_norm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // layer_norm
   if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
     let v2: Tensor | null;
@@ -4725,9 +5781,21 @@ export function layer_norm(...a: unknown[]): unknown {
       kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
       v5 = o.cudnn_enable as boolean;
     } else v5 = true;
+    if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
     return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
   }
-  return noMatch("layer_norm", a, SIGS_layer_norm);
+  return bad_layer_norm(a);
+}
+
+function bad_layer_norm(a: readonly unknown[]): never {
+  return badCall("layer_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "normalized_shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "cudnn_enable", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_layer_norm);
 }
 
 const SIGS_dropout = ["(Tensor input, float p, bool train)"];
@@ -4741,13 +5809,21 @@ export function dropout(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // dropout
   if (n === 3 && isTensor(a[0]) && isFloat(a[1]) && isBool(a[2])) {
-    if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: boolean = a[2] as boolean;
+    if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
     return aten().dropout.call(v0, v1, v2);
   }
-  return noMatch("dropout", a, SIGS_dropout);
+  return bad_dropout(a);
+}
+
+function bad_dropout(a: readonly unknown[]): never {
+  return badCall("dropout", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_dropout);
 }
 
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)"];
@@ -4766,7 +5842,6 @@ export function conv2d(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // conv2d
   if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
-    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -4799,9 +5874,22 @@ export function conv2d(...a: unknown[]): unknown {
       kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
       v6 = o.groups as number;
     } else v6 = 1;
+    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
     return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
   }
-  return noMatch("conv2d", a, SIGS_conv2d);
+  return bad_conv2d(a);
+}
+
+function bad_conv2d(a: readonly unknown[]): never {
+  return badCall("conv2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_conv2d);
 }
 
 const SIGS__conv2d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
@@ -4815,7 +5903,6 @@ export function _conv2d_backward_input(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // _conv2d_backward_input
   if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
@@ -4823,9 +5910,22 @@ export function _conv2d_backward_input(...a: unknown[]): unknown {
     const v4: number[] = toIntListN(a[4], 2);
     const v5: number[] = toIntListN(a[5], 2);
     const v6: number = a[6] as number;
+    if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
     return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
   }
-  return noMatch("_conv2d_backward_input", a, SIGS__conv2d_backward_input);
+  return bad__conv2d_backward_input(a);
+}
+
+function bad__conv2d_backward_input(a: readonly unknown[]): never {
+  return badCall("_conv2d_backward_input", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__conv2d_backward_input);
 }
 
 const SIGS__conv2d_backward_weight = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
@@ -4839,7 +5939,6 @@ export function _conv2d_backward_weight(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // _conv2d_backward_weight
   if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
@@ -4847,9 +5946,22 @@ export function _conv2d_backward_weight(...a: unknown[]): unknown {
     const v4: number[] = toIntListN(a[4], 2);
     const v5: number[] = toIntListN(a[5], 2);
     const v6: number = a[6] as number;
+    if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
     return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
   }
-  return noMatch("_conv2d_backward_weight", a, SIGS__conv2d_backward_weight);
+  return bad__conv2d_backward_weight(a);
+}
+
+function bad__conv2d_backward_weight(a: readonly unknown[]): never {
+  return badCall("_conv2d_backward_weight", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__conv2d_backward_weight);
 }
 
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
@@ -4867,7 +5979,6 @@ export function max_pool2d(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // max_pool2d
   if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntListN(a[1], 2);
     let v2: number[];
@@ -4894,9 +6005,21 @@ export function max_pool2d(...a: unknown[]): unknown {
       kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
       v5 = o.ceil_mode as boolean;
     } else v5 = false;
+    if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
     return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
   }
-  return noMatch("max_pool2d", a, SIGS_max_pool2d);
+  return bad_max_pool2d(a);
+}
+
+function bad_max_pool2d(a: readonly unknown[]): never {
+  return badCall("max_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool2d);
 }
 
 const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
@@ -4915,7 +6038,6 @@ export function avg_pool2d(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // avg_pool2d
   if (n >= 2 && n <= 7 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
-    if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntListN(a[1], 2);
     let v2: number[];
@@ -4948,9 +6070,22 @@ export function avg_pool2d(...a: unknown[]): unknown {
       kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
       v6 = o.divisor_override as number | null;
     } else v6 = null;
+    if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
     return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
   }
-  return noMatch("avg_pool2d", a, SIGS_avg_pool2d);
+  return bad_avg_pool2d(a);
+}
+
+function bad_avg_pool2d(a: readonly unknown[]): never {
+  return badCall("avg_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_avg_pool2d);
 }
 
 const SIGS_cat = ["(tuple of Tensors tensors, int dim = 0)"];
@@ -4964,8 +6099,7 @@ export function cat(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cat
-  if (n >= 1 && n <= 2 && Array.isArray(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
+  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
     const v0: Tensor[] = a[0] as Tensor[];
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4973,9 +6107,17 @@ export function cat(...a: unknown[]): unknown {
       kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
     return aten().cat.call(v0, v1);
   }
-  return noMatch("cat", a, SIGS_cat);
+  return bad_cat(a);
+}
+
+function bad_cat(a: readonly unknown[]): never {
+  return badCall("cat", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_cat);
 }
 
 const SIGS_stack = ["(tuple of Tensors tensors, int dim = 0)"];
@@ -4989,8 +6131,7 @@ export function stack(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // stack
-  if (n >= 1 && n <= 2 && Array.isArray(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
+  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
     const v0: Tensor[] = a[0] as Tensor[];
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4998,9 +6139,17 @@ export function stack(...a: unknown[]): unknown {
       kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
     return aten().stack.call(v0, v1);
   }
-  return noMatch("stack", a, SIGS_stack);
+  return bad_stack(a);
+}
+
+function bad_stack(a: readonly unknown[]): never {
+  return badCall("stack", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_stack);
 }
 
 const SIGS_split = ["(Tensor input, int split_size, int dim = 0)"];
@@ -5015,7 +6164,6 @@ export function split(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // split.Tensor
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["self","split_size","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: number;
@@ -5024,9 +6172,18 @@ export function split(...a: unknown[]): unknown {
       kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
       v2 = o.dim as number;
     } else v2 = 0;
+    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["self","split_size","dim"], n);
     return aten().split_Tensor.call(v0, v1, v2);
   }
-  return noMatch("split", a, SIGS_split);
+  return bad_split(a);
+}
+
+function bad_split(a: readonly unknown[]): never {
+  return badCall("split", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
@@ -5041,7 +6198,6 @@ export function split_with_sizes(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // split_with_sizes
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["self","split_sizes","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
     let v2: number;
@@ -5050,9 +6206,18 @@ export function split_with_sizes(...a: unknown[]): unknown {
       kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
       v2 = o.dim as number;
     } else v2 = 0;
+    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["self","split_sizes","dim"], n);
     return aten().split_with_sizes.call(v0, v1, v2);
   }
-  return noMatch("split_with_sizes", a, SIGS_split_with_sizes);
+  return bad_split_with_sizes(a);
+}
+
+function bad_split_with_sizes(a: readonly unknown[]): never {
+  return badCall("split_with_sizes", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split_with_sizes);
 }
 
 const SIGS_chunk = ["(Tensor input, int chunks, int dim = 0)"];
@@ -5067,7 +6232,6 @@ export function chunk(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // chunk
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["self","chunks","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: number;
@@ -5076,9 +6240,18 @@ export function chunk(...a: unknown[]): unknown {
       kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
       v2 = o.dim as number;
     } else v2 = 0;
+    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["self","chunks","dim"], n);
     return aten().chunk.call(v0, v1, v2);
   }
-  return noMatch("chunk", a, SIGS_chunk);
+  return bad_chunk(a);
+}
+
+function bad_chunk(a: readonly unknown[]): never {
+  return badCall("chunk", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_chunk);
 }
 
 const SIGS_unbind = ["(Tensor input, int dim = 0)"];
@@ -5093,7 +6266,6 @@ export function unbind(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unbind.int
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("unbind", o, ["dim"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5101,9 +6273,17 @@ export function unbind(...a: unknown[]): unknown {
       kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("unbind", o, ["dim"], ["self","dim"], n);
     return aten().unbind_int.call(v0, v1);
   }
-  return noMatch("unbind", a, SIGS_unbind);
+  return bad_unbind(a);
+}
+
+function bad_unbind(a: readonly unknown[]): never {
+  return badCall("unbind", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unbind);
 }
 
 const SIGS_flip = ["(Tensor input, tuple of ints dims)"];
@@ -5117,12 +6297,19 @@ export function flip(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // flip
   if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("flip", o, ["dims"], ["self","dims"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("flip", o, ["dims"], ["self","dims"], n);
     return aten().flip.call(v0, v1);
   }
-  return noMatch("flip", a, SIGS_flip);
+  return bad_flip(a);
+}
+
+function bad_flip(a: readonly unknown[]): never {
+  return badCall("flip", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_flip);
 }
 
 const SIGS_roll = ["(Tensor input, tuple of ints shifts, tuple of ints dims = ...)"];
@@ -5137,7 +6324,6 @@ export function roll(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // roll
   if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2])))) {
-    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntListN(a[1], 1);
     let v2: number[];
@@ -5146,9 +6332,18 @@ export function roll(...a: unknown[]): unknown {
       kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
       v2 = toIntListN(o.dims, 1);
     } else v2 = [];
+    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
     return aten().roll.call(v0, v1, v2);
   }
-  return noMatch("roll", a, SIGS_roll);
+  return bad_roll(a);
+}
+
+function bad_roll(a: readonly unknown[]): never {
+  return badCall("roll", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "shifts", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dims", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_roll);
 }
 
 const SIGS_tile = ["(Tensor input, tuple of ints dims)"];
@@ -5162,12 +6357,19 @@ export function tile(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tile
   if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("tile", o, ["dims"], ["self","dims"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("tile", o, ["dims"], ["self","dims"], n);
     return aten().tile.call(v0, v1);
   }
-  return noMatch("tile", a, SIGS_tile);
+  return bad_tile(a);
+}
+
+function bad_tile(a: readonly unknown[]): never {
+  return badCall("tile", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_tile);
 }
 
 const SIGS_index_select = ["(Tensor input, int dim, Tensor index)"];
@@ -5181,13 +6383,21 @@ export function index_select(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_select
   if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["self","dim","index"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["self","dim","index"], n);
     return aten().index_select.call(v0, v1, v2);
   }
-  return noMatch("index_select", a, SIGS_index_select);
+  return bad_index_select(a);
+}
+
+function bad_index_select(a: readonly unknown[]): never {
+  return badCall("index_select", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_index_select);
 }
 
 const SIGS_index = ["(Tensor input, tuple of Tensors indices)"];
@@ -5201,12 +6411,19 @@ export function index(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index.Tensor
   if (n === 2 && isTensor(a[0]) && isOptionalTensorList(a[1])) {
-    if (o !== undefined) checkKw("index", o, ["indices"], ["self","indices"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
+    if (o !== undefined) checkKw("index", o, ["indices"], ["self","indices"], n);
     return aten().index_Tensor.call(v0, v1);
   }
-  return noMatch("index", a, SIGS_index);
+  return bad_index(a);
+}
+
+function bad_index(a: readonly unknown[]): never {
+  return badCall("index", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+  ], false, SIGS_index);
 }
 
 const SIGS_index_put_ = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
@@ -5221,7 +6438,6 @@ export function index_put_(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_put_
   if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
     const v2: Tensor = a[2] as Tensor;
@@ -5231,9 +6447,19 @@ export function index_put_(...a: unknown[]): unknown {
       kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
       v3 = o.accumulate as boolean;
     } else v3 = false;
+    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
     return aten().index_put_.call(v0, v1, v2, v3);
   }
-  return noMatch("index_put_", a, SIGS_index_put_);
+  return bad_index_put_(a);
+}
+
+function bad_index_put_(a: readonly unknown[]): never {
+  return badCall("index_put_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_index_put_);
 }
 
 const SIGS_index_put = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
@@ -5248,7 +6474,6 @@ export function index_put(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_put
   if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
     const v2: Tensor = a[2] as Tensor;
@@ -5258,9 +6483,19 @@ export function index_put(...a: unknown[]): unknown {
       kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
       v3 = o.accumulate as boolean;
     } else v3 = false;
+    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
     return aten().index_put.call(v0, v1, v2, v3);
   }
-  return noMatch("index_put", a, SIGS_index_put);
+  return bad_index_put(a);
+}
+
+function bad_index_put(a: readonly unknown[]): never {
+  return badCall("index_put", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_index_put);
 }
 
 const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];
@@ -5274,7 +6509,6 @@ export function gather(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gather
   if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["self","dim","index"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: Tensor = a[2] as Tensor;
@@ -5283,9 +6517,19 @@ export function gather(...a: unknown[]): unknown {
       kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
       k0 = o.sparse_grad as boolean;
     } else k0 = false;
+    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["self","dim","index"], n);
     return aten().gather.call(v0, v1, v2, k0);
   }
-  return noMatch("gather", a, SIGS_gather);
+  return bad_gather(a);
+}
+
+function bad_gather(a: readonly unknown[]): never {
+  return badCall("gather", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "sparse_grad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_gather);
 }
 
 const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)"];
@@ -5300,20 +6544,20 @@ export function scatter(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter.src
   if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: Tensor = a[2] as Tensor;
     const v3: Tensor = a[3] as Tensor;
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
     return aten().scatter_src.call(v0, v1, v2, v3);
   }
   // scatter.value
   if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: Tensor = a[2] as Tensor;
     const v3: number | boolean = a[3] as number | boolean;
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
     return aten().scatter_value.call(v0, v1, v2, v3);
   }
   return noMatch("scatter", a, SIGS_scatter);
@@ -5330,32 +6574,50 @@ export function scatter_add(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter_add
   if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
-    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["self","dim","index","src"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     const v2: Tensor = a[2] as Tensor;
     const v3: Tensor = a[3] as Tensor;
+    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["self","dim","index","src"], n);
     return aten().scatter_add.call(v0, v1, v2, v3);
   }
-  return noMatch("scatter_add", a, SIGS_scatter_add);
+  return bad_scatter_add(a);
 }
 
-const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)"];
+function bad_scatter_add(a: readonly unknown[]): never {
+  return badCall("scatter_add", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_scatter_add);
+}
 
-/** `torch.masked_fill`: `masked_fill.Scalar`. */
+const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)","(Tensor input, Tensor mask, Tensor value)"];
+
+/** `torch.masked_fill`: `masked_fill.Scalar`, `masked_fill.Tensor`. */
 export function masked_fill(input: Tensor, mask: Tensor, value: number | boolean): Tensor;
+export function masked_fill(input: Tensor, mask: Tensor, value: Tensor): Tensor;
 export function masked_fill(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // masked_fill.Scalar
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2])) {
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     const v2: number | boolean = a[2] as number | boolean;
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
     return aten().masked_fill_Scalar.call(v0, v1, v2);
+  }
+  // masked_fill.Tensor
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
+    return aten().masked_fill_Tensor.call(v0, v1, v2);
   }
   return noMatch("masked_fill", a, SIGS_masked_fill);
 }
@@ -5371,12 +6633,19 @@ export function masked_select(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // masked_select
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["self","mask"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["self","mask"], n);
     return aten().masked_select.call(v0, v1);
   }
-  return noMatch("masked_select", a, SIGS_masked_select);
+  return bad_masked_select(a);
+}
+
+function bad_masked_select(a: readonly unknown[]): never {
+  return badCall("masked_select", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_masked_select);
 }
 
 const SIGS_nonzero = ["(Tensor input)"];
@@ -5390,11 +6659,17 @@ export function nonzero(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nonzero
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("nonzero", o, [], ["self"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("nonzero", o, [], ["self"], n);
     return aten().nonzero.call(v0);
   }
-  return noMatch("nonzero", a, SIGS_nonzero);
+  return bad_nonzero(a);
+}
+
+function bad_nonzero(a: readonly unknown[]): never {
+  return badCall("nonzero", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_nonzero);
 }
 
 const SIGS_tril = ["(Tensor input, int diagonal = 0)"];
@@ -5409,7 +6684,6 @@ export function tril(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tril
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["self","diagonal"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5417,9 +6691,17 @@ export function tril(...a: unknown[]): unknown {
       kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
       v1 = o.diagonal as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["self","diagonal"], n);
     return aten().tril.call(v0, v1);
   }
-  return noMatch("tril", a, SIGS_tril);
+  return bad_tril(a);
+}
+
+function bad_tril(a: readonly unknown[]): never {
+  return badCall("tril", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_tril);
 }
 
 const SIGS_triu = ["(Tensor input, int diagonal = 0)"];
@@ -5434,7 +6716,6 @@ export function triu(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // triu
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["self","diagonal"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5442,9 +6723,17 @@ export function triu(...a: unknown[]): unknown {
       kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
       v1 = o.diagonal as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["self","diagonal"], n);
     return aten().triu.call(v0, v1);
   }
-  return noMatch("triu", a, SIGS_triu);
+  return bad_triu(a);
+}
+
+function bad_triu(a: readonly unknown[]): never {
+  return badCall("triu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_triu);
 }
 
 const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)"];
@@ -5460,7 +6749,6 @@ export function sort(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sort
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["self","dim","descending"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5474,9 +6762,18 @@ export function sort(...a: unknown[]): unknown {
       kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
       v2 = o.descending as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["self","dim","descending"], n);
     return aten().sort.call(v0, v1, v2);
   }
-  return noMatch("sort", a, SIGS_sort);
+  return bad_sort(a);
+}
+
+function bad_sort(a: readonly unknown[]): never {
+  return badCall("sort", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_sort);
 }
 
 const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)"];
@@ -5492,7 +6789,6 @@ export function argsort(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argsort
   if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["self","dim","descending"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5506,9 +6802,18 @@ export function argsort(...a: unknown[]): unknown {
       kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
       v2 = o.descending as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["self","dim","descending"], n);
     return aten().argsort.call(v0, v1, v2);
   }
-  return noMatch("argsort", a, SIGS_argsort);
+  return bad_argsort(a);
+}
+
+function bad_argsort(a: readonly unknown[]): never {
+  return badCall("argsort", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_argsort);
 }
 
 const SIGS_topk = ["(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True)"];
@@ -5525,7 +6830,6 @@ export function topk(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // topk
   if (n >= 2 && n <= 5 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["self","k","dim","largest","sorted"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let v2: number;
@@ -5546,9 +6850,20 @@ export function topk(...a: unknown[]): unknown {
       kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
       v4 = o.sorted as boolean;
     } else v4 = true;
+    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["self","k","dim","largest","sorted"], n);
     return aten().topk.call(v0, v1, v2, v3, v4);
   }
-  return noMatch("topk", a, SIGS_topk);
+  return bad_topk(a);
+}
+
+function bad_topk(a: readonly unknown[]): never {
+  return badCall("topk", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "largest", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "sorted", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_topk);
 }
 
 const SIGS_one_hot = ["(Tensor input, int num_classes = -1)"];
@@ -5563,7 +6878,6 @@ export function one_hot(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // one_hot
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("one_hot", o, ["num_classes"], ["self","num_classes"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -5571,9 +6885,17 @@ export function one_hot(...a: unknown[]): unknown {
       kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
       v1 = o.num_classes as number;
     } else v1 = -1;
+    if (o !== undefined) checkKw("one_hot", o, ["num_classes"], ["self","num_classes"], n);
     return aten().one_hot.call(v0, v1);
   }
-  return noMatch("one_hot", a, SIGS_one_hot);
+  return bad_one_hot(a);
+}
+
+function bad_one_hot(a: readonly unknown[]): never {
+  return badCall("one_hot", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_classes", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_one_hot);
 }
 
 const SIGS_embedding = ["(Tensor weight, Tensor indices, int padding_idx = -1, bool scale_grad_by_freq = False, bool sparse = False)"];
@@ -5590,7 +6912,6 @@ export function embedding(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // embedding
   if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: number;
@@ -5611,41 +6932,67 @@ export function embedding(...a: unknown[]): unknown {
       kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
       v4 = o.sparse as boolean;
     } else v4 = false;
+    if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
     return aten().embedding.call(v0, v1, v2, v3, v4);
   }
-  return noMatch("embedding", a, SIGS_embedding);
+  return bad_embedding(a);
 }
 
-const SIGS_pow = ["(Tensor input, Tensor exponent)","(Tensor input, Number exponent)","(Number input, Tensor exponent)"];
+function bad_embedding(a: readonly unknown[]): never {
+  return badCall("embedding", a, [
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding_idx", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "scale_grad_by_freq", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "sparse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_embedding);
+}
+
+const SIGS_pow = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)","(Number input, Tensor exponent, *, Tensor out = None)"];
 
 /** `torch.pow`: `pow.Tensor_Tensor`, `pow.Tensor_Scalar`, `pow.Scalar`. */
-export function pow(input: Tensor, exponent: Tensor): Tensor;
-export function pow(input: Tensor, exponent: number | boolean): Tensor;
-export function pow(input: number | boolean, exponent: Tensor): Tensor;
+export function pow(input: Tensor, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function pow(input: Tensor, exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+export function pow(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
 export function pow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // pow.Tensor_Tensor
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
-    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+  // pow.Tensor_Tensor (out=: pow.Tensor_Tensor_out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+      return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+    }
     return aten().pow_Tensor_Tensor.call(v0, v1);
   }
-  // pow.Tensor_Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
-    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+  // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+      return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+    }
     return aten().pow_Tensor_Scalar.call(v0, v1);
   }
-  // pow.Scalar
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent"]))) {
-    if (o !== undefined) checkKw("pow", o, ["exponent"], ["self","exponent"], n);
+  // pow.Scalar (out=: pow.Scalar_out)
+  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
     const v0: number | boolean = a[0] as number | boolean;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+      return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+    }
     return aten().pow_Scalar.call(v0, v1);
   }
   return noMatch("pow", a, SIGS_pow);
@@ -5662,7 +7009,6 @@ export function cumsum(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cumsum
   if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let k0: ScalarType | null;
@@ -5670,9 +7016,18 @@ export function cumsum(...a: unknown[]): unknown {
       kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["self","dim"], n);
     return aten().cumsum.call(v0, v1, k0);
   }
-  return noMatch("cumsum", a, SIGS_cumsum);
+  return bad_cumsum(a);
+}
+
+function bad_cumsum(a: readonly unknown[]): never {
+  return badCall("cumsum", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumsum);
 }
 
 const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None)"];
@@ -5686,7 +7041,6 @@ export function cumprod(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cumprod
   if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["self","dim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
     let k0: ScalarType | null;
@@ -5694,9 +7048,18 @@ export function cumprod(...a: unknown[]): unknown {
       kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["self","dim"], n);
     return aten().cumprod.call(v0, v1, k0);
   }
-  return noMatch("cumprod", a, SIGS_cumprod);
+  return bad_cumprod(a);
+}
+
+function bad_cumprod(a: readonly unknown[]): never {
+  return badCall("cumprod", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumprod);
 }
 
 const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
@@ -5713,7 +7076,6 @@ export function norm(...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // norm.Scalar
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (o === undefined || kwFits(o, ["p"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p"], ["self","p"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: number | boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
@@ -5721,11 +7083,11 @@ export function norm(...a: unknown[]): unknown {
       kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
       v1 = o.p as number | boolean;
     } else v1 = 2;
+    if (o !== undefined) checkKw("norm", o, ["p"], ["self","p"], n);
     return aten().norm_Scalar.call(v0, v1);
   }
   // norm.ScalarOpt_dim (out=: norm.out)
   if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["self","p","dim","keepdim"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean | null = a[1] as number | boolean | null;
     const v2: number[] = toIntListN(a[2], 1);
@@ -5735,6 +7097,7 @@ export function norm(...a: unknown[]): unknown {
       kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v3 = o.keepdim as boolean;
     } else v3 = false;
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["self","p","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("norm", 'out', 'Tensor', isTensor(out), out);

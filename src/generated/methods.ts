@@ -9,7 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -467,10 +467,12 @@ export interface TensorMethods {
   scatter(dim: number, index: Tensor, value: number | boolean): Tensor;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
   scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
-  /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor` */
+  /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor`; `masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor` */
   masked_fill(mask: Tensor, value: number | boolean): Tensor;
-  /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)` */
+  masked_fill(mask: Tensor, value: Tensor): Tensor;
+  /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)`; `masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)` */
   masked_fill_(mask: Tensor, value: number | boolean): this;
+  masked_fill_(mask: Tensor, value: Tensor): this;
   /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
   masked_select(mask: Tensor): Tensor;
   /** `nonzero(Tensor self) -> Tensor` */
@@ -495,8 +497,8 @@ export interface TensorMethods {
   topk(k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   /** `pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`; `pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
-  pow(exponent: Tensor): Tensor;
-  pow(exponent: number | boolean): Tensor;
+  pow(exponent: Tensor, options?: { out?: Tensor }): Tensor;
+  pow(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
   cumsum(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
   /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
@@ -517,11 +519,17 @@ function method_view(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // view
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
     return aten().view.call(this, v0);
   }
-  return noMatch("Tensor.view", a, SIGS_view);
+  return bad_view(a);
+}
+
+function bad_view(a: readonly unknown[]): never {
+  return badCall("view", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_view);
 }
 
 const SIGS_reshape = ["(tuple of ints shape)"];
@@ -533,11 +541,17 @@ function method_reshape(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // reshape
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
     return aten().reshape.call(this, v0);
   }
-  return noMatch("Tensor.reshape", a, SIGS_reshape);
+  return bad_reshape(a);
+}
+
+function bad_reshape(a: readonly unknown[]): never {
+  return badCall("reshape", a, [
+    { name: "shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_reshape);
 }
 
 const SIGS_as_strided = ["(tuple of ints size, tuple of ints stride, int storage_offset = None)"];
@@ -549,7 +563,6 @@ function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // as_strided
   if (n >= 2 && n <= 3 && isIntList(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2])))) {
-    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
     const v0: number[] = toIntList(a[0]);
     const v1: number[] = toIntList(a[1]);
     let v2: number | null;
@@ -558,9 +571,18 @@ function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
       kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
       v2 = o.storage_offset as number | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
     return aten().as_strided.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.as_strided", a, SIGS_as_strided);
+  return bad_as_strided(a);
+}
+
+function bad_as_strided(a: readonly unknown[]): never {
+  return badCall("as_strided", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "storage_offset", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_as_strided);
 }
 
 const SIGS_transpose = ["(int dim0, int dim1)"];
@@ -572,15 +594,20 @@ function method_transpose(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // transpose.int
   if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
     const v0: number = a[0] as number;
     const v1: number = a[1] as number;
+    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
     return aten().transpose_int.call(this, v0, v1);
   }
-  return noMatch("Tensor.transpose", a, SIGS_transpose);
+  return bad_transpose(a);
 }
 
-const SIGS_t = ["()"];
+function bad_transpose(a: readonly unknown[]): never {
+  return badCall("transpose", a, [
+    { name: "dim0", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_transpose);
+}
 
 function method_t(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -589,10 +616,10 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // t
   if (n === 0) {
-    if (o !== undefined) checkKw("t", o, [], [], n);
+    if (o !== undefined) checkNoKw("t", o);
     return aten().t.call(this);
   }
-  return noMatch("Tensor.t", a, SIGS_t);
+  return noArgs("t", a);
 }
 
 const SIGS_permute = ["(tuple of ints dims)"];
@@ -604,11 +631,17 @@ function method_permute(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // permute
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
     return aten().permute.call(this, v0);
   }
-  return noMatch("Tensor.permute", a, SIGS_permute);
+  return bad_permute(a);
+}
+
+function bad_permute(a: readonly unknown[]): never {
+  return badCall("permute", a, [
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_permute);
 }
 
 const SIGS_expand = ["(tuple of ints size, *, bool implicit = False)"];
@@ -620,16 +653,23 @@ function method_expand(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // expand
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
     let k0: boolean;
     if (o !== undefined && o.implicit !== undefined) {
       kwArg("expand", 'implicit', 'bool', isBool(o.implicit), o.implicit);
       k0 = o.implicit as boolean;
     } else k0 = false;
+    if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
     return aten().expand.call(this, v0, k0);
   }
-  return noMatch("Tensor.expand", a, SIGS_expand);
+  return bad_expand(a);
+}
+
+function bad_expand(a: readonly unknown[]): never {
+  return badCall("expand", a, [
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "implicit", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], true, SIGS_expand);
 }
 
 const SIGS_squeeze = ["()","(int dim)"];
@@ -646,8 +686,8 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
   }
   // squeeze.dim
   if (n === 1 && isInt(a[0]) && (o === undefined || kwFits(o, ["dim"]))) {
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
     const v0: number = a[0] as number;
+    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
     return aten().squeeze_dim.call(this, v0);
   }
   return noMatch("Tensor.squeeze", a, SIGS_squeeze);
@@ -662,11 +702,17 @@ function method_unsqueeze(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unsqueeze
   if (n === 1 && isInt(a[0])) {
-    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
     const v0: number = a[0] as number;
+    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
     return aten().unsqueeze.call(this, v0);
   }
-  return noMatch("Tensor.unsqueeze", a, SIGS_unsqueeze);
+  return bad_unsqueeze(a);
+}
+
+function bad_unsqueeze(a: readonly unknown[]): never {
+  return badCall("unsqueeze", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unsqueeze);
 }
 
 const SIGS_select = ["(int dim, int index)"];
@@ -678,12 +724,19 @@ function method_select(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // select.int
   if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
     const v0: number = a[0] as number;
     const v1: number = a[1] as number;
+    if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
     return aten().select_int.call(this, v0, v1);
   }
-  return noMatch("Tensor.select", a, SIGS_select);
+  return bad_select(a);
+}
+
+function bad_select(a: readonly unknown[]): never {
+  return badCall("select", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_select);
 }
 
 const SIGS_slice = ["(int dim = 0, int start = None, int end = None, int step = 1)"];
@@ -695,7 +748,6 @@ function method_slice(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // slice.Tensor
   if (n >= 0 && n <= 4 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
-    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.dim !== undefined) {
@@ -720,9 +772,19 @@ function method_slice(this: Tensor, ...a: unknown[]): unknown {
       kwArg("slice", 'step', 'int', isInt(o.step), o.step);
       v3 = o.step as number;
     } else v3 = 1;
+    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
     return aten().slice_Tensor.call(this, v0, v1, v2, v3);
   }
-  return noMatch("Tensor.slice", a, SIGS_slice);
+  return bad_slice(a);
+}
+
+function bad_slice(a: readonly unknown[]): never {
+  return badCall("slice", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "start", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "end", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "step", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_slice);
 }
 
 const SIGS_narrow = ["(int dim, int start, int length)"];
@@ -734,13 +796,21 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // narrow
   if (n === 3 && isInt(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
     const v0: number = a[0] as number;
     const v1: number = a[1] as number;
     const v2: number = a[2] as number;
+    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
     return aten().narrow.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.narrow", a, SIGS_narrow);
+  return bad_narrow(a);
+}
+
+function bad_narrow(a: readonly unknown[]): never {
+  return badCall("narrow", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(int start_dim = 0, int end_dim = -1)"];
@@ -752,7 +822,6 @@ function method_flatten(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // flatten.using_ints
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.start_dim !== undefined) {
@@ -765,9 +834,17 @@ function method_flatten(this: Tensor, ...a: unknown[]): unknown {
       kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
       v1 = o.end_dim as number;
     } else v1 = -1;
+    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
     return aten().flatten_using_ints.call(this, v0, v1);
   }
-  return noMatch("Tensor.flatten", a, SIGS_flatten);
+  return bad_flatten(a);
+}
+
+function bad_flatten(a: readonly unknown[]): never {
+  return badCall("flatten", a, [
+    { name: "start_dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "end_dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_flatten);
 }
 
 const SIGS_unflatten = ["(int dim, tuple of ints sizes)"];
@@ -779,12 +856,19 @@ function method_unflatten(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unflatten.int
   if (n === 2 && isInt(a[0]) && isIntList(a[1])) {
-    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
     const v0: number = a[0] as number;
     const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
     return aten().unflatten_int.call(this, v0, v1);
   }
-  return noMatch("Tensor.unflatten", a, SIGS_unflatten);
+  return bad_unflatten(a);
+}
+
+function bad_unflatten(a: readonly unknown[]): never {
+  return badCall("unflatten", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_unflatten);
 }
 
 const SIGS_contiguous = ["(*, torch.memory_format memory_format = 0)"];
@@ -796,18 +880,22 @@ function method_contiguous(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // contiguous
   if (n === 0) {
-    if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
     let k0: number;
     if (o !== undefined && o.memory_format !== undefined) {
       kwArg("contiguous", 'memory_format', 'torch.memory_format', isInt(o.memory_format), o.memory_format);
       k0 = o.memory_format as number;
     } else k0 = 0;
+    if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
     return aten().contiguous.call(this, k0);
   }
-  return noMatch("Tensor.contiguous", a, SIGS_contiguous);
+  return bad_contiguous(a);
 }
 
-const SIGS_alias = ["()"];
+function bad_contiguous(a: readonly unknown[]): never {
+  return badCall("contiguous", a, [
+    { name: "memory_format", type: "torch.memory_format", check: (v) => isInt(v), optional: true, kwOnly: true },
+  ], false, SIGS_contiguous);
+}
 
 function method_alias(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -816,10 +904,10 @@ function method_alias(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // alias
   if (n === 0) {
-    if (o !== undefined) checkKw("alias", o, [], [], n);
+    if (o !== undefined) checkNoKw("alias", o);
     return aten().alias.call(this);
   }
-  return noMatch("Tensor.alias", a, SIGS_alias);
+  return noArgs("alias", a);
 }
 
 const SIGS_clone = ["(*, torch.memory_format memory_format = None)"];
@@ -831,15 +919,21 @@ function method_clone(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clone
   if (n === 0) {
-    if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
     let k0: number | null;
     if (o !== undefined && o.memory_format !== undefined) {
       kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
       k0 = o.memory_format as number | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
     return aten().clone.call(this, k0);
   }
-  return noMatch("Tensor.clone", a, SIGS_clone);
+  return bad_clone(a);
+}
+
+function bad_clone(a: readonly unknown[]): never {
+  return badCall("clone", a, [
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+  ], false, SIGS_clone);
 }
 
 const SIGS_copy_ = ["(Tensor src, bool non_blocking = False)"];
@@ -851,7 +945,6 @@ function method_copy_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // copy_
   if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
     const v0: Tensor = a[0] as Tensor;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -859,9 +952,17 @@ function method_copy_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("copy_", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
       v1 = o.non_blocking as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
     return aten().copy_.call(this, v0, v1);
   }
-  return noMatch("Tensor.copy_", a, SIGS_copy_);
+  return bad_copy_(a);
+}
+
+function bad_copy_(a: readonly unknown[]): never {
+  return badCall("copy_", a, [
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "non_blocking", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_copy_);
 }
 
 const SIGS_fill_ = ["(Number value)"];
@@ -873,14 +974,18 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fill_.Scalar
   if (n === 1 && isScalar(a[0])) {
-    if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
     return aten().fill__Scalar.call(this, v0);
   }
-  return noMatch("Tensor.fill_", a, SIGS_fill_);
+  return bad_fill_(a);
 }
 
-const SIGS_zero_ = ["()"];
+function bad_fill_(a: readonly unknown[]): never {
+  return badCall("fill_", a, [
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_fill_);
+}
 
 function method_zero_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -889,13 +994,11 @@ function method_zero_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // zero_
   if (n === 0) {
-    if (o !== undefined) checkKw("zero_", o, [], [], n);
+    if (o !== undefined) checkNoKw("zero_", o);
     return aten().zero_.call(this);
   }
-  return noMatch("Tensor.zero_", a, SIGS_zero_);
+  return noArgs("zero_", a);
 }
-
-const SIGS_item = ["()"];
 
 function method_item(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -904,10 +1007,10 @@ function method_item(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // item
   if (n === 0) {
-    if (o !== undefined) checkKw("item", o, [], [], n);
+    if (o !== undefined) checkNoKw("item", o);
     return aten().item.call(this);
   }
-  return noMatch("Tensor.item", a, SIGS_item);
+  return noArgs("item", a);
 }
 
 const SIGS_normal_ = ["(float mean = 0, float std = 1, *, torch.Generator generator = None)"];
@@ -919,7 +1022,6 @@ function method_normal_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // normal_
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isFloat(a[0])) && (n <= 1 || a[1] === undefined || isFloat(a[1]))) {
-    if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.mean !== undefined) {
@@ -937,9 +1039,18 @@ function method_normal_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("normal_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
     return aten().normal_.call(this, v0, v1, k0);
   }
-  return noMatch("Tensor.normal_", a, SIGS_normal_);
+  return bad_normal_(a);
+}
+
+function bad_normal_(a: readonly unknown[]): never {
+  return badCall("normal_", a, [
+    { name: "mean", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "std", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_normal_);
 }
 
 const SIGS_bernoulli_ = ["(float p = 0.5, *, torch.Generator generator = None)"];
@@ -951,7 +1062,6 @@ function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bernoulli_.float
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isFloat(a[0]))) {
-    if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.p !== undefined) {
@@ -963,9 +1073,17 @@ function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("bernoulli_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
     return aten().bernoulli__float.call(this, v0, k0);
   }
-  return noMatch("Tensor.bernoulli_", a, SIGS_bernoulli_);
+  return bad_bernoulli_(a);
+}
+
+function bad_bernoulli_(a: readonly unknown[]): never {
+  return badCall("bernoulli_", a, [
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_bernoulli_);
 }
 
 const SIGS_bernoulli = ["(*, torch.Generator generator = None)","(float p, *, torch.Generator generator = None)"];
@@ -977,23 +1095,23 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bernoulli
   if (n === 0 && (o === undefined || kwFits(o, ["generator"]))) {
-    if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
     return aten().bernoulli.call(this, k0);
   }
   // bernoulli.p
   if (n === 1 && isFloat(a[0]) && (o === undefined || kwFits(o, ["p","generator"]))) {
-    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
     const v0: number = a[0] as number;
     let k0: Generator | null;
     if (o !== undefined && o.generator !== undefined) {
       kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
       k0 = o.generator as Generator | null;
     } else k0 = null;
+    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
     return aten().bernoulli_p.call(this, v0, k0);
   }
   return noMatch("Tensor.bernoulli", a, SIGS_bernoulli);
@@ -1008,13 +1126,13 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // add.Tensor (out=: add.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("add", 'out', 'Tensor', isTensor(out), out);
@@ -1024,13 +1142,13 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
   }
   // add.Tensor (out=: add.out), numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("add", 'out', 'Tensor', isTensor(out), out);
@@ -1038,7 +1156,15 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().add_Tensor.call(this, v0, k0);
   }
-  return noMatch("Tensor.add", a, SIGS_add);
+  return bad_add(a);
+}
+
+function bad_add(a: readonly unknown[]): never {
+  return badCall("add", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_add);
 }
 
 const SIGS_add_ = ["(Tensor other, *, Number alpha = 1)"];
@@ -1050,27 +1176,34 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // add_.Tensor
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
     return aten().add__Tensor.call(this, v0, k0);
   }
   // add_.Tensor, numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
     return aten().add__Tensor.call(this, v0, k0);
   }
-  return noMatch("Tensor.add_", a, SIGS_add_);
+  return bad_add_(a);
+}
+
+function bad_add_(a: readonly unknown[]): never {
+  return badCall("add_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_add_);
 }
 
 const SIGS_sub = ["(Tensor other, *, Number alpha = 1, Tensor out = None)"];
@@ -1082,13 +1215,13 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sub.Tensor (out=: sub.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sub", 'out', 'Tensor', isTensor(out), out);
@@ -1098,13 +1231,13 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sub", 'out', 'Tensor', isTensor(out), out);
@@ -1112,7 +1245,15 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sub_Tensor.call(this, v0, k0);
   }
-  return noMatch("Tensor.sub", a, SIGS_sub);
+  return bad_sub(a);
+}
+
+function bad_sub(a: readonly unknown[]): never {
+  return badCall("sub", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sub);
 }
 
 const SIGS_sub_ = ["(Tensor other, *, Number alpha = 1)"];
@@ -1124,27 +1265,34 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sub_.Tensor
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
     return aten().sub__Tensor.call(this, v0, k0);
   }
   // sub_.Tensor, numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     let k0: number | boolean;
     if (o !== undefined && o.alpha !== undefined) {
       kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k0 = o.alpha as number | boolean;
     } else k0 = 1;
+    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
     return aten().sub__Tensor.call(this, v0, k0);
   }
-  return noMatch("Tensor.sub_", a, SIGS_sub_);
+  return bad_sub_(a);
+}
+
+function bad_sub_(a: readonly unknown[]): never {
+  return badCall("sub_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_sub_);
 }
 
 const SIGS_mul = ["(Tensor other, *, Tensor out = None)"];
@@ -1156,8 +1304,8 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mul.Tensor (out=: mul.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mul", 'out', 'Tensor', isTensor(out), out);
@@ -1167,8 +1315,8 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
+    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mul", 'out', 'Tensor', isTensor(out), out);
@@ -1176,7 +1324,14 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().mul_Tensor.call(this, v0);
   }
-  return noMatch("Tensor.mul", a, SIGS_mul);
+  return bad_mul(a);
+}
+
+function bad_mul(a: readonly unknown[]): never {
+  return badCall("mul", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mul);
 }
 
 const SIGS_mul_ = ["(Tensor other)"];
@@ -1188,17 +1343,23 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mul_.Tensor
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
     return aten().mul__Tensor.call(this, v0);
   }
   // mul_.Tensor, numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
+    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
     return aten().mul__Tensor.call(this, v0);
   }
-  return noMatch("Tensor.mul_", a, SIGS_mul_);
+  return bad_mul_(a);
+}
+
+function bad_mul_(a: readonly unknown[]): never {
+  return badCall("mul_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+  ], false, SIGS_mul_);
 }
 
 const SIGS_div = ["(Tensor other, *, Tensor out = None)","(Tensor other, *, str rounding_mode)"];
@@ -1210,8 +1371,8 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // div.Tensor (out=: div.out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("div", 'out', 'Tensor', isTensor(out), out);
@@ -1221,19 +1382,19 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
   }
   // div.Tensor_mode
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
     let k0: string | null;
     if (o !== undefined && o.rounding_mode !== undefined) {
       kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
       k0 = o.rounding_mode as string | null;
     } else missingKw("div", 'rounding_mode');
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
     return aten().div_Tensor_mode.call(this, v0, k0);
   }
   // div.Tensor (out=: div.out), numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
+    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("div", 'out', 'Tensor', isTensor(out), out);
@@ -1243,13 +1404,13 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
   }
   // div.Tensor_mode, numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
     let k0: string | null;
     if (o !== undefined && o.rounding_mode !== undefined) {
       kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
       k0 = o.rounding_mode as string | null;
     } else missingKw("div", 'rounding_mode');
+    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
     return aten().div_Tensor_mode.call(this, v0, k0);
   }
   return noMatch("Tensor.div", a, SIGS_div);
@@ -1264,17 +1425,23 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // div_.Tensor
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
     return aten().div__Tensor.call(this, v0);
   }
   // div_.Tensor, numbers as tensors
   if (n === 1 && isTensorOrNumber(a[0])) {
-    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
     const v0: Tensor = toTensor(a[0]);
+    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
     return aten().div__Tensor.call(this, v0);
   }
-  return noMatch("Tensor.div_", a, SIGS_div_);
+  return bad_div_(a);
+}
+
+function bad_div_(a: readonly unknown[]): never {
+  return badCall("div_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensorOrNumber(v), optional: false, kwOnly: false },
+  ], false, SIGS_div_);
 }
 
 const SIGS_neg = ["(*, Tensor out = None)"];
@@ -1294,10 +1461,14 @@ function method_neg(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().neg.call(this);
   }
-  return noMatch("Tensor.neg", a, SIGS_neg);
+  return bad_neg(a);
 }
 
-const SIGS_neg_ = ["()"];
+function bad_neg(a: readonly unknown[]): never {
+  return badCall("neg", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_neg);
+}
 
 function method_neg_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1306,10 +1477,10 @@ function method_neg_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // neg_
   if (n === 0) {
-    if (o !== undefined) checkKw("neg_", o, [], [], n);
+    if (o !== undefined) checkNoKw("neg_", o);
     return aten().neg_.call(this);
   }
-  return noMatch("Tensor.neg_", a, SIGS_neg_);
+  return noArgs("neg_", a);
 }
 
 const SIGS_abs = ["(*, Tensor out = None)"];
@@ -1329,10 +1500,14 @@ function method_abs(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().abs.call(this);
   }
-  return noMatch("Tensor.abs", a, SIGS_abs);
+  return bad_abs(a);
 }
 
-const SIGS_abs_ = ["()"];
+function bad_abs(a: readonly unknown[]): never {
+  return badCall("abs", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_abs);
+}
 
 function method_abs_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1341,10 +1516,10 @@ function method_abs_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // abs_
   if (n === 0) {
-    if (o !== undefined) checkKw("abs_", o, [], [], n);
+    if (o !== undefined) checkNoKw("abs_", o);
     return aten().abs_.call(this);
   }
-  return noMatch("Tensor.abs_", a, SIGS_abs_);
+  return noArgs("abs_", a);
 }
 
 const SIGS_sign = ["(*, Tensor out = None)"];
@@ -1364,10 +1539,14 @@ function method_sign(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sign.call(this);
   }
-  return noMatch("Tensor.sign", a, SIGS_sign);
+  return bad_sign(a);
 }
 
-const SIGS_sign_ = ["()"];
+function bad_sign(a: readonly unknown[]): never {
+  return badCall("sign", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sign);
+}
 
 function method_sign_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1376,10 +1555,10 @@ function method_sign_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sign_
   if (n === 0) {
-    if (o !== undefined) checkKw("sign_", o, [], [], n);
+    if (o !== undefined) checkNoKw("sign_", o);
     return aten().sign_.call(this);
   }
-  return noMatch("Tensor.sign_", a, SIGS_sign_);
+  return noArgs("sign_", a);
 }
 
 const SIGS_exp = ["(*, Tensor out = None)"];
@@ -1399,10 +1578,14 @@ function method_exp(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().exp.call(this);
   }
-  return noMatch("Tensor.exp", a, SIGS_exp);
+  return bad_exp(a);
 }
 
-const SIGS_exp_ = ["()"];
+function bad_exp(a: readonly unknown[]): never {
+  return badCall("exp", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_exp);
+}
 
 function method_exp_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1411,10 +1594,10 @@ function method_exp_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp_
   if (n === 0) {
-    if (o !== undefined) checkKw("exp_", o, [], [], n);
+    if (o !== undefined) checkNoKw("exp_", o);
     return aten().exp_.call(this);
   }
-  return noMatch("Tensor.exp_", a, SIGS_exp_);
+  return noArgs("exp_", a);
 }
 
 const SIGS_exp2 = ["(*, Tensor out = None)"];
@@ -1434,10 +1617,14 @@ function method_exp2(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().exp2.call(this);
   }
-  return noMatch("Tensor.exp2", a, SIGS_exp2);
+  return bad_exp2(a);
 }
 
-const SIGS_exp2_ = ["()"];
+function bad_exp2(a: readonly unknown[]): never {
+  return badCall("exp2", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_exp2);
+}
 
 function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1446,10 +1633,10 @@ function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // exp2_
   if (n === 0) {
-    if (o !== undefined) checkKw("exp2_", o, [], [], n);
+    if (o !== undefined) checkNoKw("exp2_", o);
     return aten().exp2_.call(this);
   }
-  return noMatch("Tensor.exp2_", a, SIGS_exp2_);
+  return noArgs("exp2_", a);
 }
 
 const SIGS_log = ["(*, Tensor out = None)"];
@@ -1469,10 +1656,14 @@ function method_log(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().log.call(this);
   }
-  return noMatch("Tensor.log", a, SIGS_log);
+  return bad_log(a);
 }
 
-const SIGS_log_ = ["()"];
+function bad_log(a: readonly unknown[]): never {
+  return badCall("log", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log);
+}
 
 function method_log_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1481,10 +1672,10 @@ function method_log_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log_
   if (n === 0) {
-    if (o !== undefined) checkKw("log_", o, [], [], n);
+    if (o !== undefined) checkNoKw("log_", o);
     return aten().log_.call(this);
   }
-  return noMatch("Tensor.log_", a, SIGS_log_);
+  return noArgs("log_", a);
 }
 
 const SIGS_log2 = ["(*, Tensor out = None)"];
@@ -1504,10 +1695,14 @@ function method_log2(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().log2.call(this);
   }
-  return noMatch("Tensor.log2", a, SIGS_log2);
+  return bad_log2(a);
 }
 
-const SIGS_log2_ = ["()"];
+function bad_log2(a: readonly unknown[]): never {
+  return badCall("log2", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log2);
+}
 
 function method_log2_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1516,10 +1711,10 @@ function method_log2_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log2_
   if (n === 0) {
-    if (o !== undefined) checkKw("log2_", o, [], [], n);
+    if (o !== undefined) checkNoKw("log2_", o);
     return aten().log2_.call(this);
   }
-  return noMatch("Tensor.log2_", a, SIGS_log2_);
+  return noArgs("log2_", a);
 }
 
 const SIGS_log1p = ["(*, Tensor out = None)"];
@@ -1539,10 +1734,14 @@ function method_log1p(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().log1p.call(this);
   }
-  return noMatch("Tensor.log1p", a, SIGS_log1p);
+  return bad_log1p(a);
 }
 
-const SIGS_log1p_ = ["()"];
+function bad_log1p(a: readonly unknown[]): never {
+  return badCall("log1p", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_log1p);
+}
 
 function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1551,10 +1750,10 @@ function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log1p_
   if (n === 0) {
-    if (o !== undefined) checkKw("log1p_", o, [], [], n);
+    if (o !== undefined) checkNoKw("log1p_", o);
     return aten().log1p_.call(this);
   }
-  return noMatch("Tensor.log1p_", a, SIGS_log1p_);
+  return noArgs("log1p_", a);
 }
 
 const SIGS_expm1 = ["(*, Tensor out = None)"];
@@ -1574,10 +1773,14 @@ function method_expm1(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().expm1.call(this);
   }
-  return noMatch("Tensor.expm1", a, SIGS_expm1);
+  return bad_expm1(a);
 }
 
-const SIGS_expm1_ = ["()"];
+function bad_expm1(a: readonly unknown[]): never {
+  return badCall("expm1", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_expm1);
+}
 
 function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1586,10 +1789,10 @@ function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // expm1_
   if (n === 0) {
-    if (o !== undefined) checkKw("expm1_", o, [], [], n);
+    if (o !== undefined) checkNoKw("expm1_", o);
     return aten().expm1_.call(this);
   }
-  return noMatch("Tensor.expm1_", a, SIGS_expm1_);
+  return noArgs("expm1_", a);
 }
 
 const SIGS_sqrt = ["(*, Tensor out = None)"];
@@ -1609,10 +1812,14 @@ function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sqrt.call(this);
   }
-  return noMatch("Tensor.sqrt", a, SIGS_sqrt);
+  return bad_sqrt(a);
 }
 
-const SIGS_sqrt_ = ["()"];
+function bad_sqrt(a: readonly unknown[]): never {
+  return badCall("sqrt", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sqrt);
+}
 
 function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1621,10 +1828,10 @@ function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sqrt_
   if (n === 0) {
-    if (o !== undefined) checkKw("sqrt_", o, [], [], n);
+    if (o !== undefined) checkNoKw("sqrt_", o);
     return aten().sqrt_.call(this);
   }
-  return noMatch("Tensor.sqrt_", a, SIGS_sqrt_);
+  return noArgs("sqrt_", a);
 }
 
 const SIGS_rsqrt = ["(*, Tensor out = None)"];
@@ -1644,10 +1851,14 @@ function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().rsqrt.call(this);
   }
-  return noMatch("Tensor.rsqrt", a, SIGS_rsqrt);
+  return bad_rsqrt(a);
 }
 
-const SIGS_rsqrt_ = ["()"];
+function bad_rsqrt(a: readonly unknown[]): never {
+  return badCall("rsqrt", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_rsqrt);
+}
 
 function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1656,10 +1867,10 @@ function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // rsqrt_
   if (n === 0) {
-    if (o !== undefined) checkKw("rsqrt_", o, [], [], n);
+    if (o !== undefined) checkNoKw("rsqrt_", o);
     return aten().rsqrt_.call(this);
   }
-  return noMatch("Tensor.rsqrt_", a, SIGS_rsqrt_);
+  return noArgs("rsqrt_", a);
 }
 
 const SIGS_sin = ["(*, Tensor out = None)"];
@@ -1679,10 +1890,14 @@ function method_sin(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sin.call(this);
   }
-  return noMatch("Tensor.sin", a, SIGS_sin);
+  return bad_sin(a);
 }
 
-const SIGS_sin_ = ["()"];
+function bad_sin(a: readonly unknown[]): never {
+  return badCall("sin", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sin);
+}
 
 function method_sin_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1691,10 +1906,10 @@ function method_sin_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sin_
   if (n === 0) {
-    if (o !== undefined) checkKw("sin_", o, [], [], n);
+    if (o !== undefined) checkNoKw("sin_", o);
     return aten().sin_.call(this);
   }
-  return noMatch("Tensor.sin_", a, SIGS_sin_);
+  return noArgs("sin_", a);
 }
 
 const SIGS_cos = ["(*, Tensor out = None)"];
@@ -1714,10 +1929,14 @@ function method_cos(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().cos.call(this);
   }
-  return noMatch("Tensor.cos", a, SIGS_cos);
+  return bad_cos(a);
 }
 
-const SIGS_cos_ = ["()"];
+function bad_cos(a: readonly unknown[]): never {
+  return badCall("cos", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_cos);
+}
 
 function method_cos_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1726,10 +1945,10 @@ function method_cos_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cos_
   if (n === 0) {
-    if (o !== undefined) checkKw("cos_", o, [], [], n);
+    if (o !== undefined) checkNoKw("cos_", o);
     return aten().cos_.call(this);
   }
-  return noMatch("Tensor.cos_", a, SIGS_cos_);
+  return noArgs("cos_", a);
 }
 
 const SIGS_tan = ["(*, Tensor out = None)"];
@@ -1749,10 +1968,14 @@ function method_tan(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().tan.call(this);
   }
-  return noMatch("Tensor.tan", a, SIGS_tan);
+  return bad_tan(a);
 }
 
-const SIGS_tan_ = ["()"];
+function bad_tan(a: readonly unknown[]): never {
+  return badCall("tan", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_tan);
+}
 
 function method_tan_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1761,10 +1984,10 @@ function method_tan_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tan_
   if (n === 0) {
-    if (o !== undefined) checkKw("tan_", o, [], [], n);
+    if (o !== undefined) checkNoKw("tan_", o);
     return aten().tan_.call(this);
   }
-  return noMatch("Tensor.tan_", a, SIGS_tan_);
+  return noArgs("tan_", a);
 }
 
 const SIGS_asin = ["(*, Tensor out = None)"];
@@ -1784,10 +2007,14 @@ function method_asin(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().asin.call(this);
   }
-  return noMatch("Tensor.asin", a, SIGS_asin);
+  return bad_asin(a);
 }
 
-const SIGS_asin_ = ["()"];
+function bad_asin(a: readonly unknown[]): never {
+  return badCall("asin", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_asin);
+}
 
 function method_asin_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1796,10 +2023,10 @@ function method_asin_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // asin_
   if (n === 0) {
-    if (o !== undefined) checkKw("asin_", o, [], [], n);
+    if (o !== undefined) checkNoKw("asin_", o);
     return aten().asin_.call(this);
   }
-  return noMatch("Tensor.asin_", a, SIGS_asin_);
+  return noArgs("asin_", a);
 }
 
 const SIGS_acos = ["(*, Tensor out = None)"];
@@ -1819,10 +2046,14 @@ function method_acos(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().acos.call(this);
   }
-  return noMatch("Tensor.acos", a, SIGS_acos);
+  return bad_acos(a);
 }
 
-const SIGS_acos_ = ["()"];
+function bad_acos(a: readonly unknown[]): never {
+  return badCall("acos", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_acos);
+}
 
 function method_acos_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1831,10 +2062,10 @@ function method_acos_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // acos_
   if (n === 0) {
-    if (o !== undefined) checkKw("acos_", o, [], [], n);
+    if (o !== undefined) checkNoKw("acos_", o);
     return aten().acos_.call(this);
   }
-  return noMatch("Tensor.acos_", a, SIGS_acos_);
+  return noArgs("acos_", a);
 }
 
 const SIGS_atan = ["(*, Tensor out = None)"];
@@ -1854,10 +2085,14 @@ function method_atan(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().atan.call(this);
   }
-  return noMatch("Tensor.atan", a, SIGS_atan);
+  return bad_atan(a);
 }
 
-const SIGS_atan_ = ["()"];
+function bad_atan(a: readonly unknown[]): never {
+  return badCall("atan", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atan);
+}
 
 function method_atan_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1866,10 +2101,10 @@ function method_atan_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan_
   if (n === 0) {
-    if (o !== undefined) checkKw("atan_", o, [], [], n);
+    if (o !== undefined) checkNoKw("atan_", o);
     return aten().atan_.call(this);
   }
-  return noMatch("Tensor.atan_", a, SIGS_atan_);
+  return noArgs("atan_", a);
 }
 
 const SIGS_sinh = ["(*, Tensor out = None)"];
@@ -1889,10 +2124,14 @@ function method_sinh(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sinh.call(this);
   }
-  return noMatch("Tensor.sinh", a, SIGS_sinh);
+  return bad_sinh(a);
 }
 
-const SIGS_sinh_ = ["()"];
+function bad_sinh(a: readonly unknown[]): never {
+  return badCall("sinh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sinh);
+}
 
 function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1901,10 +2140,10 @@ function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sinh_
   if (n === 0) {
-    if (o !== undefined) checkKw("sinh_", o, [], [], n);
+    if (o !== undefined) checkNoKw("sinh_", o);
     return aten().sinh_.call(this);
   }
-  return noMatch("Tensor.sinh_", a, SIGS_sinh_);
+  return noArgs("sinh_", a);
 }
 
 const SIGS_cosh = ["(*, Tensor out = None)"];
@@ -1924,10 +2163,14 @@ function method_cosh(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().cosh.call(this);
   }
-  return noMatch("Tensor.cosh", a, SIGS_cosh);
+  return bad_cosh(a);
 }
 
-const SIGS_cosh_ = ["()"];
+function bad_cosh(a: readonly unknown[]): never {
+  return badCall("cosh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_cosh);
+}
 
 function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1936,10 +2179,10 @@ function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cosh_
   if (n === 0) {
-    if (o !== undefined) checkKw("cosh_", o, [], [], n);
+    if (o !== undefined) checkNoKw("cosh_", o);
     return aten().cosh_.call(this);
   }
-  return noMatch("Tensor.cosh_", a, SIGS_cosh_);
+  return noArgs("cosh_", a);
 }
 
 const SIGS_tanh = ["(*, Tensor out = None)"];
@@ -1959,10 +2202,14 @@ function method_tanh(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().tanh.call(this);
   }
-  return noMatch("Tensor.tanh", a, SIGS_tanh);
+  return bad_tanh(a);
 }
 
-const SIGS_tanh_ = ["()"];
+function bad_tanh(a: readonly unknown[]): never {
+  return badCall("tanh", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_tanh);
+}
 
 function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1971,10 +2218,10 @@ function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tanh_
   if (n === 0) {
-    if (o !== undefined) checkKw("tanh_", o, [], [], n);
+    if (o !== undefined) checkNoKw("tanh_", o);
     return aten().tanh_.call(this);
   }
-  return noMatch("Tensor.tanh_", a, SIGS_tanh_);
+  return noArgs("tanh_", a);
 }
 
 const SIGS_sigmoid = ["(*, Tensor out = None)"];
@@ -1994,10 +2241,14 @@ function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().sigmoid.call(this);
   }
-  return noMatch("Tensor.sigmoid", a, SIGS_sigmoid);
+  return bad_sigmoid(a);
 }
 
-const SIGS_sigmoid_ = ["()"];
+function bad_sigmoid(a: readonly unknown[]): never {
+  return badCall("sigmoid", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_sigmoid);
+}
 
 function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2006,13 +2257,11 @@ function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sigmoid_
   if (n === 0) {
-    if (o !== undefined) checkKw("sigmoid_", o, [], [], n);
+    if (o !== undefined) checkNoKw("sigmoid_", o);
     return aten().sigmoid_.call(this);
   }
-  return noMatch("Tensor.sigmoid_", a, SIGS_sigmoid_);
+  return noArgs("sigmoid_", a);
 }
-
-const SIGS_relu = ["()"];
 
 function method_relu(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2021,13 +2270,11 @@ function method_relu(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // relu
   if (n === 0) {
-    if (o !== undefined) checkKw("relu", o, [], [], n);
+    if (o !== undefined) checkNoKw("relu", o);
     return aten().relu.call(this);
   }
-  return noMatch("Tensor.relu", a, SIGS_relu);
+  return noArgs("relu", a);
 }
-
-const SIGS_relu_ = ["()"];
 
 function method_relu_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2036,10 +2283,10 @@ function method_relu_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // relu_
   if (n === 0) {
-    if (o !== undefined) checkKw("relu_", o, [], [], n);
+    if (o !== undefined) checkNoKw("relu_", o);
     return aten().relu_.call(this);
   }
-  return noMatch("Tensor.relu_", a, SIGS_relu_);
+  return noArgs("relu_", a);
 }
 
 const SIGS_erf = ["(*, Tensor out = None)"];
@@ -2059,10 +2306,14 @@ function method_erf(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().erf.call(this);
   }
-  return noMatch("Tensor.erf", a, SIGS_erf);
+  return bad_erf(a);
 }
 
-const SIGS_erf_ = ["()"];
+function bad_erf(a: readonly unknown[]): never {
+  return badCall("erf", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_erf);
+}
 
 function method_erf_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2071,10 +2322,10 @@ function method_erf_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // erf_
   if (n === 0) {
-    if (o !== undefined) checkKw("erf_", o, [], [], n);
+    if (o !== undefined) checkNoKw("erf_", o);
     return aten().erf_.call(this);
   }
-  return noMatch("Tensor.erf_", a, SIGS_erf_);
+  return noArgs("erf_", a);
 }
 
 const SIGS_floor = ["(*, Tensor out = None)"];
@@ -2094,10 +2345,14 @@ function method_floor(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().floor.call(this);
   }
-  return noMatch("Tensor.floor", a, SIGS_floor);
+  return bad_floor(a);
 }
 
-const SIGS_floor_ = ["()"];
+function bad_floor(a: readonly unknown[]): never {
+  return badCall("floor", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_floor);
+}
 
 function method_floor_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2106,10 +2361,10 @@ function method_floor_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // floor_
   if (n === 0) {
-    if (o !== undefined) checkKw("floor_", o, [], [], n);
+    if (o !== undefined) checkNoKw("floor_", o);
     return aten().floor_.call(this);
   }
-  return noMatch("Tensor.floor_", a, SIGS_floor_);
+  return noArgs("floor_", a);
 }
 
 const SIGS_ceil = ["(*, Tensor out = None)"];
@@ -2129,10 +2384,14 @@ function method_ceil(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().ceil.call(this);
   }
-  return noMatch("Tensor.ceil", a, SIGS_ceil);
+  return bad_ceil(a);
 }
 
-const SIGS_ceil_ = ["()"];
+function bad_ceil(a: readonly unknown[]): never {
+  return badCall("ceil", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_ceil);
+}
 
 function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2141,10 +2400,10 @@ function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ceil_
   if (n === 0) {
-    if (o !== undefined) checkKw("ceil_", o, [], [], n);
+    if (o !== undefined) checkNoKw("ceil_", o);
     return aten().ceil_.call(this);
   }
-  return noMatch("Tensor.ceil_", a, SIGS_ceil_);
+  return noArgs("ceil_", a);
 }
 
 const SIGS_round = ["(*, Tensor out = None)","(*, int decimals, Tensor out = None)"];
@@ -2166,12 +2425,12 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
   }
   // round.decimals (out=: round.decimals_out)
   if (n === 0 && (o === undefined || kwFits(o, ["decimals","out"]))) {
-    if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
       kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
       k0 = o.decimals as number;
     } else missingKw("round", 'decimals');
+    if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("round", 'out', 'Tensor', isTensor(out), out);
@@ -2196,12 +2455,12 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
   }
   // round_.decimals
   if (n === 0 && (o === undefined || kwFits(o, ["decimals"]))) {
-    if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
     let k0: number;
     if (o !== undefined && o.decimals !== undefined) {
       kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
       k0 = o.decimals as number;
     } else missingKw("round_", 'decimals');
+    if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
     return aten().round__decimals.call(this, k0);
   }
   return noMatch("Tensor.round_", a, SIGS_round_);
@@ -2224,10 +2483,14 @@ function method_trunc(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().trunc.call(this);
   }
-  return noMatch("Tensor.trunc", a, SIGS_trunc);
+  return bad_trunc(a);
 }
 
-const SIGS_trunc_ = ["()"];
+function bad_trunc(a: readonly unknown[]): never {
+  return badCall("trunc", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_trunc);
+}
 
 function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2236,10 +2499,10 @@ function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // trunc_
   if (n === 0) {
-    if (o !== undefined) checkKw("trunc_", o, [], [], n);
+    if (o !== undefined) checkNoKw("trunc_", o);
     return aten().trunc_.call(this);
   }
-  return noMatch("Tensor.trunc_", a, SIGS_trunc_);
+  return noArgs("trunc_", a);
 }
 
 const SIGS_frac = ["(*, Tensor out = None)"];
@@ -2259,10 +2522,14 @@ function method_frac(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().frac.call(this);
   }
-  return noMatch("Tensor.frac", a, SIGS_frac);
+  return bad_frac(a);
 }
 
-const SIGS_frac_ = ["()"];
+function bad_frac(a: readonly unknown[]): never {
+  return badCall("frac", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_frac);
+}
 
 function method_frac_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2271,10 +2538,10 @@ function method_frac_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // frac_
   if (n === 0) {
-    if (o !== undefined) checkKw("frac_", o, [], [], n);
+    if (o !== undefined) checkNoKw("frac_", o);
     return aten().frac_.call(this);
   }
-  return noMatch("Tensor.frac_", a, SIGS_frac_);
+  return noArgs("frac_", a);
 }
 
 const SIGS_reciprocal = ["(*, Tensor out = None)"];
@@ -2294,10 +2561,14 @@ function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().reciprocal.call(this);
   }
-  return noMatch("Tensor.reciprocal", a, SIGS_reciprocal);
+  return bad_reciprocal(a);
 }
 
-const SIGS_reciprocal_ = ["()"];
+function bad_reciprocal(a: readonly unknown[]): never {
+  return badCall("reciprocal", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_reciprocal);
+}
 
 function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2306,13 +2577,11 @@ function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // reciprocal_
   if (n === 0) {
-    if (o !== undefined) checkKw("reciprocal_", o, [], [], n);
+    if (o !== undefined) checkNoKw("reciprocal_", o);
     return aten().reciprocal_.call(this);
   }
-  return noMatch("Tensor.reciprocal_", a, SIGS_reciprocal_);
+  return noArgs("reciprocal_", a);
 }
-
-const SIGS_isnan = ["()"];
 
 function method_isnan(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2321,13 +2590,11 @@ function method_isnan(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isnan
   if (n === 0) {
-    if (o !== undefined) checkKw("isnan", o, [], [], n);
+    if (o !== undefined) checkNoKw("isnan", o);
     return aten().isnan.call(this);
   }
-  return noMatch("Tensor.isnan", a, SIGS_isnan);
+  return noArgs("isnan", a);
 }
-
-const SIGS_isinf = ["()"];
 
 function method_isinf(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2336,13 +2603,11 @@ function method_isinf(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isinf
   if (n === 0) {
-    if (o !== undefined) checkKw("isinf", o, [], [], n);
+    if (o !== undefined) checkNoKw("isinf", o);
     return aten().isinf.call(this);
   }
-  return noMatch("Tensor.isinf", a, SIGS_isinf);
+  return noArgs("isinf", a);
 }
-
-const SIGS_isfinite = ["()"];
 
 function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2351,10 +2616,10 @@ function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // isfinite
   if (n === 0) {
-    if (o !== undefined) checkKw("isfinite", o, [], [], n);
+    if (o !== undefined) checkNoKw("isfinite", o);
     return aten().isfinite.call(this);
   }
-  return noMatch("Tensor.isfinite", a, SIGS_isfinite);
+  return noArgs("isfinite", a);
 }
 
 const SIGS_nan_to_num = ["(float nan = None, float posinf = None, float neginf = None, *, Tensor out = None)"];
@@ -2366,7 +2631,6 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nan_to_num (out=: nan_to_num.out)
   if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
-    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["nan","posinf","neginf"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.nan !== undefined) {
@@ -2385,6 +2649,7 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
       kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
       v2 = o.neginf as number | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["nan","posinf","neginf"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
@@ -2392,7 +2657,16 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().nan_to_num.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.nan_to_num", a, SIGS_nan_to_num);
+  return bad_nan_to_num(a);
+}
+
+function bad_nan_to_num(a: readonly unknown[]): never {
+  return badCall("nan_to_num", a, [
+    { name: "nan", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "posinf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "neginf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_nan_to_num);
 }
 
 const SIGS_nan_to_num_ = ["(float nan = None, float posinf = None, float neginf = None)"];
@@ -2404,7 +2678,6 @@ function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nan_to_num_
   if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
-    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.nan !== undefined) {
@@ -2423,9 +2696,18 @@ function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
       v2 = o.neginf as number | null;
     } else v2 = null;
+    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
     return aten().nan_to_num_.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.nan_to_num_", a, SIGS_nan_to_num_);
+  return bad_nan_to_num_(a);
+}
+
+function bad_nan_to_num_(a: readonly unknown[]): never {
+  return badCall("nan_to_num_", a, [
+    { name: "nan", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "posinf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "neginf", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_nan_to_num_);
 }
 
 const SIGS_eq = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
@@ -2437,8 +2719,8 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq.Tensor (out=: eq.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("eq", 'out', 'Tensor', isTensor(out), out);
@@ -2448,8 +2730,8 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
   }
   // eq.Scalar (out=: eq.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("eq", 'out', 'Tensor', isTensor(out), out);
@@ -2469,14 +2751,14 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // eq_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     return aten().eq__Tensor.call(this, v0);
   }
   // eq_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
     return aten().eq__Scalar.call(this, v0);
   }
   return noMatch("Tensor.eq_", a, SIGS_eq_);
@@ -2491,8 +2773,8 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne.Tensor (out=: ne.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ne", 'out', 'Tensor', isTensor(out), out);
@@ -2502,8 +2784,8 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
   }
   // ne.Scalar (out=: ne.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ne", 'out', 'Tensor', isTensor(out), out);
@@ -2523,14 +2805,14 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ne_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     return aten().ne__Tensor.call(this, v0);
   }
   // ne_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
     return aten().ne__Scalar.call(this, v0);
   }
   return noMatch("Tensor.ne_", a, SIGS_ne_);
@@ -2545,8 +2827,8 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt.Tensor (out=: lt.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lt", 'out', 'Tensor', isTensor(out), out);
@@ -2556,8 +2838,8 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
   }
   // lt.Scalar (out=: lt.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lt", 'out', 'Tensor', isTensor(out), out);
@@ -2577,14 +2859,14 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lt_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     return aten().lt__Tensor.call(this, v0);
   }
   // lt_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
     return aten().lt__Scalar.call(this, v0);
   }
   return noMatch("Tensor.lt_", a, SIGS_lt_);
@@ -2599,8 +2881,8 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le.Tensor (out=: le.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("le", 'out', 'Tensor', isTensor(out), out);
@@ -2610,8 +2892,8 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
   }
   // le.Scalar (out=: le.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("le", 'out', 'Tensor', isTensor(out), out);
@@ -2631,14 +2913,14 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // le_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     return aten().le__Tensor.call(this, v0);
   }
   // le_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
     return aten().le__Scalar.call(this, v0);
   }
   return noMatch("Tensor.le_", a, SIGS_le_);
@@ -2653,8 +2935,8 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt.Tensor (out=: gt.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("gt", 'out', 'Tensor', isTensor(out), out);
@@ -2664,8 +2946,8 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
   }
   // gt.Scalar (out=: gt.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("gt", 'out', 'Tensor', isTensor(out), out);
@@ -2685,14 +2967,14 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gt_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     return aten().gt__Tensor.call(this, v0);
   }
   // gt_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
     return aten().gt__Scalar.call(this, v0);
   }
   return noMatch("Tensor.gt_", a, SIGS_gt_);
@@ -2707,8 +2989,8 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge.Tensor (out=: ge.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ge", 'out', 'Tensor', isTensor(out), out);
@@ -2718,8 +3000,8 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
   }
   // ge.Scalar (out=: ge.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("ge", 'out', 'Tensor', isTensor(out), out);
@@ -2739,14 +3021,14 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // ge_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     return aten().ge__Tensor.call(this, v0);
   }
   // ge_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
     return aten().ge__Scalar.call(this, v0);
   }
   return noMatch("Tensor.ge_", a, SIGS_ge_);
@@ -2761,8 +3043,8 @@ function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_and (out=: logical_and.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
@@ -2770,7 +3052,14 @@ function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().logical_and.call(this, v0);
   }
-  return noMatch("Tensor.logical_and", a, SIGS_logical_and);
+  return bad_logical_and(a);
+}
+
+function bad_logical_and(a: readonly unknown[]): never {
+  return badCall("logical_and", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_and);
 }
 
 const SIGS_logical_and_ = ["(Tensor other)"];
@@ -2782,11 +3071,17 @@ function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_and_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
     return aten().logical_and_.call(this, v0);
   }
-  return noMatch("Tensor.logical_and_", a, SIGS_logical_and_);
+  return bad_logical_and_(a);
+}
+
+function bad_logical_and_(a: readonly unknown[]): never {
+  return badCall("logical_and_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_logical_and_);
 }
 
 const SIGS_logical_or = ["(Tensor other, *, Tensor out = None)"];
@@ -2798,8 +3093,8 @@ function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_or (out=: logical_or.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
@@ -2807,7 +3102,14 @@ function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().logical_or.call(this, v0);
   }
-  return noMatch("Tensor.logical_or", a, SIGS_logical_or);
+  return bad_logical_or(a);
+}
+
+function bad_logical_or(a: readonly unknown[]): never {
+  return badCall("logical_or", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_or);
 }
 
 const SIGS_logical_or_ = ["(Tensor other)"];
@@ -2819,11 +3121,17 @@ function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_or_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
     return aten().logical_or_.call(this, v0);
   }
-  return noMatch("Tensor.logical_or_", a, SIGS_logical_or_);
+  return bad_logical_or_(a);
+}
+
+function bad_logical_or_(a: readonly unknown[]): never {
+  return badCall("logical_or_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_logical_or_);
 }
 
 const SIGS_logical_xor = ["(Tensor other, *, Tensor out = None)"];
@@ -2835,8 +3143,8 @@ function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_xor (out=: logical_xor.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
@@ -2844,7 +3152,14 @@ function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().logical_xor.call(this, v0);
   }
-  return noMatch("Tensor.logical_xor", a, SIGS_logical_xor);
+  return bad_logical_xor(a);
+}
+
+function bad_logical_xor(a: readonly unknown[]): never {
+  return badCall("logical_xor", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_xor);
 }
 
 const SIGS_logical_xor_ = ["(Tensor other)"];
@@ -2856,11 +3171,17 @@ function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_xor_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
     return aten().logical_xor_.call(this, v0);
   }
-  return noMatch("Tensor.logical_xor_", a, SIGS_logical_xor_);
+  return bad_logical_xor_(a);
+}
+
+function bad_logical_xor_(a: readonly unknown[]): never {
+  return badCall("logical_xor_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_logical_xor_);
 }
 
 const SIGS_logical_not = ["(*, Tensor out = None)"];
@@ -2880,10 +3201,14 @@ function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().logical_not.call(this);
   }
-  return noMatch("Tensor.logical_not", a, SIGS_logical_not);
+  return bad_logical_not(a);
 }
 
-const SIGS_logical_not_ = ["()"];
+function bad_logical_not(a: readonly unknown[]): never {
+  return badCall("logical_not", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_logical_not);
+}
 
 function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2892,10 +3217,10 @@ function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logical_not_
   if (n === 0) {
-    if (o !== undefined) checkKw("logical_not_", o, [], [], n);
+    if (o !== undefined) checkNoKw("logical_not_", o);
     return aten().logical_not_.call(this);
   }
-  return noMatch("Tensor.logical_not_", a, SIGS_logical_not_);
+  return noArgs("logical_not_", a);
 }
 
 const SIGS_bitwise_not = ["(*, Tensor out = None)"];
@@ -2915,10 +3240,14 @@ function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().bitwise_not.call(this);
   }
-  return noMatch("Tensor.bitwise_not", a, SIGS_bitwise_not);
+  return bad_bitwise_not(a);
 }
 
-const SIGS_bitwise_not_ = ["()"];
+function bad_bitwise_not(a: readonly unknown[]): never {
+  return badCall("bitwise_not", a, [
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_bitwise_not);
+}
 
 function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -2927,10 +3256,10 @@ function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_not_
   if (n === 0) {
-    if (o !== undefined) checkKw("bitwise_not_", o, [], [], n);
+    if (o !== undefined) checkNoKw("bitwise_not_", o);
     return aten().bitwise_not_.call(this);
   }
-  return noMatch("Tensor.bitwise_not_", a, SIGS_bitwise_not_);
+  return noArgs("bitwise_not_", a);
 }
 
 const SIGS_bitwise_and = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
@@ -2942,8 +3271,8 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
@@ -2953,8 +3282,8 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
@@ -2974,14 +3303,14 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_and_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     return aten().bitwise_and__Tensor.call(this, v0);
   }
   // bitwise_and_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
     return aten().bitwise_and__Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_and_", a, SIGS_bitwise_and_);
@@ -2996,8 +3325,8 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
@@ -3007,8 +3336,8 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
@@ -3028,14 +3357,14 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_or_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     return aten().bitwise_or__Tensor.call(this, v0);
   }
   // bitwise_or_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
     return aten().bitwise_or__Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_or_", a, SIGS_bitwise_or_);
@@ -3050,8 +3379,8 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
@@ -3061,8 +3390,8 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
@@ -3082,14 +3411,14 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bitwise_xor_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     return aten().bitwise_xor__Tensor.call(this, v0);
   }
   // bitwise_xor_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
     return aten().bitwise_xor__Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_xor_", a, SIGS_bitwise_xor_);
@@ -3104,8 +3433,8 @@ function method_maximum(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // maximum (out=: maximum.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
@@ -3113,7 +3442,14 @@ function method_maximum(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().maximum.call(this, v0);
   }
-  return noMatch("Tensor.maximum", a, SIGS_maximum);
+  return bad_maximum(a);
+}
+
+function bad_maximum(a: readonly unknown[]): never {
+  return badCall("maximum", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_maximum);
 }
 
 const SIGS_minimum = ["(Tensor other, *, Tensor out = None)"];
@@ -3125,8 +3461,8 @@ function method_minimum(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // minimum (out=: minimum.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
@@ -3134,7 +3470,14 @@ function method_minimum(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().minimum.call(this, v0);
   }
-  return noMatch("Tensor.minimum", a, SIGS_minimum);
+  return bad_minimum(a);
+}
+
+function bad_minimum(a: readonly unknown[]): never {
+  return badCall("minimum", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_minimum);
 }
 
 const SIGS_where = ["(Tensor condition, Tensor other, *, Tensor out = None)","(Tensor condition, Number other)"];
@@ -3146,9 +3489,9 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // where.self (out=: where.self_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("where", 'out', 'Tensor', isTensor(out), out);
@@ -3158,9 +3501,9 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
   }
   // where.ScalarOther
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
     return aten().where_ScalarOther.call(v0, this, v1);
   }
   return noMatch("Tensor.where", a, SIGS_where);
@@ -3175,7 +3518,6 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp (out=: clamp.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     let v0: number | boolean | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
     else if (o !== undefined && o.min !== undefined) {
@@ -3188,6 +3530,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
       v1 = o.max as number | boolean | null;
     } else v1 = null;
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
@@ -3197,7 +3540,6 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     let v0: Tensor | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
     else if (o !== undefined && o.min !== undefined) {
@@ -3210,6 +3552,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
       kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
       v1 = o.max as Tensor | null;
     } else v1 = null;
+    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
@@ -3229,7 +3572,6 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // clamp_
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     let v0: number | boolean | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
     else if (o !== undefined && o.min !== undefined) {
@@ -3242,11 +3584,11 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
       v1 = o.max as number | boolean | null;
     } else v1 = null;
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     return aten().clamp_.call(this, v0, v1);
   }
   // clamp_.Tensor
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     let v0: Tensor | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
     else if (o !== undefined && o.min !== undefined) {
@@ -3259,6 +3601,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
       v1 = o.max as Tensor | null;
     } else v1 = null;
+    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
     return aten().clamp__Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.clamp_", a, SIGS_clamp_);
@@ -3273,8 +3616,8 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder.Tensor (out=: remainder.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
@@ -3284,8 +3627,8 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
@@ -3305,14 +3648,14 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // remainder_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     return aten().remainder__Tensor.call(this, v0);
   }
   // remainder_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
     return aten().remainder__Scalar.call(this, v0);
   }
   return noMatch("Tensor.remainder_", a, SIGS_remainder_);
@@ -3327,8 +3670,8 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod.Tensor (out=: fmod.Tensor_out)
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
@@ -3338,8 +3681,8 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
@@ -3359,14 +3702,14 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // fmod_.Tensor
   if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     return aten().fmod__Tensor.call(this, v0);
   }
   // fmod_.Scalar
   if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
     return aten().fmod__Scalar.call(this, v0);
   }
   return noMatch("Tensor.fmod_", a, SIGS_fmod_);
@@ -3381,8 +3724,8 @@ function method_atan2(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan2 (out=: atan2.out)
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["other"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
@@ -3390,7 +3733,14 @@ function method_atan2(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().atan2.call(this, v0);
   }
-  return noMatch("Tensor.atan2", a, SIGS_atan2);
+  return bad_atan2(a);
+}
+
+function bad_atan2(a: readonly unknown[]): never {
+  return badCall("atan2", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_atan2);
 }
 
 const SIGS_atan2_ = ["(Tensor other)"];
@@ -3402,11 +3752,17 @@ function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // atan2_
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
     return aten().atan2_.call(this, v0);
   }
-  return noMatch("Tensor.atan2_", a, SIGS_atan2_);
+  return bad_atan2_(a);
+}
+
+function bad_atan2_(a: readonly unknown[]): never {
+  return badCall("atan2_", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_atan2_);
 }
 
 const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)","(Tensor end, Tensor weight, *, Tensor out = None)"];
@@ -3418,9 +3774,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp.Scalar (out=: lerp.Scalar_out)
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
@@ -3430,9 +3786,9 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
@@ -3452,16 +3808,16 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // lerp_.Scalar
   if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
-    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
     return aten().lerp__Scalar.call(this, v0, v1);
   }
   // lerp_.Tensor
   if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
-    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
     return aten().lerp__Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
@@ -3476,17 +3832,16 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sum
   if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
     return aten().sum.call(this, k0);
   }
   // sum.dim_IntList (out=: sum.IntList_out)
   if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3499,6 +3854,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
       kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("sum", 'out', 'Tensor', isTensor(out), out);
@@ -3518,17 +3874,16 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mean
   if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
     return aten().mean.call(this, k0);
   }
   // mean.dim (out=: mean.out)
   if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3541,6 +3896,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
       kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("mean", 'out', 'Tensor', isTensor(out), out);
@@ -3560,17 +3916,16 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // prod
   if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
     return aten().prod.call(this, k0);
   }
   // prod.dim_int (out=: prod.int_out)
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3583,6 +3938,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
       kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("prod", 'out', 'Tensor', isTensor(out), out);
@@ -3602,7 +3958,6 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amax (out=: amax.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[];
     if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3615,6 +3970,7 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("amax", 'out', 'Tensor', isTensor(out), out);
@@ -3622,7 +3978,15 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().amax.call(this, v0, v1);
   }
-  return noMatch("Tensor.amax", a, SIGS_amax);
+  return bad_amax(a);
+}
+
+function bad_amax(a: readonly unknown[]): never {
+  return badCall("amax", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_amax);
 }
 
 const SIGS_amin = ["(tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
@@ -3634,7 +3998,6 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // amin (out=: amin.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[];
     if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3647,6 +4010,7 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
       kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("amin", 'out', 'Tensor', isTensor(out), out);
@@ -3654,7 +4018,15 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().amin.call(this, v0, v1);
   }
-  return noMatch("Tensor.amin", a, SIGS_amin);
+  return bad_amin(a);
+}
+
+function bad_amin(a: readonly unknown[]): never {
+  return badCall("amin", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_amin);
 }
 
 const SIGS_all = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
@@ -3666,7 +4038,6 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // all.dim (out=: all.out)
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3674,6 +4045,7 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("all", 'out', 'Tensor', isTensor(out), out);
@@ -3683,7 +4055,6 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
   }
   // all.dims (out=: all.dims_out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3696,6 +4067,7 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
       kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("all", 'out', 'Tensor', isTensor(out), out);
@@ -3725,7 +4097,6 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // any.dim (out=: any.out)
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3733,6 +4104,7 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("any", 'out', 'Tensor', isTensor(out), out);
@@ -3742,7 +4114,6 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
   }
   // any.dims (out=: any.dims_out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3755,6 +4126,7 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
       kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("any", 'out', 'Tensor', isTensor(out), out);
@@ -3784,7 +4156,6 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argmax (out=: argmax.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.dim !== undefined) {
@@ -3797,6 +4168,7 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
@@ -3804,7 +4176,15 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().argmax.call(this, v0, v1);
   }
-  return noMatch("Tensor.argmax", a, SIGS_argmax);
+  return bad_argmax(a);
+}
+
+function bad_argmax(a: readonly unknown[]): never {
+  return badCall("argmax", a, [
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_argmax);
 }
 
 const SIGS_argmin = ["(int dim = None, bool keepdim = False, *, Tensor out = None)"];
@@ -3816,7 +4196,6 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argmin (out=: argmin.out)
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     let v0: number | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
     else if (o !== undefined && o.dim !== undefined) {
@@ -3829,6 +4208,7 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
       kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
@@ -3836,7 +4216,15 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
     }
     return aten().argmin.call(this, v0, v1);
   }
-  return noMatch("Tensor.argmin", a, SIGS_argmin);
+  return bad_argmin(a);
+}
+
+function bad_argmin(a: readonly unknown[]): never {
+  return badCall("argmin", a, [
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_argmin);
 }
 
 const SIGS_max = ["(int dim, bool keepdim = False)"];
@@ -3848,7 +4236,6 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // max.dim
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3856,9 +4243,17 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["dim","keepdim"], n);
     return aten().max_dim.call(this, v0, v1);
   }
-  return noMatch("Tensor.max", a, SIGS_max);
+  return bad_max(a);
+}
+
+function bad_max(a: readonly unknown[]): never {
+  return badCall("max", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max);
 }
 
 const SIGS_min = ["(int dim, bool keepdim = False)"];
@@ -3870,7 +4265,6 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // min.dim
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["dim","keepdim"], n);
     const v0: number = a[0] as number;
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3878,9 +4272,17 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["dim","keepdim"], n);
     return aten().min_dim.call(this, v0, v1);
   }
-  return noMatch("Tensor.min", a, SIGS_min);
+  return bad_min(a);
+}
+
+function bad_min(a: readonly unknown[]): never {
+  return badCall("min", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_min);
 }
 
 const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
@@ -3892,7 +4294,6 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // var.correction
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
-    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3909,9 +4310,18 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
       kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       k1 = o.keepdim as boolean;
     } else k1 = false;
+    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
     return aten().var_correction.call(this, v0, k0, k1);
   }
-  return noMatch("Tensor.var", a, SIGS_var);
+  return bad_var(a);
+}
+
+function bad_var(a: readonly unknown[]): never {
+  return badCall("var", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_var);
 }
 
 const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
@@ -3923,7 +4333,6 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // std.correction
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
-    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
     let v0: number[] | null;
     if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
     else if (o !== undefined && o.dim !== undefined) {
@@ -3940,9 +4349,18 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
       kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       k1 = o.keepdim as boolean;
     } else k1 = false;
+    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
     return aten().std_correction.call(this, v0, k0, k1);
   }
-  return noMatch("Tensor.std", a, SIGS_std);
+  return bad_std(a);
+}
+
+function bad_std(a: readonly unknown[]): never {
+  return badCall("std", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(tuple of ints dim, bool keepdim = False)"];
@@ -3954,7 +4372,6 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // logsumexp
   if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
     const v0: number[] = toIntListN(a[0], 1);
     let v1: boolean;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
@@ -3962,9 +4379,17 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
       kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
     return aten().logsumexp.call(this, v0, v1);
   }
-  return noMatch("Tensor.logsumexp", a, SIGS_logsumexp);
+  return bad_logsumexp(a);
+}
+
+function bad_logsumexp(a: readonly unknown[]): never {
+  return badCall("logsumexp", a, [
+    { name: "dim", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_logsumexp);
 }
 
 const SIGS_mm = ["(Tensor mat2)"];
@@ -3976,11 +4401,17 @@ function method_mm(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mm
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
     return aten().mm.call(this, v0);
   }
-  return noMatch("Tensor.mm", a, SIGS_mm);
+  return bad_mm(a);
+}
+
+function bad_mm(a: readonly unknown[]): never {
+  return badCall("mm", a, [
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mm);
 }
 
 const SIGS_bmm = ["(Tensor mat2)"];
@@ -3992,11 +4423,17 @@ function method_bmm(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // bmm
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
     return aten().bmm.call(this, v0);
   }
-  return noMatch("Tensor.bmm", a, SIGS_bmm);
+  return bad_bmm(a);
+}
+
+function bad_bmm(a: readonly unknown[]): never {
+  return badCall("bmm", a, [
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_bmm);
 }
 
 const SIGS_matmul = ["(Tensor other)"];
@@ -4008,11 +4445,17 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // matmul
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
     return aten().matmul.call(this, v0);
   }
-  return noMatch("Tensor.matmul", a, SIGS_matmul);
+  return bad_matmul(a);
+}
+
+function bad_matmul(a: readonly unknown[]): never {
+  return badCall("matmul", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_matmul);
 }
 
 const SIGS_dot = ["(Tensor tensor)"];
@@ -4024,11 +4467,17 @@ function method_dot(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // dot
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
     return aten().dot.call(this, v0);
   }
-  return noMatch("Tensor.dot", a, SIGS_dot);
+  return bad_dot(a);
+}
+
+function bad_dot(a: readonly unknown[]): never {
+  return badCall("dot", a, [
+    { name: "tensor", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_dot);
 }
 
 const SIGS_mv = ["(Tensor vec)"];
@@ -4040,11 +4489,17 @@ function method_mv(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // mv
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
     return aten().mv.call(this, v0);
   }
-  return noMatch("Tensor.mv", a, SIGS_mv);
+  return bad_mv(a);
+}
+
+function bad_mv(a: readonly unknown[]): never {
+  return badCall("mv", a, [
+    { name: "vec", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mv);
 }
 
 const SIGS_outer = ["(Tensor vec2)"];
@@ -4056,11 +4511,17 @@ function method_outer(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // outer
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
     return aten().outer.call(this, v0);
   }
-  return noMatch("Tensor.outer", a, SIGS_outer);
+  return bad_outer(a);
+}
+
+function bad_outer(a: readonly unknown[]): never {
+  return badCall("outer", a, [
+    { name: "vec2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_outer);
 }
 
 const SIGS_addmm = ["(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
@@ -4072,7 +4533,6 @@ function method_addmm(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // addmm
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: number | boolean;
@@ -4085,9 +4545,19 @@ function method_addmm(this: Tensor, ...a: unknown[]): unknown {
       kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k1 = o.alpha as number | boolean;
     } else k1 = 1;
+    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
     return aten().addmm.call(this, v0, v1, k0, k1);
   }
-  return noMatch("Tensor.addmm", a, SIGS_addmm);
+  return bad_addmm(a);
+}
+
+function bad_addmm(a: readonly unknown[]): never {
+  return badCall("addmm", a, [
+    { name: "mat1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mat2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addmm);
 }
 
 const SIGS_baddbmm = ["(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
@@ -4099,7 +4569,6 @@ function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // baddbmm
   if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: number | boolean;
@@ -4112,9 +4581,19 @@ function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
       kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
       k1 = o.alpha as number | boolean;
     } else k1 = 1;
+    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
     return aten().baddbmm.call(this, v0, v1, k0, k1);
   }
-  return noMatch("Tensor.baddbmm", a, SIGS_baddbmm);
+  return bad_baddbmm(a);
+}
+
+function bad_baddbmm(a: readonly unknown[]): never {
+  return badCall("baddbmm", a, [
+    { name: "batch1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "batch2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_baddbmm);
 }
 
 const SIGS_softmax = ["(int dim, torch.dtype dtype = None)"];
@@ -4126,7 +4605,6 @@ function method_softmax(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // softmax.int
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
-    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
     const v0: number = a[0] as number;
     let v1: ScalarType | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
@@ -4134,9 +4612,17 @@ function method_softmax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       v1 = o.dtype === null ? null : toDtype(o.dtype);
     } else v1 = null;
+    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
     return aten().softmax_int.call(this, v0, v1);
   }
-  return noMatch("Tensor.softmax", a, SIGS_softmax);
+  return bad_softmax(a);
+}
+
+function bad_softmax(a: readonly unknown[]): never {
+  return badCall("softmax", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS_softmax);
 }
 
 const SIGS_log_softmax = ["(int dim, torch.dtype dtype = None)"];
@@ -4148,7 +4634,6 @@ function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // log_softmax.int
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
-    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
     const v0: number = a[0] as number;
     let v1: ScalarType | null;
     if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
@@ -4156,9 +4641,17 @@ function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
       kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       v1 = o.dtype === null ? null : toDtype(o.dtype);
     } else v1 = null;
+    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
     return aten().log_softmax_int.call(this, v0, v1);
   }
-  return noMatch("Tensor.log_softmax", a, SIGS_log_softmax);
+  return bad_log_softmax(a);
+}
+
+function bad_log_softmax(a: readonly unknown[]): never {
+  return badCall("log_softmax", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS_log_softmax);
 }
 
 const SIGS_split = ["(int split_size, int dim = 0)"];
@@ -4170,7 +4663,6 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // split.Tensor
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
     const v0: number = a[0] as number;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4178,9 +4670,17 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
       kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
     return aten().split_Tensor.call(this, v0, v1);
   }
-  return noMatch("Tensor.split", a, SIGS_split);
+  return bad_split(a);
+}
+
+function bad_split(a: readonly unknown[]): never {
+  return badCall("split", a, [
+    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
@@ -4192,7 +4692,6 @@ function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // split_with_sizes
   if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
     const v0: number[] = toIntList(a[0]);
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4200,9 +4699,17 @@ function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
       kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
     return aten().split_with_sizes.call(this, v0, v1);
   }
-  return noMatch("Tensor.split_with_sizes", a, SIGS_split_with_sizes);
+  return bad_split_with_sizes(a);
+}
+
+function bad_split_with_sizes(a: readonly unknown[]): never {
+  return badCall("split_with_sizes", a, [
+    { name: "split_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_split_with_sizes);
 }
 
 const SIGS_chunk = ["(int chunks, int dim = 0)"];
@@ -4214,7 +4721,6 @@ function method_chunk(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // chunk
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
     const v0: number = a[0] as number;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4222,9 +4728,17 @@ function method_chunk(this: Tensor, ...a: unknown[]): unknown {
       kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
       v1 = o.dim as number;
     } else v1 = 0;
+    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
     return aten().chunk.call(this, v0, v1);
   }
-  return noMatch("Tensor.chunk", a, SIGS_chunk);
+  return bad_chunk(a);
+}
+
+function bad_chunk(a: readonly unknown[]): never {
+  return badCall("chunk", a, [
+    { name: "chunks", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_chunk);
 }
 
 const SIGS_unbind = ["(int dim = 0)"];
@@ -4236,16 +4750,22 @@ function method_unbind(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // unbind.int
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.dim !== undefined) {
       kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
       v0 = o.dim as number;
     } else v0 = 0;
+    if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
     return aten().unbind_int.call(this, v0);
   }
-  return noMatch("Tensor.unbind", a, SIGS_unbind);
+  return bad_unbind(a);
+}
+
+function bad_unbind(a: readonly unknown[]): never {
+  return badCall("unbind", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_unbind);
 }
 
 const SIGS_flip = ["(tuple of ints dims)"];
@@ -4257,11 +4777,17 @@ function method_flip(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // flip
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
     return aten().flip.call(this, v0);
   }
-  return noMatch("Tensor.flip", a, SIGS_flip);
+  return bad_flip(a);
+}
+
+function bad_flip(a: readonly unknown[]): never {
+  return badCall("flip", a, [
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_flip);
 }
 
 const SIGS_roll = ["(tuple of ints shifts, tuple of ints dims = ...)"];
@@ -4273,7 +4799,6 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // roll
   if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1])))) {
-    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
     const v0: number[] = toIntListN(a[0], 1);
     let v1: number[];
     if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
@@ -4281,9 +4806,17 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
       kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
       v1 = toIntListN(o.dims, 1);
     } else v1 = [];
+    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
     return aten().roll.call(this, v0, v1);
   }
-  return noMatch("Tensor.roll", a, SIGS_roll);
+  return bad_roll(a);
+}
+
+function bad_roll(a: readonly unknown[]): never {
+  return badCall("roll", a, [
+    { name: "shifts", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dims", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_roll);
 }
 
 const SIGS_repeat = ["(tuple of ints repeats)"];
@@ -4295,11 +4828,17 @@ function method_repeat(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // repeat
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
     return aten().repeat.call(this, v0);
   }
-  return noMatch("Tensor.repeat", a, SIGS_repeat);
+  return bad_repeat(a);
+}
+
+function bad_repeat(a: readonly unknown[]): never {
+  return badCall("repeat", a, [
+    { name: "repeats", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_repeat);
 }
 
 const SIGS_tile = ["(tuple of ints dims)"];
@@ -4311,11 +4850,17 @@ function method_tile(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tile
   if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
     const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
     return aten().tile.call(this, v0);
   }
-  return noMatch("Tensor.tile", a, SIGS_tile);
+  return bad_tile(a);
+}
+
+function bad_tile(a: readonly unknown[]): never {
+  return badCall("tile", a, [
+    { name: "dims", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], true, SIGS_tile);
 }
 
 const SIGS_index_select = ["(int dim, Tensor index)"];
@@ -4327,12 +4872,19 @@ function method_index_select(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_select
   if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
     return aten().index_select.call(this, v0, v1);
   }
-  return noMatch("Tensor.index_select", a, SIGS_index_select);
+  return bad_index_select(a);
+}
+
+function bad_index_select(a: readonly unknown[]): never {
+  return badCall("index_select", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_index_select);
 }
 
 const SIGS_index = ["(tuple of Tensors indices)"];
@@ -4344,11 +4896,17 @@ function method_index(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index.Tensor
   if (n === 1 && isOptionalTensorList(a[0])) {
-    if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
     const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
+    if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
     return aten().index_Tensor.call(this, v0);
   }
-  return noMatch("Tensor.index", a, SIGS_index);
+  return bad_index(a);
+}
+
+function bad_index(a: readonly unknown[]): never {
+  return badCall("index", a, [
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+  ], false, SIGS_index);
 }
 
 const SIGS_index_put_ = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
@@ -4360,7 +4918,6 @@ function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_put_
   if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
     const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
     const v1: Tensor = a[1] as Tensor;
     let v2: boolean;
@@ -4369,9 +4926,18 @@ function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
       kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
       v2 = o.accumulate as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
     return aten().index_put_.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.index_put_", a, SIGS_index_put_);
+  return bad_index_put_(a);
+}
+
+function bad_index_put_(a: readonly unknown[]): never {
+  return badCall("index_put_", a, [
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_index_put_);
 }
 
 const SIGS_index_put = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
@@ -4383,7 +4949,6 @@ function method_index_put(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // index_put
   if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
     const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
     const v1: Tensor = a[1] as Tensor;
     let v2: boolean;
@@ -4392,9 +4957,18 @@ function method_index_put(this: Tensor, ...a: unknown[]): unknown {
       kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
       v2 = o.accumulate as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
     return aten().index_put.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.index_put", a, SIGS_index_put);
+  return bad_index_put(a);
+}
+
+function bad_index_put(a: readonly unknown[]): never {
+  return badCall("index_put", a, [
+    { name: "indices", type: "tuple of Tensors", check: (v) => isOptionalTensorList(v), optional: false, kwOnly: false, list: 'Tensor?' },
+    { name: "values", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "accumulate", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_index_put);
 }
 
 const SIGS_gather = ["(int dim, Tensor index, *, bool sparse_grad = False)"];
@@ -4406,7 +4980,6 @@ function method_gather(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // gather
   if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
-    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
     let k0: boolean;
@@ -4414,9 +4987,18 @@ function method_gather(this: Tensor, ...a: unknown[]): unknown {
       kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
       k0 = o.sparse_grad as boolean;
     } else k0 = false;
+    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
     return aten().gather.call(this, v0, v1, k0);
   }
-  return noMatch("Tensor.gather", a, SIGS_gather);
+  return bad_gather(a);
+}
+
+function bad_gather(a: readonly unknown[]): never {
+  return badCall("gather", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "sparse_grad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_gather);
 }
 
 const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)"];
@@ -4428,18 +5010,18 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter.src
   if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
     return aten().scatter_src.call(this, v0, v1, v2);
   }
   // scatter.value
   if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
     const v2: number | boolean = a[2] as number | boolean;
+    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
     return aten().scatter_value.call(this, v0, v1, v2);
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
@@ -4454,16 +5036,24 @@ function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // scatter_add
   if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
     const v0: number = a[0] as number;
     const v1: Tensor = a[1] as Tensor;
     const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
     return aten().scatter_add.call(this, v0, v1, v2);
   }
-  return noMatch("Tensor.scatter_add", a, SIGS_scatter_add);
+  return bad_scatter_add(a);
 }
 
-const SIGS_masked_fill = ["(Tensor mask, Number value)"];
+function bad_scatter_add(a: readonly unknown[]): never {
+  return badCall("scatter_add", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "index", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "src", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_scatter_add);
+}
+
+const SIGS_masked_fill = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
 
 function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -4471,16 +5061,23 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // masked_fill.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
     return aten().masked_fill_Scalar.call(this, v0, v1);
+  }
+  // masked_fill.Tensor
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
+    return aten().masked_fill_Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
 }
 
-const SIGS_masked_fill_ = ["(Tensor mask, Number value)"];
+const SIGS_masked_fill_ = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
 
 function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -4488,11 +5085,18 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // masked_fill_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
     return aten().masked_fill__Scalar.call(this, v0, v1);
+  }
+  // masked_fill_.Tensor
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
+    return aten().masked_fill__Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.masked_fill_", a, SIGS_masked_fill_);
 }
@@ -4506,14 +5110,18 @@ function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // masked_select
   if (n === 1 && isTensor(a[0])) {
-    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
     return aten().masked_select.call(this, v0);
   }
-  return noMatch("Tensor.masked_select", a, SIGS_masked_select);
+  return bad_masked_select(a);
 }
 
-const SIGS_nonzero = ["()"];
+function bad_masked_select(a: readonly unknown[]): never {
+  return badCall("masked_select", a, [
+    { name: "mask", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_masked_select);
+}
 
 function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -4522,10 +5130,10 @@ function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // nonzero
   if (n === 0) {
-    if (o !== undefined) checkKw("nonzero", o, [], [], n);
+    if (o !== undefined) checkNoKw("nonzero", o);
     return aten().nonzero.call(this);
   }
-  return noMatch("Tensor.nonzero", a, SIGS_nonzero);
+  return noArgs("nonzero", a);
 }
 
 const SIGS_tril = ["(int diagonal = 0)"];
@@ -4537,16 +5145,22 @@ function method_tril(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // tril
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.diagonal !== undefined) {
       kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
       v0 = o.diagonal as number;
     } else v0 = 0;
+    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
     return aten().tril.call(this, v0);
   }
-  return noMatch("Tensor.tril", a, SIGS_tril);
+  return bad_tril(a);
+}
+
+function bad_tril(a: readonly unknown[]): never {
+  return badCall("tril", a, [
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_tril);
 }
 
 const SIGS_triu = ["(int diagonal = 0)"];
@@ -4558,16 +5172,22 @@ function method_triu(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // triu
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.diagonal !== undefined) {
       kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
       v0 = o.diagonal as number;
     } else v0 = 0;
+    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
     return aten().triu.call(this, v0);
   }
-  return noMatch("Tensor.triu", a, SIGS_triu);
+  return bad_triu(a);
+}
+
+function bad_triu(a: readonly unknown[]): never {
+  return badCall("triu", a, [
+    { name: "diagonal", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_triu);
 }
 
 const SIGS_sort = ["(int dim = -1, bool descending = False)"];
@@ -4579,7 +5199,6 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // sort
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.dim !== undefined) {
@@ -4592,9 +5211,17 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
       kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
       v1 = o.descending as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
     return aten().sort.call(this, v0, v1);
   }
-  return noMatch("Tensor.sort", a, SIGS_sort);
+  return bad_sort(a);
+}
+
+function bad_sort(a: readonly unknown[]): never {
+  return badCall("sort", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_sort);
 }
 
 const SIGS_argsort = ["(int dim = -1, bool descending = False)"];
@@ -4606,7 +5233,6 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // argsort
   if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
     let v0: number;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
     else if (o !== undefined && o.dim !== undefined) {
@@ -4619,9 +5245,17 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
       kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
       v1 = o.descending as boolean;
     } else v1 = false;
+    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
     return aten().argsort.call(this, v0, v1);
   }
-  return noMatch("Tensor.argsort", a, SIGS_argsort);
+  return bad_argsort(a);
+}
+
+function bad_argsort(a: readonly unknown[]): never {
+  return badCall("argsort", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_argsort);
 }
 
 const SIGS_topk = ["(int k, int dim = -1, bool largest = True, bool sorted = True)"];
@@ -4633,7 +5267,6 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // topk
   if (n >= 1 && n <= 4 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
     const v0: number = a[0] as number;
     let v1: number;
     if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
@@ -4653,28 +5286,48 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
       kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
       v3 = o.sorted as boolean;
     } else v3 = true;
+    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
     return aten().topk.call(this, v0, v1, v2, v3);
   }
-  return noMatch("Tensor.topk", a, SIGS_topk);
+  return bad_topk(a);
 }
 
-const SIGS_pow = ["(Tensor exponent)","(Number exponent)"];
+function bad_topk(a: readonly unknown[]): never {
+  return badCall("topk", a, [
+    { name: "k", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "largest", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "sorted", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_topk);
+}
+
+const SIGS_pow = ["(Tensor exponent, *, Tensor out = None)","(Number exponent, *, Tensor out = None)"];
 
 function method_pow(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // pow.Tensor_Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["exponent"]))) {
-    if (o !== undefined) checkKw("pow", o, ["exponent"], ["exponent"], n);
+  // pow.Tensor_Tensor (out=: pow.Tensor_Tensor_out)
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
     const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+      return aten().pow_Tensor_Tensor_out.call(this, v0, out as Tensor);
+    }
     return aten().pow_Tensor_Tensor.call(this, v0);
   }
-  // pow.Tensor_Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["exponent"]))) {
-    if (o !== undefined) checkKw("pow", o, ["exponent"], ["exponent"], n);
+  // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
+  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
     const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+      return aten().pow_Tensor_Scalar_out.call(this, v0, out as Tensor);
+    }
     return aten().pow_Tensor_Scalar.call(this, v0);
   }
   return noMatch("Tensor.pow", a, SIGS_pow);
@@ -4689,16 +5342,23 @@ function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cumsum
   if (n === 1 && isInt(a[0])) {
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["dim"], n);
     const v0: number = a[0] as number;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["dim"], n);
     return aten().cumsum.call(this, v0, k0);
   }
-  return noMatch("Tensor.cumsum", a, SIGS_cumsum);
+  return bad_cumsum(a);
+}
+
+function bad_cumsum(a: readonly unknown[]): never {
+  return badCall("cumsum", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumsum);
 }
 
 const SIGS_cumprod = ["(int dim, *, torch.dtype dtype = None)"];
@@ -4710,16 +5370,23 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // cumprod
   if (n === 1 && isInt(a[0])) {
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["dim"], n);
     const v0: number = a[0] as number;
     let k0: ScalarType | null;
     if (o !== undefined && o.dtype !== undefined) {
       kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["dim"], n);
     return aten().cumprod.call(this, v0, k0);
   }
-  return noMatch("Tensor.cumprod", a, SIGS_cumprod);
+  return bad_cumprod(a);
+}
+
+function bad_cumprod(a: readonly unknown[]): never {
+  return badCall("cumprod", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumprod);
 }
 
 const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
@@ -4731,18 +5398,17 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // norm.Scalar
   if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isScalar(a[0])) && (o === undefined || kwFits(o, ["p"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
     let v0: number | boolean;
     if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean;
     else if (o !== undefined && o.p !== undefined) {
       kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
       v0 = o.p as number | boolean;
     } else v0 = 2;
+    if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
     return aten().norm_Scalar.call(this, v0);
   }
   // norm.ScalarOpt_dim (out=: norm.out)
   if (n >= 2 && n <= 3 && (a[0] === null || isScalar(a[0])) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["p","dim","keepdim"], n);
     const v0: number | boolean | null = a[0] as number | boolean | null;
     const v1: number[] = toIntListN(a[1], 1);
     let v2: boolean;
@@ -4751,6 +5417,7 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
       kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
+    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["p","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
       kwArg("norm", 'out', 'Tensor', isTensor(out), out);

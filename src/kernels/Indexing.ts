@@ -327,6 +327,28 @@ export function maskedFill_(ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   return self;
 }
 
+function maskedFillValue(value: Tensor): number | boolean {
+  if (value.dim() !== 0) {
+    throw new Error(`masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ${value.dim()} dimension(s).`);
+  }
+  if (value.isMeta()) return 0;
+  const v = value.item();
+  return typeof v === 'boolean' ? v : Number(v);
+}
+
+/**
+ * `masked_fill.Tensor(self, mask, value)`: the value must be a 0-dimensional tensor (checked before the mask's
+ * dtype and the broadcast, as PyTorch 2.13 orders them); then as masked_fill.Scalar with its element.
+ */
+export function maskedFillTensor(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: Tensor): Tensor {
+  return maskedFill(ks, self, mask, maskedFillValue(value));
+}
+
+/** `masked_fill_.Tensor(self, mask, value)`: masked_fill__cpu checks the value's dimension first. */
+export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: Tensor): Tensor {
+  return maskedFill_(ks, self, mask, maskedFillValue(value));
+}
+
 /** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);

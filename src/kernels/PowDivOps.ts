@@ -65,6 +65,31 @@ export function powScalar(ks: DispatchKeySet, self: number | boolean, exponent: 
   return powTensor(ks, wrapScalar(self), exponent);
 }
 
+// The out= overloads (pow.Tensor_Tensor_out, pow.Tensor_Scalar_out, pow.Scalar_out) build the same iterators
+// with `out` as the output: TensorIterator resizes it (with PyTorch's deprecation warning when it had elements)
+// and checks that the result type can be cast to it. The ADInplaceOrView kernels bump its version.
+
+/** `pow.Tensor_Tensor_out(self, exponent, *, out)`. */
+export function powTensorOut(_ks: DispatchKeySet, self: Tensor, exponent: Tensor, out: Tensor): Tensor {
+  powLoop(TensorIterator.binaryOp(out, self, exponent));
+  return out;
+}
+
+/**
+ * `pow.Tensor_Scalar_out(self, exponent, *, out)`: the exponent as a wrapped number, so the result type is
+ * `result_type(self, exponent)` and an `out` it cannot be cast to gets PyTorch's "result type ... can't be cast".
+ */
+export function powTensorScalarOut(_ks: DispatchKeySet, self: Tensor, exponent: number | boolean, out: Tensor): Tensor {
+  powLoop(TensorIterator.binaryOp(out, self, wrapScalar(exponent)));
+  return out;
+}
+
+/** `pow.Scalar_out(self, exponent, *, out)`. */
+export function powScalarOut(_ks: DispatchKeySet, self: number | boolean, exponent: Tensor, out: Tensor): Tensor {
+  powLoop(TensorIterator.binaryOp(out, wrapScalar(self), exponent));
+  return out;
+}
+
 /** PyTorch's `div_floor_floating`: floor(a / b) computed through fmod so that it is exact near integers. */
 function divFloorFloating(a: number, b: number): number {
   if (b === 0) return a / b;

@@ -22,7 +22,7 @@ describe('generated torch functions', () => {
     expect(torch.mul(2.5, x).dtype).toBe(ScalarType.Float);
     // not for the others
     expect(() => (torch.clone as (...a: unknown[]) => unknown)(2)).toThrow(
-      'clone() received an invalid combination of arguments - got (int), but expected one of:\n * (Tensor input, *, torch.memory_format memory_format = None)\n',
+      "clone(): argument 'input' (position 1) must be Tensor, not int",
     );
   });
 
@@ -49,11 +49,10 @@ describe('generated torch functions', () => {
     const add = torch.add as (...a: unknown[]) => unknown;
     expect(() => add(x, x, { alpah: 2 })).toThrow("add() got an unexpected keyword argument 'alpah'");
     expect(() => add(x, x, { alpha: 'two' })).toThrow("add(): argument 'alpha' must be Number, not str");
-    expect(() => add(x, 'y')).toThrow(
-      'add() received an invalid combination of arguments - got (Tensor, str), but expected one of:\n' +
-        ' * (Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)\n',
+    expect(() => add(x, 'y')).toThrow("add(): argument 'other' (position 2) must be Tensor, not str");
+    expect(() => (torch.zeros as (...a: unknown[]) => unknown)(2, 1.5)).toThrow(
+      'zeros(): argument \'size\' failed to unpack the object at pos 2 with error "type must be tuple of ints,but got float"',
     );
-    expect(() => (torch.zeros as (...a: unknown[]) => unknown)(2, 1.5)).toThrow(/zeros\(\) received an invalid combination of arguments - got \(int, float\)/);
   });
 });
 
@@ -100,12 +99,12 @@ describe('generated Tensor methods', () => {
   it('reject wrong calls at compile time', () => {
     const x = torch.ones(2, 3);
     // @ts-expect-error alpha is keyword-only
-    expect(() => x.add(x, 2)).toThrow(/received an invalid combination of arguments/);
+    expect(() => x.add(x, 2)).toThrow('add() takes 1 positional argument but 2 were given');
     // @ts-expect-error an unknown option
     expect(() => x.add(x, { alpah: 2 })).toThrow("add() got an unexpected keyword argument 'alpah'");
     // @ts-expect-error select takes two ints
-    expect(() => x.select(1)).toThrow(/Tensor.select\(\) received an invalid combination of arguments - got \(int\)/);
+    expect(() => x.select(1)).toThrow('select() missing 1 required positional arguments: "index"');
     // @ts-expect-error clone takes no number
-    expect(() => torch.clone(1)).toThrow(/clone\(\) received an invalid combination/);
+    expect(() => torch.clone(1)).toThrow("clone(): argument 'input' (position 1) must be Tensor, not int");
   });
 });

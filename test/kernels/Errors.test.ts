@@ -32,32 +32,9 @@ const golden = loadGolden<{ cases: Case[] }>('errors.json');
  * Cases whose text aten-ts cannot give yet, each with the reason and the start of the text it gives today (the
  * test asserts both, so an entry fails once the difference is fixed or changes). Every one needs a change
  * outside the kernels: the argument parser (src/codegen/pyArgs.ts), native_functions.yaml or the dispatcher.
+ * None today.
  */
-const PARSER_SINGLE =
-  "PyTorch's argument parser names the failing argument when an op has one signature; aten-ts's parser " +
-  '(src/codegen/pyArgs.ts noMatch) always prints the "invalid combination" text';
-const KNOWN_DIFFERENCES: Record<string, { reason: string; ours: string }> = {
-  'pow/3': {
-    reason: 'native_functions.yaml declares no pow.Tensor_Tensor_out, so torch.pow takes no out=',
-    ours: 'pow() received an invalid combination of arguments - got (Tensor, Tensor, out=Tensor)',
-  },
-  ...Object.fromEntries(
-    ['isnan', 'isinf', 'isfinite', 'nonzero'].flatMap((op) => [
-      [`${op}/1`, { reason: `${PARSER_SINGLE} (too many positional arguments)`, ours: `${op}() received an invalid combination of arguments - got (Tensor, Tensor)` }],
-      [`${op}/2`, { reason: `${PARSER_SINGLE} (a list for a Tensor)`, ours: `${op}() received an invalid combination of arguments - got (list)` }],
-    ]),
-  ),
-  'stack/2': {
-    reason:
-      'aten-ts registers stack for CPU and Meta only; PyTorch registers it as CompositeExplicitAutograd, which also ' +
-      'fills the Undefined slot, so an empty list reaches the kernel check instead of the no-tensor dispatch error',
-    ours: 'There were no tensor arguments to this function (e.g., you passed an empty list of Tensors), but no fallback function is registered for schema aten::stack.',
-  },
-  'masked_fill/2': {
-    reason: 'native_functions.yaml declares only masked_fill.Scalar, not masked_fill.Tensor (a tensor value)',
-    ours: 'masked_fill() received an invalid combination of arguments - got (Tensor, Tensor, Tensor)',
-  },
-};
+const KNOWN_DIFFERENCES: Record<string, { reason: string; ours: string }> = {};
 
 const isSpec = (a: Arg): a is Spec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;
 

@@ -107,7 +107,11 @@ def C(op, args, kwargs=None, fn=None, name=None, method=False):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             if method:
-                getattr(py_args[0], fn)(*py_args[1:], **py_kwargs)
+                # spelled out as `self.fn(a1, ..., k=v)`: CPython names a METH_NOARGS method after the class that
+                # defines it (TensorBase) in a direct call, after type(self) (Tensor) through a bound method object
+                env = {'self': py_args[0], **{f'a{i}': v for i, v in enumerate(py_args[1:], 1)}, **{f'k_{k}': v for k, v in py_kwargs.items()}}
+                call = ', '.join([f'a{i}' for i in range(1, len(py_args))] + [f'{k}=k_{k}' for k in py_kwargs])
+                eval(f'self.{fn}({call})', {}, env)
             else:
                 resolve(fn)(*py_args, **py_kwargs)
     except Exception as e:  # noqa: BLE001
@@ -402,6 +406,41 @@ C('avg_pool2d', [f32(1, 1, 2, 2), 3], fn=NN + 'avg_pool2d')
 C('avg_pool2d', [f32(1, 1, 4, 4), 2, 2, 2], fn=NN + 'avg_pool2d')
 C('avg_pool2d', [f32(4, 4), 2], fn=NN + 'avg_pool2d')
 C('avg_pool2d', [f32(1, 1, 4, 4), 2], {'divisor_override': 0}, fn=NN + 'avg_pool2d')
+
+C('pow', [f32(3), 2.5], {'out': i64(3)})
+C('pow', [i64(3), 2], {'out': b(3)})
+C('pow', [2.5, f32(3)], {'out': i64(3)})
+C('masked_fill', [f32(3), b(3), f32(3)], fn='masked_fill_', method=True)
+C('masked_fill', [f32(3), b(2, 3), f32(2)])
+C('masked_fill', [f32(3), f32(3), f32()])
+
+# ---- the argument parser of single-signature bindings (FunctionSignature::parse with raise_exception) ------------
+C('isnan', [])
+C('isnan', [f32(3)], {'foo': 1})
+C('isnan', [f32(3), f32(3)], fn='isnan', method=True)
+C('isnan', [f32(3)], {'foo': 1}, fn='isnan', method=True)
+C('index_select', [f32(3, 2), 'a', i64(2)])
+C('index_select', [f32(3, 2), 0])
+C('index_select', [f32(3, 2)])
+C('index_select', [f32(3, 2), 0, i64(2), 1])
+C('index_select', [f32(3, 2), 0], fn='index_select', method=True)
+C('index_select', [f32(3, 2), 0, i64(2)], {'dim': 1})
+C('tril', [f32(2, 2), 1, 2])
+C('tril', [f32(2, 2)], {'foo': 1})
+C('tril', [f32(2, 2)], {'diagonal': 0.5})
+C('tril', [f32(2, 2)], {'diagonal': None})
+C('tril', [f32(2, 2), True])
+C('stack', [[f32(2), 1]])
+C('stack', [f32(2)])
+C('stack', [[f32(2)], 'a'])
+C('flip', [f32(2, 3), [0.5]])
+C('flip', [f32(2, 3), [0, 0.5]])
+C('flip', [f32(2, 3), 0.5])
+C('repeat', [f32(2, 3), 2, 0.5], method=True)
+C('repeat', [f32(2, 3), 0.5], method=True)
+C('repeat', [f32(2, 3), 0.5, 2], method=True)
+C('masked_select', [f32(2, 3), [1]])
+C('mm', [f32(2, 3), None])
 
 assert not no_error, 'expected an error from:\n' + '\n'.join(no_error)
 missing = [op for op in OPS if op not in seen_ops]
