@@ -37,6 +37,27 @@ describe('front-end emitter', () => {
     expect(m).toContain('    view: { value: method_view, writable: true, configurable: true },');
   });
 
+  it("gives single-signature bindings PyTorch's parse errors, built only on the error path", () => {
+    const f = emitFunctions(fns);
+    // sum has one signature: a failed match goes to its badCall description, not to the "invalid combination" text
+    expect(f).toContain('  return bad_sum(a);');
+    expect(f).toContain('function bad_sum(a: readonly unknown[]): never {');
+    expect(f).toContain('    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },');
+    expect(f).toContain(
+      '    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: false, kwOnly: false, list: \'int\' },',
+    );
+    expect(f).toContain("    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },");
+    expect(f).toContain('  ], false, SIGS_sum);');
+    expect(f).not.toContain('noMatch(');
+    // view takes varargs; a method without arguments is METH_NOARGS in PyTorch (CPython's texts, no signature list)
+    const noargs = parseNativeFunctions(`- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n  dispatch:\n    CompositeExplicitAutograd: shape.t\n`, 'nf.yaml');
+    const m = emitMethods([...fns, ...noargs]);
+    expect(m).toContain('  ], true, SIGS_view);');
+    expect(m).toContain('  return noArgs("t", a);');
+    expect(m).toContain('    if (o !== undefined) checkNoKw("t", o);');
+    expect(m).not.toContain('SIGS_t ');
+  });
+
   it('names functions verbatim from the schema', () => {
     // Operator names stay verbatim (DESIGN: names as PyTorch users type them).
     expect([jsName('empty_like'), jsName('_to_copy'), jsName('add_'), jsName('as_strided')]).toEqual(['empty_like', '_to_copy', 'add_', 'as_strided']);
