@@ -122,8 +122,48 @@ class EmitContext {
 /**
  * The CPU and Meta wrappers of a structured function (torchgen's StructuredRegisterDispatchKey: the
  * functional, in-place and out= classes; the Meta ones run the meta function only), and its `atenCpu` entries.
+ * `structuredOut` is the `structured: True` out= entry the function belongs to: with `structured_inherits:
+ * TensorIteratorBase` its meta returns the iterator; without, its meta sets the outputs
+ * (Note [Structured kernels without a TensorIterator]).
  */
-function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string, cpuLines: string[], overloaded: boolean): string[] {
+function structuredWrappers(ctx: EmitContext, nf: NativeFunction, structuredOut: NativeFunction, kernel: string, cpuLines: string[], overloaded: boolean): string[] {
+  const args = nf.func.arguments;
+  const kind = nf.func.kind();
+  const typed = args.map((a) => `${paramName(a.name)}: ${ctx.argType(a.type)}`);
+  const names = args.map((a) => paramName(a.name));
+  const out = args.filter((a) => a.isOut).map((a) => paramName(a.name));
+  const rets = nf.func.returns;
+  const retType = rets.length === 1 ? 'Tensor' : `[${rets.map((r) => ctx.returnType(r)).join(', ')}]`;
+  const L = structuredOut.structuredInherits === null
+    ? metaBaseWrappers(ctx, nf, structuredOut, kernel, retType)
+    : iteratorWrappers(ctx, nf, kernel);
+  // at::cpu::<name>: defaults filled in; out= as `<name>_out(out, ...)` and `<name>_outf(..., out)`.
+  const withDefaults = args.map((a, i) => {
+    if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined)) return typed[i]!;
+    return `${typed[i]!} = ${defaultExpr(nf, a.defaultValue)}`;
+  });
+  // Note [atenCpu names of overloads]: C++ overloads at::cpu::eq by argument types; a JavaScript object
+  // cannot, so where one name has several structured overloads of a kind each entry takes its handle name
+  // (`eq_Tensor`, `eq_Scalar`, `eq__Tensor`, `eq_Tensor_out`), as `at::_ops::eq_Tensor` does.
+  const base = nf.func.name;
+  const cpp = `at::cpu::${base}${kind === 'out' ? '_out' : ''}${overloaded ? ` (${nf.opName})` : ''}`;
+  if (kind === 'out') {
+    const key = overloaded ? nf.handleName : `${base}_out`;
+    const rest = withDefaults.filter((_, i) => !args[i]!.isOut);
+    cpuLines.push(`  /** \`${cpp}\` */`);
+    cpuLines.push(`  ${key}: (${[...out.map((o) => `${o}: Tensor`), ...rest].join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+    cpuLines.push(`  /** \`${cpp.replace('_out', '_outf')}\` */`);
+    cpuLines.push(`  ${key}f: (${typed.join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+  } else {
+    const key = overloaded ? nf.handleName : base;
+    cpuLines.push(`  /** \`${cpp}\` */`);
+    cpuLines.push(`  ${key}: (${withDefaults.join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+  }
+  return L;
+}
+
+/** The wrappers of a TensorIteratorBase kernel: `meta(out | null, ...args)` returns the iterator. */
+function iteratorWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string): string[] {
   const args = nf.func.arguments;
   const kind = nf.func.kind();
   const typed = args.map((a) => `${paramName(a.name)}: ${ctx.argType(a.type)}`);
@@ -132,7 +172,7 @@ function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string
   const L: string[] = [];
   const self = names[0] ?? 'self';
   const out = args.filter((a) => a.isOut).map((a) => paramName(a.name));
-  if (kind === 'out' && out.length !== 1) ctx.fail('structured out= functions with more than one out argument are not generated yet');
+  if (kind === 'out' && out.length !== 1) ctx.fail('a structured_inherits: TensorIteratorBase kernel has exactly one out= tensor (several outputs need a MetaBase kernel: drop structured_inherits)');
   const outName = out[0] ?? 'out';
   for (const backend of ['cpu', 'meta'] as const) {
     L.push(`/** \`${nf.opName}\`, ${backend === 'cpu' ? 'CPU' : 'Meta'} (${kind}). */`);
@@ -165,27 +205,56 @@ function structuredWrappers(ctx: EmitContext, nf: NativeFunction, kernel: string
     L.push('}');
     L.push('');
   }
-  // at::cpu::<name>: defaults filled in; out= as `<name>_out(out, ...)` and `<name>_outf(..., out)`.
-  const withDefaults = args.map((a, i) => {
-    if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined)) return typed[i]!;
-    return `${typed[i]!} = ${defaultExpr(nf, a.defaultValue)}`;
+  return L;
+}
+
+/**
+ * The wrappers of a MetaBase kernel (no `structured_inherits`): `meta(outs | null, ...args)` returns the
+ * output specs and the precomputed values; the wrapper allocates (functional), checks (in-place) or resizes
+ * (out=) every output in order, then calls `impl(outs, ...implArgs)`. See Note [Structured kernels without a
+ * TensorIterator].
+ */
+function metaBaseWrappers(ctx: EmitContext, nf: NativeFunction, structuredOut: NativeFunction, kernel: string, retType: string): string[] {
+  const args = nf.func.arguments;
+  const kind = nf.func.kind();
+  const typed = args.map((a) => `${paramName(a.name)}: ${ctx.argType(a.type)}`);
+  const names = args.map((a) => paramName(a.name));
+  const metaArgs = args.filter((a) => !a.isOut).map((a) => paramName(a.name));
+  // The impl's arguments: each precomputed argument replaced by the meta's values (torchgen's Precompute).
+  const implArgs = args.filter((a) => !a.isOut).flatMap((a) => {
+    const p = structuredOut.precomputed.find((q) => q.replace === a.name);
+    return p ? p.with.map((w) => `m.precomputed.${paramName(w.name)}`) : [paramName(a.name)];
   });
-  // Note [atenCpu names of overloads]: C++ overloads at::cpu::eq by argument types; a JavaScript object
-  // cannot, so where one name has several structured overloads of a kind each entry takes its handle name
-  // (`eq_Tensor`, `eq_Scalar`, `eq__Tensor`, `eq_Tensor_out`), as `at::_ops::eq_Tensor` does.
-  const base = nf.func.name;
-  const cpp = `at::cpu::${base}${kind === 'out' ? '_out' : ''}${overloaded ? ` (${nf.opName})` : ''}`;
-  if (kind === 'out') {
-    const key = overloaded ? nf.handleName : `${base}_out`;
-    const rest = withDefaults.filter((_, i) => !args[i]!.isOut);
-    cpuLines.push(`  /** \`${cpp}\` */`);
-    cpuLines.push(`  ${key}: (${[`${outName}: Tensor`, ...rest].join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
-    cpuLines.push(`  /** \`${cpp.replace('_out', '_outf')}\` */`);
-    cpuLines.push(`  ${key}f: (${typed.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
-  } else {
-    const key = overloaded ? nf.handleName : base;
-    cpuLines.push(`  /** \`${cpp}\` */`);
-    cpuLines.push(`  ${key}: (${withDefaults.join(', ')}): Tensor => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+  const nOut = structuredOut.func.arguments.filter((a) => a.isOut).length;
+  const rets = nf.func.returns;
+  if (rets.length !== nOut) ctx.fail(`returns ${rets.length} values but its structured out= overload '${structuredOut.opName}' writes ${nOut}`);
+  const self = names[0] ?? 'self';
+  const L: string[] = [];
+  for (const backend of ['cpu', 'meta'] as const) {
+    L.push(`/** \`${nf.opName}\`, ${backend === 'cpu' ? 'CPU' : 'Meta'} (${kind}). */`);
+    L.push(`function ${backend}_${nf.handleName}(_ks: DispatchKeySet, ${typed.join(', ')}): ${retType} {`);
+    L.push(`  const k = ${kernel};`);
+    let outs: string[];
+    if (kind === 'functional') {
+      L.push(`  const m = k.meta(null, ${metaArgs.join(', ')});`);
+      outs = rets.map((_, i) => `out${i}`);
+      outs.forEach((o, i) => L.push(`  const ${o} = allocateStructuredOutput(m, ${i});`));
+    } else if (kind === 'inplace') {
+      if (nOut !== 1) ctx.fail(`an in-place overload of a structured kernel with ${nOut} outputs is not generated`);
+      L.push(`  const m = k.meta([${self}], ${metaArgs.join(', ')});`);
+      L.push(`  checkInplaceOutput(${self}, m, 0);`);
+      outs = [self];
+    } else if (kind === 'out') {
+      outs = args.filter((a) => a.isOut).map((a) => paramName(a.name));
+      L.push(`  const m = k.meta([${outs.join(', ')}], ${metaArgs.join(', ')});`);
+      outs.forEach((o, i) => L.push(`  resizeStructuredOutput(${o}, m, ${i});`));
+    } else {
+      return ctx.fail(`structured kernels are generated for functional, in-place and out= overloads, not a ${kind} one`);
+    }
+    if (backend === 'cpu') L.push(`  k.impl([${outs.join(', ')}], ${implArgs.join(', ')});`);
+    L.push(`  return ${outs.length === 1 ? outs[0]! : `[${outs.join(', ')}]`};`);
+    L.push('}');
+    L.push('');
   }
   return L;
 }
@@ -207,6 +276,8 @@ export function emitAten(functions: readonly NativeFunction[]): string {
   // How many structured overloads share a name and kind (Note [atenCpu names of overloads]).
   const cpuNameUses = new Map<string, number>();
   const cpuNameOf = (nf: NativeFunction): string => `${nf.func.name}|${nf.func.kind()}`;
+  let iteratorUsed = false;
+  let metaBaseUsed = false;
   for (const nf of functions) {
     if (nf.structured || nf.structuredDelegate !== null) cpuNameUses.set(cpuNameOf(nf), (cpuNameUses.get(cpuNameOf(nf)) ?? 0) + 1);
   }
@@ -229,7 +300,9 @@ export function emitAten(functions: readonly NativeFunction[]): string {
         ctx.fail(`structured out= entry '${structuredOut.opName}' lists no CPU kernel (expected e.g. 'CPU: binary.addStructured')`);
       modules.add(cpu.kernel.module);
       used.add('DispatchKeySet');
-      structuredLines.push(...structuredWrappers(ctx, nf, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines, (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1));
+      structuredLines.push(...structuredWrappers(ctx, nf, structuredOut, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines, (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1));
+      if (structuredOut.structuredInherits === null) metaBaseUsed = true;
+      else iteratorUsed = true;
       kernels = [`CPU: cpu_${nf.handleName}`, `Meta: meta_${nf.handleName}`];
     } else {
       kernels = nf.dispatch.map((d) => {
@@ -249,7 +322,11 @@ export function emitAten(functions: readonly NativeFunction[]): string {
     // DispatchKeySet is a value in the generated direct entry points (atenCpu).
     imports.push(name === 'DispatchKeySet' ? `import { ${name} } from '${from}';` : `import type { ${name} } from '${from}';`);
   }
-  if (structuredLines.length > 0) imports.push("import { checkInplace } from '../codegen/structured.js';");
+  const helpers = [
+    ...(iteratorUsed ? ['checkInplace'] : []),
+    ...(metaBaseUsed ? ['allocateStructuredOutput', 'checkInplaceOutput', 'resizeStructuredOutput'] : []),
+  ];
+  if (helpers.length > 0) imports.push(`import { ${helpers.join(', ')} } from '../codegen/structured.js';`);
   for (const module of [...modules].sort()) {
     imports.push(`import * as ${module} from '${KERNEL_MODULES[module] ?? ''}';`);
   }

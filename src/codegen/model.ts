@@ -5,7 +5,7 @@
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 import { isParseableDispatchKey } from '../c10/DispatchKey.js';
-import { type FunctionSchema, parseSchema, SchemaParseError } from '../schema/index.js';
+import { type Argument, type FunctionSchema, parseSchema, SchemaParseError } from '../schema/index.js';
 
 /** A kernel module of src/kernels that `dispatch` entries may name, with its import path from src/generated. */
 export const KERNEL_MODULES: Readonly<Record<string, string>> = {
@@ -46,9 +46,12 @@ const COMPOSITE_KEYS: readonly string[] = [
 ];
 
 /** The keys of an entry, as torchgen pops them in NativeFunction.from_yaml. */
-const KNOWN_KEYS: readonly string[] = ['func', 'variants', 'dispatch', 'structured', 'structured_delegate', 'structured_inherits', 'tags'];
+const KNOWN_KEYS: readonly string[] = ['func', 'variants', 'dispatch', 'structured', 'structured_delegate', 'structured_inherits', 'precomputed', 'tags'];
 
-/** The `structured_inherits` bases the generator supports (Note [Structured kernels in aten-ts]). */
+/**
+ * The `structured_inherits` bases the generator supports (Note [Structured kernels in aten-ts]); without the
+ * key a structured kernel derives from MetaBase (Note [Structured kernels without a TensorIterator]).
+ */
 export const STRUCTURED_BASES: readonly string[] = ['TensorIteratorBase'];
 
 /** The backend keys a structured out= entry may list; the Meta kernel is generated (torchgen forbids an explicit one). */
@@ -67,6 +70,15 @@ export interface DispatchEntry {
   readonly kernel: KernelRef;
 }
 
+/**
+ * One `precomputed:` line, `dim -> int dim` (torchgen's Precompute.replace): the impl receives `with`, computed
+ * by the meta function, instead of the argument `replace`.
+ */
+export interface Precomputed {
+  readonly replace: string;
+  readonly with: readonly Argument[];
+}
+
 /** One entry of native_functions.yaml (torchgen's NativeFunction, reduced to what aten-ts uses). */
 export interface NativeFunction {
   /** The schema text, verbatim. */
@@ -81,8 +93,10 @@ export interface NativeFunction {
   readonly dispatch: readonly DispatchEntry[];
   readonly structured: boolean;
   readonly structuredDelegate: string | null;
-  /** `structured_inherits:` (only with `structured: True`). */
+  /** `structured_inherits:` (only with `structured: True`); null is MetaBase. */
   readonly structuredInherits: string | null;
+  /** `precomputed:` (only on a structured entry without `structured_inherits`), in file order. */
+  readonly precomputed: readonly Precomputed[];
   /** Line of the `structured_delegate` value (the entry's line when absent). */
   readonly structuredDelegateLine: number;
   readonly tags: readonly string[];
@@ -260,8 +274,38 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       }
       structuredInherits = v.value;
     }
-    if (structured && !inheritsPair) {
-      fail(structuredPair?.value as Node, "'structured: True' needs 'structured_inherits: TensorIteratorBase' (the only meta base aten-ts generates for)");
+
+    // torchgen's Precompute.parse: `- <arg> -> <type> <name>[, <type> <name>...]`. The form without `->` (values
+    // added after every argument) is not used by the kernels aten-ts declares and is rejected.
+    const precomputed: Precomputed[] = [];
+    const precomputedPair = fields.get('precomputed');
+    if (precomputedPair) {
+      const v = precomputedPair.value;
+      if (!structured) fail(precomputedPair.key as Node, "'precomputed' is only allowed with 'structured: True'");
+      if (inheritsPair) {
+        fail(precomputedPair.key as Node, "'precomputed' is generated for structured kernels without 'structured_inherits' only (a TensorIteratorBase meta returns its iterator)");
+      }
+      if (!isSeq(v) || v.items.length === 0) return fail(v as Node, "'precomputed' must be a list of lines like '- dim -> int dim'");
+      for (const item of v.items) {
+        if (!isScalar(item) || typeof item.value !== 'string') return fail(item as Node, "'precomputed' must be a list of lines like '- dim -> int dim'");
+        const text = item.value;
+        const arrow = text.indexOf('->');
+        if (arrow < 0) fail(item, `precomputed line '${text}' adds values without replacing an argument, which is not generated yet (expected '<arg> -> <type> <name>')`);
+        const replace = text.slice(0, arrow).trim();
+        const arg = func.arguments.find((a) => a.name === replace);
+        if (!arg || arg.isOut) {
+          fail(item, `precomputed line '${text}' replaces '${replace}', which is not an argument of the schema${didYouMean(replace, func.arguments.filter((a) => !a.isOut).map((a) => a.name))}`);
+        }
+        let parsed: Argument[] = [];
+        try {
+          parsed = [...parseSchema(`_precomputed(${text.slice(arrow + 2).trim()}) -> ()`).arguments];
+        } catch (e) {
+          fail(item, `precomputed line '${text}': invalid replacement: ${schemaErrorText(e)}`);
+        }
+        if (parsed.length === 0) fail(item, `precomputed line '${text}' names no replacement (expected '<arg> -> <type> <name>')`);
+        if (precomputed.some((p) => p.replace === replace)) fail(item, `precomputed line '${text}' replaces '${replace}' twice`);
+        precomputed.push({ replace, with: parsed });
+      }
     }
 
     const dispatch: DispatchEntry[] = [];
@@ -321,7 +365,7 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       }
     }
 
-    const nf: NativeFunction = { funcText, func, opName, handleName, variants, dispatch, structured, structuredDelegate, structuredDelegateLine, structuredInherits, tags, file, line };
+    const nf: NativeFunction = { funcText, func, opName, handleName, variants, dispatch, structured, structuredDelegate, structuredDelegateLine, structuredInherits, precomputed, tags, file, line };
     const previous = byOpName.get(opName);
     if (previous) fail(funcPair.key as Node, `duplicate overload '${opName}' (first declared at ${file}:${previous.line})`);
     byOpName.set(opName, nf);

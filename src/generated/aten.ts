@@ -13,7 +13,7 @@ import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { checkInplace } from '../codegen/structured.js';
+import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../codegen/structured.js';
 import * as binary from '../kernels/BinaryOps.js';
 import * as compare from '../kernels/CompareOps.js';
 import * as composite from '../kernels/composite.js';
@@ -633,8 +633,12 @@ export interface AtenOps {
   argmin_out: OperatorHandle<(self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor) => Tensor>;
   /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
   max_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)` */
+  max_dim_max: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor) => [Tensor, Tensor]>;
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
   min_dim: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean) => [Tensor, Tensor]>;
+  /** `min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)` */
+  min_dim_min: OperatorHandle<(self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor) => [Tensor, Tensor]>;
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
   var_correction: OperatorHandle<(self: Tensor, dim: Opt<number[]>, correction: Opt<number | boolean>, keepdim: boolean) => Tensor>;
   /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
@@ -767,8 +771,16 @@ export interface AtenOps {
   div_Tensor_mode: OperatorHandle<(self: Tensor, other: Tensor, roundingMode: Opt<string>) => Tensor>;
   /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
   cumsum: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumsum_: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  cumsum_out: OperatorHandle<(self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
   /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
   cumprod: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumprod_: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)` */
+  cumprod_out: OperatorHandle<(self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor) => Tensor>;
   /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor` */
   norm_Scalar: OperatorHandle<(self: Tensor, p: number | boolean) => Tensor>;
   /** `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
@@ -3960,6 +3972,184 @@ function meta_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, ke
   return out;
 }
 
+/** `max.dim`, CPU (functional). */
+function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta(null, self, dim, keepdim);
+  const out0 = allocateStructuredOutput(m, 0);
+  const out1 = allocateStructuredOutput(m, 1);
+  k.impl([out0, out1], self, m.precomputed.dim, keepdim);
+  return [out0, out1];
+}
+
+/** `max.dim`, Meta (functional). */
+function meta_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta(null, self, dim, keepdim);
+  const out0 = allocateStructuredOutput(m, 0);
+  const out1 = allocateStructuredOutput(m, 1);
+  return [out0, out1];
+}
+
+/** `max.dim_max`, CPU (out). */
+function cpu_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta([max, maxValues], self, dim, keepdim);
+  resizeStructuredOutput(max, m, 0);
+  resizeStructuredOutput(maxValues, m, 1);
+  k.impl([max, maxValues], self, m.precomputed.dim, keepdim);
+  return [max, maxValues];
+}
+
+/** `max.dim_max`, Meta (out). */
+function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta([max, maxValues], self, dim, keepdim);
+  resizeStructuredOutput(max, m, 0);
+  resizeStructuredOutput(maxValues, m, 1);
+  return [max, maxValues];
+}
+
+/** `min.dim`, CPU (functional). */
+function cpu_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+  const k = reduce.minDimStructured;
+  const m = k.meta(null, self, dim, keepdim);
+  const out0 = allocateStructuredOutput(m, 0);
+  const out1 = allocateStructuredOutput(m, 1);
+  k.impl([out0, out1], self, m.precomputed.dim, keepdim);
+  return [out0, out1];
+}
+
+/** `min.dim`, Meta (functional). */
+function meta_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+  const k = reduce.minDimStructured;
+  const m = k.meta(null, self, dim, keepdim);
+  const out0 = allocateStructuredOutput(m, 0);
+  const out1 = allocateStructuredOutput(m, 1);
+  return [out0, out1];
+}
+
+/** `min.dim_min`, CPU (out). */
+function cpu_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor): [Tensor, Tensor] {
+  const k = reduce.minDimStructured;
+  const m = k.meta([min, minIndices], self, dim, keepdim);
+  resizeStructuredOutput(min, m, 0);
+  resizeStructuredOutput(minIndices, m, 1);
+  k.impl([min, minIndices], self, m.precomputed.dim, keepdim);
+  return [min, minIndices];
+}
+
+/** `min.dim_min`, Meta (out). */
+function meta_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor): [Tensor, Tensor] {
+  const k = reduce.minDimStructured;
+  const m = k.meta([min, minIndices], self, dim, keepdim);
+  resizeStructuredOutput(min, m, 0);
+  resizeStructuredOutput(minIndices, m, 1);
+  return [min, minIndices];
+}
+
+/** `cumsum`, CPU (functional). */
+function cpu_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta(null, self, dim, dtype);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], self, dim, dtype);
+  return out0;
+}
+
+/** `cumsum`, Meta (functional). */
+function meta_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta(null, self, dim, dtype);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `cumsum_`, CPU (inplace). */
+function cpu_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta([self], self, dim, dtype);
+  checkInplaceOutput(self, m, 0);
+  k.impl([self], self, dim, dtype);
+  return self;
+}
+
+/** `cumsum_`, Meta (inplace). */
+function meta_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta([self], self, dim, dtype);
+  checkInplaceOutput(self, m, 0);
+  return self;
+}
+
+/** `cumsum.out`, CPU (out). */
+function cpu_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta([out], self, dim, dtype);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], self, dim, dtype);
+  return out;
+}
+
+/** `cumsum.out`, Meta (out). */
+function meta_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta([out], self, dim, dtype);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
+/** `cumprod`, CPU (functional). */
+function cpu_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta(null, self, dim, dtype);
+  const out0 = allocateStructuredOutput(m, 0);
+  k.impl([out0], self, dim, dtype);
+  return out0;
+}
+
+/** `cumprod`, Meta (functional). */
+function meta_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta(null, self, dim, dtype);
+  const out0 = allocateStructuredOutput(m, 0);
+  return out0;
+}
+
+/** `cumprod_`, CPU (inplace). */
+function cpu_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta([self], self, dim, dtype);
+  checkInplaceOutput(self, m, 0);
+  k.impl([self], self, dim, dtype);
+  return self;
+}
+
+/** `cumprod_`, Meta (inplace). */
+function meta_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta([self], self, dim, dtype);
+  checkInplaceOutput(self, m, 0);
+  return self;
+}
+
+/** `cumprod.out`, CPU (out). */
+function cpu_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta([out], self, dim, dtype);
+  resizeStructuredOutput(out, m, 0);
+  k.impl([out], self, dim, dtype);
+  return out;
+}
+
+/** `cumprod.out`, Meta (out). */
+function meta_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
+  const k = reduce.cumprodStructured;
+  const m = k.meta([out], self, dim, dtype);
+  resizeStructuredOutput(out, m, 0);
+  return out;
+}
+
 /** `norm.ScalarOpt_dim`, CPU (functional). */
 function cpu_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean): Tensor {
   const k = reduce.normStructured;
@@ -4527,6 +4717,34 @@ export const atenCpu = {
   argmin_out: (out: Tensor, self: Tensor, dim: Opt<number> = null, keepdim: boolean = false): Tensor => cpu_argmin_out(NO_KEYS, self, dim, keepdim, out),
   /** `at::cpu::argmin_outf` */
   argmin_outf: (self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor => cpu_argmin_out(NO_KEYS, self, dim, keepdim, out),
+  /** `at::cpu::max` */
+  max: (self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_max_dim(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::max_out` */
+  max_out: (max: Tensor, maxValues: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),
+  /** `at::cpu::max_outf` */
+  max_outf: (self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),
+  /** `at::cpu::min` */
+  min: (self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_min_dim(NO_KEYS, self, dim, keepdim),
+  /** `at::cpu::min_out` */
+  min_out: (min: Tensor, minIndices: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_min_dim_min(NO_KEYS, self, dim, keepdim, min, minIndices),
+  /** `at::cpu::min_outf` */
+  min_outf: (self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor): [Tensor, Tensor] => cpu_min_dim_min(NO_KEYS, self, dim, keepdim, min, minIndices),
+  /** `at::cpu::cumsum` */
+  cumsum: (self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumsum(NO_KEYS, self, dim, dtype),
+  /** `at::cpu::cumsum_` */
+  cumsum_: (self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumsum_(NO_KEYS, self, dim, dtype),
+  /** `at::cpu::cumsum_out` */
+  cumsum_out: (out: Tensor, self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumsum_out(NO_KEYS, self, dim, dtype, out),
+  /** `at::cpu::cumsum_outf` */
+  cumsum_outf: (self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor => cpu_cumsum_out(NO_KEYS, self, dim, dtype, out),
+  /** `at::cpu::cumprod` */
+  cumprod: (self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumprod(NO_KEYS, self, dim, dtype),
+  /** `at::cpu::cumprod_` */
+  cumprod_: (self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumprod_(NO_KEYS, self, dim, dtype),
+  /** `at::cpu::cumprod_out` */
+  cumprod_out: (out: Tensor, self: Tensor, dim: number, dtype: Opt<ScalarType> = null): Tensor => cpu_cumprod_out(NO_KEYS, self, dim, dtype, out),
+  /** `at::cpu::cumprod_outf` */
+  cumprod_outf: (self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor => cpu_cumprod_out(NO_KEYS, self, dim, dtype, out),
   /** `at::cpu::norm` */
   norm: (self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean = false): Tensor => cpu_norm_ScalarOpt_dim(NO_KEYS, self, p, dim, keepdim),
   /** `at::cpu::norm_out` */
@@ -5727,11 +5945,19 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   max_dim: {
     schema: 'max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
-    kernels: { CPU: reduce.maxDim, Meta: reduce.maxDim },
+    kernels: { CPU: cpu_max_dim, Meta: meta_max_dim },
+  },
+  max_dim_max: {
+    schema: 'max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)',
+    kernels: { CPU: cpu_max_dim_max, Meta: meta_max_dim_max },
   },
   min_dim: {
     schema: 'min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)',
-    kernels: { CPU: reduce.minDim, Meta: reduce.minDim },
+    kernels: { CPU: cpu_min_dim, Meta: meta_min_dim },
+  },
+  min_dim_min: {
+    schema: 'min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)',
+    kernels: { CPU: cpu_min_dim_min, Meta: meta_min_dim_min },
   },
   var_correction: {
     schema: 'var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor',
@@ -5995,11 +6221,27 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   cumsum: {
     schema: 'cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
-    kernels: { CPU: reduce.cumsum, Meta: reduce.cumsum },
+    kernels: { CPU: cpu_cumsum, Meta: meta_cumsum },
+  },
+  cumsum_: {
+    schema: 'cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
+    kernels: { CPU: cpu_cumsum_, Meta: meta_cumsum_ },
+  },
+  cumsum_out: {
+    schema: 'cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_cumsum_out, Meta: meta_cumsum_out },
   },
   cumprod: {
     schema: 'cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor',
-    kernels: { CPU: reduce.cumprod, Meta: reduce.cumprod },
+    kernels: { CPU: cpu_cumprod, Meta: meta_cumprod },
+  },
+  cumprod_: {
+    schema: 'cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)',
+    kernels: { CPU: cpu_cumprod_, Meta: meta_cumprod_ },
+  },
+  cumprod_out: {
+    schema: 'cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
+    kernels: { CPU: cpu_cumprod_out, Meta: meta_cumprod_out },
   },
   norm_Scalar: {
     schema: 'norm.Scalar(Tensor self, Scalar p=2) -> Tensor',

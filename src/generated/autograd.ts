@@ -5699,6 +5699,10 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
+  max_dim_max: kernel('max_dim_max', (ks, self, dim, keepdim, max, maxValues) => {
+    if (anyRequiresGrad(self, max, maxValues)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
+    return ops.max_dim_max.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, max, maxValues);
+  }),
   min_dim: kernel('min_dim', (ks, self, dim, keepdim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.min_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim);
@@ -5711,6 +5715,10 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[0], gradFn, 0);
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
+  }),
+  min_dim_min: kernel('min_dim_min', (ks, self, dim, keepdim, min, minIndices) => {
+    if (anyRequiresGrad(self, min, minIndices)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
+    return ops.min_dim_min.redispatch(ks.and(afterAutogradKeyset), self, dim, keepdim, min, minIndices);
   }),
   var_correction: kernel('var_correction', (ks, self, dim, correction, keepdim) => {
     const rg = anyRequiresGrad(self);
@@ -6458,6 +6466,21 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  cumsum_: kernel('cumsum_', (ks, self, dim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.cumsum_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const gradFn = new CumsumBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    const result = ops.cumsum_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  cumsum_out: kernel('cumsum_out', (ks, self, dim, dtype, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cumsum'));
+    return ops.cumsum_out.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype, out);
+  }),
   cumprod: kernel('cumprod', (ks, self, dim, dtype) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.cumprod.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
@@ -6469,6 +6492,23 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
     return result;
+  }),
+  cumprod_: kernel('cumprod_', (ks, self, dim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.cumprod_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    const gradFn = new CumprodBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.dim_ = dim;
+    const result = ops.cumprod_.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  cumprod_out: kernel('cumprod_out', (ks, self, dim, dtype, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('cumprod'));
+    return ops.cumprod_out.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype, out);
   }),
   norm_Scalar: kernel('norm_Scalar', (ks, self, p) => {
     const rg = anyRequiresGrad(self);
@@ -7361,6 +7401,18 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     out.bumpVersion();
     return result;
   }),
+  max_dim_max: kernel('max_dim_max', (ks, self, dim, keepdim, max, maxValues) => {
+    const result = ops.max_dim_max.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, max, maxValues);
+    max.bumpVersion();
+    maxValues.bumpVersion();
+    return result;
+  }),
+  min_dim_min: kernel('min_dim_min', (ks, self, dim, keepdim, min, minIndices) => {
+    const result = ops.min_dim_min.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, keepdim, min, minIndices);
+    min.bumpVersion();
+    minIndices.bumpVersion();
+    return result;
+  }),
   split_Tensor: kernel('split_Tensor', (ks, self, splitSize, dim) => {
     const result = ops.split_Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, splitSize, dim);
     for (const r of result) markView(r, self);
@@ -7408,6 +7460,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   pow_Scalar_out: kernel('pow_Scalar_out', (ks, self, exponent, out) => {
     const result = ops.pow_Scalar_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, exponent, out);
+    out.bumpVersion();
+    return result;
+  }),
+  cumsum_: kernel('cumsum_', (ks, self, dim, dtype) => {
+    const result = ops.cumsum_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, dtype);
+    self.bumpVersion();
+    return result;
+  }),
+  cumsum_out: kernel('cumsum_out', (ks, self, dim, dtype, out) => {
+    const result = ops.cumsum_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, dtype, out);
+    out.bumpVersion();
+    return result;
+  }),
+  cumprod_: kernel('cumprod_', (ks, self, dim, dtype) => {
+    const result = ops.cumprod_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, dtype);
+    self.bumpVersion();
+    return result;
+  }),
+  cumprod_out: kernel('cumprod_out', (ks, self, dim, dtype, out) => {
+    const result = ops.cumprod_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim, dtype, out);
     out.bumpVersion();
     return result;
   }),

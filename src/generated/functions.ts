@@ -4943,17 +4943,17 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input, int dim, bool keepdim = False)"];
+const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.max`: `max.dim`. */
-export function max(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
-export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
 export function max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // max.dim
+  // max.dim (out=: max.dim_max)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -4963,7 +4963,12 @@ export function max(...a: unknown[]): unknown {
       kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("max", 'out', 'Tensor', isTensor(out), out);
+      return aten().max_dim_max.call(v0, v1, v2, out as Tensor, out as Tensor);
+    }
     return aten().max_dim.call(v0, v1, v2);
   }
   return bad_max(a);
@@ -4974,20 +4979,21 @@ function bad_max(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_max);
 }
 
-const SIGS_min = ["(Tensor input, int dim, bool keepdim = False)"];
+const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.min`: `min.dim`. */
-export function min(input: Tensor, dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
-export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
 export function min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // min.dim
+  // min.dim (out=: min.dim_min)
   if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -4997,7 +5003,12 @@ export function min(...a: unknown[]): unknown {
       kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v2 = o.keepdim as boolean;
     } else v2 = false;
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("min", 'out', 'Tensor', isTensor(out), out);
+      return aten().min_dim_min.call(v0, v1, v2, out as Tensor, out as Tensor);
+    }
     return aten().min_dim.call(v0, v1, v2);
   }
   return bad_min(a);
@@ -5008,6 +5019,7 @@ function bad_min(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_min);
 }
 
@@ -6998,16 +7010,16 @@ export function pow(...a: unknown[]): unknown {
   return noMatch("pow", a, SIGS_pow);
 }
 
-const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None)"];
+const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumsum`: `cumsum`. */
-export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // cumsum
+  // cumsum (out=: cumsum.out)
   if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -7016,7 +7028,12 @@ export function cumsum(...a: unknown[]): unknown {
       kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["self","dim"], n);
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["self","dim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
+      return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+    }
     return aten().cumsum.call(v0, v1, k0);
   }
   return bad_cumsum(a);
@@ -7027,19 +7044,20 @@ function bad_cumsum(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_cumsum);
 }
 
-const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None)"];
+const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumprod`: `cumprod`. */
-export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // cumprod
+  // cumprod (out=: cumprod.out)
   if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
     const v0: Tensor = a[0] as Tensor;
     const v1: number = a[1] as number;
@@ -7048,7 +7066,12 @@ export function cumprod(...a: unknown[]): unknown {
       kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["self","dim"], n);
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["self","dim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
+      return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+    }
     return aten().cumprod.call(v0, v1, k0);
   }
   return bad_cumprod(a);
@@ -7059,6 +7082,7 @@ function bad_cumprod(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_cumprod);
 }
 

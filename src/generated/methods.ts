@@ -390,11 +390,11 @@ export interface TensorMethods {
   argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
-  max(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
-  max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  max(dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+  max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
-  min(dim: number, options?: { keepdim?: boolean }): [Tensor, Tensor];
-  min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean }): [Tensor, Tensor];
+  min(dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+  min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -500,9 +500,13 @@ export interface TensorMethods {
   pow(exponent: Tensor, options?: { out?: Tensor }): Tensor;
   pow(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
-  cumsum(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  cumsum(dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumsum_(dim: number, options?: { dtype?: DtypeLike | null }): this;
   /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
-  cumprod(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
+  cumprod(dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
+  /** `cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumprod_(dim: number, options?: { dtype?: DtypeLike | null }): this;
   /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor`; `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
   norm(options?: { p?: number | boolean }): Tensor;
   norm(p?: number | boolean, options?: { p?: number | boolean }): Tensor;
@@ -4227,14 +4231,14 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(int dim, bool keepdim = False)"];
+const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // max.dim
+  // max.dim (out=: max.dim_max)
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     const v0: number = a[0] as number;
     let v1: boolean;
@@ -4243,7 +4247,12 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("max", 'out', 'Tensor', isTensor(out), out);
+      return aten().max_dim_max.call(this, v0, v1, out as Tensor, out as Tensor);
+    }
     return aten().max_dim.call(this, v0, v1);
   }
   return bad_max(a);
@@ -4253,17 +4262,18 @@ function bad_max(a: readonly unknown[]): never {
   return badCall("max", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_max);
 }
 
-const SIGS_min = ["(int dim, bool keepdim = False)"];
+const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // min.dim
+  // min.dim (out=: min.dim_min)
   if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
     const v0: number = a[0] as number;
     let v1: boolean;
@@ -4272,7 +4282,12 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
       v1 = o.keepdim as boolean;
     } else v1 = false;
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim"], ["dim","keepdim"], n);
+    if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("min", 'out', 'Tensor', isTensor(out), out);
+      return aten().min_dim_min.call(this, v0, v1, out as Tensor, out as Tensor);
+    }
     return aten().min_dim.call(this, v0, v1);
   }
   return bad_min(a);
@@ -4282,6 +4297,7 @@ function bad_min(a: readonly unknown[]): never {
   return badCall("min", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_min);
 }
 
@@ -5333,14 +5349,14 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.pow", a, SIGS_pow);
 }
 
-const SIGS_cumsum = ["(int dim, *, torch.dtype dtype = None)"];
+const SIGS_cumsum = ["(int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // cumsum
+  // cumsum (out=: cumsum.out)
   if (n === 1 && isInt(a[0])) {
     const v0: number = a[0] as number;
     let k0: ScalarType | null;
@@ -5348,7 +5364,12 @@ function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
       kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype"], ["dim"], n);
+    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["dim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
+      return aten().cumsum_out.call(this, v0, k0, out as Tensor);
+    }
     return aten().cumsum.call(this, v0, k0);
   }
   return bad_cumsum(a);
@@ -5358,17 +5379,46 @@ function bad_cumsum(a: readonly unknown[]): never {
   return badCall("cumsum", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_cumsum);
 }
 
-const SIGS_cumprod = ["(int dim, *, torch.dtype dtype = None)"];
+const SIGS_cumsum_ = ["(int dim, *, torch.dtype dtype = None)"];
+
+function method_cumsum_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumsum_
+  if (n === 1 && isInt(a[0])) {
+    const v0: number = a[0] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumsum_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    if (o !== undefined) checkKw("cumsum_", o, ["dim","dtype"], ["dim"], n);
+    return aten().cumsum_.call(this, v0, k0);
+  }
+  return bad_cumsum_(a);
+}
+
+function bad_cumsum_(a: readonly unknown[]): never {
+  return badCall("cumsum_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumsum_);
+}
+
+const SIGS_cumprod = ["(int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
-  // cumprod
+  // cumprod (out=: cumprod.out)
   if (n === 1 && isInt(a[0])) {
     const v0: number = a[0] as number;
     let k0: ScalarType | null;
@@ -5376,7 +5426,12 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
       kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
       k0 = o.dtype === null ? null : toDtype(o.dtype);
     } else k0 = null;
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype"], ["dim"], n);
+    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["dim"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
+      return aten().cumprod_out.call(this, v0, k0, out as Tensor);
+    }
     return aten().cumprod.call(this, v0, k0);
   }
   return bad_cumprod(a);
@@ -5386,7 +5441,36 @@ function bad_cumprod(a: readonly unknown[]): never {
   return badCall("cumprod", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
   ], false, SIGS_cumprod);
+}
+
+const SIGS_cumprod_ = ["(int dim, *, torch.dtype dtype = None)"];
+
+function method_cumprod_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cumprod_
+  if (n === 1 && isInt(a[0])) {
+    const v0: number = a[0] as number;
+    let k0: ScalarType | null;
+    if (o !== undefined && o.dtype !== undefined) {
+      kwArg("cumprod_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+      k0 = o.dtype === null ? null : toDtype(o.dtype);
+    } else k0 = null;
+    if (o !== undefined) checkKw("cumprod_", o, ["dim","dtype"], ["dim"], n);
+    return aten().cumprod_.call(this, v0, k0);
+  }
+  return bad_cumprod_(a);
+}
+
+function bad_cumprod_(a: readonly unknown[]): never {
+  return badCall("cumprod_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_cumprod_);
 }
 
 const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
@@ -5622,7 +5706,9 @@ export function installTensorMethods(proto: object): void {
     topk: { value: method_topk, writable: true, configurable: true },
     pow: { value: method_pow, writable: true, configurable: true },
     cumsum: { value: method_cumsum, writable: true, configurable: true },
+    cumsum_: { value: method_cumsum_, writable: true, configurable: true },
     cumprod: { value: method_cumprod, writable: true, configurable: true },
+    cumprod_: { value: method_cumprod_, writable: true, configurable: true },
     norm: { value: method_norm, writable: true, configurable: true },
   });
 }

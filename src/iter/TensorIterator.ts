@@ -1676,6 +1676,28 @@ export function reductionShape(sizes: readonly number[], mask: readonly boolean[
   return out;
 }
 
+/**
+ * A functional output of a structured kernel (`set_output_raw_strided` of the functional wrapper, without
+ * strides): contiguous, allocated through the output allocator hook (Note [Output allocator hook]).
+ */
+export function allocateOutput(sizes: readonly number[], dtype: ScalarType, device: Device): TensorImpl {
+  return outputAllocator(sizes.slice(), contiguousStrides(sizes), dtype, device);
+}
+
+/**
+ * The structured out= wrapper's `resize_out(out, sizes, {}, options)`: the out tensor must have the dtype
+ * and device the meta function asked for (PyTorch's texts), then `resize_output` (its deprecation warning).
+ */
+export function resizeOut(out: TensorImpl, sizes: readonly number[], dtype: ScalarType, device: Device): void {
+  if (out.dtype !== dtype) {
+    throw new Error(`Expected out tensor to have dtype ${typeMetaName(dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+  }
+  if (!out.device.equals(device)) {
+    throw new Error(`Expected out tensor to have device ${device.toString()}, but got ${out.device.toString()} instead`);
+  }
+  resizeOutput(out, sizes);
+}
+
 /** Options of makeReduction beyond PyTorch's positional ones. */
 export interface ReductionOptions {
   /** The dtype the input is read in (`make_reduction`'s in_dtype; default: its own dtype). */
@@ -1707,13 +1729,7 @@ export function makeReduction(
   if (out === null) {
     result = outputAllocator(shape, contiguousStrides(shape), outDtype, self.device);
   } else {
-    if (out.dtype !== outDtype) {
-      throw new Error(`Expected out tensor to have dtype ${typeMetaName(outDtype)}, but got ${typeMetaName(out.dtype)} instead`);
-    }
-    if (!out.device.equals(self.device)) {
-      throw new Error(`Expected out tensor to have device ${self.device.toString()}, but got ${out.device.toString()} instead`);
-    }
-    resizeOutput(out, shape);
+    resizeOut(out, shape, outDtype, self.device);
     result = out;
   }
   let iter: TensorIterator;

@@ -2,16 +2,18 @@
 // argmax, argmin, max.dim, min.dim, var, std, logsumexp, norm (and cumsum/cumprod). Mirrors
 // aten/src/ATen/native/ReduceOps.cpp (the meta functions decide the result shape and dtype, the impls run the
 // loops) and native/cpu/ReduceOpsKernel.cpp. The groups PyTorch makes structured are StructuredKernels
-// (`sumStructured`, ...); see Note [Structured reductions].
+// (`sumStructured`, ...) or StructuredOutputsKernels (`maxDimStructured`, `cumsumStructured`); see Note
+// [Structured reductions].
 
-import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
-import type { StructuredKernel } from '../codegen/structured.js';
+import { allocateStructuredOutput, type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel } from '../codegen/structured.js';
 import { castValue, makeReduction, reduceKernel, type ReduceOp, type TensorIterator } from '../iter/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
 
 type Opt<T> = T | null | undefined;
@@ -27,9 +29,11 @@ type Opt<T> = T | null | undefined;
 // The input is read in the dtype PyTorch converts it to first (make_reduction_from_out_ty: the result's dtype
 // for sum/mean/prod/all/any, its own for amax/amin/argmax/norm) through the iterator's compute dtype, not a
 // copy. PyTorch's reductions derive from MetaBase, not TensorIteratorBase; the yaml says
-// `structured_inherits: TensorIteratorBase` because here their meta returns the iterator. The overloads
-// PyTorch keeps unstructured (sum/mean/prod without dims, max.dim/min.dim (two outputs, precomputed dim),
-// var, std, logsumexp, norm.Scalar) are plain CPU/Meta kernels over the same iterator and loop.
+// `structured_inherits: TensorIteratorBase` because here their meta returns the iterator. max.dim_max /
+// min.dim_min (two outputs, precomputed dim) and cumsum.out / cumprod.out are structured on MetaBase, as in
+// PyTorch (Note [Structured max.dim and min.dim], Note [Structured cumsum and cumprod]). The overloads
+// PyTorch keeps unstructured (sum/mean/prod without dims, var, std, logsumexp, norm.Scalar) are plain
+// CPU/Meta kernels over the same iterator and loop.
 
 function noComplex(self: Tensor, op: string): void {
   if (isComplexType(self.dtype)) throw new Error(`${op}: complex tensors are not supported by aten-ts reductions yet`);
@@ -498,26 +502,81 @@ export function normAll(_ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
   return iter.output() as Tensor;
 }
 
-// ---- max.dim / min.dim (two outputs: plain kernels) --------------------------------------------------
+// ---- max.dim / min.dim (structured on MetaBase: two outputs, precomputed dim) -------------------------
 
-function valuesAndIndices(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): [Tensor, Tensor] {
-  noComplex(self, op);
-  const d = maybeWrapDim(dim, self.dim());
-  zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
-  const values = makeReduction(null, self, [d], keepdim, self.dtype);
-  reduceKernel(values, op === 'max' ? maxRun : minRun);
-  const indices = makeReduction(null, self, [d], keepdim, ScalarType.Long);
-  reduceKernel(indices, op === 'max' ? argmaxRun : argminRun);
-  return [values.output() as Tensor, indices.output() as Tensor];
+// Note [Structured max.dim and min.dim]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch 2.13, max.dim_max / min.dim_min are structured without a TensorIterator base (MetaBase) and
+// max.dim / min.dim delegate to them. The meta is TORCH_PRECOMPUTE_META_FUNC2(max, dim): wrap the dim (the
+// range error), zero_numel_check_dims (`max(): Expected reduction dim 1 to have non-zero size.`), reject
+// complex (`max(): does not support complex input`), then resize_reduction_with_indices: two outputs of the
+// reduced shape, values in self's dtype and int64 indices (an out= of another dtype fails the wrapper's
+// resize_out: `Expected out tensor to have dtype long int, but got int instead`). `precomputed: dim -> int
+// dim` hands the wrapped dim to the impl. The impl (minmax_out_impl) fills a 0-dim input's value and index
+// 0 directly, and otherwise runs two reductions over the settled outputs (the values with maxRun, the
+// indices with argmaxRun: both take the first NaN, so they agree); bool inputs are allowed, unlike argmax.
+
+type MinMaxDimArgs = [self: Tensor, dim: number, keepdim: boolean];
+
+function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): StructuredMeta<{ dim: number }> {
+  const n = self.dim();
+  const d = maybeWrapDim(dim, n);
+  if (self.numel === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
+  if (isComplexType(self.dtype)) throw new Error(`${op}(): does not support complex input`);
+  // resize_reduction_with_indices' shape: dim d dropped, or kept as 1 (a 0-dim input stays 0-dim)
+  const shape: number[] = [];
+  for (let k = 0; k < n; k++) {
+    if (k !== d) shape.push(self.sizes[k] as number);
+    else if (keepdim) shape.push(1);
+  }
+  return {
+    outputs: [
+      { sizes: shape, dtype: self.dtype, device: self.device },
+      { sizes: shape, dtype: ScalarType.Long, device: self.device },
+    ],
+    precomputed: { dim: d },
+  };
 }
 
-/** `max.dim` / `min.dim`: (values, indices) along one dim (bool inputs allowed, unlike argmax). */
+function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): void {
+  const values = outs[0] as Tensor;
+  const indices = outs[1] as Tensor;
+  if (self.numel === 0) return;
+  const v = makeReduction(values, self, [dim], keepdim, self.dtype);
+  reduceKernel(v, op === 'max' ? maxRun : minRun);
+  const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
+  reduceKernel(i, op === 'max' ? argmaxRun : argminRun);
+}
+
+/** `max.dim_max` (structured, MetaBase; max.dim delegates to it): (values, indices) along one dim. */
+export const maxDimStructured: StructuredOutputsKernel<MinMaxDimArgs, MinMaxDimArgs, { dim: number }> = {
+  meta: (_outs, self, dim, keepdim) => minMaxDimMeta(self, dim, keepdim, 'max'),
+  impl: (outs, self, dim, keepdim) => minMaxDimImpl(outs, self, dim, keepdim, 'max'),
+};
+
+/** `min.dim_min` (structured, MetaBase; min.dim delegates to it). */
+export const minDimStructured: StructuredOutputsKernel<MinMaxDimArgs, MinMaxDimArgs, { dim: number }> = {
+  meta: (_outs, self, dim, keepdim) => minMaxDimMeta(self, dim, keepdim, 'min'),
+  impl: (outs, self, dim, keepdim) => minMaxDimImpl(outs, self, dim, keepdim, 'min'),
+};
+
+/** Runs a MetaBase structured kernel's functional form: meta(null), allocate every output, impl. */
+function functionalOutputs<A extends unknown[], P>(k: StructuredOutputsKernel<A, A, P>, implArgs: (m: StructuredMeta<P>) => A, ...args: A): Tensor[] {
+  const m = k.meta(null, ...args);
+  const outs = m.outputs.map((_, i) => allocateStructuredOutput(m, i));
+  k.impl(outs, ...implArgs(m));
+  return outs;
+}
+
+/** `max.dim` / `min.dim`: (values, indices) along one dim (the functional form, for tests). */
 export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  return valuesAndIndices(self, dim, keepdim, 'max');
+  const [v, i] = functionalOutputs(maxDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
+  return [v as Tensor, i as Tensor];
 }
 
 export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  return valuesAndIndices(self, dim, keepdim, 'min');
+  const [v, i] = functionalOutputs(minDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
+  return [v as Tensor, i as Tensor];
 }
 
 // ---- var / std / logsumexp (not structured in PyTorch) -------------------------------------------------
@@ -570,25 +629,46 @@ export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keep
   return iter.output() as Tensor;
 }
 
-// ---- cumsum / cumprod ------------------------------------------------------------------------------
+// ---- cumsum / cumprod (structured on MetaBase) ------------------------------------------------------
 
-/** sum/prod result dtype: integers and bool accumulate into int64 unless a dtype is given. */
-function accumulateDtype(self: Tensor, dtype: ScalarType | null | undefined): ScalarType {
-  return dtypeFromSelf(self, dtype);
+// Note [Structured cumsum and cumprod]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch 2.13, cumsum.out / cumprod.out are structured (MetaBase) and cumsum, cumsum_, cumprod and
+// cumprod_ delegate to them. The meta is meta_func_cum_ops: check the dim (the range error), then one output
+// of self's sizes whose dtype is `dtype`, else the out= (or in-place self) tensor's own dtype, else self's
+// with integers and bool promoted to int64. So `x.cumsum_(0, dtype=torch.float64)` on a float32 x fails the
+// in-place check (`Bad in-place call: input tensor dtype float and output tensor dtype double should match`),
+// and an out= takes its own dtype unless `dtype` says otherwise (`Expected out tensor to have dtype double,
+// but got float instead`). The impl (impl_func_cum_ops) fills a 0-dim result with self, and otherwise reads
+// self converted to the result's dtype (`self.to(result.scalar_type())`: 1.5 into an int64 out= counts 1),
+// and rejects a bool result (`"cumsum_out_cpu" not implemented for 'Bool'`). The running value is rounded
+// to the result's dtype after each step. A result that is not contiguous (an out= of the right shape keeps
+// its strides) is computed contiguous and copied into it.
+
+type CumArgs = [self: Tensor, dim: number, dtype?: Opt<ScalarType>];
+
+function cumMeta(outs: readonly Tensor[] | null, self: Tensor, dim: number, dtype: Opt<ScalarType>, op: 'cumsum' | 'cumprod'): StructuredMeta {
+  maybeWrapDim(dim, self.dim());
+  noComplex(self, op);
+  const result = outs?.[0];
+  const outDtype = result !== undefined ? (dtype ?? result.dtype) : dtypeFromSelf(self, dtype);
+  return { outputs: [{ sizes: self.sizes, dtype: outDtype, device: self.device }], precomputed: undefined };
 }
 
-function cumulative(self: Tensor, dim: number, dtype: ScalarType | null, op: 'cumsum' | 'cumprod'): Tensor {
-  noComplex(self, op);
-  const outDtype = accumulateDtype(self, dtype);
+function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cumprod'): void {
+  const outDtype = result.dtype;
+  if (outDtype === ScalarType.Bool) throw new Error(`"${op}_out_cpu" not implemented for 'Bool'`);
+  if (self.isMeta() || self.numel === 0) return;
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
-  const out = newStrided([...self.sizes], contiguousStrides(self.sizes), outDtype, self.device);
-  if (self.isMeta() || self.numel === 0) return out;
+  const contiguous = result.isContiguous();
+  const out = contiguous ? result : newStrided([...result.sizes], contiguousStrides(result.sizes), outDtype, result.device);
   const sizes = self.dim() === 0 ? [1] : self.sizes;
   const size = sizes[d] as number;
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
   const outer = self.numel / (size * inner);
   const src = self.contiguous();
+  const convert = src.dtype !== outDtype;
   const { data: sd, base: sb } = src.dataView();
   const { data, base } = out.dataView();
   for (let o = 0; o < outer; o++) {
@@ -596,7 +676,8 @@ function cumulative(self: Tensor, dim: number, dtype: ScalarType | null, op: 'cu
       let acc = op === 'cumsum' ? 0 : 1;
       for (let k = 0; k < size; k++) {
         const at = (o * size + k) * inner + i;
-        const v = Number(readElement(src.dtype, sd, sb + at));
+        let v = Number(readElement(src.dtype, sd, sb + at));
+        if (convert) v = castValue(v, outDtype);
         acc = op === 'cumsum' ? acc + v : acc * v;
         data[base + at] = toStored(outDtype, acc);
         // accumulate in the output dtype, as PyTorch's CPU kernel does for float32
@@ -604,16 +685,28 @@ function cumulative(self: Tensor, dim: number, dtype: ScalarType | null, op: 'cu
       }
     }
   }
-  return out;
+  // The copy kernel itself (no dispatch: kernels leave version counters to ADInplaceOrView).
+  if (!contiguous) copy_(DispatchKeySet.EMPTY, result, out);
 }
 
-/** `cumsum(self, dim, *, dtype=None)`: integers accumulate into int64. */
+/** `cumsum.out` (structured, MetaBase; cumsum and cumsum_ delegate to it): integers accumulate into int64. */
+export const cumsumStructured: StructuredOutputsKernel<CumArgs> = {
+  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype, 'cumsum'),
+  impl: (outs, self, dim) => cumImpl(outs[0] as Tensor, self, dim, 'cumsum'),
+};
+
+/** `cumprod.out` (structured, MetaBase; cumprod and cumprod_ delegate to it). */
+export const cumprodStructured: StructuredOutputsKernel<CumArgs> = {
+  meta: (outs, self, dim, dtype) => cumMeta(outs, self, dim, dtype, 'cumprod'),
+  impl: (outs, self, dim) => cumImpl(outs[0] as Tensor, self, dim, 'cumprod'),
+};
+
+/** `cumsum(self, dim, *, dtype=None)` (the functional form, for tests). */
 export function cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
-  return cumulative(self, dim, dtype, 'cumsum');
+  return functionalOutputs(cumsumStructured, (): CumArgs => [self, dim, dtype], self, dim, dtype)[0] as Tensor;
 }
 
 /** `cumprod(self, dim, *, dtype=None)`. */
 export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
-  return cumulative(self, dim, dtype, 'cumprod');
+  return functionalOutputs(cumprodStructured, (): CumArgs => [self, dim, dtype], self, dim, dtype)[0] as Tensor;
 }
-

@@ -18,6 +18,13 @@ const ADD_OUT = `- func: add.out(Tensor self, Tensor other, *, Scalar alpha=1, T
   dispatch:
     CPU: binary.addStructured
 `;
+const MAX_OUT = `- func: max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)
+  structured: True
+  precomputed:
+  - dim -> int dim
+  dispatch:
+    CPU: reduce.maxDimStructured
+`;
 /** add.Tensor without kernels: a structured_delegate takes them from the out= entry. */
 const ADD_DELEGATE = `- func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
   variants: function, method
@@ -142,8 +149,39 @@ describe('parseNativeFunctions validation', () => {
     expect(errorOf(ADD_OUT.replace('TensorIteratorBase', 'TensorIteratorBas')).message).toBe(
       "nf.yaml:3 in 'add.out(...)': unsupported structured_inherits 'TensorIteratorBas' (expected one of TensorIteratorBase) (did you mean 'TensorIteratorBase'?)",
     );
-    expect(errorOf(ADD_OUT.replace('  structured_inherits: TensorIteratorBase\n', '')).message).toBe(
-      "nf.yaml:2 in 'add.out(...)': 'structured: True' needs 'structured_inherits: TensorIteratorBase' (the only meta base aten-ts generates for)",
+  });
+
+  it('parses a structured entry without structured_inherits (MetaBase) and its precomputed lines', () => {
+    const text = `${MAX_OUT}- func: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  structured_delegate: max.dim_max
+`;
+    const [out, fn] = parseNativeFunctions(text, 'nf.yaml');
+    expect([out?.structured, out?.structuredInherits, fn?.structuredDelegate]).toEqual([true, null, 'max.dim_max']);
+    expect(out?.precomputed.map((p) => [p.replace, p.with.map((a) => `${a.type.str()} ${a.name}`)])).toEqual([['dim', ['int dim']]]);
+    expect(fn?.precomputed).toEqual([]);
+    // several replacements of one argument, as torchgen allows (`kernel_size -> int kH, int kW`)
+    const two = parseNativeFunctions(MAX_OUT.replace('dim -> int dim', 'dim -> int dim, bool wrapped'), 'nf.yaml')[0];
+    expect(two?.precomputed[0]?.with.map((a) => a.name)).toEqual(['dim', 'wrapped']);
+  });
+
+  it('rejects bad precomputed lines, with file:line', () => {
+    expect(errorOf(MAX_OUT.replace('  - dim -> int dim', '  - dimm -> int dim')).message).toBe(
+      "nf.yaml:4 in 'max.dim_max(...)': precomputed line 'dimm -> int dim' replaces 'dimm', which is not an argument of the schema (did you mean 'dim'?)",
+    );
+    expect(errorOf(MAX_OUT.replace('  - dim -> int dim', '  - int extra')).message).toBe(
+      "nf.yaml:4 in 'max.dim_max(...)': precomputed line 'int extra' adds values without replacing an argument, which is not generated yet (expected '<arg> -> <type> <name>')",
+    );
+    expect(errorOf(MAX_OUT.replace('  - dim -> int dim', '  - dim -> int')).message).toMatch(
+      /^nf\.yaml:4 in 'max\.dim_max\(\.\.\.\)': precomputed line 'dim -> int': invalid replacement: SchemaParseError: /,
+    );
+    expect(errorOf(MAX_OUT.replace('  structured: True\n', '')).message).toBe(
+      "nf.yaml:2 in 'max.dim_max(...)': 'precomputed' is only allowed with 'structured: True'",
+    );
+    expect(errorOf(MAX_OUT.replace('  structured: True\n', '  structured: True\n  structured_inherits: TensorIteratorBase\n')).message).toBe(
+      "nf.yaml:4 in 'max.dim_max(...)': 'precomputed' is generated for structured kernels without 'structured_inherits' only (a TensorIteratorBase meta returns its iterator)",
+    );
+    expect(errorOf(MAX_OUT.replace('  - dim -> int dim', '  - dim -> int dim\n  - dim -> int d2')).message).toBe(
+      "nf.yaml:5 in 'max.dim_max(...)': precomputed line 'dim -> int d2' replaces 'dim' twice",
     );
   });
 

@@ -2,11 +2,11 @@
 // wrappers for CPU, the Meta kernels that run only the meta function, and the direct `atenCpu` entry points.
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
-import { atenCpu } from '../../src/aten/ops.js';
+import { aten, atenCpu } from '../../src/aten/ops.js';
 import { ScalarType } from '../../src/c10/index.js';
 import { emitAten } from '../../src/codegen/emit.js';
 import { parseNativeFunctions } from '../../src/codegen/model.js';
-import { checkInplace } from '../../src/codegen/structured.js';
+import { checkInplace, checkInplaceOutput } from '../../src/codegen/structured.js';
 import { TensorIterator, setWarningHandler } from '../../src/iter/index.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 
@@ -105,5 +105,130 @@ describe('generated structured wrappers', () => {
     expect(text).toContain('kernels: { CPU: cpu_add_Tensor, Meta: meta_add_Tensor },');
     expect(text).toContain('add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_Tensor(NO_KEYS, self, other, alpha),');
     expect(text).toContain('add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_out(NO_KEYS, self, other, alpha, out),');
+  });
+});
+
+// Note [Structured kernels without a TensorIterator]: MetaBase kernels (max.dim_max, min.dim_min, cumsum.out,
+// cumprod.out) whose meta sets the outputs; several outputs, `precomputed`.
+describe('generated wrappers of MetaBase structured kernels', () => {
+  const MAX = `- func: max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  structured_delegate: max.dim_max
+- func: max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)
+  structured: True
+  precomputed:
+  - dim -> int dim
+  dispatch:
+    CPU: reduce.maxDimStructured
+`;
+  const CUMSUM = `- func: cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)
+  structured_delegate: cumsum.out
+- func: cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+  structured: True
+  dispatch:
+    CPU: reduce.cumsumStructured
+`;
+
+  it('emits allocate / check_inplace / resize_out per output and passes precomputed values to impl', () => {
+    const text = emitAten(parseNativeFunctions(MAX + CUMSUM, 'nf.yaml'));
+    const body = (name: string): string => {
+      const start = text.indexOf(`function ${name}(`);
+      return text.slice(start, text.indexOf('\n}\n', start) + 3);
+    };
+    expect(body('cpu_max_dim')).toBe(`function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta(null, self, dim, keepdim);
+  const out0 = allocateStructuredOutput(m, 0);
+  const out1 = allocateStructuredOutput(m, 1);
+  k.impl([out0, out1], self, m.precomputed.dim, keepdim);
+  return [out0, out1];
+}
+`);
+    expect(body('meta_max_dim_max')).toBe(`function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
+  const k = reduce.maxDimStructured;
+  const m = k.meta([max, maxValues], self, dim, keepdim);
+  resizeStructuredOutput(max, m, 0);
+  resizeStructuredOutput(maxValues, m, 1);
+  return [max, maxValues];
+}
+`);
+    expect(body('cpu_cumsum_')).toBe(`function cpu_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
+  const k = reduce.cumsumStructured;
+  const m = k.meta([self], self, dim, dtype);
+  checkInplaceOutput(self, m, 0);
+  k.impl([self], self, dim, dtype);
+  return self;
+}
+`);
+    expect(text).toContain("import { allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../codegen/structured.js';");
+    expect(text).toContain(
+      '  max_out: (max: Tensor, maxValues: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
+    );
+    expect(text).toContain(
+      '  max_outf: (self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
+    );
+    expect(text).toContain('kernels: { CPU: cpu_max_dim, Meta: meta_max_dim },');
+  });
+
+  it('rejects several out tensors on a TensorIteratorBase kernel and an in-place overload of a multi-output one', () => {
+    const two = MAX.replace('  precomputed:\n  - dim -> int dim\n', '  structured_inherits: TensorIteratorBase\n');
+    expect(() => emitAten(parseNativeFunctions(two, 'nf.yaml'))).toThrow(
+      "nf.yaml:3 in 'max.dim_max(...)': a structured_inherits: TensorIteratorBase kernel has exactly one out= tensor (several outputs need a MetaBase kernel: drop structured_inherits)",
+    );
+    const inplace = `${MAX}- func: max_(Tensor(a!) self, int dim, bool keepdim=False) -> Tensor(a!)\n  structured_delegate: max.dim_max\n`;
+    expect(() => emitAten(parseNativeFunctions(inplace, 'nf.yaml'))).toThrow(
+      "nf.yaml:9 in 'max_(...)': returns 1 values but its structured out= overload 'max.dim_max' writes 2",
+    );
+  });
+
+  it('max.dim_max through the dispatcher: both outputs resized with a warning each, dtype checked per output, versions bumped', () => {
+    const x = torch.tensor([[1, 5, 3], [4, 2, 6]], { dtype: 'float32' });
+    const values = torch.full([5], 7, { dtype: 'float32' });
+    const indices = torch.empty(0, { dtype: 'int64' });
+    const warnings: string[] = [];
+    const prev = setWarningHandler((m) => warnings.push(m));
+    const [v0, i0] = [values._version, indices._version];
+    try {
+      const [v, i] = aten().max_dim_max.call(x, -1, true, values, indices);
+      expect([v, i]).toEqual([values, indices]);
+      expect(v).toBe(values);
+      expect(i).toBe(indices);
+    } finally {
+      setWarningHandler(prev);
+    }
+    expect([values.tolist(), indices.tolist(), values._version, indices._version]).toEqual([[[5], [6]], [[1], [2]], v0 + 1, i0 + 1]);
+    expect(warnings.length).toBe(1); // indices had no elements: resized silently
+    expect(() => aten().min_dim_min.call(x, 0, false, torch.empty(0), torch.empty(0, { dtype: 'int32' }))).toThrow(
+      'Expected out tensor to have dtype long int, but got int instead',
+    );
+    expect(() => aten().min_dim_min.call(x, 0, false, torch.empty(0, { dtype: 'float64' }), torch.empty(0, { dtype: 'int64' }))).toThrow(
+      'Expected out tensor to have dtype float, but got double instead',
+    );
+    expect(() => torch.max(torch.zeros(2, 3, { dtype: 'complex64' }), 0)).toThrow('max(): does not support complex input');
+    expect(() => torch.min(torch.empty(2, 0), 1)).toThrow('min(): Expected reduction dim 1 to have non-zero size.');
+  });
+
+  it('writes through the strides of a right-shaped out= tensor and fills a 0-dim input', () => {
+    const x = torch.tensor([[1, 5, 3], [4, 2, 6]], { dtype: 'float32' });
+    const base = torch.zeros(3, 2);
+    const out = base.t(); // [2, 3], not contiguous
+    expect(torch.cumsum(x, 1, { out })).toBe(out);
+    expect(base.tolist()).toEqual([[1, 4], [6, 6], [9, 12]]);
+    const [v, i] = atenCpu.max(torch.tensor(3.5), 0);
+    expect([v.size(), v.item(), i.item()]).toEqual([[], 3.5, 0]);
+    const vs = torch.zeros(2, 2);
+    const [vo, io] = atenCpu.min_outf(x, 1, false, vs.select(1, 0), torch.empty(0, { dtype: 'int64' }));
+    expect([vo.tolist(), io.tolist(), vs.tolist()]).toEqual([[1, 2], [0, 1], [[1, 0], [2, 0]]]);
+  });
+
+  it('Meta kernels settle the outputs without data; in-place checks use check_inplace', () => {
+    const m = torch.empty(2, 3, 4, { device: 'meta', dtype: 'int32' });
+    const [v, i] = torch.max(m, 1, true);
+    expect([v.isMeta(), v.size(), v.dtype, i.dtype, i.size()]).toEqual([true, [2, 1, 4], ScalarType.Int, ScalarType.Long, [2, 1, 4]]);
+    const c = torch.cumsum(m, -1);
+    expect([c.isMeta(), c.size(), c.dtype]).toEqual([true, [2, 3, 4], ScalarType.Long]);
+    expect(m.cumsum_(0)).toBe(m);
+    expect(() => m.cumprod_(0, { dtype: 'float32' })).toThrow('Bad in-place call: input tensor dtype int and output tensor dtype float should match');
+    const spec = { outputs: [{ sizes: [2, 2], dtype: ScalarType.Int, device: m.device }], precomputed: undefined };
+    expect(() => checkInplaceOutput(m, spec, 0)).toThrow('Bad in-place call: input tensor size [2, 3, 4] and output tensor size [2, 2] should match');
   });
 });

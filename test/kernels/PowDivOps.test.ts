@@ -2,7 +2,7 @@
 // Fixture: test/golden/more.json (tools/golden/gen_more.py).
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
-import { DispatchKey, DispatchKeySet, dtypeName } from '../../src/c10/index.js';
+import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import * as P from '../../src/kernels/PowDivOps.js';
 import * as R from '../../src/kernels/ReduceOps.js';
 import { loadGolden } from '../golden.js';
@@ -16,7 +16,7 @@ interface Spec {
 interface Case {
   op: string;
   tensors: Spec[];
-  args: { rounding_mode?: string | null; exponent?: number; self?: number; dim?: number | number[]; p?: V };
+  args: { rounding_mode?: string | null; exponent?: number; self?: number; dim?: number | number[]; p?: V; dtype?: string | null };
   result?: Spec;
   error?: string;
 }
@@ -37,9 +37,18 @@ function run(c: Case): Tensor {
     case 'div':
       return P.divMode(ks, a, b, c.args.rounding_mode ?? null);
     case 'cumsum':
-      return R.cumsum(ks, a, c.args.dim as number);
+      return R.cumsum(ks, a, c.args.dim as number, c.args.dtype == null ? null : parseScalarType(c.args.dtype));
     case 'cumprod':
-      return R.cumprod(ks, a, c.args.dim as number);
+      return R.cumprod(ks, a, c.args.dim as number, c.args.dtype == null ? null : parseScalarType(c.args.dtype));
+    case 'cumsum_':
+    case 'cumprod_': {
+      // through the dispatcher: the structured in-place wrapper (check_inplace), then ADInplaceOrView's bump
+      const version = a._version;
+      const out = c.op === 'cumsum_' ? a.cumsum_(c.args.dim as number, { dtype: c.args.dtype }) : a.cumprod_(c.args.dim as number, { dtype: c.args.dtype });
+      expect(out).toBe(a);
+      expect(a._version).toBe(version + 1);
+      return out;
+    }
     case 'norm':
       return R.norm(ks, a, num(c.args.p!), c.args.dim as number[]);
     case 'norm_all':

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
+import { aten } from '../../src/aten/ops.js';
 import { atenCpu } from '../../src/generated/aten.js';
 import { setWarningHandler } from '../../src/iter/index.js';
 import * as R from '../../src/kernels/ReduceOps.js';
@@ -22,9 +23,14 @@ interface OutCase {
   args: { dim?: number | number[]; keepdim?: boolean; dtype?: string; p?: number };
   out: { dtype: string; sizes: number[] };
   result?: { dtype: string; sizes: number[]; values: V[] };
+  /** max.dim_max / min.dim_min: the second out= tensor and what it holds afterwards. */
+  out_indices?: { dtype: string; sizes: number[] };
+  result_indices?: { dtype: string; sizes: number[]; values: V[] };
   error?: string;
   /** null: PyTorch logged the warning outside Python (unknown). */
   warned: boolean | null;
+  /** How many resize warnings PyTorch gave (one per resized output; the MetaBase kernels' cases). */
+  warnings?: number;
 }
 const golden = loadGolden<{ cases: Case[]; out_cases: OutCase[] }>('reduce.json');
 const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
@@ -109,7 +115,7 @@ describe('reductions (PyTorch golden)', () => {
 });
 
 /** The out= call through the generated front end (torch.<op>(..., { out })), as the golden script makes it. */
-function runOut(c: OutCase, x: Tensor, out: Tensor): Tensor {
+function runOut(c: OutCase, x: Tensor, out: Tensor, outIndices: Tensor | null): Tensor {
   const a = c.args;
   const keepdim = a.keepdim ?? false;
   const dtype = a.dtype ?? null;
@@ -134,27 +140,41 @@ function runOut(c: OutCase, x: Tensor, out: Tensor): Tensor {
       return torch.argmin(x, (a.dim as number | undefined) ?? null, keepdim, { out });
     case 'norm':
       return atenCpu.norm_out(out, x, a.p!, a.dim as number[], keepdim);
+    case 'cumsum':
+      return torch.cumsum(x, a.dim as number, { dtype, out });
+    case 'cumprod':
+      return torch.cumprod(x, a.dim as number, { dtype, out });
+    case 'max_dim':
+    case 'min_dim': {
+      // Through the dispatcher (the Python binding's out=(values, indices) tuple is not generated yet).
+      const handle = c.op === 'max_dim' ? aten().max_dim_max : aten().min_dim_min;
+      const [v, i] = handle.call(x, a.dim as number, keepdim, out, outIndices!);
+      expect(i).toBe(outIndices);
+      return v;
+    }
     default:
       throw new Error(`unknown op ${c.op}`);
   }
 }
 
 describe('out= overloads of the structured reductions (PyTorch golden)', () => {
-  it('covers the fixture', () => expect(golden.out_cases.length).toBeGreaterThan(30));
+  it('covers the fixture', () => expect(golden.out_cases.length).toBeGreaterThan(55));
   it.each(golden.out_cases.map((c, i) => [`${i} ${c.op} ${JSON.stringify(c.args)} out=${c.out.dtype}[${c.out.sizes.join(',')}]`, c] as const))(
     '%s',
     (_name, c) => {
       const x = torch.tensor(c.input.values.map(num), { dtype: c.input.dtype }).reshape(c.input.sizes);
       const out = torch.full(c.out.sizes, 7, { dtype: c.out.dtype });
+      const outIndices = c.out_indices === undefined ? null : torch.full(c.out_indices.sizes, 7, { dtype: c.out_indices.dtype });
       const warnings: string[] = [];
       const old = setWarningHandler((m) => warnings.push(m));
       try {
         if (c.error !== undefined) {
-          expect(() => runOut(c, x, out)).toThrow(c.error);
+          expect(() => runOut(c, x, out, outIndices)).toThrow(c.error);
           return;
         }
         const version = out._version;
-        const r = runOut(c, x, out);
+        const indicesVersion = outIndices?._version;
+        const r = runOut(c, x, out, outIndices);
         expect(r).toBe(out);
         // Through the dispatcher the ADInplaceOrView kernel bumps out's version once; norm is called through
         // its direct entry point (atenCpu), which, like at::cpu::, leaves the counter alone.
@@ -164,10 +184,17 @@ describe('out= overloads of the structured reductions (PyTorch golden)', () => {
         const values = (out.reshape(-1).tolist() as (number | boolean)[]).map(Number);
         const tol = want.dtype === 'float64' ? 1e-10 : 1e-5;
         want.values.map(num).forEach((w, i) => expect(Math.abs(values[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w))));
+        if (outIndices !== null) {
+          const wi = c.result_indices!;
+          expect(outIndices._version).toBe(indicesVersion! + 1);
+          expect([dtypeName(outIndices.dtype), outIndices.size(), outIndices.reshape(-1).tolist()]).toEqual([wi.dtype, wi.sizes, wi.values]);
+        }
       } finally {
         setWarningHandler(old);
       }
-      if (c.warned !== null) expect(warnings.some((m) => m.includes('was resized since it had shape'))).toBe(c.warned);
+      const resized = warnings.filter((m) => m.includes('was resized since it had shape'));
+      if (c.warned !== null) expect(resized.length > 0).toBe(c.warned);
+      if (c.warnings !== undefined) expect(resized.length).toBe(c.warnings);
     },
   );
 

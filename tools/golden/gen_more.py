@@ -1,5 +1,5 @@
-"""Golden fixture for pow (Tensor/Scalar overloads), div with rounding modes, cumsum, cumprod, norm and lerp
-with a tensor weight:
+"""Golden fixture for pow (Tensor/Scalar overloads), div with rounding modes, cumsum, cumprod (with a dtype,
+in place: cumsum_/cumprod_, 0-dim), norm and lerp with a tensor weight:
 result dtypes, shapes, values and errors.
 
 Run: /tmp/tv/bin/python tools/golden/gen_more.py  ->  test/golden/more.json
@@ -56,6 +56,17 @@ for t in (fa, ia, torch.tensor([[True, False, True], [True, True, False]])):
     for dim in (0, 1, -1):
         case('cumsum', [t], {'dim': dim}, lambda: torch.cumsum(t, dim))
         case('cumprod', [t], {'dim': dim}, lambda: torch.cumprod(t, dim))
+# cumsum/cumprod with a dtype, 0-dim, and in place (the result keeps self's dtype; a dtype must match it)
+ia32 = ia.to(torch.int32)
+for op in ('cumsum', 'cumprod'):
+    for t, dt in [(ia, 'float64'), (fa, 'int32'), (fa, 'float64'), (torch.tensor(2.5), None), (torch.tensor(True), 'int64')]:
+        d = getattr(torch, dt) if dt else None
+        case(op, [t], {'dim': 0, 'dtype': dt}, lambda: getattr(torch, op)(t, 0, dtype=d))
+    for t, dim, dt in [(fa, 1, None), (fa, 0, 'float64'), (ia, 1, None), (ia32, 0, None), (ia32, 1, 'int64'),
+                       (torch.tensor([True, False, True]), 0, None), (fa.t(), 1, None), (torch.tensor(-3.0), -1, None)]:
+        d = getattr(torch, dt) if dt else None
+        case(op + '_', [t], {'dim': dim, 'dtype': dt}, lambda: getattr(t.clone(), op + '_')(dim, dtype=d))
+
 for p in (2, 1, 0, 3, float('inf'), float('-inf')):
     case('norm', [fa], {'p': enc(p), 'dim': [1]}, lambda: torch.norm(fa, p, dim=[1]))
     case('norm_all', [fa], {'p': enc(p)}, lambda: torch.norm(fa, p))

@@ -1,6 +1,8 @@
 """Golden fixture for reductions: sum, mean, prod, amax, amin, all, any, argmax, argmin, max.dim, min.dim,
 var, std, logsumexp over dtypes, dim lists, keepdim, non-contiguous inputs, empty tensors, NaN, and errors;
-and the out= overloads of the structured reductions (`out_cases`: result, resize warning, dtype errors).
+and the out= overloads of the structured reductions (`out_cases`: result, resize warning, dtype errors),
+including the two-output max.dim_max / min.dim_min (`out_indices`, `result_indices`) and cumsum.out /
+cumprod.out.
 
 Run: /tmp/tv/bin/python tools/golden/gen_reduce.py  ->  test/golden/reduce.json
 """
@@ -135,6 +137,13 @@ OUT_OPS = {
     'argmax': lambda t, a, o: torch.argmax(t, a.get('dim'), keepdim=a.get('keepdim', False), out=o),
     'argmin': lambda t, a, o: torch.argmin(t, a.get('dim'), keepdim=a.get('keepdim', False), out=o),
     'norm': lambda t, a, o: torch.ops.aten.norm.out(t, a['p'], a['dim'], a.get('keepdim', False), out=o),
+    'cumsum': lambda t, a, o: torch.cumsum(t, a['dim'], dtype=a.get('dtype'), out=o),
+    'cumprod': lambda t, a, o: torch.cumprod(t, a['dim'], dtype=a.get('dtype'), out=o),
+}
+# max.dim_max / min.dim_min: out=(values, indices).
+OUT2_OPS = {
+    'max_dim': lambda t, a, o, oi: torch.max(t, a['dim'], keepdim=a.get('keepdim', False), out=(o, oi)),
+    'min_dim': lambda t, a, o, oi: torch.min(t, a['dim'], keepdim=a.get('keepdim', False), out=(o, oi)),
 }
 out_specs = [
     ('sum', 'float32', {'dim': [1]}, 'float32', [0]),
@@ -170,9 +179,36 @@ out_specs = [
     ('norm', 'float32', {'p': 2, 'dim': [1]}, 'float32', [0]),
     ('norm', 'float32', {'p': 1, 'dim': [0, 2]}, 'float32', [9]),
     ('norm', 'float32', {'p': 2, 'dim': [1]}, 'float64', [0]),
+    ('cumsum', 'float32', {'dim': 1}, 'float32', [0]),
+    ('cumsum', 'float32', {'dim': -1}, 'float32', [5]),
+    ('cumsum', 'float32', {'dim': 0}, 'float64', [0]),
+    ('cumsum', 'float32', {'dim': 2}, 'int64', [2, 3, 4]),
+    ('cumsum', 'float32', {'dim': 1, 'dtype': 'float64'}, 'float64', [0]),
+    ('cumsum', 'float32', {'dim': 1, 'dtype': 'float64'}, 'float32', [0]),
+    ('cumsum', 'int32', {'dim': 1}, 'int32', [0]),
+    ('cumsum', 'bool', {'dim': 0}, 'int64', [0]),
+    ('cumsum', 'float32', {'dim': 1}, 'bool', [0]),
+    ('cumsum', 'float32', {'dim': 3}, 'float32', [0]),
+    ('cumprod', 'float32', {'dim': 2}, 'float32', [0]),
+    ('cumprod', 'int32', {'dim': 0}, 'int64', [2, 3, 4]),
+    ('cumprod', 'float32', {'dim': 1, 'dtype': 'float64'}, 'float64', [1]),
+    ('cumprod', 'float32', {'dim': 0, 'dtype': 'int32'}, 'int64', [0]),
+    # (values, indices): the out dtypes/sizes, then the indices' dtype/sizes
+    ('max_dim', 'float32', {'dim': 1}, 'float32', [0], 'int64', [0]),
+    ('max_dim', 'float32', {'dim': 2, 'keepdim': True}, 'float32', [5], 'int64', [5]),
+    ('max_dim', 'float32', {'dim': -1}, 'float32', [2, 3], 'int64', [7]),
+    ('max_dim', 'int32', {'dim': 0}, 'int32', [0], 'int64', [0]),
+    ('max_dim', 'float32', {'dim': 1}, 'float64', [0], 'int64', [0]),
+    ('max_dim', 'float32', {'dim': 1}, 'float32', [5], 'int32', [0]),
+    ('max_dim', 'float32', {'dim': 3}, 'float32', [0], 'int64', [0]),
+    ('max_dim', 'bool', {'dim': 1}, 'bool', [0], 'int64', [0]),
+    ('min_dim', 'float32', {'dim': 0}, 'float32', [0], 'int64', [0]),
+    ('min_dim', 'float32', {'dim': 1, 'keepdim': True}, 'float32', [2, 1, 4], 'int64', [9]),
+    ('min_dim', 'int32', {'dim': 2}, 'int64', [0], 'int64', [0]),
+    ('min_dim', 'float32', {'dim': 2}, 'float32', [0], 'float32', [0]),
 ]
 out_cases = []
-for i, (op, dtype, args, out_dtype, out_sizes) in enumerate(out_specs):
+for i, (op, dtype, args, out_dtype, out_sizes, *indices) in enumerate(out_specs):
     t = make({'dtype': dtype, 'shape': [2, 3, 4], 'seed': 1000 + i})
     a = dict(args)
     if 'dtype' in a:
@@ -180,16 +216,27 @@ for i, (op, dtype, args, out_dtype, out_sizes) in enumerate(out_specs):
     o = torch.full(out_sizes, 7, dtype=getattr(torch, out_dtype))
     entry = {'op': op, 'input': {'dtype': dtype, 'sizes': list(t.shape), 'values': flat(t)}, 'args': args,
              'out': {'dtype': out_dtype, 'sizes': out_sizes}}
+    if indices:
+        oi = torch.full(indices[1], 7, dtype=getattr(torch, indices[0]))
+        entry['out_indices'] = {'dtype': indices[0], 'sizes': indices[1]}
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         try:
-            r = OUT_OPS[op](t, a, o)
-            assert r is o
+            if indices:
+                r = OUT2_OPS[op](t, a, o, oi)
+                assert r[0] is o and r[1] is oi
+                entry['result_indices'] = {'dtype': NAMES.get(oi.dtype, str(oi.dtype)), 'sizes': list(oi.shape), 'values': flat(oi)}
+            else:
+                r = OUT_OPS[op](t, a, o)
+                assert r is o
             entry['result'] = {'dtype': NAMES.get(o.dtype, str(o.dtype)), 'sizes': list(o.shape), 'values': flat(o)}
         except Exception as e:  # noqa: BLE001
             entry['error'] = str(e).split('\n')[0]
     # torch.ops calls (norm.out) log the C++ warning instead of raising a Python one: unknown there.
-    entry['warned'] = None if op == 'norm' else any('was resized' in str(x.message) for x in w)
+    resized = [x for x in w if 'was resized' in str(x.message)]
+    entry['warned'] = None if op == 'norm' else len(resized) > 0
+    if indices or op in ('cumsum', 'cumprod'):
+        entry['warnings'] = len(resized)  # one per resized output
     out_cases.append(entry)
 
 with open(OUT, 'w') as f:
