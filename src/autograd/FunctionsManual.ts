@@ -727,62 +727,6 @@ export function avgPool2dBackward(
   );
 }
 
-/**
- * cross_entropy's input gradient, through its decomposition (log_softmax, then nll_loss for class indices or
- * -Σ p log q for probabilities, with label smoothing): the gradient with respect to log q, then
- * log_softmax's backward.
- */
-export function crossEntropyBackward(
-  grad: Tensor,
-  self: Tensor,
-  target: Tensor,
-  weight: Tensor | null,
-  reduction: number,
-  ignoreIndex: number,
-  labelSmoothing: number,
-): Tensor {
-  const cd = classDim(self);
-  const c = self.sizes[cd] as number;
-  const logq = self.log_softmax(cd);
-  const wShape = self.sizes.map((_, i) => (i === cd ? c : 1));
-  const wB = weight === null ? null : weight.reshape(wShape);
-  let gLogq: Tensor;
-  const probabilities = target.dim() === self.dim() && target.sizes.every((s, i) => s === self.sizes[i]);
-  if (probabilities) {
-    let p = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
-    if (wB !== null) p = p.mul(wB);
-    const samples = self.numel / c;
-    const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : reduction === REDUCTION_MEAN ? grad.div(samples) : grad;
-    gLogq = p.neg().mul(g);
-  } else {
-    const gNll = nllLossBackward(grad, logq, target, weight, reduction, ignoreIndex);
-    if (labelSmoothing > 0) {
-      const valid = target.ne(ignoreIndex);
-      const validF = valid.to(self.dtype).unsqueeze(cd);
-      let per = wB === null ? validF : validF.mul(wB);
-      if (reduction === REDUCTION_MEAN) {
-        const safe = target.masked_fill(valid.logical_not(), 0);
-        const denom = weight === null ? valid.to(self.dtype).sum() : weight.index([safe]).mul(valid).sum();
-        per = per.div(denom);
-      }
-      const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : grad;
-      gLogq = gNll.mul(1 - labelSmoothing).add(per.neg().mul(g).mul(labelSmoothing / c));
-    } else gLogq = gNll;
-  }
-  return logSoftmaxBackward(gLogq, logq, cd);
-}
-
-/** cross_entropy's gradient for a probability target: -w (1 - ε) log q, reduced like the loss. */
-export function crossEntropyTargetBackward(grad: Tensor, self: Tensor, weight: Tensor | null, reduction: number, labelSmoothing: number): Tensor {
-  const cd = classDim(self);
-  const c = self.sizes[cd] as number;
-  const logq = self.log_softmax(cd);
-  let r = logq.neg().mul(1 - labelSmoothing);
-  if (weight !== null) r = r.mul(weight.reshape(self.sizes.map((_, i) => (i === cd ? c : 1))));
-  const samples = self.numel / c;
-  const g = reduction === REDUCTION_NONE ? grad.unsqueeze(cd) : reduction === REDUCTION_MEAN ? grad.div(samples) : grad;
-  return r.mul(g);
-}
 
 /** conv2d's input gradient, through `_conv2d_backward_input` (Note [conv2d backward as operators]). */
 export function conv2dBackwardInput(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {

@@ -49,10 +49,12 @@ const MANUAL_NODE_NAMES: Readonly<Record<string, { className: string; printed: s
 
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */
 function nodeBaseName(base: string): string {
+  // Python's str.title() per part: a letter after a non-letter is upper-cased (`pool2d` → `Pool2D`).
+  const title = (p: string): string => p.toLowerCase().replace(/(^|[^a-z])([a-z])/g, (_, pre: string, c: string) => pre + c.toUpperCase());
   return `${base
     .split('_')
     .filter((p) => p !== '')
-    .map((p) => p[0]?.toUpperCase() + p.slice(1))
+    .map(title)
     .join('')}Backward`;
 }
 

@@ -669,6 +669,10 @@ export interface AtenOps {
   log_softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
   /** `nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
   nll_loss_nd: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
+  /** `nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
+  nll_loss: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
+  /** `nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
+  nll_loss2d: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
   /** `cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor` */
   cross_entropy_loss: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number, labelSmoothing: number) => Tensor>;
   /** `mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
@@ -6017,11 +6021,19 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   nll_loss_nd: {
     schema: 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
+    kernels: { CompositeImplicitAutograd: nn.nllLossNd },
+  },
+  nll_loss: {
+    schema: 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
+    kernels: { CPU: nn.nllLoss, Meta: nn.nllLoss },
+  },
+  nll_loss2d: {
+    schema: 'nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
     kernels: { CPU: nn.nllLoss, Meta: nn.nllLoss },
   },
   cross_entropy_loss: {
     schema: 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor',
-    kernels: { CPU: nn.crossEntropy, Meta: nn.crossEntropy },
+    kernels: { CompositeImplicitAutograd: nn.crossEntropy },
   },
   mse_loss: {
     schema: 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',

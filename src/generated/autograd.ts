@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, crossEntropyBackward, crossEntropyTargetBackward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -754,11 +754,11 @@ export class Log2Backward0 extends Node {
 }
 
 /** Backward of `log1p` (derivatives.yaml:128). */
-export class Log1pBackward0 extends Node {
+export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
   name(): string {
-    return 'Log1pBackward0';
+    return 'Log1PBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2435,16 +2435,16 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss_nd` (derivatives.yaml:367). */
-export class NllLossNdBackward0 extends Node {
+/** Backward of `nll_loss` (derivatives.yaml:367). */
+export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
-  reduction_!: Parameters<AtenOps['nll_loss_nd']['call']>[3];
-  ignore_index_!: Parameters<AtenOps['nll_loss_nd']['call']>[4];
+  reduction_!: Parameters<AtenOps['nll_loss']['call']>[3];
+  ignore_index_!: Parameters<AtenOps['nll_loss']['call']>[4];
 
   name(): string {
-    return 'NllLossNdBackward0';
+    return 'NllLossBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2467,17 +2467,16 @@ export class NllLossNdBackward0 extends Node {
   }
 }
 
-/** Backward of `cross_entropy_loss` (derivatives.yaml:370). */
-export class CrossEntropyLossBackward0 extends Node {
+/** Backward of `nll_loss2d` (derivatives.yaml:370). */
+export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
-  reduction_!: Parameters<AtenOps['cross_entropy_loss']['call']>[3];
-  ignore_index_!: Parameters<AtenOps['cross_entropy_loss']['call']>[4];
-  label_smoothing_!: Parameters<AtenOps['cross_entropy_loss']['call']>[5];
+  reduction_!: Parameters<AtenOps['nll_loss2d']['call']>[3];
+  ignore_index_!: Parameters<AtenOps['nll_loss2d']['call']>[4];
 
   name(): string {
-    return 'CrossEntropyLossBackward0';
+    return 'NllLoss2DBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2485,13 +2484,11 @@ export class CrossEntropyLossBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = this.self_.unpack(this);
-    const target = (this.target_.defined() ? this.target_.unpack(this) : null) as Tensor;
+    const target = this.target_.unpack(this);
     const weight = this.weight_.unpackOpt(this);
     const reduction = this.reduction_;
     const ignore_index = this.ignore_index_;
-    const label_smoothing = this.label_smoothing_;
-    if (this.shouldComputeOutput(0)) out[0] = crossEntropyBackward(grad, self, target, weight, reduction, ignore_index, label_smoothing);
-    if (this.shouldComputeOutput(1)) out[1] = crossEntropyTargetBackward(grad, self, weight, reduction, label_smoothing);
+    if (this.shouldComputeOutput(0)) out[0] = nllLossBackward(grad, self, target, weight, reduction, ignore_index);
     return out;
   }
 
@@ -2502,7 +2499,7 @@ export class CrossEntropyLossBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:374). */
+/** Backward of `mse_loss` (derivatives.yaml:373). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2530,7 +2527,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `l1_loss` (derivatives.yaml:378). */
+/** Backward of `l1_loss` (derivatives.yaml:377). */
 export class L1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2558,7 +2555,7 @@ export class L1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:382). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:381). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2589,7 +2586,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:386). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:385). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2623,7 +2620,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `layer_norm` (derivatives.yaml:390). */
+/** Backward of `layer_norm` (derivatives.yaml:389). */
 export class LayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['layer_norm']['call']>[1];
@@ -2654,8 +2651,8 @@ export class LayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `conv2d` (derivatives.yaml:395). */
-export class Conv2dBackward0 extends Node {
+/** Backward of `conv2d` (derivatives.yaml:394). */
+export class Conv2DBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['conv2d']['call']>[3];
@@ -2664,7 +2661,7 @@ export class Conv2dBackward0 extends Node {
   groups_!: Parameters<AtenOps['conv2d']['call']>[6];
 
   name(): string {
-    return 'Conv2dBackward0';
+    return 'Conv2DBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2689,8 +2686,8 @@ export class Conv2dBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:400). */
-export class Conv2dBackwardInputBackward0 extends Node {
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:399). */
+export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
   padding_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[4];
@@ -2699,7 +2696,7 @@ export class Conv2dBackwardInputBackward0 extends Node {
   grad_output_: SavedVariable = NONE;
 
   name(): string {
-    return 'Conv2dBackwardInputBackward0';
+    return 'Conv2DBackwardInputBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2723,8 +2720,8 @@ export class Conv2dBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:404). */
-export class Conv2dBackwardWeightBackward0 extends Node {
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:403). */
+export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
   padding_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[4];
@@ -2733,7 +2730,7 @@ export class Conv2dBackwardWeightBackward0 extends Node {
   grad_output_: SavedVariable = NONE;
 
   name(): string {
-    return 'Conv2dBackwardWeightBackward0';
+    return 'Conv2DBackwardWeightBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2757,8 +2754,8 @@ export class Conv2dBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d` (derivatives.yaml:408). */
-export class MaxPool2dBackward0 extends Node {
+/** Backward of `max_pool2d` (derivatives.yaml:407). */
+export class MaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d']['call']>[1];
   stride_!: Parameters<AtenOps['max_pool2d']['call']>[2];
@@ -2767,7 +2764,7 @@ export class MaxPool2dBackward0 extends Node {
   ceil_mode_!: Parameters<AtenOps['max_pool2d']['call']>[5];
 
   name(): string {
-    return 'MaxPool2dBackward0';
+    return 'MaxPool2DBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2789,8 +2786,8 @@ export class MaxPool2dBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:411). */
-export class AvgPool2dBackward0 extends Node {
+/** Backward of `avg_pool2d` (derivatives.yaml:410). */
+export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
   stride_!: Parameters<AtenOps['avg_pool2d']['call']>[2];
@@ -2800,7 +2797,7 @@ export class AvgPool2dBackward0 extends Node {
   divisor_override_!: Parameters<AtenOps['avg_pool2d']['call']>[6];
 
   name(): string {
-    return 'AvgPool2dBackward0';
+    return 'AvgPool2DBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2823,7 +2820,7 @@ export class AvgPool2dBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:414). */
+/** Backward of `cat` (derivatives.yaml:413). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2849,7 +2846,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:417). */
+/** Backward of `stack` (derivatives.yaml:416). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2874,7 +2871,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:420). */
+/** Backward of `split.Tensor` (derivatives.yaml:419). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2895,7 +2892,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:423). */
+/** Backward of `split_with_sizes` (derivatives.yaml:422). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2916,7 +2913,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:426). */
+/** Backward of `chunk` (derivatives.yaml:425). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2937,7 +2934,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:429). */
+/** Backward of `unbind.int` (derivatives.yaml:428). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2956,7 +2953,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:432). */
+/** Backward of `flip` (derivatives.yaml:431). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -2974,7 +2971,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:435). */
+/** Backward of `roll` (derivatives.yaml:434). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -2994,7 +2991,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:438). */
+/** Backward of `repeat` (derivatives.yaml:437). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3014,7 +3011,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:441). */
+/** Backward of `tile` (derivatives.yaml:440). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -3034,7 +3031,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:444). */
+/** Backward of `index_select` (derivatives.yaml:443). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3060,7 +3057,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:447). */
+/** Backward of `index.Tensor` (derivatives.yaml:446). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3084,7 +3081,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:450). */
+/** Backward of `index_put_` (derivatives.yaml:449). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3112,7 +3109,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:454). */
+/** Backward of `index_put` (derivatives.yaml:453). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3140,7 +3137,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:458). */
+/** Backward of `gather` (derivatives.yaml:457). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3166,7 +3163,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:461). */
+/** Backward of `scatter.src` (derivatives.yaml:460). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3191,7 +3188,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:465). */
+/** Backward of `scatter.value` (derivatives.yaml:464). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3215,7 +3212,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:468). */
+/** Backward of `scatter_add` (derivatives.yaml:467). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3240,7 +3237,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:472). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:471). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3262,7 +3259,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:475). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:474). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3285,7 +3282,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:479). */
+/** Backward of `masked_select` (derivatives.yaml:478). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3309,7 +3306,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:482). */
+/** Backward of `tril` (derivatives.yaml:481). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3327,7 +3324,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:485). */
+/** Backward of `triu` (derivatives.yaml:484). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3345,7 +3342,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:488). */
+/** Backward of `sort` (derivatives.yaml:487). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3371,7 +3368,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:492). */
+/** Backward of `topk` (derivatives.yaml:491). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3397,7 +3394,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:496). */
+/** Backward of `embedding` (derivatives.yaml:495). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3932,7 +3929,7 @@ export function autogradKernels(ops: AtenOps) {
   log1p: kernel('log1p', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new Log1pBackward0();
+    const gradFn = new Log1PBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     const result = ops.log1p.redispatch(ks.and(afterAutogradKeyset), self);
@@ -3943,7 +3940,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
-    const gradFn = new Log1pBackward0();
+    const gradFn = new Log1PBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     const result = ops.log1p_.redispatch(ks.and(afterAutogradKeyset), self);
@@ -5886,32 +5883,31 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
-  nll_loss_nd: kernel('nll_loss_nd', (ks, self, target, weight, reduction, ignoreIndex) => {
+  nll_loss: kernel('nll_loss', (ks, self, target, weight, reduction, ignoreIndex) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.nll_loss_nd.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
-    const gradFn = new NllLossNdBackward0();
+    if (!rg) return ops.nll_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    const gradFn = new NllLossBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    const result = ops.nll_loss_nd.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    const result = ops.nll_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
     setHistory(result, gradFn, 0);
     return result;
   }),
-  cross_entropy_loss: kernel('cross_entropy_loss', (ks, self, target, weight, reduction, ignoreIndex, labelSmoothing) => {
+  nll_loss2d: kernel('nll_loss2d', (ks, self, target, weight, reduction, ignoreIndex) => {
     const rg = anyRequiresGrad(self, target, weight);
-    if (!rg) return ops.cross_entropy_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex, labelSmoothing);
-    const gradFn = new CrossEntropyLossBackward0();
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    if (!rg) return ops.nll_loss2d.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    const gradFn = new NllLoss2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
-    if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
+    gradFn.target_ = new SavedVariable(target, false);
     gradFn.weight_ = savedOpt(weight);
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
-    gradFn.label_smoothing_ = labelSmoothing;
-    const result = ops.cross_entropy_loss.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex, labelSmoothing);
+    const result = ops.nll_loss2d.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -5982,7 +5978,7 @@ export function autogradKernels(ops: AtenOps) {
   conv2d: kernel('conv2d', (ks, input, weight, bias, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(input, weight, bias);
     if (!rg) return ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
-    const gradFn = new Conv2dBackward0();
+    const gradFn = new Conv2DBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
@@ -5997,7 +5993,7 @@ export function autogradKernels(ops: AtenOps) {
   _conv2d_backward_input: kernel('_conv2d_backward_input', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(gradOutput, input, weight);
     if (!rg) return ops._conv2d_backward_input.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
-    const gradFn = new Conv2dBackwardInputBackward0();
+    const gradFn = new Conv2DBackwardInputBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(weight)]);
     gradFn.weight_ = new SavedVariable(weight, false);
     gradFn.stride_ = stride;
@@ -6012,7 +6008,7 @@ export function autogradKernels(ops: AtenOps) {
   _conv2d_backward_weight: kernel('_conv2d_backward_weight', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
     const rg = anyRequiresGrad(gradOutput, input, weight);
     if (!rg) return ops._conv2d_backward_weight.redispatch(ks.and(afterAutogradKeyset), gradOutput, input, weight, stride, padding, dilation, groups);
-    const gradFn = new Conv2dBackwardWeightBackward0();
+    const gradFn = new Conv2DBackwardWeightBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input)]);
     gradFn.input_ = new SavedVariable(input, false);
     gradFn.stride_ = stride;
@@ -6027,7 +6023,7 @@ export function autogradKernels(ops: AtenOps) {
   max_pool2d: kernel('max_pool2d', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
-    const gradFn = new MaxPool2dBackward0();
+    const gradFn = new MaxPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.kernel_size_ = kernelSize;
@@ -6042,7 +6038,7 @@ export function autogradKernels(ops: AtenOps) {
   avg_pool2d: kernel('avg_pool2d', (ks, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
-    const gradFn = new AvgPool2dBackward0();
+    const gradFn = new AvgPool2DBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.kernel_size_ = kernelSize;

@@ -5534,6 +5534,106 @@ function bad_nll_loss_nd(a: readonly unknown[]): never {
   ], false, SIGS_nll_loss_nd);
 }
 
+const SIGS_nll_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
+
+/** `torch.nll_loss`: `nll_loss`. */
+export function nll_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nll_loss
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("nll_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("nll_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v3 = o.reduction as number;
+    } else v3 = 1;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.ignore_index !== undefined) {
+      kwArg("nll_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+      v4 = o.ignore_index as number;
+    } else v4 = -100;
+    if (o !== undefined) checkKw("nll_loss", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
+    return aten().nll_loss.call(v0, v1, v2, v3, v4);
+  }
+  return bad_nll_loss(a);
+}
+
+function bad_nll_loss(a: readonly unknown[]): never {
+  return badCall("nll_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_nll_loss);
+}
+
+const SIGS_nll_loss2d = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
+
+/** `torch.nll_loss2d`: `nll_loss2d`. */
+export function nll_loss2d(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // nll_loss2d
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("nll_loss2d", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("nll_loss2d", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v3 = o.reduction as number;
+    } else v3 = 1;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.ignore_index !== undefined) {
+      kwArg("nll_loss2d", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+      v4 = o.ignore_index as number;
+    } else v4 = -100;
+    if (o !== undefined) checkKw("nll_loss2d", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
+    return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+  }
+  return bad_nll_loss2d(a);
+}
+
+function bad_nll_loss2d(a: readonly unknown[]): never {
+  return badCall("nll_loss2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_nll_loss2d);
+}
+
 const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
 
 /** `torch.cross_entropy_loss`: `cross_entropy_loss`. */

@@ -2,6 +2,7 @@
 // binary_cross_entropy(_with_logits), layer_norm, dropout. Mirrors aten/src/ATen/native/SoftMax.cpp,
 // LossNLL.cpp, Loss.cpp, layer_norm.cpp, Dropout.cpp and torch/nn/functional.py's argument handling.
 
+import { aten } from '../aten/ops.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { bernoulliFill, type Generator } from '../random/index.js';
@@ -148,11 +149,28 @@ export function nllLoss(
 }
 
 /**
- * `cross_entropy_loss(self, target, weight=None, reduction=Mean, ignore_index=-100, label_smoothing=0)`:
- * class indices (integer target) or class probabilities (floating target of the input's shape).
+ * `nll_loss_nd(self, target, weight, reduction, ignore_index)`, CompositeImplicitAutograd as in PyTorch:
+ * `nll_loss` for 1-D and 2-D inputs, `nll_loss2d` otherwise, so autograd records NllLossBackward0 or
+ * NllLoss2DBackward0 as PyTorch does.
  */
+export function nllLossNd(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean, ignoreIndex = -100): Tensor {
+  if (self.dim() < 1) throw new Error(`Expected 1 or more dimensions (got ${self.dim()})`);
+  return self.dim() <= 2
+    ? aten().nll_loss.call(self, target, weight, reduction, ignoreIndex)
+    : aten().nll_loss2d.call(self, target, weight, reduction, ignoreIndex);
+}
+
+// Note [cross_entropy as a composite]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch (LossNLL.cpp, cross_entropy_loss_symint), cross_entropy_loss is CompositeImplicitAutograd:
+// log_softmax then nll_loss_nd for class indices; with label smoothing, (1 - ε) nll + ε/C times the smoothed
+// term; for class probabilities, -Σ w p log q reduced. Every step goes through the dispatcher, so autograd
+// differentiates the decomposition (grad_fn=<NllLossBackward0> for the plain case, as PyTorch prints), Meta
+// tensors work, and double backward comes for free.
+
+/** `cross_entropy_loss(self, target, weight=None, reduction=Mean, ignore_index=-100, label_smoothing=0)`. */
 export function crossEntropy(
-  ks: DispatchKeySet,
+  _ks: DispatchKeySet,
   self: Tensor,
   target: Tensor,
   weight: Tensor | null = null,
@@ -161,69 +179,41 @@ export function crossEntropy(
   labelSmoothing = 0,
 ): Tensor {
   if (labelSmoothing > 1) throw new Error(`label_smoothing must be between 0.0 and 1.0. Got: ${labelSmoothing}`);
+  const ops = aten();
   const classDim = self.dim() === 1 ? 0 : 1;
   const c = self.sizes[classDim] as number;
-  // As PyTorch: a target of the input's shape holds class probabilities, any other one class indices.
+  const broadcastWeight = (w: Tensor): Tensor =>
+    self.dim() > 1 ? ops.view.call(w, self.sizes.map((_, i) => (i === classDim ? (w.sizes[0] as number) : 1))) : w;
+  // A target of the input's shape holds class probabilities, any other one class indices.
   if (target.sizes.length === self.sizes.length && target.sizes.every((s, i) => s === self.sizes[i])) {
     if (!isFloatingType(target.dtype)) {
       throw new Error(`Expected floating point type for target with class probabilities, got ${scalarTypeToString(target.dtype)}`);
     }
     if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
-    const logp = logSoftmax(ks, self, classDim);
-    // Probabilities: -sum_c w_c * p_c * log q_c, with the smoothed target.
-    const lp = numberValuesOf(logp);
-    const p = numberValuesOf(target).map((v) => v * (1 - labelSmoothing) + labelSmoothing / c);
-    const w = weight === null ? null : numberValuesOf(weight);
-    const n = classDim === 0 ? 1 : (self.sizes[0] as number);
-    let inner = 1;
-    for (const s of self.sizes.slice(2)) inner *= s;
-    const losses: number[] = [];
-    for (let b = 0; b < n; b++) {
-      for (let i = 0; i < inner; i++) {
-        let l = 0;
-        for (let k = 0; k < c; k++) {
-          const idx = (b * c + k) * inner + i;
-          l -= (w === null ? 1 : (w[k] as number)) * (p[idx] as number) * (lp[idx] as number);
-        }
-        losses.push(l);
-      }
-    }
-    const sizes = classDim === 0 ? [] : [n, ...self.sizes.slice(2)];
-    return reduceLoss(self, losses, sizes, reduction, losses.length);
+    const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+    const t = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
+    const prod = weight === null ? input.mul(t) : input.mul(t).mul(broadcastWeight(weight));
+    if (reduction === Reduction.None) return prod.sum(classDim).neg();
+    const total = prod.sum().neg();
+    if (reduction === Reduction.Sum) return total;
+    if (input.numel === 0) return total.fill_(NaN);
+    return total.div(input.numel / c);
   }
-  const logp = logSoftmax(ks, self, classDim);
-  const nll = nllLoss(ks, logp, target, weight, reduction, ignoreIndex);
+  const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+  const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
-  // Label smoothing with class indices: (1 - eps) * nll + eps / C * sum over classes of -w_c * log q_c.
-  const lp = numberValuesOf(logp);
-  const t = numberValuesOf(target);
-  const w = weight === null ? null : numberValuesOf(weight);
-  const n = classDim === 0 ? 1 : (self.sizes[0] as number);
-  let inner = 1;
-  for (const s of self.sizes.slice(2)) inner *= s;
-  const smooth: number[] = [];
-  let weightSum = 0;
-  for (let b = 0; b < n; b++) {
-    for (let i = 0; i < inner; i++) {
-      const cls = t[b * inner + i] as number;
-      if (cls === ignoreIndex) {
-        smooth.push(0);
-        continue;
-      }
-      weightSum += w === null ? 1 : (w[cls] as number);
-      let s = 0;
-      for (let k = 0; k < c; k++) s -= (w === null ? 1 : (w[k] as number)) * (lp[(b * c + k) * inner + i] as number);
-      smooth.push(s);
-    }
-  }
-  const nllValues = numberValuesOf(nll);
-  if (reduction === Reduction.None) {
-    return tensorFromValues(self, [...nll.sizes], self.dtype, nllValues.map((v, i) => (1 - labelSmoothing) * v + (labelSmoothing / c) * (smooth[i] as number)));
-  }
-  let total = 0;
-  for (const s of smooth) total += s;
-  const smoothReduced = reduction === Reduction.Mean ? total / (w === null ? smooth.filter((_, i) => t[i] !== ignoreIndex).length : weightSum) : total;
-  return tensorFromValues(self, [], self.dtype, [(1 - labelSmoothing) * (nllValues[0] as number) + (labelSmoothing / c) * smoothReduced]);
+  const ignoreMask = target.eq(ignoreIndex);
+  const smooth = (weight === null ? input.sum(classDim) : input.mul(broadcastWeight(weight)).sum(classDim)).neg();
+  smooth.masked_fill_(ignoreMask, 0);
+  let ret: Tensor;
+  if (reduction === Reduction.Mean) {
+    ret =
+      weight === null
+        ? smooth.sum().div(ignoreMask.logical_not().sum())
+        : smooth.sum().div(weight.gather(0, target.masked_select(ignoreMask.logical_not()).flatten()).sum());
+  } else if (reduction === Reduction.Sum) ret = smooth.sum();
+  else ret = smooth;
+  return nll.mul(1 - labelSmoothing).add(ret.mul(labelSmoothing / c));
 }
 
 /** An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses). */
