@@ -123,19 +123,21 @@ class ReadyQueue {
 
 /** `validate_outputs`: reduce or cast a gradient flowing along `edge` to what its node expects. */
 function validateGrad(node: Node, i: number, edge: Edge, grad: Tensor): Tensor {
-  const meta = (edge.fn as Node).inputMetadata[edge.inputNr];
-  if (meta === undefined) return grad;
+  const next = edge.fn as Node;
+  const sizes = edge.inputNr === 0 ? next.sizes0 : next.moreMetadata?.[edge.inputNr]?.sizes;
+  if (sizes === undefined) return grad;
+  const dtype = edge.inputNr === 0 ? next.dtype0 : (next.moreMetadata?.[edge.inputNr]?.dtype as number);
   let g = grad;
-  if (!sameSizes(g.sizes, meta.sizes)) {
-    if (!isExpandableTo(meta.sizes, g.sizes)) {
+  if (!sameSizes(g.sizes, sizes)) {
+    if (!isExpandableTo(sizes, g.sizes)) {
       throw new Error(
         `Function ${node.name()} returned an invalid gradient at index ${i} - got [${g.sizes.join(', ')}] but ` +
-          `expected shape compatible with [${meta.sizes.join(', ')}]`,
+          `expected shape compatible with [${sizes.join(', ')}]`,
       );
     }
-    g = sumTo(g, meta.sizes);
+    g = sumTo(g, sizes);
   }
-  if (g.dtype !== meta.dtype) g = aten().to_dtype.call(g, meta.dtype as ScalarType, false, false, null);
+  if (g.dtype !== dtype) g = aten().to_dtype.call(g, dtype as ScalarType, false, false, null);
   return g;
 }
 

@@ -20,11 +20,10 @@ export type FunctionPreHook = (grad: Tensor) => Tensor | undefined | void;
 /** Sequence numbers order the ready queue: later nodes run first (Note [Engine order]). */
 let nextSequenceNr = 0;
 
-/** Shape, dtype and device of one forward output, as the node's input (`InputMetadata`). */
+/** Shape and dtype of one forward output, as the node's input (`InputMetadata`). */
 export interface InputMetadata {
   sizes: readonly number[];
   dtype: number;
-  isMeta: boolean;
 }
 
 /**
@@ -44,14 +43,14 @@ export class NodeHooks {
 }
 
 const NO_EDGES: Edge[] = [];
-const NO_METADATA: (InputMetadata | undefined)[] = [];
 
 // Note [Lean graph nodes]
 // ~~~~~~~~~~~~~~~~~~~~~~~
 // A node is made for every recorded operation, so its construction is on the hot path of training: it
-// starts with shared empty edge and metadata lists (replaced, never mutated, when set) and no hook state
-// (`hooks` is made on the first registration). A recorded call allocates the node, its edge list and one
-// metadata entry per output, and nothing for features it does not use.
+// starts with a shared empty edge list (replaced, never mutated, when set) and no hook state (`hooks` is made
+// on the first registration); the metadata of output 0 lives in two fields (most nodes have one output),
+// further outputs in a list made on demand. A recorded call allocates the node and its edge list, and
+// nothing for features it does not use.
 
 /**
  * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
@@ -60,8 +59,11 @@ const NO_METADATA: (InputMetadata | undefined)[] = [];
 export abstract class Node {
   nextEdges: Edge[] = NO_EDGES;
   readonly sequenceNr: number;
-  /** Per forward output: what the gradient flowing in must look like. */
-  inputMetadata: (InputMetadata | undefined)[] = NO_METADATA;
+  /** What the gradient flowing into input 0 (forward output 0) must look like: sizes (undefined: unknown), dtype. */
+  sizes0: readonly number[] | undefined = undefined;
+  dtype0 = 0;
+  /** The same for inputs 1, 2, ... (multi-output operators), or null. */
+  moreMetadata: (InputMetadata | undefined)[] | null = null;
   /** Hooks, or null until one is registered (Note [Lean graph nodes]). */
   hooks: NodeHooks | null = null;
 
@@ -84,7 +86,13 @@ export abstract class Node {
   }
 
   numInputs(): number {
-    return this.inputMetadata.length;
+    return this.moreMetadata !== null ? this.moreMetadata.length : this.sizes0 !== undefined ? 1 : 0;
+  }
+
+  /** The metadata of input `nr` (forward output `nr`), if recorded. */
+  inputMetadata(nr: number): InputMetadata | undefined {
+    if (nr === 0) return this.sizes0 === undefined ? undefined : { sizes: this.sizes0, dtype: this.dtype0 };
+    return this.moreMetadata?.[nr];
   }
 
   numOutputs(): number {
@@ -108,8 +116,14 @@ export abstract class Node {
   }
 
   setInputMetadata(inputNr: number, t: Tensor): void {
-    if (this.inputMetadata === NO_METADATA) this.inputMetadata = [];
-    this.inputMetadata[inputNr] = { sizes: t.sizes, dtype: t.dtype, isMeta: t.isMeta() };
+    if (inputNr === 0) {
+      this.sizes0 = t.sizes;
+      this.dtype0 = t.dtype;
+      if (this.moreMetadata !== null) this.moreMetadata[0] = { sizes: t.sizes, dtype: t.dtype };
+      return;
+    }
+    if (this.moreMetadata === null) this.moreMetadata = this.sizes0 === undefined ? [] : [{ sizes: this.sizes0, dtype: this.dtype0 }];
+    this.moreMetadata[inputNr] = { sizes: t.sizes, dtype: t.dtype };
   }
 
   /** The node's hook state, made if missing. */

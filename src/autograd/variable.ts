@@ -34,6 +34,8 @@ export class AutogradMeta {
   base: Tensor | null = null;
   viewCreatedInNoGrad = false;
   viewCreatedInInferenceMode = false;
+  /** The edge `gradientEdge` last returned, reused while it still names the same node and input. */
+  edge: Edge | null = null;
   /** The version of the base when this view's grad_fn was last refreshed (see Note [Views and in-place]). */
   attrVersion = 0;
 }
@@ -109,9 +111,13 @@ export function gradientEdge(t: Tensor | null | undefined): Edge {
   if (t === null || t === undefined) return NO_EDGE;
   const m = t.autogradMeta;
   if (m === null) return NO_EDGE;
-  if (m.gradFn !== null) return { fn: m.gradFn, inputNr: m.outputNr };
-  if (m.requiresGrad) return { fn: gradAccumulator(t), inputNr: 0 };
-  return NO_EDGE;
+  const fn = m.gradFn !== null ? m.gradFn : m.requiresGrad ? gradAccumulator(t) : null;
+  if (fn === null) return NO_EDGE;
+  const nr = m.gradFn !== null ? m.outputNr : 0;
+  // Edges are immutable: one per (node, input) is shared by every consumer of this tensor.
+  const e = m.edge;
+  if (e !== null && e.fn === fn && e.inputNr === nr) return e;
+  return (m.edge = { fn, inputNr: nr });
 }
 
 /** `compute_requires_grad`: grad mode is on and some tensor argument requires grad. */
