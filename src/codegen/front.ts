@@ -369,6 +369,11 @@ function pySignature(ov: Overload): string {
 // ---- emission ----------------------------------------------------------------------------------------------
 
 /** The options-object type of an overload, and whether it must be given. */
+/** How many out= tensors an out overload takes (`max.dim_max` has two: values and indices). */
+function numOuts(nf: NativeFunction): number {
+  return nf.func.arguments.filter((a) => a.isOut).length;
+}
+
 function optionsType(ov: Overload): { type: string; required: boolean } {
   const fields: string[] = [];
   let required = false;
@@ -377,7 +382,10 @@ function optionsType(ov: Overload): { type: string; required: boolean } {
     if (!opt) required = true;
     fields.push(`${a.name}${opt ? '?' : ''}: ${argPublicType(ov.nf, a, ov.numbersAsTensors)}`);
   }
-  if (ov.out) fields.push('out?: Tensor');
+  if (ov.out) {
+    const n = numOuts(ov.out);
+    fields.push(n === 1 ? 'out?: Tensor' : `out?: [${new Array<string>(n).fill('Tensor').join(', ')}]`);
+  }
   if (ov.tensorOptions) fields.push('requires_grad?: boolean');
   return { type: fields.length === 0 ? '' : `{ ${fields.join('; ')} }`, required };
 }
@@ -479,13 +487,18 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
   if (isNoArgs(b, method)) L.push(`if (o !== undefined) checkNoKw(${JSON.stringify(b.name)}, o);`);
   else L.push(`if (o !== undefined) checkKw(${JSON.stringify(b.name)}, o, ${JSON.stringify(allowed)}, ${JSON.stringify(posNames)}, n);`);
   const call = (nf: NativeFunction): string => {
-    const args = nf.func.arguments.map((a) => (a.isOut ? 'out as Tensor' : (vars.get(a.name) ?? 'undefined')));
+    let k = 0;
+    const several = numOuts(nf) > 1;
+    const args = nf.func.arguments.map((a) => (a.isOut ? (several ? `(out as Tensor[])[${k++}] as Tensor` : 'out as Tensor') : (vars.get(a.name) ?? 'undefined')));
     return `aten().${nf.handleName}.call(${args.join(', ')})`;
   };
   if (ov.out) {
     L.push(`const out = o === undefined ? undefined : o.out;`);
     L.push(`if (out !== undefined && out !== null) {`);
-    L.push(`  kwArg(${JSON.stringify(b.name)}, 'out', 'Tensor', isTensor(out), out);`);
+    const n = numOuts(ov.out);
+    if (n === 1) L.push(`  kwArg(${JSON.stringify(b.name)}, 'out', 'Tensor', isTensor(out), out);`);
+    // Several out= tensors come as one tuple (an array here), checked as PyTorch's parser checks a TensorList.
+    else L.push(`  checkOutTuple(${JSON.stringify(b.name)}, out, ${n}, ${ov.positional.length + ov.kwOnly.length});`);
     L.push(`  return ${call(ov.out)};`);
     L.push('}');
   }
@@ -573,7 +586,14 @@ function badCallLines(b: Binding): string[] {
   };
   const L = [`function ${badName(b)}(a: readonly unknown[]): never {`, `  return badCall(${JSON.stringify(b.name)}, a, [`];
   for (const a of [...ov.positional, ...ov.kwOnly]) L.push(param(a));
-  if (ov.out) L.push(`    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },`);
+  if (ov.out) {
+    const tuple = numOuts(ov.out) > 1;
+    L.push(
+      tuple
+        ? `    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },`
+        : `    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },`,
+    );
+  }
   if (ov.tensorOptions) L.push(`    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },`);
   L.push(`  ], ${ov.varargs}, ${sigsName(b)});`, '}');
   return L;
@@ -585,7 +605,7 @@ function sigsName(b: Binding): string {
 
 const RUNTIME_NAMES = [
   'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isOptionalTensorList', 'toOptionalTensorList', 'isKw', 'kwFits', 'toIntListN',
-  'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
+  'checkOutTuple', 'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
   'badCall', 'checkNoKw', 'isTensorList', 'noArgs',
   'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
 ];

@@ -131,6 +131,19 @@ export function kwArg(name: string, arg: string, expected: string, ok: boolean, 
 }
 
 /**
+ * The out= tuple of an operator with several outputs (`torch.max(x, 1, { out: [values, indices] })`), with the
+ * texts of PyTorch's parser for a TensorList argument: its length, then each element. `position` is the
+ * argument's index in the Python signature.
+ */
+export function checkOutTuple(name: string, v: unknown, n: number, position: number): void {
+  if (!Array.isArray(v)) throw new TypeError(`${name}(): argument 'out' must be tuple of Tensors, not ${typeName(v)}`);
+  if (v.length !== n) throw new TypeError(`expected tuple of ${n} elements but got ${v.length}`);
+  v.forEach((t: unknown, i) => {
+    if (!(t instanceof Tensor)) throw new TypeError(`expected Tensor as element ${i} in argument ${position}, but got ${typeName(t)}`);
+  });
+}
+
+/**
  * Rejects keyword names the overload does not take (`add() got an unexpected keyword argument 'alpah'`) and
  * keywords naming an argument already given positionally (`got multiple values for argument`).
  */

@@ -11,7 +11,7 @@ import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
@@ -4946,8 +4946,8 @@ function bad_argmin(a: readonly unknown[]): never {
 const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.max`: `max.dim`. */
-export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
-export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -4966,8 +4966,8 @@ export function max(...a: unknown[]): unknown {
     if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
-      kwArg("max", 'out', 'Tensor', isTensor(out), out);
-      return aten().max_dim_max.call(v0, v1, v2, out as Tensor, out as Tensor);
+      checkOutTuple("max", out, 2, 3);
+      return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
     }
     return aten().max_dim.call(v0, v1, v2);
   }
@@ -4979,15 +4979,15 @@ function bad_max(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
   ], false, SIGS_max);
 }
 
 const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.min`: `min.dim`. */
-export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
-export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5006,8 +5006,8 @@ export function min(...a: unknown[]): unknown {
     if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
-      kwArg("min", 'out', 'Tensor', isTensor(out), out);
-      return aten().min_dim_min.call(v0, v1, v2, out as Tensor, out as Tensor);
+      checkOutTuple("min", out, 2, 3);
+      return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
     }
     return aten().min_dim.call(v0, v1, v2);
   }
@@ -5019,7 +5019,7 @@ function bad_min(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
   ], false, SIGS_min);
 }
 

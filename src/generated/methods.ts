@@ -9,7 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../aten/ops.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
+import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../codegen/pyArgs.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
@@ -390,11 +390,11 @@ export interface TensorMethods {
   argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
-  max(dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
-  max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+  max(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+  max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
-  min(dim: number, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
-  min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): [Tensor, Tensor];
+  min(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+  min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -4250,8 +4250,8 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
     if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
-      kwArg("max", 'out', 'Tensor', isTensor(out), out);
-      return aten().max_dim_max.call(this, v0, v1, out as Tensor, out as Tensor);
+      checkOutTuple("max", out, 2, 2);
+      return aten().max_dim_max.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
     }
     return aten().max_dim.call(this, v0, v1);
   }
@@ -4262,7 +4262,7 @@ function bad_max(a: readonly unknown[]): never {
   return badCall("max", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
   ], false, SIGS_max);
 }
 
@@ -4285,8 +4285,8 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
     if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
     const out = o === undefined ? undefined : o.out;
     if (out !== undefined && out !== null) {
-      kwArg("min", 'out', 'Tensor', isTensor(out), out);
-      return aten().min_dim_min.call(this, v0, v1, out as Tensor, out as Tensor);
+      checkOutTuple("min", out, 2, 2);
+      return aten().min_dim_min.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
     }
     return aten().min_dim.call(this, v0, v1);
   }
@@ -4297,7 +4297,7 @@ function bad_min(a: readonly unknown[]): never {
   return badCall("min", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
   ], false, SIGS_min);
 }
 
