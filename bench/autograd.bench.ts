@@ -36,6 +36,29 @@ summary(() => {
   bench('forward, chain of 1,000 ops under noGrad', () => do_not_optimize(torch.noGrad(() => chain(x, 1000))));
 });
 
+// One training step of an MNIST-sized MLP (784-128-10, batch 64): forward, cross-entropy, backward, SGD.
+const X = torch.randn([64, 784]);
+const Y = torch.randint(0, 10, [64]);
+const w1 = torch.randn([784, 128]).mul(0.05).requiresGrad_();
+const b1 = torch.zeros(128).requiresGrad_();
+const w2 = torch.randn([128, 10]).mul(0.05).requiresGrad_();
+const b2 = torch.zeros(10).requiresGrad_();
+const params = [w1, b1, w2, b2];
+summary(() => {
+  bench('MLP 784-128-10, batch 64: forward + backward + SGD step', () => {
+    const loss = torch.cross_entropy_loss(X.matmul(w1).add(b1).relu().matmul(w2).add(b2), Y);
+    loss.backward();
+    torch.noGrad(() => {
+      for (const p of params) {
+        p.sub_(p.grad!.mul(0.01));
+        p.grad = null;
+      }
+    });
+  });
+  bench('MLP 784-128-10, batch 64: forward only, under noGrad', () =>
+    do_not_optimize(torch.noGrad(() => torch.cross_entropy_loss(X.matmul(w1).add(b1).relu().matmul(w2).add(b2), Y))));
+});
+
 // Steady state of the 1-element add without requiresGrad: 10^6 calls, median of 7 runs.
 {
   const times: number[] = [];

@@ -8,8 +8,7 @@
 
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { Library } from '../dispatch/Library.js';
-import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
-import { DECLS, type AtenOps, type OpDecl } from '../generated/aten.js';
+import { DECLS, buildHandles, type AtenOps, type OpDecl } from '../generated/aten.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
 import type { Kernel } from '../dispatch/Library.js';
 import { newStrided } from '../kernels/TensorFactories.js';
@@ -28,18 +27,14 @@ export function registerAten(dispatcher: Dispatcher): AtenOps {
   // TensorIterator allocates functional outputs; make them Tensors (Note [Output allocator hook]).
   setOutputAllocator((sizes, strides, dtype, device) => newStrided(sizes, strides, dtype, device));
   const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/ops.ts' });
-  const out: Partial<Record<keyof AtenOps, OperatorHandle>> = {};
   for (const [name, decl] of Object.entries(DECLS) as [keyof AtenOps, OpDecl][]) {
     lib.def(decl.schema, undefined, { debug: `registered at aten-ts src/aten/ops.ts (${name})` });
     for (const [key, kernel] of Object.entries(decl.kernels)) {
       lib.impl(decl.schema.slice(0, decl.schema.indexOf('(')), kernel, key, { debug: `registered at aten-ts kernel ${name} (${key})` });
     }
-    const open = decl.schema.indexOf('(');
-    const head = decl.schema.slice(0, open);
-    const dot = head.indexOf('.');
-    out[name] = dispatcher.findSchemaOrThrow(`aten::${dot < 0 ? head : head.slice(0, dot)}`, dot < 0 ? '' : head.slice(dot + 1));
   }
-  const ops = out as unknown as AtenOps;
+  // See Note [Handles in one object literal] in src/generated/aten.ts.
+  const ops = buildHandles((name, overload) => dispatcher.findSchemaOrThrow(name, overload));
   // The generated Autograd and ADInplaceOrView kernels (src/generated/autograd.ts, from derivatives.yaml).
   for (const [key, table] of [
     ['Autograd', autogradKernels(ops)],

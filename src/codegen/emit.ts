@@ -269,6 +269,7 @@ export function emitAten(functions: readonly NativeFunction[]): string {
   const modules = new Set<string>();
   const handleLines: string[] = [];
   const declLines: string[] = [];
+  const handleFinds: string[] = [];
   const seenHandles = new Map<string, NativeFunction>();
   const byOpName = new Map(functions.map((nf) => [nf.opName, nf] as const));
   const structuredLines: string[] = [];
@@ -310,6 +311,7 @@ export function emitAten(functions: readonly NativeFunction[]): string {
         return `${d.key}: ${d.kernel.module}.${d.kernel.fn}`;
       });
     }
+    handleFinds.push(`    ${nf.handleName}: find(${quote(`aten::${nf.func.name}`)}, ${quote(nf.func.overloadName)}),`);
     declLines.push(`  ${nf.handleName}: {`);
     declLines.push(`    schema: ${quote(nf.funcText)},`);
     declLines.push(`    kernels: { ${kernels.join(', ')} },`);
@@ -376,6 +378,18 @@ export function emitAten(functions: readonly NativeFunction[]): string {
     'export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {',
     ...declLines,
     '};',
+    '',
+    '// Note [Handles in one object literal]',
+    '// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+    "// Every call through the front end and every generated autograd kernel reads a handle from this object, so",
+    '// it is built as one literal: V8 gives it fast properties (an object that grows to hundreds of properties one',
+    '// by one falls back to dictionary mode, a hash lookup per read).',
+    '/** The typed handles, each found with `find(name, overload)` after registration. */',
+    'export function buildHandles(find: (name: string, overload: string) => OperatorHandle): AtenOps {',
+    '  return {',
+    ...handleFinds,
+    '  } as AtenOps;',
+    '}',
     '',
   ].join('\n');
 }
