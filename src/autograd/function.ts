@@ -331,7 +331,7 @@ function rebaseView(view: Tensor, gradFn: Node): void {
   refreshViewGradFn(view);
 }
 
-installNodeFactories((t) => new AccumulateGrad(t), rebaseView);
+installNodeFactories((t) => new AccumulateGrad(t), rebaseView, refreshViewGradFn);
 
 // ---- SavedVariable ---------------------------------------------------------------------------------
 

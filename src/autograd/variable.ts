@@ -111,6 +111,9 @@ export function gradientEdge(t: Tensor | null | undefined): Edge {
   if (t === null || t === undefined) return NO_EDGE;
   const m = t.autogradMeta;
   if (m === null) return NO_EDGE;
+  // A view whose storage changed in place since its grad_fn was set (its base was modified through another
+  // alias) first gets its grad_fn refreshed, as `self.grad_fn()` does in PyTorch (Note [Views and in-place]).
+  if (m.base !== null && m.attrVersion !== t.storage.version && m.base.requiresGrad) refreshView(t);
   const fn = m.gradFn !== null ? m.gradFn : m.requiresGrad ? gradAccumulator(t) : null;
   if (fn === null) return NO_EDGE;
   const nr = m.gradFn !== null ? m.outputNr : 0;
@@ -200,8 +203,14 @@ export function checkInplace(self: Tensor, requiresGrad: boolean): void {
 /** The factories of graph nodes this module needs, set by function.ts (which imports this module). */
 let newAccumulateGrad: (t: Tensor) => Node;
 let rebaseView: (view: Tensor, gradFn: Node) => void;
+let refreshView: (view: Tensor) => void;
 
-export function installNodeFactories(accumulate: (t: Tensor) => Node, rebase: (view: Tensor, gradFn: Node) => void): void {
+export function installNodeFactories(
+  accumulate: (t: Tensor) => Node,
+  rebase: (view: Tensor, gradFn: Node) => void,
+  refresh: (view: Tensor) => void,
+): void {
+  refreshView = refresh;
   newAccumulateGrad = accumulate;
   rebaseView = rebase;
 }

@@ -847,6 +847,14 @@ const SCENARIOS: Record<string, () => Json> = {
     out.grad = T(x.grad);
     return out;
   },
+  view_base_modified_then_used: () => {
+    const x = leaf([1, 2, 3, 4]);
+    const y = x.mul(1);
+    const v = y.slice(0, 0, 2);
+    y.mul_(3);
+    v.mul(1).sum().backward();
+    return { grad: T(x.grad), v: name(v.gradFn) };
+  },
 
   // ---- out= -----------------------------------------------------------------------------------------------------
   out_with_requires_grad: () => {

@@ -981,6 +981,17 @@ def view_base_modified_in_place():
     return out
 
 
+@scenario
+def view_base_modified_then_used():
+    # The view's grad_fn is not read before it is used: the op must still see the refreshed history.
+    x = leaf([1.0, 2.0, 3.0, 4.0])
+    y = x * 1
+    v = y[:2]
+    y.mul_(3)
+    (v * 1).sum().backward()
+    return {'grad': T(x.grad), 'v': name(v.grad_fn)}
+
+
 # ---- out= -----------------------------------------------------------------------------------------------------
 
 
