@@ -15,3 +15,4 @@ export {
   withGradEnabled,
 } from './grad_mode.js';
 export { AccumulateGrad, Node, SavedVariable } from './function.js';
+export { CustomFunctionBackward, Function, FunctionCtx } from './customFunction.js';

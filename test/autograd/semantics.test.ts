@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
 import { dtypeName } from '../../src/c10/index.js';
-import type { Node } from '../../src/autograd/index.js';
+import type { FunctionCtx, Node } from '../../src/autograd/index.js';
 import { Tensor } from '../../src/tensor/Tensor.js';
 import { loadGolden } from '../golden.js';
 
@@ -55,6 +55,51 @@ function leaf(values: number | number[] | number[][] | number[][][], dtype = 'fl
 
 function f32(values: number | number[] | number[][]): Tensor {
   return torch.tensor(values, { dtype: 'float32' });
+}
+
+// Custom autograd.Functions of the custom_function_* scenarios, as gen_autograd_semantics.py defines them.
+class ScaledExp extends torch.autograd.Function {
+  static override forward(ctx: FunctionCtx, x: Tensor, k: number): Tensor {
+    const r = x.exp().mul(k);
+    ctx.saveForBackward(r);
+    ctx.k = k;
+    return r;
+  }
+  static override backward(ctx: FunctionCtx, g: Tensor | null): (Tensor | null)[] {
+    const [r] = ctx.savedTensors;
+    return [g!.mul(r!), null];
+  }
+}
+class TwoGrads extends torch.autograd.Function {
+  static override forward(_ctx: FunctionCtx, x: Tensor): Tensor {
+    return x.mul(2);
+  }
+  static override backward(_ctx: FunctionCtx, g: Tensor | null): (Tensor | null)[] {
+    return [g, g];
+  }
+}
+class WrongShape extends torch.autograd.Function {
+  static override forward(_ctx: FunctionCtx, x: Tensor): Tensor {
+    return x.mul(2);
+  }
+  static override backward(_ctx: FunctionCtx, g: Tensor | null): Tensor {
+    return g!.slice(0, 0, 1);
+  }
+}
+class NoBackward extends torch.autograd.Function {
+  static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
+    ctx.seen = [...ctx.needsInputGrad];
+    return x.clone();
+  }
+}
+class SavesInput extends torch.autograd.Function {
+  static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
+    ctx.saveForBackward(x);
+    return x.mul(1);
+  }
+  static override backward(ctx: FunctionCtx, g: Tensor | null): Tensor {
+    return g!.mul(ctx.savedTensors[0]!);
+  }
 }
 
 const SCENARIOS: Record<string, () => Json> = {
@@ -854,6 +899,35 @@ const SCENARIOS: Record<string, () => Json> = {
     y.mul_(3);
     v.mul(1).sum().backward();
     return { grad: T(x.grad), v: name(v.gradFn) };
+  },
+
+  // ---- custom autograd.Function ---------------------------------------------------------------------------------
+  custom_function_basic: () => {
+    const x = leaf([1, 2]);
+    const y = ScaledExp.apply(x, 2);
+    const out: Record<string, Json> = { grad_fn: name(y.gradFn), next: nf(y.gradFn), y: T(y), requires_grad: y.requiresGrad };
+    y.sum().backward();
+    out.grad = T(x.grad);
+    out.no_grad = torch.noGrad(() => ScaledExp.apply(x, 1).requiresGrad);
+    out.plain_input = ScaledExp.apply(torch.tensor([1], { dtype: 'float32' }), 1).requiresGrad;
+    return out;
+  },
+  custom_function_errors: () => {
+    const x = leaf([1, 2]);
+    const n = NoBackward.apply(x);
+    return {
+      count: err(() => TwoGrads.apply(x).sum().backward()),
+      shape: err(() => WrongShape.apply(x).sum().backward()),
+      no_backward: err(() => NoBackward.apply(x).sum().backward()),
+      grad_fn: name(n.gradFn),
+    };
+  },
+  custom_function_saved_version: () => {
+    const a = leaf([1, 2]);
+    const b = a.mul(1);
+    const c = SavesInput.apply(b);
+    b.add_(1);
+    return { error: err(() => c.sum().backward()) };
   },
 
   // ---- out= -----------------------------------------------------------------------------------------------------

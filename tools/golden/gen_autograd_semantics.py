@@ -992,6 +992,96 @@ def view_base_modified_then_used():
     return {'grad': T(x.grad), 'v': name(v.grad_fn)}
 
 
+# ---- custom autograd.Function ---------------------------------------------------------------------------------
+
+
+class ScaledExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        r = x.exp() * k
+        ctx.save_for_backward(r)
+        ctx.k = k
+        return r
+
+    @staticmethod
+    def backward(ctx, g):
+        (r,) = ctx.saved_tensors
+        return g * r, None
+
+
+class TwoGrads(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+
+
+class WrongShape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g[:1]
+
+
+class NoBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.seen = list(ctx.needs_input_grad)
+        return x.clone()
+
+
+class SavesInput(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * x
+
+
+@scenario
+def custom_function_basic():
+    x = leaf([1.0, 2.0])
+    y = ScaledExp.apply(x, 2.0)
+    out = {'grad_fn': name(y.grad_fn), 'next': nf(y.grad_fn), 'y': T(y), 'requires_grad': y.requires_grad}
+    y.sum().backward()
+    out['grad'] = T(x.grad)
+    with torch.no_grad():
+        out['no_grad'] = ScaledExp.apply(x, 1.0).requires_grad
+    out['plain_input'] = ScaledExp.apply(torch.tensor([1.0]), 1.0).requires_grad
+    return out
+
+
+@scenario
+def custom_function_errors():
+    x = leaf([1.0, 2.0])
+    n = NoBackward.apply(x)
+    return {
+        'count': err(lambda: TwoGrads.apply(x).sum().backward()),
+        'shape': err(lambda: WrongShape.apply(x).sum().backward()),
+        'no_backward': err(lambda: NoBackward.apply(x).sum().backward()),
+        'grad_fn': name(n.grad_fn),
+    }
+
+
+@scenario
+def custom_function_saved_version():
+    a = leaf([1.0, 2.0])
+    b = a * 1
+    c = SavesInput.apply(b)
+    b.add_(1)
+    return {'error': err(lambda: c.sum().backward())}
+
+
 # ---- out= -----------------------------------------------------------------------------------------------------
 
 
