@@ -7,7 +7,7 @@ import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { accumulateInto, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
+import { accumulateInto, detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
 import { GraphRoot, Node, setActiveExecInfo } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
 
@@ -245,8 +245,9 @@ function execute(
           const t = hooks.retainsGradTensors[nr];
           const g = inputs[nr];
           if (t !== undefined && g !== null && g !== undefined) {
+            // The retains_grad hook: a clone the first time, then `grad + new` (both recorded under create_graph).
             const m = materializeAutogradMeta(t);
-            m.grad = accumulateInto(m.grad, g, false);
+            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : detach(g), null) : aten().add_Tensor.call(m.grad, g, 1);
           }
         }
       }

@@ -901,6 +901,18 @@ const SCENARIOS: Record<string, () => Json> = {
     return { grad: T(x.grad), v: name(v.gradFn) };
   },
 
+  retain_grad_create_graph: () => {
+    const x = leaf([1, 2]);
+    const y = x.mul(x);
+    y.retainGrad();
+    const z = y.mul(y).sum();
+    z.backward(null, { createGraph: true });
+    const out: Record<string, Json> = { first: [T(y.grad), name(y.grad?.gradFn)] };
+    z.backward(null, { createGraph: true });
+    out.second = [T(y.grad), name(y.grad?.gradFn)];
+    return out;
+  },
+
   // ---- custom autograd.Function ---------------------------------------------------------------------------------
   custom_function_basic: () => {
     const x = leaf([1, 2]);

@@ -992,6 +992,19 @@ def view_base_modified_then_used():
     return {'grad': T(x.grad), 'v': name(v.grad_fn)}
 
 
+@scenario
+def retain_grad_create_graph():
+    x = leaf([1.0, 2.0])
+    y = x * x
+    y.retain_grad()
+    z = (y * y).sum()
+    z.backward(create_graph=True)
+    out = {'first': [T(y.grad), name(y.grad.grad_fn)]}
+    z.backward(create_graph=True)
+    out['second'] = [T(y.grad), name(y.grad.grad_fn)]
+    return out
+
+
 # ---- custom autograd.Function ---------------------------------------------------------------------------------
 
 
