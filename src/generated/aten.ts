@@ -651,6 +651,8 @@ export interface AtenOps {
   bmm: OperatorHandle<(self: Tensor, mat2: Tensor) => Tensor>;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
   matmul: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `_unsafe_view(Tensor self, SymInt[] size) -> Tensor` */
+  _unsafe_view: OperatorHandle<(self: Tensor, size: number[]) => Tensor>;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
   dot: OperatorHandle<(self: Tensor, tensor: Tensor) => Tensor>;
   /** `mv(Tensor self, Tensor vec) -> Tensor` */
@@ -5985,7 +5987,11 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   matmul: {
     schema: 'matmul(Tensor self, Tensor other) -> Tensor',
-    kernels: { CPU: linalg.matmul, Meta: linalg.matmul },
+    kernels: { CompositeImplicitAutograd: linalg.matmul },
+  },
+  _unsafe_view: {
+    schema: '_unsafe_view(Tensor self, SymInt[] size) -> Tensor',
+    kernels: { CompositeExplicitAutograd: linalg.unsafeView },
   },
   dot: {
     schema: 'dot(Tensor self, Tensor tensor) -> Tensor',
@@ -6009,7 +6015,7 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   linear: {
     schema: 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor',
-    kernels: { CPU: linalg.linear, Meta: linalg.linear },
+    kernels: { CompositeImplicitAutograd: linalg.linear },
   },
   softmax_int: {
     schema: 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
@@ -6584,6 +6590,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     mm: find('aten::mm', ''),
     bmm: find('aten::bmm', ''),
     matmul: find('aten::matmul', ''),
+    _unsafe_view: find('aten::_unsafe_view', ''),
     dot: find('aten::dot', ''),
     mv: find('aten::mv', ''),
     outer: find('aten::outer', ''),

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, linearWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, matmulBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2192,33 +2192,25 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `matmul` (derivatives.yaml:330). */
-export class MatmulBackward0 extends Node {
-  self_: SavedVariable = NONE;
-  other_: SavedVariable = NONE;
+/** Backward of `_unsafe_view` (derivatives.yaml:330). */
+export class UnsafeViewBackward0 extends Node {
+  self_sizes!: number[];
 
   name(): string {
-    return 'MatmulBackward0';
+    return 'UnsafeViewBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     const grad = grads[0] ?? null;
     if (grad === null) return out;
-    const self = this.self_.unpack(this);
-    const other = this.other_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = matmulBackward(grad, self, other, true);
-    if (this.shouldComputeOutput(1)) out[1] = matmulBackward(grad, self, other, false);
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
     return out;
-  }
-
-  override releaseVariables(): void {
-    this.self_.reset();
-    this.other_.reset();
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:334). */
+/** Backward of `dot` (derivatives.yaml:333). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2244,7 +2236,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:338). */
+/** Backward of `mv` (derivatives.yaml:337). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2270,7 +2262,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `outer` (derivatives.yaml:342). */
+/** Backward of `outer` (derivatives.yaml:341). */
 export class OuterBackward0 extends Node {
   vec2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2296,7 +2288,7 @@ export class OuterBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:346). */
+/** Backward of `addmm` (derivatives.yaml:345). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2327,7 +2319,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:351). */
+/** Backward of `baddbmm` (derivatives.yaml:350). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2358,36 +2350,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `linear` (derivatives.yaml:356). */
-export class LinearBackward0 extends Node {
-  weight_: SavedVariable = NONE;
-  input_: SavedVariable = NONE;
-  weight_sizes!: number[];
-
-  name(): string {
-    return 'LinearBackward0';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    const weight = (this.weight_.defined() ? this.weight_.unpack(this) : null) as Tensor;
-    const input = (this.input_.defined() ? this.input_.unpack(this) : null) as Tensor;
-    const weight_sizes = this.weight_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = grad.matmul(weight);
-    if (this.shouldComputeOutput(1)) out[1] = linearWeightBackward(grad, input, weight_sizes);
-    if (this.shouldComputeOutput(2)) out[2] = grad;
-    return out;
-  }
-
-  override releaseVariables(): void {
-    this.weight_.reset();
-    this.input_.reset();
-  }
-}
-
-/** Backward of `softmax.int` (derivatives.yaml:361). */
+/** Backward of `softmax.int` (derivatives.yaml:355). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2411,7 +2374,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:364). */
+/** Backward of `log_softmax.int` (derivatives.yaml:358). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2435,7 +2398,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:367). */
+/** Backward of `nll_loss` (derivatives.yaml:361). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2467,7 +2430,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:370). */
+/** Backward of `nll_loss2d` (derivatives.yaml:364). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2499,7 +2462,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:373). */
+/** Backward of `mse_loss` (derivatives.yaml:367). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2527,7 +2490,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `l1_loss` (derivatives.yaml:377). */
+/** Backward of `l1_loss` (derivatives.yaml:371). */
 export class L1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2555,7 +2518,7 @@ export class L1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:381). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:375). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2586,7 +2549,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:385). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:379). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2620,7 +2583,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `layer_norm` (derivatives.yaml:389). */
+/** Backward of `layer_norm` (derivatives.yaml:383). */
 export class LayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['layer_norm']['call']>[1];
@@ -2651,7 +2614,7 @@ export class LayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `conv2d` (derivatives.yaml:394). */
+/** Backward of `conv2d` (derivatives.yaml:388). */
 export class Conv2DBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2686,7 +2649,7 @@ export class Conv2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:399). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:393). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2720,7 +2683,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:403). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:397). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2754,7 +2717,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d` (derivatives.yaml:407). */
+/** Backward of `max_pool2d` (derivatives.yaml:401). */
 export class MaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d']['call']>[1];
@@ -2786,7 +2749,7 @@ export class MaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:410). */
+/** Backward of `avg_pool2d` (derivatives.yaml:404). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2820,7 +2783,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:413). */
+/** Backward of `cat` (derivatives.yaml:407). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2846,7 +2809,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:416). */
+/** Backward of `stack` (derivatives.yaml:410). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2871,7 +2834,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:419). */
+/** Backward of `split.Tensor` (derivatives.yaml:413). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2892,7 +2855,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:422). */
+/** Backward of `split_with_sizes` (derivatives.yaml:416). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2913,7 +2876,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:425). */
+/** Backward of `chunk` (derivatives.yaml:419). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2934,7 +2897,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:428). */
+/** Backward of `unbind.int` (derivatives.yaml:422). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2953,7 +2916,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:431). */
+/** Backward of `flip` (derivatives.yaml:425). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -2971,7 +2934,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:434). */
+/** Backward of `roll` (derivatives.yaml:428). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -2991,7 +2954,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:437). */
+/** Backward of `repeat` (derivatives.yaml:431). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3011,7 +2974,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:440). */
+/** Backward of `tile` (derivatives.yaml:434). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -3031,7 +2994,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:443). */
+/** Backward of `index_select` (derivatives.yaml:437). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3057,7 +3020,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:446). */
+/** Backward of `index.Tensor` (derivatives.yaml:440). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3081,7 +3044,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:449). */
+/** Backward of `index_put_` (derivatives.yaml:443). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3109,7 +3072,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:453). */
+/** Backward of `index_put` (derivatives.yaml:447). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3137,7 +3100,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:457). */
+/** Backward of `gather` (derivatives.yaml:451). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3163,7 +3126,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:460). */
+/** Backward of `scatter.src` (derivatives.yaml:454). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3188,7 +3151,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:464). */
+/** Backward of `scatter.value` (derivatives.yaml:458). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3212,7 +3175,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:467). */
+/** Backward of `scatter_add` (derivatives.yaml:461). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3237,7 +3200,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:471). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:465). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3259,7 +3222,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:474). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:468). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3282,7 +3245,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:478). */
+/** Backward of `masked_select` (derivatives.yaml:472). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3306,7 +3269,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:481). */
+/** Backward of `tril` (derivatives.yaml:475). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3324,7 +3287,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:484). */
+/** Backward of `triu` (derivatives.yaml:478). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3342,7 +3305,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:487). */
+/** Backward of `sort` (derivatives.yaml:481). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3368,7 +3331,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:491). */
+/** Backward of `topk` (derivatives.yaml:485). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3394,7 +3357,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:495). */
+/** Backward of `embedding` (derivatives.yaml:489). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -5779,14 +5742,13 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  matmul: kernel('matmul', (ks, self, other) => {
-    const rg = anyRequiresGrad(self, other);
-    if (!rg) return ops.matmul.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new MatmulBackward0();
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
-    gradFn.self_ = new SavedVariable(self, false);
-    gradFn.other_ = new SavedVariable(other, false);
-    const result = ops.matmul.redispatch(ks.and(afterAutogradKeyset), self, other);
+  _unsafe_view: kernel('_unsafe_view', (ks, self, size) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._unsafe_view.redispatch(ks.and(afterAutogradKeyset), self, size);
+    const gradFn = new UnsafeViewBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._unsafe_view.redispatch(ks.and(afterAutogradKeyset), self, size);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -5846,18 +5808,6 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.alpha_ = alpha;
     if (gradFn.hasEdge(2)) gradFn.batch1_ = new SavedVariable(batch1, false);
     const result = ops.baddbmm.redispatch(ks.and(afterAutogradKeyset), self, batch1, batch2, beta, alpha);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  linear: kernel('linear', (ks, input, weight, bias) => {
-    const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
-    const gradFn = new LinearBackward0();
-    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
-    if (gradFn.hasEdge(0)) gradFn.weight_ = new SavedVariable(weight, false);
-    if (gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
-    gradFn.weight_sizes = weight.sizes.slice();
-    const result = ops.linear.redispatch(ks.and(afterAutogradKeyset), input, weight, bias);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -5224,6 +5224,32 @@ function bad_matmul(a: readonly unknown[]): never {
   ], false, SIGS_matmul);
 }
 
+const SIGS__unsafe_view = ["(Tensor input, tuple of ints size)"];
+
+/** `torch._unsafe_view`: `_unsafe_view`. */
+export function _unsafe_view(input: Tensor, size: readonly number[]): Tensor;
+export function _unsafe_view(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _unsafe_view
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("_unsafe_view", o, ["size"], ["self","size"], n);
+    return aten()._unsafe_view.call(v0, v1);
+  }
+  return bad__unsafe_view(a);
+}
+
+function bad__unsafe_view(a: readonly unknown[]): never {
+  return badCall("_unsafe_view", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "size", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__unsafe_view);
+}
+
 const SIGS_dot = ["(Tensor input, Tensor tensor)"];
 
 /** `torch.dot`: `dot`. */

@@ -1,4 +1,4 @@
-// Matrix products: mm, bmm, matmul (every broadcasting case), addmm, dot, mv, outer, linear, baddbmm.
+// Matrix products: mm, bmm, matmul (every broadcasting case), addmm, dot, mv, outer, linear, baddbmm, _unsafe_view.
 // Mirrors aten/src/ATen/native/LinearAlgebra.cpp (shape checks and matmul's dispatch by dims) and the role of
 // BLAS gemm in native/cpu/BlasKernel.cpp.
 
@@ -10,6 +10,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { inferBroadcastSize } from '../tensor/wrapDim.js';
 import { newStrided } from './TensorFactories.js';
+import { view } from './TensorShape.js';
 
 const LOWER: Partial<Record<ScalarType, string>> = {
   [ScalarType.Float]: 'float',
@@ -180,36 +181,117 @@ export function outer(ks: DispatchKeySet, self: Tensor, vec2: Tensor): Tensor {
   return mm(ks, self.reshape(-1, 1), vec2.reshape(1, -1));
 }
 
+// Note [matmul and linear decompose]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch 2.13, matmul and linear are CompositeImplicitAutograd: their kernels call other operators through
+// the dispatcher (dot, mv, mm, bmm, addmm, views, _unsafe_view, add_), so autograd records and differentiates
+// those: 2-D matmul has grad_fn MmBackward0, linear on a 2-D input with a bias AddmmBackward0, a folded or
+// batched product UnsafeViewBackward0 (PyTorch's `_matmul_impl` and `should_fold` in LinearAlgebra.cpp, `linear`
+// and `_flatten_nd_linear` in Linear.cpp). The branches, their order and the checks are PyTorch's, so the errors
+// come from the same operator as there. `requires_grad` steers only how, never what, is computed.
+
+const product = (sizes: readonly number[]): number => {
+  let n = 1;
+  for (const s of sizes) n *= s;
+  return n;
+};
+
 /**
- * `matmul(self, other)`: PyTorch's dispatch by dims — dot (1-D·1-D), mv, mm, vector-matrix, and batched
- * products with broadcast batch dims (prepending/appending a 1 for 1-D operands and removing it after).
+ * PyTorch's `should_fold` (without out=): whether the ≥3-D operand folds into a matrix for mm/mv instead of a
+ * broadcast bmm — always when the smaller operand requires grad (so its gradient is not a batch of copies),
+ * otherwise when the fold is a view. The larger operand's `mT()` is read from its sizes and strides.
  */
-export function matmul(ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const d1 = self.dim();
-  const d2 = other.dim();
-  if (d1 === 0 || d2 === 0) {
-    throw new Error(`both arguments to matmul need to be at least 1D, but they are ${d1}D and ${d2}D`);
+function shouldFold(tensor1: Tensor, tensor2: Tensor): boolean {
+  const larger = tensor1.dim() >= tensor2.dim();
+  const big = larger ? tensor1 : tensor2;
+  const dimT1 = big.dim();
+  const dimT2 = larger ? tensor2.dim() : tensor1.dim();
+  if (!(dimT1 >= 3 && dimT2 <= 2)) return false;
+  if ((larger ? tensor2 : tensor1).requiresGrad) return true;
+  if (tensor1.dim() === 2) return false;
+  if (big.numel === 0) return true;
+  const shape = big.sizes.slice();
+  const strides = big.strides.slice();
+  if (!larger) {
+    // mT(): the last two dims swapped.
+    [shape[dimT1 - 1], shape[dimT1 - 2]] = [shape[dimT1 - 2] as number, shape[dimT1 - 1] as number];
+    [strides[dimT1 - 1], strides[dimT1 - 2]] = [strides[dimT1 - 2] as number, strides[dimT1 - 1] as number];
   }
-  if (d1 === 1 && d2 === 1) return dot(ks, self, other);
-  if (d1 === 2 && d2 === 1) return mv(ks, self, other);
-  if (d1 === 1 && d2 === 2) return mm(ks, self.unsqueeze(0), other).squeeze(0);
-  if (d1 === 2 && d2 === 2) return mm(ks, self, other);
-  // Batched: broadcast the batch dims, fold them into one, bmm, unfold.
-  const a = d1 === 1 ? self.unsqueeze(0) : self;
-  const b = d2 === 1 ? other.unsqueeze(-1) : other;
-  const [n, k] = a.sizes.slice(-2) as [number, number];
-  const [k2, m] = b.sizes.slice(-2) as [number, number];
-  const batch = inferBroadcastSize(a.sizes.slice(0, -2), b.sizes.slice(0, -2));
-  const batchNumel = batch.reduce((x, y) => x * y, 1);
-  if (k !== k2) {
-    throw new Error(`Expected size for first two dimensions of batch2 tensor to be: [${batchNumel}, ${k}] but got: [${batchNumel}, ${k2}].`);
+  for (let i = 0; i < dimT1 - 2; i++) {
+    if (strides[i] !== (strides[i + 1] as number) * (shape[i + 1] as number)) return false;
   }
-  const a3 = a.expand([...batch, n, k]).reshape(batchNumel, n, k);
-  const b3 = b.expand([...batch, k2, m]).reshape(batchNumel, k2, m);
-  let out = bmm(ks, a3, b3).view([...batch, n, m]);
-  if (d1 === 1) out = out.squeeze(-2);
-  if (d2 === 1) out = out.squeeze(-1);
-  return out;
+  return true;
+}
+
+/**
+ * `matmul(self, other)` (CompositeImplicitAutograd): PyTorch's `_matmul_impl` — dot (1-D·1-D), mv, mm of an
+ * unsqueezed vector, mm, the fold of a ≥3-D operand into mm/mv, else a bmm over the broadcast batch dims.
+ * See Note [matmul and linear decompose].
+ */
+export function matmul(ks: DispatchKeySet, tensor1: Tensor, tensor2: Tensor): Tensor {
+  const ops = aten();
+  const dim1 = tensor1.dim();
+  const dim2 = tensor2.dim();
+  if (dim1 === 0 || dim2 === 0) {
+    throw new Error(`both arguments to matmul need to be at least 1D, but they are ${dim1}D and ${dim2}D`);
+  }
+  if (dim1 === 1 && dim2 === 1) return ops.dot.call(tensor1, tensor2);
+  if (dim1 === 2 && dim2 === 1) return ops.mv.call(tensor1, tensor2);
+  if (dim1 === 1 && dim2 === 2) return ops.squeeze_dim.call(ops.mm.call(ops.unsqueeze.call(tensor1, 0), tensor2), 0);
+  if (dim1 === 2 && dim2 === 2) return ops.mm.call(tensor1, tensor2);
+  if (shouldFold(tensor1, tensor2)) {
+    // Fold the batch of the larger operand into the rows of a matrix: mm or mv, then view the result back.
+    const transpose = dim2 > dim1;
+    const t1 = transpose ? ops.transpose_int.call(tensor2, -2, -1) : tensor1;
+    const t2 = !transpose ? tensor2 : dim1 === 2 ? ops.t.call(tensor1) : tensor1;
+    const sizes1 = t1.sizes;
+    const outputShape = sizes1.slice(0, -1);
+    const foldedDim1 = product(outputShape);
+    const t2IsMatrix = t2.dim() === 2;
+    if (t2IsMatrix) outputShape.push(t2.sizes[1] as number);
+    // Not view(-1, k): with k = 0 the -1 would be ambiguous ([3, 5, 0] @ [0, 0]).
+    const t1Folded = ops.reshape.call(t1, [foldedDim1, sizes1[sizes1.length - 1] as number]);
+    if (t2IsMatrix) {
+      const output = ops._unsafe_view.call(ops.mm.call(t1Folded, t2), outputShape);
+      return transpose ? ops.contiguous.call(ops.transpose_int.call(output, -2, -1), 0) : output;
+    }
+    return ops._unsafe_view.call(ops.mv.call(t1Folded, t2), outputShape);
+  }
+  // dim1 >= 3 || dim2 >= 3: broadcast the batch dims, flatten them into one, bmm, view the result back.
+  const sizes1 = tensor1.sizes;
+  const sizes2 = tensor2.sizes;
+  const n = dim1 > 1 ? (sizes1[dim1 - 2] as number) : 1;
+  const m1 = sizes1[dim1 - 1] as number;
+  const batch1 = sizes1.slice(0, Math.max(dim1 - 2, 0));
+  const m2 = dim2 > 1 ? (sizes2[dim2 - 2] as number) : (sizes2[0] as number);
+  const p = dim2 > 1 ? (sizes2[dim2 - 1] as number) : 1;
+  const batch2 = sizes2.slice(0, Math.max(dim2 - 2, 0));
+  // The same gradient concern as in should_fold: a broadcast size-1 batch of an operand that requires grad is
+  // squeezed so that the fold path handles it.
+  if (dim1 === 3 && dim2 === 3 && batch1[0] !== batch2[0]) {
+    if (batch1[0] === 1 && tensor1.requiresGrad) return matmul(ks, ops.squeeze_dim.call(tensor1, 0), tensor2);
+    if (batch2[0] === 1 && tensor2.requiresGrad) return matmul(ks, tensor1, ops.squeeze_dim.call(tensor2, 0));
+  }
+  const outputShape = inferBroadcastSize(batch1, batch2).slice();
+  const expandBatchProduct = product(outputShape);
+  const tensor1Expanded = ops.reshape.call(ops.expand.call(tensor1, [...outputShape, n, m1], false), [expandBatchProduct, n, m1]);
+  const vectorRhs = dim2 === 1;
+  let tensor2Expanded = ops.expand.call(tensor2, vectorRhs ? [...outputShape, m2] : [...outputShape, m2, p], false);
+  tensor2Expanded = vectorRhs
+    ? ops.unsqueeze.call(ops.reshape.call(tensor2Expanded, [expandBatchProduct, m2]), 2)
+    : ops.reshape.call(tensor2Expanded, [expandBatchProduct, m2, p]);
+  if (dim1 > 1) outputShape.push(n);
+  if (dim2 > 1) outputShape.push(p);
+  const product3 = ops.bmm.call(tensor1Expanded, tensor2Expanded);
+  return ops._unsafe_view.call(vectorRhs ? ops.squeeze_dim.call(product3, -1) : product3, outputShape);
+}
+
+/**
+ * `_unsafe_view(self, size)`: a view of self's storage that autograd does not treat as a view (the schema has
+ * no alias annotation), for results whose base is an internal temporary (PyTorch's `_unsafe_view`).
+ */
+export function unsafeView(ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
+  return view(ks, self, size);
 }
 
 /** `addmm(self, mat1, mat2, *, beta=1, alpha=1)`: beta·self + alpha·(mat1 @ mat2). */
@@ -227,18 +309,43 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
   return beta === 0 ? scaled : beta === 1 ? scaled.add(self) : scaled.add(self.mul(beta));
 }
 
-/** `linear(input, weight, bias=None)`: input @ weight.T + bias. */
-export function linear(ks: DispatchKeySet, input: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
-  // As PyTorch: with a bias, a 2-D (or any contiguous) input is folded to 2-D and goes through addmm, so a bad
-  // bias fails in addmm's expand; otherwise matmul, then the bias is added.
-  if (bias !== null && input.dim() >= 1 && (input.dim() === 2 || input.isContiguous())) {
-    const outFeatures = weight.dim() === 2 ? weight.sizes[0]! : -1;
-    const flat = input.dim() === 2 ? input : input.reshape(-1, input.sizes[input.dim() - 1]!);
-    const out2 = addmm(ks, bias, flat, weight.t());
-    return input.dim() === 2 ? out2 : out2.reshape([...input.sizes.slice(0, -1), outFeatures]);
+/** PyTorch's `_flatten_nd_linear`: the rows of a contiguous input folded into one dim, addmm, viewed back. */
+function flattenNdLinear(input: Tensor, weight: Tensor, bias: Tensor): Tensor {
+  const ops = aten();
+  const sizes = input.sizes;
+  const last = sizes.length - 1;
+  // Not -1: reshape cannot infer it when a dim is 0.
+  const flattened = ops.view.call(input, [product(sizes.slice(0, last)), sizes[last] as number]);
+  const result = ops.addmm.call(bias, flattened, ops.t.call(weight), 1, 1);
+  const resultSizes = sizes.slice();
+  resultSizes[last] = result.sizes[1] as number;
+  return ops.view.call(result, resultSizes);
+}
+
+/**
+ * `linear(input, weight, bias=None)` (CompositeImplicitAutograd): PyTorch's decomposition — addmm for a 2-D input
+ * with a bias, addmm on the flattened rows for a contiguous input with a 1-D (after squeeze) contiguous bias,
+ * otherwise matmul with weight.t() and `add_` of the bias. See Note [matmul and linear decompose].
+ */
+export function linear(_ks: DispatchKeySet, input: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
+  const ops = aten();
+  const inputDim = input.dim();
+  const weightDim = weight.dim();
+  if (inputDim === 0 || weightDim === 0) {
+    throw new Error(`both arguments to linear need to be at least 1D, but they are ${inputDim}D and ${weightDim}D`);
   }
-  const out = matmul(ks, input, weight.t());
-  return bias === null ? out : out.add(bias);
+  if (inputDim === 2 && bias !== null) return ops.addmm.call(bias, input, ops.t.call(weight), 1, 1);
+  if (bias !== null && isBiasLikelyFusable(bias) && input.isContiguous()) return flattenNdLinear(input, weight, bias);
+  const output = ops.matmul.call(input, ops.t.call(weight));
+  // PyTorch adds out of place only for tensor subclasses or a bias with a forward-mode gradient (neither exists here).
+  return bias === null ? output : ops.add__Tensor.call(output, bias, 1);
+}
+
+/** `bias.dim() == 1 || bias.squeeze().dim() == 1` and contiguous (PyTorch's `is_bias_likely_fusable`). */
+function isBiasLikelyFusable(bias: Tensor): boolean {
+  let nonOne = 0;
+  for (const s of bias.sizes) if (s !== 1) nonOne++;
+  return (bias.dim() === 1 || nonOne === 1) && bias.isContiguous();
 }
 
 /** `baddbmm(self, batch1, batch2, *, beta=1, alpha=1)`. */
