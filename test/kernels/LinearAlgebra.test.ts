@@ -78,3 +78,37 @@ describe('matrix products (PyTorch golden)', () => {
     expect([r.isMeta(), r.size()]).toEqual([true, [2, 5, 3, 6]]);
   });
 });
+
+describe('matmul and linear as decompositions (CompositeImplicitAutograd)', () => {
+  it('run the same through the dispatcher on Meta tensors (linear: flattened addmm, view back)', () => {
+    const r = torch.matmul(torch.empty(2, 1, 3, 4, { device: 'meta' }), torch.empty(5, 4, 6, { device: 'meta' }));
+    expect([r.isMeta(), r.size()]).toEqual([true, [2, 5, 3, 6]]);
+    const l = torch.linear(torch.empty(2, 3, 4, { device: 'meta' }), torch.empty(5, 4, { device: 'meta' }), torch.empty(5, { device: 'meta' }));
+    expect([l.isMeta(), l.size()]).toEqual([true, [2, 3, 5]]);
+  });
+
+  it('_unsafe_view shares storage but is not a view for autograd', () => {
+    const x = torch.arange(6, { dtype: 'float32' });
+    const v = torch._unsafe_view(x, [2, 3]);
+    expect(v.size()).toEqual([2, 3]);
+    expect(v.tolist()).toEqual([[0, 1, 2], [3, 4, 5]]);
+    expect([v.isView(), v._base]).toEqual([false, null]);
+    v.fill_(7);
+    expect(x.tolist()).toEqual([7, 7, 7, 7, 7, 7]);
+    const w = torch.arange(6, { dtype: 'float64' }).requiresGrad_();
+    const u = torch._unsafe_view(w.mul(2), [3, 2]);
+    expect(u.gradFn?.name()).toBe('UnsafeViewBackward0');
+    u.sum().backward();
+    expect(w.grad?.tolist()).toEqual([2, 2, 2, 2, 2, 2]);
+  });
+
+  it("does not bump the inputs' version counters; linear adds a non-fusable bias in place, as PyTorch", () => {
+    const a = torch.ones(2, 3);
+    const b = torch.ones(3, 2);
+    torch.matmul(a, b);
+    expect([a._version, b._version]).toEqual([0, 0]);
+    // PyTorch: linear(x[2,2,3], w, bias[2,4]) is matmul, then output.add_(bias): the output's version is 1.
+    const out = torch.linear(torch.ones(2, 2, 3), torch.ones(4, 3), torch.ones(2, 4));
+    expect([out._version, out.tolist()]).toEqual([1, [[[4, 4, 4, 4], [4, 4, 4, 4]], [[4, 4, 4, 4], [4, 4, 4, 4]]]]);
+  });
+});

@@ -18,6 +18,10 @@ public `torch` API, followed by `torch.autograd.grad`:
   outputs. `grad_outputs`: a fixed random upstream gradient per selected output (same shape, row-major values).
 * `grads`: `torch.autograd.grad(outputs, inputs, grad_outputs, allow_unused=True)` for the `grad: true` tensors
   in the order they appear in args then kwargs (depth first): `{dtype, sizes, values}` or null when unused.
+* `grad_fns` (the matmul and linear cases): PyTorch's `grad_fn.name()` of each selected output (null for none).
+  Both are CompositeImplicitAutograd, so the name is that of the last operator of the decomposition
+  (`MmBackward0`, `AddmmBackward0`, `UnsafeViewBackward0`, `CloneBackward0`, ...), which depends on the dims,
+  the strides, the bias and which inputs require grad.
 * `second` (a subset of cases): `{weights, grads}`: with the first-order grads g_i computed with
   create_graph=True, `z = sum_i (g_i * weights_i).sum()` over the non-null g_i, and `grads` =
   `torch.autograd.grad(z, inputs, allow_unused=True)`.
@@ -156,6 +160,7 @@ per_op = {}
 REDUCTION_POS = {'nll_loss': 3, 'cross_entropy': 3, 'mse_loss': 2, 'l1_loss': 2, 'binary_cross_entropy': 3,
                  'binary_cross_entropy_with_logits': 4}
 no_second = []
+GRAD_FN_OPS = {'matmul', 'linear'}
 
 
 def C(op, args, kwargs=None, fn=None, name=None, method=False, select=None, second=False):
@@ -184,6 +189,8 @@ def C(op, args, kwargs=None, fn=None, name=None, method=False, select=None, seco
     case = {'id': f'{op}/{per_op[op]}', 'op': op, 'fn': fn, 'name': name, 'method': method, 'args': args,
             'kwargs': kwargs, 'select': select, 'outputs': [tensor_json(o) for o in chosen], 'grad_outputs': gos,
             'grads': [None if g is None else tensor_json(g) for g in firsts]}
+    if op in GRAD_FN_OPS:
+        case['grad_fns'] = [None if o.grad_fn is None else o.grad_fn.name() for o in chosen]
     if second:
         weights = [None if g is None else random_like(g) for g in firsts]
         z = None
@@ -502,6 +509,39 @@ C('cumsum', [P([1, 0], 4, 3), 1])
 C('gather', [P([1, 0], 4, 3), 1, I([3, 2], [0, 3, 1, 1, 2, 0])])
 C('index', [P([1, 0], 4, 3), [I([2], [2, 0])]], fn='torch.ops.aten.index.Tensor')
 C('conv2d', [P([0, 1, 3, 2], 1, 2, 5, 4), T(2, 2, 3, 3)])
+
+# ---- matmul and linear: every branch of their decompositions (appended here so that the cases above keep
+# their random values). Which inputs require grad and the strides choose PyTorch's branch (should_fold).
+C('matmul', [C_(2, 3), T(2, 3, 2)])                      # 2-D @ 3-D, only the batched operand: bmm
+C('matmul', [T(4), C_(2, 4, 3)])                         # 1-D @ 3-D, vector requires grad: fold into mv
+C('matmul', [C_(4), T(2, 4, 3)])                         # 1-D @ 3-D: bmm with a broadcast vector
+C('matmul', [T(2, 2, 3), T(2, 3, 2)], second=True)       # 3-D @ 3-D: bmm
+C('matmul', [T(1, 2, 3), T(4, 3, 2)], second=True)       # batch 1 requiring grad squeezed, then folded
+C('matmul', [T(4, 2, 3), T(1, 3, 2)])
+C('matmul', [C_(1, 2, 3), T(4, 3, 2)])                   # batch 1 without grad: broadcast bmm
+C('matmul', [T(3, 2, 4), C_(4, 2)])                      # contiguous 3-D @ 2-D: folded even without grad
+C('matmul', [P([1, 0, 2], 2, 3, 4), C_(4, 2)])           # non-contiguous 3-D @ constant 2-D: bmm
+C('matmul', [P([1, 0, 2], 2, 3, 4), T(4, 2)], second=True)  # ... @ 2-D requiring grad: folded with a copy
+C('matmul', [P([1, 0, 2], 2, 3, 4), C_(4)])              # non-contiguous 3-D @ constant vector: bmm, squeeze
+C('matmul', [T(2, 3, 2, 4), T(4)], second=True)          # 4-D @ 1-D: fold into mv
+C('matmul', [T(3, 1, 2, 3), T(2, 3, 4)])                 # 4-D @ 3-D with broadcast batches
+C('matmul', [T(2, 1, 2, 3), T(2, 1, 3, 2)], second=True)  # 4-D @ 4-D, both broadcast
+C('matmul', [T(2, 0, 3), T(3, 2)])                       # empty
+C('matmul', [T(3), T(3, 2)], second=True)
+C('matmul', [T(3), T(3)], second=True)
+C('matmul', [T(2, 3), T(3)], second=True)
+C('linear', [T(2, 3), T(4, 3), T(2, 4)], fn=NN + 'linear')   # 2-D input, 2-D bias: addmm
+C('linear', [T(2, 2, 3), T(4, 3)], fn=NN + 'linear', second=True)  # no bias: matmul (folded)
+C('linear', [T(3), T(4, 3)], fn=NN + 'linear')           # 1-D input, no bias
+C('linear', [T(2, 2, 2, 3), T(4, 3), T(4)], fn=NN + 'linear', second=True)  # contiguous n-D: flattened addmm
+C('linear', [T(2, 2, 3), T(4, 3), T(1, 4)], fn=NN + 'linear')      # bias 1-D after squeeze: flattened addmm
+C('linear', [T(2, 2, 3), T(4, 3), T(2, 1, 4)], fn=NN + 'linear')   # bias 2-D after squeeze: matmul, add_
+C('linear', [T(2, 2, 3), T(4, 3), T(2, 4)], fn=NN + 'linear', second=True)  # 2-D bias: matmul, add_
+C('linear', [P([1, 0, 2], 2, 3, 4), T(5, 4), T(5)], fn=NN + 'linear', second=True)  # non-contiguous: matmul, add_
+C('linear', [P([1, 0, 2], 2, 3, 4), T(5, 4)], fn=NN + 'linear')
+C('linear', [C_(2, 2, 3), T(4, 3), C_(4)], fn=NN + 'linear')  # only the weight requires grad
+C('linear', [T(2, 3), C_(4, 3), C_(4)], fn=NN + 'linear')      # only the input requires grad
+C('linear', [F32(2, 3), F32(4, 3), F32(4)], fn=NN + 'linear')
 
 assert not no_second, f'second order requested but z does not require grad: {no_second}'
 with open(OUT, 'w') as f:  # one case per line
