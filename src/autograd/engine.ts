@@ -7,7 +7,7 @@ import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { accumulateInto, detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
+import { detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
 import { GraphRoot, Node, setActiveExecInfo } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
 
