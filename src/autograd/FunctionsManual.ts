@@ -483,27 +483,43 @@ export function bceWithLogitsTargetBackward(grad: Tensor, self: Tensor, target: 
   return r;
 }
 
-/** layer_norm's input gradient, recomputing mean and 1/std over the normalized dimensions. */
-export function layerNormBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, eps: number): Tensor {
+/**
+ * native_layer_norm's mean and rstd for a formula: the saved outputs, except when the gradient itself is being
+ * differentiated (create_graph, the input requiring grad): they are outputs without a derivative, so they are
+ * recomputed from the input by differentiable operators and second-order gradients see their dependence on it.
+ */
+function layerNormStats(input: Tensor, normalizedShape: readonly number[], mean: Tensor, rstd: Tensor, eps: number): [Tensor, Tensor] {
+  if (!autogradState.gradMode || !input.requiresGrad) return [mean, rstd];
+  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
+  const m = input.mean(dims, true);
+  const xc = input.sub(m);
+  return [m, xc.mul(xc).mean(dims, true).add(eps).rsqrt()];
+}
+
+/** native_layer_norm's input gradient from the saved mean and rstd (`native_layer_norm_backward`'s dX). */
+export function layerNormBackward(
+  grad: Tensor,
+  input: Tensor,
+  normalizedShape: readonly number[],
+  savedMean: Tensor,
+  savedRstd: Tensor,
+  weight: Tensor | null,
+  eps: number,
+): Tensor {
+  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
   const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
   const n = normalizedShape.reduce((a, b) => a * b, 1);
-  const mean = input.mean(dims, true);
-  const xc = input.sub(mean);
-  const rstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
-  const xhat = xc.mul(rstd);
+  const xhat = input.sub(mean).mul(rstd);
   const g = weight === null ? grad : grad.mul(weight);
   const a = g.sum(dims, true);
   const b = g.mul(xhat).sum(dims, true);
   return rstd.div(n).mul(g.mul(n).sub(a).sub(xhat.mul(b)));
 }
 
-/** layer_norm's weight gradient: grad * normalized input, summed over the batch dimensions. */
-export function layerNormWeightBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], eps: number): Tensor {
-  const dims = normalizedShape.map((_, i) => input.dim() - normalizedShape.length + i);
-  const mean = input.mean(dims, true);
-  const xc = input.sub(mean);
-  const rstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
-  return grad.mul(xc.mul(rstd));
+/** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
+export function layerNormWeightBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], savedMean: Tensor, savedRstd: Tensor, eps: number): Tensor {
+  const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
+  return grad.mul(input.sub(mean).mul(rstd));
 }
 
 /** `gelu_backward`. */
@@ -704,9 +720,27 @@ export function conv2dBiasBackward(grad: Tensor): Tensor {
   return grad.dim() === 3 ? grad.sum([1, 2], false) : grad.sum([0, 2, 3], false);
 }
 
-/** `max_pool2d_with_indices_backward`. */
-export function maxPool2dBackward(grad: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean): Tensor {
-  return notTwiceDifferentiable(pool2dBackward(grad, self, kernelSize, stride, padding, dilation, ceilMode, 'max'), 'max_pool2d_backward', [grad, self]);
+/** max_pool2d_with_indices's gradient: `max_pool2d_with_indices_backward` scatters it to the saved indices. */
+export function maxPool2dWithIndicesBackward(
+  grad: Tensor,
+  self: Tensor,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  ceilMode: boolean,
+  indices: Tensor,
+): Tensor {
+  return aten().max_pool2d_with_indices_backward.call(grad, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+}
+
+/**
+ * `max_pool_double_backward`: the derivative of the max-pool backward with respect to its output gradient,
+ * which that backward scatters to the indices: a gather at the indices, per plane of the last `dim` dims.
+ */
+export function maxPoolDoubleBackward(grad: Tensor, indices: Tensor, dim: number): Tensor {
+  const size = [...indices.sizes.slice(0, indices.dim() - dim), -1];
+  return grad.reshape(size).gather(-1, indices.reshape(size)).view([...indices.sizes]);
 }
 
 /** `avg_pool2d_backward`. */
@@ -735,6 +769,36 @@ export function conv2dBackwardInput(grad: Tensor, input: Tensor, weight: Tensor,
 
 /** conv2d's weight gradient, through `_conv2d_backward_weight`. */
 export function conv2dBackwardWeight(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+  return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** convolution's input gradient (2-d, not transposed: the convolution kernel rejects the rest). */
+export function convolutionBackwardInput(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  groups: number,
+): Tensor {
+  if (transposed) throw new Error('convolution: the gradient of a transposed convolution is not supported yet');
+  return aten()._conv2d_backward_input.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** convolution's weight gradient (2-d, not transposed). */
+export function convolutionBackwardWeight(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  groups: number,
+): Tensor {
+  if (transposed) throw new Error('convolution: the gradient of a transposed convolution is not supported yet');
   return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
 }
 

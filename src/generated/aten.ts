@@ -687,16 +687,24 @@ export interface AtenOps {
   binary_cross_entropy_with_logits: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, posWeight: Opt<Tensor>, reduction: number) => Tensor>;
   /** `layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor` */
   layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnable: boolean) => Tensor>;
+  /** `native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)` */
+  native_layer_norm: OperatorHandle<(input: Tensor, normalizedShape: number[], weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number) => [Tensor, Tensor, Tensor]>;
   /** `dropout(Tensor input, float p, bool train) -> Tensor` */
   dropout: OperatorHandle<(input: Tensor, p: number, train: boolean) => Tensor>;
   /** `conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
   conv2d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor` */
+  convolution: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], transposed: boolean, outputPadding: number[], groups: number) => Tensor>;
   /** `_conv2d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
   _conv2d_backward_input: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
   _conv2d_backward_weight: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor` */
   max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+  max_pool2d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
+  /** `max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor` */
+  max_pool2d_with_indices_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor) => Tensor>;
   /** `avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
   avg_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride?: Opt<number>) => Tensor>;
   /** `cat(Tensor[] tensors, int dim=0) -> Tensor` */
@@ -6059,7 +6067,11 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   layer_norm: {
     schema: 'layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor',
-    kernels: { CPU: nn.layerNorm, Meta: nn.layerNorm },
+    kernels: { CompositeImplicitAutograd: nn.layerNorm },
+  },
+  native_layer_norm: {
+    schema: 'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)',
+    kernels: { CPU: nn.nativeLayerNorm, Meta: nn.nativeLayerNorm },
   },
   dropout: {
     schema: 'dropout(Tensor input, float p, bool train) -> Tensor',
@@ -6067,7 +6079,11 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   conv2d: {
     schema: 'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] dilation=1, SymInt groups=1) -> Tensor',
-    kernels: { CPU: conv.conv2d, Meta: conv.conv2d },
+    kernels: { CompositeImplicitAutograd: conv.conv2d },
+  },
+  convolution: {
+    schema: 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
+    kernels: { CPU: conv.convolution, Meta: conv.convolution },
   },
   _conv2d_backward_input: {
     schema: '_conv2d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor',
@@ -6079,7 +6095,15 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
   },
   max_pool2d: {
     schema: 'max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor',
-    kernels: { CPU: conv.maxPool2d, Meta: conv.maxPool2d },
+    kernels: { CompositeImplicitAutograd: conv.maxPool2d },
+  },
+  max_pool2d_with_indices: {
+    schema: 'max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)',
+    kernels: { CPU: conv.maxPool2dWithIndices, Meta: conv.maxPool2dWithIndices },
+  },
+  max_pool2d_with_indices_backward: {
+    schema: 'max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor',
+    kernels: { CPU: conv.maxPool2dWithIndicesBackward, Meta: conv.maxPool2dWithIndicesBackward },
   },
   avg_pool2d: {
     schema: 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
@@ -6608,11 +6632,15 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     binary_cross_entropy: find('aten::binary_cross_entropy', ''),
     binary_cross_entropy_with_logits: find('aten::binary_cross_entropy_with_logits', ''),
     layer_norm: find('aten::layer_norm', ''),
+    native_layer_norm: find('aten::native_layer_norm', ''),
     dropout: find('aten::dropout', ''),
     conv2d: find('aten::conv2d', ''),
+    convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),
     _conv2d_backward_weight: find('aten::_conv2d_backward_weight', ''),
     max_pool2d: find('aten::max_pool2d', ''),
+    max_pool2d_with_indices: find('aten::max_pool2d_with_indices', ''),
+    max_pool2d_with_indices_backward: find('aten::max_pool2d_with_indices_backward', ''),
     avg_pool2d: find('aten::avg_pool2d', ''),
     cat: find('aten::cat', ''),
     stack: find('aten::stack', ''),

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2583,15 +2583,17 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `layer_norm` (derivatives.yaml:383). */
-export class LayerNormBackward0 extends Node {
+/** Backward of `native_layer_norm` (derivatives.yaml:383). */
+export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
-  normalized_shape_!: Parameters<AtenOps['layer_norm']['call']>[1];
+  normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
   weight_: SavedVariable = NONE;
-  eps_!: Parameters<AtenOps['layer_norm']['call']>[4];
+  eps_!: Parameters<AtenOps['native_layer_norm']['call']>[4];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
 
   name(): string {
-    return 'LayerNormBackward0';
+    return 'NativeLayerNormBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2602,8 +2604,10 @@ export class LayerNormBackward0 extends Node {
     const normalized_shape = this.normalized_shape_;
     const weight = this.weight_.unpackOpt(this);
     const eps = this.eps_;
-    if (this.shouldComputeOutput(0)) out[0] = layerNormBackward(grad, input, normalized_shape, weight, eps);
-    if (this.shouldComputeOutput(1)) out[1] = layerNormWeightBackward(grad, input, normalized_shape, eps);
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = layerNormBackward(grad, input, normalized_shape, result1, result2, weight, eps);
+    if (this.shouldComputeOutput(1)) out[1] = layerNormWeightBackward(grad, input, normalized_shape, result1, result2, eps);
     if (this.shouldComputeOutput(2)) out[2] = grad;
     return out;
   }
@@ -2611,20 +2615,23 @@ export class LayerNormBackward0 extends Node {
   override releaseVariables(): void {
     this.input_.reset();
     this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
   }
 }
 
-/** Backward of `conv2d` (derivatives.yaml:388). */
-export class Conv2DBackward0 extends Node {
+/** Backward of `convolution` (derivatives.yaml:389). */
+export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
-  stride_!: Parameters<AtenOps['conv2d']['call']>[3];
-  padding_!: Parameters<AtenOps['conv2d']['call']>[4];
-  dilation_!: Parameters<AtenOps['conv2d']['call']>[5];
-  groups_!: Parameters<AtenOps['conv2d']['call']>[6];
+  stride_!: Parameters<AtenOps['convolution']['call']>[3];
+  padding_!: Parameters<AtenOps['convolution']['call']>[4];
+  dilation_!: Parameters<AtenOps['convolution']['call']>[5];
+  transposed_!: Parameters<AtenOps['convolution']['call']>[6];
+  groups_!: Parameters<AtenOps['convolution']['call']>[8];
 
   name(): string {
-    return 'Conv2DBackward0';
+    return 'ConvolutionBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2636,9 +2643,10 @@ export class Conv2DBackward0 extends Node {
     const stride = this.stride_;
     const padding = this.padding_;
     const dilation = this.dilation_;
+    const transposed = this.transposed_;
     const groups = this.groups_;
-    if (this.shouldComputeOutput(0)) out[0] = conv2dBackwardInput(grad, input, weight, stride, padding, dilation, groups);
-    if (this.shouldComputeOutput(1)) out[1] = conv2dBackwardWeight(grad, input, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(0)) out[0] = convolutionBackwardInput(grad, input, weight, stride, padding, dilation, transposed, groups);
+    if (this.shouldComputeOutput(1)) out[1] = convolutionBackwardWeight(grad, input, weight, stride, padding, dilation, transposed, groups);
     if (this.shouldComputeOutput(2)) out[2] = conv2dBiasBackward(grad);
     return out;
   }
@@ -2649,7 +2657,7 @@ export class Conv2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:393). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:394). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2683,7 +2691,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:397). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:398). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2717,17 +2725,18 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d` (derivatives.yaml:401). */
-export class MaxPool2DBackward0 extends Node {
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:402). */
+export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
-  kernel_size_!: Parameters<AtenOps['max_pool2d']['call']>[1];
-  stride_!: Parameters<AtenOps['max_pool2d']['call']>[2];
-  padding_!: Parameters<AtenOps['max_pool2d']['call']>[3];
-  dilation_!: Parameters<AtenOps['max_pool2d']['call']>[4];
-  ceil_mode_!: Parameters<AtenOps['max_pool2d']['call']>[5];
+  kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
+  stride_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[2];
+  padding_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[3];
+  dilation_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[5];
+  result1_: SavedVariable = NONE;
 
   name(): string {
-    return 'MaxPool2DBackward0';
+    return 'MaxPool2DWithIndicesBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -2740,16 +2749,44 @@ export class MaxPool2DBackward0 extends Node {
     const padding = this.padding_;
     const dilation = this.dilation_;
     const ceil_mode = this.ceil_mode_;
-    if (this.shouldComputeOutput(0)) out[0] = maxPool2dBackward(grad, self, kernel_size, stride, padding, dilation, ceil_mode);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = maxPool2dWithIndicesBackward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1);
     return out;
   }
 
   override releaseVariables(): void {
     this.self_.reset();
+    this.result1_.reset();
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:404). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:406). */
+export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxPool2DWithIndicesBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 2);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `avg_pool2d` (derivatives.yaml:410). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2783,7 +2820,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:407). */
+/** Backward of `cat` (derivatives.yaml:413). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2809,7 +2846,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:410). */
+/** Backward of `stack` (derivatives.yaml:416). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2834,7 +2871,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:413). */
+/** Backward of `split.Tensor` (derivatives.yaml:419). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2855,7 +2892,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:416). */
+/** Backward of `split_with_sizes` (derivatives.yaml:422). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2876,7 +2913,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:419). */
+/** Backward of `chunk` (derivatives.yaml:425). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2897,7 +2934,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:422). */
+/** Backward of `unbind.int` (derivatives.yaml:428). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2916,7 +2953,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:425). */
+/** Backward of `flip` (derivatives.yaml:431). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -2934,7 +2971,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:428). */
+/** Backward of `roll` (derivatives.yaml:434). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -2954,7 +2991,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:431). */
+/** Backward of `repeat` (derivatives.yaml:437). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -2974,7 +3011,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:434). */
+/** Backward of `tile` (derivatives.yaml:440). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -2994,7 +3031,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:437). */
+/** Backward of `index_select` (derivatives.yaml:443). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3020,7 +3057,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:440). */
+/** Backward of `index.Tensor` (derivatives.yaml:446). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3044,7 +3081,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:443). */
+/** Backward of `index_put_` (derivatives.yaml:449). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3072,7 +3109,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:447). */
+/** Backward of `index_put` (derivatives.yaml:453). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3100,7 +3137,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:451). */
+/** Backward of `gather` (derivatives.yaml:457). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3126,7 +3163,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:454). */
+/** Backward of `scatter.src` (derivatives.yaml:460). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3151,7 +3188,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:458). */
+/** Backward of `scatter.value` (derivatives.yaml:464). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3175,7 +3212,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:461). */
+/** Backward of `scatter_add` (derivatives.yaml:467). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3200,7 +3237,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:465). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:471). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3222,7 +3259,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:468). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:474). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3245,7 +3282,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:472). */
+/** Backward of `masked_select` (derivatives.yaml:478). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3269,7 +3306,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:475). */
+/** Backward of `tril` (derivatives.yaml:481). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3287,7 +3324,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:478). */
+/** Backward of `triu` (derivatives.yaml:484). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3305,7 +3342,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:481). */
+/** Backward of `sort` (derivatives.yaml:487). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3331,7 +3368,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:485). */
+/** Backward of `topk` (derivatives.yaml:491). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3357,7 +3394,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:489). */
+/** Backward of `embedding` (derivatives.yaml:495). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -5912,31 +5949,34 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  layer_norm: kernel('layer_norm', (ks, input, normalizedShape, weight, bias, eps, cudnnEnable) => {
+  native_layer_norm: kernel('native_layer_norm', (ks, input, normalizedShape, weight, bias, eps) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps, cudnnEnable);
-    const gradFn = new LayerNormBackward0();
+    if (!rg) return ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
+    const gradFn = new NativeLayerNormBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
     gradFn.normalized_shape_ = normalizedShape;
     gradFn.weight_ = savedOpt(weight);
     gradFn.eps_ = eps;
-    const result = ops.layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps, cudnnEnable);
-    setHistory(result, gradFn, 0);
+    const result = ops.native_layer_norm.redispatch(ks.and(afterAutogradKeyset), input, normalizedShape, weight, bias, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
     return result;
   }),
-  conv2d: kernel('conv2d', (ks, input, weight, bias, stride, padding, dilation, groups) => {
+  convolution: kernel('convolution', (ks, input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups) => {
     const rg = anyRequiresGrad(input, weight, bias);
-    if (!rg) return ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
-    const gradFn = new Conv2DBackward0();
+    if (!rg) return ops.convolution.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
+    const gradFn = new ConvolutionBackward0();
     gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.input_ = new SavedVariable(input, false);
     if (gradFn.hasEdge(0) || gradFn.hasEdge(1)) gradFn.weight_ = new SavedVariable(weight, false);
     gradFn.stride_ = stride;
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
+    gradFn.transposed_ = transposed;
     gradFn.groups_ = groups;
-    const result = ops.conv2d.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, groups);
+    const result = ops.convolution.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -5970,10 +6010,10 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  max_pool2d: kernel('max_pool2d', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
+  max_pool2d_with_indices: kernel('max_pool2d_with_indices', (ks, self, kernelSize, stride, padding, dilation, ceilMode) => {
     const rg = anyRequiresGrad(self);
-    if (!rg) return ops.max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
-    const gradFn = new MaxPool2DBackward0();
+    if (!rg) return ops.max_pool2d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const gradFn = new MaxPool2DWithIndicesBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.kernel_size_ = kernelSize;
@@ -5981,7 +6021,19 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     gradFn.dilation_ = dilation;
     gradFn.ceil_mode_ = ceilMode;
-    const result = ops.max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    const result = ops.max_pool2d_with_indices.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, dilation, ceilMode);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  max_pool2d_with_indices_backward: kernel('max_pool2d_with_indices_backward', (ks, gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.max_pool2d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const gradFn = new MaxPool2DWithIndicesBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.max_pool2d_with_indices_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, dilation, ceilMode, indices);
     setHistory(result, gradFn, 0);
     return result;
   }),

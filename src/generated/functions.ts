@@ -5936,6 +5936,38 @@ function bad_layer_norm(a: readonly unknown[]): never {
   ], false, SIGS_layer_norm);
 }
 
+const SIGS_native_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight, Tensor bias, float eps)"];
+
+/** `torch.native_layer_norm`: `native_layer_norm`. */
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number): [Tensor, Tensor, Tensor];
+export function native_layer_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_layer_norm
+  if (n === 5 && isTensor(a[0]) && isIntList(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && isFloat(a[4])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: number = a[4] as number;
+    if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
+    return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+  }
+  return bad_native_layer_norm(a);
+}
+
+function bad_native_layer_norm(a: readonly unknown[]): never {
+  return badCall("native_layer_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "normalized_shape", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_layer_norm);
+}
+
 const SIGS_dropout = ["(Tensor input, float p, bool train)"];
 
 /** `torch.dropout`: `dropout`. */
@@ -6028,6 +6060,46 @@ function bad_conv2d(a: readonly unknown[]): never {
     { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
     { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_conv2d);
+}
+
+const SIGS_convolution = ["(Tensor input, Tensor weight, Tensor bias, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int groups)"];
+
+/** `torch.convolution`: `convolution`. */
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], groups: number): Tensor;
+export function convolution(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // convolution
+  if (n === 9 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && isIntList(a[3]) && isIntList(a[4]) && isIntList(a[5]) && isBool(a[6]) && isIntList(a[7]) && isInt(a[8])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: number[] = toIntList(a[3]);
+    const v4: number[] = toIntList(a[4]);
+    const v5: number[] = toIntList(a[5]);
+    const v6: boolean = a[6] as boolean;
+    const v7: number[] = toIntList(a[7]);
+    const v8: number = a[8] as number;
+    if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
+    return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  }
+  return bad_convolution(a);
+}
+
+function bad_convolution(a: readonly unknown[]): never {
+  return badCall("convolution", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "transposed", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "output_padding", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_convolution);
 }
 
 const SIGS__conv2d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
@@ -6158,6 +6230,102 @@ function bad_max_pool2d(a: readonly unknown[]): never {
     { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
     { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_max_pool2d);
+}
+
+const SIGS_max_pool2d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool2d_with_indices`: `max_pool2d_with_indices`. */
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool2d_with_indices
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool2d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 2);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool2d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 2);
+    } else v3 = [0, 0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool2d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 2);
+    } else v4 = [1, 1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool2d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_max_pool2d_with_indices(a);
+}
+
+function bad_max_pool2d_with_indices(a: readonly unknown[]): never {
+  return badCall("max_pool2d_with_indices", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool2d_with_indices);
+}
+
+const SIGS_max_pool2d_with_indices_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool ceil_mode, Tensor indices)"];
+
+/** `torch.max_pool2d_with_indices_backward`: `max_pool2d_with_indices_backward`. */
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
+export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool2d_with_indices_backward
+  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isBool(a[6]) && isTensor(a[7])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    const v3: number[] = toIntListN(a[3], 2);
+    const v4: number[] = toIntListN(a[4], 2);
+    const v5: number[] = toIntListN(a[5], 2);
+    const v6: boolean = a[6] as boolean;
+    const v7: Tensor = a[7] as Tensor;
+    if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","self","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
+    return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_max_pool2d_with_indices_backward(a);
+}
+
+function bad_max_pool2d_with_indices_backward(a: readonly unknown[]): never {
+  return badCall("max_pool2d_with_indices_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_max_pool2d_with_indices_backward);
 }
 
 const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];

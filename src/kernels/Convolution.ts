@@ -1,8 +1,11 @@
-// 2-D convolution and pooling: conv2d, max_pool2d, avg_pool2d. Mirrors the shape rules and error texts of
-// aten/src/ATen/native/Convolution.cpp, Pool.h (pooling_output_shape) and the direct (non-im2col) CPU loops.
+// 2-D convolution and pooling: conv2d (CompositeImplicitAutograd) and convolution, max_pool2d (CompositeImplicitAutograd),
+// max_pool2d_with_indices and its backward, avg_pool2d. Mirrors the shape rules and error texts of
+// aten/src/ATen/native/Convolution.cpp, Pooling.cpp, DilatedMaxPool2d.cpp, Pool.h (pooling_output_shape) and
+// the direct (non-im2col) CPU loops.
 
+import { aten } from '../aten/ops.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
@@ -24,7 +27,17 @@ function batched(input: Tensor, op: string): { x: Tensor; unbatched: boolean } {
   throw new Error(`Expected 3D (unbatched) or 4D (batched) input to ${op}, but got input of size: [${input.sizes.join(', ')}]`);
 }
 
-/** `conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`. */
+/** An int or list argument as a list (`SymInt[2] stride=1` reaches a kernel as either). */
+function listOf(v: number[] | number): number[] {
+  return typeof v === 'number' ? [v] : v;
+}
+
+/**
+ * `conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`, CompositeImplicitAutograd as
+ * in PyTorch (Convolution.cpp, conv2d_symint): the bias dtype check, an unbatched input gets a batch dim, then
+ * `convolution` through the dispatcher (so autograd records ConvolutionBackward0) and the batch dim is
+ * squeezed away again.
+ */
 export function conv2d(
   _ks: DispatchKeySet,
   input: Tensor,
@@ -35,21 +48,62 @@ export function conv2d(
   dilation: number[] | number = 1,
   groups = 1,
 ): Tensor {
-  // The checks in the order of PyTorch's _convolution (check_shape_forward), then the CPU kernel's dtype checks.
-  const { x, unbatched } = batched(input, 'conv2d');
-  if (bias !== null && bias.dtype !== x.dtype) {
-    throw new Error(`Input type (${cppName(x.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
+  if (bias !== null && bias.dtype !== input.dtype) {
+    throw new Error(`Input type (${cppName(input.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
   }
-  if (weight.dim() !== 4) throw new Error(`weight should have at least three dimensions`);
-  const [n, c, h, w] = x.sizes as [number, number, number, number];
-  const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
-  const [sh, sw] = pair(stride, 'stride');
-  const [ph, pw] = pair(padding, 'padding');
-  const [dh, dw] = pair(dilation, 'dilation');
+  const { x, unbatched } = batched(input, 'conv2d');
+  const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0, 0], groups);
+  return unbatched ? out.squeeze(0) : out;
+}
+
+/** `expand_param_if_needed`: one value for every spatial dim, or exactly one per dim. */
+function expandParam(v: number[], name: string, dim: number): number[] {
+  if (v.length === 1) return new Array<number>(dim).fill(v[0] as number);
+  if (v.length !== dim) {
+    throw new Error(`expected ${name} to be a single integer value or a list of ${dim} values to match the convolution dimensions, but got ${name}=[${v.join(', ')}]`);
+  }
+  return v;
+}
+
+/**
+ * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`: the
+ * checks of PyTorch's `_convolution` (parameter expansion, check_shape_forward) in its order, then the CPU
+ * kernel's (slow_conv2d). 2-d (4-D weight), non-transposed convolutions only.
+ */
+export function convolution(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  outputPadding: number[],
+  groups: number,
+): Tensor {
+  const dim = weight.dim() - 2;
+  if (dim <= 0) throw new Error('weight should have at least three dimensions');
+  if (groups <= 0) throw new Error('non-positive groups is not supported');
+  const [sh, sw] = expandParam(stride, 'stride', dim) as [number, number];
+  const [ph, pw] = expandParam(padding, 'padding', dim) as [number, number];
+  const [dh, dw] = expandParam(dilation, 'dilation', dim) as [number, number];
+  const op = expandParam(outputPadding, 'output_padding', dim);
   if (ph < 0 || pw < 0) throw new Error('negative padding is not supported');
+  if (op.some((v) => v < 0)) throw new Error('negative output_padding is not supported');
   if (sh <= 0 || sw <= 0) throw new Error('non-positive stride is not supported');
   if (dh < 0 || dw < 0) throw new Error('dilation should be greater than zero');
   const ws = weight.sizes.join(', ');
+  if (weight.dim() !== input.dim()) {
+    throw new Error(
+      `Expected ${weight.dim()}-dimensional input for ${weight.dim()}-dimensional weight [${ws}], but got ${input.dim()}-dimensional input of size [${input.sizes.join(', ')}] instead`,
+    );
+  }
+  if (transposed) throw new Error('convolution: transposed=True is not supported yet');
+  if (dim !== 2) throw new Error(`convolution: only 2-d convolutions (4-D weight) are supported yet, got a ${weight.dim()}-D weight`);
+  const x = input;
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
   if (o < groups) throw new Error(`Given groups=${groups}, expected weight to be at least ${groups} at dimension 0, but got weight of size [${ws}] instead`);
   if (o % groups !== 0) {
     throw new Error(`Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size [[${ws}]] instead`);
@@ -72,7 +126,7 @@ export function conv2d(
   if (weight.dtype !== x.dtype) throw new Error(`expected scalar type ${scalarTypeToString(x.dtype)} but found ${scalarTypeToString(weight.dtype)}`);
   if (!isFloatingType(x.dtype)) throw new Error(`"slow_conv2d_cpu" not implemented for '${scalarTypeToString(x.dtype)}'`);
   const sizes = [n, o, oh, ow];
-  if (x.isMeta()) return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
+  if (x.isMeta()) return newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device);
   const X = numberValuesOf(x);
   const W = numberValuesOf(weight);
   const B = bias === null ? null : numberValuesOf(bias);
@@ -101,8 +155,7 @@ export function conv2d(
       }
     }
   }
-  const r = tensorFromValues(x, sizes, x.dtype, out);
-  return unbatched ? r.squeeze(0) : r;
+  return tensorFromValues(x, sizes, x.dtype, out);
 }
 
 /** `pooling_output_shape`: floor or ceil mode, and a window starting in the padding does not count. */
@@ -138,13 +191,12 @@ function pool(
   padding: number[] | number,
   dilation: number[] | number,
   ceil: boolean,
-  op: 'max_pool2d' | 'avg_pool2d',
+  op: 'avg_pool2d',
   reduce: (vals: number[], windowArea: number) => number,
 ): Tensor {
-  // max_pool2d checks the rank first; avg_pool2d reads input.size(-3) first (an IndexError below 3 dims).
-  if (op === 'max_pool2d' && input.dim() !== 3 && input.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
-  if (op === 'avg_pool2d' && input.dim() < 3) maybeWrapDim(-3, input.dim());
-  if (op === 'avg_pool2d' && input.dim() > 4) {
+  // avg_pool2d reads input.size(-3) first (an IndexError below 3 dims).
+  if (input.dim() < 3) maybeWrapDim(-3, input.dim());
+  if (input.dim() > 4) {
     throw new Error(`Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[${input.sizes.join(', ')}]`);
   }
   const { x, unbatched } = batched(input, op);
@@ -186,7 +238,11 @@ function pool(
   return unbatched ? r.squeeze(0) : r;
 }
 
-/** `max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)`: NaN propagates. */
+/**
+ * `max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)`, CompositeImplicitAutograd
+ * as in PyTorch (Pooling.cpp): the values of `max_pool2d_with_indices`, which PyTorch 2.13 calls on CPU
+ * whether or not a gradient is needed, so autograd records MaxPool2DWithIndicesBackward0 and saves the indices.
+ */
 export function maxPool2d(
   _ks: DispatchKeySet,
   self: Tensor,
@@ -196,11 +252,132 @@ export function maxPool2d(
   dilation: number[] | number = 1,
   ceilMode = false,
 ): Tensor {
-  return pool(self, kernelSize, stride, padding, dilation, ceilMode, 'max_pool2d', (v) => {
-    let m = -Infinity;
-    for (const x of v) m = x > m || x !== x ? x : m;
-    return m;
-  });
+  return aten().max_pool2d_with_indices.call(self, listOf(kernelSize), listOf(stride), listOf(padding), listOf(dilation), ceilMode)[0];
+}
+
+/** max_pool2d_with_indices's parameters, checked as its meta function checks them (DilatedMaxPool2d.cpp). */
+function maxPoolParams(
+  input: Tensor,
+  kernel: number[] | number,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+): { k: [number, number]; s: [number, number]; p: [number, number]; d: [number, number] } {
+  const two = (v: number[], what: string, allowEmpty = false): [number, number] => {
+    if (v.length !== 1 && v.length !== 2 && !(allowEmpty && v.length === 0)) throw new Error(`max_pool2d: ${what}`);
+    return [v[0] as number, (v.length === 2 ? v[1] : v[0]) as number];
+  };
+  const k = two(listOf(kernel), 'kernel_size must either be a single int, or a tuple of two ints');
+  const sl = listOf(stride);
+  const s = sl.length === 0 ? k : two(sl, 'stride must either be omitted, a single int, or a tuple of two ints', true);
+  const p = two(listOf(padding), 'padding must either be a single int, or a tuple of two ints');
+  const d = two(listOf(dilation), 'dilation must be either a single int, or a tuple of two ints');
+  if (input.dim() !== 3 && input.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
+  checkPool(k, s, p, d);
+  return { k, s, p, d };
+}
+
+/**
+ * `max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False) -> (Tensor,
+ * Tensor)`: the maximum of each window and its index in the input plane (`y * W + x`). As PyTorch's CPU kernel
+ * (cpu_max_pool): the running maximum starts at -inf at the window's first in-bounds element and is replaced
+ * by a greater value or by a NaN (so NaN propagates, and the last NaN's index is kept).
+ */
+export function maxPool2dWithIndices(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  kernelSize: number[] | number,
+  stride: number[] | number = [],
+  padding: number[] | number = 0,
+  dilation: number[] | number = 1,
+  ceilMode = false,
+): [Tensor, Tensor] {
+  const { k, s, p, d } = maxPoolParams(self, kernelSize, stride, padding, dilation);
+  const unbatched = self.dim() === 3;
+  const nc = unbatched ? (self.sizes[0] as number) : (self.sizes[0] as number) * (self.sizes[1] as number);
+  const c = self.sizes[self.dim() - 3] as number;
+  const h = self.sizes[self.dim() - 2] as number;
+  const w = self.sizes[self.dim() - 1] as number;
+  const oh = poolOut(h, k[0], p[0], s[0], d[0], ceilMode);
+  const ow = poolOut(w, k[1], p[1], s[1], d[1], ceilMode);
+  if (oh <= 0 || ow <= 0) throw new Error(`Given input size: (${c}x${h}x${w}). Calculated output size: (${c}x${oh}x${ow}). Output size is too small`);
+  const sizes = [...self.sizes.slice(0, self.dim() - 2), oh, ow];
+  if (self.isMeta()) {
+    return [
+      newStrided(sizes, contiguousStrides(sizes), self.dtype, self.device),
+      newStrided([...sizes], contiguousStrides(sizes), ScalarType.Long, self.device),
+    ];
+  }
+  const X = numberValuesOf(self);
+  const out = new Float64Array(nc * oh * ow);
+  const ind = new Float64Array(nc * oh * ow);
+  const [kh, kw] = k;
+  const [dh, dw] = d;
+  for (let i = 0; i < oh; i++) {
+    let y0 = i * s[0] - p[0];
+    const y1 = Math.min(y0 + (kh - 1) * dh + 1, h);
+    while (y0 < 0) y0 += dh;
+    for (let j = 0; j < ow; j++) {
+      let x0 = j * s[1] - p[1];
+      const x1 = Math.min(x0 + (kw - 1) * dw + 1, w);
+      while (x0 < 0) x0 += dw;
+      for (let plane = 0; plane < nc; plane++) {
+        const base = plane * h * w;
+        let maxIndex = y0 * w + x0;
+        let maxVal = -Infinity;
+        for (let y = y0; y < y1; y += dh) {
+          for (let z = x0; z < x1; z += dw) {
+            const idx = y * w + z;
+            const v = X[base + idx] as number;
+            if (v > maxVal || v !== v) {
+              maxVal = v;
+              maxIndex = idx;
+            }
+          }
+        }
+        const at = (plane * oh + i) * ow + j;
+        out[at] = maxVal;
+        ind[at] = maxIndex;
+      }
+    }
+  }
+  return [tensorFromValues(self, sizes, self.dtype, out), tensorFromValues(self, [...sizes], ScalarType.Long, ind)];
+}
+
+/**
+ * `max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
+ * indices)`: each output's gradient added at the input position its index names (linear in grad_output; its
+ * own derivative is a gather at the indices, `max_pool_double_backward`).
+ */
+export function maxPool2dWithIndicesBackward(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  self: Tensor,
+  _kernelSize: number[],
+  _stride: number[],
+  _padding: number[],
+  _dilation: number[],
+  _ceilMode: boolean,
+  indices: Tensor,
+): Tensor {
+  if (gradOutput.dim() !== indices.dim() || gradOutput.sizes.some((v, i) => v !== indices.sizes[i])) {
+    throw new Error(`Expected grad_output and indices to have the same size, but got [${gradOutput.sizes.join(', ')}] and [${indices.sizes.join(', ')}]`);
+  }
+  const sizes = [...self.sizes];
+  if (self.isMeta() || gradOutput.isMeta()) return newStrided(sizes, contiguousStrides(sizes), self.dtype, self.device);
+  const hw = (self.sizes[self.dim() - 2] as number) * (self.sizes[self.dim() - 1] as number);
+  const ohw = (gradOutput.sizes[gradOutput.dim() - 2] as number) * (gradOutput.sizes[gradOutput.dim() - 1] as number);
+  const G = numberValuesOf(gradOutput);
+  const I = numberValuesOf(indices);
+  const gx = new Float64Array(self.numel);
+  const planes = ohw === 0 ? 0 : G.length / ohw;
+  for (let plane = 0; plane < planes; plane++) {
+    for (let q = 0; q < ohw; q++) {
+      const at = plane * hw + (I[plane * ohw + q] as number);
+      gx[at] = (gx[at] as number) + (G[plane * ohw + q] as number);
+    }
+  }
+  return tensorFromValues(self, sizes, self.dtype, gx);
 }
 
 /** `avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
@@ -349,8 +526,8 @@ export function conv2dBackward(
 }
 
 /**
- * Backward of max_pool2d and avg_pool2d: each output's gradient goes back to the window element it took
- * (max; the first maximum, NaN first) or is spread over the window by the same divisor as the forward (avg).
+ * Backward of avg_pool2d: each output's gradient is spread over its window by the same divisor as the forward.
+ * (max_pool2d's is `max_pool2d_with_indices_backward`, above.)
  */
 export function pool2dBackward(
   grad: Tensor,
@@ -358,21 +535,19 @@ export function pool2dBackward(
   kernel: number[] | number,
   stride: number[] | number,
   padding: number[] | number,
-  dilation: number[] | number,
+  _dilation: number[] | number,
   ceil: boolean,
-  mode: 'max' | 'avg',
+  _mode: 'avg',
   countIncludePad = true,
   divisorOverride: number | null = null,
 ): Tensor {
-  const { x, unbatched } = batched(input, mode === 'max' ? 'max_pool2d' : 'avg_pool2d');
+  const { x, unbatched } = batched(input, 'avg_pool2d');
   const gb = unbatched ? grad.unsqueeze(0) : grad;
   const k = pair(kernel, 'kernel_size');
   const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
   const p = pair(padding, 'padding');
-  const d = pair(dilation, 'dilation');
   const [n, c, h, w] = x.sizes as [number, number, number, number];
   const [, , oh, ow] = gb.sizes as [number, number, number, number];
-  const X = mode === 'max' ? numberValuesOf(x) : [];
   const G = numberValuesOf(gb);
   const gx = new Float64Array(n * c * h * w);
   for (let bc = 0; bc < n * c; bc++) {
@@ -381,26 +556,6 @@ export function pool2dBackward(
         const go = G[(bc * oh + i) * ow + j] as number;
         const y0 = i * s[0] - p[0];
         const x0 = j * s[1] - p[1];
-        if (mode === 'max') {
-          let best = -1;
-          let m = -Infinity;
-          for (let a = 0; a < k[0]; a++) {
-            const y = y0 + a * d[0];
-            if (y < 0 || y >= h) continue;
-            for (let b2 = 0; b2 < k[1]; b2++) {
-              const z = x0 + b2 * d[1];
-              if (z < 0 || z >= w) continue;
-              const idx = (bc * h + y) * w + z;
-              const v = X[idx] as number;
-              if (best < 0 || v > m || (v !== v && m === m)) {
-                best = idx;
-                m = v;
-              }
-            }
-          }
-          if (best >= 0) gx[best] = (gx[best] as number) + go;
-          continue;
-        }
         const area = (Math.min(y0 + k[0], h + p[0]) - y0) * (Math.min(x0 + k[1], w + p[1]) - x0);
         const ys = Math.max(y0, 0);
         const ye = Math.min(y0 + k[0], h);

@@ -292,7 +292,12 @@ export function binaryCrossEntropyWithLogits(
   }, 'binary_cross_entropy_with_logits', shape);
 }
 
-/** `layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)`: over the trailing dims. */
+/**
+ * `layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True)`,
+ * CompositeImplicitAutograd as in PyTorch (layer_norm.cpp, layer_norm_symint): the output of
+ * `native_layer_norm`, called through the dispatcher, so autograd records NativeLayerNormBackward0 (whose
+ * formulas read the saved mean and rstd) and every argument check is native_layer_norm's.
+ */
 export function layerNorm(
   _ks: DispatchKeySet,
   input: Tensor,
@@ -301,6 +306,29 @@ export function layerNorm(
   bias: Tensor | null = null,
   eps = 1e-5,
 ): Tensor {
+  return aten().native_layer_norm.call(input, normalizedShape, weight, bias, eps)[0];
+}
+
+/**
+ * `native_layer_norm(input, normalized_shape, weight, bias, eps) -> (output, mean, rstd)` (layer_norm_cpu):
+ * normalizes over the trailing `normalized_shape` dims; mean and rstd have the input's leading sizes followed
+ * by ones (`stat_shape`). The checks in PyTorch's order: the mixed-dtype check, `_check_layer_norm_inputs`,
+ * then the kernel's dtype checks.
+ */
+export function nativeLayerNorm(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  normalizedShape: number[],
+  weight: Tensor | null,
+  bias: Tensor | null,
+  eps: number,
+): [Tensor, Tensor, Tensor] {
+  // is_mixed_type / check_mixed_data_type (mixed_data_type.h): the first parameter's dtype differs from the input's
+  const param = weight ?? bias;
+  const mixed = param !== null && param.dtype !== input.dtype;
+  if (mixed && ((weight !== null && weight.dtype !== ScalarType.Float) || (bias !== null && bias.dtype !== ScalarType.Float))) {
+    throw new Error('mixed dtype (CPU): expect parameter to have scalar type of Float');
+  }
   const k = normalizedShape.length;
   const ns = `[${normalizedShape.join(', ')}]`;
   if (k === 0) {
@@ -313,31 +341,54 @@ export function layerNorm(
   if (bias !== null && !same(bias)) {
     throw new Error(`Expected bias to be of same shape as normalized_shape, but got bias of shape [${bias.sizes.join(', ')}] and normalized_shape = ${ns}`);
   }
-  const tail = input.sizes.slice(input.dim() - k);
-  if (k > input.dim() || tail.some((s, i) => s !== normalizedShape[i])) {
+  const axis = input.dim() - k;
+  if (axis < 0 || input.sizes.slice(axis).some((s, i) => s !== normalizedShape[i])) {
     throw new Error(`Given normalized_shape=${ns}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`);
   }
   floatDtype(input, 'LayerNormKernelImpl');
-  const m = normalizedShape.reduce((a, b) => a * b, 1);
+  if (mixed && input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16) throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
+  if (!mixed && bias !== null && bias.dtype !== input.dtype) {
+    throw new Error(`expected scalar type ${scalarTypeToString(input.dtype)} but found ${scalarTypeToString(bias.dtype)}`);
+  }
+  const statDtype = mixed ? ScalarType.Float : input.dtype;
+  const statShape = input.sizes.map((s, i) => (i < axis ? s : 1));
+  let m = 1;
+  for (let i = 0; i < axis; i++) m *= input.sizes[i] as number;
+  let n = 1;
+  for (let i = axis; i < input.dim(); i++) n *= input.sizes[i] as number;
   const x = numberValuesOf(input);
   const w = weight === null ? null : numberValuesOf(weight);
   const b = bias === null ? null : numberValuesOf(bias);
-  const out = new Array<number>(x.length);
-  for (let start = 0; start < x.length; start += m) {
-    let mean = 0;
-    for (let i = 0; i < m; i++) mean += x[start + i] as number;
-    mean /= m;
-    let v = 0;
-    for (let i = 0; i < m; i++) v += ((x[start + i] as number) - mean) ** 2;
-    const rstd = 1 / Math.sqrt(v / m + eps);
-    for (let i = 0; i < m; i++) {
-      let y = ((x[start + i] as number) - mean) * rstd;
-      if (w !== null) y *= w[i] as number;
-      if (b !== null) y += b[i] as number;
-      out[start + i] = y;
+  const out = new Float64Array(input.isMeta() ? 0 : m * n);
+  const means = new Float64Array(input.isMeta() ? 0 : m);
+  const rstds = new Float64Array(input.isMeta() ? 0 : m);
+  if (!input.isMeta()) {
+    for (let r = 0; r < m; r++) {
+      const start = r * n;
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += x[start + i] as number;
+      mean /= n;
+      let v = 0;
+      for (let i = 0; i < n; i++) {
+        const d = (x[start + i] as number) - mean;
+        v += d * d;
+      }
+      const rstd = 1 / Math.sqrt(v / n + eps);
+      means[r] = mean;
+      rstds[r] = rstd;
+      for (let i = 0; i < n; i++) {
+        let y = ((x[start + i] as number) - mean) * rstd;
+        if (w !== null) y *= w[i] as number;
+        if (b !== null) y += b[i] as number;
+        out[start + i] = y;
+      }
     }
   }
-  return tensorFromValues(input, [...input.sizes], input.dtype, out);
+  return [
+    tensorFromValues(input, [...input.sizes], input.dtype, out),
+    tensorFromValues(input, statShape, statDtype, means),
+    tensorFromValues(input, [...statShape], statDtype, rstds),
+  ];
 }
 
 /**

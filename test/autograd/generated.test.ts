@@ -27,10 +27,11 @@ describe('conv2d backward operators', () => {
     expect(torch.autograd.gradgradcheck((a, b) => torch.conv2d(a, b, null, [2, 1], [1, 0], [1, 2], 2), [x, w])).toBe(true);
   });
 
-  it('pooling backward says it has no derivative of its own', () => {
+  it('avg_pool2d backward says it has no derivative of its own (max_pool2d has one: gradgradcheck)', () => {
     const x = torch.randn([1, 1, 4, 4], { dtype: torch.float64 }).requiresGrad_();
-    const [g] = torch.autograd.grad(torch.max_pool2d(x, [2, 2]).sum(), x, { createGraph: true });
-    expect(() => torch.autograd.grad(g!.mul(x).sum(), x)).toThrow("the derivative for 'max_pool2d_backward' is not implemented.");
+    const [g] = torch.autograd.grad(torch.avg_pool2d(x, [2, 2]).sum(), x, { createGraph: true });
+    expect(() => torch.autograd.grad(g!.mul(x).sum(), x)).toThrow("the derivative for 'avg_pool2d_backward' is not implemented.");
+    expect(torch.autograd.gradgradcheck((a) => torch.max_pool2d(a, [2, 2], [1, 1]), [x])).toBe(true);
   });
 });
 

@@ -22,7 +22,7 @@ interface Case extends CallSpec {
   grad_outputs: number[][];
   grads: (TensorJson | null)[];
   second?: { weights: (number[] | null)[]; grads: (TensorJson | null)[] };
-  /** PyTorch's `grad_fn.name()` of each selected output (matmul and linear cases). */
+  /** PyTorch's `grad_fn.name()` of each selected output (matmul, linear, layer_norm, max_pool2d, conv2d cases). */
   grad_fns?: (string | null)[];
 }
 
@@ -135,17 +135,29 @@ describe("PyTorch's gradients (golden, first order)", () => {
 // `squeeze_` yet and records the out-of-place squeeze.dim's node.
 const GRAD_FN_DEPARTURES: Readonly<Record<string, string>> = { SqueezeBackward4: 'SqueezeBackward1' };
 
-describe("PyTorch's grad_fn names (golden: matmul and linear decompositions)", () => {
+describe("PyTorch's grad_fn names (golden: CompositeImplicitAutograd decompositions)", () => {
   const named = golden.cases.filter((c) => c.grad_fns !== undefined);
 
   it('every matmul and linear case records grad_fn names', () => {
     const ops = golden.cases.filter((c) => c.op === 'matmul' || c.op === 'linear');
     expect(ops.length).toBeGreaterThanOrEqual(40);
-    expect(named.map((c) => c.id)).toEqual(ops.map((c) => c.id));
+    expect(named.filter((c) => c.op === 'matmul' || c.op === 'linear').map((c) => c.id)).toEqual(ops.map((c) => c.id));
     const names = new Set(named.flatMap((c) => c.grad_fns));
     for (const n of ['DotBackward0', 'MvBackward0', 'MmBackward0', 'AddmmBackward0', 'UnsafeViewBackward0', 'CloneBackward0', 'ViewBackward0', 'AddBackward0', 'SqueezeBackward4']) {
       expect(names).toContain(n);
     }
+  });
+
+  // layer_norm → native_layer_norm, max_pool2d → max_pool2d_with_indices, conv2d → convolution (squeezed when
+  // unbatched), as PyTorch 2.13 decomposes them; max_pool2d's backward is itself differentiable.
+  it('every layer_norm, max_pool2d and conv2d case records grad_fn names; max_pool2d has second-order cases', () => {
+    const mine = (c: Case): boolean => c.op === 'layer_norm' || c.op === 'max_pool2d' || c.op === 'conv2d';
+    const ops = golden.cases.filter(mine);
+    expect(ops.length).toBeGreaterThanOrEqual(30);
+    expect(named.filter(mine).map((c) => c.id)).toEqual(ops.map((c) => c.id));
+    const names = new Set(ops.flatMap((c) => c.grad_fns));
+    expect([...names].sort()).toEqual(['ConvolutionBackward0', 'MaxPool2DWithIndicesBackward0', 'NativeLayerNormBackward0', 'SqueezeBackward1']);
+    expect(ops.filter((c) => c.op === 'max_pool2d' && c.second !== undefined).length).toBeGreaterThanOrEqual(5);
   });
 
   it.each(named.map((c) => [`${c.id} ${c.method ? 'Tensor.' : 'torch.'}${c.name}`, c] as const))('%s', (_n, c) => {

@@ -79,3 +79,38 @@ describe('neural-network functions (PyTorch golden)', () => {
     expect(N.dropout(ks, x, 0.5, false)).toBe(x);
   });
 });
+
+// layer_norm is CompositeImplicitAutograd in PyTorch 2.13: the output of native_layer_norm, whose mean and rstd
+// the backward reads. Expected values from torch.native_layer_norm / torch.nn.functional.layer_norm.
+describe('native_layer_norm (what layer_norm decomposes into)', () => {
+  const x = torch.tensor([[[0.5, -1, 2, 0.25], [1.5, 3, -2, 1]], [[1, 2, 3, 4], [-1, 0, 1, 2]]], { dtype: torch.float64 });
+
+  it('returns the output with mean and rstd shaped [*leading sizes, 1, ...]', () => {
+    const [out, mean, rstd] = torch.native_layer_norm(x, [2, 4], null, null, 1e-5);
+    expect([out.size(), mean.size(), rstd.size(), dtypeName(mean.dtype)]).toEqual([[2, 2, 4], [2, 1, 1], [2, 1, 1], 'float64']);
+    expect(mean.reshape(-1).tolist()).toEqual([0.65625, 1.5]);
+    const r = rstd.reshape(-1).tolist() as number[];
+    expect(Math.abs(r[0]! - 0.6645055998697288)).toBeLessThan(1e-14);
+    expect(Math.abs(r[1]! - 0.6666651851901234)).toBeLessThan(1e-14);
+    expect(torch.layer_norm(x, [2, 4]).tolist()).toEqual(out.tolist());
+  });
+
+  it("applies PyTorch's mixed-dtype checks before the shape checks", () => {
+    const f32 = torch.zeros(2, 3);
+    expect(() => torch.layer_norm(f32, [4], torch.ones(3, { dtype: torch.float64 }))).toThrow('mixed dtype (CPU): expect parameter to have scalar type of Float');
+    expect(() => torch.layer_norm(torch.zeros(2, 3, { dtype: torch.float64 }), [3], torch.ones(3))).toThrow('mixed dtype (CPU): all inputs must share same datatype.');
+    expect(() => torch.layer_norm(f32, [3], torch.ones(3), torch.ones(3, { dtype: torch.float64 }))).toThrow('expected scalar type Float but found Double');
+  });
+
+  it('records NativeLayerNormBackward0, as PyTorch', () => {
+    const xr = x.clone().requiresGrad_();
+    expect(torch.layer_norm(xr, [4]).gradFn?.name()).toBe('NativeLayerNormBackward0');
+    const [, mean, rstd] = torch.native_layer_norm(xr, [4], null, null, 1e-5);
+    expect([mean.requiresGrad, rstd.requiresGrad]).toEqual([false, false]);
+  });
+
+  it('works on Meta tensors', () => {
+    const [out, mean] = torch.native_layer_norm(torch.empty(8, 5, 6, { device: 'meta' }), [6], null, null, 1e-5);
+    expect([out.size(), mean.size(), mean.isMeta()]).toEqual([[8, 5, 6], [8, 5, 1], true]);
+  });
+});

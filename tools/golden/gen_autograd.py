@@ -21,7 +21,9 @@ public `torch` API, followed by `torch.autograd.grad`:
 * `grad_fns` (the matmul and linear cases): PyTorch's `grad_fn.name()` of each selected output (null for none).
   Both are CompositeImplicitAutograd, so the name is that of the last operator of the decomposition
   (`MmBackward0`, `AddmmBackward0`, `UnsafeViewBackward0`, `CloneBackward0`, ...), which depends on the dims,
-  the strides, the bias and which inputs require grad.
+  the strides, the bias and which inputs require grad. Also recorded for layer_norm, max_pool2d and conv2d,
+  CompositeImplicitAutograd too: NativeLayerNormBackward0, MaxPool2DWithIndicesBackward0, ConvolutionBackward0
+  (SqueezeBackward1 for an unbatched conv2d, whose batch dim is squeezed away after the convolution).
 * `second` (a subset of cases): `{weights, grads}`: with the first-order grads g_i computed with
   create_graph=True, `z = sum_i (g_i * weights_i).sum()` over the non-null g_i, and `grads` =
   `torch.autograd.grad(z, inputs, allow_unused=True)`.
@@ -160,7 +162,7 @@ per_op = {}
 REDUCTION_POS = {'nll_loss': 3, 'cross_entropy': 3, 'mse_loss': 2, 'l1_loss': 2, 'binary_cross_entropy': 3,
                  'binary_cross_entropy_with_logits': 4}
 no_second = []
-GRAD_FN_OPS = {'matmul', 'linear'}
+GRAD_FN_OPS = {'matmul', 'linear', 'layer_norm', 'max_pool2d', 'conv2d'}
 
 
 def C(op, args, kwargs=None, fn=None, name=None, method=False, select=None, second=False):
@@ -542,6 +544,23 @@ C('linear', [P([1, 0, 2], 2, 3, 4), T(5, 4)], fn=NN + 'linear')
 C('linear', [C_(2, 2, 3), T(4, 3), C_(4)], fn=NN + 'linear')  # only the weight requires grad
 C('linear', [T(2, 3), C_(4, 3), C_(4)], fn=NN + 'linear')      # only the input requires grad
 C('linear', [F32(2, 3), F32(4, 3), F32(4)], fn=NN + 'linear')
+
+# ---- layer_norm, max_pool2d, conv2d decompose (native_layer_norm, max_pool2d_with_indices, convolution): more
+# second-order cases, now that max_pool2d's backward (a scatter at the saved indices) has a derivative.
+C('max_pool2d', [T(1, 2, 4, 4, distinct=True), 2], second=True)
+C('max_pool2d', [T(1, 1, 5, 5, distinct=True), 3, 1, 1], second=True)        # overlapping windows, padding
+C('max_pool2d', [T(1, 1, 5, 5, distinct=True), 2, 2, 0, 1, True], second=True)  # ceil mode
+C('max_pool2d', [T(1, 1, 6, 6, distinct=True), 2, 1, 0, 2], second=True)     # dilation
+C('max_pool2d', [T(2, 5, 5, distinct=True), [2, 3], [1, 2]], second=True)    # unbatched
+C('max_pool2d', [T(1, 1, 4, 4, values=[1.0, 1.0, 0.5, 0.5, 1.0, 1.0, 0.5, 0.5,
+                                       -0.25, 2.0, 2.0, 0.75, 2.0, -1.0, 0.75, 0.75]), 2, 1], second=True)  # ties
+C('max_pool2d', [F32(2, 2, 4, 4, distinct=True), 2], second=True)
+C('layer_norm', [T(2, 3, 4), [3, 4], T(3, 4), T(3, 4)], second=True)
+C('layer_norm', [C_(3, 5), [5], T(5), T(5)])                                 # only the parameters require grad
+C('layer_norm', [T(3, 5), [5], C_(5, lo=0.5, hi=1.5), None], second=True)
+C('conv2d', [T(2, 5, 5), T(3, 2, 3, 3), T(3)], second=True)                  # unbatched: SqueezeBackward1
+C('conv2d', [T(1, 4, 5, 5), T(6, 2, 3, 3), None, 1, 1, 1, 2], second=True)   # groups
+C('conv2d', [C_(1, 2, 5, 5), T(3, 2, 3, 3), T(3)], second=True)              # only the parameters require grad
 
 assert not no_second, f'second order requested but z does not require grad: {no_second}'
 with open(OUT, 'w') as f:  # one case per line
