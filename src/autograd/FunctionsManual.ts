@@ -8,7 +8,7 @@ import { autogradState } from '../c10/AutogradState.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { ErrorNode } from './function.js';
 import { gradientEdge, setHistory } from './variable.js';
-import { ScalarType, isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { pool2dBackward } from '../kernels/Convolution.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
@@ -105,22 +105,9 @@ export function asStridedScatter(
   return result;
 }
 
-/** `handle_r_to_c`: a real input's gradient is the real part of a complex one (no complex autograd yet: identity). */
-export function handleRToC(selfDtype: ScalarType, grad: Tensor): Tensor {
-  if (!isComplexType(selfDtype) && isComplexType(grad.dtype)) {
-    throw new Error('complex gradients for real inputs are not supported yet');
-  }
-  return grad;
-}
-
 /** `maybe_multiply(t, s)`: `t * s`, skipping the multiplication when s is 1. */
 export function maybeMultiply(t: Tensor, s: number | boolean): Tensor {
   return s === 1 || s === true ? t : t.mul(s);
-}
-
-/** True for the dtypes whose tensors can carry gradients. */
-export function isDifferentiableDtype(dtype: ScalarType): boolean {
-  return isFloatingType(dtype) || isComplexType(dtype);
 }
 
 /** `zeros_like(t)`. */
@@ -369,25 +356,6 @@ export function asStridedBackward(
 /** `_to_copy_backward`: back to the input's dtype and device. */
 export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['device']): Tensor {
   return aten()._to_copy.call(grad, dtype, null, device, null, false, null);
-}
-
-/** mm's gradient for mat1: grad @ mat2ᵀ (and mat2: mat1ᵀ @ grad). */
-export function matmulBackward(grad: Tensor, self: Tensor, other: Tensor, forSelf: boolean): Tensor {
-  const a = self.dim() === 1 ? self.unsqueeze(0) : self;
-  const b = other.dim() === 1 ? other.unsqueeze(-1) : other;
-  let g = grad;
-  if (other.dim() === 1) g = g.unsqueeze(-1);
-  if (self.dim() === 1) g = g.unsqueeze(-2);
-  if (forSelf) return sumTo(g.matmul(b.transpose(-1, -2)), a.sizes).reshape(self.sizes);
-  return sumTo(a.transpose(-1, -2).matmul(g), b.sizes).reshape(other.sizes);
-}
-
-/** linear's weight gradient: gradᵀ @ input over every batch dimension. */
-export function linearWeightBackward(grad: Tensor, input: Tensor, weightSizes: number[]): Tensor {
-  const out = weightSizes[0] as number;
-  const inF = weightSizes[weightSizes.length - 1] as number;
-  if (weightSizes.length === 1) return grad.reshape([-1]).unsqueeze(0).mm(input.reshape([-1, inF])).reshape(weightSizes);
-  return grad.reshape([-1, out]).t().mm(input.reshape([-1, inF]));
 }
 
 /** `_softmax_backward_data`: result * (grad - sum(grad * result)). */
@@ -686,11 +654,6 @@ export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: num
   let g = grad.reshape([-1, dim]);
   if (paddingIdx >= 0) g = g.masked_fill(flat.eq(paddingIdx).unsqueeze(1), 0);
   return aten().zeros.call([numWeights, dim], grad.dtype, null, grad.device, null).index_put([flat], g, true);
-}
-
-/** The gradient of in-place and functional fills: nothing flows to the overwritten input. */
-export function zerosLikeGrad(grad: Tensor): Tensor {
-  return zerosLike(grad);
 }
 
 /** div with rounding: the gradient is zero almost everywhere; without, grad / other. */
