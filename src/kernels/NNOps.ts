@@ -8,7 +8,9 @@ import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarTyp
 import { bernoulliFill, type Generator } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { newStrided } from './TensorFactories.js';
 
 /** PyTorch's at::Reduction enum, as `int reduction` arguments carry it. */
 export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
@@ -292,6 +294,14 @@ export function binaryCrossEntropyWithLogits(
   }, 'binary_cross_entropy_with_logits', shape);
 }
 
+/** The elements of a float32 / float64 CPU tensor, row-major, as its storage's own typed array (else null). */
+function floatElements(t: Tensor): Float32Array | Float64Array | null {
+  if (t.isMeta() || (t.dtype !== ScalarType.Float && t.dtype !== ScalarType.Double)) return null;
+  const c = t.contiguous();
+  const { data, base } = c.dataView();
+  return (data as Float32Array | Float64Array).subarray(base, base + c.numel);
+}
+
 /**
  * `layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True)`,
  * CompositeImplicitAutograd as in PyTorch (layer_norm.cpp, layer_norm_symint): the output of
@@ -356,13 +366,24 @@ export function nativeLayerNorm(
   for (let i = 0; i < axis; i++) m *= input.sizes[i] as number;
   let n = 1;
   for (let i = axis; i < input.dim(); i++) n *= input.sizes[i] as number;
-  const x = numberValuesOf(input);
-  const w = weight === null ? null : numberValuesOf(weight);
-  const b = bias === null ? null : numberValuesOf(bias);
-  const out = new Float64Array(input.isMeta() ? 0 : m * n);
-  const means = new Float64Array(input.isMeta() ? 0 : m);
-  const rstds = new Float64Array(input.isMeta() ? 0 : m);
-  if (!input.isMeta()) {
+  const sizes = [...input.sizes];
+  if (input.isMeta()) {
+    return [
+      newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device),
+      newStrided(statShape, contiguousStrides(statShape), statDtype, input.device),
+      newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device),
+    ];
+  }
+  // float32 / float64 are read and written in place (no conversion to and from number arrays).
+  const x = floatElements(input) ?? numberValuesOf(input);
+  const w = weight === null ? null : (floatElements(weight) ?? numberValuesOf(weight));
+  const b = bias === null ? null : (floatElements(bias) ?? numberValuesOf(bias));
+  const direct = input.dtype === ScalarType.Float || input.dtype === ScalarType.Double;
+  const result = direct ? newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device) : null;
+  const out = result === null ? new Float64Array(m * n) : (floatElements(result) as Float32Array | Float64Array);
+  const means = new Float64Array(m);
+  const rstds = new Float64Array(m);
+  {
     for (let r = 0; r < m; r++) {
       const start = r * n;
       let mean = 0;
@@ -385,7 +406,7 @@ export function nativeLayerNorm(
     }
   }
   return [
-    tensorFromValues(input, [...input.sizes], input.dtype, out),
+    result ?? tensorFromValues(input, sizes, input.dtype, out),
     tensorFromValues(input, statShape, statDtype, means),
     tensorFromValues(input, [...statShape], statDtype, rstds),
   ];
