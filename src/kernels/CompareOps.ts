@@ -7,7 +7,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVec, elementBase, resultType, type ScalarOp, type VecOp } from '../iter/index.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVec, elementBase, resultType, typeMetaName, type ScalarOp, type VecOp } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -21,38 +21,6 @@ type OptNum = Num | null | undefined;
 
 /** `wrapped_scalar_tensor(s)`: the 0-dim CPU tensor a Scalar argument becomes (a wrapped number). */
 const wrapNumber = wrapScalar;
-
-/** The name C++'s `caffe2::TypeMeta` prints for a dtype (used by a few of PyTorch's messages). */
-function typeMetaName(d: ScalarType): string {
-  switch (d) {
-    case ScalarType.Bool:
-      return 'bool';
-    case ScalarType.Byte:
-      return 'unsigned char';
-    case ScalarType.Char:
-      return 'signed char';
-    case ScalarType.Short:
-      return 'short int';
-    case ScalarType.Int:
-      return 'int';
-    case ScalarType.Long:
-      return 'long int';
-    case ScalarType.Half:
-      return 'c10::Half';
-    case ScalarType.BFloat16:
-      return 'c10::BFloat16';
-    case ScalarType.Float:
-      return 'float';
-    case ScalarType.Double:
-      return 'double';
-    case ScalarType.ComplexFloat:
-      return 'c10::complex<float>';
-    case ScalarType.ComplexDouble:
-      return 'c10::complex<double>';
-    default:
-      return scalarTypeToString(d);
-  }
-}
 
 /** AT_DISPATCH's error for a dtype outside the kernel's list. */
 function notImplemented(name: string, d: ScalarType): Error {
