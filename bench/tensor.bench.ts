@@ -16,7 +16,7 @@ const big72 = torch.rand(10_000_000);
 const m = torch.rand(1000, 1000);
 const mt = m.t();
 summary(() => {
-  bench('torch.add(a, b), 1 element (front end, dispatcher, autograd fallback, TensorIterator, result)', () =>
+  bench('torch.add(a, b), 1 element (front end, dispatcher, Autograd kernel, CPU kernel, result)', () =>
     do_not_optimize(torch.add(a1, b1)));
   bench('a.add(b), 1 element', () => do_not_optimize(a1.add(b1)));
 });

@@ -7,7 +7,7 @@
 import { Device } from '../c10/Device.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
 import { Generator } from '../random/index.js';
-import { Tensor } from '../tensor/Tensor.js';
+import { TENSOR_BRAND, Tensor } from '../tensor/Tensor.js';
 import { wrapScalar } from '../api/scalars.js';
 
 /** The trailing options object of a call: keyword arguments by their schema names. */
@@ -24,12 +24,13 @@ export function isKw(v: unknown): v is Kw {
 }
 
 export function isTensor(v: unknown): v is Tensor {
-  return v instanceof Tensor;
+  // See Note [Tensor brand check].
+  return typeof v === 'object' && v !== null && (v as { [TENSOR_BRAND]?: true })[TENSOR_BRAND] === true;
 }
 
 /** A Tensor argument of an op that accepts numbers as tensors (`torch.add(x, 2)`). */
 export function isTensorOrNumber(v: unknown): boolean {
-  return v instanceof Tensor || typeof v === 'number' || typeof v === 'boolean';
+  return isTensor(v) || typeof v === 'number' || typeof v === 'boolean';
 }
 
 export function isScalar(v: unknown): boolean {
@@ -57,7 +58,7 @@ export function isIntList(v: unknown): boolean {
 /** A `Tensor?[]` argument: a list whose elements are Tensors or null (undefined reads as null). */
 export function isOptionalTensorList(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
-  for (const x of v) if (!(x instanceof Tensor || x === null || x === undefined)) return false;
+  for (const x of v) if (!(isTensor(x) || x === null || x === undefined)) return false;
   return true;
 }
 
@@ -84,7 +85,7 @@ export function isGenerator(v: unknown): boolean {
 }
 
 export function toTensor(v: unknown): Tensor {
-  return v instanceof Tensor ? v : wrapScalar(v as number | boolean);
+  return isTensor(v) ? v : wrapScalar(v as number | boolean);
 }
 
 export function toIntList(v: unknown): number[] {
@@ -332,6 +333,6 @@ export function checkNoKw(name: string, o: Kw): void {
 /** A Tensor[] argument: a list of Tensors. */
 export function isTensorList(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
-  for (const x of v) if (!(x instanceof Tensor)) return false;
+  for (const x of v) if (!isTensor(x)) return false;
   return true;
 }

@@ -16,6 +16,13 @@ import { formatTensor, type FormatOptions } from './printing.js';
 import { TensorImpl } from './TensorImpl.js';
 import { maybeWrapDim } from './wrapDim.js';
 
+// Note [Tensor brand check]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The generated front end asks "is this argument a Tensor?" a few times per call. `v instanceof Tensor` walks
+// the prototype chain through a module binding V8 does not treat as constant; reading one symbol-keyed
+// property that Tensor.prototype holds is a single monomorphic load. Only Tensor.prototype has the brand.
+export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
+
 /** Nested arrays of scalars, as `tolist()` returns and `tensor()` accepts. */
 export type NestedList = ScalarValue | NestedList[];
 
@@ -271,3 +278,4 @@ export class Tensor extends TensorImpl {
 }
 
 installTensorMethods(Tensor.prototype);
+Object.defineProperty(Tensor.prototype, TENSOR_BRAND, { value: true });
