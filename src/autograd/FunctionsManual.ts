@@ -6,10 +6,7 @@
 import { aten } from '../aten/ops.js';
 import { autogradState } from '../c10/AutogradState.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
-import { ErrorNode } from './function.js';
-import { gradientEdge, setHistory } from './variable.js';
 import { ScalarType } from '../c10/ScalarType.js';
-import { pool2dBackward } from '../kernels/Convolution.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 
@@ -666,18 +663,6 @@ export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor
   return roundingMode !== null ? zerosLike(grad) : grad.neg().mul(self.div(other).div(other));
 }
 
-/**
- * A backward computed by a kernel of its own (not by differentiable operators) has no derivative yet: under
- * create_graph, give its result a node that raises if differentiated, rather than silently no history.
- */
-function notTwiceDifferentiable(r: Tensor, name: string, inputs: Tensor[]): Tensor {
-  if (!autogradState.gradMode || !inputs.some((t) => t.requiresGrad)) return r;
-  const node = new ErrorNode(`the derivative for '${name}' is not implemented.`);
-  node.setNextEdges(inputs.map(gradientEdge));
-  setHistory(r, node);
-  return r;
-}
-
 /** conv2d's bias gradient: the gradient summed over batch and space. */
 export function conv2dBiasBackward(grad: Tensor): Tensor {
   return grad.dim() === 3 ? grad.sum([1, 2], false) : grad.sum([0, 2, 3], false);
@@ -717,11 +702,20 @@ export function avgPool2dBackward(
   countIncludePad: boolean,
   divisorOverride: number | null,
 ): Tensor {
-  return notTwiceDifferentiable(
-    pool2dBackward(grad, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride ?? null),
-    'avg_pool2d_backward',
-    [grad, self],
-  );
+  return aten().avg_pool2d_backward.call(grad, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+}
+
+/** avg_pool2d_backward is linear in the output gradient: its derivative there is avg_pool2d again. */
+export function avgPool2dForward(
+  grad: Tensor,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  ceilMode: boolean,
+  countIncludePad: boolean,
+  divisorOverride: number | null,
+): Tensor {
+  return aten().avg_pool2d.call(grad, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
 }
 
 

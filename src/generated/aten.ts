@@ -707,6 +707,8 @@ export interface AtenOps {
   max_pool2d_with_indices_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean, indices: Tensor) => Tensor>;
   /** `avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor` */
   avg_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride?: Opt<number>) => Tensor>;
+  /** `avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor` */
+  avg_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: Opt<number>) => Tensor>;
   /** `cat(Tensor[] tensors, int dim=0) -> Tensor` */
   cat: OperatorHandle<(tensors: Tensor[], dim: number) => Tensor>;
   /** `stack(Tensor[] tensors, int dim=0) -> Tensor` */
@@ -6109,6 +6111,10 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor',
     kernels: { CPU: conv.avgPool2d, Meta: conv.avgPool2d },
   },
+  avg_pool2d_backward: {
+    schema: 'avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor',
+    kernels: { CPU: conv.avgPool2dBackward, Meta: conv.avgPool2dBackward },
+  },
   cat: {
     schema: 'cat(Tensor[] tensors, int dim=0) -> Tensor',
     kernels: { CPU: indexing.cat, Meta: indexing.cat },
@@ -6642,6 +6648,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     max_pool2d_with_indices: find('aten::max_pool2d_with_indices', ''),
     max_pool2d_with_indices_backward: find('aten::max_pool2d_with_indices_backward', ''),
     avg_pool2d: find('aten::avg_pool2d', ''),
+    avg_pool2d_backward: find('aten::avg_pool2d_backward', ''),
     cat: find('aten::cat', ''),
     stack: find('aten::stack', ''),
     split_Tensor: find('aten::split', 'Tensor'),

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2820,7 +2820,42 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:413). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:413). */
+export class AvgPool2DBackwardBackward0 extends Node {
+  kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
+  stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
+  padding_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[4];
+  ceil_mode_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[5];
+  count_include_pad_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[6];
+  divisor_override_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[7];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AvgPool2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const kernel_size = this.kernel_size_;
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const ceil_mode = this.ceil_mode_;
+    const count_include_pad = this.count_include_pad_;
+    const divisor_override = this.divisor_override_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = avgPool2dForward(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override ?? null);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `cat` (derivatives.yaml:417). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2846,7 +2881,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:416). */
+/** Backward of `stack` (derivatives.yaml:420). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2871,7 +2906,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:419). */
+/** Backward of `split.Tensor` (derivatives.yaml:423). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2892,7 +2927,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:422). */
+/** Backward of `split_with_sizes` (derivatives.yaml:426). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2913,7 +2948,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:425). */
+/** Backward of `chunk` (derivatives.yaml:429). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2934,7 +2969,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:428). */
+/** Backward of `unbind.int` (derivatives.yaml:432). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2953,7 +2988,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:431). */
+/** Backward of `flip` (derivatives.yaml:435). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -2971,7 +3006,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:434). */
+/** Backward of `roll` (derivatives.yaml:438). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -2991,7 +3026,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:437). */
+/** Backward of `repeat` (derivatives.yaml:441). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3011,7 +3046,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:440). */
+/** Backward of `tile` (derivatives.yaml:444). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -3031,7 +3066,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:443). */
+/** Backward of `index_select` (derivatives.yaml:447). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3057,7 +3092,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:446). */
+/** Backward of `index.Tensor` (derivatives.yaml:450). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3081,7 +3116,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:449). */
+/** Backward of `index_put_` (derivatives.yaml:453). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3109,7 +3144,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:453). */
+/** Backward of `index_put` (derivatives.yaml:457). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3137,7 +3172,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:457). */
+/** Backward of `gather` (derivatives.yaml:461). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3163,7 +3198,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:460). */
+/** Backward of `scatter.src` (derivatives.yaml:464). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3188,7 +3223,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:464). */
+/** Backward of `scatter.value` (derivatives.yaml:468). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3212,7 +3247,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:467). */
+/** Backward of `scatter_add` (derivatives.yaml:471). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3237,7 +3272,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:471). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:475). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3259,7 +3294,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:474). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:478). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3282,7 +3317,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:478). */
+/** Backward of `masked_select` (derivatives.yaml:482). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3306,7 +3341,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:481). */
+/** Backward of `tril` (derivatives.yaml:485). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3324,7 +3359,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:484). */
+/** Backward of `triu` (derivatives.yaml:488). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3342,7 +3377,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:487). */
+/** Backward of `sort` (derivatives.yaml:491). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3368,7 +3403,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:491). */
+/** Backward of `topk` (derivatives.yaml:495). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3394,7 +3429,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:495). */
+/** Backward of `embedding` (derivatives.yaml:499). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -6050,6 +6085,22 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.count_include_pad_ = countIncludePad;
     gradFn.divisor_override_ = divisorOverride;
     const result = ops.avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  avg_pool2d_backward: kernel('avg_pool2d_backward', (ks, gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const gradFn = new AvgPool2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.kernel_size_ = kernelSize;
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.ceil_mode_ = ceilMode;
+    gradFn.count_include_pad_ = countIncludePad;
+    gradFn.divisor_override_ = divisorOverride;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -6394,6 +6394,44 @@ function bad_avg_pool2d(a: readonly unknown[]): never {
   ], false, SIGS_avg_pool2d);
 }
 
+const SIGS_avg_pool2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, bool ceil_mode, bool count_include_pad, int divisor_override)"];
+
+/** `torch.avg_pool2d_backward`: `avg_pool2d_backward`. */
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
+export function avg_pool2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // avg_pool2d_backward
+  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && isBool(a[5]) && isBool(a[6]) && (a[7] === null || isInt(a[7]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    const v3: number[] = toIntListN(a[3], 2);
+    const v4: number[] = toIntListN(a[4], 2);
+    const v5: boolean = a[5] as boolean;
+    const v6: boolean = a[6] as boolean;
+    const v7: number | null = a[7] as number | null;
+    if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+    return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_avg_pool2d_backward(a);
+}
+
+function bad_avg_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("avg_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "divisor_override", type: "int", check: (v) => (v === null || isInt(v)), optional: false, kwOnly: false },
+  ], false, SIGS_avg_pool2d_backward);
+}
+
 const SIGS_cat = ["(tuple of Tensors tensors, int dim = 0)"];
 
 /** `torch.cat`: `cat`. */

@@ -526,6 +526,26 @@ export function conv2dBackward(
 }
 
 /**
+ * `avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+ * divisor_override)`: an operator, so that it has a derivative of its own (avg_pool2d again: it is linear in
+ * the output gradient) and avg_pool2d is twice differentiable, as in PyTorch.
+ */
+export function avgPool2dBackward(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  self: Tensor,
+  kernelSize: number[] | number,
+  stride: number[] | number,
+  padding: number[] | number,
+  ceilMode: boolean,
+  countIncludePad: boolean,
+  divisorOverride: number | null = null,
+): Tensor {
+  if (gradOutput.isMeta() || self.isMeta()) return newStrided([...self.sizes], contiguousStrides(self.sizes), self.dtype, self.device);
+  return pool2dBackward(gradOutput, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride);
+}
+
+/**
  * Backward of avg_pool2d: each output's gradient is spread over its window by the same divisor as the forward.
  * (max_pool2d's is `max_pool2d_with_indices_backward`, above.)
  */

@@ -27,10 +27,11 @@ describe('conv2d backward operators', () => {
     expect(torch.autograd.gradgradcheck((a, b) => torch.conv2d(a, b, null, [2, 1], [1, 0], [1, 2], 2), [x, w])).toBe(true);
   });
 
-  it('avg_pool2d backward says it has no derivative of its own (max_pool2d has one: gradgradcheck)', () => {
+  it('pooling backward operators are differentiable again (gradgradcheck), as in PyTorch', () => {
     const x = torch.randn([1, 1, 4, 4], { dtype: torch.float64 }).requiresGrad_();
     const [g] = torch.autograd.grad(torch.avg_pool2d(x, [2, 2]).sum(), x, { createGraph: true });
-    expect(() => torch.autograd.grad(g!.mul(x).sum(), x)).toThrow("the derivative for 'avg_pool2d_backward' is not implemented.");
+    expect(g?.gradFn?.name()).toBe('AvgPool2DBackwardBackward0');
+    expect(torch.autograd.gradgradcheck((a) => torch.avg_pool2d(a, [2, 2], [1, 1], [1, 1], true, false), [x])).toBe(true);
     expect(torch.autograd.gradgradcheck((a) => torch.max_pool2d(a, [2, 2], [1, 1]), [x])).toBe(true);
   });
 });
