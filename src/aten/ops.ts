@@ -24,6 +24,11 @@ let handles: AtenOps | null = null;
 
 /** Registers every aten operator of the tensor core into `dispatcher`. */
 export function registerAten(dispatcher: Dispatcher): AtenOps {
+  // One table computation per operator, not one per kernel (Note [Batched registration]).
+  return dispatcher.batch(() => registerAll(dispatcher));
+}
+
+function registerAll(dispatcher: Dispatcher): AtenOps {
   // TensorIterator allocates functional outputs; make them Tensors (Note [Output allocator hook]).
   setOutputAllocator((sizes, strides, dtype, device) => newStrided(sizes, strides, dtype, device));
   const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/ops.ts' });

@@ -123,7 +123,7 @@ export class Dispatcher {
     if (entry === undefined) {
       entry = new OperatorEntry(name);
       entry.handle = new OperatorHandle(entry, this);
-      entry.updateDispatchTableFull(this.fallbacks);
+      this.refresh(entry);
       this.operators.set(name.toString(), entry);
     }
     return entry;
@@ -183,7 +183,7 @@ export class Dispatcher {
     entry.defCount++;
     entry.defAndImplCount++;
     entry.handle.rebuild();
-    entry.updateDispatchTableFull(this.fallbacks);
+    this.refresh(entry);
     return new RegistrationHandle(() => {
       entry.defCount--;
       entry.defAndImplCount--;
@@ -192,7 +192,7 @@ export class Dispatcher {
         entry.extractor = DispatchKeyExtractor.empty();
         entry.handle.rebuild();
       }
-      entry.updateDispatchTableFull(this.fallbacks);
+      this.refresh(entry);
       this.release(entry);
     });
   }
@@ -232,11 +232,11 @@ export class Dispatcher {
     const annotated: AnnotatedKernel = { kernel, inferredSchema, debug };
     entry.registerKernel(storeKey, annotated);
     entry.defAndImplCount++;
-    entry.updateDispatchTableFull(this.fallbacks);
+    this.refresh(entry);
     return new RegistrationHandle(() => {
       entry.deregisterKernel(storeKey, annotated);
       entry.defAndImplCount--;
-      entry.updateDispatchTableFull(this.fallbacks);
+      this.refresh(entry);
       this.release(entry);
     });
   }
@@ -267,7 +267,35 @@ export class Dispatcher {
   }
 
   private updateAll(): void {
-    for (const entry of this.operators.values()) entry.updateDispatchTableFull(this.fallbacks);
+    for (const entry of this.operators.values()) this.refresh(entry);
+  }
+
+  // Note [Batched registration]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // Every registration recomputes its operator's whole table (Note [Always-fresh dispatch tables]). A block
+  // that registers many kernels at once (the aten operators: a def and up to four kernels each) can defer
+  // that: inside `batch`, registrations only mark their operators, and each marked operator is recomputed
+  // once when the outermost batch ends, on success or throw. Calls made inside a batch may see stale tables,
+  // so nothing is called through the dispatcher there.
+  private batchDepth = 0;
+  private readonly pending = new Set<OperatorEntry>();
+
+  private refresh(entry: OperatorEntry): void {
+    if (this.batchDepth > 0) this.pending.add(entry);
+    else entry.updateDispatchTableFull(this.fallbacks);
+  }
+
+  /** Runs `fn` with table recomputation deferred to its end (Note [Batched registration]). */
+  batch<T>(fn: () => T): T {
+    this.batchDepth++;
+    try {
+      return fn();
+    } finally {
+      if (--this.batchDepth === 0) {
+        for (const entry of this.pending) entry.updateDispatchTableFull(this.fallbacks);
+        this.pending.clear();
+      }
+    }
   }
 
   // ---- introspection ---------------------------------------------------------------------------------

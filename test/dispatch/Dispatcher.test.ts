@@ -302,3 +302,37 @@ describe('built-in fallbacks', () => {
     );
   });
 });
+
+describe('batched registration (Note [Batched registration])', () => {
+  const register = (lib: Library) => {
+    lib.def('f(Tensor self) -> Tensor');
+    lib.impl('f', (() => 'cpu') as UnboxedKernel, 'CPU');
+    lib.impl('f', (() => 'math') as UnboxedKernel, 'CompositeImplicitAutograd');
+    lib.impl('f', (() => 'autograd') as UnboxedKernel, 'Autograd');
+  };
+
+  it('defers table updates to the end of the batch, then equals registering one by one', () => {
+    const one = setup();
+    register(one.lib);
+    const batched = setup();
+    batched.d.batch(() => {
+      register(batched.lib);
+      // Inside the batch the live table is stale: it differs from what the registrations compute.
+      expect(() => batched.d.checkInvariants('myops::f', '')).toThrow();
+    });
+    batched.d.checkInvariants('myops::f', '');
+    expect(batched.d.dumpComputedTable('myops::f')).toBe(one.d.dumpComputedTable('myops::f'));
+    expect(batched.d.findSchemaOrThrow('myops::f', '').call(cpuTensor())).toBe('autograd');
+  });
+
+  it('recomputes what was registered even when the batch throws, and nests', () => {
+    const { d, lib } = setup();
+    expect(() =>
+      d.batch(() => {
+        d.batch(() => register(lib));
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(d.findSchemaOrThrow('myops::f', '').call(cpuTensor())).toBe('autograd');
+  });
+});
