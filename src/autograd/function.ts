@@ -253,12 +253,12 @@ export class CopySlices extends Node {
   constructor(
     base: Tensor,
     private readonly view: ViewGeometry,
-    private fn: Node | null,
+    private readonly fn: Node,
   ) {
     super();
     this.baseSizes = [...base.sizes];
     this.baseStrides = [...base.strides];
-    const fnEdges = (fn as Node).nextEdges;
+    const fnEdges = fn.nextEdges;
     this.nextEdges = [gradientEdge(base), ...fnEdges.slice(1)];
     this.setInputMetadata(0, base);
   }
@@ -270,7 +270,6 @@ export class CopySlices extends Node {
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
     const grad = grads[0];
     const fn = this.fn;
-    if (fn === null) throw new Error(ERR_RELEASED);
     const out: (Tensor | null)[] = new Array<Tensor | null>(this.nextEdges.length).fill(null);
     if (grad === null || grad === undefined) return out;
     const { result, slice } = sliceOfBaseGrad(grad, this.baseSizes, this.baseStrides, this.view.sizes, this.view.strides, this.view.offset);
@@ -284,7 +283,7 @@ export class CopySlices extends Node {
   }
 
   override releaseVariables(): void {
-    this.fn?.releaseVariables();
+    this.fn.releaseVariables();
   }
 }
 

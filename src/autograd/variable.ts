@@ -104,6 +104,18 @@ export function gradAccumulator(t: Tensor): Node {
 }
 
 /**
+ * `grad_fn()`: the tensor's node, after refreshing a view whose storage changed in place since its grad_fn
+ * was set (its base was modified through another alias), as PyTorch's VariableHooks::grad_fn does (Note
+ * [Views and in-place]).
+ */
+export function currentGradFn(t: Tensor): Node | null {
+  const m = t.autogradMeta;
+  if (m === null) return null;
+  if (m.base !== null && m.attrVersion !== t.storage.version && m.base.requiresGrad) refreshView(t);
+  return m.gradFn;
+}
+
+/**
  * `impl::gradient_edge`: where the gradient of `t` goes — its grad_fn (at its output number), the
  * AccumulateGrad of a leaf that requires grad, or nowhere.
  */
@@ -111,12 +123,10 @@ export function gradientEdge(t: Tensor | null | undefined): Edge {
   if (t === null || t === undefined) return NO_EDGE;
   const m = t.autogradMeta;
   if (m === null) return NO_EDGE;
-  // A view whose storage changed in place since its grad_fn was set (its base was modified through another
-  // alias) first gets its grad_fn refreshed, as `self.grad_fn()` does in PyTorch (Note [Views and in-place]).
-  if (m.base !== null && m.attrVersion !== t.storage.version && m.base.requiresGrad) refreshView(t);
-  const fn = m.gradFn !== null ? m.gradFn : m.requiresGrad ? gradAccumulator(t) : null;
+  const gradFn = m.base !== null ? currentGradFn(t) : m.gradFn;
+  const fn = gradFn !== null ? gradFn : m.requiresGrad ? gradAccumulator(t) : null;
   if (fn === null) return NO_EDGE;
-  const nr = m.gradFn !== null ? m.outputNr : 0;
+  const nr = gradFn !== null ? m.outputNr : 0;
   // Edges are immutable: one per (node, input) is shared by every consumer of this tensor.
   const e = m.edge;
   if (e !== null && e.fn === fn && e.inputNr === nr) return e;

@@ -5,9 +5,9 @@ import { Device } from '../c10/Device.js';
 import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../aten/ops.js';
 import { backward as runBackward, type BackwardOptions } from '../autograd/engine.js';
-import { refreshViewGradFn, type Node } from '../autograd/function.js';
+import type { Node } from '../autograd/function.js';
 import { detach } from '../autograd/FunctionsManual.js';
-import { gradAccumulator, materializeAutogradMeta, setRequiresGrad } from '../autograd/variable.js';
+import { currentGradFn, gradAccumulator, materializeAutogradMeta, setRequiresGrad } from '../autograd/variable.js';
 import type { Generator } from '../random/index.js';
 import { installTensorMethods, type TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
@@ -99,10 +99,7 @@ export class Tensor extends TensorImpl {
 
   /** `grad_fn`: the node that computed this tensor, null for leaves. See Note [Views and in-place]. */
   get gradFn(): Node | null {
-    const m = this.autogradMeta;
-    if (m === null) return null;
-    if (m.base !== null && m.attrVersion !== this.storage.version && m.base.requiresGrad) refreshViewGradFn(this);
-    return m.gradFn;
+    return currentGradFn(this);
   }
 
   /** `is_leaf`: not the output of a recorded operation. */
