@@ -162,7 +162,7 @@ per_op = {}
 REDUCTION_POS = {'nll_loss': 3, 'cross_entropy': 3, 'mse_loss': 2, 'l1_loss': 2, 'binary_cross_entropy': 3,
                  'binary_cross_entropy_with_logits': 4}
 no_second = []
-GRAD_FN_OPS = {'matmul', 'linear', 'layer_norm', 'max_pool2d', 'conv2d'}
+GRAD_FN_OPS = {'matmul', 'linear', 'layer_norm', 'max_pool2d', 'conv2d', 'avg_pool2d'}
 
 
 def C(op, args, kwargs=None, fn=None, name=None, method=False, select=None, second=False):
@@ -561,6 +561,11 @@ C('layer_norm', [T(3, 5), [5], C_(5, lo=0.5, hi=1.5), None], second=True)
 C('conv2d', [T(2, 5, 5), T(3, 2, 3, 3), T(3)], second=True)                  # unbatched: SqueezeBackward1
 C('conv2d', [T(1, 4, 5, 5), T(6, 2, 3, 3), None, 1, 1, 1, 2], second=True)   # groups
 C('conv2d', [C_(1, 2, 5, 5), T(3, 2, 3, 3), T(3)], second=True)              # only the parameters require grad
+
+# ---- avg_pool2d twice differentiable (avg_pool2d_backward has a derivative): appended, same reason -----------------
+C('avg_pool2d', [T(1, 2, 4, 4), 2], fn=NN + 'avg_pool2d', second=True)
+C('avg_pool2d', [T(1, 1, 5, 5), 3, 2, 1, True, False], fn=NN + 'avg_pool2d', second=True)
+C('avg_pool2d', [T(1, 1, 4, 4), 2, 1, 0, False, True, 3], fn=NN + 'avg_pool2d', second=True)
 
 assert not no_second, f'second order requested but z does not require grad: {no_second}'
 with open(OUT, 'w') as f:  # one case per line
