@@ -8,6 +8,7 @@ import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarTyp
 import { aten } from '../aten/ops.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
+import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
 import { GraphRoot, Node, setActiveExecInfo } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
 
@@ -260,7 +261,16 @@ function execute(
       }
       if (needed !== null && !needed.has(node)) continue;
 
-      const outputs = node.apply(inputs);
+      let outputs: (Tensor | null)[];
+      if (anomalyMode.enabled) {
+        try {
+          outputs = node.apply(inputs);
+          if (anomalyMode.checkNan) checkNanOutputs(node, outputs);
+        } catch (e) {
+          warnForwardTrace(node);
+          throw e;
+        }
+      } else outputs = node.apply(inputs);
       if (!keepGraph) node.releaseVariables();
       let outs = outputs;
       if (hooks !== null) {

@@ -4,6 +4,7 @@
 // (GraphRoot, Error, NotImplemented), functions/tensor.h (CopySlices) and saved_variable.{h,cpp}.
 
 import { autogradState } from '../c10/AutogradState.js';
+import { anomalyMode, recordForwardTrace } from './anomaly_mode.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import {
   gradientEdge,
@@ -69,6 +70,7 @@ export abstract class Node {
 
   constructor(sequenceNr = nextSequenceNr++) {
     this.sequenceNr = sequenceNr;
+    if (anomalyMode.enabled) recordForwardTrace(this);
   }
 
   /** The class name PyTorch prints (`AddBackward0`). */

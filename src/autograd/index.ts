@@ -16,3 +16,4 @@ export {
 } from './grad_mode.js';
 export { AccumulateGrad, Node, SavedVariable } from './function.js';
 export { CustomFunctionBackward, Function, FunctionCtx } from './customFunction.js';
+export { detectAnomaly, isAnomalyCheckNanEnabled, isAnomalyEnabled, setDetectAnomaly } from './anomaly_mode.js';

@@ -45,6 +45,11 @@ export function setWarningHandler(fn: WarningHandler): WarningHandler {
   return old;
 }
 
+/** `TORCH_WARN(message)` from outside the iterator (autograd's anomaly mode), through the same handler. */
+export function emitWarning(message: string): void {
+  warningHandler(message);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Shape and layout helpers
 // ---------------------------------------------------------------------------------------------------

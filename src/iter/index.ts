@@ -24,6 +24,7 @@ export {
   resizeOut,
   resizeOutput,
   setOutputAllocator,
+  emitWarning,
   setWarningHandler,
   unaryFloatOpConfig,
   unaryOpConfig,

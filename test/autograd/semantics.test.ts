@@ -7,6 +7,7 @@ import { torch } from '../../src/api/index.js';
 import { dtypeName } from '../../src/c10/index.js';
 import type { FunctionCtx, Node } from '../../src/autograd/index.js';
 import { Tensor } from '../../src/tensor/Tensor.js';
+import { setWarningHandler } from '../../src/iter/index.js';
 import { loadGolden } from '../golden.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -910,6 +911,40 @@ const SCENARIOS: Record<string, () => Json> = {
     const out: Record<string, Json> = { first: [T(y.grad), name(y.grad?.gradFn)] };
     z.backward(null, { createGraph: true });
     out.second = [T(y.grad), name(y.grad?.gradFn)];
+    return out;
+  },
+
+  anomaly_mode: () => {
+    const out: Record<string, Json> = { enabled_before: torch.autograd.isAnomalyEnabled() };
+    const warned: string[] = [];
+    const prev = setWarningHandler((m) => warned.push(m.split('\n')[0] as string));
+    try {
+      torch.autograd.detectAnomaly(() => {
+        out.enabled_inside = torch.autograd.isAnomalyEnabled();
+        const x = leaf([0, 1]);
+        const y = x.sqrt().mul(0);
+        out.mul_nan = err(() => y.div(y.detach().clamp(0, null)).sum().backward());
+        const z = x.div(x).sum();
+        out.div_nan = err(() => z.backward());
+        const x2 = leaf([1, 2]);
+        out.clean = err(() => x2.mul(3).sum().backward());
+        out.clean_grad = T(x2.grad);
+      });
+    } finally {
+      setWarningHandler(prev);
+    }
+    out.warnings = warned;
+    const prev2 = setWarningHandler(() => undefined);
+    try {
+      torch.autograd.setDetectAnomaly(true, false);
+      const x = leaf([0, 1]);
+      out.no_check_nan = err(() => x.div(x).sum().backward());
+      out.no_check_nan_grad_has_nan = x.grad!.isnan().any().item() as boolean;
+      torch.autograd.setDetectAnomaly(false);
+    } finally {
+      setWarningHandler(prev2);
+    }
+    out.enabled_after = torch.autograd.isAnomalyEnabled();
     return out;
   },
 

@@ -1005,6 +1005,31 @@ def retain_grad_create_graph():
     return out
 
 
+@scenario
+def anomaly_mode():
+    # Warnings are compared by their first line: the forward traceback itself is Python's or JavaScript's.
+    out = {'enabled_before': torch.is_anomaly_enabled()}
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        with torch.autograd.detect_anomaly():
+            out['enabled_inside'] = torch.is_anomaly_enabled()
+            x = leaf([0.0, 1.0])
+            y = x.sqrt() * 0
+            out['mul_nan'] = err(lambda: (y / y.detach().clamp(min=0)).sum().backward())
+            z = (x / x).sum()
+            out['div_nan'] = err(lambda: z.backward())
+            x2 = leaf([1.0, 2.0])
+            out['clean'] = err(lambda: (x2 * 3).sum().backward())
+            out['clean_grad'] = T(x2.grad)
+        out['warnings'] = [str(m.message).split('\n')[0] for m in w]
+    with torch.autograd.set_detect_anomaly(True, check_nan=False):
+        x = leaf([0.0, 1.0])
+        out['no_check_nan'] = err(lambda: (x / x).sum().backward())
+        out['no_check_nan_grad_has_nan'] = bool(torch.isnan(x.grad).any())
+    out['enabled_after'] = torch.is_anomaly_enabled()
+    return out
+
+
 # ---- custom autograd.Function ---------------------------------------------------------------------------------
 
 
