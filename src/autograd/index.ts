@@ -17,3 +17,6 @@ export {
 export { AccumulateGrad, Node, SavedVariable } from './function.js';
 export { CustomFunctionBackward, Function, FunctionCtx } from './customFunction.js';
 export { detectAnomaly, isAnomalyCheckNanEnabled, isAnomalyEnabled, setDetectAnomaly } from './anomaly_mode.js';
+import * as functionalNamespace from './functional.js';
+/** `torch.autograd.functional`: jacobian, hessian, vjp, jvp, vhp, hvp. */
+export const functional = functionalNamespace;

@@ -948,6 +948,35 @@ const SCENARIOS: Record<string, () => Json> = {
     return out;
   },
 
+  functional_api: () => {
+    const F = torch.autograd.functional;
+    const f = (x: Tensor): Tensor => x.mul(x).mul(x);
+    const g = (x: Tensor, y: Tensor): Tensor => x.mul(y).sum().add(x.mul(x).sum());
+    const cube = (a: Tensor): Tensor => a.mul(a).mul(a).sum();
+    const x = f32([1, 2, 3]);
+    const y = f32([0.5, -1, 2]);
+    const v = f32([1, 0.5, -1]);
+    const jx = F.jacobian(f as (...xs: Tensor[]) => Tensor, x) as Tensor;
+    const jxy = F.jacobian(g as (...xs: Tensor[]) => Tensor, [x, y]) as Tensor[];
+    const h = F.hessian(cube as (...xs: Tensor[]) => Tensor, x) as Tensor;
+    const hxy = F.hessian(g as (...xs: Tensor[]) => Tensor, [x, y]) as Tensor[][];
+    const [o, vj] = F.vjp(f as (...xs: Tensor[]) => Tensor, x, v) as [Tensor, Tensor];
+    const [o2, jv] = F.jvp(f as (...xs: Tensor[]) => Tensor, x, v) as [Tensor, Tensor];
+    const [o3, hv] = F.hvp(cube as (...xs: Tensor[]) => Tensor, x, v) as [Tensor, Tensor];
+    const jm = F.jacobian(((a: Tensor) => [a.mul(2), a.sum()]) as (...xs: Tensor[]) => Tensor[], x) as Tensor[];
+    return {
+      jacobian: T(jx),
+      jacobian_two_inputs: jxy.map(T),
+      hessian: T(h),
+      hessian_two_inputs: hxy.map((row) => row.map(T)),
+      vjp: [T(o), T(vj)],
+      jvp: [T(o2), T(jv)],
+      hvp: [T(o3), T(hv)],
+      jacobian_two_outputs: jm.map(T),
+      requires_grad: [jx.requiresGrad, vj.requiresGrad],
+    };
+  },
+
   // ---- custom autograd.Function ---------------------------------------------------------------------------------
   custom_function_basic: () => {
     const x = leaf([1, 2]);

@@ -1030,6 +1030,40 @@ def anomaly_mode():
     return out
 
 
+@scenario
+def functional_api():
+    F = torch.autograd.functional
+
+    def f(x):
+        return x * x * x
+
+    def g(x, y):
+        return (x * y).sum() + (x * x).sum()
+
+    x = torch.tensor([1.0, 2.0, 3.0])
+    y = torch.tensor([0.5, -1.0, 2.0])
+    v = torch.tensor([1.0, 0.5, -1.0])
+    jx = F.jacobian(f, x)
+    jxy = F.jacobian(g, (x, y))
+    h = F.hessian(lambda a: (a * a * a).sum(), x)
+    hxy = F.hessian(g, (x, y))
+    o, vj = F.vjp(f, x, v)
+    o2, jv = F.jvp(f, x, v)
+    o3, hv = F.hvp(lambda a: (a * a * a).sum(), x, v)
+    jm = F.jacobian(lambda a: (a * 2, a.sum()), x)
+    return {
+        'jacobian': T(jx),
+        'jacobian_two_inputs': [T(t) for t in jxy],
+        'hessian': T(h),
+        'hessian_two_inputs': [[T(t) for t in row] for row in hxy],
+        'vjp': [T(o), T(vj)],
+        'jvp': [T(o2), T(jv)],
+        'hvp': [T(o3), T(hv)],
+        'jacobian_two_outputs': [T(t) for t in jm],
+        'requires_grad': [jx.requires_grad, vj.requires_grad],
+    }
+
+
 # ---- custom autograd.Function ---------------------------------------------------------------------------------
 
 
