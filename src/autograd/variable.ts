@@ -162,6 +162,16 @@ export function setHistory(output: Tensor, gradFn: Node, outputNr = 0): void {
   gradFn.setInputMetadata(outputNr, output);
 }
 
+/**
+ * `set_history` after an in-place view operator (t_, squeeze_, ...): the new node, and, for a view, the version
+ * it was taken at, so that the operator's own version bump does not count as its base changing.
+ */
+export function setInplaceViewHistory(self: Tensor, gradFn: Node): void {
+  setHistory(self, gradFn);
+  const m = self.autogradMeta;
+  if (m !== null && m.base !== null) m.attrVersion = self.storage.version;
+}
+
 /** Records `gradFn` for every differentiable output in `outputs` (multi-output and list-returning operators). */
 export function setHistoryList(outputs: readonly Tensor[], gradFn: Node): void {
   for (let i = 0; i < outputs.length; i++) setHistory(outputs[i] as Tensor, gradFn, i);

@@ -337,7 +337,11 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   }
   L.push(`    const result = ${call};`);
   const diff = a?.info.outputDifferentiability ?? null;
-  if (inplace) {
+  if (inplace && nf.tags.includes('inplace_view')) {
+    // An in-place view operator (t_, squeeze_, ...) changes only self's geometry, not any values it shares with
+    // a base, so self simply gets the new node (torchgen's set_history for inplace_view ops).
+    L.push(`    setInplaceViewHistory(${selfParam}, gradFn);`);
+  } else if (inplace) {
     L.push(`    rebaseHistory(${selfParam}, gradFn);`);
   } else {
     const rets = nf.func.returns;
@@ -456,7 +460,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     "import type { Tensor } from '../tensor/Tensor.js';",
     "import type { AtenOps } from './aten.js';",
     "import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';",
-    "import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';",
+    "import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';",
     ...(helpers.size > 0 ? [`import { ${[...helpers].sort().join(', ')} } from '../autograd/FunctionsManual.js';`] : []),
     '',
     '/** An empty saved variable (the initial value of saved-tensor fields). */',

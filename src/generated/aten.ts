@@ -69,8 +69,12 @@ export interface AtenOps {
   as_strided: OperatorHandle<(self: Tensor, size: number[], stride: number[], storageOffset?: Opt<number>) => Tensor>;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
   transpose_int: OperatorHandle<(self: Tensor, dim0: number, dim1: number) => Tensor>;
+  /** `transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)` */
+  transpose_: OperatorHandle<(self: Tensor, dim0: number, dim1: number) => Tensor>;
   /** `t(Tensor(a) self) -> Tensor(a)` */
   t: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `t_(Tensor(a!) self) -> Tensor(a!)` */
+  t_: OperatorHandle<(self: Tensor) => Tensor>;
   /** `permute(Tensor(a) self, int[] dims) -> Tensor(a)` */
   permute: OperatorHandle<(self: Tensor, dims: number[]) => Tensor>;
   /** `expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)` */
@@ -79,8 +83,18 @@ export interface AtenOps {
   squeeze: OperatorHandle<(self: Tensor) => Tensor>;
   /** `squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)` */
   squeeze_dim: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)` */
+  squeeze_dims: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
+  /** `squeeze_(Tensor(a!) self) -> Tensor(a!)` */
+  squeeze_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)` */
+  squeeze__dim: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)` */
+  squeeze__dims: OperatorHandle<(self: Tensor, dim: number[]) => Tensor>;
   /** `unsqueeze(Tensor(a) self, int dim) -> Tensor(a)` */
   unsqueeze: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
+  /** `unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)` */
+  unsqueeze_: OperatorHandle<(self: Tensor, dim: number) => Tensor>;
   /** `select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)` */
   select_int: OperatorHandle<(self: Tensor, dim: number, index: number) => Tensor>;
   /** `slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)` */
@@ -4835,9 +4849,17 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)',
     kernels: { CompositeExplicitAutograd: shape.transpose },
   },
+  transpose_: {
+    schema: 'transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.transpose_ },
+  },
   t: {
     schema: 't(Tensor(a) self) -> Tensor(a)',
     kernels: { CompositeExplicitAutograd: shape.t },
+  },
+  t_: {
+    schema: 't_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.t_ },
   },
   permute: {
     schema: 'permute(Tensor(a) self, int[] dims) -> Tensor(a)',
@@ -4855,9 +4877,29 @@ export const DECLS: Readonly<Record<keyof AtenOps, OpDecl>> = {
     schema: 'squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)',
     kernels: { CompositeExplicitAutograd: shape.squeezeDim },
   },
+  squeeze_dims: {
+    schema: 'squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)',
+    kernels: { CompositeExplicitAutograd: shape.squeezeDims },
+  },
+  squeeze_: {
+    schema: 'squeeze_(Tensor(a!) self) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.squeeze_ },
+  },
+  squeeze__dim: {
+    schema: 'squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.squeezeDim_ },
+  },
+  squeeze__dims: {
+    schema: 'squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.squeezeDims_ },
+  },
   unsqueeze: {
     schema: 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)',
     kernels: { CompositeExplicitAutograd: shape.unsqueeze },
+  },
+  unsqueeze_: {
+    schema: 'unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)',
+    kernels: { CompositeExplicitAutograd: shape.unsqueeze_ },
   },
   select_int: {
     schema: 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)',
@@ -6329,12 +6371,19 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     reshape: find('aten::reshape', ''),
     as_strided: find('aten::as_strided', ''),
     transpose_int: find('aten::transpose', 'int'),
+    transpose_: find('aten::transpose_', ''),
     t: find('aten::t', ''),
+    t_: find('aten::t_', ''),
     permute: find('aten::permute', ''),
     expand: find('aten::expand', ''),
     squeeze: find('aten::squeeze', ''),
     squeeze_dim: find('aten::squeeze', 'dim'),
+    squeeze_dims: find('aten::squeeze', 'dims'),
+    squeeze_: find('aten::squeeze_', ''),
+    squeeze__dim: find('aten::squeeze_', 'dim'),
+    squeeze__dims: find('aten::squeeze_', 'dims'),
     unsqueeze: find('aten::unsqueeze', ''),
+    unsqueeze_: find('aten::unsqueeze_', ''),
     select_int: find('aten::select', 'int'),
     slice_Tensor: find('aten::slice', 'Tensor'),
     narrow: find('aten::narrow', ''),

@@ -11,7 +11,7 @@ import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './aten.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
-import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList } from '../autograd/variable.js';
+import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
 import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
@@ -158,7 +158,27 @@ export class TransposeBackward0 extends Node {
   }
 }
 
-/** Backward of `t` (derivatives.yaml:29). */
+/** Backward of `transpose_` (derivatives.yaml:29). */
+export class TransposeBackward1 extends Node {
+  dim0_!: Parameters<AtenOps['transpose_']['call']>[1];
+  dim1_!: Parameters<AtenOps['transpose_']['call']>[2];
+
+  name(): string {
+    return 'TransposeBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim0 = this.dim0_;
+    const dim1 = this.dim1_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.transpose(dim0, dim1);
+    return out;
+  }
+}
+
+/** Backward of `t` (derivatives.yaml:32). */
 export class TBackward0 extends Node {
 
   name(): string {
@@ -174,7 +194,23 @@ export class TBackward0 extends Node {
   }
 }
 
-/** Backward of `permute` (derivatives.yaml:32). */
+/** Backward of `t_` (derivatives.yaml:35). */
+export class TBackward1 extends Node {
+
+  name(): string {
+    return 'TBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = grad.t();
+    return out;
+  }
+}
+
+/** Backward of `permute` (derivatives.yaml:38). */
 export class PermuteBackward0 extends Node {
   dims_!: Parameters<AtenOps['permute']['call']>[1];
 
@@ -192,7 +228,7 @@ export class PermuteBackward0 extends Node {
   }
 }
 
-/** Backward of `expand` (derivatives.yaml:35). */
+/** Backward of `expand` (derivatives.yaml:41). */
 export class ExpandBackward0 extends Node {
   self_sizes!: number[];
 
@@ -210,7 +246,7 @@ export class ExpandBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze` (derivatives.yaml:38). */
+/** Backward of `squeeze` (derivatives.yaml:44). */
 export class SqueezeBackward0 extends Node {
   self_sizes!: number[];
 
@@ -228,7 +264,7 @@ export class SqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `squeeze.dim` (derivatives.yaml:41). */
+/** Backward of `squeeze.dim` (derivatives.yaml:47). */
 export class SqueezeBackward1 extends Node {
   self_sizes!: number[];
 
@@ -246,7 +282,79 @@ export class SqueezeBackward1 extends Node {
   }
 }
 
-/** Backward of `unsqueeze` (derivatives.yaml:44). */
+/** Backward of `squeeze.dims` (derivatives.yaml:50). */
+export class SqueezeBackward2 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_` (derivatives.yaml:53). */
+export class SqueezeBackward3 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward3';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_.dim` (derivatives.yaml:56). */
+export class SqueezeBackward4 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward4';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `squeeze_.dims` (derivatives.yaml:59). */
+export class SqueezeBackward5 extends Node {
+  self_sizes!: number[];
+
+  name(): string {
+    return 'SqueezeBackward5';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = grad.reshape(self_sizes);
+    return out;
+  }
+}
+
+/** Backward of `unsqueeze` (derivatives.yaml:62). */
 export class UnsqueezeBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsqueeze']['call']>[1];
 
@@ -264,7 +372,25 @@ export class UnsqueezeBackward0 extends Node {
   }
 }
 
-/** Backward of `select.int` (derivatives.yaml:47). */
+/** Backward of `unsqueeze_` (derivatives.yaml:65). */
+export class UnsqueezeBackward1 extends Node {
+  dim_!: Parameters<AtenOps['unsqueeze_']['call']>[1];
+
+  name(): string {
+    return 'UnsqueezeBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.squeeze(dim);
+    return out;
+  }
+}
+
+/** Backward of `select.int` (derivatives.yaml:68). */
 export class SelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['select_int']['call']>[1];
   index_!: Parameters<AtenOps['select_int']['call']>[2];
@@ -286,7 +412,7 @@ export class SelectBackward0 extends Node {
   }
 }
 
-/** Backward of `slice.Tensor` (derivatives.yaml:50). */
+/** Backward of `slice.Tensor` (derivatives.yaml:71). */
 export class SliceBackward0 extends Node {
   dim_!: Parameters<AtenOps['slice_Tensor']['call']>[1];
   start_!: Parameters<AtenOps['slice_Tensor']['call']>[2];
@@ -312,7 +438,7 @@ export class SliceBackward0 extends Node {
   }
 }
 
-/** Backward of `alias` (derivatives.yaml:53). */
+/** Backward of `alias` (derivatives.yaml:74). */
 export class AliasBackward0 extends Node {
 
   name(): string {
@@ -328,7 +454,7 @@ export class AliasBackward0 extends Node {
   }
 }
 
-/** Backward of `clone` (derivatives.yaml:56). */
+/** Backward of `clone` (derivatives.yaml:77). */
 export class CloneBackward0 extends Node {
 
   name(): string {
@@ -344,7 +470,7 @@ export class CloneBackward0 extends Node {
   }
 }
 
-/** Backward of `copy_` (derivatives.yaml:59). */
+/** Backward of `copy_` (derivatives.yaml:80). */
 export class CopyBackwards extends Node {
 
   name(): string {
@@ -361,7 +487,7 @@ export class CopyBackwards extends Node {
   }
 }
 
-/** Backward of `fill_.Scalar` (derivatives.yaml:63). */
+/** Backward of `fill_.Scalar` (derivatives.yaml:84). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -377,7 +503,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `zero_` (derivatives.yaml:66). */
+/** Backward of `zero_` (derivatives.yaml:87). */
 export class ZeroBackward0 extends Node {
 
   name(): string {
@@ -393,7 +519,7 @@ export class ZeroBackward0 extends Node {
   }
 }
 
-/** Backward of `_to_copy` (derivatives.yaml:69). */
+/** Backward of `_to_copy` (derivatives.yaml:90). */
 export class ToCopyBackward0 extends Node {
   self_dtype!: ScalarType;
   self_device!: Device;
@@ -413,7 +539,7 @@ export class ToCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `uniform_` (derivatives.yaml:72). */
+/** Backward of `uniform_` (derivatives.yaml:93). */
 export class UniformBackward0 extends Node {
 
   name(): string {
@@ -429,7 +555,7 @@ export class UniformBackward0 extends Node {
   }
 }
 
-/** Backward of `normal_` (derivatives.yaml:75). */
+/** Backward of `normal_` (derivatives.yaml:96). */
 export class NormalBackward0 extends Node {
 
   name(): string {
@@ -445,7 +571,7 @@ export class NormalBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli_.float` (derivatives.yaml:78). */
+/** Backward of `bernoulli_.float` (derivatives.yaml:99). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -461,7 +587,7 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:81). */
+/** Backward of `bernoulli` (derivatives.yaml:102). */
 export class BernoulliBackward1 extends Node {
 
   name(): string {
@@ -477,7 +603,7 @@ export class BernoulliBackward1 extends Node {
   }
 }
 
-/** Backward of `bernoulli.p` (derivatives.yaml:84). */
+/** Backward of `bernoulli.p` (derivatives.yaml:105). */
 export class BernoulliBackward2 extends Node {
 
   name(): string {
@@ -493,7 +619,7 @@ export class BernoulliBackward2 extends Node {
   }
 }
 
-/** Backward of `add.Tensor` (derivatives.yaml:87). */
+/** Backward of `add.Tensor` (derivatives.yaml:108). */
 export class AddBackward0 extends Node {
   alpha_!: Parameters<AtenOps['add_Tensor']['call']>[2];
 
@@ -512,7 +638,7 @@ export class AddBackward0 extends Node {
   }
 }
 
-/** Backward of `sub.Tensor` (derivatives.yaml:91). */
+/** Backward of `sub.Tensor` (derivatives.yaml:112). */
 export class SubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['sub_Tensor']['call']>[2];
 
@@ -531,7 +657,7 @@ export class SubBackward0 extends Node {
   }
 }
 
-/** Backward of `mul.Tensor` (derivatives.yaml:95). */
+/** Backward of `mul.Tensor` (derivatives.yaml:116). */
 export class MulBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -557,7 +683,7 @@ export class MulBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor` (derivatives.yaml:99). */
+/** Backward of `div.Tensor` (derivatives.yaml:120). */
 export class DivBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -583,7 +709,7 @@ export class DivBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Tensor_mode` (derivatives.yaml:103). */
+/** Backward of `div.Tensor_mode` (derivatives.yaml:124). */
 export class DivBackward1 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
@@ -611,7 +737,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `neg` (derivatives.yaml:107). */
+/** Backward of `neg` (derivatives.yaml:128). */
 export class NegBackward0 extends Node {
 
   name(): string {
@@ -627,7 +753,7 @@ export class NegBackward0 extends Node {
   }
 }
 
-/** Backward of `abs` (derivatives.yaml:110). */
+/** Backward of `abs` (derivatives.yaml:131). */
 export class AbsBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -649,7 +775,7 @@ export class AbsBackward0 extends Node {
   }
 }
 
-/** Backward of `sign` (derivatives.yaml:113). */
+/** Backward of `sign` (derivatives.yaml:134). */
 export class SignBackward0 extends Node {
 
   name(): string {
@@ -665,7 +791,7 @@ export class SignBackward0 extends Node {
   }
 }
 
-/** Backward of `exp` (derivatives.yaml:116). */
+/** Backward of `exp` (derivatives.yaml:137). */
 export class ExpBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -687,7 +813,7 @@ export class ExpBackward0 extends Node {
   }
 }
 
-/** Backward of `exp2` (derivatives.yaml:119). */
+/** Backward of `exp2` (derivatives.yaml:140). */
 export class Exp2Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -709,7 +835,7 @@ export class Exp2Backward0 extends Node {
   }
 }
 
-/** Backward of `log` (derivatives.yaml:122). */
+/** Backward of `log` (derivatives.yaml:143). */
 export class LogBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -731,7 +857,7 @@ export class LogBackward0 extends Node {
   }
 }
 
-/** Backward of `log2` (derivatives.yaml:125). */
+/** Backward of `log2` (derivatives.yaml:146). */
 export class Log2Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -753,7 +879,7 @@ export class Log2Backward0 extends Node {
   }
 }
 
-/** Backward of `log1p` (derivatives.yaml:128). */
+/** Backward of `log1p` (derivatives.yaml:149). */
 export class Log1PBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -775,7 +901,7 @@ export class Log1PBackward0 extends Node {
   }
 }
 
-/** Backward of `expm1` (derivatives.yaml:131). */
+/** Backward of `expm1` (derivatives.yaml:152). */
 export class Expm1Backward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -797,7 +923,7 @@ export class Expm1Backward0 extends Node {
   }
 }
 
-/** Backward of `sqrt` (derivatives.yaml:134). */
+/** Backward of `sqrt` (derivatives.yaml:155). */
 export class SqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -819,7 +945,7 @@ export class SqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `rsqrt` (derivatives.yaml:137). */
+/** Backward of `rsqrt` (derivatives.yaml:158). */
 export class RsqrtBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -841,7 +967,7 @@ export class RsqrtBackward0 extends Node {
   }
 }
 
-/** Backward of `sin` (derivatives.yaml:140). */
+/** Backward of `sin` (derivatives.yaml:161). */
 export class SinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -863,7 +989,7 @@ export class SinBackward0 extends Node {
   }
 }
 
-/** Backward of `cos` (derivatives.yaml:143). */
+/** Backward of `cos` (derivatives.yaml:164). */
 export class CosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -885,7 +1011,7 @@ export class CosBackward0 extends Node {
   }
 }
 
-/** Backward of `tan` (derivatives.yaml:146). */
+/** Backward of `tan` (derivatives.yaml:167). */
 export class TanBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -907,7 +1033,7 @@ export class TanBackward0 extends Node {
   }
 }
 
-/** Backward of `asin` (derivatives.yaml:149). */
+/** Backward of `asin` (derivatives.yaml:170). */
 export class AsinBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -929,7 +1055,7 @@ export class AsinBackward0 extends Node {
   }
 }
 
-/** Backward of `acos` (derivatives.yaml:152). */
+/** Backward of `acos` (derivatives.yaml:173). */
 export class AcosBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -951,7 +1077,7 @@ export class AcosBackward0 extends Node {
   }
 }
 
-/** Backward of `atan` (derivatives.yaml:155). */
+/** Backward of `atan` (derivatives.yaml:176). */
 export class AtanBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -973,7 +1099,7 @@ export class AtanBackward0 extends Node {
   }
 }
 
-/** Backward of `sinh` (derivatives.yaml:158). */
+/** Backward of `sinh` (derivatives.yaml:179). */
 export class SinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -995,7 +1121,7 @@ export class SinhBackward0 extends Node {
   }
 }
 
-/** Backward of `cosh` (derivatives.yaml:161). */
+/** Backward of `cosh` (derivatives.yaml:182). */
 export class CoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1017,7 +1143,7 @@ export class CoshBackward0 extends Node {
   }
 }
 
-/** Backward of `tanh` (derivatives.yaml:164). */
+/** Backward of `tanh` (derivatives.yaml:185). */
 export class TanhBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1039,7 +1165,7 @@ export class TanhBackward0 extends Node {
   }
 }
 
-/** Backward of `sigmoid` (derivatives.yaml:167). */
+/** Backward of `sigmoid` (derivatives.yaml:188). */
 export class SigmoidBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1061,7 +1187,7 @@ export class SigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `relu` (derivatives.yaml:170). */
+/** Backward of `relu` (derivatives.yaml:191). */
 export class ReluBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1083,7 +1209,7 @@ export class ReluBackward0 extends Node {
   }
 }
 
-/** Backward of `gelu` (derivatives.yaml:173). */
+/** Backward of `gelu` (derivatives.yaml:194). */
 export class GeluBackward0 extends Node {
   self_: SavedVariable = NONE;
   approximate_!: Parameters<AtenOps['gelu']['call']>[1];
@@ -1107,7 +1233,7 @@ export class GeluBackward0 extends Node {
   }
 }
 
-/** Backward of `silu` (derivatives.yaml:176). */
+/** Backward of `silu` (derivatives.yaml:197). */
 export class SiluBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1129,7 +1255,7 @@ export class SiluBackward0 extends Node {
   }
 }
 
-/** Backward of `erf` (derivatives.yaml:179). */
+/** Backward of `erf` (derivatives.yaml:200). */
 export class ErfBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1151,7 +1277,7 @@ export class ErfBackward0 extends Node {
   }
 }
 
-/** Backward of `floor` (derivatives.yaml:182). */
+/** Backward of `floor` (derivatives.yaml:203). */
 export class FloorBackward0 extends Node {
 
   name(): string {
@@ -1167,7 +1293,7 @@ export class FloorBackward0 extends Node {
   }
 }
 
-/** Backward of `ceil` (derivatives.yaml:185). */
+/** Backward of `ceil` (derivatives.yaml:206). */
 export class CeilBackward0 extends Node {
 
   name(): string {
@@ -1183,7 +1309,7 @@ export class CeilBackward0 extends Node {
   }
 }
 
-/** Backward of `round` (derivatives.yaml:188). */
+/** Backward of `round` (derivatives.yaml:209). */
 export class RoundBackward0 extends Node {
 
   name(): string {
@@ -1199,7 +1325,7 @@ export class RoundBackward0 extends Node {
   }
 }
 
-/** Backward of `round.decimals` (derivatives.yaml:191). */
+/** Backward of `round.decimals` (derivatives.yaml:212). */
 export class RoundBackward1 extends Node {
 
   name(): string {
@@ -1215,7 +1341,7 @@ export class RoundBackward1 extends Node {
   }
 }
 
-/** Backward of `trunc` (derivatives.yaml:194). */
+/** Backward of `trunc` (derivatives.yaml:215). */
 export class TruncBackward0 extends Node {
 
   name(): string {
@@ -1231,7 +1357,7 @@ export class TruncBackward0 extends Node {
   }
 }
 
-/** Backward of `frac` (derivatives.yaml:197). */
+/** Backward of `frac` (derivatives.yaml:218). */
 export class FracBackward0 extends Node {
 
   name(): string {
@@ -1247,7 +1373,7 @@ export class FracBackward0 extends Node {
   }
 }
 
-/** Backward of `reciprocal` (derivatives.yaml:200). */
+/** Backward of `reciprocal` (derivatives.yaml:221). */
 export class ReciprocalBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -1269,7 +1395,7 @@ export class ReciprocalBackward0 extends Node {
   }
 }
 
-/** Backward of `nan_to_num` (derivatives.yaml:203). */
+/** Backward of `nan_to_num` (derivatives.yaml:224). */
 export class NanToNumBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1291,7 +1417,7 @@ export class NanToNumBackward0 extends Node {
   }
 }
 
-/** Backward of `maximum` (derivatives.yaml:206). */
+/** Backward of `maximum` (derivatives.yaml:227). */
 export class MaximumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1317,7 +1443,7 @@ export class MaximumBackward0 extends Node {
   }
 }
 
-/** Backward of `minimum` (derivatives.yaml:210). */
+/** Backward of `minimum` (derivatives.yaml:231). */
 export class MinimumBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1343,7 +1469,7 @@ export class MinimumBackward0 extends Node {
   }
 }
 
-/** Backward of `where.self` (derivatives.yaml:214). */
+/** Backward of `where.self` (derivatives.yaml:235). */
 export class WhereBackward0 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1366,7 +1492,7 @@ export class WhereBackward0 extends Node {
   }
 }
 
-/** Backward of `where.ScalarSelf` (derivatives.yaml:218). */
+/** Backward of `where.ScalarSelf` (derivatives.yaml:239). */
 export class WhereBackward1 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1388,7 +1514,7 @@ export class WhereBackward1 extends Node {
   }
 }
 
-/** Backward of `where.ScalarOther` (derivatives.yaml:221). */
+/** Backward of `where.ScalarOther` (derivatives.yaml:242). */
 export class WhereBackward2 extends Node {
   condition_: SavedVariable = NONE;
 
@@ -1410,7 +1536,7 @@ export class WhereBackward2 extends Node {
   }
 }
 
-/** Backward of `clamp` (derivatives.yaml:224). */
+/** Backward of `clamp` (derivatives.yaml:245). */
 export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
@@ -1436,7 +1562,7 @@ export class ClampBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp.Tensor` (derivatives.yaml:227). */
+/** Backward of `clamp.Tensor` (derivatives.yaml:248). */
 export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -1466,7 +1592,7 @@ export class ClampBackward1 extends Node {
   }
 }
 
-/** Backward of `remainder.Tensor` (derivatives.yaml:232). */
+/** Backward of `remainder.Tensor` (derivatives.yaml:253). */
 export class RemainderBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1492,7 +1618,7 @@ export class RemainderBackward0 extends Node {
   }
 }
 
-/** Backward of `remainder.Scalar` (derivatives.yaml:236). */
+/** Backward of `remainder.Scalar` (derivatives.yaml:257). */
 export class RemainderBackward1 extends Node {
 
   name(): string {
@@ -1508,7 +1634,7 @@ export class RemainderBackward1 extends Node {
   }
 }
 
-/** Backward of `fmod.Tensor` (derivatives.yaml:239). */
+/** Backward of `fmod.Tensor` (derivatives.yaml:260). */
 export class FmodBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -1534,7 +1660,7 @@ export class FmodBackward0 extends Node {
   }
 }
 
-/** Backward of `fmod.Scalar` (derivatives.yaml:243). */
+/** Backward of `fmod.Scalar` (derivatives.yaml:264). */
 export class FmodBackward1 extends Node {
 
   name(): string {
@@ -1550,7 +1676,7 @@ export class FmodBackward1 extends Node {
   }
 }
 
-/** Backward of `atan2` (derivatives.yaml:246). */
+/** Backward of `atan2` (derivatives.yaml:267). */
 export class Atan2Backward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -1576,7 +1702,7 @@ export class Atan2Backward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Scalar` (derivatives.yaml:250). */
+/** Backward of `lerp.Scalar` (derivatives.yaml:271). */
 export class LerpBackward0 extends Node {
   weight_!: Parameters<AtenOps['lerp_Scalar']['call']>[2];
 
@@ -1595,7 +1721,7 @@ export class LerpBackward0 extends Node {
   }
 }
 
-/** Backward of `lerp.Tensor` (derivatives.yaml:254). */
+/** Backward of `lerp.Tensor` (derivatives.yaml:275). */
 export class LerpBackward1 extends Node {
   weight_: SavedVariable = NONE;
   end_: SavedVariable = NONE;
@@ -1625,7 +1751,7 @@ export class LerpBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:259). */
+/** Backward of `pow.Tensor_Tensor` (derivatives.yaml:280). */
 export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
@@ -1654,7 +1780,7 @@ export class PowBackward0 extends Node {
   }
 }
 
-/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:263). */
+/** Backward of `pow.Tensor_Scalar` (derivatives.yaml:284). */
 export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
@@ -1678,7 +1804,7 @@ export class PowBackward1 extends Node {
   }
 }
 
-/** Backward of `pow.Scalar` (derivatives.yaml:266). */
+/** Backward of `pow.Scalar` (derivatives.yaml:287). */
 export class PowBackward2 extends Node {
   self_!: Parameters<AtenOps['pow_Scalar']['call']>[0];
   exponent_: SavedVariable = NONE;
@@ -1705,7 +1831,7 @@ export class PowBackward2 extends Node {
   }
 }
 
-/** Backward of `sum` (derivatives.yaml:269). */
+/** Backward of `sum` (derivatives.yaml:290). */
 export class SumBackward0 extends Node {
   self_sizes!: number[];
 
@@ -1723,7 +1849,7 @@ export class SumBackward0 extends Node {
   }
 }
 
-/** Backward of `sum.dim_IntList` (derivatives.yaml:272). */
+/** Backward of `sum.dim_IntList` (derivatives.yaml:293). */
 export class SumBackward1 extends Node {
   dim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[1];
   keepdim_!: Parameters<AtenOps['sum_dim_IntList']['call']>[2];
@@ -1745,7 +1871,7 @@ export class SumBackward1 extends Node {
   }
 }
 
-/** Backward of `mean` (derivatives.yaml:275). */
+/** Backward of `mean` (derivatives.yaml:296). */
 export class MeanBackward0 extends Node {
   self_sizes!: number[];
   self_numel!: number;
@@ -1765,7 +1891,7 @@ export class MeanBackward0 extends Node {
   }
 }
 
-/** Backward of `mean.dim` (derivatives.yaml:278). */
+/** Backward of `mean.dim` (derivatives.yaml:299). */
 export class MeanBackward1 extends Node {
   dim_!: Parameters<AtenOps['mean_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['mean_dim']['call']>[2];
@@ -1787,7 +1913,7 @@ export class MeanBackward1 extends Node {
   }
 }
 
-/** Backward of `prod` (derivatives.yaml:281). */
+/** Backward of `prod` (derivatives.yaml:302). */
 export class ProdBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -1809,7 +1935,7 @@ export class ProdBackward0 extends Node {
   }
 }
 
-/** Backward of `prod.dim_int` (derivatives.yaml:284). */
+/** Backward of `prod.dim_int` (derivatives.yaml:305). */
 export class ProdBackward1 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['prod_dim_int']['call']>[1];
@@ -1835,7 +1961,7 @@ export class ProdBackward1 extends Node {
   }
 }
 
-/** Backward of `amax` (derivatives.yaml:287). */
+/** Backward of `amax` (derivatives.yaml:308). */
 export class AmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amax']['call']>[1];
@@ -1864,7 +1990,7 @@ export class AmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `amin` (derivatives.yaml:290). */
+/** Backward of `amin` (derivatives.yaml:311). */
 export class AminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['amin']['call']>[1];
@@ -1893,7 +2019,7 @@ export class AminBackward0 extends Node {
   }
 }
 
-/** Backward of `max.dim` (derivatives.yaml:293). */
+/** Backward of `max.dim` (derivatives.yaml:314). */
 export class MaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['max_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['max_dim']['call']>[2];
@@ -1921,7 +2047,7 @@ export class MaxBackward0 extends Node {
   }
 }
 
-/** Backward of `min.dim` (derivatives.yaml:297). */
+/** Backward of `min.dim` (derivatives.yaml:318). */
 export class MinBackward0 extends Node {
   dim_!: Parameters<AtenOps['min_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['min_dim']['call']>[2];
@@ -1949,7 +2075,7 @@ export class MinBackward0 extends Node {
   }
 }
 
-/** Backward of `var.correction` (derivatives.yaml:301). */
+/** Backward of `var.correction` (derivatives.yaml:322). */
 export class VarBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_correction']['call']>[1];
@@ -1977,7 +2103,7 @@ export class VarBackward0 extends Node {
   }
 }
 
-/** Backward of `std.correction` (derivatives.yaml:304). */
+/** Backward of `std.correction` (derivatives.yaml:325). */
 export class StdBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_correction']['call']>[1];
@@ -2008,7 +2134,7 @@ export class StdBackward0 extends Node {
   }
 }
 
-/** Backward of `logsumexp` (derivatives.yaml:307). */
+/** Backward of `logsumexp` (derivatives.yaml:328). */
 export class LogsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logsumexp']['call']>[1];
@@ -2037,7 +2163,7 @@ export class LogsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `cumsum` (derivatives.yaml:310). */
+/** Backward of `cumsum` (derivatives.yaml:331). */
 export class CumsumBackward0 extends Node {
   dim_!: Parameters<AtenOps['cumsum']['call']>[1];
 
@@ -2055,7 +2181,7 @@ export class CumsumBackward0 extends Node {
   }
 }
 
-/** Backward of `cumprod` (derivatives.yaml:313). */
+/** Backward of `cumprod` (derivatives.yaml:334). */
 export class CumprodBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cumprod']['call']>[1];
@@ -2082,7 +2208,7 @@ export class CumprodBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.Scalar` (derivatives.yaml:316). */
+/** Backward of `norm.Scalar` (derivatives.yaml:337). */
 export class NormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_Scalar']['call']>[1];
@@ -2109,7 +2235,7 @@ export class NormBackward0 extends Node {
   }
 }
 
-/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:319). */
+/** Backward of `norm.ScalarOpt_dim` (derivatives.yaml:340). */
 export class NormBackward1 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['norm_ScalarOpt_dim']['call']>[1];
@@ -2140,7 +2266,7 @@ export class NormBackward1 extends Node {
   }
 }
 
-/** Backward of `mm` (derivatives.yaml:322). */
+/** Backward of `mm` (derivatives.yaml:343). */
 export class MmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2166,7 +2292,7 @@ export class MmBackward0 extends Node {
   }
 }
 
-/** Backward of `bmm` (derivatives.yaml:326). */
+/** Backward of `bmm` (derivatives.yaml:347). */
 export class BmmBackward0 extends Node {
   mat2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2192,7 +2318,7 @@ export class BmmBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_view` (derivatives.yaml:330). */
+/** Backward of `_unsafe_view` (derivatives.yaml:351). */
 export class UnsafeViewBackward0 extends Node {
   self_sizes!: number[];
 
@@ -2210,7 +2336,7 @@ export class UnsafeViewBackward0 extends Node {
   }
 }
 
-/** Backward of `dot` (derivatives.yaml:333). */
+/** Backward of `dot` (derivatives.yaml:354). */
 export class DotBackward0 extends Node {
   tensor_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2236,7 +2362,7 @@ export class DotBackward0 extends Node {
   }
 }
 
-/** Backward of `mv` (derivatives.yaml:337). */
+/** Backward of `mv` (derivatives.yaml:358). */
 export class MvBackward0 extends Node {
   vec_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2262,7 +2388,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `outer` (derivatives.yaml:341). */
+/** Backward of `outer` (derivatives.yaml:362). */
 export class OuterBackward0 extends Node {
   vec2_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2288,7 +2414,7 @@ export class OuterBackward0 extends Node {
   }
 }
 
-/** Backward of `addmm` (derivatives.yaml:345). */
+/** Backward of `addmm` (derivatives.yaml:366). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2319,7 +2445,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:350). */
+/** Backward of `baddbmm` (derivatives.yaml:371). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2350,7 +2476,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:355). */
+/** Backward of `softmax.int` (derivatives.yaml:376). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2374,7 +2500,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:358). */
+/** Backward of `log_softmax.int` (derivatives.yaml:379). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2398,7 +2524,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:361). */
+/** Backward of `nll_loss` (derivatives.yaml:382). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2430,7 +2556,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:364). */
+/** Backward of `nll_loss2d` (derivatives.yaml:385). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2462,7 +2588,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:367). */
+/** Backward of `mse_loss` (derivatives.yaml:388). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2490,7 +2616,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `l1_loss` (derivatives.yaml:371). */
+/** Backward of `l1_loss` (derivatives.yaml:392). */
 export class L1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2518,7 +2644,7 @@ export class L1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:375). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:396). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2549,7 +2675,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:379). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:400). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2583,7 +2709,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:383). */
+/** Backward of `native_layer_norm` (derivatives.yaml:404). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2620,7 +2746,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:389). */
+/** Backward of `convolution` (derivatives.yaml:410). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2657,7 +2783,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:394). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:415). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2691,7 +2817,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:398). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:419). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2725,7 +2851,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:402). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:423). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2760,7 +2886,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:406). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:427). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2786,7 +2912,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:410). */
+/** Backward of `avg_pool2d` (derivatives.yaml:431). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2820,7 +2946,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:413). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:434). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -2855,7 +2981,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:417). */
+/** Backward of `cat` (derivatives.yaml:438). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2881,7 +3007,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:420). */
+/** Backward of `stack` (derivatives.yaml:441). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2906,7 +3032,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:423). */
+/** Backward of `split.Tensor` (derivatives.yaml:444). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2927,7 +3053,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:426). */
+/** Backward of `split_with_sizes` (derivatives.yaml:447). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -2948,7 +3074,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:429). */
+/** Backward of `chunk` (derivatives.yaml:450). */
 export class ChunkBackward0 extends Node {
   dim_!: Parameters<AtenOps['chunk']['call']>[2];
   chunks_!: Parameters<AtenOps['chunk']['call']>[1];
@@ -2969,7 +3095,7 @@ export class ChunkBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:432). */
+/** Backward of `unbind.int` (derivatives.yaml:453). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -2988,7 +3114,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:435). */
+/** Backward of `flip` (derivatives.yaml:456). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3006,7 +3132,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:438). */
+/** Backward of `roll` (derivatives.yaml:459). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3026,7 +3152,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:441). */
+/** Backward of `repeat` (derivatives.yaml:462). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3046,7 +3172,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:444). */
+/** Backward of `tile` (derivatives.yaml:465). */
 export class TileBackward0 extends Node {
   dims_!: Parameters<AtenOps['tile']['call']>[1];
   self_sizes!: number[];
@@ -3066,7 +3192,7 @@ export class TileBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:447). */
+/** Backward of `index_select` (derivatives.yaml:468). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3092,7 +3218,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:450). */
+/** Backward of `index.Tensor` (derivatives.yaml:471). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3116,7 +3242,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:453). */
+/** Backward of `index_put_` (derivatives.yaml:474). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3144,7 +3270,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:457). */
+/** Backward of `index_put` (derivatives.yaml:478). */
 export class IndexPutBackward1 extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3172,7 +3298,7 @@ export class IndexPutBackward1 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:461). */
+/** Backward of `gather` (derivatives.yaml:482). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3198,7 +3324,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:464). */
+/** Backward of `scatter.src` (derivatives.yaml:485). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3223,7 +3349,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:468). */
+/** Backward of `scatter.value` (derivatives.yaml:489). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3247,7 +3373,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:471). */
+/** Backward of `scatter_add` (derivatives.yaml:492). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3272,7 +3398,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:475). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:496). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3294,7 +3420,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:478). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:499). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3317,7 +3443,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:482). */
+/** Backward of `masked_select` (derivatives.yaml:503). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3341,7 +3467,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:485). */
+/** Backward of `tril` (derivatives.yaml:506). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3359,7 +3485,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:488). */
+/** Backward of `triu` (derivatives.yaml:509). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3377,7 +3503,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:491). */
+/** Backward of `sort` (derivatives.yaml:512). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3403,7 +3529,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:495). */
+/** Backward of `topk` (derivatives.yaml:516). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3429,7 +3555,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:499). */
+/** Backward of `embedding` (derivatives.yaml:520). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3494,6 +3620,18 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  transpose_: kernel('transpose_', (ks, self, dim0, dim1) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.transpose_.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    const gradFn = new TransposeBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim0_ = dim0;
+    gradFn.dim1_ = dim1;
+    const result = ops.transpose_.redispatch(ks.and(afterAutogradKeyset), self, dim0, dim1);
+    setInplaceViewHistory(self, gradFn);
+    return result;
+  }),
   t: kernel('t', (ks, self) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.t.redispatch(ks.and(afterAutogradKeyset), self);
@@ -3501,6 +3639,16 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.t.redispatch(ks.and(afterAutogradKeyset), self);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  t_: kernel('t_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.t_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new TBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.t_.redispatch(ks.and(afterAutogradKeyset), self);
+    setInplaceViewHistory(self, gradFn);
     return result;
   }),
   permute: kernel('permute', (ks, self, dims) => {
@@ -3543,6 +3691,49 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  squeeze_dims: kernel('squeeze_dims', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.squeeze_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward2();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  squeeze_: kernel('squeeze_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.squeeze_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new SqueezeBackward3();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze_.redispatch(ks.and(afterAutogradKeyset), self);
+    setInplaceViewHistory(self, gradFn);
+    return result;
+  }),
+  squeeze__dim: kernel('squeeze__dim', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.squeeze__dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward4();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze__dim.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setInplaceViewHistory(self, gradFn);
+    return result;
+  }),
+  squeeze__dims: kernel('squeeze__dims', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.squeeze__dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new SqueezeBackward5();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.squeeze__dims.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setInplaceViewHistory(self, gradFn);
+    return result;
+  }),
   unsqueeze: kernel('unsqueeze', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
@@ -3551,6 +3742,17 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.dim_ = dim;
     const result = ops.unsqueeze.redispatch(ks.and(afterAutogradKeyset), self, dim);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  unsqueeze_: kernel('unsqueeze_', (ks, self, dim) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.unsqueeze_.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    const gradFn = new UnsqueezeBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    const result = ops.unsqueeze_.redispatch(ks.and(afterAutogradKeyset), self, dim);
+    setInplaceViewHistory(self, gradFn);
     return result;
   }),
   select_int: kernel('select_int', (ks, self, dim, index) => {
@@ -6610,9 +6812,19 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     markView(result, self);
     return result;
   }),
+  transpose_: kernel('transpose_', (ks, self, dim0, dim1) => {
+    const result = ops.transpose_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim0, dim1);
+    self.bumpVersion();
+    return result;
+  }),
   t: kernel('t', (ks, self) => {
     const result = ops.t.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
     markView(result, self);
+    return result;
+  }),
+  t_: kernel('t_', (ks, self) => {
+    const result = ops.t_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
     return result;
   }),
   permute: kernel('permute', (ks, self, dims) => {
@@ -6635,9 +6847,34 @@ export function inplaceOrViewKernels(ops: AtenOps) {
     markView(result, self);
     return result;
   }),
+  squeeze_dims: kernel('squeeze_dims', (ks, self, dim) => {
+    const result = ops.squeeze_dims.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
+    markView(result, self);
+    return result;
+  }),
+  squeeze_: kernel('squeeze_', (ks, self) => {
+    const result = ops.squeeze_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  squeeze__dim: kernel('squeeze__dim', (ks, self, dim) => {
+    const result = ops.squeeze__dim.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
+    self.bumpVersion();
+    return result;
+  }),
+  squeeze__dims: kernel('squeeze__dims', (ks, self, dim) => {
+    const result = ops.squeeze__dims.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
+    self.bumpVersion();
+    return result;
+  }),
   unsqueeze: kernel('unsqueeze', (ks, self, dim) => {
     const result = ops.unsqueeze.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
     markView(result, self);
+    return result;
+  }),
+  unsqueeze_: kernel('unsqueeze_', (ks, self, dim) => {
+    const result = ops.unsqueeze_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, dim);
+    self.bumpVersion();
     return result;
   }),
   select_int: kernel('select_int', (ks, self, dim, index) => {

@@ -823,11 +823,12 @@ function bad_permute(a: readonly unknown[]): never {
   ], false, SIGS_permute);
 }
 
-const SIGS_squeeze = ["(Tensor input)","(Tensor input, int dim)"];
+const SIGS_squeeze = ["(Tensor input)","(Tensor input, int dim)","(Tensor input, tuple of ints dim)"];
 
-/** `torch.squeeze`: `squeeze`, `squeeze.dim`. */
+/** `torch.squeeze`: `squeeze`, `squeeze.dim`, `squeeze.dims`. */
 export function squeeze(input: Tensor): Tensor;
 export function squeeze(input: Tensor, dim: number): Tensor;
+export function squeeze(input: Tensor, dim: readonly number[]): Tensor;
 export function squeeze(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -845,6 +846,13 @@ export function squeeze(...a: unknown[]): unknown {
     const v1: number = a[1] as number;
     if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
     return aten().squeeze_dim.call(v0, v1);
+  }
+  // squeeze.dims
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
+    return aten().squeeze_dims.call(v0, v1);
   }
   return noMatch("squeeze", a, SIGS_squeeze);
 }

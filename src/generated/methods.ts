@@ -24,8 +24,12 @@ export interface TensorMethods {
   as_strided(size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
   transpose(dim0: number, dim1: number): Tensor;
+  /** `transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)` */
+  transpose_(dim0: number, dim1: number): this;
   /** `t(Tensor(a) self) -> Tensor(a)` */
   t(): Tensor;
+  /** `t_(Tensor(a!) self) -> Tensor(a!)` */
+  t_(): this;
   /** `permute(Tensor(a) self, int[] dims) -> Tensor(a)` */
   permute(...dims: number[]): Tensor;
   permute(dims: readonly number[]): Tensor;
@@ -33,11 +37,20 @@ export interface TensorMethods {
   expand(...size: number[]): Tensor;
   expand(...args: [...size: number[], options: { implicit?: boolean }]): Tensor;
   expand(size: readonly number[], options?: { implicit?: boolean }): Tensor;
-  /** `squeeze(Tensor(a) self) -> Tensor(a)`; `squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)` */
+  /** `squeeze(Tensor(a) self) -> Tensor(a)`; `squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)`; `squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)` */
   squeeze(): Tensor;
   squeeze(dim: number): Tensor;
+  squeeze(...dim: number[]): Tensor;
+  squeeze(dim: readonly number[]): Tensor;
+  /** `squeeze_(Tensor(a!) self) -> Tensor(a!)`; `squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)`; `squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)` */
+  squeeze_(): this;
+  squeeze_(dim: number): this;
+  squeeze_(...dim: number[]): this;
+  squeeze_(dim: readonly number[]): this;
   /** `unsqueeze(Tensor(a) self, int dim) -> Tensor(a)` */
   unsqueeze(dim: number): Tensor;
+  /** `unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)` */
+  unsqueeze_(dim: number): this;
   /** `select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)` */
   select(dim: number, index: number): Tensor;
   /** `slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)` */
@@ -613,6 +626,30 @@ function bad_transpose(a: readonly unknown[]): never {
   ], false, SIGS_transpose);
 }
 
+const SIGS_transpose_ = ["(int dim0, int dim1)"];
+
+function method_transpose_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // transpose_
+  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
+    const v0: number = a[0] as number;
+    const v1: number = a[1] as number;
+    if (o !== undefined) checkKw("transpose_", o, ["dim0","dim1"], ["dim0","dim1"], n);
+    return aten().transpose_.call(this, v0, v1);
+  }
+  return bad_transpose_(a);
+}
+
+function bad_transpose_(a: readonly unknown[]): never {
+  return badCall("transpose_", a, [
+    { name: "dim0", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_transpose_);
+}
+
 function method_t(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -624,6 +661,19 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
     return aten().t.call(this);
   }
   return noArgs("t", a);
+}
+
+function method_t_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // t_
+  if (n === 0) {
+    if (o !== undefined) checkNoKw("t_", o);
+    return aten().t_.call(this);
+  }
+  return noArgs("t_", a);
 }
 
 const SIGS_permute = ["(tuple of ints dims)"];
@@ -676,7 +726,7 @@ function bad_expand(a: readonly unknown[]): never {
   ], true, SIGS_expand);
 }
 
-const SIGS_squeeze = ["()","(int dim)"];
+const SIGS_squeeze = ["()","(int dim)","(tuple of ints dim)"];
 
 function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -694,7 +744,40 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
     if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
     return aten().squeeze_dim.call(this, v0);
   }
+  // squeeze.dims
+  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n)) && (o === undefined || kwFits(o, ["dim"]))) {
+    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
+    return aten().squeeze_dims.call(this, v0);
+  }
   return noMatch("Tensor.squeeze", a, SIGS_squeeze);
+}
+
+const SIGS_squeeze_ = ["()","(int dim)","(tuple of ints dim)"];
+
+function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // squeeze_
+  if (n === 0 && (o === undefined || kwFits(o, []))) {
+    if (o !== undefined) checkKw("squeeze_", o, [], [], n);
+    return aten().squeeze_.call(this);
+  }
+  // squeeze_.dim
+  if (n === 1 && isInt(a[0]) && (o === undefined || kwFits(o, ["dim"]))) {
+    const v0: number = a[0] as number;
+    if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
+    return aten().squeeze__dim.call(this, v0);
+  }
+  // squeeze_.dims
+  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n)) && (o === undefined || kwFits(o, ["dim"]))) {
+    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
+    if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
+    return aten().squeeze__dims.call(this, v0);
+  }
+  return noMatch("Tensor.squeeze_", a, SIGS_squeeze_);
 }
 
 const SIGS_unsqueeze = ["(int dim)"];
@@ -717,6 +800,28 @@ function bad_unsqueeze(a: readonly unknown[]): never {
   return badCall("unsqueeze", a, [
     { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
   ], false, SIGS_unsqueeze);
+}
+
+const SIGS_unsqueeze_ = ["(int dim)"];
+
+function method_unsqueeze_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // unsqueeze_
+  if (n === 1 && isInt(a[0])) {
+    const v0: number = a[0] as number;
+    if (o !== undefined) checkKw("unsqueeze_", o, ["dim"], ["dim"], n);
+    return aten().unsqueeze_.call(this, v0);
+  }
+  return bad_unsqueeze_(a);
+}
+
+function bad_unsqueeze_(a: readonly unknown[]): never {
+  return badCall("unsqueeze_", a, [
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_unsqueeze_);
 }
 
 const SIGS_select = ["(int dim, int index)"];
@@ -5524,11 +5629,15 @@ export function installTensorMethods(proto: object): void {
     reshape: { value: method_reshape, writable: true, configurable: true },
     as_strided: { value: method_as_strided, writable: true, configurable: true },
     transpose: { value: method_transpose, writable: true, configurable: true },
+    transpose_: { value: method_transpose_, writable: true, configurable: true },
     t: { value: method_t, writable: true, configurable: true },
+    t_: { value: method_t_, writable: true, configurable: true },
     permute: { value: method_permute, writable: true, configurable: true },
     expand: { value: method_expand, writable: true, configurable: true },
     squeeze: { value: method_squeeze, writable: true, configurable: true },
+    squeeze_: { value: method_squeeze_, writable: true, configurable: true },
     unsqueeze: { value: method_unsqueeze, writable: true, configurable: true },
+    unsqueeze_: { value: method_unsqueeze_, writable: true, configurable: true },
     select: { value: method_select, writable: true, configurable: true },
     slice: { value: method_slice, writable: true, configurable: true },
     narrow: { value: method_narrow, writable: true, configurable: true },

@@ -237,7 +237,8 @@ export function matmul(ks: DispatchKeySet, tensor1: Tensor, tensor2: Tensor): Te
   }
   if (dim1 === 1 && dim2 === 1) return ops.dot.call(tensor1, tensor2);
   if (dim1 === 2 && dim2 === 1) return ops.mv.call(tensor1, tensor2);
-  if (dim1 === 1 && dim2 === 2) return ops.squeeze_dim.call(ops.mm.call(ops.unsqueeze.call(tensor1, 0), tensor2), 0);
+  // PyTorch squeezes the product in place (`squeeze_`: grad_fn SqueezeBackward4).
+  if (dim1 === 1 && dim2 === 2) return ops.squeeze__dim.call(ops.mm.call(ops.unsqueeze.call(tensor1, 0), tensor2), 0);
   if (dim1 === 2 && dim2 === 2) return ops.mm.call(tensor1, tensor2);
   if (shouldFold(tensor1, tensor2)) {
     // Fold the batch of the larger operand into the rows of a matrix: mm or mv, then view the result back.

@@ -135,6 +135,61 @@ export function squeezeDim(_ks: DispatchKeySet, self: Tensor, dim: number): Tens
   return makeView(self, self.sizes.filter((_, i) => i !== d), self.strides.filter((_, i) => i !== d), self.storageOffset);
 }
 
+/** `squeeze.dims(self, dim)`: drops the listed dimensions that have size 1. */
+export function squeezeDims(_ks: DispatchKeySet, self: Tensor, dim: number[]): Tensor {
+  const n = self.dim();
+  const drop = new Array<boolean>(n).fill(false);
+  const seen = new Set<number>();
+  for (const d of dim) {
+    const w = maybeWrapDim(d, n);
+    if (seen.has(w)) throw new Error(`dim ${w} appears multiple times in the list of dims`);
+    seen.add(w);
+    if (n > 0 && self.sizes[w] === 1) drop[w] = true;
+  }
+  return makeView(self, self.sizes.filter((_, i) => !drop[i]), self.strides.filter((_, i) => !drop[i]), self.storageOffset);
+}
+
+// Note [In-place view operators]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// t_, transpose_, squeeze_ and unsqueeze_ change only the geometry of `self`: each computes the view its
+// functional twin would return and gives `self` that view's sizes, strides and offset. Their own autograd
+// entries (derivatives.yaml) record TBackward1, SqueezeBackward4, ... as PyTorch numbers them, and their
+// ADInplaceOrView kernels bump the version, as PyTorch's do.
+function restride(self: Tensor, view: Tensor): Tensor {
+  self.setSizesAndStrides(view.sizes, view.strides, view.storageOffset);
+  return self;
+}
+
+/** `t_(self)`. */
+export function t_(ks: DispatchKeySet, self: Tensor): Tensor {
+  return restride(self, t(ks, self));
+}
+
+/** `transpose_(self, dim0, dim1)`. */
+export function transpose_(ks: DispatchKeySet, self: Tensor, dim0: number, dim1: number): Tensor {
+  return restride(self, transpose(ks, self, dim0, dim1));
+}
+
+/** `squeeze_(self)`. */
+export function squeeze_(ks: DispatchKeySet, self: Tensor): Tensor {
+  return restride(self, squeeze(ks, self));
+}
+
+/** `squeeze_.dim(self, dim)`. */
+export function squeezeDim_(ks: DispatchKeySet, self: Tensor, dim: number): Tensor {
+  return restride(self, squeezeDim(ks, self, dim));
+}
+
+/** `squeeze_.dims(self, dim)`. */
+export function squeezeDims_(ks: DispatchKeySet, self: Tensor, dim: number[]): Tensor {
+  return restride(self, squeezeDims(ks, self, dim));
+}
+
+/** `unsqueeze_(self, dim)`. */
+export function unsqueeze_(ks: DispatchKeySet, self: Tensor, dim: number): Tensor {
+  return restride(self, unsqueeze(ks, self, dim));
+}
+
 export function unsqueeze(_ks: DispatchKeySet, self: Tensor, dim: number): Tensor {
   const d = maybeWrapDim(dim, self.dim() + 1);
   const sizes = [...self.sizes];

@@ -130,11 +130,8 @@ describe("PyTorch's gradients (golden, first order)", () => {
 });
 
 // Note [matmul and linear decompose] (src/kernels/LinearAlgebra.ts): both are CompositeImplicitAutograd, so the
-// graph records the operators of PyTorch's decomposition and the output's grad_fn is PyTorch's. One departure:
-// PyTorch squeezes the mm result of a 1-D @ 2-D product in place (`squeeze_`, SqueezeBackward4); aten-ts has no
-// `squeeze_` yet and records the out-of-place squeeze.dim's node.
-const GRAD_FN_DEPARTURES: Readonly<Record<string, string>> = { SqueezeBackward4: 'SqueezeBackward1' };
-
+// graph records the operators of PyTorch's decomposition and the output's grad_fn is PyTorch's, including the
+// in-place `squeeze_` of a 1-D @ 2-D product (SqueezeBackward4).
 describe("PyTorch's grad_fn names (golden: CompositeImplicitAutograd decompositions)", () => {
   const named = golden.cases.filter((c) => c.grad_fns !== undefined);
 
@@ -162,7 +159,7 @@ describe("PyTorch's grad_fn names (golden: CompositeImplicitAutograd decompositi
 
   it.each(named.map((c) => [`${c.id} ${c.method ? 'Tensor.' : 'torch.'}${c.name}`, c] as const))('%s', (_n, c) => {
     const { outputs } = forward(c);
-    const want = (c.grad_fns ?? []).map((n) => (n === null ? null : (GRAD_FN_DEPARTURES[n] ?? n)));
+    const want = c.grad_fns ?? [];
     expect(outputs.map((o) => o.gradFn?.name() ?? null)).toEqual(want);
   });
 });

@@ -977,6 +977,33 @@ const SCENARIOS: Record<string, () => Json> = {
     };
   },
 
+  inplace_view_ops: () => {
+    const out: Record<string, Json> = {};
+    const cases: Record<string, (y: Tensor) => Tensor> = {
+      t_: (y) => y.t_(),
+      transpose_: (y) => y.transpose_(0, 1),
+      squeeze_: (y) => y.unsqueeze(0).squeeze_(),
+      squeeze_dim: (y) => y.unsqueeze(0).squeeze_(0),
+      squeeze_dims: (y) => y.unsqueeze(0).squeeze_([0]),
+      unsqueeze_: (y) => y.unsqueeze_(1),
+    };
+    for (const [key, fn] of Object.entries(cases)) {
+      const x = leaf([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]);
+      const y = x.mul(1);
+      const r = fn(y);
+      const w = torch.arange(r.numel, { dtype: 'float32' }).reshape(r.sizes);
+      r.mul(w).sum().backward();
+      out[key] = { grad_fn: name(r.gradFn), sizes: [...r.sizes], version: y._version, grad: T(x.grad) };
+    }
+    out.squeeze_dims_fn = torch.ones(1, 2, 1).squeeze([0, 2]).size();
+    out.dup = err(() => torch.ones(1, 2).squeeze([0, 0]));
+    out.leaf = err(() => leaf([1, 2]).t_());
+    return out;
+  },
+
   // ---- custom autograd.Function ---------------------------------------------------------------------------------
   custom_function_basic: () => {
     const x = leaf([1, 2]);

@@ -1064,6 +1064,29 @@ def functional_api():
     }
 
 
+@scenario
+def inplace_view_ops():
+    out = {}
+    for key, fn in {
+        't_': lambda y: y.t_(),
+        'transpose_': lambda y: y.transpose_(0, 1),
+        'squeeze_': lambda y: y.unsqueeze(0).squeeze_(),
+        'squeeze_dim': lambda y: y.unsqueeze(0).squeeze_(0),
+        'squeeze_dims': lambda y: y.unsqueeze(0).squeeze_((0,)),
+        'unsqueeze_': lambda y: y.unsqueeze_(1),
+    }.items():
+        x = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        y = x * 1
+        r = fn(y)
+        w = torch.arange(r.numel(), dtype=torch.float32).reshape(r.shape)
+        (r * w).sum().backward()
+        out[key] = {'grad_fn': name(r.grad_fn), 'sizes': list(r.shape), 'version': y._version, 'grad': T(x.grad)}
+    out['squeeze_dims_fn'] = list(torch.ones(1, 2, 1).squeeze((0, 2)).shape)
+    out['dup'] = err(lambda: torch.ones(1, 2).squeeze((0, 0)))
+    out['leaf'] = err(lambda: leaf([1.0, 2.0]).t_())
+    return out
+
+
 # ---- custom autograd.Function ---------------------------------------------------------------------------------
 
 
