@@ -6,7 +6,7 @@
 import { aten } from '../aten/ops.js';
 import { autogradState } from '../c10/AutogradState.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
-import { ScalarType } from '../c10/ScalarType.js';
+import type { ScalarType } from '../c10/ScalarType.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 
@@ -112,12 +112,6 @@ export function zerosLike(t: Tensor): Tensor {
   return aten().zeros_like.call(t, null, null, null, null, null);
 }
 
-/** A dtype that holds the value of `grad` at least as precisely as needed for `dtype`'s gradient. */
-export function toDtype(t: Tensor, dtype: ScalarType): Tensor {
-  return t.dtype === dtype ? t : aten().to_dtype.call(t, dtype, false, false, null);
-}
-
-export { ScalarType };
 
 // ---- formula helpers (named after FunctionsManual.cpp's functions, in camelCase) -----------------------
 

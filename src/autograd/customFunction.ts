@@ -195,7 +195,7 @@ export class Function {
       }
       if (ctx.isDirty(o)) {
         checkInplace(o, true);
-        rebaseHistory(o, node);
+        rebaseHistory(o, node, i);
       } else setHistory(o, node, i);
     });
     ctx.freeze(outputTensors.filter((o): o is Tensor => o !== null));

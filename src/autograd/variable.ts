@@ -236,7 +236,7 @@ export function installNodeFactories(
 }
 
 /** `rebase_history(self, grad_fn)` after an in-place operation recorded `gradFn` for `self`. */
-export function rebaseHistory(self: Tensor, gradFn: Node): void {
+export function rebaseHistory(self: Tensor, gradFn: Node, outputNr = 0): void {
   const m = self.autogradMeta;
   // Any view goes through CopySlices, also when its base did not require grad yet: the base then gets its
   // first history from the in-place operation (PyTorch's rebase_history checks only `has_bw_view()`).
@@ -244,7 +244,7 @@ export function rebaseHistory(self: Tensor, gradFn: Node): void {
     rebaseView(self, gradFn);
     return;
   }
-  setHistory(self, gradFn);
+  setHistory(self, gradFn, outputNr);
 }
 
 /**
