@@ -4,7 +4,8 @@ import { bench, do_not_optimize, run, summary } from 'mitata';
 import { Device, DeviceType } from '../src/c10/Device.js';
 import { ScalarType } from '../src/c10/ScalarType.js';
 import { TensorIterator, binaryOpConfig, cpuKernel, cpuKernelVec, type VecOp } from '../src/iter/index.js';
-import { TensorImpl, emptyStrided } from '../src/tensor/TensorImpl.js';
+import { TensorImpl } from '../src/tensor/TensorImpl.js';
+import { newStrided as emptyStrided } from '../src/tensor/EmptyTensor.js';
 
 const CPU = new Device(DeviceType.CPU);
 

@@ -2,7 +2,7 @@
 // `torch.add(x, y, { alpha: 2 })`. Every function calls an aten operator through the dispatcher.
 //
 // The functions of the operators with `variants: function` are generated (src/generated/functions.ts, see
-// Note [Generated argument parsing] in src/codegen/front.ts) and re-exported here; this file holds the ones
+// Note [Generated argument parsing] in src/codegen/api/python.ts) and re-exported here; this file holds the ones
 // PyTorch also binds by hand or whose Python overloads aten-ts does not declare (tensor, arange(end),
 // eye(n), rand/randn/randint/randperm without a generator). A function defined here shadows the generated
 // one of the same name (ES module local exports win over `export *`).
@@ -10,16 +10,33 @@
 export * from '../generated/functions.js';
 
 import * as autogradNamespace from '../autograd/index.js';
+import { installVariableHooks, registerAutograd } from '../autograd/register.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
+import { registerAten } from '../aten/register.js';
 import { Device } from '../c10/Device.js';
+import { scalarTypeOfNumber } from '../c10/Scalar.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { Dispatcher } from '../dispatch/Dispatcher.js';
+import { aten } from '../generated/Operators.js';
+import { installTensorMethods } from '../generated/methods.js';
 import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
-import { scalarTypeOfNumber } from './scalars.js';
 import { cat as catBinding } from '../generated/functions.js';
+
+// Note [Start-up]
+// ~~~~~~~~~~~~~~~
+// What PyTorch does when `import torch` loads libtorch and torch._C, done once here, by the module every
+// public entry point imports (src/index.ts, src/api/index.ts): the aten operators and their autograd kernels
+// are handed to the dispatcher's static registration (Note [Static registration]: they register when the
+// dispatcher is first used), autograd installs its tensor hooks (Note [Tensor reaches autograd through
+// hooks]) and the generated Tensor methods go on the prototype (Note [Generated Tensor methods]). Each step
+// is cheap; nothing here runs a kernel.
+Dispatcher.addStaticInitializer(registerAten);
+Dispatcher.addStaticInitializer(registerAutograd);
+installVariableHooks();
+installTensorMethods(Tensor.prototype);
 
 /** The keyword arguments of factories. */
 export interface TensorOptions {

@@ -3,7 +3,7 @@
 // helpers the formulas in derivatives.yaml call by name. Mirrors torch/csrc/autograd/FunctionsManual.cpp
 // (and the small pieces of InputBuffer.cpp / accumulate_grad.h that are tensor math).
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { autogradState } from '../c10/AutogradState.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';

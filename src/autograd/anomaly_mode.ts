@@ -3,7 +3,7 @@
 // (with check_nan) a node whose gradients contain NaN raises. Mirrors torch/csrc/autograd/anomaly_mode.{h,cpp}
 // and torch/autograd/anomaly_mode.py.
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { emitWarning } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { Node } from './function.js';

@@ -3,7 +3,7 @@
 // torch/csrc/autograd/python_function.cpp (THPFunction_apply: forward under no-grad, _wrap_outputs,
 // the backward node that calls the user's backward).
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { autogradState } from '../c10/AutogradState.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { Node, SavedVariable } from './function.js';

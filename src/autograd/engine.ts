@@ -5,7 +5,7 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';

@@ -2,7 +2,7 @@
 // Mirrors torch/autograd/functional.py (reverse mode, non-vectorized: one backward pass per output element;
 // jvp by the double-vjp trick).
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { grad } from './engine.js';
 import { enableGrad } from './grad_mode.js';

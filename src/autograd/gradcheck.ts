@@ -3,7 +3,7 @@
 // every element of every input that requires grad, the analytical one row by row with `autograd.grad` and
 // one-hot output gradients.
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { grad as autogradGrad } from './engine.js';

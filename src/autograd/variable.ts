@@ -260,3 +260,46 @@ export function markView(view: Tensor, base: Tensor): void {
   m.viewCreatedInInferenceMode = autogradState.inferenceMode;
   m.attrVersion = view.storage.version;
 }
+
+/** `x.grad = g` (`VariableHooks::set_grad` checks: same dtype and size). */
+export function setGrad(t: Tensor, g: Tensor | null): void {
+  if (g !== null) {
+    if (g.dtype !== t.dtype) throw new Error('assigned grad has data of a different type');
+    if (g.sizes.length !== t.sizes.length || g.sizes.some((s, i) => s !== t.sizes[i])) {
+      throw new Error('assigned grad has data of a different size');
+    }
+  }
+  if (g === null && t.autogradMeta === null) return;
+  materializeAutogradMeta(t).grad = g;
+}
+
+/** `retain_grad()` (`VariableHooks::retain_grad`): keep `.grad` for this non-leaf too. */
+export function retainGrad(t: Tensor): void {
+  if (!t.requiresGrad) throw new Error("can't retain_grad on Tensor that has requires_grad=False");
+  const fn = currentGradFn(t);
+  if (fn === null) return;
+  const m = materializeAutogradMeta(t);
+  if (m.retainsGrad) return;
+  m.retainsGrad = true;
+  fn.withHooks().retainsGradTensors[t.outputNr] = t;
+}
+
+/** `register_hook(fn)` (`VariableHooks::_register_hook`): a pre-hook on the node this tensor's gradient enters. */
+export function registerHook(t: Tensor, fn: FunctionPreHook): { remove(): void } {
+  if (!t.requiresGrad) throw new Error("cannot register a hook on a tensor that doesn't require gradient");
+  const gradFn = currentGradFn(t);
+  const node = gradFn ?? gradAccumulator(t);
+  const nr = gradFn === null ? 0 : t.outputNr;
+  const hooks = node.withHooks();
+  hooks.tensorPreHooks.push(fn);
+  hooks.tensorPreHookInputs.push(nr);
+  return {
+    remove: () => {
+      const i = hooks.tensorPreHooks.indexOf(fn);
+      if (i >= 0) {
+        hooks.tensorPreHooks.splice(i, 1);
+        hooks.tensorPreHookInputs.splice(i, 1);
+      }
+    },
+  };
+}

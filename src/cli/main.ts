@@ -2,7 +2,7 @@
 // The aten-ts command line (Node only): `npm start` runs the tour; `npx aten-ts dispatch-table <op>` and
 // `npx aten-ts dump <op>` print an operator's computed dispatch table and registrations.
 import { Command } from 'commander';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { tour } from './tour.js';
 

@@ -58,18 +58,39 @@ export class Dispatcher {
   }
 
   private static instance: Dispatcher | null = null;
+  private static readonly staticInitializers: ((dispatcher: Dispatcher) => void)[] = [];
+
+  // Note [Static registration]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // PyTorch registers its operators in C++ static initialisers (TORCH_LIBRARY blocks), so the registry is
+  // full before any user code reads or writes it. Here the floors that own kernels (aten registrations,
+  // autograd) hand their registration functions to `addStaticInitializer`; the public entry point
+  // (src/api/torch.ts) adds them once, and they run inside one batch when the process-wide dispatcher is
+  // first used — by the first operator call, a lookup or a user Library alike — so a user override always
+  // comes after the built-ins, and importing aten-ts registers nothing until then. One added after the
+  // singleton exists (a library loaded late, as a dlopen'ed one in C++) runs at once.
 
   /**
-   * The process-wide dispatcher, with the built-in backend fallbacks. They register on first use, not at
-   * import time, so that importing aten-ts has no side effects.
+   * The process-wide dispatcher, with the built-in backend fallbacks and every static initializer's
+   * registrations (Note [Static registration]). Created on first use, not at import time.
    */
   static singleton(): Dispatcher {
     if (Dispatcher.instance === null) {
       const d = new Dispatcher();
       registerBuiltinFallbacks(d);
       Dispatcher.instance = d;
+      d.batch(() => {
+        for (const init of Dispatcher.staticInitializers) init(d);
+      });
     }
     return Dispatcher.instance;
+  }
+
+  /** Registers `init` to fill the process-wide dispatcher before its first use (Note [Static registration]). */
+  static addStaticInitializer(init: (dispatcher: Dispatcher) => void): void {
+    if (Dispatcher.staticInitializers.includes(init)) return;
+    Dispatcher.staticInitializers.push(init);
+    if (Dispatcher.instance !== null) Dispatcher.instance.batch(() => init(Dispatcher.instance as Dispatcher));
   }
 
   /** An isolated dispatcher with the same built-in fallbacks as the singleton (for tests and sandboxes). */

@@ -2,14 +2,14 @@
 // Do not edit; run npm run codegen.
 //
 // Graph nodes (torchgen's Functions.h), Autograd kernels (VariableType) and ADInplaceOrView kernels of
-// view operators. src/aten/ops.ts registers them; see src/autograd/README.md.
+// view operators. src/autograd/register.ts registers them; see src/autograd/README.md.
 
 import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import type { Device } from '../c10/Device.js';
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import type { AtenOps } from './aten.js';
+import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
 import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';

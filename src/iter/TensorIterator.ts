@@ -7,7 +7,8 @@ import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType, elementSize, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { bfloat16BitsToFloat, halfBitsToFloat } from '../tensor/half.js';
-import { TensorImpl, contiguousStrides, emptyStrided, storageBytesNeeded } from '../tensor/TensorImpl.js';
+import { newStrided } from '../tensor/EmptyTensor.js';
+import { TensorImpl, contiguousStrides, storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { elementBase } from './loops.js';
 import { canCast, emptyResultTypeState, resultTypeOfState, updateResultTypeState } from './resultType.js';
 
@@ -24,7 +25,7 @@ export type OutputAllocator = (sizes: number[], strides: number[], dtype: Scalar
 // user-facing Tensor class (a TensorImpl subclass) rather than bare TensorImpls, and this module must not
 // import that class (it sits above the iterator). So the allocation goes through a replaceable function,
 // defaulting to emptyStrided; the tensor library installs its own once at start-up.
-let outputAllocator: OutputAllocator = emptyStrided;
+let outputAllocator: OutputAllocator = newStrided;
 
 /** Installs the function that allocates functional outputs; returns the previous one. */
 export function setOutputAllocator(fn: OutputAllocator): OutputAllocator {

@@ -10,6 +10,7 @@ import {
   promoteTypes,
   toComplexType,
 } from '../c10/ScalarType.js';
+import { scalarTypeOfNumber } from '../c10/Scalar.js';
 import { getDefaultComplexDtype, getDefaultDtype } from '../tensor/defaults.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 
@@ -86,14 +87,8 @@ export function resultTypeOfState(state: ResultTypeState): ScalarType {
   return r;
 }
 
-/**
- * The dtype of a JavaScript scalar when it stands for a Python number: a boolean is bool, an integer-valued
- * number is a Python int (int64), any other number a Python float (float64, promoted as the default dtype).
- */
-export function scalarTypeOfNumber(v: number | boolean): ScalarType {
-  if (typeof v === 'boolean') return ScalarType.Bool;
-  return Number.isInteger(v) ? ScalarType.Long : ScalarType.Double;
-}
+// The dtype of a number: one rule, c10's (Note [JavaScript numbers as Python scalars] in src/c10/Scalar.ts).
+export { scalarTypeOfNumber };
 
 /**
  * `torch.result_type` over any number of operands: tensors (a 0-dim tensor with `isWrappedNumber` counts as

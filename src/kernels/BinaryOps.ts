@@ -8,7 +8,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { newStridedUnchecked } from './TensorFactories.js';
-import type { StructuredKernel } from '../codegen/structured.js';
+import type { StructuredKernel } from './TensorMeta.js';
 
 // Note [Vectorised loops are unrolled]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -11,8 +11,8 @@ import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVe
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { wrapScalar } from '../api/scalars.js';
-import type { StructuredKernel } from '../codegen/structured.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
+import type { StructuredKernel } from './TensorMeta.js';
 
 type Num = number | boolean;
 type OptTensor = Tensor | null | undefined;

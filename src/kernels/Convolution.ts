@@ -3,7 +3,7 @@
 // aten/src/ATen/native/Convolution.cpp, Pooling.cpp, DilatedMaxPool2d.cpp, Pool.h (pooling_output_shape) and
 // the direct (non-im2col) CPU loops.
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';

@@ -5,7 +5,7 @@ import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Device } from '../c10/Device.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { fromStored, readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';

@@ -7,7 +7,7 @@ import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Layout } from '../c10/Layout.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import {
   bernoulliFill,
   normalFill,

@@ -9,7 +9,7 @@ import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
 
 // Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)

@@ -4,7 +4,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, scalarTypeToString } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';

@@ -2,7 +2,7 @@
 // binary_cross_entropy(_with_logits), layer_norm, dropout. Mirrors aten/src/ATen/native/SoftMax.cpp,
 // LossNLL.cpp, Loss.cpp, layer_norm.cpp, Dropout.cpp and torch/nn/functional.py's argument handling.
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { bernoulliFill, type Generator } from '../random/index.js';

@@ -3,7 +3,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType } from '../c10/ScalarType.js';
-import { wrapScalar } from '../api/scalars.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import { TensorIterator, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 

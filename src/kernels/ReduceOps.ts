@@ -7,7 +7,7 @@
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
-import { allocateStructuredOutput, type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel } from '../codegen/structured.js';
+import { allocateStructuredOutput, type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel } from './TensorMeta.js';
 import { castValue, makeReduction, reduceKernel, type ReduceOp, type TensorIterator } from '../iter/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';

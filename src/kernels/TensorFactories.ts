@@ -8,12 +8,11 @@ import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
 import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
 import { computeDispatchKey } from '../c10/TensorOptions.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { toStored } from '../tensor/elements.js';
-import { Storage, checkHasStorage, getAllocator } from '../tensor/Storage.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { checkSizes, contiguousStrides, storageBytesNeeded } from '../tensor/TensorImpl.js';
+import { checkSizes, contiguousStrides } from '../tensor/TensorImpl.js';
 
 const CPU = new Device(DeviceType.CPU);
 
@@ -23,18 +22,8 @@ function checkLayout(layout: Layout | null | undefined): void {
   }
 }
 
-/** A new tensor with its own storage (the body of empty_cpu / empty_meta). */
-export function newStrided(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
-  checkSizes(sizes);
-  checkHasStorage(dtype);
-  return newStridedUnchecked(sizes, strides, dtype, device);
-}
-
-/** newStrided for sizes, strides and a dtype already known to be valid (kernel outputs). */
-export function newStridedUnchecked(sizes: number[], strides: number[], dtype: ScalarType, device: Device): Tensor {
-  const storage = new Storage(storageBytesNeeded(sizes, strides, 0, dtype), getAllocator(device.type));
-  return new Tensor(storage, dtype, sizes, strides, 0);
-}
+export { newStrided, newStridedUnchecked } from '../tensor/EmptyTensor.js';
+import { newStrided } from '../tensor/EmptyTensor.js';
 
 /** BackendSelect for factories: dispatch on the `device` argument, as torchgen's BackendSelect kernels do. */
 export function backendSelectKeySet(dtype: ScalarType | null | undefined, layout: Layout | null | undefined, device: Device | null | undefined): DispatchKeySet {

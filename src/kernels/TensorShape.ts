@@ -1,7 +1,7 @@
 // View and shape kernels: they only compute sizes, strides and offsets over the same storage, so one
 // CompositeExplicitAutograd kernel serves CPU and Meta alike. Mirrors aten/src/ATen/native/TensorShape.cpp.
 
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { computeStride, inferSize, maybeWrapDim } from '../tensor/wrapDim.js';

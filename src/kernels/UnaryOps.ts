@@ -25,7 +25,7 @@ import {
   type VecOp,
   type ScalarOp,
 } from '../iter/index.js';
-import type { StructuredKernel } from '../codegen/structured.js';
+import type { StructuredKernel } from './TensorMeta.js';
 import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';

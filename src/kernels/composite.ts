@@ -4,7 +4,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
+import { aten } from '../generated/Operators.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { computeStride, inferSize, maybeWrapDim } from '../tensor/wrapDim.js';

@@ -3,17 +3,16 @@
 
 import { Device } from '../c10/Device.js';
 import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
-import { aten } from '../aten/ops.js';
-import { backward as runBackward, type BackwardOptions } from '../autograd/engine.js';
+import { aten } from '../generated/Operators.js';
+import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
-import { detach } from '../autograd/FunctionsManual.js';
-import { currentGradFn, gradAccumulator, materializeAutogradMeta, setRequiresGrad } from '../autograd/variable.js';
 import type { Generator } from '../random/index.js';
-import { installTensorMethods, type TensorMethods } from '../generated/methods.js';
+import type { TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
 import { TensorImpl } from './TensorImpl.js';
+import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
 
 // Note [Tensor brand check]
@@ -45,8 +44,9 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The methods of the aten operators with `variants: method` are generated (src/generated/methods.ts, from
 // src/aten/native_functions.yaml) as PyTorch generates python_variable_methods.cpp. Tensor stays one class:
-// the interface below merges their typed signatures into it, and `installTensorMethods` (called once, at the
-// end of this module, not as an import side effect elsewhere) puts their implementations on the prototype.
+// the interface below merges their typed signatures into it, and `installTensorMethods`, called once by the
+// public entry point (src/api/torch.ts, the floor of the argument parser they use), puts their
+// implementations on the prototype, as torch._C installs python_variable_methods on torch.Tensor.
 // Methods without a schema of their own (size, tolist, to, expandAs, ...) are written here.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface Tensor extends TensorMethods {}
@@ -95,11 +95,11 @@ export class Tensor extends TensorImpl {
     return this.storage === other.storage;
   }
 
-  // ---- autograd (src/autograd) ---------------------------------------------------------------------
+  // ---- autograd (src/autograd, reached through Note [Tensor reaches autograd through hooks]) ---------------
 
   /** `grad_fn`: the node that computed this tensor, null for leaves. See Note [Views and in-place]. */
   get gradFn(): Node | null {
-    return currentGradFn(this);
+    return variableHooks().gradFn(this);
   }
 
   /** `is_leaf`: not the output of a recorded operation. */
@@ -118,31 +118,18 @@ export class Tensor extends TensorImpl {
   }
 
   set grad(g: Tensor | null) {
-    if (g !== null) {
-      if (g.dtype !== this.dtype) throw new Error('assigned grad has data of a different type');
-      if (g.sizes.length !== this.sizes.length || g.sizes.some((s, i) => s !== this.sizes[i])) {
-        throw new Error('assigned grad has data of a different size');
-      }
-    }
-    if (g === null && this.autogradMeta === null) return;
-    materializeAutogradMeta(this).grad = g;
+    variableHooks().setGrad(this, g);
   }
 
   /** `requires_grad_(flag = true)`: in place, returns this. */
   requiresGrad_(flag = true): this {
-    setRequiresGrad(this, flag);
+    variableHooks().setRequiresGrad(this, flag);
     return this;
   }
 
   /** `retain_grad()`: keep `.grad` for this non-leaf too. */
   retainGrad(): void {
-    if (!this.requiresGrad) throw new Error("can't retain_grad on Tensor that has requires_grad=False");
-    const fn = this.gradFn;
-    if (fn === null) return;
-    const m = materializeAutogradMeta(this);
-    if (m.retainsGrad) return;
-    m.retainsGrad = true;
-    fn.withHooks().retainsGradTensors[this.outputNr] = this;
+    variableHooks().retainGrad(this);
   }
 
   /** `retains_grad`: `retainGrad()` was called on this non-leaf. */
@@ -155,22 +142,7 @@ export class Tensor extends TensorImpl {
    * replacement. Returns a handle whose `remove()` unregisters it.
    */
   registerHook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
-    if (!this.requiresGrad) throw new Error("cannot register a hook on a tensor that doesn't require gradient");
-    const gradFn = this.gradFn;
-    const node = gradFn ?? gradAccumulator(this);
-    const nr = gradFn === null ? 0 : this.outputNr;
-    const hooks = node.withHooks();
-    hooks.tensorPreHooks.push(fn);
-    hooks.tensorPreHookInputs.push(nr);
-    return {
-      remove: () => {
-        const i = hooks.tensorPreHooks.indexOf(fn);
-        if (i >= 0) {
-          hooks.tensorPreHooks.splice(i, 1);
-          hooks.tensorPreHookInputs.splice(i, 1);
-        }
-      },
-    };
+    return variableHooks().registerHook(this, fn);
   }
 
   /**
@@ -178,12 +150,12 @@ export class Tensor extends TensorImpl {
    * into the leaves' `.grad` (see src/autograd/engine.ts).
    */
   backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
-    runBackward(this, gradient ?? null, options);
+    variableHooks().backward(this, gradient ?? null, options);
   }
 
   /** `detach()`: the same data without history (shares storage and version counter). */
   detach(): Tensor {
-    return detach(this);
+    return new Tensor(this.storage, this.dtype, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
   }
 
   /** `detach_()`: drops this tensor's history in place. */
@@ -274,5 +246,4 @@ export class Tensor extends TensorImpl {
   }
 }
 
-installTensorMethods(Tensor.prototype);
 Object.defineProperty(Tensor.prototype, TENSOR_BRAND, { value: true });

@@ -1,14 +1,15 @@
 // TensorImpl: the state of a tensor — storage, sizes, strides, offset, dtype, device, dispatch key set,
 // autograd slots and the version counter shared by views. Mirrors c10/core/TensorImpl.{h,cpp}.
 
-import { setRequiresGrad, type AutogradMeta } from '../autograd/variable.js';
+import type { AutogradMeta } from '../autograd/variable.js';
 import { autogradState } from '../c10/AutogradState.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
 import { ScalarType, elementSize } from '../c10/ScalarType.js';
 import { computeDispatchKey, tensorDispatchKeySet } from '../c10/TensorOptions.js';
-import { Storage, checkHasStorage, getAllocator, lanesOf, type StorageArray } from './Storage.js';
+import { Storage, lanesOf, type StorageArray } from './Storage.js';
+import { variableHooks } from './VariableHooks.js';
 
 // Key sets of fresh strided tensors per device type, computed once (see reference D.5). Construction is on
 // the path of every op that returns a tensor, so it must not recompute them.
@@ -111,7 +112,7 @@ export class TensorImpl {
 
   /** `x.requires_grad = flag`, with PyTorch's checks (leaves only; floating point and complex dtypes only). */
   set requiresGrad(flag: boolean) {
-    setRequiresGrad(this, flag);
+    variableHooks().setRequiresGrad(this, flag);
   }
 
   /** `is_inference()`: created in inference mode (neither autograd nor ADInplaceOrView keys). */
@@ -190,11 +191,4 @@ export function checkSizes(sizes: readonly number[]): void {
     if (!Number.isInteger(s)) throw new TypeError(`expected a list of ints for the size, but got ${String(s)}`);
     if (s < 0) throw new Error(`Trying to create tensor with negative dimension ${s}: [${sizes.join(', ')}]`);
   }
-}
-
-/** `at::empty` for the strided layout: a new storage from the device's allocator. */
-export function emptyStrided(sizes: number[], strides: number[], dtype: ScalarType, device: Device): TensorImpl {
-  checkHasStorage(dtype);
-  const nbytes = storageBytesNeeded(sizes, strides, 0, dtype);
-  return new TensorImpl(new Storage(nbytes, getAllocator(device.type)), dtype, sizes, strides, 0);
 }

@@ -1,10 +1,10 @@
 // Tests of the derivatives.yaml model (src/codegen/derivatives.ts) and the autograd emitter
-// (src/codegen/autograd.ts): the real file parses against the real native_functions.yaml, every validation
+// (src/codegen/dest/autograd.ts): the real file parses against the real native_functions.yaml, every validation
 // rule fails with `<file>:<line> in '<op>(...)': <what>`, and formulas are analysed as torchgen does (saved
 // arguments, outputs, metadata members).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emitAutograd } from '../../src/codegen/autograd.js';
+import { emitAutograd } from '../../src/codegen/dest/autograd.js';
 import { parseDerivatives } from '../../src/codegen/derivatives.js';
 import { NativeFunctionsError, parseNativeFunctions } from '../../src/codegen/model.js';
 

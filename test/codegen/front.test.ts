@@ -1,7 +1,8 @@
-// The front-end emitter (src/codegen/front.ts): bindings per name with the out= overload folded in, the
+// The front-end emitter (src/codegen/api/python.ts, dest/python.ts): bindings per name with the out= overload folded in, the
 // TypeScript overloads generated from the schemas, and its errors.
 import { describe, expect, it } from 'vitest';
-import { bindings, emitFunctions, emitMethods, jsName } from '../../src/codegen/front.js';
+import { bindings, jsName } from '../../src/codegen/api/python.js';
+import { emitFunctions, emitMethods } from '../../src/codegen/dest/python.js';
 import { NativeFunctionsError, parseNativeFunctions } from '../../src/codegen/model.js';
 
 const YAML = `- func: sum.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor

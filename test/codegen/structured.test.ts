@@ -2,13 +2,19 @@
 // wrappers for CPU, the Meta kernels that run only the meta function, and the direct `atenCpu` entry points.
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
-import { aten, atenCpu } from '../../src/aten/ops.js';
+import { aten } from '../../src/generated/Operators.js';
+import { atenCpu } from '../../src/generated/CPUFunctions.js';
 import { ScalarType } from '../../src/c10/index.js';
-import { emitAten } from '../../src/codegen/emit.js';
-import { parseNativeFunctions } from '../../src/codegen/model.js';
-import { checkInplace, checkInplaceOutput } from '../../src/codegen/structured.js';
+import { emitCPUFunctions, emitRegisterDispatchKey } from '../../src/codegen/dest/RegisterDispatchKey.js';
+import { parseNativeFunctions, type NativeFunction } from '../../src/codegen/model.js';
+import { checkInplace, checkInplaceOutput } from '../../src/kernels/TensorMeta.js';
 import { TensorIterator, setWarningHandler } from '../../src/iter/index.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
+
+/** The generated CPU and Meta registrations and the at::cpu entry points of `fns`, as one text. */
+function emitStructured(fns: readonly NativeFunction[]): string {
+  return [emitRegisterDispatchKey(fns, 'CPU'), emitRegisterDispatchKey(fns, 'Meta'), emitCPUFunctions(fns)].join('\n');
+}
 
 describe('generated structured wrappers', () => {
   it('functional, in-place and out= variants agree', () => {
@@ -99,12 +105,13 @@ describe('generated structured wrappers', () => {
   dispatch:
     CPU: binary.addStructured
 `;
-    const text = emitAten(parseNativeFunctions(yaml, 'nf.yaml'));
+    const text = emitStructured(parseNativeFunctions(yaml, 'nf.yaml'));
     expect(text).toContain('function cpu_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {');
     expect(text).toContain('function meta_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {');
-    expect(text).toContain('kernels: { CPU: cpu_add_Tensor, Meta: meta_add_Tensor },');
-    expect(text).toContain('add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_Tensor(NO_KEYS, self, other, alpha),');
-    expect(text).toContain('add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => cpu_add_out(NO_KEYS, self, other, alpha, out),');
+    expect(text).toContain('  add_Tensor: cpu_add_Tensor,');
+    expect(text).toContain('  add_Tensor: meta_add_Tensor,');
+    expect(text).toContain('add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_Tensor(NO_KEYS, self, other, alpha),');
+    expect(text).toContain('add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_out(NO_KEYS, self, other, alpha, out),');
   });
 });
 
@@ -129,7 +136,7 @@ describe('generated wrappers of MetaBase structured kernels', () => {
 `;
 
   it('emits allocate / check_inplace / resize_out per output and passes precomputed values to impl', () => {
-    const text = emitAten(parseNativeFunctions(MAX + CUMSUM, 'nf.yaml'));
+    const text = emitStructured(parseNativeFunctions(MAX + CUMSUM, 'nf.yaml'));
     const body = (name: string): string => {
       const start = text.indexOf(`function ${name}(`);
       return text.slice(start, text.indexOf('\n}\n', start) + 3);
@@ -159,23 +166,24 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   return self;
 }
 `);
-    expect(text).toContain("import { allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../codegen/structured.js';");
+    expect(text).toContain("import { allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';");
     expect(text).toContain(
-      '  max_out: (max: Tensor, maxValues: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
+      '  max_out: (max: Tensor, maxValues: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => RegisterCPU.cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
     );
     expect(text).toContain(
-      '  max_outf: (self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] => cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
+      '  max_outf: (self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] => RegisterCPU.cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
     );
-    expect(text).toContain('kernels: { CPU: cpu_max_dim, Meta: meta_max_dim },');
+    expect(text).toContain('  max_dim: cpu_max_dim,');
+    expect(text).toContain('  max_dim: meta_max_dim,');
   });
 
   it('rejects several out tensors on a TensorIteratorBase kernel and an in-place overload of a multi-output one', () => {
     const two = MAX.replace('  precomputed:\n  - dim -> int dim\n', '  structured_inherits: TensorIteratorBase\n');
-    expect(() => emitAten(parseNativeFunctions(two, 'nf.yaml'))).toThrow(
+    expect(() => emitStructured(parseNativeFunctions(two, 'nf.yaml'))).toThrow(
       "nf.yaml:3 in 'max.dim_max(...)': a structured_inherits: TensorIteratorBase kernel has exactly one out= tensor (several outputs need a MetaBase kernel: drop structured_inherits)",
     );
     const inplace = `${MAX}- func: max_(Tensor(a!) self, int dim, bool keepdim=False) -> Tensor(a!)\n  structured_delegate: max.dim_max\n`;
-    expect(() => emitAten(parseNativeFunctions(inplace, 'nf.yaml'))).toThrow(
+    expect(() => emitStructured(parseNativeFunctions(inplace, 'nf.yaml'))).toThrow(
       "nf.yaml:9 in 'max_(...)': returns 1 values but its structured out= overload 'max.dim_max' writes 2",
     );
   });

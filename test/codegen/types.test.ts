@@ -1,7 +1,7 @@
-// Type-level tests of the generated handles (src/generated/aten.ts): the `@ts-expect-error` lines are checked
+// Type-level tests of the generated handles (src/generated/Operators.ts): the `@ts-expect-error` lines are checked
 // by `npm run typecheck` (tsconfig.node.json includes test/); at run time the calls are never made.
 import { describe, expect, it } from 'vitest';
-import type { AtenOps } from '../../src/generated/aten.js';
+import type { AtenOps } from '../../src/generated/Operators.js';
 import type { ScalarValue } from '../../src/tensor/elements.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 

@@ -6,7 +6,8 @@ import { ScalarType, dtypeName, parseScalarType } from '../../src/c10/ScalarType
 import { cpuKernel, cpuKernelComplex, type ComplexOp } from '../../src/iter/loops.js';
 import { binaryFloatOpConfig, binaryOpConfig, setWarningHandler } from '../../src/iter/TensorIterator.js';
 import { resultType } from '../../src/iter/resultType.js';
-import { TensorImpl, emptyStrided } from '../../src/tensor/TensorImpl.js';
+import { TensorImpl } from '../../src/tensor/TensorImpl.js';
+import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
 import { loadGolden } from '../golden.js';
 import {
   META,

@@ -12,7 +12,8 @@ import {
   unaryOpConfig,
 } from '../../src/iter/TensorIterator.js';
 import { bfloat16BitsToFloat, floatToBFloat16Bits, floatToHalfBits, halfBitsToFloat } from '../../src/tensor/half.js';
-import { TensorImpl, emptyStrided } from '../../src/tensor/TensorImpl.js';
+import { TensorImpl } from '../../src/tensor/TensorImpl.js';
+import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
 
 export const CPU = new Device(DeviceType.CPU);
 export const META = new Device(DeviceType.Meta);

@@ -17,7 +17,8 @@ import {
 } from '../../src/iter/TensorIterator.js';
 import { canCast, resultType } from '../../src/iter/resultType.js';
 import { setDefaultDtype } from '../../src/tensor/defaults.js';
-import { TensorImpl, emptyStrided } from '../../src/tensor/TensorImpl.js';
+import { TensorImpl } from '../../src/tensor/TensorImpl.js';
+import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
 import { META, makeTensor, readValues, runOp, tensorOf, wrappedNumber } from './helpers.js';
 
 const f32 = (sizes: number[], values?: number[]): TensorImpl =>

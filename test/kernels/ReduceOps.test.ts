@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
-import { aten } from '../../src/aten/ops.js';
-import { atenCpu } from '../../src/generated/aten.js';
+import { aten } from '../../src/generated/Operators.js';
+import { atenCpu } from '../../src/generated/CPUFunctions.js';
 import { setWarningHandler } from '../../src/iter/index.js';
 import * as R from '../../src/kernels/ReduceOps.js';
 import { loadGolden } from '../golden.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { elementBase } from '../../src/iter/index.js';
-import { atenCpu } from '../../src/generated/aten.js';
+import { atenCpu } from '../../src/generated/CPUFunctions.js';
 import * as U from '../../src/kernels/UnaryOps.js';
 import { loadGolden } from '../golden.js';
 import { num, readComplexValues, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';

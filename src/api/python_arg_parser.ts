@@ -2,13 +2,13 @@
 // conversions and PyTorch's argument-parser error texts. Mirrors torch/csrc/utils/python_arg_parser.cpp
 // (FunctionParameter::check, PythonArgParser::raw_parse, the "invalid combination of arguments" message).
 // The generated code does the per-overload matching itself, in straight-line code (see Note [Generated
-// argument parsing] in src/codegen/front.ts); this module holds what every overload shares. Browser-safe.
+// argument parsing] in src/codegen/api/python.ts); this module holds what every overload shares. Browser-safe.
 
 import { Device } from '../c10/Device.js';
 import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
 import { Generator } from '../random/index.js';
 import { TENSOR_BRAND, Tensor } from '../tensor/Tensor.js';
-import { wrapScalar } from '../api/scalars.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 
 /** The trailing options object of a call: keyword arguments by their schema names. */
 export type Kw = Record<string, unknown>;

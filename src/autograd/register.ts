@@ -1,0 +1,43 @@
+// Autograd's start-up: its kernels into the dispatcher (the generated Autograd and ADInplaceOrView kernels of
+// src/generated/autograd.ts, from derivatives.yaml — libtorch's VariableType and ADInplaceOrViewType
+// registrations) and its implementation of the tensor hooks (torch/csrc/autograd/variable.cpp's
+// VariableHooks, installed as `at::impl::SetVariableHooks` does). Called by the public entry point.
+
+import type { Dispatcher } from '../dispatch/Dispatcher.js';
+import { Library, type Kernel } from '../dispatch/Library.js';
+import { buildHandles, type AtenOps } from '../generated/Operators.js';
+import { SCHEMAS } from '../generated/RegisterSchema.js';
+import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
+import { schemaOperatorName } from '../aten/register.js';
+import { setVariableHooks } from '../tensor/VariableHooks.js';
+import { backward } from './engine.js';
+import { currentGradFn, registerHook, retainGrad, setGrad, setRequiresGrad } from './variable.js';
+
+/** Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten). */
+export function registerAutograd(dispatcher: Dispatcher): void {
+  dispatcher.batch(() => {
+    const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/autograd/register.ts' });
+    // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
+    const ops = buildHandles((name, overload) => dispatcher.findSchemaOrThrow(name, overload));
+    for (const [key, table] of [
+      ['Autograd', autogradKernels(ops)],
+      ['ADInplaceOrView', inplaceOrViewKernels(ops)],
+    ] as const) {
+      for (const [name, kernel] of Object.entries(table) as [keyof AtenOps, Kernel][]) {
+        lib.impl(schemaOperatorName(SCHEMAS[name]), kernel, key, { debug: `registered at aten-ts autograd ${String(name)} (${key})` });
+      }
+    }
+  });
+}
+
+/** Installs autograd's side of Note [Tensor reaches autograd through hooks]. */
+export function installVariableHooks(): void {
+  setVariableHooks({
+    setRequiresGrad,
+    gradFn: currentGradFn,
+    setGrad,
+    retainGrad,
+    registerHook,
+    backward: (t, gradient, options) => backward(t, gradient, options),
+  });
+}
