@@ -1,4 +1,4 @@
-// The generated front end (src/generated/functions.ts, methods.ts from src/codegen/front.ts): PyTorch's
+// The generated front end (src/generated/functions.ts, methods.ts from src/codegen/dest/python.ts): PyTorch's
 // argument-parser rules — positional arguments in schema order, keyword arguments in a trailing options
 // object by schema name, defaults from the schema, overloads by argument type, varargs int lists, `out`
 // selecting the .out overload — and PyTorch's error texts.

@@ -31,7 +31,7 @@ const golden = loadGolden<{ cases: Case[] }>('errors.json');
 /**
  * Cases whose text aten-ts cannot give yet, each with the reason and the start of the text it gives today (the
  * test asserts both, so an entry fails once the difference is fixed or changes). Every one needs a change
- * outside the kernels: the argument parser (src/codegen/pyArgs.ts), native_functions.yaml or the dispatcher.
+ * outside the kernels: the argument parser (src/api/python_arg_parser.ts), native_functions.yaml or the dispatcher.
  * None today.
  */
 const KNOWN_DIFFERENCES: Record<string, { reason: string; ours: string }> = {};

@@ -26,7 +26,7 @@ import { NativeFunctionsError, type NativeFunction, type Variant } from '../mode
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // python_arg_parser.cpp accepts a Python number for a Tensor parameter only for the ops in
 // `should_allow_numbers_as_tensors` (add, sub, mul, div, ... and their in-place/out forms); it becomes a
-// wrapped-number tensor (src/api/scalars.ts). The other ops reject it.
+// wrapped-number tensor (src/tensor/ScalarOps.ts). The other ops reject it.
 const NUMBERS_AS_TENSORS = new Set(['add', 'add_', 'sub', 'sub_', 'mul', 'mul_', 'div', 'div_']);
 
 /**
@@ -195,7 +195,7 @@ function publicType(nf: NativeFunction, t: SchemaType, numbers: boolean): string
   }
 }
 
-/** The type the operator handle takes (src/generated/aten.ts), for the casts of converted values. */
+/** The type the operator handle takes (src/generated/Operators.ts), for the casts of converted values. */
 export function handleType(t: SchemaType): string {
   if (t instanceof OptionalType) return `${handleType(t.elem)} | null`;
   if (t instanceof ListType) {
