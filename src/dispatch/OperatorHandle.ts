@@ -5,7 +5,7 @@
 import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
 import { DispatchKeySet, dispatchTableIndexOf, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
 import { hooks, observe, type DispatchEvent } from './debug.js';
-import { DispatchArgKind, type DispatchKeyExtractor } from './DispatchKeyExtractor.js';
+import { argKeySet, computeDispatchKeySet, extractBoxed, extractUnboxed, extractedKeySet } from './DispatchKeyExtractor.js';
 import type { Dispatcher } from './Dispatcher.js';
 import type { Stack } from './KernelFunction.js';
 import { tls } from './LocalDispatchKeySet.js';
@@ -15,87 +15,6 @@ import type { DispatcherSchema } from './schemaInfo.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFn = (...args: any[]) => any;
 type Redispatch<F extends AnyFn> = (ks: DispatchKeySet, ...args: Parameters<F>) => ReturnType<F>;
-
-// The key set of the call being dispatched, accumulated in int32 halves. See Note [Dispatch hot path].
-let accLo = 0;
-let accHi = 0;
-
-/** The key set one dispatch argument contributes: the Tensor case inline, the others via the slow path. */
-function argKeySet(kind: number, v: unknown, entry: OperatorEntry, i: number): DispatchKeySet {
-  if (kind === DispatchArgKind.Tensor) {
-    const ks = (v as { keySet?: DispatchKeySet } | null | undefined)?.keySet;
-    if (ks !== undefined) return ks;
-  }
-  accLo = 0;
-  accHi = 0;
-  accumulateSlow(kind, v, entry, i, false);
-  return DispatchKeySet.fromBits(accLo, accHi);
-}
-
-function keySetOf(v: unknown): DispatchKeySet | undefined {
-  return v != null && typeof v === 'object' ? (v as { keySet?: DispatchKeySet }).keySet : undefined;
-}
-
-function badArgument(entry: OperatorEntry, i: number, expected: string, v: unknown): TypeError {
-  const shown = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
-  return new TypeError(
-    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.arguments[i]?.type.toString() ?? '?'}) expected ${expected}, got ${shown}`,
-  );
-}
-
-function accumulateSlow(kind: number, v: unknown, entry: OperatorEntry, i: number, boxed: boolean): void {
-  switch (kind) {
-    case DispatchArgKind.Tensor: {
-      const ks = keySetOf(v);
-      if (ks === undefined) throw badArgument(entry, i, 'a Tensor', v);
-      accLo |= ks.lo;
-      accHi |= ks.hi;
-      return;
-    }
-    case DispatchArgKind.OptionalTensor: {
-      if (v == null) return;
-      const ks = keySetOf(v);
-      if (ks === undefined) throw badArgument(entry, i, 'a Tensor or null', v);
-      accLo |= ks.lo;
-      accHi |= ks.hi;
-      return;
-    }
-    case DispatchArgKind.TensorList: {
-      if (!Array.isArray(v)) throw badArgument(entry, i, 'an array of Tensors', v);
-      for (const t of v) {
-        if (t == null) continue;
-        const ks = keySetOf(t);
-        if (ks === undefined) throw badArgument(entry, i, 'an array of Tensors', t);
-        accLo |= ks.lo;
-        accHi |= ks.hi;
-      }
-      return;
-    }
-    case DispatchArgKind.Generator: {
-      // Unboxed calls count defined generators; boxed calls ignore them (as PyTorch does).
-      const ks = boxed ? undefined : keySetOf(v);
-      if (ks !== undefined) {
-        accLo |= ks.lo;
-        accHi |= ks.hi;
-      }
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-/** `computeDispatchKeySet`: ((args ∪ TLS included) − TLS excluded) ∩ non-fallthrough mask. Returns the slot. */
-function finish(ex: DispatchKeyExtractor): number {
-  let lo = (accLo | tls.includedLo) & (0xffff | ~tls.excludedLo);
-  let hi = (accHi | tls.includedHi) & ~tls.excludedHi;
-  const m = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-  lo &= ex.masks[m] as number;
-  hi &= ex.masks[m + 1] as number;
-  accLo = lo;
-  accHi = hi;
-  return dispatchTableIndexOf(lo, hi);
-}
 
 /**
  * A handle to a registered operator. Obtain one with `dispatcher.findSchemaOrThrow(name, overload)`.
@@ -140,8 +59,8 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   /** The key set `call(...args)` would dispatch with (arguments, TLS, fallthrough mask). */
   computeDispatchKeySet(...args: unknown[]): DispatchKeySet {
     extractUnboxed(this.entry, args);
-    finish(this.entry.extractor);
-    return DispatchKeySet.fromBits(accLo, accHi);
+    computeDispatchKeySet(this.entry.extractor);
+    return extractedKeySet();
   }
 
   /** Calls the operator on a stack whose last entries are its arguments; leaves the returns on the stack. */
@@ -152,11 +71,9 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
     if (base < 0) {
       throw new Error(`${entry.operatorName}: callBoxed expected ${entry.numArguments()} arguments on the stack, found ${stack.length}`);
     }
-    accLo = 0;
-    accHi = 0;
-    for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, stack[base + i], entry, i, true);
-    const idx = finish(ex);
-    const ks = DispatchKeySet.fromBits(accLo, accHi);
+    extractBoxed(entry, stack, base);
+    const idx = computeDispatchKeySet(ex);
+    const ks = extractedKeySet();
     const kernel = entry.boxedTable[idx]!;
     if (hooks.active) return observe('callBoxed', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
     kernel(this, ks, stack);
@@ -222,17 +139,10 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   }
 }
 
-function extractUnboxed(entry: OperatorEntry, args: readonly unknown[]): void {
-  const ex = entry.extractor;
-  accLo = 0;
-  accHi = 0;
-  for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, args[i], entry, i, false);
-}
-
 function slowCall(entry: OperatorEntry, kind: DispatchEvent['kind'], args: unknown[]): unknown {
   extractUnboxed(entry, args);
-  const idx = finish(entry.extractor);
-  const ks = DispatchKeySet.fromBits(accLo, accHi);
+  const idx = computeDispatchKeySet(entry.extractor);
+  const ks = extractedKeySet();
   const kernel = entry.unboxedTable[idx]!;
   return observe(kind, entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
 }
@@ -600,7 +510,7 @@ function makeCall(entry: OperatorEntry): AnyFn {
       return (...args: unknown[]) => {
         if (hooks.active) return slowCall(e, 'call', args);
         extractUnboxed(e, args);
-        return t[finish(ex)]!(DispatchKeySet.fromBits(accLo, accHi), ...args);
+        return t[computeDispatchKeySet(ex)]!(extractedKeySet(), ...args);
       };
   }
 }
