@@ -1,7 +1,8 @@
 // The code generator's Node driver: reads src/aten/native_functions.yaml, builds the model
 // (src/codegen/model.ts), emits src/generated/aten.ts (src/codegen/emit.ts) and the front end
 // src/generated/functions.ts and methods.ts (src/codegen/front.ts), and from src/autograd/derivatives.yaml
-// src/generated/autograd.ts (src/codegen/autograd.ts), and writes them. Mirrors the
+// src/generated/autograd.ts (src/codegen/autograd.ts), and the dispatcher's per-arity closures
+// src/generated/DispatchArity.ts (src/codegen/dest/DispatchArity.ts), and writes them. Mirrors the
 // file-system half of torchgen/gen.py (main(), FileManager.write_with_template and its `--dry-run` check).
 //
 //   tsx src/cli/codegen.ts           regenerate src/generated/*.ts
@@ -12,6 +13,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emitAten } from '../codegen/emit.js';
 import { emitAutograd } from '../codegen/autograd.js';
+import { emitDispatchArity } from '../codegen/dest/DispatchArity.js';
 import { parseDerivatives } from '../codegen/derivatives.js';
 import { emitFunctions, emitMethods } from '../codegen/front.js';
 import { parseNativeFunctions } from '../codegen/model.js';
@@ -23,6 +25,7 @@ export const FUNCTIONS_PATH = 'src/generated/functions.ts';
 export const METHODS_PATH = 'src/generated/methods.ts';
 export const DERIVATIVES_PATH = 'src/autograd/derivatives.yaml';
 export const AUTOGRAD_PATH = 'src/generated/autograd.ts';
+export const DISPATCH_ARITY_PATH = 'src/generated/DispatchArity.ts';
 
 /** The generated text of src/generated/aten.ts for the YAML at `root`. Throws NativeFunctionsError on an invalid file. */
 export function generate(root = ROOT): string {
@@ -39,6 +42,7 @@ export function generateAll(root = ROOT): Record<string, string> {
     [FUNCTIONS_PATH]: emitFunctions(fns),
     [METHODS_PATH]: emitMethods(fns),
     [AUTOGRAD_PATH]: emitAutograd(fns, derivatives),
+    [DISPATCH_ARITY_PATH]: emitDispatchArity(),
   };
 }
 
