@@ -52,7 +52,7 @@ export function main(argv: readonly string[], root = ROOT): number {
     const current = existsSync(out) ? readFileSync(out, 'utf8') : null;
     if (check) {
       if (current !== text) {
-        console.error(`codegen: ${path} is stale (it differs from what ${YAML_PATH} generates); run npm run codegen`);
+        console.error(`codegen: ${path} is stale (it differs from what the generator writes); run npm run codegen`);
         status = 1;
       } else {
         console.log(`codegen: ${path} is up to date`);

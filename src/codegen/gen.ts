@@ -5,6 +5,7 @@
 import { parseDerivatives } from './derivatives.js';
 import { SUPPORTED_DISPATCH_KEYS, parseNativeFunctions } from './model.js';
 import { emitAutograd } from './dest/autograd.js';
+import { emitDispatchArity } from './dest/DispatchArity.js';
 import { emitOperators } from './dest/Operators.js';
 import { emitFunctions, emitMethods } from './dest/python.js';
 import { emitCPUFunctions, emitRegisterDispatchKey } from './dest/RegisterDispatchKey.js';
@@ -28,5 +29,6 @@ export function generateAll(nativeFunctionsYaml: string, derivativesYaml: string
   files[`${GENERATED_DIR}/autograd.ts`] = emitAutograd(fns, derivatives);
   files[`${GENERATED_DIR}/functions.ts`] = emitFunctions(fns);
   files[`${GENERATED_DIR}/methods.ts`] = emitMethods(fns);
+  files[`${GENERATED_DIR}/DispatchArity.ts`] = emitDispatchArity();
   return files;
 }

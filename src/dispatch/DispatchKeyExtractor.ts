@@ -1,8 +1,13 @@
-// DispatchKeyExtractor: which arguments of an operator contribute dispatch keys, and the operator's masks
-// of keys that are not fallthrough. Mirrors aten/src/ATen/core/dispatch/DispatchKeyExtractor.{h,cpp}.
+// DispatchKeyExtractor: which arguments of an operator contribute dispatch keys, the operator's masks of
+// keys that are not fallthrough, and the extraction of a call's key set from its arguments (unboxed and
+// boxed). Mirrors aten/src/ATen/core/dispatch/DispatchKeyExtractor.{h,cpp} (getDispatchKeySetUnboxed,
+// getDispatchKeySetBoxed, computeDispatchKeySet).
 
 import { DispatchKey, NUM_BACKENDS, isPerBackendFunctionalityKey, toBackendComponent, toFunctionalityKey } from '../c10/DispatchKey.js';
-import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { DispatchKeySet, dispatchTableIndexOf } from '../c10/DispatchKeySet.js';
+import type { Stack } from './KernelFunction.js';
+import { tls } from './LocalDispatchKeySet.js';
+import type { OperatorEntry } from './OperatorEntry.js';
 
 /** Anything that carries a dispatch key set: tensors, generators. */
 export interface HasDispatchKeySet {
@@ -115,4 +120,114 @@ export class DispatchKeyExtractor {
       for (let b = 0; b < NUM_BACKENDS; b++) this.updateMask(2 + 2 * b, ks, hasFallthrough);
     }
   }
+}
+
+// ---- Extracting the key set of a call ----
+// The per-arity call closures (src/generated/DispatchArity.ts) inline the Tensor case of `argKeySet` and the
+// TLS and mask arithmetic of `computeDispatchKeySet`; the general forms below serve the other argument kinds,
+// the boxed path, schemas of more than 8 arguments and the observed slow path. See Note [Dispatch hot path].
+
+// The key set of the call being extracted, accumulated in int32 halves. See Note [Dispatch hot path].
+let accLo = 0;
+let accHi = 0;
+
+/** The key set one dispatch argument contributes: the Tensor case inline, the others via the slow path. */
+export function argKeySet(kind: number, v: unknown, entry: OperatorEntry, i: number): DispatchKeySet {
+  if (kind === DispatchArgKind.Tensor) {
+    const ks = (v as { keySet?: DispatchKeySet } | null | undefined)?.keySet;
+    if (ks !== undefined) return ks;
+  }
+  accLo = 0;
+  accHi = 0;
+  accumulateSlow(kind, v, entry, i, false);
+  return DispatchKeySet.fromBits(accLo, accHi);
+}
+
+function keySetOf(v: unknown): DispatchKeySet | undefined {
+  return v != null && typeof v === 'object' ? (v as { keySet?: DispatchKeySet }).keySet : undefined;
+}
+
+function badArgument(entry: OperatorEntry, i: number, expected: string, v: unknown): TypeError {
+  const shown = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+  return new TypeError(
+    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.arguments[i]?.type.toString() ?? '?'}) expected ${expected}, got ${shown}`,
+  );
+}
+
+function accumulateSlow(kind: number, v: unknown, entry: OperatorEntry, i: number, boxed: boolean): void {
+  switch (kind) {
+    case DispatchArgKind.Tensor: {
+      const ks = keySetOf(v);
+      if (ks === undefined) throw badArgument(entry, i, 'a Tensor', v);
+      accLo |= ks.lo;
+      accHi |= ks.hi;
+      return;
+    }
+    case DispatchArgKind.OptionalTensor: {
+      if (v == null) return;
+      const ks = keySetOf(v);
+      if (ks === undefined) throw badArgument(entry, i, 'a Tensor or null', v);
+      accLo |= ks.lo;
+      accHi |= ks.hi;
+      return;
+    }
+    case DispatchArgKind.TensorList: {
+      if (!Array.isArray(v)) throw badArgument(entry, i, 'an array of Tensors', v);
+      for (const t of v) {
+        if (t == null) continue;
+        const ks = keySetOf(t);
+        if (ks === undefined) throw badArgument(entry, i, 'an array of Tensors', t);
+        accLo |= ks.lo;
+        accHi |= ks.hi;
+      }
+      return;
+    }
+    case DispatchArgKind.Generator: {
+      // Unboxed calls count defined generators; boxed calls ignore them (as PyTorch does).
+      const ks = boxed ? undefined : keySetOf(v);
+      if (ks !== undefined) {
+        accLo |= ks.lo;
+        accHi |= ks.hi;
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** `getDispatchKeySetUnboxed(args...)`: accumulates the keys of the dispatch arguments in `args`. */
+export function extractUnboxed(entry: OperatorEntry, args: readonly unknown[]): void {
+  const ex = entry.extractor;
+  accLo = 0;
+  accHi = 0;
+  for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, args[i], entry, i, false);
+}
+
+/** `getDispatchKeySetBoxed(stack)`: accumulates the keys of the arguments at `stack[base..]` (Generators ignored). */
+export function extractBoxed(entry: OperatorEntry, stack: Stack, base: number): void {
+  const ex = entry.extractor;
+  accLo = 0;
+  accHi = 0;
+  for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, stack[base + i], entry, i, true);
+}
+
+/**
+ * `computeDispatchKeySet`: ((args ∪ TLS included) − TLS excluded) ∩ non-fallthrough mask, applied to the
+ * accumulated keys. Returns the table slot; `extractedKeySet()` is then the key set itself.
+ */
+export function computeDispatchKeySet(ex: DispatchKeyExtractor): number {
+  let lo = (accLo | tls.includedLo) & (0xffff | ~tls.excludedLo);
+  let hi = (accHi | tls.includedHi) & ~tls.excludedHi;
+  const m = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
+  lo &= ex.masks[m] as number;
+  hi &= ex.masks[m + 1] as number;
+  accLo = lo;
+  accHi = hi;
+  return dispatchTableIndexOf(lo, hi);
+}
+
+/** The key set the last `computeDispatchKeySet` produced. */
+export function extractedKeySet(): DispatchKeySet {
+  return DispatchKeySet.fromBits(accLo, accHi);
 }

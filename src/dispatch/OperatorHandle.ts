@@ -1,101 +1,23 @@
 // OperatorHandle: what callers hold to call an operator — `call` (unboxed, the fast path), `redispatch`,
 // `callBoxed` and `redispatchBoxed`. Mirrors OperatorHandle / TypedOperatorHandle and Dispatcher::call,
-// Dispatcher::redispatch, Dispatcher::callBoxed in aten/src/ATen/core/dispatch/Dispatcher.h.
+// Dispatcher::redispatch, Dispatcher::callBoxed in aten/src/ATen/core/dispatch/Dispatcher.h. Every call
+// reads as PyTorch's: extract the key set from the arguments (DispatchKeyExtractor.ts), index the
+// operator's table with it, call the kernel there. The unboxed `call` and `redispatch` are per-arity
+// closures generated into src/generated/DispatchArity.ts (Note [One call closure per arity]).
 
 import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
-import { DispatchKeySet, dispatchTableIndexOf, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
-import { hooks, observe, type DispatchEvent } from './debug.js';
-import { DispatchArgKind, type DispatchKeyExtractor } from './DispatchKeyExtractor.js';
+import { DispatchKeySet, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
+import { makeCall, makeRedispatch } from '../generated/DispatchArity.js';
+import { hooks, observe } from './debug.js';
+import { computeDispatchKeySet, extractBoxed, extractUnboxed, extractedKeySet } from './DispatchKeyExtractor.js';
 import type { Dispatcher } from './Dispatcher.js';
 import type { Stack } from './KernelFunction.js';
-import { tls } from './LocalDispatchKeySet.js';
 import type { OperatorEntry } from './OperatorEntry.js';
 import type { DispatcherSchema } from './schemaInfo.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFn = (...args: any[]) => any;
 type Redispatch<F extends AnyFn> = (ks: DispatchKeySet, ...args: Parameters<F>) => ReturnType<F>;
-
-// The key set of the call being dispatched, accumulated in int32 halves. See Note [Dispatch hot path].
-let accLo = 0;
-let accHi = 0;
-
-/** The key set one dispatch argument contributes: the Tensor case inline, the others via the slow path. */
-function argKeySet(kind: number, v: unknown, entry: OperatorEntry, i: number): DispatchKeySet {
-  if (kind === DispatchArgKind.Tensor) {
-    const ks = (v as { keySet?: DispatchKeySet } | null | undefined)?.keySet;
-    if (ks !== undefined) return ks;
-  }
-  accLo = 0;
-  accHi = 0;
-  accumulateSlow(kind, v, entry, i, false);
-  return DispatchKeySet.fromBits(accLo, accHi);
-}
-
-function keySetOf(v: unknown): DispatchKeySet | undefined {
-  return v != null && typeof v === 'object' ? (v as { keySet?: DispatchKeySet }).keySet : undefined;
-}
-
-function badArgument(entry: OperatorEntry, i: number, expected: string, v: unknown): TypeError {
-  const shown = v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
-  return new TypeError(
-    `${entry.operatorName}: argument ${i} (${entry.schema?.schema.arguments[i]?.type.toString() ?? '?'}) expected ${expected}, got ${shown}`,
-  );
-}
-
-function accumulateSlow(kind: number, v: unknown, entry: OperatorEntry, i: number, boxed: boolean): void {
-  switch (kind) {
-    case DispatchArgKind.Tensor: {
-      const ks = keySetOf(v);
-      if (ks === undefined) throw badArgument(entry, i, 'a Tensor', v);
-      accLo |= ks.lo;
-      accHi |= ks.hi;
-      return;
-    }
-    case DispatchArgKind.OptionalTensor: {
-      if (v == null) return;
-      const ks = keySetOf(v);
-      if (ks === undefined) throw badArgument(entry, i, 'a Tensor or null', v);
-      accLo |= ks.lo;
-      accHi |= ks.hi;
-      return;
-    }
-    case DispatchArgKind.TensorList: {
-      if (!Array.isArray(v)) throw badArgument(entry, i, 'an array of Tensors', v);
-      for (const t of v) {
-        if (t == null) continue;
-        const ks = keySetOf(t);
-        if (ks === undefined) throw badArgument(entry, i, 'an array of Tensors', t);
-        accLo |= ks.lo;
-        accHi |= ks.hi;
-      }
-      return;
-    }
-    case DispatchArgKind.Generator: {
-      // Unboxed calls count defined generators; boxed calls ignore them (as PyTorch does).
-      const ks = boxed ? undefined : keySetOf(v);
-      if (ks !== undefined) {
-        accLo |= ks.lo;
-        accHi |= ks.hi;
-      }
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-/** `computeDispatchKeySet`: ((args ∪ TLS included) − TLS excluded) ∩ non-fallthrough mask. Returns the slot. */
-function finish(ex: DispatchKeyExtractor): number {
-  let lo = (accLo | tls.includedLo) & (0xffff | ~tls.excludedLo);
-  let hi = (accHi | tls.includedHi) & ~tls.excludedHi;
-  const m = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-  lo &= ex.masks[m] as number;
-  hi &= ex.masks[m + 1] as number;
-  accLo = lo;
-  accHi = hi;
-  return dispatchTableIndexOf(lo, hi);
-}
 
 /**
  * A handle to a registered operator. Obtain one with `dispatcher.findSchemaOrThrow(name, overload)`.
@@ -131,17 +53,20 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
     return this.entry.schema !== null;
   }
 
-  /** Rebuilds the call closures (when the schema, hence the dispatch arguments, changed). */
+  /**
+   * Rebuilds the call closures (when the schema, hence the dispatch arguments, changed): one per arity,
+   * generated. See Note [One call closure per arity] in src/codegen/dest/DispatchArity.ts.
+   */
   rebuild(): void {
-    this.call = makeCall(this.entry) as F;
-    this.redispatch = makeRedispatch(this.entry) as Redispatch<F>;
+    this.call = makeCall(this.entry, slowCall) as F;
+    this.redispatch = makeRedispatch(this.entry, slowRedispatch) as Redispatch<F>;
   }
 
   /** The key set `call(...args)` would dispatch with (arguments, TLS, fallthrough mask). */
   computeDispatchKeySet(...args: unknown[]): DispatchKeySet {
     extractUnboxed(this.entry, args);
-    finish(this.entry.extractor);
-    return DispatchKeySet.fromBits(accLo, accHi);
+    computeDispatchKeySet(this.entry.extractor);
+    return extractedKeySet();
   }
 
   /** Calls the operator on a stack whose last entries are its arguments; leaves the returns on the stack. */
@@ -152,11 +77,9 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
     if (base < 0) {
       throw new Error(`${entry.operatorName}: callBoxed expected ${entry.numArguments()} arguments on the stack, found ${stack.length}`);
     }
-    accLo = 0;
-    accHi = 0;
-    for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, stack[base + i], entry, i, true);
-    const idx = finish(ex);
-    const ks = DispatchKeySet.fromBits(accLo, accHi);
+    extractBoxed(entry, stack, base);
+    const idx = computeDispatchKeySet(ex);
+    const ks = extractedKeySet();
     const kernel = entry.boxedTable[idx]!;
     if (hooks.active) return observe('callBoxed', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
     kernel(this, ks, stack);
@@ -222,416 +145,19 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   }
 }
 
-function extractUnboxed(entry: OperatorEntry, args: readonly unknown[]): void {
-  const ex = entry.extractor;
-  accLo = 0;
-  accHi = 0;
-  for (const i of ex.dispatchArgIndices) accumulateSlow(ex.kinds[i] as number, args[i], entry, i, false);
-}
-
-function slowCall(entry: OperatorEntry, kind: DispatchEvent['kind'], args: unknown[]): unknown {
+// `Dispatcher::callWithDispatchKeySlowPath`: the path of a call while a trace or an observer is on (the
+// closures check `hooks.active` once and come here). It may allocate: the arguments travel as one array.
+function slowCall(entry: OperatorEntry, args: unknown[]): unknown {
   extractUnboxed(entry, args);
-  const idx = finish(entry.extractor);
-  const ks = DispatchKeySet.fromBits(accLo, accHi);
+  const idx = computeDispatchKeySet(entry.extractor);
+  const ks = extractedKeySet();
   const kernel = entry.unboxedTable[idx]!;
-  return observe(kind, entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
+  return observe('call', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
 }
 
 function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[]): unknown {
   const kernel = entry.unboxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
   return observe('redispatch', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
-}
-
-// Note [One call closure per arity]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A `(...args)` signature would allocate an array on every call. Instead each operator gets a closure with
-// exactly as many parameters as its schema has arguments (up to 8; longer schemas take the rest-parameter
-// form), with the argument kinds captured as constants so that V8 compiles the key extraction down to a
-// few loads and ORs. Closures are built when the schema is registered, never per call, and without
-// `eval`/`new Function` (which content-security policies forbid).
-function makeCall(entry: OperatorEntry): AnyFn {
-  const t = entry.unboxedTable;
-  const ex = entry.extractor;
-  const m = ex.masks;
-  const e = entry;
-  const kind = (i: number) => ex.kinds[i] ?? 0;
-  const [k0, k1, k2, k3, k4, k5, k6, k7] = [kind(0), kind(1), kind(2), kind(3), kind(4), kind(5), kind(6), kind(7)];
-  // A one-entry memo of the last key set: a call with the same keys as the previous one (the common case)
-  // hands the kernel the same DispatchKeySet without even the intern lookup.
-  let lastLo = 0;
-  let lastHi = 0;
-  let lastKs = DispatchKeySet.EMPTY;
-  switch (entry.schema === null ? -1 : ex.kinds.length) {
-    case 0:
-      return () => {
-        if (hooks.active) return slowCall(e, 'call', []);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs);
-      };
-    case 1:
-      return (a0: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0);
-      };
-    case 2:
-      return (a0: unknown, a1: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1);
-      };
-    case 3:
-      return (a0: unknown, a1: unknown, a2: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2);
-      };
-    case 4:
-      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k3 !== 0) {
-          const s = argKeySet(k3, a3, e, 3);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3);
-      };
-    case 5:
-      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k3 !== 0) {
-          const s = argKeySet(k3, a3, e, 3);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k4 !== 0) {
-          const s = argKeySet(k4, a4, e, 4);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4);
-      };
-    case 6:
-      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k3 !== 0) {
-          const s = argKeySet(k3, a3, e, 3);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k4 !== 0) {
-          const s = argKeySet(k4, a4, e, 4);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k5 !== 0) {
-          const s = argKeySet(k5, a5, e, 5);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5);
-      };
-    case 7:
-      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k3 !== 0) {
-          const s = argKeySet(k3, a3, e, 3);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k4 !== 0) {
-          const s = argKeySet(k4, a4, e, 4);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k5 !== 0) {
-          const s = argKeySet(k5, a5, e, 5);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k6 !== 0) {
-          const s = argKeySet(k6, a6, e, 6);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5, a6);
-      };
-    case 8:
-      return (a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown, a6: unknown, a7: unknown) => {
-        if (hooks.active) return slowCall(e, 'call', [a0, a1, a2, a3, a4, a5, a6, a7]);
-        let lo = tls.includedLo;
-        let hi = tls.includedHi;
-        if (k0 !== 0) {
-          const s = argKeySet(k0, a0, e, 0);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k1 !== 0) {
-          const s = argKeySet(k1, a1, e, 1);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k2 !== 0) {
-          const s = argKeySet(k2, a2, e, 2);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k3 !== 0) {
-          const s = argKeySet(k3, a3, e, 3);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k4 !== 0) {
-          const s = argKeySet(k4, a4, e, 4);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k5 !== 0) {
-          const s = argKeySet(k5, a5, e, 5);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k6 !== 0) {
-          const s = argKeySet(k6, a6, e, 6);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        if (k7 !== 0) {
-          const s = argKeySet(k7, a7, e, 7);
-          lo |= s.lo;
-          hi |= s.hi;
-        }
-        lo &= 0xffff | ~tls.excludedLo;
-        hi &= ~tls.excludedHi;
-        const mi = ex.requiresBitsetPerBackend ? 2 + 2 * (32 - Math.clz32((lo & 0xffff) >>> 1)) : 0;
-        lo &= m[mi] as number;
-        hi &= m[mi + 1] as number;
-        if (lo !== lastLo || hi !== lastHi) {
-          lastLo = lo;
-          lastHi = hi;
-          lastKs = DispatchKeySet.fromBits(lo, hi);
-        }
-        return t[dispatchTableIndexOf(lo, hi)]!(lastKs, a0, a1, a2, a3, a4, a5, a6, a7);
-      };
-    default:
-      // More than 8 arguments, or no schema yet: the general form.
-      return (...args: unknown[]) => {
-        if (hooks.active) return slowCall(e, 'call', args);
-        extractUnboxed(e, args);
-        return t[finish(ex)]!(DispatchKeySet.fromBits(accLo, accHi), ...args);
-      };
-  }
-}
-
-function makeRedispatch(entry: OperatorEntry): AnyFn {
-  const t = entry.unboxedTable;
-  const e = entry;
-  const idx = (ks: DispatchKeySet) => dispatchTableIndexOf(ks.lo, ks.hi);
-  switch (entry.schema === null ? -1 : entry.extractor.kinds.length) {
-    case 0:
-      return (ks: DispatchKeySet) => (hooks.active ? slowRedispatch(e, ks, []) : t[idx(ks)]!(ks));
-    case 1:
-      return (ks: DispatchKeySet, a0: unknown) => (hooks.active ? slowRedispatch(e, ks, [a0]) : t[idx(ks)]!(ks, a0));
-    case 2:
-      return (ks: DispatchKeySet, a0: unknown, a1: unknown) =>
-        hooks.active ? slowRedispatch(e, ks, [a0, a1]) : t[idx(ks)]!(ks, a0, a1);
-    case 3:
-      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown) =>
-        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2]) : t[idx(ks)]!(ks, a0, a1, a2);
-    case 4:
-      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown) =>
-        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3]) : t[idx(ks)]!(ks, a0, a1, a2, a3);
-    case 5:
-      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown) =>
-        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3, a4]) : t[idx(ks)]!(ks, a0, a1, a2, a3, a4);
-    case 6:
-      return (ks: DispatchKeySet, a0: unknown, a1: unknown, a2: unknown, a3: unknown, a4: unknown, a5: unknown) =>
-        hooks.active ? slowRedispatch(e, ks, [a0, a1, a2, a3, a4, a5]) : t[idx(ks)]!(ks, a0, a1, a2, a3, a4, a5);
-    default:
-      return (ks: DispatchKeySet, ...args: unknown[]) => (hooks.active ? slowRedispatch(e, ks, args) : t[idx(ks)]!(ks, ...args));
-  }
 }
 
 /** The printed name of the key a key set dispatches to (for messages). */

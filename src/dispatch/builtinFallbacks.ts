@@ -6,7 +6,8 @@
 import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
 import { afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Dispatcher } from './Dispatcher.js';
-import { KernelFunction, type Stack, type UnboxedKernel } from './KernelFunction.js';
+import { makeRedispatchBelow } from '../generated/DispatchArity.js';
+import { KernelFunction, type Stack } from './KernelFunction.js';
 import type { OperatorHandle } from './OperatorHandle.js';
 
 const BUILTIN = 'registered at aten-ts builtin';
@@ -69,28 +70,14 @@ const UNSUPPORTED_KEYS: readonly DispatchKey[] = [
 // An operator without an autograd kernel still meets the Autograd key first (every tensor carries it). Its
 // fallback does what PyTorch's autograd fallback does for outputs that need no graph: redispatch with
 // `ks & after_autograd_keyset`, i.e. to the keys below autograd. The unboxed form is specialised per
-// operator arity (see Note [Boxed and unboxed kernels]) so that calls through it do not allocate.
-function autogradFallbackUnboxed(op: OperatorHandle): UnboxedKernel {
-  const below = (ks: DispatchKeySet) => ks.and(afterAutogradKeyset);
-  switch (op.entry.numArguments()) {
-    case 0:
-      return (ks) => op.redispatch(below(ks));
-    case 1:
-      return (ks, a0) => op.redispatch(below(ks), a0);
-    case 2:
-      return (ks, a0, a1) => op.redispatch(below(ks), a0, a1);
-    case 3:
-      return (ks, a0, a1, a2) => op.redispatch(below(ks), a0, a1, a2);
-    case 4:
-      return (ks, a0, a1, a2, a3) => op.redispatch(below(ks), a0, a1, a2, a3);
-    default:
-      return (ks, ...args) => op.redispatch(below(ks), ...args);
-  }
-}
+// operator arity (see Note [Boxed and unboxed kernels]) so that calls through it do not allocate; the
+// per-arity closures are generated (makeRedispatchBelow, Note [One call closure per arity] in
+// src/codegen/dest/DispatchArity.ts).
+const belowAutograd = (ks: DispatchKeySet): DispatchKeySet => ks.and(afterAutogradKeyset);
 
 const autogradFallback = KernelFunction.fromBoxed(
   (op: OperatorHandle, ks: DispatchKeySet, stack: Stack) => op.redispatchBoxed(ks.and(afterAutogradKeyset), stack),
-  autogradFallbackUnboxed,
+  (op: OperatorHandle) => makeRedispatchBelow(op, belowAutograd),
 );
 
 const metaFallback = KernelFunction.fromBoxed((op: OperatorHandle) => {

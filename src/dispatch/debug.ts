@@ -22,7 +22,9 @@ export interface DispatchObserver {
 
 // Note [Dispatch hot path]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
-// Invariants of `op.call`/`op.redispatch` (OperatorHandle.ts), checked by bench/dispatch.bench.ts:
+// Invariants of `op.call`/`op.redispatch` (per-arity closures generated into src/generated/DispatchArity.ts,
+// built per operator by OperatorHandle.ts; key extraction in DispatchKeyExtractor.ts), checked by
+// bench/dispatch.bench.ts:
 //  * no allocation: the key set is accumulated in int32 halves (see Note [DispatchKeySet representation])
 //    and handed to the kernel as an interned DispatchKeySet; argument lists are not materialised (one
 //    closure per arity, built once per operator, never per call);
