@@ -5,7 +5,7 @@
 // operator's table with it, call the kernel there. The unboxed `call` and `redispatch` are per-arity
 // closures generated into src/generated/DispatchArity.ts (Note [One call closure per arity]).
 
-import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
+import { DispatchKey } from '../c10/DispatchKey.js';
 import { DispatchKeySet, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
 import { makeCall, makeRedispatch } from '../generated/DispatchArity.js';
 import { hooks, observe } from './debug.js';
@@ -158,9 +158,4 @@ function slowCall(entry: OperatorEntry, args: unknown[]): unknown {
 function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[]): unknown {
   const kernel = entry.unboxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
   return observe('redispatch', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
-}
-
-/** The printed name of the key a key set dispatches to (for messages). */
-export function dispatchKeyNameOf(ks: DispatchKeySet): string {
-  return dispatchKeyToString(ks.highestPriorityTypeId());
 }
