@@ -314,7 +314,9 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       // torchgen: the kernels of a structured_delegate come from the structured out= entry.
       if (dispatchPair) fail(dispatchPair.key as Node, "'dispatch' is not allowed with 'structured_delegate' (its kernels are generated from the structured out= entry)");
     } else if (!dispatchPair) {
-      // Note [No default dispatch]: torchgen defaults an entry without `dispatch` to CompositeImplicitAutograd
+      // Note [No default dispatch]
+      // ~~~~~~~~~~~~~~~~~~~~~~~~~~
+      // torchgen defaults an entry without `dispatch` to CompositeImplicitAutograd
       // with a kernel named after the function; aten-ts kernels are camelCase TypeScript functions, so the
       // name could never be derived. Every entry lists its kernels.
       fail(item, "missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: binary.add}`)");

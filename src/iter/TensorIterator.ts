@@ -530,7 +530,9 @@ export function binaryFloatOpConfig(out: TensorImpl | null, a: TensorImpl, b: Te
 /** `TensorIterator::comparison_op` (eq, lt, ...): bool output when allocated; a given `out` keeps its dtype. */
 export function comparisonOpConfig(out: TensorImpl | null, a: TensorImpl, b: TensorImpl): TensorIteratorConfig {
   const c = new TensorIteratorConfig([out, a, b], 1, COMPARISON_OP_FLAGS);
-  // Note [special-case bool outputs]: a bool `out` is written directly, other dtypes through a cast.
+  // Note [special-case bool outputs]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // A bool `out` is written directly, other dtypes through a cast.
   if (out === null) c.staticDtype = ScalarType.Bool;
   else if (out.dtype !== ScalarType.Bool) c.castCommonDtypeToOutputsFlag = true;
   return c;

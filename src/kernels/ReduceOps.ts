@@ -293,7 +293,9 @@ export const argminStructured: StructuredKernel<[self: Tensor, dim: Opt<number>,
 
 // ---- all / any ------------------------------------------------------------------------------------
 
-// Note [all, any : uint8 compatibility] (PyTorch's): the result is bool, or uint8 for a uint8 input; an out=
+// Note [all, any : uint8 compatibility]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch's note of that name says: the result is bool, or uint8 for a uint8 input; an out=
 // must be one of the two. Like PyTorch's CPU kernel, a multi-element input is read converted to the result's
 // dtype (so 0.5 is false for a uint8 result), a one-element input converted to bool.
 function allAnyMeta(out: Tensor | null, self: Tensor, dim: number[] | null, keepdim: boolean, op: 'all' | 'any'): TensorIterator {

@@ -411,7 +411,9 @@ export class FunctionSchema {
     }
     let args = [...positional, ...kept].map(strip);
     if (this.baseName === 'bernoulli' && this.name === 'bernoulli' && this.overloadName === 'p') {
-      // torchgen Note [bernoulli.p schema]
+      // Note [bernoulli.p schema]
+      // ~~~~~~~~~~~~~~~~~~~~~~~~~~
+      // As torchgen's note of that name: the Python signature of bernoulli.p gives `p` PyTorch's default 0.5.
       args = args.map((a) => (a.name === 'p' && a.defaultValue === undefined ? a.with({ defaultValue: doubleValue(0.5) }) : a));
     }
 

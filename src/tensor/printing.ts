@@ -78,7 +78,9 @@ function checkOptions(options: PrintOptions): void {
 /**
  * torch.set_printoptions. A profile is applied first, then the individual options.
  *
- * Note [sci_mode is always reset]: as in PyTorch, `sci_mode` is assigned unconditionally, so a call that omits
+ * Note [sci_mode is always reset]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * As in PyTorch, `sci_mode` is assigned unconditionally, so a call that omits
  * `sciMode` resets it to null (automatic), e.g. `setPrintOptions({ precision: 2 })` after
  * `setPrintOptions({ sciMode: true })` turns scientific notation back to automatic.
  */
@@ -129,7 +131,9 @@ function defaultDtypeName(): string {
 }
 
 /**
- * Note [Default dtype suffix]: a non-empty dense tensor omits `dtype=` when its dtype is the default float dtype,
+ * Note [Default dtype suffix]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * A non-empty dense tensor omits `dtype=` when its dtype is the default float dtype,
  * the matching default complex dtype, int64 or bool. The default complex dtype is complex128 when the default is
  * float64 and complex64 otherwise (also for float16/bfloat16 defaults, where PyTorch's factories would create
  * complex32). Empty and meta tensors only omit it for the default float dtype itself, so
@@ -143,7 +147,9 @@ function hasDefaultDtype(dtype: string, defaultFloat: string): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // Exact decimal formatting of doubles, as Python's '{:.Nf}' and '{:.Ne}' do it.
 //
-// Note [Exact float formatting]: Python formats the exact binary value and rounds ties half to even, so
+// Note [Exact float formatting]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Python formats the exact binary value and rounds ties half to even, so
 // f'{0.03125:.4f}' is '0.0312'. JS toFixed/toExponential round ties away from zero ('0.0313') and toFixed
 // switches to exponent notation at 1e21, so both are unusable. Every finite double is m * 2^e, i.e. an exact
 // decimal D * 10^-k (D = m * 5^k for e = -k < 0), which BigInt handles exactly.
@@ -262,7 +268,9 @@ class Formatter {
       return;
     }
     const nonzeroFinite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v) && v !== 0);
-    // Note [No valid number]: with only zeros and non-finite values PyTorch returns before choosing sci_mode,
+    // Note [No valid number]
+    // ~~~~~~~~~~~~~~~~~~~~~~
+    // With only zeros and non-finite values PyTorch returns before choosing sci_mode,
     // so such tensors print in int mode ('0.', 'nan') even when sci_mode=True is set.
     if (nonzeroFinite.length === 0) return;
     let min = Infinity;
@@ -336,7 +344,9 @@ function keptIndices(size: number, edgeitems: number, summarize: boolean): numbe
 /**
  * Flat indices of get_summarized_data(t): the elements the formatters measure.
  *
- * Note [edgeitems=0 summary]: with edgeitems 0, get_summarized_data of a 1-D tensor is
+ * Note [edgeitems=0 summary]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * With edgeitems 0, get_summarized_data of a 1-D tensor is
  * `cat(self[:0], self[-0:])`, i.e. the whole tensor (`-0` is `0`), while a tensor with two or more dims becomes
  * empty. Only the element count and the formatter widths depend on this, and a summarised tensor printed with
  * edgeitems 0 shows just `[...]`, but integer formatters still read the values.
@@ -467,7 +477,9 @@ function tensorStr(t: PrintableTensor, indent: number, opts: ResolvedOptions): s
 /**
  * _add_suffixes: appends `, suffix` while it fits in linewidth, else `,\n` + indent + suffix.
  *
- * Note [Suffix line length]: PyTorch measures the last line as `len(s) - s.rfind('\n') + 1`, which is two more
+ * Note [Suffix line length]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~
+ * PyTorch measures the last line as `len(s) - s.rfind('\n') + 1`, which is two more
  * than its real length when there is no newline (rfind is -1) and one more otherwise; we keep that arithmetic.
  */
 function addSuffixes(tensorString: string, suffixes: readonly string[], indent: number, linewidth: number): string {
@@ -525,7 +537,9 @@ export function formatTensor(t: PrintableTensor, options?: FormatOptions): strin
   const indent = prefix.length;
   const suffixes: string[] = [];
   const deviceType = t.device.split(':')[0] ?? t.device;
-  // Note [Print tensor device]: the device is printed when it is not the default device (always cpu here).
+  // Note [Print tensor device]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // The device is printed when it is not the default device (always cpu here).
   if (deviceType !== 'cpu') suffixes.push(`device='${t.device}'`);
 
   const dtypeSuffix = `dtype=torch.${t.dtype}`;

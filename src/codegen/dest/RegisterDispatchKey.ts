@@ -36,7 +36,9 @@ function structuredWrappers(ctx: TsTypes, nf: NativeFunction, structuredOut: Nat
     if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined)) return typed[i]!;
     return `${typed[i]!} = ${defaultExpr(nf, a.defaultValue)}`;
   });
-  // Note [atenCpu names of overloads]: C++ overloads at::cpu::eq by argument types; a JavaScript object
+  // Note [atenCpu names of overloads]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // C++ overloads at::cpu::eq by argument types; a JavaScript object
   // cannot, so where one name has several structured overloads of a kind each entry takes its handle name
   // (`eq_Tensor`, `eq_Scalar`, `eq__Tensor`, `eq_Tensor_out`), as `at::_ops::eq_Tensor` does.
   const base = nf.func.name;

@@ -144,7 +144,9 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
 }
 
 /**
- * Note [Saving only what a needed formula reads]: as torchgen guards each save with
+ * Note [Saving only what a needed formula reads]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * As torchgen guards each save with
  * `grad_fn->should_compute_output(i)`, a tensor read only by the formulas of some inputs is saved only when one
  * of those inputs has an edge (`b = a * c` with only `c` requiring grad keeps `a`, not `c`: modifying `c` in
  * place later is fine). The condition, or null when every formula reads it or a Tensor[] input makes edge
