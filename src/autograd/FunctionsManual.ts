@@ -9,6 +9,7 @@ import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { sameSizes } from '../tensor/ExpandUtils.js';
 
 /** `at::sum_to(grad, sizes)`: sums the broadcast dimensions away (leading ones, and sizes that were 1). */
 export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
@@ -23,32 +24,13 @@ export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
   return r;
 }
 
-export function sameSizes(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
-/** True if `grad` (sizes `from`) can be summed to `to` (`is_expandable_to(to, from)`). */
-export function isExpandableTo(to: readonly number[], from: readonly number[]): boolean {
-  if (to.length > from.length) return false;
-  const lead = from.length - to.length;
-  for (let i = 0; i < to.length; i++) {
-    const t = to[i] as number;
-    if (t !== 1 && t !== from[lead + i]) return false;
-  }
-  return true;
-}
 
 /** A copy of `t` without autograd history. */
 export function detachedClone(t: Tensor): Tensor {
-  return aten().clone.call(detach(t), null);
+  return aten().clone.call(t.detach(), null);
 }
 
-/** `t.detach()`: the same data (shared storage and version counter), no history, does not require grad. */
-export function detach(t: Tensor): Tensor {
-  return new Tensor(t.storage, t.dtype, [...t.sizes], [...t.strides], t.storageOffset, t.keySet);
-}
 
 /**
  * AccumulateGrad's update of `.grad`: the first gradient is stored as a copy (formulas may hand the same
@@ -57,7 +39,7 @@ export function detach(t: Tensor): Tensor {
  */
 export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad): Tensor {
   if (old === null) {
-    if (!gradMode) return aten().clone.call(detach(grad), null);
+    if (!gradMode) return aten().clone.call(grad.detach(), null);
     // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
     // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
     const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];

@@ -4,7 +4,7 @@
 // and torch/autograd/anomaly_mode.py.
 
 import { aten } from '../generated/Operators.js';
-import { emitWarning } from '../iter/index.js';
+import { warn } from '../c10/Warning.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { Node } from './function.js';
 
@@ -25,7 +25,7 @@ export function recordForwardTrace(node: Node): void {
 /** `torch.autograd.set_detect_anomaly(mode, check_nan=True)` (not scoped). */
 export function setDetectAnomaly(mode: boolean, checkNan = true): void {
   if (mode && !anomalyMode.enabled) {
-    emitWarning('Anomaly Detection has been enabled. This mode will increase the runtime and should only be enabled for debugging.');
+    warn('Anomaly Detection has been enabled. This mode will increase the runtime and should only be enabled for debugging.');
   }
   anomalyMode.enabled = mode;
   anomalyMode.checkNan = checkNan;
@@ -55,7 +55,7 @@ export function isAnomalyCheckNanEnabled(): boolean {
 
 /** The engine's hook around a failing node: PyTorch's warning with the forward trace. */
 export function warnForwardTrace(node: Node): void {
-  emitWarning(`Error detected in ${node.name()}. Traceback of forward call that caused the error:\n${traces.get(node) ?? ''}`);
+  warn(`Error detected in ${node.name()}. Traceback of forward call that caused the error:\n${traces.get(node) ?? ''}`);
 }
 
 /** `check_nan`: a node's gradient outputs must not contain NaN. */

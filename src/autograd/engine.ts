@@ -7,7 +7,8 @@ import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { detach, isExpandableTo, sameSizes, sumTo } from './FunctionsManual.js';
+import { isExpandableTo, sameSizes } from '../tensor/ExpandUtils.js';
+import { sumTo } from './FunctionsManual.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
 import { GraphRoot, Node, setActiveExecInfo } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
@@ -248,7 +249,7 @@ function execute(
           if (t !== undefined && g !== null && g !== undefined) {
             // The retains_grad hook: a clone the first time, then `grad + new` (both recorded under create_graph).
             const m = materializeAutogradMeta(t);
-            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : detach(g), null) : aten().add_Tensor.call(m.grad, g, 1);
+            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : g.detach(), null) : aten().add_Tensor.call(m.grad, g, 1);
           }
         }
       }

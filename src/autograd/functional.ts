@@ -6,7 +6,6 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { grad } from './engine.js';
 import { enableGrad } from './grad_mode.js';
-import { detach } from './FunctionsManual.js';
 
 type Tensors = Tensor | Tensor[];
 
@@ -21,12 +20,12 @@ function asList(t: Tensors): Tensor[] {
 
 /** `_grad_preprocess`: fresh leaves (or differentiable aliases under create_graph) the function is evaluated at. */
 function prepare(inputs: Tensor[], createGraph: boolean): Tensor[] {
-  return inputs.map((x) => (createGraph && x.requiresGrad ? aten().alias.call(x) : detach(x).requiresGrad_(true)));
+  return inputs.map((x) => (createGraph && x.requiresGrad ? aten().alias.call(x) : x.detach().requiresGrad_(true)));
 }
 
 /** `_grad_postprocess`: results detached unless the caller wants a graph. */
 function finish(t: Tensor, createGraph: boolean): Tensor {
-  return createGraph ? t : detach(t);
+  return createGraph ? t : t.detach();
 }
 
 function zerosLike(t: Tensor): Tensor {

@@ -220,3 +220,35 @@ export function parseScalarType(name: string): ScalarType {
   }
   return t;
 }
+
+/** C++'s name of a dtype's TypeMeta (`float`, `long int`), as the structured `resize_out` check prints it. */
+export function typeMetaName(d: ScalarType): string {
+  switch (d) {
+    case ScalarType.Bool:
+      return 'bool';
+    case ScalarType.Byte:
+      return 'unsigned char';
+    case ScalarType.Char:
+      return 'signed char';
+    case ScalarType.Short:
+      return 'short int';
+    case ScalarType.Int:
+      return 'int';
+    case ScalarType.Long:
+      return 'long int';
+    case ScalarType.Half:
+      return 'c10::Half';
+    case ScalarType.BFloat16:
+      return 'c10::BFloat16';
+    case ScalarType.Float:
+      return 'float';
+    case ScalarType.Double:
+      return 'double';
+    case ScalarType.ComplexFloat:
+      return 'c10::complex<float>';
+    case ScalarType.ComplexDouble:
+      return 'c10::complex<double>';
+    default:
+      return scalarTypeToString(d);
+  }
+}

@@ -1,6 +1,7 @@
 // Dispatcher: the operator registry and the backend fallbacks shared by all operators.
 // Mirrors aten/src/ATen/core/dispatch/Dispatcher.{h,cpp}.
 
+import { warn } from '../c10/Warning.js';
 import { DispatchKey, dispatchKeyToString, isAliasDispatchKey } from '../c10/DispatchKey.js';
 import { NUM_RUNTIME_ENTRIES, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
 import { registerBuiltinFallbacks } from './builtinFallbacks.js';
@@ -37,7 +38,7 @@ export class RegistrationHandle implements Disposable {
 }
 
 export interface DispatcherOptions {
-  /** Where warnings go (default console.warn). */
+  /** Where warnings go (default: c10's warning handler, src/c10/Warning.ts). */
   readonly warn?: (message: string) => void;
 }
 
@@ -54,7 +55,7 @@ export class Dispatcher {
   private warnedOverride = false;
 
   constructor(options: DispatcherOptions = {}) {
-    this.warn = options.warn ?? ((m) => console.warn(m));
+    this.warn = options.warn ?? warn;
   }
 
   private static instance: Dispatcher | null = null;

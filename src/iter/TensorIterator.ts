@@ -1,232 +1,21 @@
 // TensorIterator: broadcasting, type promotion, output allocation/resizing and dimension coalescing for
-// elementwise and reduction kernels. Mirrors aten/src/ATen/TensorIterator.{h,cpp}
-// (TensorIteratorConfig, TensorIteratorBase::build and its steps), aten/src/ATen/ExpandUtils.h (infer_size),
-// aten/src/ATen/MemoryOverlap.cpp and aten/src/ATen/native/Resize.cpp (resize_output).
+// elementwise and reduction kernels. Mirrors aten/src/ATen/TensorIterator.{h,cpp} (TensorIteratorConfig,
+// TensorIteratorBase::build and its steps). Its size follows PyTorch's: TensorIterator.cpp alone is about
+// 1,700 lines (66 KB); the helpers it calls live in files of their own (MemoryOverlap.ts, Resize.ts, TypeCast.ts,
+// ReduceOpsUtils.ts, and tensor/ExpandUtils.ts, tensor/TensorGeometry.ts).
 
 import { Device, DeviceType } from '../c10/Device.js';
-import { ScalarType, elementSize, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { bfloat16BitsToFloat, halfBitsToFloat } from '../tensor/half.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
-import { TensorImpl, contiguousStrides, storageBytesNeeded } from '../tensor/TensorImpl.js';
-import { elementBase } from './loops.js';
+import { formatSizes, inferSize, sameSizes } from '../tensor/ExpandUtils.js';
+import { channelsLastStrides, isChannelsLastContiguous, isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
+import { TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
+import { assertNoInternalOverlap, assertNoPartialOverlap } from './MemoryOverlap.js';
+import { resizeOutput, restride } from './Resize.js';
+import { elementBase } from './Loops.js';
 import { canCast, emptyResultTypeState, resultTypeOfState, updateResultTypeState } from './resultType.js';
-
-// ---------------------------------------------------------------------------------------------------
-// Hooks: output allocation and warnings
-// ---------------------------------------------------------------------------------------------------
-
-/** Allocates a fresh output tensor (`at::empty_strided`). */
-export type OutputAllocator = (sizes: number[], strides: number[], dtype: ScalarType, device: Device) => TensorImpl;
-
-// Note [Output allocator hook]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The iterator allocates functional outputs itself, but the tensor library wants them to be instances of its
-// user-facing Tensor class (a TensorImpl subclass) rather than bare TensorImpls, and this module must not
-// import that class (it sits above the iterator). So the allocation goes through a replaceable function,
-// defaulting to emptyStrided; the tensor library installs its own once at start-up.
-let outputAllocator: OutputAllocator = newStrided;
-
-/** Installs the function that allocates functional outputs; returns the previous one. */
-export function setOutputAllocator(fn: OutputAllocator): OutputAllocator {
-  const old = outputAllocator;
-  outputAllocator = fn;
-  return old;
-}
-
-/** Receives PyTorch's TORCH_WARN texts (e.g. the deprecated resize of a non-empty `out=`). */
-export type WarningHandler = (message: string) => void;
-
-let warningHandler: WarningHandler = (m) => console.warn(m);
-
-/** Installs the handler of iterator warnings (default console.warn); returns the previous one. */
-export function setWarningHandler(fn: WarningHandler): WarningHandler {
-  const old = warningHandler;
-  warningHandler = fn;
-  return old;
-}
-
-/** `TORCH_WARN(message)` from outside the iterator (autograd's anomaly mode), through the same handler. */
-export function emitWarning(message: string): void {
-  warningHandler(message);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Shape and layout helpers
-// ---------------------------------------------------------------------------------------------------
-
-function formatSizes(sizes: readonly number[]): string {
-  return `[${sizes.join(', ')}]`;
-}
-
-function sameSizes(a: readonly number[], b: readonly number[]): boolean {
-  if (a === b) return true;
-  const n = a.length;
-  if (n !== b.length) return false;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** `infer_size(a, b)`: the broadcast of two shapes, with PyTorch's error for incompatible ones. */
-export function inferSize(a: readonly number[], b: readonly number[]): number[] {
-  const dimsA = a.length;
-  const dimsB = b.length;
-  const ndim = dimsA > dimsB ? dimsA : dimsB;
-  const out = new Array<number>(ndim);
-  for (let i = ndim - 1; i >= 0; i--) {
-    const offset = ndim - 1 - i;
-    const dimA = dimsA - 1 - offset;
-    const dimB = dimsB - 1 - offset;
-    const sizeA = dimA >= 0 ? (a[dimA] as number) : 1;
-    const sizeB = dimB >= 0 ? (b[dimB] as number) : 1;
-    if (sizeA !== sizeB && sizeA !== 1 && sizeB !== 1) {
-      throw new Error(
-        `The size of tensor a (${sizeA}) must match the size of tensor b (${sizeB}) at non-singleton dimension ${i}`,
-      );
-    }
-    out[i] = sizeA === 1 ? sizeB : sizeA;
-  }
-  return out;
-}
-
-/** `is_contiguous(memory_format=torch.channels_last)`: 4-d NHWC-dense (size-1 dims may have any stride). */
-export function isChannelsLastContiguous(t: TensorImpl): boolean {
-  if (t.sizes.length !== 4) return false;
-  let expected = 1;
-  for (const d of [1, 3, 2, 0]) {
-    const size = t.sizes[d] as number;
-    if (size !== 1) {
-      if (t.strides[d] !== expected) return false;
-      expected *= size;
-    }
-  }
-  return true;
-}
-
-/** `is_non_overlapping_and_dense()`: the elements fill a dense block without overlap, in some dim order. */
-export function isNonOverlappingAndDense(t: TensorImpl): boolean {
-  if (t.isContiguous()) return true;
-  const sizes = t.sizes;
-  const strides = t.strides;
-  const n = sizes.length;
-  if (n === 1) return (sizes[0] as number) < 2 || strides[0] === 1;
-  if (isChannelsLastContiguous(t)) return true;
-  const dims: number[] = [];
-  for (let d = 0; d < n; d++) if ((sizes[d] as number) >= 2) dims.push(d);
-  dims.sort((x, y) => (strides[x] as number) - (strides[y] as number));
-  let require = 1;
-  for (const d of dims) {
-    if (strides[d] !== require) return false;
-    require *= sizes[d] as number;
-  }
-  return true;
-}
-
-/** Channels-last strides of 4-d sizes (`get_channels_last_strides_2d`). */
-function channelsLastStrides(sizes: readonly number[]): number[] {
-  const s1 = 1;
-  const s3 = sizes[1] as number;
-  const s2 = s3 * (sizes[3] as number);
-  const s0 = s2 * (sizes[2] as number);
-  return [s0, s1, s2, s3];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Memory overlap (MemoryOverlap.cpp)
-// ---------------------------------------------------------------------------------------------------
-
-/** MemOverlap: whether a tensor's elements can alias each other. */
-export enum MemOverlap {
-  No,
-  Yes,
-  TooHard,
-}
-
-/** MemOverlapStatus: how two tensors' memory relates. */
-export enum MemOverlapStatus {
-  Full,
-  Partial,
-  No,
-  TooHard,
-}
-
-/** `has_internal_overlap(t)`. */
-export function hasInternalOverlap(t: TensorImpl): MemOverlap {
-  if (isNonOverlappingAndDense(t)) return MemOverlap.No;
-  for (let i = 0; i < t.sizes.length; i++) {
-    if ((t.sizes[i] as number) > 1 && t.strides[i] === 0) return MemOverlap.Yes;
-  }
-  return MemOverlap.TooHard;
-}
-
-/** `get_overlap_status(a, b)`. */
-export function getOverlapStatus(a: TensorImpl, b: TensorImpl): MemOverlapStatus {
-  if (a === b) return MemOverlapStatus.Full;
-  if (a.numel === 0 || b.numel === 0) return MemOverlapStatus.No;
-  if (!isNonOverlappingAndDense(a) || !isNonOverlappingAndDense(b)) return MemOverlapStatus.TooHard;
-  if (a.storage === b.storage) {
-    const ia = elementSize(a.dtype);
-    const ib = elementSize(b.dtype);
-    const aBegin = a.storageOffset * ia;
-    const aEnd = aBegin + a.numel * ia;
-    const bBegin = b.storageOffset * ib;
-    const bEnd = bBegin + b.numel * ib;
-    if (aBegin === bBegin && aEnd === bEnd) {
-      return sameSizes(a.strides, b.strides) ? MemOverlapStatus.Full : MemOverlapStatus.Partial;
-    }
-    if (aBegin < bEnd && bBegin < aEnd) return MemOverlapStatus.Partial;
-  }
-  return MemOverlapStatus.No;
-}
-
-/** `assert_no_internal_overlap(t)`. */
-export function assertNoInternalOverlap(t: TensorImpl): void {
-  if (hasInternalOverlap(t) === MemOverlap.Yes) {
-    throw new Error(
-      'unsupported operation: more than one element of the written-to tensor refers to a single memory location. ' +
-        'Please clone() the tensor before performing the operation.',
-    );
-  }
-}
-
-/** `assert_no_partial_overlap(a, b)`. */
-export function assertNoPartialOverlap(a: TensorImpl, b: TensorImpl): void {
-  if (getOverlapStatus(a, b) === MemOverlapStatus.Partial) {
-    throw new Error(
-      'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. ' +
-        'Please clone() the tensor before performing the operation.',
-    );
-  }
-}
-
-/**
- * `at::native::resize_output(t, sizes)`: resizes an `out=` tensor to `sizes` (contiguous strides, storage
- * grown as needed), warning as PyTorch does when it had elements. Returns whether it resized.
- */
-export function resizeOutput(t: TensorImpl, sizes: readonly number[]): boolean {
-  if (sameSizes(t.sizes, sizes)) return false;
-  if (t.numel !== 0) {
-    warningHandler(
-      `An output with one or more elements was resized since it had shape ${formatSizes(t.sizes)}, which does not match ` +
-        `the required output shape ${formatSizes(sizes)}. This behavior is deprecated, and in a future PyTorch release ` +
-        'outputs will not be resized unless they have zero elements. You can explicitly reuse an out tensor t by resizing ' +
-        'it, inplace, to zero elements with t.resize_(0).',
-    );
-  }
-  const newSizes = sizes.slice();
-  const strides = contiguousStrides(newSizes);
-  const nbytes = storageBytesNeeded(newSizes, strides, t.storageOffset, t.dtype);
-  if (nbytes > t.storage.nbytes) t.storage.resize(nbytes);
-  t.setSizesAndStrides(newSizes, strides);
-  return true;
-}
-
-/** Restrides a tensor in place over its existing storage (`as_strided_`), growing the storage if needed. */
-function restride(t: TensorImpl, sizes: readonly number[], strides: readonly number[]): void {
-  const nbytes = storageBytesNeeded(sizes, strides, t.storageOffset, t.dtype);
-  if (nbytes > t.storage.nbytes) t.storage.resize(nbytes);
-  t.setSizesAndStrides(sizes.slice(), strides.slice());
-}
 
 // ---------------------------------------------------------------------------------------------------
 // TensorIteratorConfig
@@ -611,7 +400,7 @@ const EMPTY_OPS: OperandInfo[] = [];
 // a temporary of the common dtype, and cast_common_dtype_to_outputs by computing into a temporary output and
 // copying it back (cast_outputs). aten-ts does not allocate temporaries: the loops convert values on load
 // and store instead. Each operand records its *compute dtype* — the common dtype for promoted inputs and
-// cast outputs, its own dtype otherwise — and the loops (loops.ts) convert input values to it before calling
+// cast outputs, its own dtype otherwise — and the loops (Loops.ts, TypeCast.ts) convert input values to it before calling
 // the kernel and results to it before storing them in the output's dtype. The observable results are the
 // same (values rounded/wrapped to the common dtype first, then to the output's), minus the allocations and
 // the extra passes over memory. `tensor(i)`/`output(i)` are therefore always the caller's tensors, and
@@ -961,7 +750,7 @@ export class TensorIterator {
     }
     // Committed: this is what the general build would produce. The iterator takes over the operand list.
     const numel = first.numel;
-    if (out === null) ts[0] = outputAllocator(sizes.slice(), contiguousStrides(sizes), outDtype, device);
+    if (out === null) ts[0] = newStrided(sizes.slice(), contiguousStrides(sizes), outDtype, device);
     this.tensors = ts as TensorImpl[];
     this.numOutputs = 1;
     this.commonDtypeOrNull = common;
@@ -1049,7 +838,7 @@ export class TensorIterator {
       }
     }
     // Committed.
-    if (out === null) ts[0] = outputAllocator(sizes.slice(), contiguousStrides(sizes), outDtype, device);
+    if (out === null) ts[0] = newStrided(sizes.slice(), contiguousStrides(sizes), outDtype, device);
     const strides = new Array<number>(nt);
     strides[0] = 1;
     let convert = false;
@@ -1490,7 +1279,7 @@ export class TensorIterator {
     if (t === null) {
       const dtype = op.targetDtype;
       if (dtype === null) throw new Error(`no type for operand ${i}`);
-      op.tensor = outputAllocator(sizes.slice(), strides.slice(), dtype, op.device ?? this.commonDevice);
+      op.tensor = newStrided(sizes.slice(), strides.slice(), dtype, op.device ?? this.commonDevice);
       op.currentDtype = dtype;
       if (op.computeDtype === null) op.computeDtype = dtype;
     } else if (op.willResize) {
@@ -1566,7 +1355,7 @@ export class TensorIterator {
 }
 
 /** Strides exactly those of a fresh contiguous tensor (size-1 dims included). */
-function hasContiguousStrides(t: TensorImpl): boolean {
+export function hasContiguousStrides(t: TensorImpl): boolean {
   const sizes = t.sizes;
   const strides = t.strides;
   let expected = 1;
@@ -1597,177 +1386,3 @@ function loadScalar(dtype: ScalarType, data: ArrayLike<number>, index: number): 
   return raw;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Reductions (ReduceOpsUtils.h: make_dim_mask, shape_from_dim_mask, resize_reduction, review_reduce_result,
-// meta::make_reduction)
-// ---------------------------------------------------------------------------------------------------
-
-// Note [Reduction iterators]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A reduction is an iterator over the *input's* shape with one output that has the input's number of dims,
-// size 1 and stride 0 along the reduced dims (review_reduce_result's as_strided view of the result; with
-// keepdim the result already has those size-1 dims and gets the stride 0 by broadcasting). The general build
-// then does the rest as in PyTorch: the broadcast shape is the input's, compute_strides gives the output
-// stride 0 along reduced dims, reorder_dimensions moves every dim the output is reduced along to the front
-// (fastest), and coalescing merges runs of reduced dims and runs of kept dims separately. So after the build
-// `shape[0 .. numReduceDims())` are the reduced dims and the rest are the kept ones, in memory order, and a
-// loop can walk each output element's reduced slice (reduceKernel in loops.ts). PyTorch's structured
-// reductions size the result in the meta function (resize_reduction: set_output, i.e. allocate or
-// resize_output with its warning) and build the iterator in the impl; aten-ts does both in the meta
-// (makeReduction), so that meta returns the iterator as every structured meta does here (Note [Structured
-// kernels in aten-ts]), and `iter.output()` is the result tensor while `iter.tensor(0)` is its view (or the result itself on the
-// fast path, Note [Fast build of contiguous reductions]).
-
-/** C++'s name of a dtype's TypeMeta (`float`, `long int`), as the structured `resize_out` check prints it. */
-export function typeMetaName(d: ScalarType): string {
-  switch (d) {
-    case ScalarType.Bool:
-      return 'bool';
-    case ScalarType.Byte:
-      return 'unsigned char';
-    case ScalarType.Char:
-      return 'signed char';
-    case ScalarType.Short:
-      return 'short int';
-    case ScalarType.Int:
-      return 'int';
-    case ScalarType.Long:
-      return 'long int';
-    case ScalarType.Half:
-      return 'c10::Half';
-    case ScalarType.BFloat16:
-      return 'c10::BFloat16';
-    case ScalarType.Float:
-      return 'float';
-    case ScalarType.Double:
-      return 'double';
-    case ScalarType.ComplexFloat:
-      return 'c10::complex<float>';
-    case ScalarType.ComplexDouble:
-      return 'c10::complex<double>';
-    default:
-      return scalarTypeToString(d);
-  }
-}
-
-/**
- * `make_dim_mask(dims, ndim, allow_empty_dims)`: which dims are reduced. `null` (dim=None) and, unless
- * `allowEmptyDims` (all/any), `[]` mean every dim. Dims are wrapped (PyTorch's range error) and may not repeat.
- */
-export function reductionDimMask(dims: readonly number[] | null, ndim: number, allowEmptyDims = false): boolean[] {
-  const mask = new Array<boolean>(ndim > 0 ? ndim : 1).fill(false);
-  if (dims === null || (dims.length === 0 && !allowEmptyDims)) return mask.fill(true);
-  for (let i = 0; i < dims.length; i++) {
-    const w = wrapDim(dims[i] as number, ndim);
-    if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);
-    mask[w] = true;
-  }
-  return mask;
-}
-
-function wrapDim(dim: number, ndim: number): number {
-  const n = ndim > 0 ? ndim : 1;
-  if (!Number.isInteger(dim)) throw new TypeError(`expected an integer dimension, got ${String(dim)}`);
-  if (dim < -n || dim > n - 1) {
-    throw new RangeError(`Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`);
-  }
-  return dim < 0 ? dim + n : dim;
-}
-
-/** `shape_from_dim_mask`: the reduced dims removed, or kept with size 1 (keepdim). */
-export function reductionShape(sizes: readonly number[], mask: readonly boolean[], keepdim: boolean): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < sizes.length; i++) {
-    if (!mask[i]) out.push(sizes[i] as number);
-    else if (keepdim) out.push(1);
-  }
-  return out;
-}
-
-/**
- * A functional output of a structured kernel (`set_output_raw_strided` of the functional wrapper, without
- * strides): contiguous, allocated through the output allocator hook (Note [Output allocator hook]).
- */
-export function allocateOutput(sizes: readonly number[], dtype: ScalarType, device: Device): TensorImpl {
-  return outputAllocator(sizes.slice(), contiguousStrides(sizes), dtype, device);
-}
-
-/**
- * The structured out= wrapper's `resize_out(out, sizes, {}, options)`: the out tensor must have the dtype
- * and device the meta function asked for (PyTorch's texts), then `resize_output` (its deprecation warning).
- */
-export function resizeOut(out: TensorImpl, sizes: readonly number[], dtype: ScalarType, device: Device): void {
-  if (out.dtype !== dtype) {
-    throw new Error(`Expected out tensor to have dtype ${typeMetaName(dtype)}, but got ${typeMetaName(out.dtype)} instead`);
-  }
-  if (!out.device.equals(device)) {
-    throw new Error(`Expected out tensor to have device ${device.toString()}, but got ${out.device.toString()} instead`);
-  }
-  resizeOutput(out, sizes);
-}
-
-/** Options of makeReduction beyond PyTorch's positional ones. */
-export interface ReductionOptions {
-  /** The dtype the input is read in (`make_reduction`'s in_dtype; default: its own dtype). */
-  inDtype?: ScalarType;
-  /** `allow_empty_dims` (all/any): `dim=[]` reduces nothing instead of everything. */
-  allowEmptyDims?: boolean;
-  /** Iterate in row-major order (argmax/argmin over every dim count the flattened index). */
-  linear?: boolean;
-}
-
-/**
- * The meta part of a structured reduction: `resize_reduction` (allocate the result, or check and resize an
- * `out=` with the structured wrapper's `resize_out` texts and resize_output's warning) followed by
- * `meta::make_reduction` (the result viewed with the input's dims, then `TensorIterator::reduce_op`).
- * See Note [Reduction iterators]. `out` is the out= tensor or null (functional: allocated contiguous).
- */
-export function makeReduction(
-  out: TensorImpl | null,
-  self: TensorImpl,
-  dims: readonly number[] | null,
-  keepdim: boolean,
-  outDtype: ScalarType,
-  options?: ReductionOptions,
-): TensorIterator {
-  const ndim = self.sizes.length;
-  const mask = reductionDimMask(dims, ndim, options?.allowEmptyDims === true);
-  const shape = reductionShape(self.sizes, mask, keepdim);
-  let result: TensorImpl;
-  if (out === null) {
-    result = outputAllocator(shape, contiguousStrides(shape), outDtype, self.device);
-  } else {
-    resizeOut(out, shape, outDtype, self.device);
-    result = out;
-  }
-  let iter: TensorIterator;
-  if (options?.linear !== true && !self.isMeta() && self.numel > 0 && hasContiguousStrides(self) && hasContiguousStrides(result)) {
-    iter = new TensorIterator();
-    iter.contiguousReduction(result, self, mask, keepdim);
-  } else {
-    // review_reduce_result: the result as the input's dims (size 1, stride 0 where reduced).
-    let viewed = result;
-    if (!keepdim && result.sizes.length !== ndim) {
-      const sizes = new Array<number>(ndim);
-      const strides = new Array<number>(ndim);
-      for (let d = 0, j = 0; d < ndim; d++) {
-        if (mask[d]) {
-          sizes[d] = 1;
-          strides[d] = 0;
-        } else {
-          sizes[d] = result.sizes[j] as number;
-          strides[d] = result.strides[j] as number;
-          j++;
-        }
-      }
-      viewed = new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset, result.keySet);
-    }
-    const config = reduceOpConfig(viewed, self);
-    if (options?.linear === true) config.enforceLinearIterationFlag = true;
-    iter = config.build();
-  }
-  iter.results = [result];
-  const inDtype = options?.inDtype;
-  if (inDtype !== undefined && inDtype !== self.dtype) iter.computeDtypes = [result.dtype, inDtype];
-  return iter;
-}

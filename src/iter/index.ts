@@ -1,52 +1,22 @@
 // TensorIterator: the base of elementwise and reduction kernels (broadcasting, type promotion, output
 // allocation, dimension coalescing) and the CPU loops over it. See README.md in this folder.
 export {
-  MemOverlap,
-  MemOverlapStatus,
   TensorIterator,
   TensorIteratorConfig,
-  allocateOutput,
-  assertNoInternalOverlap,
-  assertNoPartialOverlap,
   binaryFloatOpConfig,
   binaryOpConfig,
   comparisonOpConfig,
-  getOverlapStatus,
-  hasInternalOverlap,
-  inferSize,
-  isChannelsLastContiguous,
-  isNonOverlappingAndDense,
-  makeReduction,
   nullaryOpConfig,
   reduceOpConfig,
-  reductionDimMask,
-  reductionShape,
-  resizeOut,
-  resizeOutput,
-  setOutputAllocator,
-  emitWarning,
-  setWarningHandler,
   unaryFloatOpConfig,
   unaryOpConfig,
-  typeMetaName,
-  type OutputAllocator,
-  type ReductionOptions,
-  type WarningHandler,
 } from './TensorIterator.js';
-export {
-  castValue,
-  cpuKernel,
-  cpuKernelComplex,
-  cpuKernelVec,
-  elementBase,
-  forEachRow,
-  reduceKernel,
-  toInt64,
-  type ComplexOp,
-  type ReduceOp,
-  type ScalarOp,
-  type VecOp,
-} from './loops.js';
+export { MemOverlap, MemOverlapStatus, assertNoInternalOverlap, assertNoPartialOverlap, getOverlapStatus, hasInternalOverlap } from './MemoryOverlap.js';
+export { allocateOutput, resizeOut, resizeOutput } from './Resize.js';
+export { makeReduction, reductionDimMask, reductionShape, type ReductionOptions } from './ReduceOpsUtils.js';
+export { cpuKernel, cpuKernelComplex, cpuKernelVec, elementBase, forEachRow, type ComplexOp, type ScalarOp, type VecOp } from './Loops.js';
+export { reduceKernel, type ReduceOp } from './Reduce.js';
+export { castValue, toInt64 } from './TypeCast.js';
 export {
   canCast,
   emptyResultTypeState,

@@ -6,8 +6,8 @@
 // native/cpu/BinaryOpsKernel.cpp, TensorCompareKernel.cpp, UnaryOpsKernel.cpp, LerpKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
-import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVec, elementBase, resultType, typeMetaName, type ScalarOp, type VecOp } from '../iter/index.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
+import { TensorIterator, TensorIteratorConfig, castValue, cpuKernel, cpuKernelVec, elementBase, resultType, type ScalarOp, type VecOp } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { Tensor } from '../tensor/Tensor.js';

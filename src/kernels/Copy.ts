@@ -9,7 +9,7 @@ import { aten } from '../generated/Operators.js';
 import { fromStored, readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { inferBroadcastSize } from '../tensor/wrapDim.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -41,7 +41,7 @@ export function forEachStorageIndex(sizes: readonly number[], strides: readonly 
 
 /** `copy_(self, src)`: broadcasts src to self's shape and converts its dtype. CPU kernel. */
 export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlocking = false): Tensor {
-  const shape = inferBroadcastSize(self.sizes, src.sizes);
+  const shape = inferSize(self.sizes, src.sizes);
   if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
     throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }

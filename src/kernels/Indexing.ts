@@ -8,7 +8,8 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../generated/Operators.js';
 import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
 
@@ -308,7 +309,7 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
   }
   // As PyTorch's expand_outplace(mask, self): the result has the broadcast shape.
-  const shape = inferBroadcastSize(mask.sizes, self.sizes);
+  const shape = inferSize(mask.sizes, self.sizes);
   const m = scalarValuesOf(mask.expand(shape));
   const v = scalarValuesOf(self.expand(shape));
   return tensorFromValues(self, shape, self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
@@ -316,7 +317,7 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
 
 /** `masked_fill_(self, mask, value)`: in place; the mask broadcasts to self, never the other way. */
 export function maskedFill_(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
-  const shape = inferBroadcastSize(mask.sizes, self.sizes);
+  const shape = inferSize(mask.sizes, self.sizes);
   if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
     throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }
@@ -352,7 +353,7 @@ export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor
 /** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
-  const shape = inferBroadcastSize(mask.sizes, self.sizes);
+  const shape = inferSize(mask.sizes, self.sizes);
   const v = scalarValuesOf(self.expand(shape));
   const m = scalarValuesOf(mask.expand(shape));
   const out = v.filter((_, i) => m[i] === true);

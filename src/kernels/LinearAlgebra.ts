@@ -8,7 +8,7 @@ import { aten } from '../generated/Operators.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { inferBroadcastSize } from '../tensor/wrapDim.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -273,7 +273,7 @@ export function matmul(ks: DispatchKeySet, tensor1: Tensor, tensor2: Tensor): Te
     if (batch1[0] === 1 && tensor1.requiresGrad) return matmul(ks, ops.squeeze_dim.call(tensor1, 0), tensor2);
     if (batch2[0] === 1 && tensor2.requiresGrad) return matmul(ks, tensor1, ops.squeeze_dim.call(tensor2, 0));
   }
-  const outputShape = inferBroadcastSize(batch1, batch2).slice();
+  const outputShape = inferSize(batch1, batch2).slice();
   const expandBatchProduct = product(outputShape);
   const tensor1Expanded = ops.reshape.call(ops.expand.call(tensor1, [...outputShape, n, m1], false), [expandBatchProduct, n, m1]);
   const vectorRhs = dim2 === 1;

@@ -7,7 +7,8 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { bernoulliFill, type Generator } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { inferBroadcastSize, maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 import { newStrided } from './TensorFactories.js';
@@ -220,7 +221,7 @@ export function crossEntropy(
 
 /** An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses). */
 function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: number, y: number) => number, op: string, shape?: number[]): Tensor {
-  const sizes = shape ?? inferBroadcastSize(self.sizes, target.sizes);
+  const sizes = shape ?? inferSize(self.sizes, target.sizes);
   floatDtype(self, op);
   const x = numberValuesOf(self.expand(sizes));
   const y = numberValuesOf(target.expand(sizes));
@@ -229,7 +230,7 @@ function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: n
 
 /** `output with shape [..] doesn't match the broadcast shape [..]`: an in-place op's output cannot grow. */
 function checkInPlaceBroadcast(out: readonly number[], other: readonly number[]): number[] {
-  const shape = inferBroadcastSize(out, other);
+  const shape = inferSize(out, other);
   if (shape.length !== out.length || shape.some((s, i) => s !== out[i])) {
     throw new Error(`output with shape [${out.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }
@@ -249,8 +250,8 @@ export function l1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduct
 /** `binary_cross_entropy(self, target, weight=None, reduction=Mean)`: log terms clamped at -100, as PyTorch. */
 export function binaryCrossEntropy(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean): Tensor {
   // PyTorch's TensorIterator over (input, target, weight): broadcast, one dtype, then the kernel's range check.
-  let shape = inferBroadcastSize(self.sizes, target.sizes);
-  if (weight !== null) shape = inferBroadcastSize(shape, weight.sizes);
+  let shape = inferSize(self.sizes, target.sizes);
+  if (weight !== null) shape = inferSize(shape, weight.sizes);
   for (const t of weight === null ? [target] : [target, weight]) {
     if (t.dtype !== self.dtype) throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
   }
@@ -278,7 +279,7 @@ export function binaryCrossEntropyWithLogits(
   // PyTorch's composite: log_sigmoid(input).mul_((pos_weight - 1) * target + 1), then
   // (1 - target).mul_(input).sub_(that), then .mul_(weight): the same broadcast checks, in that order.
   floatDtype(self, 'log_sigmoid_cpu');
-  if (posWeight !== null) checkInPlaceBroadcast(self.sizes, inferBroadcastSize(posWeight.sizes, target.sizes));
+  if (posWeight !== null) checkInPlaceBroadcast(self.sizes, inferSize(posWeight.sizes, target.sizes));
   const shape = checkInPlaceBroadcast(target.sizes, self.sizes);
   checkInPlaceBroadcast(shape, self.sizes);
   if (weight !== null) checkInPlaceBroadcast(shape, weight.sizes);

@@ -4,8 +4,8 @@
 // (`check_inplace`, `resize_out`). Browser-safe.
 
 import type { Device } from '../c10/Device.js';
-import { scalarTypeToString, type ScalarType } from '../c10/ScalarType.js';
-import { allocateOutput, resizeOut, typeMetaName, type TensorIterator } from '../iter/index.js';
+import { scalarTypeToString, typeMetaName, type ScalarType } from '../c10/ScalarType.js';
+import { allocateOutput, resizeOut, type TensorIterator } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
 // Note [Structured kernels in aten-ts]

@@ -4,7 +4,9 @@
 import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { computeStride, inferSize, maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferSizeDv } from '../tensor/InferSize.js';
+import { computeStride } from '../tensor/TensorUtils.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { elementSize } from '../c10/ScalarType.js';
 
@@ -18,7 +20,7 @@ function shapeStr(sizes: readonly number[]): string {
 }
 
 export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
-  const shape = inferSize(size, self.numel);
+  const shape = inferSizeDv(size, self.numel);
   const strides = computeStride(self.sizes, self.strides, shape);
   if (strides === null) {
     throw new Error(

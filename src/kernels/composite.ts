@@ -7,11 +7,13 @@ import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { computeStride, inferSize, maybeWrapDim } from '../tensor/wrapDim.js';
+import { inferSizeDv } from '../tensor/InferSize.js';
+import { computeStride } from '../tensor/TensorUtils.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 
 /** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
 export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
-  const sizes = inferSize(shape, self.numel);
+  const sizes = inferSizeDv(shape, self.numel);
   if (computeStride(self.sizes, self.strides, sizes) !== null) return aten().view.call(self, sizes);
   return aten().view.call(aten().clone.call(self, null), sizes);
 }
@@ -35,7 +37,7 @@ export function unflatten(_ks: DispatchKeySet, self: Tensor, dim: number, sizes:
   if (sizes.length === 0) throw new Error('unflatten: sizes must be non-empty');
   let inferred: number[];
   try {
-    inferred = inferSize(sizes, self.sizes[d] as number);
+    inferred = inferSizeDv(sizes, self.sizes[d] as number);
   } catch {
     throw new Error(
       `unflatten: Provided sizes [${sizes.join(', ')}] don't multiply up to the size of dim ${d} (${self.sizes[d]}) in the input tensor`,

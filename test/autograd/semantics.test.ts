@@ -7,7 +7,7 @@ import { torch } from '../../src/api/index.js';
 import { dtypeName } from '../../src/c10/index.js';
 import type { FunctionCtx, Node } from '../../src/autograd/index.js';
 import { Tensor } from '../../src/tensor/Tensor.js';
-import { setWarningHandler } from '../../src/iter/index.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
 import { loadGolden } from '../golden.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -8,7 +8,8 @@ import { ScalarType } from '../../src/c10/index.js';
 import { emitCPUFunctions, emitRegisterDispatchKey } from '../../src/codegen/dest/RegisterDispatchKey.js';
 import { parseNativeFunctions, type NativeFunction } from '../../src/codegen/model.js';
 import { checkInplace, checkInplaceOutput } from '../../src/kernels/TensorMeta.js';
-import { TensorIterator, setWarningHandler } from '../../src/iter/index.js';
+import { TensorIterator } from '../../src/iter/index.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 
 /** The generated CPU and Meta registrations and the at::cpu entry points of `fns`, as one text. */

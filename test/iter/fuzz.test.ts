@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScalarType, dtypeName, promoteTypes } from '../../src/c10/ScalarType.js';
-import { castValue, cpuKernel, cpuKernelVec, forEachRow, type VecOp } from '../../src/iter/loops.js';
+import { castValue, cpuKernel, cpuKernelVec, forEachRow, type VecOp } from '../../src/iter/index.js';
 import { TensorIterator, TensorIteratorConfig, binaryFloatOpConfig } from '../../src/iter/TensorIterator.js';
 import { resultType } from '../../src/iter/resultType.js';
 import { TensorImpl } from '../../src/tensor/TensorImpl.js';

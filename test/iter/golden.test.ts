@@ -3,8 +3,9 @@
 // and elementwise values across dtypes.
 import { describe, expect, it } from 'vitest';
 import { ScalarType, dtypeName, parseScalarType } from '../../src/c10/ScalarType.js';
-import { cpuKernel, cpuKernelComplex, type ComplexOp } from '../../src/iter/loops.js';
-import { binaryFloatOpConfig, binaryOpConfig, setWarningHandler } from '../../src/iter/TensorIterator.js';
+import { cpuKernel, cpuKernelComplex, type ComplexOp } from '../../src/iter/index.js';
+import { binaryFloatOpConfig, binaryOpConfig } from '../../src/iter/TensorIterator.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
 import { resultType } from '../../src/iter/resultType.js';
 import { TensorImpl } from '../../src/tensor/TensorImpl.js';
 import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';

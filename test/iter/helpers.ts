@@ -2,7 +2,7 @@
 // (add, mul, ...) built the way PyTorch's kernels use TensorIterator, and a naive reference loop.
 import { Device, DeviceType } from '../../src/c10/Device.js';
 import { ScalarType, parseScalarType } from '../../src/c10/ScalarType.js';
-import { castValue, cpuKernel, elementBase } from '../../src/iter/loops.js';
+import { castValue, cpuKernel, elementBase } from '../../src/iter/index.js';
 import {
   TensorIterator,
   TensorIteratorConfig,

@@ -2,20 +2,19 @@
 // build, hooks (output allocator, warnings), meta iterators, the loops' conversions and cpuKernelVec.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScalarType } from '../../src/c10/ScalarType.js';
-import { castValue, cpuKernel, cpuKernelVec, forEachRow, toInt64, type VecOp } from '../../src/iter/loops.js';
+import { castValue, cpuKernel, cpuKernelVec, forEachRow, toInt64, type VecOp } from '../../src/iter/index.js';
 import {
   TensorIteratorConfig,
   binaryFloatOpConfig,
   binaryOpConfig,
   comparisonOpConfig,
-  inferSize,
   nullaryOpConfig,
-  setOutputAllocator,
-  setWarningHandler,
   unaryOpConfig,
-  type OutputAllocator,
 } from '../../src/iter/TensorIterator.js';
 import { canCast, resultType } from '../../src/iter/resultType.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
+import { inferSize } from '../../src/tensor/ExpandUtils.js';
+import { Tensor } from '../../src/tensor/Tensor.js';
 import { setDefaultDtype } from '../../src/tensor/defaults.js';
 import { TensorImpl } from '../../src/tensor/TensorImpl.js';
 import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
@@ -149,19 +148,13 @@ describe('building', () => {
     expect(iter.stridesOf(1)).toEqual([3, 1]);
   });
 
-  it('goes through the output allocator hook', () => {
-    const made: number[][] = [];
-    const prev = setOutputAllocator(((sizes, strides, dtype, device) => {
-      made.push(sizes);
-      return emptyStrided(sizes, strides, dtype, device);
-    }) as OutputAllocator);
-    try {
-      binaryOpConfig(null, f32([2]), f32([2])).build();
-      binaryOpConfig(null, f32([2, 1]), f32([3])).build();
-    } finally {
-      setOutputAllocator(prev);
-    }
-    expect(made).toEqual([[2], [2, 3]]);
+  it('allocates functional outputs as Tensors with storage of their own (at::empty)', () => {
+    const x = binaryOpConfig(null, f32([2]), f32([2])).build().output();
+    const y = binaryOpConfig(null, f32([2, 1]), f32([3])).build().output();
+    expect(x).toBeInstanceOf(Tensor);
+    expect([x.sizes, y.sizes]).toEqual([[2], [2, 3]]);
+    expect(y.strides).toEqual([3, 1]);
+    expect(x.storage).not.toBe(y.storage);
   });
 
   it('resizes a wrong-shaped out= with PyTorch’s deprecation warning, but not an empty one', () => {

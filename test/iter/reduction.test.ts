@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ScalarType } from '../../src/c10/ScalarType.js';
-import { reduceKernel } from '../../src/iter/loops.js';
-import { TensorIterator, makeReduction, reduceOpConfig, reductionDimMask, reductionShape } from '../../src/iter/TensorIterator.js';
+import { reduceKernel } from '../../src/iter/index.js';
+import { TensorIterator, makeReduction, reduceOpConfig, reductionDimMask, reductionShape } from '../../src/iter/index.js';
 import { TensorImpl } from '../../src/tensor/TensorImpl.js';
 import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
 import { META, readValues, tensorOf } from './helpers.js';

@@ -5,7 +5,7 @@ import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { aten } from '../../src/generated/Operators.js';
 import { atenCpu } from '../../src/generated/CPUFunctions.js';
-import { setWarningHandler } from '../../src/iter/index.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
 import * as R from '../../src/kernels/ReduceOps.js';
 import { loadGolden } from '../golden.js';
 

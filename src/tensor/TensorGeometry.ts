@@ -1,0 +1,48 @@
+// Memory-layout predicates of a tensor's sizes and strides: contiguity in the channels-last format, dense
+// without overlap in some dim order, channels-last strides. Mirrors c10/core/TensorImpl.cpp
+// (compute_channels_last_contiguous_2d, compute_non_overlapping_and_dense) and c10/core/MemoryFormat.h
+// (get_channels_last_strides_2d).
+
+import type { TensorImpl } from './TensorImpl.js';
+
+/** `is_contiguous(memory_format=torch.channels_last)`: 4-d NHWC-dense (size-1 dims may have any stride). */
+export function isChannelsLastContiguous(t: TensorImpl): boolean {
+  if (t.sizes.length !== 4) return false;
+  let expected = 1;
+  for (const d of [1, 3, 2, 0]) {
+    const size = t.sizes[d] as number;
+    if (size !== 1) {
+      if (t.strides[d] !== expected) return false;
+      expected *= size;
+    }
+  }
+  return true;
+}
+
+/** `is_non_overlapping_and_dense()`: the elements fill a dense block without overlap, in some dim order. */
+export function isNonOverlappingAndDense(t: TensorImpl): boolean {
+  if (t.isContiguous()) return true;
+  const sizes = t.sizes;
+  const strides = t.strides;
+  const n = sizes.length;
+  if (n === 1) return (sizes[0] as number) < 2 || strides[0] === 1;
+  if (isChannelsLastContiguous(t)) return true;
+  const dims: number[] = [];
+  for (let d = 0; d < n; d++) if ((sizes[d] as number) >= 2) dims.push(d);
+  dims.sort((x, y) => (strides[x] as number) - (strides[y] as number));
+  let require = 1;
+  for (const d of dims) {
+    if (strides[d] !== require) return false;
+    require *= sizes[d] as number;
+  }
+  return true;
+}
+
+/** Channels-last strides of 4-d sizes (`get_channels_last_strides_2d`). */
+export function channelsLastStrides(sizes: readonly number[]): number[] {
+  const s1 = 1;
+  const s3 = sizes[1] as number;
+  const s2 = s3 * (sizes[3] as number);
+  const s0 = s2 * (sizes[2] as number);
+  return [s0, s1, s2, s3];
+}
