@@ -252,3 +252,8 @@ export function typeMetaName(d: ScalarType): string {
       return scalarTypeToString(d);
   }
 }
+
+/** AT_DISPATCH's error for a dtype outside a kernel's list: `"add_cpu" not implemented for 'Bool'`. */
+export function notImplementedForDtype(name: string, dtype: ScalarType): Error {
+  return new Error(`"${name}" not implemented for '${scalarTypeToString(dtype)}'`);
+}

@@ -8,14 +8,16 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DERIVATIVES_PATH, GENERATED_DIR, YAML_PATH, generateAll as generateFrom } from '../codegen/gen.js';
+import { DERIVATIVES_PATH, GENERATED_DIR, KERNELS_DIR, YAML_PATH, generateAll as generateFrom } from '../codegen/gen.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export { DERIVATIVES_PATH, YAML_PATH };
 
 /** Every generated file's text, by path, for the YAML files at `root`. */
 export function generateAll(root = ROOT): Record<string, string> {
-  return generateFrom(readFileSync(resolve(root, YAML_PATH), 'utf8'), readFileSync(resolve(root, DERIVATIVES_PATH), 'utf8'));
+  const kernelsDir = resolve(root, KERNELS_DIR);
+  const kernelModules = existsSync(kernelsDir) ? readdirSync(kernelsDir).filter((n) => n.endsWith('.ts')).map((n) => n.slice(0, -3)).sort() : [];
+  return generateFrom(readFileSync(resolve(root, YAML_PATH), 'utf8'), readFileSync(resolve(root, DERIVATIVES_PATH), 'utf8'), kernelModules);
 }
 
 /** The command: returns the exit code (0 ok, 1 invalid YAML or stale output, 2 bad usage). */

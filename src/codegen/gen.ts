@@ -15,10 +15,15 @@ export const YAML_PATH = 'src/aten/native_functions.yaml';
 export const DERIVATIVES_PATH = 'src/autograd/derivatives.yaml';
 /** The folder every generated file is written to (and that holds nothing else). */
 export const GENERATED_DIR = 'src/generated';
+/** The folder of the kernel modules `dispatch` entries name (`BinaryOps.add` is src/kernels/BinaryOps.ts). */
+export const KERNELS_DIR = 'src/kernels';
 
-/** Every generated file's text, by path from the repository root. Throws NativeFunctionsError on an invalid file. */
-export function generateAll(nativeFunctionsYaml: string, derivativesYaml: string): Record<string, string> {
-  const fns = parseNativeFunctions(nativeFunctionsYaml, YAML_PATH);
+/**
+ * Every generated file's text, by path from the repository root. `kernelModules` are the file names of
+ * src/kernels (without `.ts`) that `dispatch` entries may name. Throws NativeFunctionsError on an invalid file.
+ */
+export function generateAll(nativeFunctionsYaml: string, derivativesYaml: string, kernelModules?: readonly string[]): Record<string, string> {
+  const fns = parseNativeFunctions(nativeFunctionsYaml, YAML_PATH, kernelModules === undefined ? {} : { kernelModules });
   const derivatives = parseDerivatives(derivativesYaml, fns, DERIVATIVES_PATH);
   const files: Record<string, string> = {
     [`${GENERATED_DIR}/Operators.ts`]: emitOperators(fns),

@@ -7,23 +7,14 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pai
 import { isParseableDispatchKey } from '../c10/DispatchKey.js';
 import { type Argument, type FunctionSchema, parseSchema, SchemaParseError } from '../schema/index.js';
 
-/** A kernel module of src/kernels that `dispatch` entries may name, with its import path from src/generated. */
-export const KERNEL_MODULES: Readonly<Record<string, string>> = {
-  binary: '../kernels/BinaryOps.js',
-  compare: '../kernels/CompareOps.js',
-  composite: '../kernels/composite.js',
-  conv: '../kernels/Convolution.js',
-  copy: '../kernels/Copy.js',
-  dist: '../kernels/Distributions.js',
-  factories: '../kernels/TensorFactories.js',
-  indexing: '../kernels/Indexing.js',
-  linalg: '../kernels/LinearAlgebra.js',
-  nn: '../kernels/NNOps.js',
-  powdiv: '../kernels/PowDivOps.js',
-  reduce: '../kernels/ReduceOps.js',
-  shape: '../kernels/TensorShape.js',
-  unary: '../kernels/UnaryOps.js',
-};
+/** Options of parseNativeFunctions. */
+export interface ParseOptions {
+  /**
+   * The kernel modules `dispatch` entries may name: the file names of src/kernels without `.ts` (the driver
+   * lists the folder, so renaming a family never touches the generator). Omitted: any module name is taken.
+   */
+  readonly kernelModules?: readonly string[];
+}
 
 // Note [Dispatch keys of the tensor core]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -59,7 +50,7 @@ export const STRUCTURED_BACKEND_KEYS: readonly string[] = ['CPU'];
 
 export type Variant = 'function' | 'method';
 
-/** A kernel reference `<module>.<function>`, e.g. `binary.add`. */
+/** A kernel reference `<module>.<function>`, e.g. `BinaryOps.add` (the export `add` of src/kernels/BinaryOps.ts). */
 export interface KernelRef {
   readonly module: string;
   readonly fn: string;
@@ -161,7 +152,8 @@ function schemaErrorText(e: unknown): string {
  * Parses native_functions.yaml text into the model, validating every entry. `file` names the file in
  * messages. Throws NativeFunctionsError on the first problem.
  */
-export function parseNativeFunctions(text: string, file = 'native_functions.yaml'): NativeFunction[] {
+export function parseNativeFunctions(text: string, file = 'native_functions.yaml', options: ParseOptions = {}): NativeFunction[] {
+  const kernelModules = options.kernelModules;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineOf = (node: Node | Pair | null | undefined): number => {
@@ -319,7 +311,7 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       // torchgen defaults an entry without `dispatch` to CompositeImplicitAutograd
       // with a kernel named after the function; aten-ts kernels are camelCase TypeScript functions, so the
       // name could never be derived. Every entry lists its kernels.
-      fail(item, "missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: binary.add}`)");
+      fail(item, "missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: BinaryOps.add}`)");
     } else {
       const d = dispatchPair.value;
       if (!isMap(d)) return fail(d as Node, "'dispatch' must map dispatch keys to kernels");
@@ -333,13 +325,12 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
         const kernelText = kernelNode.value;
         const m = /^([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)$/.exec(kernelText);
         if (!m) {
-          fail(kernelNode, `bad kernel reference '${kernelText}' (expected '<module>.<function>', e.g. 'binary.add')`);
+          fail(kernelNode, `bad kernel reference '${kernelText}' (expected '<module>.<function>', e.g. 'BinaryOps.add')`);
         }
         const module = m?.[1] ?? '';
         const fn = m?.[2] ?? '';
-        if (!(module in KERNEL_MODULES)) {
-          const modules = Object.keys(KERNEL_MODULES);
-          fail(kernelNode, `bad kernel reference '${kernelText}': unknown kernel module '${module}' (expected one of ${modules.join(', ')})${didYouMean(module, modules)}`);
+        if (kernelModules !== undefined && !kernelModules.includes(module)) {
+          fail(kernelNode, `bad kernel reference '${kernelText}': unknown kernel module '${module}' (expected a file of src/kernels: ${kernelModules.join(', ')})${didYouMean(module, kernelModules)}`);
         }
         for (const raw of keysText.split(',')) {
           const key = raw.trim();

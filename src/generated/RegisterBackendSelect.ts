@@ -5,10 +5,10 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
-import * as factories from '../kernels/TensorFactories.js';
+import * as TensorFactories from '../kernels/TensorFactories.js';
 
 /** The BackendSelect kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterBackendSelect.cpp). */
 export const BackendSelect: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
-  empty_memory_format: factories.emptyBackendSelect,
-  empty_strided: factories.emptyStridedBackendSelect,
+  empty_memory_format: TensorFactories.emptyBackendSelect,
+  empty_strided: TensorFactories.emptyStridedBackendSelect,
 };

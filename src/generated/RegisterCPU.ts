@@ -10,22 +10,33 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
-import * as binary from '../kernels/BinaryOps.js';
-import * as compare from '../kernels/CompareOps.js';
-import * as conv from '../kernels/Convolution.js';
-import * as copy from '../kernels/Copy.js';
-import * as dist from '../kernels/Distributions.js';
-import * as factories from '../kernels/TensorFactories.js';
-import * as indexing from '../kernels/Indexing.js';
-import * as linalg from '../kernels/LinearAlgebra.js';
-import * as nn from '../kernels/NNOps.js';
-import * as powdiv from '../kernels/PowDivOps.js';
-import * as reduce from '../kernels/ReduceOps.js';
-import * as unary from '../kernels/UnaryOps.js';
+import * as Activation from '../kernels/Activation.js';
+import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as Convolution from '../kernels/Convolution.js';
+import * as Copy from '../kernels/Copy.js';
+import * as Distributions from '../kernels/Distributions.js';
+import * as Embedding from '../kernels/Embedding.js';
+import * as Lerp from '../kernels/Lerp.js';
+import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as Loss from '../kernels/Loss.js';
+import * as LossNLL from '../kernels/LossNLL.js';
+import * as Onehot from '../kernels/Onehot.js';
+import * as Pow from '../kernels/Pow.js';
+import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as SoftMax from '../kernels/SoftMax.js';
+import * as Sorting from '../kernels/Sorting.js';
+import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorCompare from '../kernels/TensorCompare.js';
+import * as TensorFactories from '../kernels/TensorFactories.js';
+import * as TensorShape from '../kernels/TensorShape.js';
+import * as TensorTransformations from '../kernels/TensorTransformations.js';
+import * as TriangularOps from '../kernels/TriangularOps.js';
+import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as layer_norm from '../kernels/layer_norm.js';
 
 /** `add.Tensor`, CPU (functional). */
 export function cpu_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   const fast = k.fast?.(self, other, alpha);
   if (fast) return fast;
   const iter = k.meta(null, self, other, alpha);
@@ -35,7 +46,7 @@ export function cpu_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor,
 
 /** `add_.Tensor`, CPU (inplace). */
 export function cpu_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   k.impl(iter, self, other, alpha);
@@ -44,7 +55,7 @@ export function cpu_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `add.out`, CPU (out). */
 export function cpu_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   const iter = k.meta(out, self, other, alpha);
   k.impl(iter, self, other, alpha);
   return out;
@@ -52,7 +63,7 @@ export function cpu_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, al
 
 /** `sub.out`, CPU (out). */
 export function cpu_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   const iter = k.meta(out, self, other, alpha);
   k.impl(iter, self, other, alpha);
   return out;
@@ -60,7 +71,7 @@ export function cpu_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, al
 
 /** `sub.Tensor`, CPU (functional). */
 export function cpu_sub_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   const fast = k.fast?.(self, other, alpha);
   if (fast) return fast;
   const iter = k.meta(null, self, other, alpha);
@@ -70,7 +81,7 @@ export function cpu_sub_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor,
 
 /** `sub_.Tensor`, CPU (inplace). */
 export function cpu_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   k.impl(iter, self, other, alpha);
@@ -79,7 +90,7 @@ export function cpu_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `mul.Tensor`, CPU (functional). */
 export function cpu_mul_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -89,7 +100,7 @@ export function cpu_mul_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `mul_.Tensor`, CPU (inplace). */
 export function cpu_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -98,7 +109,7 @@ export function cpu_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `mul.out`, CPU (out). */
 export function cpu_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -106,7 +117,7 @@ export function cpu_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, ou
 
 /** `div.Tensor`, CPU (functional). */
 export function cpu_div_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -116,7 +127,7 @@ export function cpu_div_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `div_.Tensor`, CPU (inplace). */
 export function cpu_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -125,7 +136,7 @@ export function cpu_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `div.out`, CPU (out). */
 export function cpu_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -133,7 +144,7 @@ export function cpu_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, ou
 
 /** `neg`, CPU (functional). */
 export function cpu_neg(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -143,7 +154,7 @@ export function cpu_neg(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `neg_`, CPU (inplace). */
 export function cpu_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -152,7 +163,7 @@ export function cpu_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `neg.out`, CPU (out). */
 export function cpu_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -160,7 +171,7 @@ export function cpu_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `sign`, CPU (functional). */
 export function cpu_sign(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -170,7 +181,7 @@ export function cpu_sign(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sign_`, CPU (inplace). */
 export function cpu_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -179,7 +190,7 @@ export function cpu_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sign.out`, CPU (out). */
 export function cpu_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -187,7 +198,7 @@ export function cpu_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `exp`, CPU (functional). */
 export function cpu_exp(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -197,7 +208,7 @@ export function cpu_exp(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp_`, CPU (inplace). */
 export function cpu_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -206,7 +217,7 @@ export function cpu_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp.out`, CPU (out). */
 export function cpu_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -214,7 +225,7 @@ export function cpu_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `exp2`, CPU (functional). */
 export function cpu_exp2(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -224,7 +235,7 @@ export function cpu_exp2(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp2_`, CPU (inplace). */
 export function cpu_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -233,7 +244,7 @@ export function cpu_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp2.out`, CPU (out). */
 export function cpu_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -241,7 +252,7 @@ export function cpu_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `log`, CPU (functional). */
 export function cpu_log(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -251,7 +262,7 @@ export function cpu_log(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log_`, CPU (inplace). */
 export function cpu_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -260,7 +271,7 @@ export function cpu_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log.out`, CPU (out). */
 export function cpu_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -268,7 +279,7 @@ export function cpu_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `log2`, CPU (functional). */
 export function cpu_log2(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -278,7 +289,7 @@ export function cpu_log2(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log2_`, CPU (inplace). */
 export function cpu_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -287,7 +298,7 @@ export function cpu_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log2.out`, CPU (out). */
 export function cpu_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -295,7 +306,7 @@ export function cpu_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `log1p`, CPU (functional). */
 export function cpu_log1p(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -305,7 +316,7 @@ export function cpu_log1p(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log1p_`, CPU (inplace). */
 export function cpu_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -314,7 +325,7 @@ export function cpu_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log1p.out`, CPU (out). */
 export function cpu_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -322,7 +333,7 @@ export function cpu_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `expm1`, CPU (functional). */
 export function cpu_expm1(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -332,7 +343,7 @@ export function cpu_expm1(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `expm1_`, CPU (inplace). */
 export function cpu_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -341,7 +352,7 @@ export function cpu_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `expm1.out`, CPU (out). */
 export function cpu_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -349,7 +360,7 @@ export function cpu_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `sqrt`, CPU (functional). */
 export function cpu_sqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -359,7 +370,7 @@ export function cpu_sqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sqrt_`, CPU (inplace). */
 export function cpu_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -368,7 +379,7 @@ export function cpu_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sqrt.out`, CPU (out). */
 export function cpu_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -376,7 +387,7 @@ export function cpu_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `rsqrt`, CPU (functional). */
 export function cpu_rsqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -386,7 +397,7 @@ export function cpu_rsqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `rsqrt_`, CPU (inplace). */
 export function cpu_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -395,7 +406,7 @@ export function cpu_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `rsqrt.out`, CPU (out). */
 export function cpu_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -403,7 +414,7 @@ export function cpu_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `sin`, CPU (functional). */
 export function cpu_sin(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -413,7 +424,7 @@ export function cpu_sin(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sin_`, CPU (inplace). */
 export function cpu_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -422,7 +433,7 @@ export function cpu_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sin.out`, CPU (out). */
 export function cpu_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -430,7 +441,7 @@ export function cpu_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `cos`, CPU (functional). */
 export function cpu_cos(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -440,7 +451,7 @@ export function cpu_cos(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cos_`, CPU (inplace). */
 export function cpu_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -449,7 +460,7 @@ export function cpu_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cos.out`, CPU (out). */
 export function cpu_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -457,7 +468,7 @@ export function cpu_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `tan`, CPU (functional). */
 export function cpu_tan(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -467,7 +478,7 @@ export function cpu_tan(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tan_`, CPU (inplace). */
 export function cpu_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -476,7 +487,7 @@ export function cpu_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tan.out`, CPU (out). */
 export function cpu_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -484,7 +495,7 @@ export function cpu_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `asin`, CPU (functional). */
 export function cpu_asin(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -494,7 +505,7 @@ export function cpu_asin(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asin_`, CPU (inplace). */
 export function cpu_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -503,7 +514,7 @@ export function cpu_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asin.out`, CPU (out). */
 export function cpu_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -511,7 +522,7 @@ export function cpu_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `acos`, CPU (functional). */
 export function cpu_acos(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -521,7 +532,7 @@ export function cpu_acos(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acos_`, CPU (inplace). */
 export function cpu_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -530,7 +541,7 @@ export function cpu_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acos.out`, CPU (out). */
 export function cpu_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -538,7 +549,7 @@ export function cpu_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `atan`, CPU (functional). */
 export function cpu_atan(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -548,7 +559,7 @@ export function cpu_atan(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atan_`, CPU (inplace). */
 export function cpu_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -557,7 +568,7 @@ export function cpu_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atan.out`, CPU (out). */
 export function cpu_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -565,7 +576,7 @@ export function cpu_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `sinh`, CPU (functional). */
 export function cpu_sinh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -575,7 +586,7 @@ export function cpu_sinh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinh_`, CPU (inplace). */
 export function cpu_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -584,7 +595,7 @@ export function cpu_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinh.out`, CPU (out). */
 export function cpu_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -592,7 +603,7 @@ export function cpu_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `cosh`, CPU (functional). */
 export function cpu_cosh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -602,7 +613,7 @@ export function cpu_cosh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cosh_`, CPU (inplace). */
 export function cpu_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -611,7 +622,7 @@ export function cpu_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cosh.out`, CPU (out). */
 export function cpu_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -619,7 +630,7 @@ export function cpu_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `tanh`, CPU (functional). */
 export function cpu_tanh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -629,7 +640,7 @@ export function cpu_tanh(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tanh_`, CPU (inplace). */
 export function cpu_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -638,7 +649,7 @@ export function cpu_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tanh.out`, CPU (out). */
 export function cpu_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -646,7 +657,7 @@ export function cpu_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `sigmoid`, CPU (functional). */
 export function cpu_sigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -656,7 +667,7 @@ export function cpu_sigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sigmoid_`, CPU (inplace). */
 export function cpu_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -665,7 +676,7 @@ export function cpu_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sigmoid.out`, CPU (out). */
 export function cpu_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -673,7 +684,7 @@ export function cpu_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor):
 
 /** `silu`, CPU (functional). */
 export function cpu_silu(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -683,7 +694,7 @@ export function cpu_silu(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `silu_`, CPU (inplace). */
 export function cpu_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -692,7 +703,7 @@ export function cpu_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `silu.out`, CPU (out). */
 export function cpu_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -700,7 +711,7 @@ export function cpu_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `erf`, CPU (functional). */
 export function cpu_erf(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -710,7 +721,7 @@ export function cpu_erf(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erf_`, CPU (inplace). */
 export function cpu_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -719,7 +730,7 @@ export function cpu_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erf.out`, CPU (out). */
 export function cpu_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -727,7 +738,7 @@ export function cpu_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Ten
 
 /** `floor`, CPU (functional). */
 export function cpu_floor(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -737,7 +748,7 @@ export function cpu_floor(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `floor_`, CPU (inplace). */
 export function cpu_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -746,7 +757,7 @@ export function cpu_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `floor.out`, CPU (out). */
 export function cpu_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -754,7 +765,7 @@ export function cpu_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `ceil`, CPU (functional). */
 export function cpu_ceil(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -764,7 +775,7 @@ export function cpu_ceil(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `ceil_`, CPU (inplace). */
 export function cpu_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -773,7 +784,7 @@ export function cpu_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `ceil.out`, CPU (out). */
 export function cpu_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -781,7 +792,7 @@ export function cpu_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `round`, CPU (functional). */
 export function cpu_round(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -791,7 +802,7 @@ export function cpu_round(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `round_`, CPU (inplace). */
 export function cpu_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -800,7 +811,7 @@ export function cpu_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `round.out`, CPU (out). */
 export function cpu_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -808,7 +819,7 @@ export function cpu_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `trunc`, CPU (functional). */
 export function cpu_trunc(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -818,7 +829,7 @@ export function cpu_trunc(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `trunc_`, CPU (inplace). */
 export function cpu_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -827,7 +838,7 @@ export function cpu_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `trunc.out`, CPU (out). */
 export function cpu_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -835,7 +846,7 @@ export function cpu_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): T
 
 /** `frac`, CPU (functional). */
 export function cpu_frac(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -845,7 +856,7 @@ export function cpu_frac(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `frac_`, CPU (inplace). */
 export function cpu_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -854,7 +865,7 @@ export function cpu_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `frac.out`, CPU (out). */
 export function cpu_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -862,7 +873,7 @@ export function cpu_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
 
 /** `reciprocal`, CPU (functional). */
 export function cpu_reciprocal(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -872,7 +883,7 @@ export function cpu_reciprocal(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `reciprocal_`, CPU (inplace). */
 export function cpu_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -881,7 +892,7 @@ export function cpu_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `reciprocal.out`, CPU (out). */
 export function cpu_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -889,7 +900,7 @@ export function cpu_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tenso
 
 /** `eq.Tensor`, CPU (functional). */
 export function cpu_eq_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -899,7 +910,7 @@ export function cpu_eq_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `eq_.Tensor`, CPU (inplace). */
 export function cpu_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -908,7 +919,7 @@ export function cpu_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `eq.Tensor_out`, CPU (out). */
 export function cpu_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -916,7 +927,7 @@ export function cpu_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `eq.Scalar`, CPU (functional). */
 export function cpu_eq_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -926,7 +937,7 @@ export function cpu_eq_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `eq_.Scalar`, CPU (inplace). */
 export function cpu_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -935,7 +946,7 @@ export function cpu_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `eq.Scalar_out`, CPU (out). */
 export function cpu_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -943,7 +954,7 @@ export function cpu_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `ne.Tensor`, CPU (functional). */
 export function cpu_ne_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -953,7 +964,7 @@ export function cpu_ne_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `ne_.Tensor`, CPU (inplace). */
 export function cpu_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -962,7 +973,7 @@ export function cpu_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `ne.Tensor_out`, CPU (out). */
 export function cpu_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -970,7 +981,7 @@ export function cpu_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `ne.Scalar`, CPU (functional). */
 export function cpu_ne_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -980,7 +991,7 @@ export function cpu_ne_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `ne_.Scalar`, CPU (inplace). */
 export function cpu_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -989,7 +1000,7 @@ export function cpu_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `ne.Scalar_out`, CPU (out). */
 export function cpu_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -997,7 +1008,7 @@ export function cpu_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `lt.Tensor`, CPU (functional). */
 export function cpu_lt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1007,7 +1018,7 @@ export function cpu_lt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `lt_.Tensor`, CPU (inplace). */
 export function cpu_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1016,7 +1027,7 @@ export function cpu_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `lt.Tensor_out`, CPU (out). */
 export function cpu_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1024,7 +1035,7 @@ export function cpu_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `lt.Scalar`, CPU (functional). */
 export function cpu_lt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1034,7 +1045,7 @@ export function cpu_lt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `lt_.Scalar`, CPU (inplace). */
 export function cpu_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1043,7 +1054,7 @@ export function cpu_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `lt.Scalar_out`, CPU (out). */
 export function cpu_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1051,7 +1062,7 @@ export function cpu_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `le.Tensor`, CPU (functional). */
 export function cpu_le_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1061,7 +1072,7 @@ export function cpu_le_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `le_.Tensor`, CPU (inplace). */
 export function cpu_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1070,7 +1081,7 @@ export function cpu_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `le.Tensor_out`, CPU (out). */
 export function cpu_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1078,7 +1089,7 @@ export function cpu_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `le.Scalar`, CPU (functional). */
 export function cpu_le_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1088,7 +1099,7 @@ export function cpu_le_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `le_.Scalar`, CPU (inplace). */
 export function cpu_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1097,7 +1108,7 @@ export function cpu_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `le.Scalar_out`, CPU (out). */
 export function cpu_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1105,7 +1116,7 @@ export function cpu_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `gt.Tensor`, CPU (functional). */
 export function cpu_gt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1115,7 +1126,7 @@ export function cpu_gt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `gt_.Tensor`, CPU (inplace). */
 export function cpu_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1124,7 +1135,7 @@ export function cpu_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `gt.Tensor_out`, CPU (out). */
 export function cpu_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1132,7 +1143,7 @@ export function cpu_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `gt.Scalar`, CPU (functional). */
 export function cpu_gt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1142,7 +1153,7 @@ export function cpu_gt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `gt_.Scalar`, CPU (inplace). */
 export function cpu_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1151,7 +1162,7 @@ export function cpu_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `gt.Scalar_out`, CPU (out). */
 export function cpu_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1159,7 +1170,7 @@ export function cpu_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `ge.Tensor`, CPU (functional). */
 export function cpu_ge_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1169,7 +1180,7 @@ export function cpu_ge_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor):
 
 /** `ge_.Tensor`, CPU (inplace). */
 export function cpu_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1178,7 +1189,7 @@ export function cpu_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor)
 
 /** `ge.Tensor_out`, CPU (out). */
 export function cpu_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1186,7 +1197,7 @@ export function cpu_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `ge.Scalar`, CPU (functional). */
 export function cpu_ge_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1196,7 +1207,7 @@ export function cpu_ge_Scalar(_ks: DispatchKeySet, self: Tensor, other: number |
 
 /** `ge_.Scalar`, CPU (inplace). */
 export function cpu_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1205,7 +1216,7 @@ export function cpu_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number 
 
 /** `ge.Scalar_out`, CPU (out). */
 export function cpu_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1213,7 +1224,7 @@ export function cpu_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: numb
 
 /** `bitwise_not`, CPU (functional). */
 export function cpu_bitwise_not(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -1223,7 +1234,7 @@ export function cpu_bitwise_not(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `bitwise_not_`, CPU (inplace). */
 export function cpu_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   k.impl(iter, self);
@@ -1232,7 +1243,7 @@ export function cpu_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `bitwise_not.out`, CPU (out). */
 export function cpu_bitwise_not_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -1240,7 +1251,7 @@ export function cpu_bitwise_not_out(_ks: DispatchKeySet, self: Tensor, out: Tens
 
 /** `bitwise_and.Tensor`, CPU (functional). */
 export function cpu_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1250,7 +1261,7 @@ export function cpu_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other:
 
 /** `bitwise_and_.Tensor`, CPU (inplace). */
 export function cpu_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1259,7 +1270,7 @@ export function cpu_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other
 
 /** `bitwise_and.Tensor_out`, CPU (out). */
 export function cpu_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1267,7 +1278,7 @@ export function cpu_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, ot
 
 /** `bitwise_or.Tensor`, CPU (functional). */
 export function cpu_bitwise_or_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1277,7 +1288,7 @@ export function cpu_bitwise_or_Tensor(_ks: DispatchKeySet, self: Tensor, other: 
 
 /** `bitwise_or_.Tensor`, CPU (inplace). */
 export function cpu_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1286,7 +1297,7 @@ export function cpu_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other:
 
 /** `bitwise_or.Tensor_out`, CPU (out). */
 export function cpu_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1294,7 +1305,7 @@ export function cpu_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, oth
 
 /** `bitwise_xor.Tensor`, CPU (functional). */
 export function cpu_bitwise_xor_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1304,7 +1315,7 @@ export function cpu_bitwise_xor_Tensor(_ks: DispatchKeySet, self: Tensor, other:
 
 /** `bitwise_xor_.Tensor`, CPU (inplace). */
 export function cpu_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1313,7 +1324,7 @@ export function cpu_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other
 
 /** `bitwise_xor.Tensor_out`, CPU (out). */
 export function cpu_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1321,7 +1332,7 @@ export function cpu_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, ot
 
 /** `maximum`, CPU (functional). */
 export function cpu_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.maximumStructured;
+  const k = BinaryOps.maximumStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1331,7 +1342,7 @@ export function cpu_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): T
 
 /** `maximum.out`, CPU (out). */
 export function cpu_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.maximumStructured;
+  const k = BinaryOps.maximumStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1339,7 +1350,7 @@ export function cpu_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `minimum`, CPU (functional). */
 export function cpu_minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.minimumStructured;
+  const k = BinaryOps.minimumStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1349,7 +1360,7 @@ export function cpu_minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): T
 
 /** `minimum.out`, CPU (out). */
 export function cpu_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.minimumStructured;
+  const k = BinaryOps.minimumStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1357,7 +1368,7 @@ export function cpu_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `clamp`, CPU (functional). */
 export function cpu_clamp(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   const fast = k.fast?.(self, min, max);
   if (fast) return fast;
   const iter = k.meta(null, self, min, max);
@@ -1367,7 +1378,7 @@ export function cpu_clamp(_ks: DispatchKeySet, self: Tensor, min: Opt<number | b
 
 /** `clamp_`, CPU (inplace). */
 export function cpu_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   const iter = k.meta(self, self, min, max);
   checkInplace(self, iter);
   k.impl(iter, self, min, max);
@@ -1376,7 +1387,7 @@ export function cpu_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | 
 
 /** `clamp.out`, CPU (out). */
 export function cpu_clamp_out(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   const iter = k.meta(out, self, min, max);
   k.impl(iter, self, min, max);
   return out;
@@ -1384,7 +1395,7 @@ export function cpu_clamp_out(_ks: DispatchKeySet, self: Tensor, min: Opt<number
 
 /** `clamp.Tensor`, CPU (functional). */
 export function cpu_clamp_Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   const fast = k.fast?.(self, min, max);
   if (fast) return fast;
   const iter = k.meta(null, self, min, max);
@@ -1394,7 +1405,7 @@ export function cpu_clamp_Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Ten
 
 /** `clamp_.Tensor`, CPU (inplace). */
 export function cpu_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   const iter = k.meta(self, self, min, max);
   checkInplace(self, iter);
   k.impl(iter, self, min, max);
@@ -1403,7 +1414,7 @@ export function cpu_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Te
 
 /** `clamp.Tensor_out`, CPU (out). */
 export function cpu_clamp_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   const iter = k.meta(out, self, min, max);
   k.impl(iter, self, min, max);
   return out;
@@ -1411,7 +1422,7 @@ export function cpu_clamp_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Opt
 
 /** `remainder.Tensor`, CPU (functional). */
 export function cpu_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1421,7 +1432,7 @@ export function cpu_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: T
 
 /** `remainder_.Tensor`, CPU (inplace). */
 export function cpu_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1430,7 +1441,7 @@ export function cpu_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: 
 
 /** `remainder.Tensor_out`, CPU (out). */
 export function cpu_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1438,7 +1449,7 @@ export function cpu_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, othe
 
 /** `fmod.Tensor`, CPU (functional). */
 export function cpu_fmod_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1448,7 +1459,7 @@ export function cpu_fmod_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `fmod_.Tensor`, CPU (inplace). */
 export function cpu_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1457,7 +1468,7 @@ export function cpu_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `fmod.Tensor_out`, CPU (out). */
 export function cpu_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1465,7 +1476,7 @@ export function cpu_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Te
 
 /** `atan2`, CPU (functional). */
 export function cpu_atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   const fast = k.fast?.(self, other);
   if (fast) return fast;
   const iter = k.meta(null, self, other);
@@ -1475,7 +1486,7 @@ export function cpu_atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
 
 /** `atan2_`, CPU (inplace). */
 export function cpu_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   k.impl(iter, self, other);
@@ -1484,7 +1495,7 @@ export function cpu_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Te
 
 /** `atan2.out`, CPU (out). */
 export function cpu_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   const iter = k.meta(out, self, other);
   k.impl(iter, self, other);
   return out;
@@ -1492,7 +1503,7 @@ export function cpu_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, 
 
 /** `lerp.Scalar`, CPU (functional). */
 export function cpu_lerp_Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   const fast = k.fast?.(self, end, weight);
   if (fast) return fast;
   const iter = k.meta(null, self, end, weight);
@@ -1502,7 +1513,7 @@ export function cpu_lerp_Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, 
 
 /** `lerp_.Scalar`, CPU (inplace). */
 export function cpu_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   const iter = k.meta(self, self, end, weight);
   checkInplace(self, iter);
   k.impl(iter, self, end, weight);
@@ -1511,7 +1522,7 @@ export function cpu_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor,
 
 /** `lerp.Scalar_out`, CPU (out). */
 export function cpu_lerp_Scalar_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean, out: Tensor): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   const iter = k.meta(out, self, end, weight);
   k.impl(iter, self, end, weight);
   return out;
@@ -1519,7 +1530,7 @@ export function cpu_lerp_Scalar_out(_ks: DispatchKeySet, self: Tensor, end: Tens
 
 /** `lerp.Tensor`, CPU (functional). */
 export function cpu_lerp_Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   const fast = k.fast?.(self, end, weight);
   if (fast) return fast;
   const iter = k.meta(null, self, end, weight);
@@ -1529,7 +1540,7 @@ export function cpu_lerp_Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, 
 
 /** `lerp_.Tensor`, CPU (inplace). */
 export function cpu_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   const iter = k.meta(self, self, end, weight);
   checkInplace(self, iter);
   k.impl(iter, self, end, weight);
@@ -1538,7 +1549,7 @@ export function cpu_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor,
 
 /** `lerp.Tensor_out`, CPU (out). */
 export function cpu_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   const iter = k.meta(out, self, end, weight);
   k.impl(iter, self, end, weight);
   return out;
@@ -1546,7 +1557,7 @@ export function cpu_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tens
 
 /** `sum.dim_IntList`, CPU (functional). */
 export function cpu_sum_dim_IntList(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.sumStructured;
+  const k = ReduceOps.sumStructured;
   const fast = k.fast?.(self, dim, keepdim, dtype);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim, dtype);
@@ -1556,7 +1567,7 @@ export function cpu_sum_dim_IntList(_ks: DispatchKeySet, self: Tensor, dim: Opt<
 
 /** `sum.IntList_out`, CPU (out). */
 export function cpu_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.sumStructured;
+  const k = ReduceOps.sumStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
   return out;
@@ -1564,7 +1575,7 @@ export function cpu_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<
 
 /** `mean.dim`, CPU (functional). */
 export function cpu_mean_dim(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.meanStructured;
+  const k = ReduceOps.meanStructured;
   const fast = k.fast?.(self, dim, keepdim, dtype);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim, dtype);
@@ -1574,7 +1585,7 @@ export function cpu_mean_dim(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[
 
 /** `mean.out`, CPU (out). */
 export function cpu_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.meanStructured;
+  const k = ReduceOps.meanStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
   return out;
@@ -1582,7 +1593,7 @@ export function cpu_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[
 
 /** `prod.dim_int`, CPU (functional). */
 export function cpu_prod_dim_int(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.prodStructured;
+  const k = ReduceOps.prodStructured;
   const fast = k.fast?.(self, dim, keepdim, dtype);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim, dtype);
@@ -1592,7 +1603,7 @@ export function cpu_prod_dim_int(_ks: DispatchKeySet, self: Tensor, dim: number,
 
 /** `prod.int_out`, CPU (out). */
 export function cpu_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.prodStructured;
+  const k = ReduceOps.prodStructured;
   const iter = k.meta(out, self, dim, keepdim, dtype);
   k.impl(iter, self, dim, keepdim, dtype);
   return out;
@@ -1600,7 +1611,7 @@ export function cpu_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number,
 
 /** `amax`, CPU (functional). */
 export function cpu_amax(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.amaxStructured;
+  const k = ReduceOps.amaxStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1610,7 +1621,7 @@ export function cpu_amax(_ks: DispatchKeySet, self: Tensor, dim: number[], keepd
 
 /** `amax.out`, CPU (out). */
 export function cpu_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.amaxStructured;
+  const k = ReduceOps.amaxStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1618,7 +1629,7 @@ export function cpu_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], k
 
 /** `amin`, CPU (functional). */
 export function cpu_amin(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.aminStructured;
+  const k = ReduceOps.aminStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1628,7 +1639,7 @@ export function cpu_amin(_ks: DispatchKeySet, self: Tensor, dim: number[], keepd
 
 /** `amin.out`, CPU (out). */
 export function cpu_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.aminStructured;
+  const k = ReduceOps.aminStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1636,7 +1647,7 @@ export function cpu_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], k
 
 /** `all.dim`, CPU (functional). */
 export function cpu_all_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
-  const k = reduce.allDimStructured;
+  const k = ReduceOps.allDimStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1646,7 +1657,7 @@ export function cpu_all_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `all.dims`, CPU (functional). */
 export function cpu_all_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
-  const k = reduce.allDimsStructured;
+  const k = ReduceOps.allDimsStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1656,7 +1667,7 @@ export function cpu_all_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[
 
 /** `all.out`, CPU (out). */
 export function cpu_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.allDimStructured;
+  const k = ReduceOps.allDimStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1664,7 +1675,7 @@ export function cpu_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `all.dims_out`, CPU (out). */
 export function cpu_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.allDimsStructured;
+  const k = ReduceOps.allDimsStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1672,7 +1683,7 @@ export function cpu_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<num
 
 /** `any.dim`, CPU (functional). */
 export function cpu_any_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
-  const k = reduce.anyDimStructured;
+  const k = ReduceOps.anyDimStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1682,7 +1693,7 @@ export function cpu_any_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `any.dims`, CPU (functional). */
 export function cpu_any_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
-  const k = reduce.anyDimsStructured;
+  const k = ReduceOps.anyDimsStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1692,7 +1703,7 @@ export function cpu_any_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[
 
 /** `any.out`, CPU (out). */
 export function cpu_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.anyDimStructured;
+  const k = ReduceOps.anyDimStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1700,7 +1711,7 @@ export function cpu_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `any.dims_out`, CPU (out). */
 export function cpu_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.anyDimsStructured;
+  const k = ReduceOps.anyDimsStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1708,7 +1719,7 @@ export function cpu_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<num
 
 /** `all`, CPU (functional). */
 export function cpu_all(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = reduce.allAllStructured;
+  const k = ReduceOps.allAllStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -1718,7 +1729,7 @@ export function cpu_all(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `all.all_out`, CPU (out). */
 export function cpu_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = reduce.allAllStructured;
+  const k = ReduceOps.allAllStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -1726,7 +1737,7 @@ export function cpu_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor):
 
 /** `any`, CPU (functional). */
 export function cpu_any(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = reduce.anyAllStructured;
+  const k = ReduceOps.anyAllStructured;
   const fast = k.fast?.(self);
   if (fast) return fast;
   const iter = k.meta(null, self);
@@ -1736,7 +1747,7 @@ export function cpu_any(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `any.all_out`, CPU (out). */
 export function cpu_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = reduce.anyAllStructured;
+  const k = ReduceOps.anyAllStructured;
   const iter = k.meta(out, self);
   k.impl(iter, self);
   return out;
@@ -1744,7 +1755,7 @@ export function cpu_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor):
 
 /** `argmax`, CPU (functional). */
 export function cpu_argmax(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
-  const k = reduce.argmaxStructured;
+  const k = ReduceOps.argmaxStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1754,7 +1765,7 @@ export function cpu_argmax(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, 
 
 /** `argmax.out`, CPU (out). */
 export function cpu_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.argmaxStructured;
+  const k = ReduceOps.argmaxStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1762,7 +1773,7 @@ export function cpu_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<numbe
 
 /** `argmin`, CPU (functional). */
 export function cpu_argmin(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
-  const k = reduce.argminStructured;
+  const k = ReduceOps.argminStructured;
   const fast = k.fast?.(self, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, dim, keepdim);
@@ -1772,7 +1783,7 @@ export function cpu_argmin(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, 
 
 /** `argmin.out`, CPU (out). */
 export function cpu_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.argminStructured;
+  const k = ReduceOps.argminStructured;
   const iter = k.meta(out, self, dim, keepdim);
   k.impl(iter, self, dim, keepdim);
   return out;
@@ -1780,7 +1791,7 @@ export function cpu_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<numbe
 
 /** `max.dim`, CPU (functional). */
 export function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
-  const k = reduce.maxDimStructured;
+  const k = TensorCompare.maxDimStructured;
   const m = k.meta(null, self, dim, keepdim);
   const out0 = allocateStructuredOutput(m, 0);
   const out1 = allocateStructuredOutput(m, 1);
@@ -1790,7 +1801,7 @@ export function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `max.dim_max`, CPU (out). */
 export function cpu_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
-  const k = reduce.maxDimStructured;
+  const k = TensorCompare.maxDimStructured;
   const m = k.meta([max, maxValues], self, dim, keepdim);
   resizeStructuredOutput(max, m, 0);
   resizeStructuredOutput(maxValues, m, 1);
@@ -1800,7 +1811,7 @@ export function cpu_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, 
 
 /** `min.dim`, CPU (functional). */
 export function cpu_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
-  const k = reduce.minDimStructured;
+  const k = TensorCompare.minDimStructured;
   const m = k.meta(null, self, dim, keepdim);
   const out0 = allocateStructuredOutput(m, 0);
   const out1 = allocateStructuredOutput(m, 1);
@@ -1810,7 +1821,7 @@ export function cpu_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keep
 
 /** `min.dim_min`, CPU (out). */
 export function cpu_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor): [Tensor, Tensor] {
-  const k = reduce.minDimStructured;
+  const k = TensorCompare.minDimStructured;
   const m = k.meta([min, minIndices], self, dim, keepdim);
   resizeStructuredOutput(min, m, 0);
   resizeStructuredOutput(minIndices, m, 1);
@@ -1820,7 +1831,7 @@ export function cpu_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, 
 
 /** `cumsum`, CPU (functional). */
 export function cpu_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta(null, self, dim, dtype);
   const out0 = allocateStructuredOutput(m, 0);
   k.impl([out0], self, dim, dtype);
@@ -1829,7 +1840,7 @@ export function cpu_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype
 
 /** `cumsum_`, CPU (inplace). */
 export function cpu_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta([self], self, dim, dtype);
   checkInplaceOutput(self, m, 0);
   k.impl([self], self, dim, dtype);
@@ -1838,7 +1849,7 @@ export function cpu_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtyp
 
 /** `cumsum.out`, CPU (out). */
 export function cpu_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta([out], self, dim, dtype);
   resizeStructuredOutput(out, m, 0);
   k.impl([out], self, dim, dtype);
@@ -1847,7 +1858,7 @@ export function cpu_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, d
 
 /** `cumprod`, CPU (functional). */
 export function cpu_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta(null, self, dim, dtype);
   const out0 = allocateStructuredOutput(m, 0);
   k.impl([out0], self, dim, dtype);
@@ -1856,7 +1867,7 @@ export function cpu_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtyp
 
 /** `cumprod_`, CPU (inplace). */
 export function cpu_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta([self], self, dim, dtype);
   checkInplaceOutput(self, m, 0);
   k.impl([self], self, dim, dtype);
@@ -1865,7 +1876,7 @@ export function cpu_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dty
 
 /** `cumprod.out`, CPU (out). */
 export function cpu_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta([out], self, dim, dtype);
   resizeStructuredOutput(out, m, 0);
   k.impl([out], self, dim, dtype);
@@ -1874,7 +1885,7 @@ export function cpu_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, 
 
 /** `norm.ScalarOpt_dim`, CPU (functional). */
 export function cpu_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.normStructured;
+  const k = ReduceOps.normStructured;
   const fast = k.fast?.(self, p, dim, keepdim);
   if (fast) return fast;
   const iter = k.meta(null, self, p, dim, keepdim);
@@ -1884,7 +1895,7 @@ export function cpu_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt
 
 /** `norm.out`, CPU (out). */
 export function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.normStructured;
+  const k = ReduceOps.normStructured;
   const iter = k.meta(out, self, p, dim, keepdim);
   k.impl(iter, self, p, dim, keepdim);
   return out;
@@ -1892,15 +1903,15 @@ export function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | 
 
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
-  empty_memory_format: factories.empty,
-  empty_strided: factories.emptyStrided,
-  copy_: copy.copy_,
-  fill__Scalar: copy.fill_,
-  _local_scalar_dense: copy.localScalarDense,
-  uniform_: dist.uniform_,
-  normal_: dist.normal_,
-  bernoulli__float: dist.bernoulliScalar_,
-  bernoulli: dist.bernoulliTensor,
+  empty_memory_format: TensorFactories.empty,
+  empty_strided: TensorFactories.emptyStrided,
+  copy_: Copy.copy_,
+  fill__Scalar: Copy.fill_,
+  _local_scalar_dense: Copy.localScalarDense,
+  uniform_: Distributions.uniform_,
+  normal_: Distributions.normal_,
+  bernoulli__float: Distributions.bernoulliScalar_,
+  bernoulli: Distributions.bernoulliTensor,
   add_Tensor: cpu_add_Tensor,
   add__Tensor: cpu_add__Tensor,
   add_out: cpu_add_out,
@@ -1916,9 +1927,9 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   neg: cpu_neg,
   neg_: cpu_neg_,
   neg_out: cpu_neg_out,
-  abs: unary.abs,
-  abs_: unary.abs_,
-  abs_out: unary.absOut,
+  abs: UnaryOps.abs,
+  abs_: UnaryOps.abs_,
+  abs_out: UnaryOps.absOut,
   sign: cpu_sign,
   sign_: cpu_sign_,
   sign_out: cpu_sign_out,
@@ -1976,11 +1987,11 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   sigmoid: cpu_sigmoid,
   sigmoid_: cpu_sigmoid_,
   sigmoid_out: cpu_sigmoid_out,
-  relu: unary.relu,
-  relu_: unary.relu_,
-  gelu: unary.gelu,
-  gelu_: unary.gelu_,
-  gelu_out: unary.geluOut,
+  relu: Activation.relu,
+  relu_: Activation.relu_,
+  gelu: Activation.gelu,
+  gelu_: Activation.gelu_,
+  gelu_out: Activation.geluOut,
   silu: cpu_silu,
   silu_: cpu_silu_,
   silu_out: cpu_silu_out,
@@ -1996,9 +2007,9 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   round: cpu_round,
   round_: cpu_round_,
   round_out: cpu_round_out,
-  round_decimals: unary.roundDecimals,
-  round__decimals: unary.roundDecimals_,
-  round_decimals_out: unary.roundDecimalsOut,
+  round_decimals: UnaryOps.roundDecimals,
+  round__decimals: UnaryOps.roundDecimals_,
+  round_decimals_out: UnaryOps.roundDecimalsOut,
   trunc: cpu_trunc,
   trunc_: cpu_trunc_,
   trunc_out: cpu_trunc_out,
@@ -2008,12 +2019,12 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   reciprocal: cpu_reciprocal,
   reciprocal_: cpu_reciprocal_,
   reciprocal_out: cpu_reciprocal_out,
-  isnan: unary.isnan,
-  isinf: unary.isinf,
-  isfinite: unary.isfinite,
-  nan_to_num: unary.nanToNum,
-  nan_to_num_: unary.nanToNum_,
-  nan_to_num_out: unary.nanToNumOut,
+  isnan: TensorCompare.isnan,
+  isinf: TensorCompare.isinf,
+  isfinite: TensorCompare.isfinite,
+  nan_to_num: UnaryOps.nanToNum,
+  nan_to_num_: UnaryOps.nanToNum_,
+  nan_to_num_out: UnaryOps.nanToNumOut,
   eq_Tensor: cpu_eq_Tensor,
   eq__Tensor: cpu_eq__Tensor,
   eq_Tensor_out: cpu_eq_Tensor_out,
@@ -2050,51 +2061,51 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   ge_Scalar: cpu_ge_Scalar,
   ge__Scalar: cpu_ge__Scalar,
   ge_Scalar_out: cpu_ge_Scalar_out,
-  logical_and: compare.logicalAnd,
-  logical_and_: compare.logicalAnd_,
-  logical_and_out: compare.logicalAndOut,
-  logical_or: compare.logicalOr,
-  logical_or_: compare.logicalOr_,
-  logical_or_out: compare.logicalOrOut,
-  logical_xor: compare.logicalXor,
-  logical_xor_: compare.logicalXor_,
-  logical_xor_out: compare.logicalXorOut,
-  logical_not: compare.logicalNot,
-  logical_not_: compare.logicalNot_,
-  logical_not_out: compare.logicalNotOut,
+  logical_and: BinaryOps.logicalAnd,
+  logical_and_: BinaryOps.logicalAnd_,
+  logical_and_out: BinaryOps.logicalAndOut,
+  logical_or: BinaryOps.logicalOr,
+  logical_or_: BinaryOps.logicalOr_,
+  logical_or_out: BinaryOps.logicalOrOut,
+  logical_xor: BinaryOps.logicalXor,
+  logical_xor_: BinaryOps.logicalXor_,
+  logical_xor_out: BinaryOps.logicalXorOut,
+  logical_not: UnaryOps.logicalNot,
+  logical_not_: UnaryOps.logicalNot_,
+  logical_not_out: UnaryOps.logicalNotOut,
   bitwise_not: cpu_bitwise_not,
   bitwise_not_: cpu_bitwise_not_,
   bitwise_not_out: cpu_bitwise_not_out,
   bitwise_and_Tensor: cpu_bitwise_and_Tensor,
   bitwise_and__Tensor: cpu_bitwise_and__Tensor,
   bitwise_and_Tensor_out: cpu_bitwise_and_Tensor_out,
-  bitwise_and_Scalar: compare.bitwiseAndScalar,
-  bitwise_and__Scalar: compare.bitwiseAndScalar_,
-  bitwise_and_Scalar_out: compare.bitwiseAndScalarOut,
-  bitwise_and_Scalar_Tensor: compare.bitwiseAndScalarTensor,
+  bitwise_and_Scalar: BinaryOps.bitwiseAndScalar,
+  bitwise_and__Scalar: BinaryOps.bitwiseAndScalar_,
+  bitwise_and_Scalar_out: BinaryOps.bitwiseAndScalarOut,
+  bitwise_and_Scalar_Tensor: BinaryOps.bitwiseAndScalarTensor,
   bitwise_or_Tensor: cpu_bitwise_or_Tensor,
   bitwise_or__Tensor: cpu_bitwise_or__Tensor,
   bitwise_or_Tensor_out: cpu_bitwise_or_Tensor_out,
-  bitwise_or_Scalar: compare.bitwiseOrScalar,
-  bitwise_or__Scalar: compare.bitwiseOrScalar_,
-  bitwise_or_Scalar_out: compare.bitwiseOrScalarOut,
-  bitwise_or_Scalar_Tensor: compare.bitwiseOrScalarTensor,
+  bitwise_or_Scalar: BinaryOps.bitwiseOrScalar,
+  bitwise_or__Scalar: BinaryOps.bitwiseOrScalar_,
+  bitwise_or_Scalar_out: BinaryOps.bitwiseOrScalarOut,
+  bitwise_or_Scalar_Tensor: BinaryOps.bitwiseOrScalarTensor,
   bitwise_xor_Tensor: cpu_bitwise_xor_Tensor,
   bitwise_xor__Tensor: cpu_bitwise_xor__Tensor,
   bitwise_xor_Tensor_out: cpu_bitwise_xor_Tensor_out,
-  bitwise_xor_Scalar: compare.bitwiseXorScalar,
-  bitwise_xor__Scalar: compare.bitwiseXorScalar_,
-  bitwise_xor_Scalar_out: compare.bitwiseXorScalarOut,
-  bitwise_xor_Scalar_Tensor: compare.bitwiseXorScalarTensor,
+  bitwise_xor_Scalar: BinaryOps.bitwiseXorScalar,
+  bitwise_xor__Scalar: BinaryOps.bitwiseXorScalar_,
+  bitwise_xor_Scalar_out: BinaryOps.bitwiseXorScalarOut,
+  bitwise_xor_Scalar_Tensor: BinaryOps.bitwiseXorScalarTensor,
   maximum: cpu_maximum,
   maximum_out: cpu_maximum_out,
   minimum: cpu_minimum,
   minimum_out: cpu_minimum_out,
-  where_self: compare.where,
-  where_self_out: compare.whereOut,
-  where_ScalarSelf: compare.whereScalarSelf,
-  where_ScalarOther: compare.whereScalarOther,
-  where_Scalar: compare.whereScalar,
+  where_self: TensorCompare.where,
+  where_self_out: TensorCompare.whereOut,
+  where_ScalarSelf: TensorCompare.whereScalarSelf,
+  where_ScalarOther: TensorCompare.whereScalarOther,
+  where_Scalar: TensorCompare.whereScalar,
   clamp: cpu_clamp,
   clamp_: cpu_clamp_,
   clamp_out: cpu_clamp_out,
@@ -2104,16 +2115,16 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   remainder_Tensor: cpu_remainder_Tensor,
   remainder__Tensor: cpu_remainder__Tensor,
   remainder_Tensor_out: cpu_remainder_Tensor_out,
-  remainder_Scalar: compare.remainderScalar,
-  remainder__Scalar: compare.remainderScalar_,
-  remainder_Scalar_out: compare.remainderScalarOut,
+  remainder_Scalar: BinaryOps.remainderScalar,
+  remainder__Scalar: BinaryOps.remainderScalar_,
+  remainder_Scalar_out: BinaryOps.remainderScalarOut,
   fmod_Tensor: cpu_fmod_Tensor,
   fmod__Tensor: cpu_fmod__Tensor,
   fmod_Tensor_out: cpu_fmod_Tensor_out,
-  fmod_Scalar: compare.fmodScalar,
-  fmod__Scalar: compare.fmodScalar_,
-  fmod_Scalar_out: compare.fmodScalarOut,
-  remainder_Scalar_Tensor: compare.remainderScalarTensor,
+  fmod_Scalar: BinaryOps.fmodScalar,
+  fmod__Scalar: BinaryOps.fmodScalar_,
+  fmod_Scalar_out: BinaryOps.fmodScalarOut,
+  remainder_Scalar_Tensor: BinaryOps.remainderScalarTensor,
   atan2: cpu_atan2,
   atan2_: cpu_atan2_,
   atan2_out: cpu_atan2_out,
@@ -2123,13 +2134,13 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   lerp_Tensor: cpu_lerp_Tensor,
   lerp__Tensor: cpu_lerp__Tensor,
   lerp_Tensor_out: cpu_lerp_Tensor_out,
-  sum: reduce.sumAll,
+  sum: ReduceOps.sumAll,
   sum_dim_IntList: cpu_sum_dim_IntList,
   sum_IntList_out: cpu_sum_IntList_out,
-  mean: reduce.meanAll,
+  mean: ReduceOps.meanAll,
   mean_dim: cpu_mean_dim,
   mean_out: cpu_mean_out,
-  prod: reduce.prodAll,
+  prod: ReduceOps.prodAll,
   prod_dim_int: cpu_prod_dim_int,
   prod_int_out: cpu_prod_int_out,
   amax: cpu_amax,
@@ -2156,76 +2167,76 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   max_dim_max: cpu_max_dim_max,
   min_dim: cpu_min_dim,
   min_dim_min: cpu_min_dim_min,
-  var_correction: reduce.varCorrection,
-  std_correction: reduce.std,
-  logsumexp: reduce.logsumexp,
-  mm: linalg.mm,
-  bmm: linalg.bmm,
-  dot: linalg.dot,
-  mv: linalg.mv,
-  outer: linalg.outer,
-  addmm: linalg.addmm,
-  baddbmm: linalg.baddbmm,
-  softmax_int: nn.softmax,
-  log_softmax_int: nn.logSoftmax,
-  nll_loss: nn.nllLoss,
-  nll_loss2d: nn.nllLoss,
-  mse_loss: nn.mseLoss,
-  l1_loss: nn.l1Loss,
-  binary_cross_entropy: nn.binaryCrossEntropy,
-  binary_cross_entropy_with_logits: nn.binaryCrossEntropyWithLogits,
-  native_layer_norm: nn.nativeLayerNorm,
-  convolution: conv.convolution,
-  _conv2d_backward_input: conv.conv2dBackwardInput,
-  _conv2d_backward_weight: conv.conv2dBackwardWeight,
-  max_pool2d_with_indices: conv.maxPool2dWithIndices,
-  max_pool2d_with_indices_backward: conv.maxPool2dWithIndicesBackward,
-  avg_pool2d: conv.avgPool2d,
-  avg_pool2d_backward: conv.avgPool2dBackward,
-  cat: indexing.cat,
-  split_Tensor: indexing.split,
-  split_with_sizes: indexing.splitWithSizes,
-  chunk: indexing.chunk,
-  unbind_int: indexing.unbind,
-  flip: indexing.flip,
-  roll: indexing.roll,
-  repeat: indexing.repeat,
-  tile: indexing.tile,
-  index_select: indexing.indexSelect,
-  index_Tensor: indexing.index,
-  index_put_: indexing.indexPut_,
-  index_put: indexing.indexPut,
-  gather: indexing.gather,
-  scatter_src: indexing.scatter,
-  scatter_value: indexing.scatter,
-  scatter_add: indexing.scatterAdd,
-  masked_fill_Scalar: indexing.maskedFill,
-  masked_fill__Scalar: indexing.maskedFill_,
-  masked_fill_Tensor: indexing.maskedFillTensor,
-  masked_fill__Tensor: indexing.maskedFillTensor_,
-  masked_select: indexing.maskedSelect,
-  nonzero: indexing.nonzero,
-  tril: indexing.tril,
-  triu: indexing.triu,
-  sort: indexing.sort,
-  argsort: indexing.argsort,
-  topk: indexing.topk,
-  one_hot: indexing.oneHot,
-  embedding: indexing.embedding,
-  pow_Tensor_Tensor: powdiv.powTensor,
-  pow_Tensor_Tensor_out: powdiv.powTensorOut,
-  pow_Tensor_Scalar: powdiv.powTensorScalar,
-  pow_Tensor_Scalar_out: powdiv.powTensorScalarOut,
-  pow_Scalar: powdiv.powScalar,
-  pow_Scalar_out: powdiv.powScalarOut,
-  div_Tensor_mode: powdiv.divMode,
+  var_correction: ReduceOps.varCorrection,
+  std_correction: ReduceOps.std,
+  logsumexp: ReduceOps.logsumexp,
+  mm: LinearAlgebra.mm,
+  bmm: LinearAlgebra.bmm,
+  dot: LinearAlgebra.dot,
+  mv: LinearAlgebra.mv,
+  outer: LinearAlgebra.outer,
+  addmm: LinearAlgebra.addmm,
+  baddbmm: LinearAlgebra.baddbmm,
+  softmax_int: SoftMax.softmax,
+  log_softmax_int: SoftMax.logSoftmax,
+  nll_loss: LossNLL.nllLoss,
+  nll_loss2d: LossNLL.nllLoss,
+  mse_loss: Loss.mseLoss,
+  l1_loss: Loss.l1Loss,
+  binary_cross_entropy: Loss.binaryCrossEntropy,
+  binary_cross_entropy_with_logits: Loss.binaryCrossEntropyWithLogits,
+  native_layer_norm: layer_norm.nativeLayerNorm,
+  convolution: Convolution.convolution,
+  _conv2d_backward_input: Convolution.conv2dBackwardInput,
+  _conv2d_backward_weight: Convolution.conv2dBackwardWeight,
+  max_pool2d_with_indices: Convolution.maxPool2dWithIndices,
+  max_pool2d_with_indices_backward: Convolution.maxPool2dWithIndicesBackward,
+  avg_pool2d: Convolution.avgPool2d,
+  avg_pool2d_backward: Convolution.avgPool2dBackward,
+  cat: TensorShape.cat,
+  split_Tensor: TensorShape.split,
+  split_with_sizes: TensorShape.splitWithSizes,
+  chunk: TensorShape.chunk,
+  unbind_int: TensorShape.unbind,
+  flip: TensorTransformations.flip,
+  roll: TensorTransformations.roll,
+  repeat: TensorShape.repeat,
+  tile: TensorShape.tile,
+  index_select: TensorAdvancedIndexing.indexSelect,
+  index_Tensor: TensorAdvancedIndexing.index,
+  index_put_: TensorAdvancedIndexing.indexPut_,
+  index_put: TensorAdvancedIndexing.indexPut,
+  gather: TensorAdvancedIndexing.gather,
+  scatter_src: TensorAdvancedIndexing.scatter,
+  scatter_value: TensorAdvancedIndexing.scatter,
+  scatter_add: TensorAdvancedIndexing.scatterAdd,
+  masked_fill_Scalar: TensorAdvancedIndexing.maskedFill,
+  masked_fill__Scalar: TensorAdvancedIndexing.maskedFill_,
+  masked_fill_Tensor: TensorAdvancedIndexing.maskedFillTensor,
+  masked_fill__Tensor: TensorAdvancedIndexing.maskedFillTensor_,
+  masked_select: TensorAdvancedIndexing.maskedSelect,
+  nonzero: TensorAdvancedIndexing.nonzero,
+  tril: TriangularOps.tril,
+  triu: TriangularOps.triu,
+  sort: Sorting.sort,
+  argsort: Sorting.argsort,
+  topk: Sorting.topk,
+  one_hot: Onehot.oneHot,
+  embedding: Embedding.embedding,
+  pow_Tensor_Tensor: Pow.powTensor,
+  pow_Tensor_Tensor_out: Pow.powTensorOut,
+  pow_Tensor_Scalar: Pow.powTensorScalar,
+  pow_Tensor_Scalar_out: Pow.powTensorScalarOut,
+  pow_Scalar: Pow.powScalar,
+  pow_Scalar_out: Pow.powScalarOut,
+  div_Tensor_mode: BinaryOps.divMode,
   cumsum: cpu_cumsum,
   cumsum_: cpu_cumsum_,
   cumsum_out: cpu_cumsum_out,
   cumprod: cpu_cumprod,
   cumprod_: cpu_cumprod_,
   cumprod_out: cpu_cumprod_out,
-  norm_Scalar: reduce.normAll,
+  norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: cpu_norm_ScalarOpt_dim,
   norm_out: cpu_norm_out,
 };

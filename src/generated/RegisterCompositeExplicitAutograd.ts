@@ -5,52 +5,51 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
-import * as copy from '../kernels/Copy.js';
-import * as dist from '../kernels/Distributions.js';
-import * as factories from '../kernels/TensorFactories.js';
-import * as indexing from '../kernels/Indexing.js';
-import * as linalg from '../kernels/LinearAlgebra.js';
-import * as shape from '../kernels/TensorShape.js';
+import * as Copy from '../kernels/Copy.js';
+import * as Distributions from '../kernels/Distributions.js';
+import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as TensorFactories from '../kernels/TensorFactories.js';
+import * as TensorShape from '../kernels/TensorShape.js';
 
 /** The CompositeExplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeExplicitAutograd.cpp). */
 export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
-  zeros: factories.zeros,
-  ones: factories.ones,
-  full: factories.full,
-  arange_start_step: factories.arange,
-  linspace: factories.linspace,
-  eye_m: factories.eye,
-  empty_like: factories.emptyLike,
-  zeros_like: factories.zerosLike,
-  ones_like: factories.onesLike,
-  full_like: factories.fullLike,
-  view: shape.view,
-  as_strided: shape.asStrided,
-  transpose_int: shape.transpose,
-  transpose_: shape.transpose_,
-  t: shape.t,
-  t_: shape.t_,
-  permute: shape.permute,
-  expand: shape.expand,
-  squeeze: shape.squeeze,
-  squeeze_dim: shape.squeezeDim,
-  squeeze_dims: shape.squeezeDims,
-  squeeze_: shape.squeeze_,
-  squeeze__dim: shape.squeezeDim_,
-  squeeze__dims: shape.squeezeDims_,
-  unsqueeze: shape.unsqueeze,
-  unsqueeze_: shape.unsqueeze_,
-  select_int: shape.select,
-  slice_Tensor: shape.slice,
-  alias: shape.alias,
-  clone: copy.clone,
-  zero_: copy.zero_,
-  _to_copy: copy.toCopy,
-  bernoulli_p: dist.bernoulliP,
-  rand_generator: dist.rand,
-  randn_generator: dist.randn,
-  randint_low_generator: dist.randint,
-  randperm_generator: dist.randperm,
-  _unsafe_view: linalg.unsafeView,
-  stack: indexing.stack,
+  zeros: TensorFactories.zeros,
+  ones: TensorFactories.ones,
+  full: TensorFactories.full,
+  arange_start_step: TensorFactories.arange,
+  linspace: TensorFactories.linspace,
+  eye_m: TensorFactories.eye,
+  empty_like: TensorFactories.emptyLike,
+  zeros_like: TensorFactories.zerosLike,
+  ones_like: TensorFactories.onesLike,
+  full_like: TensorFactories.fullLike,
+  view: TensorShape.view,
+  as_strided: TensorShape.asStrided,
+  transpose_int: TensorShape.transpose,
+  transpose_: TensorShape.transpose_,
+  t: TensorShape.t,
+  t_: TensorShape.t_,
+  permute: TensorShape.permute,
+  expand: TensorShape.expand,
+  squeeze: TensorShape.squeeze,
+  squeeze_dim: TensorShape.squeezeDim,
+  squeeze_dims: TensorShape.squeezeDims,
+  squeeze_: TensorShape.squeeze_,
+  squeeze__dim: TensorShape.squeezeDim_,
+  squeeze__dims: TensorShape.squeezeDims_,
+  unsqueeze: TensorShape.unsqueeze,
+  unsqueeze_: TensorShape.unsqueeze_,
+  select_int: TensorShape.select,
+  slice_Tensor: TensorShape.slice,
+  alias: TensorShape.alias,
+  clone: Copy.clone,
+  zero_: Copy.zero_,
+  _to_copy: Copy.toCopy,
+  bernoulli_p: Distributions.bernoulliP,
+  rand_generator: Distributions.rand,
+  randn_generator: Distributions.randn,
+  randint_low_generator: Distributions.randint,
+  randperm_generator: Distributions.randperm,
+  _unsafe_view: LinearAlgebra.unsafeView,
+  stack: TensorShape.stack,
 };

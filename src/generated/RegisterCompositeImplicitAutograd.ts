@@ -5,27 +5,31 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
-import * as composite from '../kernels/composite.js';
-import * as conv from '../kernels/Convolution.js';
-import * as linalg from '../kernels/LinearAlgebra.js';
-import * as nn from '../kernels/NNOps.js';
-import * as shape from '../kernels/TensorShape.js';
+import * as Convolution from '../kernels/Convolution.js';
+import * as Dropout from '../kernels/Dropout.js';
+import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as LossNLL from '../kernels/LossNLL.js';
+import * as Scalar from '../kernels/Scalar.js';
+import * as TensorConversions from '../kernels/TensorConversions.js';
+import * as TensorProperties from '../kernels/TensorProperties.js';
+import * as TensorShape from '../kernels/TensorShape.js';
+import * as layer_norm from '../kernels/layer_norm.js';
 
 /** The CompositeImplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeImplicitAutograd.cpp). */
 export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
-  reshape: composite.reshape,
-  narrow: shape.narrow,
-  flatten_using_ints: composite.flatten,
-  unflatten_int: composite.unflatten,
-  contiguous: composite.contiguous,
-  to_dtype: composite.toDtype,
-  item: composite.item,
-  matmul: linalg.matmul,
-  linear: linalg.linear,
-  nll_loss_nd: nn.nllLossNd,
-  cross_entropy_loss: nn.crossEntropy,
-  layer_norm: nn.layerNorm,
-  dropout: nn.dropout,
-  conv2d: conv.conv2d,
-  max_pool2d: conv.maxPool2d,
+  reshape: TensorShape.reshape,
+  narrow: TensorShape.narrow,
+  flatten_using_ints: TensorShape.flatten,
+  unflatten_int: TensorShape.unflatten,
+  contiguous: TensorProperties.contiguous,
+  to_dtype: TensorConversions.toDtype,
+  item: Scalar.item,
+  matmul: LinearAlgebra.matmul,
+  linear: LinearAlgebra.linear,
+  nll_loss_nd: LossNLL.nllLossNd,
+  cross_entropy_loss: LossNLL.crossEntropy,
+  layer_norm: layer_norm.layerNorm,
+  dropout: Dropout.dropout,
+  conv2d: Convolution.conv2d,
+  max_pool2d: Convolution.maxPool2d,
 };

@@ -10,29 +10,40 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
-import * as binary from '../kernels/BinaryOps.js';
-import * as compare from '../kernels/CompareOps.js';
-import * as conv from '../kernels/Convolution.js';
-import * as copy from '../kernels/Copy.js';
-import * as dist from '../kernels/Distributions.js';
-import * as factories from '../kernels/TensorFactories.js';
-import * as indexing from '../kernels/Indexing.js';
-import * as linalg from '../kernels/LinearAlgebra.js';
-import * as nn from '../kernels/NNOps.js';
-import * as powdiv from '../kernels/PowDivOps.js';
-import * as reduce from '../kernels/ReduceOps.js';
-import * as unary from '../kernels/UnaryOps.js';
+import * as Activation from '../kernels/Activation.js';
+import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as Convolution from '../kernels/Convolution.js';
+import * as Copy from '../kernels/Copy.js';
+import * as Distributions from '../kernels/Distributions.js';
+import * as Embedding from '../kernels/Embedding.js';
+import * as Lerp from '../kernels/Lerp.js';
+import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as Loss from '../kernels/Loss.js';
+import * as LossNLL from '../kernels/LossNLL.js';
+import * as Onehot from '../kernels/Onehot.js';
+import * as Pow from '../kernels/Pow.js';
+import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as SoftMax from '../kernels/SoftMax.js';
+import * as Sorting from '../kernels/Sorting.js';
+import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
+import * as TensorCompare from '../kernels/TensorCompare.js';
+import * as TensorFactories from '../kernels/TensorFactories.js';
+import * as TensorShape from '../kernels/TensorShape.js';
+import * as TensorTransformations from '../kernels/TensorTransformations.js';
+import * as TriangularOps from '../kernels/TriangularOps.js';
+import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as layer_norm from '../kernels/layer_norm.js';
 
 /** `add.Tensor`, Meta (functional). */
 function meta_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   const iter = k.meta(null, self, other, alpha);
   return iter.output() as Tensor;
 }
 
 /** `add_.Tensor`, Meta (inplace). */
 function meta_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   return self;
@@ -40,28 +51,28 @@ function meta_add__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alph
 
 /** `add.out`, Meta (out). */
 function meta_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
-  const k = binary.addStructured;
+  const k = BinaryOps.addStructured;
   k.meta(out, self, other, alpha);
   return out;
 }
 
 /** `sub.out`, Meta (out). */
 function meta_sub_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   k.meta(out, self, other, alpha);
   return out;
 }
 
 /** `sub.Tensor`, Meta (functional). */
 function meta_sub_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   const iter = k.meta(null, self, other, alpha);
   return iter.output() as Tensor;
 }
 
 /** `sub_.Tensor`, Meta (inplace). */
 function meta_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {
-  const k = binary.subStructured;
+  const k = BinaryOps.subStructured;
   const iter = k.meta(self, self, other, alpha);
   checkInplace(self, iter);
   return self;
@@ -69,14 +80,14 @@ function meta_sub__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alph
 
 /** `mul.Tensor`, Meta (functional). */
 function meta_mul_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `mul_.Tensor`, Meta (inplace). */
 function meta_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -84,21 +95,21 @@ function meta_mul__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
 
 /** `mul.out`, Meta (out). */
 function meta_mul_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = binary.mulStructured;
+  const k = BinaryOps.mulStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `div.Tensor`, Meta (functional). */
 function meta_div_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `div_.Tensor`, Meta (inplace). */
 function meta_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -106,21 +117,21 @@ function meta_div__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Ten
 
 /** `div.out`, Meta (out). */
 function meta_div_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = binary.divStructured;
+  const k = BinaryOps.divStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `neg`, Meta (functional). */
 function meta_neg(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `neg_`, Meta (inplace). */
 function meta_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -128,21 +139,21 @@ function meta_neg_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `neg.out`, Meta (out). */
 function meta_neg_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.negStructured;
+  const k = UnaryOps.negStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `sign`, Meta (functional). */
 function meta_sign(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sign_`, Meta (inplace). */
 function meta_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -150,21 +161,21 @@ function meta_sign_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sign.out`, Meta (out). */
 function meta_sign_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.signStructured;
+  const k = UnaryOps.signStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `exp`, Meta (functional). */
 function meta_exp(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `exp_`, Meta (inplace). */
 function meta_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -172,21 +183,21 @@ function meta_exp_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp.out`, Meta (out). */
 function meta_exp_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.expStructured;
+  const k = UnaryOps.expStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `exp2`, Meta (functional). */
 function meta_exp2(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `exp2_`, Meta (inplace). */
 function meta_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -194,21 +205,21 @@ function meta_exp2_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `exp2.out`, Meta (out). */
 function meta_exp2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.exp2Structured;
+  const k = UnaryOps.exp2Structured;
   k.meta(out, self);
   return out;
 }
 
 /** `log`, Meta (functional). */
 function meta_log(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `log_`, Meta (inplace). */
 function meta_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -216,21 +227,21 @@ function meta_log_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log.out`, Meta (out). */
 function meta_log_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.logStructured;
+  const k = UnaryOps.logStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `log2`, Meta (functional). */
 function meta_log2(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `log2_`, Meta (inplace). */
 function meta_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -238,21 +249,21 @@ function meta_log2_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log2.out`, Meta (out). */
 function meta_log2_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.log2Structured;
+  const k = UnaryOps.log2Structured;
   k.meta(out, self);
   return out;
 }
 
 /** `log1p`, Meta (functional). */
 function meta_log1p(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `log1p_`, Meta (inplace). */
 function meta_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -260,21 +271,21 @@ function meta_log1p_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `log1p.out`, Meta (out). */
 function meta_log1p_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.log1pStructured;
+  const k = UnaryOps.log1pStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `expm1`, Meta (functional). */
 function meta_expm1(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `expm1_`, Meta (inplace). */
 function meta_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -282,21 +293,21 @@ function meta_expm1_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `expm1.out`, Meta (out). */
 function meta_expm1_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.expm1Structured;
+  const k = UnaryOps.expm1Structured;
   k.meta(out, self);
   return out;
 }
 
 /** `sqrt`, Meta (functional). */
 function meta_sqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sqrt_`, Meta (inplace). */
 function meta_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -304,21 +315,21 @@ function meta_sqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sqrt.out`, Meta (out). */
 function meta_sqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sqrtStructured;
+  const k = UnaryOps.sqrtStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `rsqrt`, Meta (functional). */
 function meta_rsqrt(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `rsqrt_`, Meta (inplace). */
 function meta_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -326,21 +337,21 @@ function meta_rsqrt_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `rsqrt.out`, Meta (out). */
 function meta_rsqrt_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.rsqrtStructured;
+  const k = UnaryOps.rsqrtStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `sin`, Meta (functional). */
 function meta_sin(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sin_`, Meta (inplace). */
 function meta_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -348,21 +359,21 @@ function meta_sin_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sin.out`, Meta (out). */
 function meta_sin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sinStructured;
+  const k = UnaryOps.sinStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `cos`, Meta (functional). */
 function meta_cos(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `cos_`, Meta (inplace). */
 function meta_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -370,21 +381,21 @@ function meta_cos_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cos.out`, Meta (out). */
 function meta_cos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.cosStructured;
+  const k = UnaryOps.cosStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `tan`, Meta (functional). */
 function meta_tan(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `tan_`, Meta (inplace). */
 function meta_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -392,21 +403,21 @@ function meta_tan_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tan.out`, Meta (out). */
 function meta_tan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.tanStructured;
+  const k = UnaryOps.tanStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `asin`, Meta (functional). */
 function meta_asin(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `asin_`, Meta (inplace). */
 function meta_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -414,21 +425,21 @@ function meta_asin_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `asin.out`, Meta (out). */
 function meta_asin_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.asinStructured;
+  const k = UnaryOps.asinStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `acos`, Meta (functional). */
 function meta_acos(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `acos_`, Meta (inplace). */
 function meta_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -436,21 +447,21 @@ function meta_acos_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `acos.out`, Meta (out). */
 function meta_acos_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.acosStructured;
+  const k = UnaryOps.acosStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `atan`, Meta (functional). */
 function meta_atan(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `atan_`, Meta (inplace). */
 function meta_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -458,21 +469,21 @@ function meta_atan_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `atan.out`, Meta (out). */
 function meta_atan_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.atanStructured;
+  const k = UnaryOps.atanStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `sinh`, Meta (functional). */
 function meta_sinh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sinh_`, Meta (inplace). */
 function meta_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -480,21 +491,21 @@ function meta_sinh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sinh.out`, Meta (out). */
 function meta_sinh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sinhStructured;
+  const k = UnaryOps.sinhStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `cosh`, Meta (functional). */
 function meta_cosh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `cosh_`, Meta (inplace). */
 function meta_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -502,21 +513,21 @@ function meta_cosh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `cosh.out`, Meta (out). */
 function meta_cosh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.coshStructured;
+  const k = UnaryOps.coshStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `tanh`, Meta (functional). */
 function meta_tanh(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `tanh_`, Meta (inplace). */
 function meta_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -524,21 +535,21 @@ function meta_tanh_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `tanh.out`, Meta (out). */
 function meta_tanh_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.tanhStructured;
+  const k = UnaryOps.tanhStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `sigmoid`, Meta (functional). */
 function meta_sigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `sigmoid_`, Meta (inplace). */
 function meta_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -546,21 +557,21 @@ function meta_sigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `sigmoid.out`, Meta (out). */
 function meta_sigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.sigmoidStructured;
+  const k = UnaryOps.sigmoidStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `silu`, Meta (functional). */
 function meta_silu(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `silu_`, Meta (inplace). */
 function meta_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -568,21 +579,21 @@ function meta_silu_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `silu.out`, Meta (out). */
 function meta_silu_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.siluStructured;
+  const k = UnaryOps.siluStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `erf`, Meta (functional). */
 function meta_erf(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `erf_`, Meta (inplace). */
 function meta_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -590,21 +601,21 @@ function meta_erf_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `erf.out`, Meta (out). */
 function meta_erf_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.erfStructured;
+  const k = UnaryOps.erfStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `floor`, Meta (functional). */
 function meta_floor(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `floor_`, Meta (inplace). */
 function meta_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -612,21 +623,21 @@ function meta_floor_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `floor.out`, Meta (out). */
 function meta_floor_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.floorStructured;
+  const k = UnaryOps.floorStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `ceil`, Meta (functional). */
 function meta_ceil(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `ceil_`, Meta (inplace). */
 function meta_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -634,21 +645,21 @@ function meta_ceil_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `ceil.out`, Meta (out). */
 function meta_ceil_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.ceilStructured;
+  const k = UnaryOps.ceilStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `round`, Meta (functional). */
 function meta_round(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `round_`, Meta (inplace). */
 function meta_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -656,21 +667,21 @@ function meta_round_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `round.out`, Meta (out). */
 function meta_round_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.roundStructured;
+  const k = UnaryOps.roundStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `trunc`, Meta (functional). */
 function meta_trunc(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `trunc_`, Meta (inplace). */
 function meta_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -678,21 +689,21 @@ function meta_trunc_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `trunc.out`, Meta (out). */
 function meta_trunc_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.truncStructured;
+  const k = UnaryOps.truncStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `frac`, Meta (functional). */
 function meta_frac(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `frac_`, Meta (inplace). */
 function meta_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -700,21 +711,21 @@ function meta_frac_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `frac.out`, Meta (out). */
 function meta_frac_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.fracStructured;
+  const k = UnaryOps.fracStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `reciprocal`, Meta (functional). */
 function meta_reciprocal(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `reciprocal_`, Meta (inplace). */
 function meta_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -722,21 +733,21 @@ function meta_reciprocal_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `reciprocal.out`, Meta (out). */
 function meta_reciprocal_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = unary.reciprocalStructured;
+  const k = UnaryOps.reciprocalStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `eq.Tensor`, Meta (functional). */
 function meta_eq_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `eq_.Tensor`, Meta (inplace). */
 function meta_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -744,21 +755,21 @@ function meta_eq__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `eq.Tensor_out`, Meta (out). */
 function meta_eq_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.eqStructured;
+  const k = BinaryOps.eqStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `eq.Scalar`, Meta (functional). */
 function meta_eq_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `eq_.Scalar`, Meta (inplace). */
 function meta_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -766,21 +777,21 @@ function meta_eq__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `eq.Scalar_out`, Meta (out). */
 function meta_eq_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.eqScalarStructured;
+  const k = BinaryOps.eqScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `ne.Tensor`, Meta (functional). */
 function meta_ne_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `ne_.Tensor`, Meta (inplace). */
 function meta_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -788,21 +799,21 @@ function meta_ne__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `ne.Tensor_out`, Meta (out). */
 function meta_ne_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.neStructured;
+  const k = BinaryOps.neStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `ne.Scalar`, Meta (functional). */
 function meta_ne_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `ne_.Scalar`, Meta (inplace). */
 function meta_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -810,21 +821,21 @@ function meta_ne__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `ne.Scalar_out`, Meta (out). */
 function meta_ne_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.neScalarStructured;
+  const k = BinaryOps.neScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `lt.Tensor`, Meta (functional). */
 function meta_lt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `lt_.Tensor`, Meta (inplace). */
 function meta_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -832,21 +843,21 @@ function meta_lt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `lt.Tensor_out`, Meta (out). */
 function meta_lt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.ltStructured;
+  const k = BinaryOps.ltStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `lt.Scalar`, Meta (functional). */
 function meta_lt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `lt_.Scalar`, Meta (inplace). */
 function meta_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -854,21 +865,21 @@ function meta_lt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `lt.Scalar_out`, Meta (out). */
 function meta_lt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.ltScalarStructured;
+  const k = BinaryOps.ltScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `le.Tensor`, Meta (functional). */
 function meta_le_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `le_.Tensor`, Meta (inplace). */
 function meta_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -876,21 +887,21 @@ function meta_le__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `le.Tensor_out`, Meta (out). */
 function meta_le_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.leStructured;
+  const k = BinaryOps.leStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `le.Scalar`, Meta (functional). */
 function meta_le_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `le_.Scalar`, Meta (inplace). */
 function meta_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -898,21 +909,21 @@ function meta_le__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `le.Scalar_out`, Meta (out). */
 function meta_le_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.leScalarStructured;
+  const k = BinaryOps.leScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `gt.Tensor`, Meta (functional). */
 function meta_gt_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `gt_.Tensor`, Meta (inplace). */
 function meta_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -920,21 +931,21 @@ function meta_gt__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `gt.Tensor_out`, Meta (out). */
 function meta_gt_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.gtStructured;
+  const k = BinaryOps.gtStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `gt.Scalar`, Meta (functional). */
 function meta_gt_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `gt_.Scalar`, Meta (inplace). */
 function meta_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -942,21 +953,21 @@ function meta_gt__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `gt.Scalar_out`, Meta (out). */
 function meta_gt_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.gtScalarStructured;
+  const k = BinaryOps.gtScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `ge.Tensor`, Meta (functional). */
 function meta_ge_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `ge_.Tensor`, Meta (inplace). */
 function meta_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -964,21 +975,21 @@ function meta_ge__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 
 /** `ge.Tensor_out`, Meta (out). */
 function meta_ge_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.geStructured;
+  const k = BinaryOps.geStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `ge.Scalar`, Meta (functional). */
 function meta_ge_Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `ge_.Scalar`, Meta (inplace). */
 function meta_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | boolean): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -986,21 +997,21 @@ function meta_ge__Scalar(_ks: DispatchKeySet, self: Tensor, other: number | bool
 
 /** `ge.Scalar_out`, Meta (out). */
 function meta_ge_Scalar_out(_ks: DispatchKeySet, self: Tensor, other: number | boolean, out: Tensor): Tensor {
-  const k = compare.geScalarStructured;
+  const k = BinaryOps.geScalarStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `bitwise_not`, Meta (functional). */
 function meta_bitwise_not(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `bitwise_not_`, Meta (inplace). */
 function meta_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   const iter = k.meta(self, self);
   checkInplace(self, iter);
   return self;
@@ -1008,21 +1019,21 @@ function meta_bitwise_not_(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `bitwise_not.out`, Meta (out). */
 function meta_bitwise_not_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseNotStructured;
+  const k = UnaryOps.bitwiseNotStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `bitwise_and.Tensor`, Meta (functional). */
 function meta_bitwise_and_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `bitwise_and_.Tensor`, Meta (inplace). */
 function meta_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1030,21 +1041,21 @@ function meta_bitwise_and__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `bitwise_and.Tensor_out`, Meta (out). */
 function meta_bitwise_and_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseAndStructured;
+  const k = BinaryOps.bitwiseAndStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `bitwise_or.Tensor`, Meta (functional). */
 function meta_bitwise_or_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `bitwise_or_.Tensor`, Meta (inplace). */
 function meta_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1052,21 +1063,21 @@ function meta_bitwise_or__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tenso
 
 /** `bitwise_or.Tensor_out`, Meta (out). */
 function meta_bitwise_or_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseOrStructured;
+  const k = BinaryOps.bitwiseOrStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `bitwise_xor.Tensor`, Meta (functional). */
 function meta_bitwise_xor_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `bitwise_xor_.Tensor`, Meta (inplace). */
 function meta_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1074,49 +1085,49 @@ function meta_bitwise_xor__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tens
 
 /** `bitwise_xor.Tensor_out`, Meta (out). */
 function meta_bitwise_xor_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.bitwiseXorStructured;
+  const k = BinaryOps.bitwiseXorStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `maximum`, Meta (functional). */
 function meta_maximum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.maximumStructured;
+  const k = BinaryOps.maximumStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `maximum.out`, Meta (out). */
 function meta_maximum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.maximumStructured;
+  const k = BinaryOps.maximumStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `minimum`, Meta (functional). */
 function meta_minimum(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.minimumStructured;
+  const k = BinaryOps.minimumStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `minimum.out`, Meta (out). */
 function meta_minimum_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.minimumStructured;
+  const k = BinaryOps.minimumStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `clamp`, Meta (functional). */
 function meta_clamp(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   const iter = k.meta(null, self, min, max);
   return iter.output() as Tensor;
 }
 
 /** `clamp_`, Meta (inplace). */
 function meta_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   const iter = k.meta(self, self, min, max);
   checkInplace(self, iter);
   return self;
@@ -1124,21 +1135,21 @@ function meta_clamp_(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolea
 
 /** `clamp.out`, Meta (out). */
 function meta_clamp_out(_ks: DispatchKeySet, self: Tensor, min: Opt<number | boolean>, max: Opt<number | boolean>, out: Tensor): Tensor {
-  const k = compare.clampStructured;
+  const k = TensorCompare.clampStructured;
   k.meta(out, self, min, max);
   return out;
 }
 
 /** `clamp.Tensor`, Meta (functional). */
 function meta_clamp_Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   const iter = k.meta(null, self, min, max);
   return iter.output() as Tensor;
 }
 
 /** `clamp_.Tensor`, Meta (inplace). */
 function meta_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   const iter = k.meta(self, self, min, max);
   checkInplace(self, iter);
   return self;
@@ -1146,21 +1157,21 @@ function meta_clamp__Tensor(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>,
 
 /** `clamp.Tensor_out`, Meta (out). */
 function meta_clamp_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Opt<Tensor>, max: Opt<Tensor>, out: Tensor): Tensor {
-  const k = compare.clampTensorStructured;
+  const k = TensorCompare.clampTensorStructured;
   k.meta(out, self, min, max);
   return out;
 }
 
 /** `remainder.Tensor`, Meta (functional). */
 function meta_remainder_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `remainder_.Tensor`, Meta (inplace). */
 function meta_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1168,21 +1179,21 @@ function meta_remainder__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor
 
 /** `remainder.Tensor_out`, Meta (out). */
 function meta_remainder_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.remainderStructured;
+  const k = BinaryOps.remainderStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `fmod.Tensor`, Meta (functional). */
 function meta_fmod_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `fmod_.Tensor`, Meta (inplace). */
 function meta_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1190,21 +1201,21 @@ function meta_fmod__Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor): Te
 
 /** `fmod.Tensor_out`, Meta (out). */
 function meta_fmod_Tensor_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.fmodStructured;
+  const k = BinaryOps.fmodStructured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `atan2`, Meta (functional). */
 function meta_atan2(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   const iter = k.meta(null, self, other);
   return iter.output() as Tensor;
 }
 
 /** `atan2_`, Meta (inplace). */
 function meta_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   const iter = k.meta(self, self, other);
   checkInplace(self, iter);
   return self;
@@ -1212,21 +1223,21 @@ function meta_atan2_(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
 
 /** `atan2.out`, Meta (out). */
 function meta_atan2_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
-  const k = compare.atan2Structured;
+  const k = BinaryOps.atan2Structured;
   k.meta(out, self, other);
   return out;
 }
 
 /** `lerp.Scalar`, Meta (functional). */
 function meta_lerp_Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   const iter = k.meta(null, self, end, weight);
   return iter.output() as Tensor;
 }
 
 /** `lerp_.Scalar`, Meta (inplace). */
 function meta_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   const iter = k.meta(self, self, end, weight);
   checkInplace(self, iter);
   return self;
@@ -1234,21 +1245,21 @@ function meta_lerp__Scalar(_ks: DispatchKeySet, self: Tensor, end: Tensor, weigh
 
 /** `lerp.Scalar_out`, Meta (out). */
 function meta_lerp_Scalar_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: number | boolean, out: Tensor): Tensor {
-  const k = compare.lerpScalarStructured;
+  const k = Lerp.lerpScalarStructured;
   k.meta(out, self, end, weight);
   return out;
 }
 
 /** `lerp.Tensor`, Meta (functional). */
 function meta_lerp_Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   const iter = k.meta(null, self, end, weight);
   return iter.output() as Tensor;
 }
 
 /** `lerp_.Tensor`, Meta (inplace). */
 function meta_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   const iter = k.meta(self, self, end, weight);
   checkInplace(self, iter);
   return self;
@@ -1256,196 +1267,196 @@ function meta_lerp__Tensor(_ks: DispatchKeySet, self: Tensor, end: Tensor, weigh
 
 /** `lerp.Tensor_out`, Meta (out). */
 function meta_lerp_Tensor_out(_ks: DispatchKeySet, self: Tensor, end: Tensor, weight: Tensor, out: Tensor): Tensor {
-  const k = compare.lerpTensorStructured;
+  const k = Lerp.lerpTensorStructured;
   k.meta(out, self, end, weight);
   return out;
 }
 
 /** `sum.dim_IntList`, Meta (functional). */
 function meta_sum_dim_IntList(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.sumStructured;
+  const k = ReduceOps.sumStructured;
   const iter = k.meta(null, self, dim, keepdim, dtype);
   return iter.output() as Tensor;
 }
 
 /** `sum.IntList_out`, Meta (out). */
 function meta_sum_IntList_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.sumStructured;
+  const k = ReduceOps.sumStructured;
   k.meta(out, self, dim, keepdim, dtype);
   return out;
 }
 
 /** `mean.dim`, Meta (functional). */
 function meta_mean_dim(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.meanStructured;
+  const k = ReduceOps.meanStructured;
   const iter = k.meta(null, self, dim, keepdim, dtype);
   return iter.output() as Tensor;
 }
 
 /** `mean.out`, Meta (out). */
 function meta_mean_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.meanStructured;
+  const k = ReduceOps.meanStructured;
   k.meta(out, self, dim, keepdim, dtype);
   return out;
 }
 
 /** `prod.dim_int`, Meta (functional). */
 function meta_prod_dim_int(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.prodStructured;
+  const k = ReduceOps.prodStructured;
   const iter = k.meta(null, self, dim, keepdim, dtype);
   return iter.output() as Tensor;
 }
 
 /** `prod.int_out`, Meta (out). */
 function meta_prod_int_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.prodStructured;
+  const k = ReduceOps.prodStructured;
   k.meta(out, self, dim, keepdim, dtype);
   return out;
 }
 
 /** `amax`, Meta (functional). */
 function meta_amax(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.amaxStructured;
+  const k = ReduceOps.amaxStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `amax.out`, Meta (out). */
 function meta_amax_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.amaxStructured;
+  const k = ReduceOps.amaxStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `amin`, Meta (functional). */
 function meta_amin(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.aminStructured;
+  const k = ReduceOps.aminStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `amin.out`, Meta (out). */
 function meta_amin_out(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.aminStructured;
+  const k = ReduceOps.aminStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `all.dim`, Meta (functional). */
 function meta_all_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
-  const k = reduce.allDimStructured;
+  const k = ReduceOps.allDimStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `all.dims`, Meta (functional). */
 function meta_all_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
-  const k = reduce.allDimsStructured;
+  const k = ReduceOps.allDimsStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `all.out`, Meta (out). */
 function meta_all_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.allDimStructured;
+  const k = ReduceOps.allDimStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `all.dims_out`, Meta (out). */
 function meta_all_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.allDimsStructured;
+  const k = ReduceOps.allDimsStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `any.dim`, Meta (functional). */
 function meta_any_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): Tensor {
-  const k = reduce.anyDimStructured;
+  const k = ReduceOps.anyDimStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `any.dims`, Meta (functional). */
 function meta_any_dims(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean): Tensor {
-  const k = reduce.anyDimsStructured;
+  const k = ReduceOps.anyDimsStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `any.out`, Meta (out). */
 function meta_any_out(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.anyDimStructured;
+  const k = ReduceOps.anyDimStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `any.dims_out`, Meta (out). */
 function meta_any_dims_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number[]>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.anyDimsStructured;
+  const k = ReduceOps.anyDimsStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `all`, Meta (functional). */
 function meta_all(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = reduce.allAllStructured;
+  const k = ReduceOps.allAllStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `all.all_out`, Meta (out). */
 function meta_all_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = reduce.allAllStructured;
+  const k = ReduceOps.allAllStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `any`, Meta (functional). */
 function meta_any(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const k = reduce.anyAllStructured;
+  const k = ReduceOps.anyAllStructured;
   const iter = k.meta(null, self);
   return iter.output() as Tensor;
 }
 
 /** `any.all_out`, Meta (out). */
 function meta_any_all_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  const k = reduce.anyAllStructured;
+  const k = ReduceOps.anyAllStructured;
   k.meta(out, self);
   return out;
 }
 
 /** `argmax`, Meta (functional). */
 function meta_argmax(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
-  const k = reduce.argmaxStructured;
+  const k = ReduceOps.argmaxStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `argmax.out`, Meta (out). */
 function meta_argmax_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.argmaxStructured;
+  const k = ReduceOps.argmaxStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `argmin`, Meta (functional). */
 function meta_argmin(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean): Tensor {
-  const k = reduce.argminStructured;
+  const k = ReduceOps.argminStructured;
   const iter = k.meta(null, self, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `argmin.out`, Meta (out). */
 function meta_argmin_out(_ks: DispatchKeySet, self: Tensor, dim: Opt<number>, keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.argminStructured;
+  const k = ReduceOps.argminStructured;
   k.meta(out, self, dim, keepdim);
   return out;
 }
 
 /** `max.dim`, Meta (functional). */
 function meta_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
-  const k = reduce.maxDimStructured;
+  const k = TensorCompare.maxDimStructured;
   const m = k.meta(null, self, dim, keepdim);
   const out0 = allocateStructuredOutput(m, 0);
   const out1 = allocateStructuredOutput(m, 1);
@@ -1454,7 +1465,7 @@ function meta_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: b
 
 /** `max.dim_max`, Meta (out). */
 function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
-  const k = reduce.maxDimStructured;
+  const k = TensorCompare.maxDimStructured;
   const m = k.meta([max, maxValues], self, dim, keepdim);
   resizeStructuredOutput(max, m, 0);
   resizeStructuredOutput(maxValues, m, 1);
@@ -1463,7 +1474,7 @@ function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdi
 
 /** `min.dim`, Meta (functional). */
 function meta_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
-  const k = reduce.minDimStructured;
+  const k = TensorCompare.minDimStructured;
   const m = k.meta(null, self, dim, keepdim);
   const out0 = allocateStructuredOutput(m, 0);
   const out1 = allocateStructuredOutput(m, 1);
@@ -1472,7 +1483,7 @@ function meta_min_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: b
 
 /** `min.dim_min`, Meta (out). */
 function meta_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, min: Tensor, minIndices: Tensor): [Tensor, Tensor] {
-  const k = reduce.minDimStructured;
+  const k = TensorCompare.minDimStructured;
   const m = k.meta([min, minIndices], self, dim, keepdim);
   resizeStructuredOutput(min, m, 0);
   resizeStructuredOutput(minIndices, m, 1);
@@ -1481,7 +1492,7 @@ function meta_min_dim_min(_ks: DispatchKeySet, self: Tensor, dim: number, keepdi
 
 /** `cumsum`, Meta (functional). */
 function meta_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta(null, self, dim, dtype);
   const out0 = allocateStructuredOutput(m, 0);
   return out0;
@@ -1489,7 +1500,7 @@ function meta_cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<
 
 /** `cumsum_`, Meta (inplace). */
 function meta_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta([self], self, dim, dtype);
   checkInplaceOutput(self, m, 0);
   return self;
@@ -1497,7 +1508,7 @@ function meta_cumsum_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt
 
 /** `cumsum.out`, Meta (out). */
 function meta_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.cumsumStructured;
+  const k = ReduceOps.cumsumStructured;
   const m = k.meta([out], self, dim, dtype);
   resizeStructuredOutput(out, m, 0);
   return out;
@@ -1505,7 +1516,7 @@ function meta_cumsum_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: 
 
 /** `cumprod`, Meta (functional). */
 function meta_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta(null, self, dim, dtype);
   const out0 = allocateStructuredOutput(m, 0);
   return out0;
@@ -1513,7 +1524,7 @@ function meta_cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt
 
 /** `cumprod_`, Meta (inplace). */
 function meta_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta([self], self, dim, dtype);
   checkInplaceOutput(self, m, 0);
   return self;
@@ -1521,7 +1532,7 @@ function meta_cumprod_(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Op
 
 /** `cumprod.out`, Meta (out). */
 function meta_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Opt<ScalarType>, out: Tensor): Tensor {
-  const k = reduce.cumprodStructured;
+  const k = ReduceOps.cumprodStructured;
   const m = k.meta([out], self, dim, dtype);
   resizeStructuredOutput(out, m, 0);
   return out;
@@ -1529,29 +1540,29 @@ function meta_cumprod_out(_ks: DispatchKeySet, self: Tensor, dim: number, dtype:
 
 /** `norm.ScalarOpt_dim`, Meta (functional). */
 function meta_norm_ScalarOpt_dim(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean): Tensor {
-  const k = reduce.normStructured;
+  const k = ReduceOps.normStructured;
   const iter = k.meta(null, self, p, dim, keepdim);
   return iter.output() as Tensor;
 }
 
 /** `norm.out`, Meta (out). */
 function meta_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor {
-  const k = reduce.normStructured;
+  const k = ReduceOps.normStructured;
   k.meta(out, self, p, dim, keepdim);
   return out;
 }
 
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
-  empty_memory_format: factories.empty,
-  empty_strided: factories.emptyStrided,
-  copy_: copy.copy_,
-  fill__Scalar: copy.fill_,
-  _local_scalar_dense: copy.localScalarDense,
-  uniform_: dist.uniform_,
-  normal_: dist.normal_,
-  bernoulli__float: dist.bernoulliScalar_,
-  bernoulli: dist.bernoulliTensor,
+  empty_memory_format: TensorFactories.empty,
+  empty_strided: TensorFactories.emptyStrided,
+  copy_: Copy.copy_,
+  fill__Scalar: Copy.fill_,
+  _local_scalar_dense: Copy.localScalarDense,
+  uniform_: Distributions.uniform_,
+  normal_: Distributions.normal_,
+  bernoulli__float: Distributions.bernoulliScalar_,
+  bernoulli: Distributions.bernoulliTensor,
   add_Tensor: meta_add_Tensor,
   add__Tensor: meta_add__Tensor,
   add_out: meta_add_out,
@@ -1567,9 +1578,9 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   neg: meta_neg,
   neg_: meta_neg_,
   neg_out: meta_neg_out,
-  abs: unary.abs,
-  abs_: unary.abs_,
-  abs_out: unary.absOut,
+  abs: UnaryOps.abs,
+  abs_: UnaryOps.abs_,
+  abs_out: UnaryOps.absOut,
   sign: meta_sign,
   sign_: meta_sign_,
   sign_out: meta_sign_out,
@@ -1627,11 +1638,11 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   sigmoid: meta_sigmoid,
   sigmoid_: meta_sigmoid_,
   sigmoid_out: meta_sigmoid_out,
-  relu: unary.relu,
-  relu_: unary.relu_,
-  gelu: unary.gelu,
-  gelu_: unary.gelu_,
-  gelu_out: unary.geluOut,
+  relu: Activation.relu,
+  relu_: Activation.relu_,
+  gelu: Activation.gelu,
+  gelu_: Activation.gelu_,
+  gelu_out: Activation.geluOut,
   silu: meta_silu,
   silu_: meta_silu_,
   silu_out: meta_silu_out,
@@ -1647,9 +1658,9 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   round: meta_round,
   round_: meta_round_,
   round_out: meta_round_out,
-  round_decimals: unary.roundDecimals,
-  round__decimals: unary.roundDecimals_,
-  round_decimals_out: unary.roundDecimalsOut,
+  round_decimals: UnaryOps.roundDecimals,
+  round__decimals: UnaryOps.roundDecimals_,
+  round_decimals_out: UnaryOps.roundDecimalsOut,
   trunc: meta_trunc,
   trunc_: meta_trunc_,
   trunc_out: meta_trunc_out,
@@ -1659,12 +1670,12 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   reciprocal: meta_reciprocal,
   reciprocal_: meta_reciprocal_,
   reciprocal_out: meta_reciprocal_out,
-  isnan: unary.isnan,
-  isinf: unary.isinf,
-  isfinite: unary.isfinite,
-  nan_to_num: unary.nanToNum,
-  nan_to_num_: unary.nanToNum_,
-  nan_to_num_out: unary.nanToNumOut,
+  isnan: TensorCompare.isnan,
+  isinf: TensorCompare.isinf,
+  isfinite: TensorCompare.isfinite,
+  nan_to_num: UnaryOps.nanToNum,
+  nan_to_num_: UnaryOps.nanToNum_,
+  nan_to_num_out: UnaryOps.nanToNumOut,
   eq_Tensor: meta_eq_Tensor,
   eq__Tensor: meta_eq__Tensor,
   eq_Tensor_out: meta_eq_Tensor_out,
@@ -1701,51 +1712,51 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   ge_Scalar: meta_ge_Scalar,
   ge__Scalar: meta_ge__Scalar,
   ge_Scalar_out: meta_ge_Scalar_out,
-  logical_and: compare.logicalAnd,
-  logical_and_: compare.logicalAnd_,
-  logical_and_out: compare.logicalAndOut,
-  logical_or: compare.logicalOr,
-  logical_or_: compare.logicalOr_,
-  logical_or_out: compare.logicalOrOut,
-  logical_xor: compare.logicalXor,
-  logical_xor_: compare.logicalXor_,
-  logical_xor_out: compare.logicalXorOut,
-  logical_not: compare.logicalNot,
-  logical_not_: compare.logicalNot_,
-  logical_not_out: compare.logicalNotOut,
+  logical_and: BinaryOps.logicalAnd,
+  logical_and_: BinaryOps.logicalAnd_,
+  logical_and_out: BinaryOps.logicalAndOut,
+  logical_or: BinaryOps.logicalOr,
+  logical_or_: BinaryOps.logicalOr_,
+  logical_or_out: BinaryOps.logicalOrOut,
+  logical_xor: BinaryOps.logicalXor,
+  logical_xor_: BinaryOps.logicalXor_,
+  logical_xor_out: BinaryOps.logicalXorOut,
+  logical_not: UnaryOps.logicalNot,
+  logical_not_: UnaryOps.logicalNot_,
+  logical_not_out: UnaryOps.logicalNotOut,
   bitwise_not: meta_bitwise_not,
   bitwise_not_: meta_bitwise_not_,
   bitwise_not_out: meta_bitwise_not_out,
   bitwise_and_Tensor: meta_bitwise_and_Tensor,
   bitwise_and__Tensor: meta_bitwise_and__Tensor,
   bitwise_and_Tensor_out: meta_bitwise_and_Tensor_out,
-  bitwise_and_Scalar: compare.bitwiseAndScalar,
-  bitwise_and__Scalar: compare.bitwiseAndScalar_,
-  bitwise_and_Scalar_out: compare.bitwiseAndScalarOut,
-  bitwise_and_Scalar_Tensor: compare.bitwiseAndScalarTensor,
+  bitwise_and_Scalar: BinaryOps.bitwiseAndScalar,
+  bitwise_and__Scalar: BinaryOps.bitwiseAndScalar_,
+  bitwise_and_Scalar_out: BinaryOps.bitwiseAndScalarOut,
+  bitwise_and_Scalar_Tensor: BinaryOps.bitwiseAndScalarTensor,
   bitwise_or_Tensor: meta_bitwise_or_Tensor,
   bitwise_or__Tensor: meta_bitwise_or__Tensor,
   bitwise_or_Tensor_out: meta_bitwise_or_Tensor_out,
-  bitwise_or_Scalar: compare.bitwiseOrScalar,
-  bitwise_or__Scalar: compare.bitwiseOrScalar_,
-  bitwise_or_Scalar_out: compare.bitwiseOrScalarOut,
-  bitwise_or_Scalar_Tensor: compare.bitwiseOrScalarTensor,
+  bitwise_or_Scalar: BinaryOps.bitwiseOrScalar,
+  bitwise_or__Scalar: BinaryOps.bitwiseOrScalar_,
+  bitwise_or_Scalar_out: BinaryOps.bitwiseOrScalarOut,
+  bitwise_or_Scalar_Tensor: BinaryOps.bitwiseOrScalarTensor,
   bitwise_xor_Tensor: meta_bitwise_xor_Tensor,
   bitwise_xor__Tensor: meta_bitwise_xor__Tensor,
   bitwise_xor_Tensor_out: meta_bitwise_xor_Tensor_out,
-  bitwise_xor_Scalar: compare.bitwiseXorScalar,
-  bitwise_xor__Scalar: compare.bitwiseXorScalar_,
-  bitwise_xor_Scalar_out: compare.bitwiseXorScalarOut,
-  bitwise_xor_Scalar_Tensor: compare.bitwiseXorScalarTensor,
+  bitwise_xor_Scalar: BinaryOps.bitwiseXorScalar,
+  bitwise_xor__Scalar: BinaryOps.bitwiseXorScalar_,
+  bitwise_xor_Scalar_out: BinaryOps.bitwiseXorScalarOut,
+  bitwise_xor_Scalar_Tensor: BinaryOps.bitwiseXorScalarTensor,
   maximum: meta_maximum,
   maximum_out: meta_maximum_out,
   minimum: meta_minimum,
   minimum_out: meta_minimum_out,
-  where_self: compare.where,
-  where_self_out: compare.whereOut,
-  where_ScalarSelf: compare.whereScalarSelf,
-  where_ScalarOther: compare.whereScalarOther,
-  where_Scalar: compare.whereScalar,
+  where_self: TensorCompare.where,
+  where_self_out: TensorCompare.whereOut,
+  where_ScalarSelf: TensorCompare.whereScalarSelf,
+  where_ScalarOther: TensorCompare.whereScalarOther,
+  where_Scalar: TensorCompare.whereScalar,
   clamp: meta_clamp,
   clamp_: meta_clamp_,
   clamp_out: meta_clamp_out,
@@ -1755,16 +1766,16 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   remainder_Tensor: meta_remainder_Tensor,
   remainder__Tensor: meta_remainder__Tensor,
   remainder_Tensor_out: meta_remainder_Tensor_out,
-  remainder_Scalar: compare.remainderScalar,
-  remainder__Scalar: compare.remainderScalar_,
-  remainder_Scalar_out: compare.remainderScalarOut,
+  remainder_Scalar: BinaryOps.remainderScalar,
+  remainder__Scalar: BinaryOps.remainderScalar_,
+  remainder_Scalar_out: BinaryOps.remainderScalarOut,
   fmod_Tensor: meta_fmod_Tensor,
   fmod__Tensor: meta_fmod__Tensor,
   fmod_Tensor_out: meta_fmod_Tensor_out,
-  fmod_Scalar: compare.fmodScalar,
-  fmod__Scalar: compare.fmodScalar_,
-  fmod_Scalar_out: compare.fmodScalarOut,
-  remainder_Scalar_Tensor: compare.remainderScalarTensor,
+  fmod_Scalar: BinaryOps.fmodScalar,
+  fmod__Scalar: BinaryOps.fmodScalar_,
+  fmod_Scalar_out: BinaryOps.fmodScalarOut,
+  remainder_Scalar_Tensor: BinaryOps.remainderScalarTensor,
   atan2: meta_atan2,
   atan2_: meta_atan2_,
   atan2_out: meta_atan2_out,
@@ -1774,13 +1785,13 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   lerp_Tensor: meta_lerp_Tensor,
   lerp__Tensor: meta_lerp__Tensor,
   lerp_Tensor_out: meta_lerp_Tensor_out,
-  sum: reduce.sumAll,
+  sum: ReduceOps.sumAll,
   sum_dim_IntList: meta_sum_dim_IntList,
   sum_IntList_out: meta_sum_IntList_out,
-  mean: reduce.meanAll,
+  mean: ReduceOps.meanAll,
   mean_dim: meta_mean_dim,
   mean_out: meta_mean_out,
-  prod: reduce.prodAll,
+  prod: ReduceOps.prodAll,
   prod_dim_int: meta_prod_dim_int,
   prod_int_out: meta_prod_int_out,
   amax: meta_amax,
@@ -1807,76 +1818,76 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   max_dim_max: meta_max_dim_max,
   min_dim: meta_min_dim,
   min_dim_min: meta_min_dim_min,
-  var_correction: reduce.varCorrection,
-  std_correction: reduce.std,
-  logsumexp: reduce.logsumexp,
-  mm: linalg.mm,
-  bmm: linalg.bmm,
-  dot: linalg.dot,
-  mv: linalg.mv,
-  outer: linalg.outer,
-  addmm: linalg.addmm,
-  baddbmm: linalg.baddbmm,
-  softmax_int: nn.softmax,
-  log_softmax_int: nn.logSoftmax,
-  nll_loss: nn.nllLoss,
-  nll_loss2d: nn.nllLoss,
-  mse_loss: nn.mseLoss,
-  l1_loss: nn.l1Loss,
-  binary_cross_entropy: nn.binaryCrossEntropy,
-  binary_cross_entropy_with_logits: nn.binaryCrossEntropyWithLogits,
-  native_layer_norm: nn.nativeLayerNorm,
-  convolution: conv.convolution,
-  _conv2d_backward_input: conv.conv2dBackwardInput,
-  _conv2d_backward_weight: conv.conv2dBackwardWeight,
-  max_pool2d_with_indices: conv.maxPool2dWithIndices,
-  max_pool2d_with_indices_backward: conv.maxPool2dWithIndicesBackward,
-  avg_pool2d: conv.avgPool2d,
-  avg_pool2d_backward: conv.avgPool2dBackward,
-  cat: indexing.cat,
-  split_Tensor: indexing.split,
-  split_with_sizes: indexing.splitWithSizes,
-  chunk: indexing.chunk,
-  unbind_int: indexing.unbind,
-  flip: indexing.flip,
-  roll: indexing.roll,
-  repeat: indexing.repeat,
-  tile: indexing.tile,
-  index_select: indexing.indexSelect,
-  index_Tensor: indexing.index,
-  index_put_: indexing.indexPut_,
-  index_put: indexing.indexPut,
-  gather: indexing.gather,
-  scatter_src: indexing.scatter,
-  scatter_value: indexing.scatter,
-  scatter_add: indexing.scatterAdd,
-  masked_fill_Scalar: indexing.maskedFill,
-  masked_fill__Scalar: indexing.maskedFill_,
-  masked_fill_Tensor: indexing.maskedFillTensor,
-  masked_fill__Tensor: indexing.maskedFillTensor_,
-  masked_select: indexing.maskedSelect,
-  nonzero: indexing.nonzero,
-  tril: indexing.tril,
-  triu: indexing.triu,
-  sort: indexing.sort,
-  argsort: indexing.argsort,
-  topk: indexing.topk,
-  one_hot: indexing.oneHot,
-  embedding: indexing.embedding,
-  pow_Tensor_Tensor: powdiv.powTensor,
-  pow_Tensor_Tensor_out: powdiv.powTensorOut,
-  pow_Tensor_Scalar: powdiv.powTensorScalar,
-  pow_Tensor_Scalar_out: powdiv.powTensorScalarOut,
-  pow_Scalar: powdiv.powScalar,
-  pow_Scalar_out: powdiv.powScalarOut,
-  div_Tensor_mode: powdiv.divMode,
+  var_correction: ReduceOps.varCorrection,
+  std_correction: ReduceOps.std,
+  logsumexp: ReduceOps.logsumexp,
+  mm: LinearAlgebra.mm,
+  bmm: LinearAlgebra.bmm,
+  dot: LinearAlgebra.dot,
+  mv: LinearAlgebra.mv,
+  outer: LinearAlgebra.outer,
+  addmm: LinearAlgebra.addmm,
+  baddbmm: LinearAlgebra.baddbmm,
+  softmax_int: SoftMax.softmax,
+  log_softmax_int: SoftMax.logSoftmax,
+  nll_loss: LossNLL.nllLoss,
+  nll_loss2d: LossNLL.nllLoss,
+  mse_loss: Loss.mseLoss,
+  l1_loss: Loss.l1Loss,
+  binary_cross_entropy: Loss.binaryCrossEntropy,
+  binary_cross_entropy_with_logits: Loss.binaryCrossEntropyWithLogits,
+  native_layer_norm: layer_norm.nativeLayerNorm,
+  convolution: Convolution.convolution,
+  _conv2d_backward_input: Convolution.conv2dBackwardInput,
+  _conv2d_backward_weight: Convolution.conv2dBackwardWeight,
+  max_pool2d_with_indices: Convolution.maxPool2dWithIndices,
+  max_pool2d_with_indices_backward: Convolution.maxPool2dWithIndicesBackward,
+  avg_pool2d: Convolution.avgPool2d,
+  avg_pool2d_backward: Convolution.avgPool2dBackward,
+  cat: TensorShape.cat,
+  split_Tensor: TensorShape.split,
+  split_with_sizes: TensorShape.splitWithSizes,
+  chunk: TensorShape.chunk,
+  unbind_int: TensorShape.unbind,
+  flip: TensorTransformations.flip,
+  roll: TensorTransformations.roll,
+  repeat: TensorShape.repeat,
+  tile: TensorShape.tile,
+  index_select: TensorAdvancedIndexing.indexSelect,
+  index_Tensor: TensorAdvancedIndexing.index,
+  index_put_: TensorAdvancedIndexing.indexPut_,
+  index_put: TensorAdvancedIndexing.indexPut,
+  gather: TensorAdvancedIndexing.gather,
+  scatter_src: TensorAdvancedIndexing.scatter,
+  scatter_value: TensorAdvancedIndexing.scatter,
+  scatter_add: TensorAdvancedIndexing.scatterAdd,
+  masked_fill_Scalar: TensorAdvancedIndexing.maskedFill,
+  masked_fill__Scalar: TensorAdvancedIndexing.maskedFill_,
+  masked_fill_Tensor: TensorAdvancedIndexing.maskedFillTensor,
+  masked_fill__Tensor: TensorAdvancedIndexing.maskedFillTensor_,
+  masked_select: TensorAdvancedIndexing.maskedSelect,
+  nonzero: TensorAdvancedIndexing.nonzero,
+  tril: TriangularOps.tril,
+  triu: TriangularOps.triu,
+  sort: Sorting.sort,
+  argsort: Sorting.argsort,
+  topk: Sorting.topk,
+  one_hot: Onehot.oneHot,
+  embedding: Embedding.embedding,
+  pow_Tensor_Tensor: Pow.powTensor,
+  pow_Tensor_Tensor_out: Pow.powTensorOut,
+  pow_Tensor_Scalar: Pow.powTensorScalar,
+  pow_Tensor_Scalar_out: Pow.powTensorScalarOut,
+  pow_Scalar: Pow.powScalar,
+  pow_Scalar_out: Pow.powScalarOut,
+  div_Tensor_mode: BinaryOps.divMode,
   cumsum: meta_cumsum,
   cumsum_: meta_cumsum_,
   cumsum_out: meta_cumsum_out,
   cumprod: meta_cumprod,
   cumprod_: meta_cumprod_,
   cumprod_out: meta_cumprod_out,
-  norm_Scalar: reduce.normAll,
+  norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: meta_norm_ScalarOpt_dim,
   norm_out: meta_norm_out,
 };

@@ -3,14 +3,14 @@
 // aten/src/ATen/native/Convolution.cpp, Pooling.cpp, DilatedMaxPool2d.cpp, Pool.h (pooling_output_shape) and
 // the direct (non-im2col) CPU loops.
 
-import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { cppName } from './LinearAlgebra.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
-import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { newStrided } from './TensorFactories.js';
 
 function pair(v: number[] | number, name: string): [number, number] {
@@ -124,7 +124,7 @@ export function convolution(
     );
   }
   if (weight.dtype !== x.dtype) throw new Error(`expected scalar type ${scalarTypeToString(x.dtype)} but found ${scalarTypeToString(weight.dtype)}`);
-  if (!isFloatingType(x.dtype)) throw new Error(`"slow_conv2d_cpu" not implemented for '${scalarTypeToString(x.dtype)}'`);
+  if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
   const sizes = [n, o, oh, ow];
   if (x.isMeta()) return newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device);
   const X = numberValuesOf(x);

@@ -1,15 +1,15 @@
 // copy_, fill_, clone, _to_copy and _local_scalar_dense. Mirrors aten/src/ATen/native/Copy.cpp,
 // Fill.cpp, TensorConversions.cpp and Scalar.cpp.
 
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
-import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Device } from '../c10/Device.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
-import { fromStored, readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
+import { type ScalarValue, fromStored, readElement, toStored, writeElement } from '../tensor/elements.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { inferSize } from '../tensor/ExpandUtils.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {

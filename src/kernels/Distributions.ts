@@ -2,30 +2,19 @@
 // Mirrors aten/src/ATen/native/Distributions.cpp, cpu/DistributionKernels.cpp and TensorFactories.cpp. The
 // values are PyTorch's for the same generator state (src/random).
 
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Layout } from '../c10/Layout.js';
-import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
-import {
-  bernoulliFill,
-  normalFill,
-  randintFill,
-  randpermFill,
-  uniformFill,
-  type FloatArray,
-  type Generator,
-} from '../random/index.js';
+import { type FloatArray, type Generator, bernoulliFill, normalFill, randintFill, randpermFill, uniformFill } from '../random/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { forEachStorageIndex } from './Copy.js';
 
 type Gen = Generator | null | undefined;
 
-function notImplemented(op: string, dtype: ScalarType): Error {
-  return new Error(`"${op}" not implemented for '${scalarTypeToString(dtype)}'`);
-}
 
 /**
  * Fills a floating tensor with values drawn in row-major order: directly into its storage when it is a
@@ -33,7 +22,7 @@ function notImplemented(op: string, dtype: ScalarType): Error {
  * temporary of the sampling precision (float64 for double, float32 otherwise) converted into place.
  */
 function fillFloating(self: Tensor, op: string, fill: (out: FloatArray) => void): Tensor {
-  if (!isFloatingType(self.dtype)) throw notImplemented(op, self.dtype);
+  if (!isFloatingType(self.dtype)) throw notImplementedForDtype(op, self.dtype);
   if (self.isMeta()) return self;
   const { data, base } = self.dataView();
   if ((self.dtype === ScalarType.Float || self.dtype === ScalarType.Double) && self.isContiguous()) {
@@ -74,7 +63,7 @@ export function bernoulliScalar_(_ks: DispatchKeySet, self: Tensor, p = 0.5, gen
 export function bernoulliTensor(_ks: DispatchKeySet, self: Tensor, generator?: Gen): Tensor {
   const out = aten().empty_like.call(self, null, null, null, null, null);
   if (self.isMeta()) return out;
-  if (!isFloatingType(self.dtype)) throw notImplemented('bernoulli_tensor_cpu_self_', self.dtype);
+  if (!isFloatingType(self.dtype)) throw notImplementedForDtype('bernoulli_tensor_cpu_self_', self.dtype);
   const probs = self.dtype === ScalarType.Double ? new Float64Array(self.numel) : new Float32Array(self.numel);
   const { data, base, lanes } = self.dataView();
   let k = 0;

@@ -3,12 +3,12 @@
 // BLAS gemm in native/cpu/BlasKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isComplexType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { inferSize } from '../tensor/ExpandUtils.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -97,7 +97,7 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
     throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.dtype)} != ${cppName(b.dtype)}`);
   }
   if (isComplexType(a.dtype) || a.dtype === ScalarType.Bool || a.dtype === ScalarType.Half || a.dtype === ScalarType.BFloat16) {
-    throw new Error(`"addmm_impl_cpu_" not implemented for '${scalarTypeToString(a.dtype)}'`);
+    throw notImplementedForDtype('addmm_impl_cpu_', a.dtype);
   }
 }
 

@@ -1,20 +1,20 @@
 // Reductions over all dims or a dim list, with keepdim and dtype: sum, mean, prod, amax, amin, all, any,
-// argmax, argmin, max.dim, min.dim, var, std, logsumexp, norm (and cumsum/cumprod). Mirrors
-// aten/src/ATen/native/ReduceOps.cpp (the meta functions decide the result shape and dtype, the impls run the
-// loops) and native/cpu/ReduceOpsKernel.cpp. The groups PyTorch makes structured are StructuredKernels
-// (`sumStructured`, ...) or StructuredOutputsKernels (`maxDimStructured`, `cumsumStructured`); see Note
-// [Structured reductions].
+// argmax, argmin, var, std, logsumexp, norm, cumsum, cumprod. Mirrors aten/src/ATen/native/ReduceOps.cpp (the
+// meta functions decide the result shape and dtype, the impls run the loops; about 2,300 lines in PyTorch,
+// so this file is a little over the ~600-line guide) and native/cpu/ReduceOpsKernel.cpp. The groups PyTorch
+// makes structured are StructuredKernels (`sumStructured`, ...) or StructuredOutputsKernels
+// (`cumsumStructured`); see Note [Structured reductions].
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
-import { allocateStructuredOutput, type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel } from './TensorMeta.js';
-import { castValue, makeReduction, reduceKernel, type ReduceOp, type TensorIterator } from '../iter/index.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import { type ReduceOp, type TensorIterator, castValue, makeReduction, reduceKernel } from '../iter/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
+import { type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel, allocateStructuredOutput } from './TensorMeta.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -52,7 +52,7 @@ function inferDtype(self: Tensor, dtype: Opt<ScalarType>, out: Tensor | null): S
 }
 
 /** `zero_numel_check_dims`: an empty input can only be reduced along non-empty dims (printed as given). */
-function zeroNumelCheckDims(self: Tensor, dims: readonly number[], op: string): void {
+export function zeroNumelCheckDims(self: Tensor, dims: readonly number[], op: string): void {
   const n = self.dim();
   for (const d of dims) {
     if (n === 0) {
@@ -91,7 +91,7 @@ function prodRun(src: ArrayLike<number>, o: number, s: number, n: number): numbe
 }
 
 /** max (NaN propagates); an empty slice never reaches it (the metas reject it). */
-function maxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+export function maxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
   let best = -Infinity;
   for (let i = 0, p = o; i < n; i++, p += s) {
     const x = src[p] as number;
@@ -103,7 +103,7 @@ function maxRun(src: ArrayLike<number>, o: number, s: number, n: number): number
   return best;
 }
 
-function minRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+export function minRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
   let best = Infinity;
   for (let i = 0, p = o; i < n; i++, p += s) {
     const x = src[p] as number;
@@ -116,7 +116,7 @@ function minRun(src: ArrayLike<number>, o: number, s: number, n: number): number
 }
 
 /** The index of the first maximum (the first NaN wins). */
-function argmaxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+export function argmaxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
   let bi = 0;
   let best = src[o] as number;
   if (best !== best) return 0;
@@ -131,7 +131,7 @@ function argmaxRun(src: ArrayLike<number>, o: number, s: number, n: number): num
   return bi;
 }
 
-function argminRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+export function argminRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
   let bi = 0;
   let best = src[o] as number;
   if (best !== best) return 0;
@@ -504,81 +504,12 @@ export function normAll(_ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
   return iter.output() as Tensor;
 }
 
-// ---- max.dim / min.dim (structured on MetaBase: two outputs, precomputed dim) -------------------------
-
-// Note [Structured max.dim and min.dim]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// As in PyTorch 2.13, max.dim_max / min.dim_min are structured without a TensorIterator base (MetaBase) and
-// max.dim / min.dim delegate to them. The meta is TORCH_PRECOMPUTE_META_FUNC2(max, dim): wrap the dim (the
-// range error), zero_numel_check_dims (`max(): Expected reduction dim 1 to have non-zero size.`), reject
-// complex (`max(): does not support complex input`), then resize_reduction_with_indices: two outputs of the
-// reduced shape, values in self's dtype and int64 indices (an out= of another dtype fails the wrapper's
-// resize_out: `Expected out tensor to have dtype long int, but got int instead`). `precomputed: dim -> int
-// dim` hands the wrapped dim to the impl. The impl (minmax_out_impl) fills a 0-dim input's value and index
-// 0 directly, and otherwise runs two reductions over the settled outputs (the values with maxRun, the
-// indices with argmaxRun: both take the first NaN, so they agree); bool inputs are allowed, unlike argmax.
-
-type MinMaxDimArgs = [self: Tensor, dim: number, keepdim: boolean];
-
-function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): StructuredMeta<{ dim: number }> {
-  const n = self.dim();
-  const d = maybeWrapDim(dim, n);
-  if (self.numel === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
-  if (isComplexType(self.dtype)) throw new Error(`${op}(): does not support complex input`);
-  // resize_reduction_with_indices' shape: dim d dropped, or kept as 1 (a 0-dim input stays 0-dim)
-  const shape: number[] = [];
-  for (let k = 0; k < n; k++) {
-    if (k !== d) shape.push(self.sizes[k] as number);
-    else if (keepdim) shape.push(1);
-  }
-  return {
-    outputs: [
-      { sizes: shape, dtype: self.dtype, device: self.device },
-      { sizes: shape, dtype: ScalarType.Long, device: self.device },
-    ],
-    precomputed: { dim: d },
-  };
-}
-
-function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): void {
-  const values = outs[0] as Tensor;
-  const indices = outs[1] as Tensor;
-  if (self.numel === 0) return;
-  const v = makeReduction(values, self, [dim], keepdim, self.dtype);
-  reduceKernel(v, op === 'max' ? maxRun : minRun);
-  const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
-  reduceKernel(i, op === 'max' ? argmaxRun : argminRun);
-}
-
-/** `max.dim_max` (structured, MetaBase; max.dim delegates to it): (values, indices) along one dim. */
-export const maxDimStructured: StructuredOutputsKernel<MinMaxDimArgs, MinMaxDimArgs, { dim: number }> = {
-  meta: (_outs, self, dim, keepdim) => minMaxDimMeta(self, dim, keepdim, 'max'),
-  impl: (outs, self, dim, keepdim) => minMaxDimImpl(outs, self, dim, keepdim, 'max'),
-};
-
-/** `min.dim_min` (structured, MetaBase; min.dim delegates to it). */
-export const minDimStructured: StructuredOutputsKernel<MinMaxDimArgs, MinMaxDimArgs, { dim: number }> = {
-  meta: (_outs, self, dim, keepdim) => minMaxDimMeta(self, dim, keepdim, 'min'),
-  impl: (outs, self, dim, keepdim) => minMaxDimImpl(outs, self, dim, keepdim, 'min'),
-};
-
 /** Runs a MetaBase structured kernel's functional form: meta(null), allocate every output, impl. */
-function functionalOutputs<A extends unknown[], P>(k: StructuredOutputsKernel<A, A, P>, implArgs: (m: StructuredMeta<P>) => A, ...args: A): Tensor[] {
+export function functionalOutputs<A extends unknown[], P>(k: StructuredOutputsKernel<A, A, P>, implArgs: (m: StructuredMeta<P>) => A, ...args: A): Tensor[] {
   const m = k.meta(null, ...args);
   const outs = m.outputs.map((_, i) => allocateStructuredOutput(m, i));
   k.impl(outs, ...implArgs(m));
   return outs;
-}
-
-/** `max.dim` / `min.dim`: (values, indices) along one dim (the functional form, for tests). */
-export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  const [v, i] = functionalOutputs(maxDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
-  return [v as Tensor, i as Tensor];
-}
-
-export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
-  const [v, i] = functionalOutputs(minDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
-  return [v as Tensor, i as Tensor];
 }
 
 // ---- var / std / logsumexp (not structured in PyTorch) -------------------------------------------------
@@ -659,7 +590,7 @@ function cumMeta(outs: readonly Tensor[] | null, self: Tensor, dim: number, dtyp
 
 function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cumprod'): void {
   const outDtype = result.dtype;
-  if (outDtype === ScalarType.Bool) throw new Error(`"${op}_out_cpu" not implemented for 'Bool'`);
+  if (outDtype === ScalarType.Bool) throw notImplementedForDtype(`${op}_out_cpu`, ScalarType.Bool);
   if (self.isMeta() || self.numel === 0) return;
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const contiguous = result.isContiguous();

@@ -2,15 +2,16 @@
 // Mirrors aten/src/ATen/native/TensorFactories.cpp, RangeFactories.cpp and the BackendSelect kernels that
 // torchgen generates for factories (RegisterBackendSelect.cpp).
 
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { Device, DeviceType } from '../c10/Device.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { Layout } from '../c10/Layout.js';
-import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isIntegralType } from '../c10/ScalarType.js';
 import { computeDispatchKey } from '../c10/TensorOptions.js';
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { toStored } from '../tensor/elements.js';
+import { newStrided } from '../tensor/EmptyTensor.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { checkSizes, contiguousStrides } from '../tensor/TensorImpl.js';
 
@@ -22,8 +23,7 @@ function checkLayout(layout: Layout | null | undefined): void {
   }
 }
 
-export { newStrided, newStridedUnchecked } from '../tensor/EmptyTensor.js';
-import { newStrided } from '../tensor/EmptyTensor.js';
+export { newStrided,newStridedUnchecked } from '../tensor/EmptyTensor.js';
 
 /** BackendSelect for factories: dispatch on the `device` argument, as torchgen's BackendSelect kernels do. */
 export function backendSelectKeySet(dtype: ScalarType | null | undefined, layout: Layout | null | undefined, device: Device | null | undefined): DispatchKeySet {
@@ -211,7 +211,3 @@ export function onesLike(ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | 
   return fullLike(ks, self, 1, dtype, layout, device);
 }
 
-/** The message PyTorch gives for a dtype a factory cannot produce. */
-export function unsupportedDtype(op: string, dtype: ScalarType): Error {
-  return new Error(`"${op}" not implemented for '${scalarTypeToString(dtype)}'`);
-}

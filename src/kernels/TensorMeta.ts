@@ -4,8 +4,8 @@
 // (`check_inplace`, `resize_out`). Browser-safe.
 
 import type { Device } from '../c10/Device.js';
-import { scalarTypeToString, typeMetaName, type ScalarType } from '../c10/ScalarType.js';
-import { allocateOutput, resizeOut, type TensorIterator } from '../iter/index.js';
+import { type ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
+import { type TensorIterator, allocateOutput, resizeOut } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
 // Note [Structured kernels in aten-ts]
@@ -14,7 +14,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 // impl (the loop); the generator derives the functional, in-place and out= variants for each backend, and the
 // Meta kernels that run the meta function only. aten-ts keeps the split: the kernel author exports one
 // `StructuredKernel` object, named in native_functions.yaml on the `structured: True` out= entry
-// (`CPU: binary.addStructured`); the entries with `structured_delegate` list no kernels. A kernel that
+// (`CPU: BinaryOps.addStructured`); the entries with `structured_delegate` list no kernels. A kernel that
 // inherits TensorIteratorBase (`structured_inherits`, every pointwise op and the single-output reductions) is
 // a `StructuredKernel`: `meta(out, ...)` builds the TensorIterator with the
 // given output (null: allocate, as the functional set_output does; the tensor itself for in-place and out=:

@@ -1,23 +1,195 @@
-// View and shape kernels: they only compute sizes, strides and offsets over the same storage, so one
-// CompositeExplicitAutograd kernel serves CPU and Meta alike. Mirrors aten/src/ATen/native/TensorShape.cpp.
+// Shape kernels: views (they only compute sizes, strides and offsets over the same storage, so one
+// CompositeExplicitAutograd kernel serves CPU and Meta alike), the decompositions reshape/flatten/unflatten,
+// and cat, stack, split, chunk, unbind, repeat, tile. Mirrors aten/src/ATen/native/TensorShape.cpp.
 
-import { aten } from '../generated/Operators.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { Tensor } from '../tensor/Tensor.js';
+import { elementSize, promoteTypes } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import type { ScalarValue } from '../tensor/elements.js';
+import { formatSizes } from '../tensor/ExpandUtils.js';
 import { inferSizeDv } from '../tensor/InferSize.js';
+import { Tensor } from '../tensor/Tensor.js';
+import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { computeStride } from '../tensor/TensorUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { storageBytesNeeded } from '../tensor/TensorImpl.js';
-import { elementSize } from '../c10/ScalarType.js';
+import { scalarValuesOf, tensorFromValues } from './rowMajor.js';
+import { ravel, unravel } from './TensorTransformations.js';
+
+/** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
+export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
+  const sizes = inferSizeDv(shape, self.numel);
+  if (computeStride(self.sizes, self.strides, sizes) !== null) return aten().view.call(self, sizes);
+  return aten().view.call(aten().clone.call(self, null), sizes);
+}
+
+/** `flatten.using_ints`: dims start..end merged into one. */
+export function flatten(_ks: DispatchKeySet, self: Tensor, startDim = 0, endDim = -1): Tensor {
+  const n = self.dim();
+  const start = maybeWrapDim(startDim, n);
+  const end = maybeWrapDim(endDim, n);
+  if (start > end) throw new Error('flatten() has invalid args: start_dim cannot come after end_dim');
+  if (n === 0) return aten().reshape.call(self, [1]);
+  if (start === end) return self;
+  let merged = 1;
+  for (let i = start; i <= end; i++) merged *= self.sizes[i] as number;
+  return aten().reshape.call(self, [...self.sizes.slice(0, start), merged, ...self.sizes.slice(end + 1)]);
+}
+
+/** `unflatten.int`: one dim split into `sizes` (one of them may be -1). */
+export function unflatten(_ks: DispatchKeySet, self: Tensor, dim: number, sizes: number[]): Tensor {
+  const d = maybeWrapDim(dim, self.dim());
+  if (sizes.length === 0) throw new Error('unflatten: sizes must be non-empty');
+  let inferred: number[];
+  try {
+    inferred = inferSizeDv(sizes, self.sizes[d] as number);
+  } catch {
+    throw new Error(
+      `unflatten: Provided sizes [${sizes.join(', ')}] don't multiply up to the size of dim ${d} (${self.sizes[d]}) in the input tensor`,
+    );
+  }
+  return aten().view.call(self, [...self.sizes.slice(0, d), ...inferred, ...self.sizes.slice(d + 1)]);
+}
+
+// Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// These kernels read their inputs into row-major lists of scalar values (any layout, any dtype), compute
+// the result positions with plain index arithmetic, and write a new contiguous tensor. That keeps every
+// kernel a few lines of obviously-correct arithmetic at the cost of a copy; the views among them (split,
+// chunk, unbind) return real views.
+
+/** Splits a row-major shape at `dim` into (outer, size, inner). */
+export function around(sizes: readonly number[], dim: number): [number, number, number] {
+  let outer = 1;
+  let inner = 1;
+  for (let i = 0; i < dim; i++) outer *= sizes[i] as number;
+  for (let i = dim + 1; i < sizes.length; i++) inner *= sizes[i] as number;
+  return [outer, sizes[dim] ?? 1, inner];
+}
+
+
+/** `cat(tensors, dim)`: promotes dtypes; 1-D empty tensors are skipped, as PyTorch's legacy rule. */
+export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
+  if (tensors.length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
+  const used = tensors.filter((t) => !(t.dim() === 1 && t.numel === 0));
+  const ref = used[0] ?? (tensors[0] as Tensor);
+  if (ref.dim() === 0) throw new Error('zero-dimensional tensor (at position 0) cannot be concatenated');
+  const d = maybeWrapDim(dim, ref.dim());
+  const dtype = tensors.map((t) => t.dtype).reduce(promoteTypes);
+  used.forEach((t, i) => {
+    if (t.dim() !== ref.dim()) {
+      throw new Error(`Tensors must have same number of dimensions: got ${ref.dim()} and ${t.dim()}`);
+    }
+    t.sizes.forEach((s, k) => {
+      if (k !== d && s !== ref.sizes[k]) {
+        throw new Error(
+          `Sizes of tensors must match except in dimension ${d}. Expected size ${ref.sizes[k]} but got size ${s} for tensor number ${i} in the list.`,
+        );
+      }
+    });
+  });
+  const sizes = [...ref.sizes];
+  sizes[d] = used.reduce((a, t) => a + (t.sizes[d] as number), 0);
+  const [outer, , inner] = around(sizes, d);
+  const parts = used.map((t) => ({ v: scalarValuesOf(t), n: t.sizes[d] as number }));
+  const out: ScalarValue[] = [];
+  for (let o = 0; o < outer; o++) for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
+  return tensorFromValues(ref, sizes, dtype, out);
+}
+
+/** `stack(tensors, dim)`: all the same shape, stacked along a new dim. */
+export function stack(ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
+  if (tensors.length === 0) throw new Error('stack expects a non-empty TensorList');
+  const ref = tensors[0] as Tensor;
+  tensors.forEach((t, i) => {
+    if (t.sizes.length !== ref.sizes.length || t.sizes.some((s, k) => s !== ref.sizes[k])) {
+      throw new Error(`stack expects each tensor to be equal size, but got ${formatSizes(ref.sizes)} at entry 0 and ${formatSizes(t.sizes)} at entry ${i}`);
+    }
+  });
+  const d = maybeWrapDim(dim, ref.dim() + 1);
+  return cat(ks, tensors.map((t) => t.unsqueeze(d)), d);
+}
+
+/** `split.Tensor(self, split_size, dim)`: views of `split_size` along dim (the last may be smaller). */
+export function split(_ks: DispatchKeySet, self: Tensor, splitSize: number, dim = 0): Tensor[] {
+  if (self.dim() === 0) throw new Error('split expects at least a 1-dimensional tensor');
+  if (splitSize < 0) throw new Error(`split expects split_size be non-negative, but got split_size=${splitSize}`);
+  const d = maybeWrapDim(dim, self.dim());
+  const size = self.sizes[d] as number;
+  if (splitSize === 0 && size !== 0) throw new Error(`split_size can only be 0 if dimension size is 0, but got dimension size of ${size}`);
+  const parts: Tensor[] = [];
+  const n = splitSize === 0 ? 1 : Math.max(Math.ceil(size / splitSize), 1);
+  for (let i = 0; i < n; i++) parts.push(self.narrow(d, i * splitSize, Math.min(splitSize, size - i * splitSize)));
+  return parts;
+}
+
+/** `split_with_sizes(self, split_sizes, dim)`. */
+export function splitWithSizes(_ks: DispatchKeySet, self: Tensor, splitSizes: number[], dim = 0): Tensor[] {
+  const d = maybeWrapDim(dim, self.dim());
+  if (splitSizes.some((s) => s < 0)) {
+    throw new Error(`split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=${formatSizes(splitSizes)}`);
+  }
+  const total = splitSizes.reduce((a, b) => a + b, 0);
+  if (total !== self.sizes[d]) {
+    throw new Error(
+      `split_with_sizes expects split_sizes to sum exactly to ${self.sizes[d]} (input tensor's size at dimension ${d}), but got split_sizes=${formatSizes(splitSizes)}`,
+    );
+  }
+  let start = 0;
+  return splitSizes.map((s) => {
+    const v = self.narrow(d, start, s);
+    start += s;
+    return v;
+  });
+}
+
+/** `chunk(self, chunks, dim)`: ceil(size / chunks)-sized views. */
+export function chunk(ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0): Tensor[] {
+  if (self.dim() === 0) throw new Error('chunk expects at least a 1-dimensional tensor');
+  if (chunks <= 0) throw new Error(`chunk expects \`chunks\` to be greater than 0, got: ${chunks}`);
+  const d = maybeWrapDim(dim, self.dim());
+  const size = self.sizes[d] as number;
+  const splitSize = Math.ceil(size / chunks);
+  if (splitSize === 0 && size === 0) return Array.from({ length: chunks }, () => self.narrow(d, 0, 0));
+  return split(ks, self, splitSize, d);
+}
+
+/** `unbind(self, dim)`: the selects along dim. */
+export function unbind(_ks: DispatchKeySet, self: Tensor, dim = 0): Tensor[] {
+  if (self.dim() === 0) throw new Error('Dimension specified as 0 but tensor has no dimensions');
+  const d = maybeWrapDim(dim, self.dim());
+  return Array.from({ length: self.sizes[d] as number }, (_, i) => self.select(d, i));
+}
+
+/** `repeat(self, repeats)`: tiles the tensor `repeats[k]` times along each (leading-padded) dim. */
+export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Tensor {
+  if (repeats.length < self.dim()) {
+    throw new Error('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor');
+  }
+  const pad = repeats.length - self.dim();
+  const src = [...new Array<number>(pad).fill(1), ...self.sizes];
+  const sizes = src.map((s, k) => s * (repeats[k] as number));
+  const negative = sizes.find((s) => s < 0);
+  if (negative !== undefined) throw new Error(`Trying to create tensor with negative dimension ${negative}: ${formatSizes(sizes)}`);
+  const v = scalarValuesOf(self);
+  const out = new Array<ScalarValue>(sizes.reduce((a, b) => a * b, 1));
+  for (let i = 0; i < out.length; i++) {
+    const idx = unravel(i, sizes).map((x, k) => x % (src[k] as number));
+    out[i] = v[ravel(idx, src)] as ScalarValue;
+  }
+  return tensorFromValues(self, sizes, self.dtype, out);
+}
+
+/** `tile(self, dims)`: repeat with the shorter list padded with ones on the left. */
+export function tile(ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
+  const pad = Math.max(self.dim() - dims.length, 0);
+  return repeat(ks, self, [...new Array<number>(pad).fill(1), ...dims]);
+}
 
 /** A view of `self` with new geometry, sharing storage and version counter. */
 export function makeView(self: Tensor, sizes: number[], strides: number[], storageOffset: number): Tensor {
   return new Tensor(self.storage, self.dtype, sizes, strides, storageOffset, self.keySet);
 }
 
-function shapeStr(sizes: readonly number[]): string {
-  return `[${sizes.join(', ')}]`;
-}
 
 export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
   const shape = inferSizeDv(size, self.numel);
@@ -36,12 +208,12 @@ export function asStrided(_ks: DispatchKeySet, self: Tensor, size: number[], str
   if (size.length !== stride.length) {
     throw new Error(`mismatch in length of strides and shape`);
   }
-  for (const s of stride) if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${shapeStr(stride)}`);
+  for (const s of stride) if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${formatSizes(stride)}`);
   if (offset < 0) throw new Error(`Tensor: invalid storage offset ${offset}`);
   const needed = storageBytesNeeded(size, stride, offset, self.dtype);
   if (needed > self.storage.nbytes) {
     throw new Error(
-      `setStorage: sizes ${shapeStr(size)}, strides ${shapeStr(stride)}, storage offset ${offset}, and itemsize ` +
+      `setStorage: sizes ${formatSizes(size)}, strides ${formatSizes(stride)}, storage offset ${offset}, and itemsize ` +
         `${elementSize(self.dtype)} requiring a storage size of ${needed} are out of bounds for storage of size ${self.storage.nbytes}`,
     );
   }
@@ -91,7 +263,7 @@ export function expand(_ks: DispatchKeySet, self: Tensor, size: number[], _impli
   const n = self.dim();
   if (size.length < n) {
     throw new Error(
-      `expand(${self.typeString()}{${shapeStr(self.sizes)}}, size=${shapeStr(size)}): the number of sizes provided ` +
+      `expand(${self.typeString()}{${formatSizes(self.sizes)}}, size=${formatSizes(size)}): the number of sizes provided ` +
         `(${size.length}) must be greater or equal to the number of dimensions in the tensor (${n})`,
     );
   }
@@ -112,7 +284,7 @@ export function expand(_ks: DispatchKeySet, self: Tensor, size: number[], _impli
       } else {
         throw new Error(
           `The expanded size of the tensor (${target}) must match the existing size (${cur}) at non-singleton ` +
-            `dimension ${i}.  Target sizes: ${shapeStr(size)}.  Tensor sizes: ${shapeStr(self.sizes)}`,
+            `dimension ${i}.  Target sizes: ${formatSizes(size)}.  Tensor sizes: ${formatSizes(self.sizes)}`,
         );
       }
     } else {
@@ -208,7 +380,7 @@ export function select(_ks: DispatchKeySet, self: Tensor, dim: number, index: nu
   const d = maybeWrapDim(dim, n);
   const size = self.sizes[d] as number;
   if (index < -size || index >= size) {
-    throw new RangeError(`select(): index ${index} out of range for tensor of size ${shapeStr(self.sizes)} at dimension ${dim}`);
+    throw new RangeError(`select(): index ${index} out of range for tensor of size ${formatSizes(self.sizes)} at dimension ${dim}`);
   }
   const i = index < 0 ? index + size : index;
   return makeView(

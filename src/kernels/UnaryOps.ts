@@ -1,34 +1,64 @@
 // Unary pointwise kernels on TensorIterator: neg, abs, sign, exp, exp2, log, log2, log1p, expm1, sqrt, rsqrt,
-// sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, sigmoid, relu, gelu, silu, erf, floor, ceil, round
-// (and round.decimals), trunc, frac, reciprocal, isnan, isinf, isfinite, nan_to_num — functional, in-place and
-// out variants, structured as PyTorch's (the iterator is the meta step, the loop the impl; meta tensors stop
-// after the iterator). Mirrors aten/src/ATen/native/UnaryOps.cpp, native/cpu/UnaryOpsKernel.cpp,
-// native/Activation.cpp, native/cpu/Activation.cpp (gelu, silu), native/TensorCompare.cpp (isnan, isinf,
-// isfinite) and c10/util/math_compat / fdlibm's s_erf.c (erf).
+// sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, sigmoid, silu, erf, floor, ceil, round (and
+// round.decimals), trunc, frac, reciprocal, nan_to_num, logical_not, bitwise_not — functional, in-place and out
+// variants, structured as PyTorch's (the iterator is the meta step, the loop the impl; meta tensors stop after
+// the iterator). Mirrors aten/src/ATen/native/UnaryOps.cpp, native/cpu/UnaryOpsKernel.cpp (silu's loop:
+// native/cpu/Activation.cpp) and c10/util/math_compat / fdlibm's s_erf.c (erf); like UnaryOps.cpp (about 1,000
+// lines) it is a little over this project's ~600-line guide.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import {
-  ScalarType,
-  isComplexType,
-  isFloatingType,
-  isIntegralType,
-  scalarTypeToString,
-  toRealValueType,
-} from '../c10/ScalarType.js';
-import {
-  TensorIterator,
-  TensorIteratorConfig,
-  cpuKernel,
-  cpuKernelComplex,
-  cpuKernelVec,
-  type ComplexOp,
-  type VecOp,
-  type ScalarOp,
-} from '../iter/index.js';
-import type { StructuredKernel } from './TensorMeta.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import { type ComplexOp, type ScalarOp, TensorIterator, TensorIteratorConfig, type VecOp, cpuKernel, cpuKernelComplex, cpuKernelVec } from '../iter/index.js';
 import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import type { StructuredKernel } from './TensorMeta.js';
+
+/**
+ * `logical_not_out`: an iterator without promotion or a same-dtype check (the input is read in its own
+ * dtype, `!a` is stored in the output's); the functional form writes a bool tensor.
+ */
+function logicalNotImpl(out: Tensor | null, self: Tensor): Tensor {
+  const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
+  if (out === null) config.declareStaticDtype(ScalarType.Bool);
+  const iter = config.build();
+  cpuKernel(iter, (a) => (a === 0 ? 1 : 0));
+  return iter.output() as Tensor;
+}
+
+export function logicalNot(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return logicalNotImpl(null, self);
+}
+export function logicalNot_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return logicalNotImpl(self, self);
+}
+export function logicalNotOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  return logicalNotImpl(out, self);
+}
+
+const bitwiseNotBool: ScalarOp = (a) => (a === 0 ? 1 : 0);
+const bitwiseNotInt: ScalarOp = (a) => -a - 1;
+/** `~a` over a contiguous run of an integer dtype (`-a - 1`: exact for int64, wraps like C++ for uint8). */
+const bitwiseNotVec: VecOp = (out, o, ins, offs, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = offs[0] as number;
+  for (let i = 0; i < n; i++) out[o + i] = -(a[ao + i] as number) - 1;
+};
+
+/**
+ * `bitwise_not.out` (structured, as in PyTorch): a unary_op iterator (one dtype throughout); bool is `!a`,
+ * integers `~a`, other dtypes AT_DISPATCH's error from the impl (Note [Dtype errors belong to the impl step]).
+ */
+export const bitwiseNotStructured: StructuredKernel<[self: Tensor]> = {
+  meta: (out, self) => TensorIterator.unaryOp(out, self),
+  impl(iter) {
+    if (iter.isMeta) return;
+    const d = iter.dtype(0);
+    if (d === ScalarType.Bool) cpuKernel(iter, bitwiseNotBool);
+    else if (isIntegralType(d, false)) cpuKernelVec(iter, bitwiseNotInt, bitwiseNotVec);
+    else throw notImplementedForDtype('bitwise_not_cpu', d);
+  },
+};
 
 // Note [Float opmath in unary kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -51,15 +81,11 @@ import type { Tensor } from '../tensor/Tensor.js';
 type Rounder = (v: number) => number;
 const exact: Rounder = (v) => v;
 
-function rounderFor(dtype: ScalarType): Rounder {
+export function rounderFor(dtype: ScalarType): Rounder {
   return dtype === ScalarType.Double ? exact : Math.fround;
 }
 
 
-/** AT_DISPATCH's error for a dtype the kernel does not cover. */
-function notImplemented(name: string, dtype: ScalarType): Error {
-  return new Error(`"${name}" not implemented for '${scalarTypeToString(dtype)}'`);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // erf (fdlibm s_erf.c: rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6))
@@ -237,11 +263,11 @@ function floatFn(f: (x: number) => number): (r: Rounder) => ScalarOp {
   return (r) => (x) => r(f(x as number));
 }
 
-const SQRT1_2 = Math.SQRT1_2;
-const GELU_BETA = Math.SQRT2 * (2 / Math.sqrt(Math.PI)) * 0.5;
-const GELU_KAPPA = 0.044715;
+export const SQRT1_2 = Math.SQRT1_2;
+export const GELU_BETA = Math.SQRT2 * (2 / Math.sqrt(Math.PI)) * 0.5;
+export const GELU_KAPPA = 0.044715;
 
-const SPECS = {
+export const SPECS = {
   neg: {
     kind: Kind.Same,
     dispatchName: 'neg_cpu',
@@ -358,20 +384,20 @@ const SPECS = {
 type SpecName = keyof typeof SPECS;
 
 /** Runs spec's loop over a built iterator (nothing for Meta iterators). */
-function runLoop(spec: UnarySpec, iter: TensorIterator): void {
+export function runLoop(spec: UnarySpec, iter: TensorIterator): void {
   if (iter.isMeta) return;
   const dtype = iter.commonDtype;
   if (isComplexType(dtype)) {
-    if (spec.complex === undefined) throw notImplemented(spec.dispatchName, dtype);
+    if (spec.complex === undefined) throw notImplementedForDtype(spec.dispatchName, dtype);
     cpuKernelComplex(iter, spec.complex);
     return;
   }
-  if (!spec.supports(dtype)) throw notImplemented(spec.dispatchName, dtype);
+  if (!spec.supports(dtype)) throw notImplementedForDtype(spec.dispatchName, dtype);
   if (spec.vec !== undefined) cpuKernelVec(iter, spec.real(rounderFor(dtype), dtype), spec.vec);
   else cpuKernel(iter, spec.real(rounderFor(dtype), dtype));
 }
 
-function build(spec: UnarySpec, out: Tensor | null, self: Tensor): TensorIterator {
+export function build(spec: UnarySpec, out: Tensor | null, self: Tensor): TensorIterator {
   spec.precheck?.(self);
   return spec.kind === Kind.Float ? TensorIterator.unaryFloatOp(out, self) : TensorIterator.unaryOp(out, self);
 }
@@ -492,69 +518,6 @@ export function absOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   return out;
 }
 
-// ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
-
-function reluCheck(iter: TensorIterator): void {
-  if (!iter.isMeta && iter.commonDtype === ScalarType.Bool) throw new Error('Boolean inputs not supported for relu');
-}
-
-export function relu(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const iter = build(SPECS.relu, null, self);
-  reluCheck(iter);
-  runLoop(SPECS.relu, iter);
-  return iter.output() as Tensor;
-}
-
-export function relu_(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const iter = build(SPECS.relu, self, self);
-  reluCheck(iter);
-  runLoop(SPECS.relu, iter);
-  return self;
-}
-
-// ---- gelu -------------------------------------------------------------------------------------------
-
-/** `get_gelutype_enum`. */
-function geluIsTanh(approximate: string): boolean {
-  if (approximate === 'none') return false;
-  if (approximate === 'tanh') return true;
-  throw new Error('approximate argument must be either none or tanh.');
-}
-
-/** GeluKernelImpl: x * 0.5 * (1 + erf(x / sqrt 2)), or 0.5 * x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
-function geluLoop(iter: TensorIterator, tanhApprox: boolean): void {
-  if (iter.isMeta) return;
-  const dtype = iter.commonDtype;
-  if (!isFloatingType(dtype)) throw notImplemented('GeluKernelImpl', dtype);
-  const r = rounderFor(dtype);
-  if (tanhApprox) {
-    cpuKernel(iter, (x) => {
-      const cube = r(r(x * x) * x);
-      const inner = r(GELU_BETA * r(x + r(GELU_KAPPA * cube)));
-      return r(r(0.5 * x) * r(1 + r(Math.tanh(inner))));
-    });
-  } else {
-    cpuKernel(iter, (x) => r(r(x * 0.5) * r(1 + r(erfDouble(r(x * SQRT1_2))))));
-  }
-}
-
-export function gelu(_ks: DispatchKeySet, self: Tensor, approximate: string = 'none'): Tensor {
-  const t = geluIsTanh(approximate);
-  const iter = TensorIterator.unaryOp(null, self);
-  geluLoop(iter, t);
-  return iter.output() as Tensor;
-}
-
-export function gelu_(_ks: DispatchKeySet, self: Tensor, approximate: string = 'none'): Tensor {
-  geluLoop(TensorIterator.unaryOp(self, self), geluIsTanh(approximate));
-  return self;
-}
-
-export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, out: Tensor): Tensor {
-  geluLoop(TensorIterator.unaryOp(out, self), geluIsTanh(approximate));
-  return out;
-}
-
 // ---- round.decimals --------------------------------------------------------------------------------
 
 /**
@@ -564,7 +527,7 @@ export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, 
 function roundDecimalsLoop(iter: TensorIterator, decimals: number): void {
   if (iter.isMeta) return;
   const dtype = iter.commonDtype;
-  if (!isFloatingType(dtype)) throw notImplemented('round_cpu', dtype);
+  if (!isFloatingType(dtype)) throw notImplementedForDtype('round_cpu', dtype);
   const r = rounderFor(dtype);
   const negative = decimals < 0;
   const p = r(10 ** Math.abs(decimals));
@@ -588,58 +551,6 @@ export function roundDecimalsOut(_ks: DispatchKeySet, self: Tensor, decimals: nu
   return out;
 }
 
-// ---- isnan, isinf, isfinite (bool results; functional only) -----------------------------------------
-
-function predicate(self: Tensor, real: ScalarOp, complex: ComplexOp): Tensor {
-  const iter = new TensorIteratorConfig()
-    .checkAllSameDtype(false)
-    .declareStaticDtype(ScalarType.Bool)
-    .addOutput(null)
-    .addConstInput(self)
-    .build();
-  if (!iter.isMeta) {
-    if (isComplexType(self.dtype)) cpuKernelComplex(iter, complex);
-    else cpuKernel(iter, real);
-  }
-  return iter.output() as Tensor;
-}
-
-/** `isnan`: `self != self`. */
-export function isnan(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return predicate(
-    self,
-    (x) => (Number.isNaN(x) ? 1 : 0),
-    (ins, out) => {
-      out[0] = Number.isNaN(ins[0]) || Number.isNaN(ins[1]) ? 1 : 0;
-      out[1] = 0;
-    },
-  );
-}
-
-/** `isinf`: false for integers. */
-export function isinf(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return predicate(
-    self,
-    (x) => (x === Infinity || x === -Infinity ? 1 : 0),
-    (ins, out) => {
-      out[0] = Math.abs(ins[0] as number) === Infinity || Math.abs(ins[1] as number) === Infinity ? 1 : 0;
-      out[1] = 0;
-    },
-  );
-}
-
-/** `isfinite`: true for integers. */
-export function isfinite(_ks: DispatchKeySet, self: Tensor): Tensor {
-  return predicate(
-    self,
-    (x) => (Number.isFinite(x) ? 1 : 0),
-    (ins, out) => {
-      out[0] = Number.isFinite(ins[0]) && Number.isFinite(ins[1]) ? 1 : 0;
-      out[1] = 0;
-    },
-  );
-}
-
 // ---- nan_to_num --------------------------------------------------------------------------------------
 
 /** The largest finite value of a floating dtype (`std::numeric_limits<scalar_t>::max()`). */
@@ -661,7 +572,7 @@ function nanToNumLoop(iter: TensorIterator, nan: number | null | undefined, posi
   if (iter.isMeta) return;
   const dtype = iter.commonDtype;
   if (!isFloatingType(dtype)) {
-    if (isComplexType(dtype)) throw notImplemented('nan_to_num', dtype);
+    if (isComplexType(dtype)) throw notImplementedForDtype('nan_to_num', dtype);
     cpuKernel(iter, identity);
     return;
   }

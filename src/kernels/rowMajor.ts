@@ -1,8 +1,8 @@
 // Row-major value lists: the input and output form of the kernels that compute element by element with
-// index arithmetic (Indexing, NNOps, Convolution). See Note [Indexing kernels work on row-major value lists].
+// index arithmetic (TensorAdvancedIndexing, Sorting, Loss, LossNLL, Convolution, ...). See Note [Indexing kernels work on row-major value lists].
 
 import { ScalarType } from '../c10/ScalarType.js';
-import { fromStored, readElement, toStored, writeElement, type ScalarValue } from '../tensor/elements.js';
+import { type ScalarValue, fromStored, readElement, toStored, writeElement } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { newStrided } from './TensorFactories.js';

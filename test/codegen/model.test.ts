@@ -54,7 +54,7 @@ describe('parseNativeFunctions on src/aten/native_functions.yaml', () => {
     expect(add?.structuredDelegate).toBe('add.out');
     const addOut = fns.find((f) => f.opName === 'add.out');
     expect([addOut?.structured, addOut?.structuredInherits]).toEqual([true, 'TensorIteratorBase']);
-    expect(addOut?.dispatch).toEqual([{ key: 'CPU', kernel: { module: 'binary', fn: 'addStructured' } }]);
+    expect(addOut?.dispatch).toEqual([{ key: 'CPU', kernel: { module: 'BinaryOps', fn: 'addStructured' } }]);
     expect(new Set(fns.map((f) => f.handleName)).size).toBe(fns.length);
   });
 
@@ -114,14 +114,23 @@ describe('parseNativeFunctions validation', () => {
 
   it('rejects a kernel reference that is not module.function', () => {
     expect(errorOf(ADD.replace('binary.add', 'add')).message).toBe(
-      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'add' (expected '<module>.<function>', e.g. 'binary.add')",
+      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'add' (expected '<module>.<function>', e.g. 'BinaryOps.add')",
     );
   });
 
-  it('rejects a kernel reference to an unknown module', () => {
-    expect(errorOf(ADD.replace('binary.add', 'binay.add')).message).toBe(
-      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'binay.add': unknown kernel module 'binay' " +
-        "(expected one of binary, compare, composite, conv, copy, dist, factories, indexing, linalg, nn, powdiv, reduce, shape, unary) (did you mean 'binary'?)",
+  it('rejects a kernel reference to a module that is not a file of src/kernels', () => {
+    const kernelModules = ['BinaryOps', 'TensorShape', 'UnaryOps'];
+    expect(() => parseNativeFunctions(ADD.replace('binary.add', 'BinaryOps.add'), 'nf.yaml', { kernelModules })).not.toThrow();
+    let error: unknown;
+    try {
+      parseNativeFunctions(ADD.replace('binary.add', 'BinaryOp.add'), 'nf.yaml', { kernelModules });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(NativeFunctionsError);
+    expect((error as Error).message).toBe(
+      "nf.yaml:4 in 'add.Tensor(...)': bad kernel reference 'BinaryOp.add': unknown kernel module 'BinaryOp' " +
+        "(expected a file of src/kernels: BinaryOps, TensorShape, UnaryOps) (did you mean 'BinaryOps'?)",
     );
   });
 
@@ -216,7 +225,7 @@ describe('parseNativeFunctions validation', () => {
       "nf.yaml:2 in 'add.Tensor(...)': unknown variant 'methd' (expected 'function' or 'method') (did you mean 'method'?)",
     );
     expect(errorOf('- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n').message).toBe(
-      "nf.yaml:1 in 't(...)': missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: binary.add}`)",
+      "nf.yaml:1 in 't(...)': missing 'dispatch' (expected e.g. `dispatch: {CPU, Meta: BinaryOps.add}`)",
     );
   });
 

@@ -6,7 +6,11 @@ import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../s
 import { aten } from '../../src/generated/Operators.js';
 import { atenCpu } from '../../src/generated/CPUFunctions.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
-import * as R from '../../src/kernels/ReduceOps.js';
+import * as ReduceOpsKernels from '../../src/kernels/ReduceOps.js';
+import * as TensorCompareKernels from '../../src/kernels/TensorCompare.js';
+
+// the reductions (ReduceOps.ts) and max.dim/min.dim (TensorCompare.ts), under one name for the tests below.
+const R = { ...ReduceOpsKernels, ...TensorCompareKernels };
 import { loadGolden } from '../golden.js';
 
 type V = number | boolean | 'nan' | 'inf' | '-inf';

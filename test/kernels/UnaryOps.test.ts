@@ -7,7 +7,12 @@ import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { elementBase } from '../../src/iter/index.js';
 import { atenCpu } from '../../src/generated/CPUFunctions.js';
-import * as U from '../../src/kernels/UnaryOps.js';
+import * as UnaryOpsKernels from '../../src/kernels/UnaryOps.js';
+import * as ActivationKernels from '../../src/kernels/Activation.js';
+import * as TensorCompareKernels from '../../src/kernels/TensorCompare.js';
+
+// unary ops (UnaryOps.ts), relu/gelu (Activation.ts) and isnan/isinf/isfinite (TensorCompare.ts), under one name for the tests below.
+const U = { ...UnaryOpsKernels, ...ActivationKernels, ...TensorCompareKernels };
 import { loadGolden } from '../golden.js';
 import { num, readComplexValues, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';
 

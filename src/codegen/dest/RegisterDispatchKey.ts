@@ -3,7 +3,7 @@
 // (`at::cpu::add`). Mirrors torchgen/dest/register_dispatch_key.py (RegisterDispatchKey and
 // StructuredRegisterDispatchKey) and the CPUFunctions.h half of torchgen/gen.py. Pure: returns strings.
 
-import { KERNEL_MODULES, type NativeFunction } from '../model.js';
+import type { NativeFunction } from '../model.js';
 import { defaultExpr } from '../api/python.js';
 import { GENERATED_HEADER, TsTypes, paramName } from '../api/types.js';
 
@@ -162,7 +162,7 @@ interface Plan {
   readonly nf: NativeFunction;
   readonly kernels: ReadonlyMap<string, string>;
   readonly wrappers: Wrappers | null;
-  /** The kernel module a structured function's wrappers call (`binary`), and its base (MetaBase or not). */
+  /** The kernel module a structured function's wrappers call (`BinaryOps`), and its base (MetaBase or not). */
   readonly structuredModule: string | null;
   readonly metaBase: boolean;
 }
@@ -183,7 +183,7 @@ function plan(functions: readonly NativeFunction[]): { plans: Plan[]; cpuLines: 
     if (structuredOut) {
       const cpu =
         structuredOut.dispatch.find((d) => d.key === 'CPU') ??
-        ctx.fail(`structured out= entry '${structuredOut.opName}' lists no CPU kernel (expected e.g. 'CPU: binary.addStructured')`);
+        ctx.fail(`structured out= entry '${structuredOut.opName}' lists no CPU kernel (expected e.g. 'CPU: BinaryOps.addStructured')`);
       const wrappers = structuredWrappers(ctx, nf, structuredOut, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines, (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1);
       return {
         nf,
@@ -266,7 +266,7 @@ export function emitRegisterDispatchKey(functions: readonly NativeFunction[], ke
     '',
     ...typeImports(body),
     ...(helpers.length > 0 ? [`import { ${helpers.join(', ')} } from '../kernels/TensorMeta.js';`] : []),
-    ...[...modules].sort().map((m) => `import * as ${m} from '${KERNEL_MODULES[m] ?? ''}';`),
+    ...[...modules].sort().map((m) => `import * as ${m} from '../kernels/${m}.js';`),
     '',
     body,
   ].join('\n');

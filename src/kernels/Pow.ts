@@ -1,13 +1,13 @@
-// pow and div with rounding modes, on TensorIterator. Mirrors aten/src/ATen/native/Pow.cpp, BinaryOps.cpp
-// (div_true/div_trunc/div_floor) and native/cpu/BinaryOpsKernel.cpp (div_floor_floating).
+// pow in its Tensor/Scalar overloads, on TensorIterator. Mirrors aten/src/ATen/native/Pow.cpp and
+// native/cpu/PowKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType } from '../c10/ScalarType.js';
-import { wrapScalar } from '../tensor/ScalarOps.js';
 import { TensorIterator, cpuKernel } from '../iter/index.js';
+import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
-function noComplex(dtype: ScalarType, op: string): void {
+export function noComplex(dtype: ScalarType, op: string): void {
   if (isComplexType(dtype)) throw new Error(`${op}: complex tensors are not supported by aten-ts yet`);
 }
 
@@ -88,44 +88,4 @@ export function powTensorScalarOut(_ks: DispatchKeySet, self: Tensor, exponent: 
 export function powScalarOut(_ks: DispatchKeySet, self: number | boolean, exponent: Tensor, out: Tensor): Tensor {
   powLoop(TensorIterator.binaryOp(out, wrapScalar(self), exponent));
   return out;
-}
-
-/** PyTorch's `div_floor_floating`: floor(a / b) computed through fmod so that it is exact near integers. */
-function divFloorFloating(a: number, b: number): number {
-  if (b === 0) return a / b;
-  const mod = a % b;
-  let div = (a - mod) / b;
-  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
-  if (div === 0) return Math.sign(a / b) * 0;
-  let floordiv = Math.floor(div);
-  if (div - floordiv > 0.5) floordiv += 1;
-  return floordiv;
-}
-
-/**
- * `div.Tensor_mode(self, other, *, rounding_mode)`: `null` is true division (integers promote to float);
- * 'trunc' and 'floor' keep integer dtypes and raise ZeroDivisionError for an integer division by zero.
- */
-export function divMode(ks: DispatchKeySet, self: Tensor, other: Tensor, roundingMode: string | null = null): Tensor {
-  if (roundingMode === null) {
-    const iter = TensorIterator.binaryFloatOp(null, self, other);
-    noComplex(iter.commonDtype, 'div');
-    cpuKernel(iter, (a, b) => a / b);
-    return iter.output() as Tensor;
-  }
-  if (roundingMode !== 'trunc' && roundingMode !== 'floor') {
-    throw new Error(`div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '${roundingMode}'`);
-  }
-  const iter = TensorIterator.binaryOp(null, self, other);
-  noComplex(iter.commonDtype, 'div');
-  if (isFloatingType(iter.commonDtype)) {
-    cpuKernel(iter, roundingMode === 'trunc' ? (a, b) => Math.trunc(a / b) : divFloorFloating);
-  } else {
-    cpuKernel(iter, (a, b) => {
-      if (b === 0) throw new Error('ZeroDivisionError');
-      const q = Math.trunc(a / b);
-      return roundingMode === 'floor' && q * b !== a && a < 0 !== b < 0 ? q - 1 : q;
-    });
-  }
-  return iter.output() as Tensor;
 }

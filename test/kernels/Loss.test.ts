@@ -3,7 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
-import * as N from '../../src/kernels/NNOps.js';
+import * as SoftMaxKernels from '../../src/kernels/SoftMax.js';
+import * as LossKernels from '../../src/kernels/Loss.js';
+import * as LossNLLKernels from '../../src/kernels/LossNLL.js';
+import * as layer_normKernels from '../../src/kernels/layer_norm.js';
+import * as DropoutKernels from '../../src/kernels/Dropout.js';
+
+// the neural-network families, under one name for the tests below.
+const N = { ...SoftMaxKernels, ...LossKernels, ...LossNLLKernels, ...layer_normKernels, ...DropoutKernels };
 import { loadGolden } from '../golden.js';
 
 type V = number | 'nan' | 'inf' | '-inf';

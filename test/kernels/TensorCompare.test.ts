@@ -1,4 +1,4 @@
-// Comparison, logical, bitwise and clamp-family kernels (src/kernels/CompareOps.ts) called directly at the
+// Comparison, logical, bitwise and clamp-family kernels (src/kernels/BinaryOps.ts, UnaryOps.ts, TensorCompare.ts, Lerp.ts) called directly at the
 // CPU key, against PyTorch 2.13: result dtypes, sizes, strides and values over dtype pairs, broadcasting,
 // Python-scalar operands (wrapped numbers), nan/inf, non-contiguous inputs, in-place and out= (with their
 // dtype errors) and Meta results. Fixture: test/golden/compare.json (tools/golden/gen_compare.py).
@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, ScalarType, dtypeName, parseScalarType } from '../../src/c10/index.js';
 import { atenCpu } from '../../src/generated/CPUFunctions.js';
-import * as C from '../../src/kernels/CompareOps.js';
+import * as BinaryOpsKernels from '../../src/kernels/BinaryOps.js';
+import * as UnaryOpsKernels from '../../src/kernels/UnaryOps.js';
+import * as TensorCompareKernels from '../../src/kernels/TensorCompare.js';
+import * as LerpKernels from '../../src/kernels/Lerp.js';
+
+// comparisons, logical and bitwise ops, maximum/minimum, remainder/fmod/atan2 (BinaryOps.ts), logical_not/bitwise_not (UnaryOps.ts), where/clamp (TensorCompare.ts) and lerp (Lerp.ts), under one name for the tests below.
+const C = { ...BinaryOpsKernels, ...UnaryOpsKernels, ...TensorCompareKernels, ...LerpKernels };
 import { loadGolden } from '../golden.js';
 import { num, readValues, type GoldenValue, type OperandSpec } from '../iter/helpers.js';
 
@@ -229,7 +235,7 @@ describe('Meta tensors (PyTorch golden)', () => {
   });
 });
 
-describe('CompareOps variants', () => {
+describe('comparison, logical, bitwise and clamp variants', () => {
   it('leaves version counters to the ADInplaceOrView kernel: +1 through the dispatcher, +0 called directly', () => {
     const x = torch.tensor([1, 5, 3]);
     const v = x._version;

@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName } from '../../src/c10/index.js';
-import * as I from '../../src/kernels/Indexing.js';
+import * as TensorShapeKernels from '../../src/kernels/TensorShape.js';
+import * as TensorTransformationsKernels from '../../src/kernels/TensorTransformations.js';
+import * as TensorAdvancedIndexingKernels from '../../src/kernels/TensorAdvancedIndexing.js';
+import * as TriangularOpsKernels from '../../src/kernels/TriangularOps.js';
+import * as SortingKernels from '../../src/kernels/Sorting.js';
+import * as OnehotKernels from '../../src/kernels/Onehot.js';
+import * as EmbeddingKernels from '../../src/kernels/Embedding.js';
+
+// the shape and indexing families, under one name for the tests below.
+const I = { ...TensorShapeKernels, ...TensorTransformationsKernels, ...TensorAdvancedIndexingKernels, ...TriangularOpsKernels, ...SortingKernels, ...OnehotKernels, ...EmbeddingKernels };
 import { loadGolden } from '../golden.js';
 
 interface Spec {

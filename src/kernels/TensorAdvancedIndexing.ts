@@ -1,213 +1,18 @@
-// Shape and indexing operators: cat, stack, split, chunk, unbind, flip, roll, repeat, tile, index_select,
-// index.Tensor, index_put(_), gather, scatter, scatter_add, masked_fill, masked_select, nonzero, tril, triu,
-// sort, argsort, topk, one_hot, embedding. Mirrors aten/src/ATen/native/TensorShape.cpp, TensorAdvancedIndexing.cpp, Sorting.cpp,
-// TriangularOps.cpp, Embedding.cpp and onehot.cpp (shape rules and error texts).
+// Indexing kernels: index_select, gather, scatter, scatter_add, masked_fill, masked_select, nonzero,
+// index.Tensor and index_put(_). Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (shape rules and
+// error texts) and native/IndexingUtils.h.
 
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, promoteTypes, scalarTypeToString } from '../c10/ScalarType.js';
-import type { ScalarValue } from '../tensor/elements.js';
-import type { Tensor } from '../tensor/Tensor.js';
-import { inferSize } from '../tensor/ExpandUtils.js';
-import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
+import type { ScalarValue } from '../tensor/elements.js';
+import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
-
-// Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// These kernels read their inputs into row-major lists of scalar values (any layout, any dtype), compute
-// the result positions with plain index arithmetic, and write a new contiguous tensor. That keeps every
-// kernel a few lines of obviously-correct arithmetic at the cost of a copy; the views among them (split,
-// chunk, unbind) return real views.
-
-/** Splits a row-major shape at `dim` into (outer, size, inner). */
-function around(sizes: readonly number[], dim: number): [number, number, number] {
-  let outer = 1;
-  let inner = 1;
-  for (let i = 0; i < dim; i++) outer *= sizes[i] as number;
-  for (let i = dim + 1; i < sizes.length; i++) inner *= sizes[i] as number;
-  return [outer, sizes[dim] ?? 1, inner];
-}
-
-function shapeStr(s: readonly number[]): string {
-  return `[${s.join(', ')}]`;
-}
-
-/** `cat(tensors, dim)`: promotes dtypes; 1-D empty tensors are skipped, as PyTorch's legacy rule. */
-export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
-  if (tensors.length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
-  const used = tensors.filter((t) => !(t.dim() === 1 && t.numel === 0));
-  const ref = used[0] ?? (tensors[0] as Tensor);
-  if (ref.dim() === 0) throw new Error('zero-dimensional tensor (at position 0) cannot be concatenated');
-  const d = maybeWrapDim(dim, ref.dim());
-  const dtype = tensors.map((t) => t.dtype).reduce(promoteTypes);
-  used.forEach((t, i) => {
-    if (t.dim() !== ref.dim()) {
-      throw new Error(`Tensors must have same number of dimensions: got ${ref.dim()} and ${t.dim()}`);
-    }
-    t.sizes.forEach((s, k) => {
-      if (k !== d && s !== ref.sizes[k]) {
-        throw new Error(
-          `Sizes of tensors must match except in dimension ${d}. Expected size ${ref.sizes[k]} but got size ${s} for tensor number ${i} in the list.`,
-        );
-      }
-    });
-  });
-  const sizes = [...ref.sizes];
-  sizes[d] = used.reduce((a, t) => a + (t.sizes[d] as number), 0);
-  const [outer, , inner] = around(sizes, d);
-  const parts = used.map((t) => ({ v: scalarValuesOf(t), n: t.sizes[d] as number }));
-  const out: ScalarValue[] = [];
-  for (let o = 0; o < outer; o++) for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
-  return tensorFromValues(ref, sizes, dtype, out);
-}
-
-/** `stack(tensors, dim)`: all the same shape, stacked along a new dim. */
-export function stack(ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
-  if (tensors.length === 0) throw new Error('stack expects a non-empty TensorList');
-  const ref = tensors[0] as Tensor;
-  tensors.forEach((t, i) => {
-    if (t.sizes.length !== ref.sizes.length || t.sizes.some((s, k) => s !== ref.sizes[k])) {
-      throw new Error(`stack expects each tensor to be equal size, but got ${shapeStr(ref.sizes)} at entry 0 and ${shapeStr(t.sizes)} at entry ${i}`);
-    }
-  });
-  const d = maybeWrapDim(dim, ref.dim() + 1);
-  return cat(ks, tensors.map((t) => t.unsqueeze(d)), d);
-}
-
-/** `split.Tensor(self, split_size, dim)`: views of `split_size` along dim (the last may be smaller). */
-export function split(_ks: DispatchKeySet, self: Tensor, splitSize: number, dim = 0): Tensor[] {
-  if (self.dim() === 0) throw new Error('split expects at least a 1-dimensional tensor');
-  if (splitSize < 0) throw new Error(`split expects split_size be non-negative, but got split_size=${splitSize}`);
-  const d = maybeWrapDim(dim, self.dim());
-  const size = self.sizes[d] as number;
-  if (splitSize === 0 && size !== 0) throw new Error(`split_size can only be 0 if dimension size is 0, but got dimension size of ${size}`);
-  const parts: Tensor[] = [];
-  const n = splitSize === 0 ? 1 : Math.max(Math.ceil(size / splitSize), 1);
-  for (let i = 0; i < n; i++) parts.push(self.narrow(d, i * splitSize, Math.min(splitSize, size - i * splitSize)));
-  return parts;
-}
-
-/** `split_with_sizes(self, split_sizes, dim)`. */
-export function splitWithSizes(_ks: DispatchKeySet, self: Tensor, splitSizes: number[], dim = 0): Tensor[] {
-  const d = maybeWrapDim(dim, self.dim());
-  if (splitSizes.some((s) => s < 0)) {
-    throw new Error(`split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=${shapeStr(splitSizes)}`);
-  }
-  const total = splitSizes.reduce((a, b) => a + b, 0);
-  if (total !== self.sizes[d]) {
-    throw new Error(
-      `split_with_sizes expects split_sizes to sum exactly to ${self.sizes[d]} (input tensor's size at dimension ${d}), but got split_sizes=${shapeStr(splitSizes)}`,
-    );
-  }
-  let start = 0;
-  return splitSizes.map((s) => {
-    const v = self.narrow(d, start, s);
-    start += s;
-    return v;
-  });
-}
-
-/** `chunk(self, chunks, dim)`: ceil(size / chunks)-sized views. */
-export function chunk(ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0): Tensor[] {
-  if (self.dim() === 0) throw new Error('chunk expects at least a 1-dimensional tensor');
-  if (chunks <= 0) throw new Error(`chunk expects \`chunks\` to be greater than 0, got: ${chunks}`);
-  const d = maybeWrapDim(dim, self.dim());
-  const size = self.sizes[d] as number;
-  const splitSize = Math.ceil(size / chunks);
-  if (splitSize === 0 && size === 0) return Array.from({ length: chunks }, () => self.narrow(d, 0, 0));
-  return split(ks, self, splitSize, d);
-}
-
-/** `unbind(self, dim)`: the selects along dim. */
-export function unbind(_ks: DispatchKeySet, self: Tensor, dim = 0): Tensor[] {
-  if (self.dim() === 0) throw new Error('Dimension specified as 0 but tensor has no dimensions');
-  const d = maybeWrapDim(dim, self.dim());
-  return Array.from({ length: self.sizes[d] as number }, (_, i) => self.select(d, i));
-}
-
-/** Index arithmetic: flat index → multi-index and back, row-major. */
-function unravel(i: number, sizes: readonly number[]): number[] {
-  const idx = new Array<number>(sizes.length);
-  for (let k = sizes.length - 1; k >= 0; k--) {
-    const s = sizes[k] as number;
-    idx[k] = i % s;
-    i = Math.floor(i / s);
-  }
-  return idx;
-}
-function ravel(idx: readonly number[], sizes: readonly number[]): number {
-  let i = 0;
-  for (let k = 0; k < sizes.length; k++) i = i * (sizes[k] as number) + (idx[k] as number);
-  return i;
-}
-
-/** `flip(self, dims)`. */
-export function flip(_ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
-  const mask = new Array<boolean>(self.dim()).fill(false);
-  for (const d of dims) {
-    const w = maybeWrapDim(d, self.dim());
-    if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);
-    mask[w] = true;
-  }
-  const v = scalarValuesOf(self);
-  const out = v.map((_, i) => {
-    const idx = unravel(i, self.sizes).map((x, k) => (mask[k] ? (self.sizes[k] as number) - 1 - x : x));
-    return v[ravel(idx, self.sizes)] as ScalarValue;
-  });
-  return tensorFromValues(self, [...self.sizes], self.dtype, out);
-}
-
-/** `roll(self, shifts, dims)`: with no dims, rolls the flattened tensor. */
-export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: number[] = []): Tensor {
-  if (shifts.length === 0) throw new Error('`shifts` required');
-  const v = scalarValuesOf(self);
-  if (dims.length === 0) {
-    if (shifts.length !== 1) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:0`);
-    const n = v.length;
-    const s = n === 0 ? 0 : (((shifts[0] as number) % n) + n) % n;
-    return tensorFromValues(self, [...self.sizes], self.dtype, v.map((_, i) => v[(i - s + n) % n] as ScalarValue));
-  }
-  if (shifts.length !== dims.length) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:${dims.length}`);
-  const shift = new Array<number>(self.dim()).fill(0);
-  dims.forEach((d, k) => {
-    const w = maybeWrapDim(d, self.dim());
-    shift[w] = (shift[w] as number) + (shifts[k] as number);
-  });
-  const out = v.map((_, i) => {
-    const idx = unravel(i, self.sizes).map((x, k) => {
-      const s = self.sizes[k] as number;
-      return (((x - (shift[k] as number)) % s) + s) % s;
-    });
-    return v[ravel(idx, self.sizes)] as ScalarValue;
-  });
-  return tensorFromValues(self, [...self.sizes], self.dtype, out);
-}
-
-/** `repeat(self, repeats)`: tiles the tensor `repeats[k]` times along each (leading-padded) dim. */
-export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Tensor {
-  if (repeats.length < self.dim()) {
-    throw new Error('Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor');
-  }
-  const pad = repeats.length - self.dim();
-  const src = [...new Array<number>(pad).fill(1), ...self.sizes];
-  const sizes = src.map((s, k) => s * (repeats[k] as number));
-  const negative = sizes.find((s) => s < 0);
-  if (negative !== undefined) throw new Error(`Trying to create tensor with negative dimension ${negative}: ${shapeStr(sizes)}`);
-  const v = scalarValuesOf(self);
-  const out = new Array<ScalarValue>(sizes.reduce((a, b) => a * b, 1));
-  for (let i = 0; i < out.length; i++) {
-    const idx = unravel(i, sizes).map((x, k) => x % (src[k] as number));
-    out[i] = v[ravel(idx, src)] as ScalarValue;
-  }
-  return tensorFromValues(self, sizes, self.dtype, out);
-}
-
-/** `tile(self, dims)`: repeat with the shorter list padded with ones on the left. */
-export function tile(ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
-  const pad = Math.max(self.dim() - dims.length, 0);
-  return repeat(ks, self, [...new Array<number>(pad).fill(1), ...dims]);
-}
+import { around } from './TensorShape.js';
+import { ravel, unravel } from './TensorTransformations.js';
 
 function checkIndexDtype(index: Tensor, op: string): void {
   if (index.dtype !== ScalarType.Long && index.dtype !== ScalarType.Int) {
@@ -245,7 +50,7 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   if (index.dim() !== self.dim()) throw new Error('Index tensor must have the same number of dimensions as input tensor');
   index.sizes.forEach((s, k) => {
     if (k !== d && s > (self.sizes[k] as number)) {
-      throw new Error(`Size does not match at dimension ${k} expected index ${shapeStr(index.sizes)} to be no larger than self ${shapeStr(self.sizes)} apart from dimension ${d}`);
+      throw new Error(`Size does not match at dimension ${k} expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`);
     }
   });
   const v = scalarValuesOf(self);
@@ -273,8 +78,8 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
     for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
     if (!wrong && typeof src !== 'number') for (let k = 0; k < Math.max(self.dim(), 1); k++) if (size(index, k) > size(src, k)) wrong = true;
     if (wrong) {
-      const head = `Expected index ${shapeStr(index.sizes)} to be no larger than self ${shapeStr(self.sizes)} apart from dimension ${d}`;
-      throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${shapeStr(src.sizes)}`);
+      const head = `Expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`;
+      throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
     }
   }
   const out = scalarValuesOf(self);
@@ -374,98 +179,6 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
   return tensorFromValues(self, [n, self.dim()], ScalarType.Long, rows);
 }
 
-function triangle(self: Tensor, diagonal: number, lower: boolean): Tensor {
-  if (self.dim() < 2) throw new Error(`${lower ? 'tril' : 'triu'}: input tensor must have at least 2 dimensions`);
-  const [rows, cols] = self.sizes.slice(-2) as [number, number];
-  const v = scalarValuesOf(self);
-  const out = v.map((x, i) => {
-    const c = i % cols;
-    const r = Math.floor(i / cols) % rows;
-    const keep = lower ? c - r <= diagonal : c - r >= diagonal;
-    return keep ? x : 0;
-  });
-  return tensorFromValues(self, [...self.sizes], self.dtype, out);
-}
-
-export function tril(_ks: DispatchKeySet, self: Tensor, diagonal = 0): Tensor {
-  return triangle(self, diagonal, true);
-}
-
-export function triu(_ks: DispatchKeySet, self: Tensor, diagonal = 0): Tensor {
-  return triangle(self, diagonal, false);
-}
-
-/**
- * `sort.stable(self, *, stable, dim=-1, descending=False)`: (values, indices). NaN sorts as the largest
- * value; ties keep their order (PyTorch's CPU sort is stable).
- */
-export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = false): [Tensor, Tensor] {
-  const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
-  const sizes = self.dim() === 0 ? [1] : self.sizes;
-  const [outer, size, inner] = around(sizes, d);
-  const v = numberValuesOf(self);
-  const values = new Array<number>(v.length);
-  const indices = new Array<number>(v.length);
-  const key = (x: number) => (x !== x ? Infinity : x);
-  for (let o = 0; o < outer; o++) {
-    for (let i = 0; i < inner; i++) {
-      const order = Array.from({ length: size }, (_, k) => k);
-      const at = (k: number) => v[(o * size + k) * inner + i] as number;
-      order.sort((a, b) => {
-        const xa = at(a);
-        const xb = at(b);
-        const nanA = xa !== xa;
-        const nanB = xb !== xb;
-        if (nanA || nanB) return nanA === nanB ? 0 : (nanA ? 1 : -1) * (descending ? -1 : 1);
-        return (descending ? key(xb) - key(xa) : key(xa) - key(xb)) || 0;
-      });
-      order.forEach((k, r) => {
-        values[(o * size + r) * inner + i] = at(k);
-        indices[(o * size + r) * inner + i] = k;
-      });
-    }
-  }
-  return [tensorFromValues(self, [...self.sizes], self.dtype, values), tensorFromValues(self, [...self.sizes], ScalarType.Long, indices)];
-}
-
-export function argsort(ks: DispatchKeySet, self: Tensor, dim = -1, descending = false): Tensor {
-  return sort(ks, self, dim, descending)[1];
-}
-
-/** `topk(self, k, dim=-1, largest=True, sorted=True)`: (values, indices). */
-export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, largest = true): [Tensor, Tensor] {
-  const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
-  const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
-  if (k < 0 || k > size) throw new Error('selected index k out of range');
-  const [values, indices] = sort(ks, self, d, largest);
-  if (self.dim() === 0) return [values, indices];
-  return [values.narrow(d, 0, k).contiguous(), indices.narrow(d, 0, k).contiguous()];
-}
-
-/** `one_hot(self, num_classes=-1)`: int64 input, int64 [.., num_classes] output. */
-export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tensor {
-  if (self.dtype !== ScalarType.Long) throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
-  const v = numberValuesOf(self);
-  for (const x of v) if (x < 0) throw new Error('Class values must be non-negative.');
-  const n = numClasses === -1 ? (v.length === 0 ? 0 : Math.max(...v) + 1) : numClasses;
-  for (const x of v) if (x >= n) throw new Error('Class values must be smaller than num_classes.');
-  const out = new Array<number>(v.length * n).fill(0);
-  v.forEach((x, i) => (out[i * n + x] = 1));
-  return tensorFromValues(self, [...self.sizes, n], ScalarType.Long, out);
-}
-
-/** `embedding(weight, indices, padding_idx=-1)`: rows of weight. */
-export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): Tensor {
-  if (weight.dim() !== 2) throw new Error("'weight' must be 2-D");
-  if (indices.dtype !== ScalarType.Long && indices.dtype !== ScalarType.Int) {
-    throw new Error(
-      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.dtype)}Tensor instead (while checking arguments for embedding)`,
-    );
-  }
-  const rows = indexSelect(ks, weight, 0, indices.reshape(-1));
-  return rows.view([...indices.sizes, weight.sizes[1] as number]);
-}
-
 // Note [Advanced indexing]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 // `index.Tensor` and `index_put(_)` follow TensorAdvancedIndexing.cpp's make_info: a bool/uint8 mask of k dims
@@ -560,7 +273,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
     t.sizes.forEach((s, j) => {
       if (s !== self.sizes[first + j]) {
         throw new Error(
-          `The shape of the mask ${shapeStr(t.sizes)} at index ${j} does not match the shape of the indexed tensor ${shapeStr(self.sizes)} at index ${first + j}`,
+          `The shape of the mask ${formatSizes(t.sizes)} at index ${j} does not match the shape of the indexed tensor ${formatSizes(self.sizes)} at index ${first + j}`,
         );
       }
     });
@@ -583,7 +296,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const bshape = broadcastShapes(shapes);
   if (bshape === null) {
     if (meta) throw new Error(metaBroadcastMessage(shapes));
-    throw new Error(`shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(shapeStr).join(', ')}`);
+    throw new Error(`shape mismatch: indexing tensors could not be broadcast together with shapes ${shapes.map(formatSizes).join(', ')}`);
   }
   const adjacent = (used[used.length - 1] as number) - (used[0] as number) + 1 === used.length;
   const first = used[0] as number;
@@ -637,7 +350,7 @@ function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, acc
   const expandable = off >= 0 && values.sizes.every((s, k) => s === 1 || s === plan.sizes[k + off]);
   const maskedFill = plan.singleMask && !accumulate && values.numel === 1;
   if (!maskedFill && !expandable) {
-    throw new Error(`shape mismatch: value tensor of shape ${shapeStr(values.sizes)} cannot be broadcast to indexing result of shape ${shapeStr(plan.sizes)}`);
+    throw new Error(`shape mismatch: value tensor of shape ${formatSizes(values.sizes)} cannot be broadcast to indexing result of shape ${formatSizes(plan.sizes)}`);
   }
   if (!maskedFill && values.dtype !== self.dtype) {
     throw new Error(

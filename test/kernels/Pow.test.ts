@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName, parseScalarType } from '../../src/c10/index.js';
-import * as P from '../../src/kernels/PowDivOps.js';
+import * as PowKernels from '../../src/kernels/Pow.js';
+import * as BinaryOpsKernels from '../../src/kernels/BinaryOps.js';
+
+// pow (Pow.ts) and div with rounding modes (BinaryOps.ts), under one name for the tests below.
+const P = { ...PowKernels, ...BinaryOpsKernels };
 import * as R from '../../src/kernels/ReduceOps.js';
 import { loadGolden } from '../golden.js';
 

@@ -1,0 +1,142 @@
+// nll_loss, nll_loss_nd and cross_entropy_loss (ignore_index, weights, label smoothing). Mirrors
+// aten/src/ATen/native/LossNLL.cpp (and LossNLL2d.cpp for the image case).
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { Reduction, reduceLoss } from './Loss.js';
+import { numberValuesOf } from './rowMajor.js';
+import { floatDtype } from './SoftMax.js';
+
+/**
+ * `nll_loss_nd(self, target, weight=None, reduction=Mean, ignore_index=-100)`: input [N, C, ...] or [C]
+ * of log-probabilities, target [N, ...] of class indices.
+ */
+export function nllLoss(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null = null,
+  reduction: number = Reduction.Mean,
+  ignoreIndex = -100,
+): Tensor {
+  // The checks in PyTorch's order: nll_loss_nd, nll_loss_forward's meta (ranks, sizes, target dtype, weight),
+  // then the kernel's dispatch on the input dtype.
+  if (self.dim() < 1) throw new Error(`Expected 1 or more dimensions (got ${self.dim()})`);
+  if (self.dim() !== 1 && target.dim() > 0 && self.sizes[0] !== target.sizes[0]) {
+    throw new Error(`Expected input batch_size (${self.sizes[0]}) to match target batch_size (${target.sizes[0]}).`);
+  }
+  if (self.dim() <= 2 && target.dim() > 1) throw new Error('0D or 1D target tensor expected, multi-target not supported');
+  if (self.dim() === 1 && target.dim() === 1 && target.sizes[0] !== 1) {
+    throw new Error(`For 1D input, 1D target must have size 1, but got target size: ${target.sizes[0]}`);
+  }
+  const batched = self.dim() >= 2;
+  const n = batched ? (self.sizes[0] as number) : 1;
+  const c = batched ? (self.sizes[1] as number) : (self.sizes[0] as number);
+  const expectedTarget = batched ? [n, ...self.sizes.slice(2)] : [];
+  if (target.dtype !== ScalarType.Long && target.dtype !== ScalarType.Byte) {
+    throw new Error(`expected target dtype to be Long or Byte, but got ${scalarTypeToString(target.dtype)}`);
+  }
+  if (target.dim() !== expectedTarget.length || target.sizes.some((s, i) => s !== expectedTarget[i])) {
+    throw new Error(
+      batched && self.dim() === 2
+        ? `Expected input batch_size (${n}) to match target batch_size (${target.sizes[0] ?? 0}).`
+        : `size mismatch (got input: [${self.sizes.join(', ')}] , target: [${target.sizes.join(', ')}]`,
+    );
+  }
+  if (weight !== null && weight.numel !== c) {
+    throw new Error(`weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`);
+  }
+  floatDtype(self, self.dim() <= 2 ? 'nll_loss_out_frame' : 'nll_loss2d_forward_out_frame');
+  if (self.isMeta()) return reduceLoss(self, [], reduction === Reduction.None ? expectedTarget : [], reduction);
+  const x = numberValuesOf(self);
+  const t = numberValuesOf(target);
+  const w = weight === null ? null : numberValuesOf(weight);
+  let inner = 1;
+  for (const s of self.sizes.slice(2)) inner *= s;
+  const losses: number[] = [];
+  let weightSum = 0;
+  for (let b = 0; b < n; b++) {
+    for (let i = 0; i < inner; i++) {
+      const cls = t[b * inner + i] as number;
+      if (cls === ignoreIndex) {
+        losses.push(0);
+        continue;
+      }
+      if (cls < 0 || cls >= c) throw new Error(`Target ${cls} is out of bounds.`);
+      const wi = w === null ? 1 : (w[cls] as number);
+      weightSum += wi;
+      losses.push(-wi * (x[(b * c + cls) * inner + i] as number));
+    }
+  }
+  return reduceLoss(self, losses, expectedTarget, reduction, weightSum);
+}
+
+/**
+ * `nll_loss_nd(self, target, weight, reduction, ignore_index)`, CompositeImplicitAutograd as in PyTorch:
+ * `nll_loss` for 1-D and 2-D inputs, `nll_loss2d` otherwise, so autograd records NllLossBackward0 or
+ * NllLoss2DBackward0 as PyTorch does.
+ */
+export function nllLossNd(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean, ignoreIndex = -100): Tensor {
+  if (self.dim() < 1) throw new Error(`Expected 1 or more dimensions (got ${self.dim()})`);
+  return self.dim() <= 2
+    ? aten().nll_loss.call(self, target, weight, reduction, ignoreIndex)
+    : aten().nll_loss2d.call(self, target, weight, reduction, ignoreIndex);
+}
+
+// Note [cross_entropy as a composite]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch (LossNLL.cpp, cross_entropy_loss_symint), cross_entropy_loss is CompositeImplicitAutograd:
+// log_softmax then nll_loss_nd for class indices; with label smoothing, (1 - ε) nll + ε/C times the smoothed
+// term; for class probabilities, -Σ w p log q reduced. Every step goes through the dispatcher, so autograd
+// differentiates the decomposition (grad_fn=<NllLossBackward0> for the plain case, as PyTorch prints), Meta
+// tensors work, and double backward comes for free.
+
+/** `cross_entropy_loss(self, target, weight=None, reduction=Mean, ignore_index=-100, label_smoothing=0)`. */
+export function crossEntropy(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null = null,
+  reduction: number = Reduction.Mean,
+  ignoreIndex = -100,
+  labelSmoothing = 0,
+): Tensor {
+  if (labelSmoothing > 1) throw new Error(`label_smoothing must be between 0.0 and 1.0. Got: ${labelSmoothing}`);
+  const ops = aten();
+  const classDim = self.dim() === 1 ? 0 : 1;
+  const c = self.sizes[classDim] as number;
+  const broadcastWeight = (w: Tensor): Tensor =>
+    self.dim() > 1 ? ops.view.call(w, self.sizes.map((_, i) => (i === classDim ? (w.sizes[0] as number) : 1))) : w;
+  // A target of the input's shape holds class probabilities, any other one class indices.
+  if (target.sizes.length === self.sizes.length && target.sizes.every((s, i) => s === self.sizes[i])) {
+    if (!isFloatingType(target.dtype)) {
+      throw new Error(`Expected floating point type for target with class probabilities, got ${scalarTypeToString(target.dtype)}`);
+    }
+    if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
+    const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+    const t = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
+    const prod = weight === null ? input.mul(t) : input.mul(t).mul(broadcastWeight(weight));
+    if (reduction === Reduction.None) return prod.sum(classDim).neg();
+    const total = prod.sum().neg();
+    if (reduction === Reduction.Sum) return total;
+    if (input.numel === 0) return total.fill_(NaN);
+    return total.div(input.numel / c);
+  }
+  const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+  const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);
+  if (labelSmoothing <= 0) return nll;
+  const ignoreMask = target.eq(ignoreIndex);
+  const smooth = (weight === null ? input.sum(classDim) : input.mul(broadcastWeight(weight)).sum(classDim)).neg();
+  smooth.masked_fill_(ignoreMask, 0);
+  let ret: Tensor;
+  if (reduction === Reduction.Mean) {
+    ret =
+      weight === null
+        ? smooth.sum().div(ignoreMask.logical_not().sum())
+        : smooth.sum().div(weight.gather(0, target.masked_select(ignoreMask.logical_not()).flatten()).sum());
+  } else if (reduction === Reduction.Sum) ret = smooth.sum();
+  else ret = smooth;
+  return nll.mul(1 - labelSmoothing).add(ret.mul(labelSmoothing / c));
+}

@@ -1,0 +1,129 @@
+// layer_norm and native_layer_norm (mean and rstd saved for the backward). Mirrors
+// aten/src/ATen/native/layer_norm.cpp and native/cpu/layer_norm_kernel.cpp.
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { floatDtype } from './SoftMax.js';
+import { newStrided } from './TensorFactories.js';
+
+/** The elements of a float32 / float64 CPU tensor, row-major, as its storage's own typed array (else null). */
+function floatElements(t: Tensor): Float32Array | Float64Array | null {
+  if (t.isMeta() || (t.dtype !== ScalarType.Float && t.dtype !== ScalarType.Double)) return null;
+  const c = t.contiguous();
+  const { data, base } = c.dataView();
+  return (data as Float32Array | Float64Array).subarray(base, base + c.numel);
+}
+
+/**
+ * `layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True)`,
+ * CompositeImplicitAutograd as in PyTorch (layer_norm.cpp, layer_norm_symint): the output of
+ * `native_layer_norm`, called through the dispatcher, so autograd records NativeLayerNormBackward0 (whose
+ * formulas read the saved mean and rstd) and every argument check is native_layer_norm's.
+ */
+export function layerNorm(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  normalizedShape: number[],
+  weight: Tensor | null = null,
+  bias: Tensor | null = null,
+  eps = 1e-5,
+): Tensor {
+  return aten().native_layer_norm.call(input, normalizedShape, weight, bias, eps)[0];
+}
+
+/**
+ * `native_layer_norm(input, normalized_shape, weight, bias, eps) -> (output, mean, rstd)` (layer_norm_cpu):
+ * normalizes over the trailing `normalized_shape` dims; mean and rstd have the input's leading sizes followed
+ * by ones (`stat_shape`). The checks in PyTorch's order: the mixed-dtype check, `_check_layer_norm_inputs`,
+ * then the kernel's dtype checks.
+ */
+export function nativeLayerNorm(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  normalizedShape: number[],
+  weight: Tensor | null,
+  bias: Tensor | null,
+  eps: number,
+): [Tensor, Tensor, Tensor] {
+  // is_mixed_type / check_mixed_data_type (mixed_data_type.h): the first parameter's dtype differs from the input's
+  const param = weight ?? bias;
+  const mixed = param !== null && param.dtype !== input.dtype;
+  if (mixed && ((weight !== null && weight.dtype !== ScalarType.Float) || (bias !== null && bias.dtype !== ScalarType.Float))) {
+    throw new Error('mixed dtype (CPU): expect parameter to have scalar type of Float');
+  }
+  const k = normalizedShape.length;
+  const ns = `[${normalizedShape.join(', ')}]`;
+  if (k === 0) {
+    throw new Error(`Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`);
+  }
+  const same = (t: Tensor): boolean => t.dim() === k && t.sizes.every((s, i) => s === normalizedShape[i]);
+  if (weight !== null && !same(weight)) {
+    throw new Error(`Expected weight to be of same shape as normalized_shape, but got weight of shape [${weight.sizes.join(', ')}] and normalized_shape = ${ns}`);
+  }
+  if (bias !== null && !same(bias)) {
+    throw new Error(`Expected bias to be of same shape as normalized_shape, but got bias of shape [${bias.sizes.join(', ')}] and normalized_shape = ${ns}`);
+  }
+  const axis = input.dim() - k;
+  if (axis < 0 || input.sizes.slice(axis).some((s, i) => s !== normalizedShape[i])) {
+    throw new Error(`Given normalized_shape=${ns}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`);
+  }
+  floatDtype(input, 'LayerNormKernelImpl');
+  if (mixed && input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16) throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
+  if (!mixed && bias !== null && bias.dtype !== input.dtype) {
+    throw new Error(`expected scalar type ${scalarTypeToString(input.dtype)} but found ${scalarTypeToString(bias.dtype)}`);
+  }
+  const statDtype = mixed ? ScalarType.Float : input.dtype;
+  const statShape = input.sizes.map((s, i) => (i < axis ? s : 1));
+  let m = 1;
+  for (let i = 0; i < axis; i++) m *= input.sizes[i] as number;
+  let n = 1;
+  for (let i = axis; i < input.dim(); i++) n *= input.sizes[i] as number;
+  const sizes = [...input.sizes];
+  if (input.isMeta()) {
+    return [
+      newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device),
+      newStrided(statShape, contiguousStrides(statShape), statDtype, input.device),
+      newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device),
+    ];
+  }
+  // float32 / float64 are read and written in place (no conversion to and from number arrays).
+  const x = floatElements(input) ?? numberValuesOf(input);
+  const w = weight === null ? null : (floatElements(weight) ?? numberValuesOf(weight));
+  const b = bias === null ? null : (floatElements(bias) ?? numberValuesOf(bias));
+  const direct = input.dtype === ScalarType.Float || input.dtype === ScalarType.Double;
+  const result = direct ? newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device) : null;
+  const out = result === null ? new Float64Array(m * n) : (floatElements(result) as Float32Array | Float64Array);
+  const means = new Float64Array(m);
+  const rstds = new Float64Array(m);
+  {
+    for (let r = 0; r < m; r++) {
+      const start = r * n;
+      let mean = 0;
+      for (let i = 0; i < n; i++) mean += x[start + i] as number;
+      mean /= n;
+      let v = 0;
+      for (let i = 0; i < n; i++) {
+        const d = (x[start + i] as number) - mean;
+        v += d * d;
+      }
+      const rstd = 1 / Math.sqrt(v / n + eps);
+      means[r] = mean;
+      rstds[r] = rstd;
+      for (let i = 0; i < n; i++) {
+        let y = ((x[start + i] as number) - mean) * rstd;
+        if (w !== null) y *= w[i] as number;
+        if (b !== null) y += b[i] as number;
+        out[start + i] = y;
+      }
+    }
+  }
+  return [
+    result ?? tensorFromValues(input, sizes, input.dtype, out),
+    tensorFromValues(input, statShape, statDtype, means),
+    tensorFromValues(input, [...statShape], statDtype, rstds),
+  ];
+}
