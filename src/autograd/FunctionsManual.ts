@@ -1,15 +1,13 @@
-// Tensor operations the autograd machinery and the derivative formulas share: reducing a gradient to an
-// input's shape, accumulating into `.grad`, scattering a view's gradient into its base, and the backward
-// helpers the formulas in derivatives.yaml call by name. Mirrors torch/csrc/autograd/FunctionsManual.cpp
-// (and the small pieces of InputBuffer.cpp / accumulate_grad.h that are tensor math).
+// The helpers the derivative formulas of derivatives.yaml call by name (the generated src/generated/autograd.ts
+// imports them from here). Mirrors torch/csrc/autograd/FunctionsManual.cpp; that file is about 7,000 lines in
+// PyTorch, and this one is a little over the ~600-line guide for the same reason: one home for every formula.
 
-import { aten } from '../generated/Operators.js';
+
 import { autogradState } from '../c10/AutogradState.js';
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import type { ScalarType } from '../c10/ScalarType.js';
-import { Tensor } from '../tensor/Tensor.js';
-import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { aten } from '../generated/Operators.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
+import { Tensor } from '../tensor/Tensor.js';
 
 /** `at::sum_to(grad, sizes)`: sums the broadcast dimensions away (leading ones, and sizes that were 1). */
 export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
@@ -22,66 +20,6 @@ export function sumTo(grad: Tensor, sizes: readonly number[]): Tensor {
   let r = dims.length > 0 ? aten().sum_dim_IntList.call(grad, dims, true, null) : grad;
   if (lead > 0 || !sameSizes(r.sizes, sizes)) r = aten().view.call(r, [...sizes]);
   return r;
-}
-
-
-
-/** A copy of `t` without autograd history. */
-export function detachedClone(t: Tensor): Tensor {
-  return aten().clone.call(t.detach(), null);
-}
-
-
-/**
- * AccumulateGrad's update of `.grad`: the first gradient is stored as a copy (formulas may hand the same
- * tensor to several inputs, so it is never stored by reference); later ones are added in place, or out of
- * place with history when grad mode is on (create_graph), as accumulate_grad.h does.
- */
-export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad): Tensor {
-  if (old === null) {
-    if (!gradMode) return aten().clone.call(grad.detach(), null);
-    // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
-    // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
-    const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];
-    const fresh = aten().empty_strided.call([...variable.sizes], strides, grad.dtype, null, grad.device, null);
-    return belowADInplaceOrView(() => aten().copy_.call(fresh, grad, false));
-  }
-  if (gradMode) return aten().add_Tensor.call(old, grad, 1);
-  return aten().add__Tensor.call(old, grad, 1);
-}
-
-/**
- * For CopySlices: a copy of the base's gradient laid out like the base, and the slice of it the view covers
- * (`result.as_strided(view sizes, view strides, view offset)`).
- */
-export function sliceOfBaseGrad(
-  grad: Tensor,
-  baseSizes: number[],
-  baseStrides: number[],
-  viewSizes: number[],
-  viewStrides: number[],
-  offset: number,
-): { result: Tensor; slice: Tensor } {
-  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.dtype, null, grad.device, null);
-  aten().copy_.call(result, grad, false);
-  const slice = aten().as_strided.call(result, viewSizes, viewStrides, offset);
-  return { result, slice };
-}
-
-/** The gradient of a strided view scattered into zeros shaped like its base (`as_strided_backward`). */
-export function asStridedScatter(
-  grad: Tensor,
-  baseSizes: number[],
-  baseStrides: number[],
-  viewSizes: number[],
-  viewStrides: number[],
-  offset: number,
-): Tensor {
-  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.dtype, null, grad.device, null);
-  aten().zero_.call(result);
-  const slice = aten().as_strided.call(result, viewSizes, viewStrides, offset);
-  aten().add__Tensor.call(slice, grad, 1);
-  return result;
 }
 
 /** `maybe_multiply(t, s)`: `t * s`, skipping the multiplication when s is 1. */

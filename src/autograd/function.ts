@@ -13,7 +13,7 @@ import {
   setHistory,
   type Edge,
 } from './variable.js';
-import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './FunctionsManual.js';
+import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './GradientUtils.js';
 
 /** A hook run on the gradient flowing into one input of a node; it may return a replacement. */
 export type FunctionPreHook = (grad: Tensor) => Tensor | undefined | void;
