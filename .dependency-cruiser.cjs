@@ -26,7 +26,11 @@ const VALUE = { dependencyTypesNot: ['type-only'] };
 
 const floorRules = FLOORS.slice(0, -1).map(([name, patterns], i) => ({
   name: `floor-${name}`,
-  comment: `${name} imports only floors below it (${FLOORS.slice(0, i).map(([n]) => n).join(', ') || 'nothing'}); value imports only`,
+  comment: `${name} imports only floors below it (${
+    FLOORS.slice(0, i)
+      .map(([n]) => n)
+      .join(', ') || 'nothing'
+  }); value imports only`,
   severity: 'error',
   from: { path: anyOf(patterns) },
   to: { path: anyOf(FLOORS.slice(i + 1).flatMap(([, p]) => p)), ...VALUE },
@@ -76,6 +80,10 @@ module.exports = {
     includeOnly: '^src/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
   },
 };

@@ -16,7 +16,9 @@ summary(() => {
   bench('torch.add(a, b), 1 element, no requiresGrad (Autograd kernel redispatches)', () => do_not_optimize(torch.add(a, b)));
   bench('torch.add(a, b), 1 element, requiresGrad (records AddBackward0)', () => do_not_optimize(torch.add(ag, bg)));
   bench('torch.add(a, b), 1 element, requiresGrad under noGrad', () => do_not_optimize(torch.noGrad(() => torch.add(ag, bg))));
-  bench('torch.add(a, b), 1 element, inference tensors in inference mode', () => do_not_optimize(torch.inferenceMode(() => torch.add(ai, bi))));
+  bench('torch.add(a, b), 1 element, inference tensors in inference mode', () =>
+    do_not_optimize(torch.inferenceMode(() => torch.add(ai, bi))),
+  );
 });
 
 function chain(x: Tensor, n: number): Tensor {
@@ -56,7 +58,8 @@ summary(() => {
     });
   });
   bench('MLP 784-128-10, batch 64: forward only, under noGrad', () =>
-    do_not_optimize(torch.noGrad(() => torch.cross_entropy_loss(X.matmul(w1).add(b1).relu().matmul(w2).add(b2), Y))));
+    do_not_optimize(torch.noGrad(() => torch.cross_entropy_loss(X.matmul(w1).add(b1).relu().matmul(w2).add(b2), Y))),
+  );
 });
 
 // Steady state of the 1-element add without requiresGrad: 10^6 calls, median of 7 runs.
@@ -69,7 +72,9 @@ summary(() => {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   times.sort((p, q) => p - q);
-  console.log(`torch.add(a, b), 1 element, 10^6 calls: median ${times[3]!.toFixed(0)} ns/call (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}) [${sink}]`);
+  console.log(
+    `torch.add(a, b), 1 element, 10^6 calls: median ${times[3]!.toFixed(0)} ns/call (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}) [${sink}]`,
+  );
 }
 
 await run();

@@ -34,9 +34,7 @@ for (let i = 0; i < 50; i++) {
   times.push(performance.now() - t0);
 }
 times.sort((a, b) => a - b);
-console.log(
-  `schema.bench: parse all ${funcs.length}: median ${times[25]!.toFixed(2)} ms, min ${times[0]!.toFixed(2)} ms (target < 50 ms)`,
-);
+console.log(`schema.bench: parse all ${funcs.length}: median ${times[25]!.toFixed(2)} ms, min ${times[0]!.toFixed(2)} ms (target < 50 ms)`);
 
 summary(() => {
   bench(`parseSchema × ${funcs.length} (native_functions.yaml)`, () => {

@@ -17,7 +17,8 @@ const m = torch.rand(1000, 1000);
 const mt = m.t();
 summary(() => {
   bench('torch.add(a, b), 1 element (front end, dispatcher, Autograd kernel, CPU kernel, result)', () =>
-    do_not_optimize(torch.add(a1, b1)));
+    do_not_optimize(torch.add(a1, b1)),
+  );
   bench('a.add(b), 1 element', () => do_not_optimize(a1.add(b1)));
 });
 summary(() => {
@@ -26,7 +27,9 @@ summary(() => {
   bench('add, 1000x1000 transposed + contiguous', () => do_not_optimize(torch.add(mt, m)));
 });
 summary(() => {
-  bench('new Tensor(storage of 1 float32) (no dispatcher)', () => do_not_optimize(new Tensor(new Storage(4, cpuAllocator), ScalarType.Float, [1], [1], 0)));
+  bench('new Tensor(storage of 1 float32) (no dispatcher)', () =>
+    do_not_optimize(new Tensor(new Storage(4, cpuAllocator), ScalarType.Float, [1], [1], 0)),
+  );
   bench('torch.empty(1) (BackendSelect -> CPU kernel)', () => do_not_optimize(torch.empty(1)));
   bench('torch.zeros(1)', () => do_not_optimize(torch.zeros(1)));
   bench('torch.tensor([1.5])', () => do_not_optimize(torch.tensor([1.5])));
@@ -44,7 +47,9 @@ summary(() => {
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   times.sort((x, y) => x - y);
-  console.log(`torch.add(a, b), 1 element, 10^6 calls: median ${times[3]!.toFixed(0)} ns/call (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}) [${sink}]`);
+  console.log(
+    `torch.add(a, b), 1 element, 10^6 calls: median ${times[3]!.toFixed(0)} ns/call (min ${times[0]!.toFixed(0)}, max ${times[6]!.toFixed(0)}) [${sink}]`,
+  );
 }
 
 await run();

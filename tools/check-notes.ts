@@ -32,7 +32,13 @@ export function collectNotes(root = ROOT): { defs: Map<string, Site[]>; refs: Ma
   const defs = new Map<string, Site[]>();
   const refs = new Map<string, Site[]>();
   const add = (m: Map<string, Site[]>, title: string, site: Site): void => void m.set(title, [...(m.get(title) ?? []), site]);
-  const paths = [...DIRS.flatMap((d) => [...files(join(root, d))]), ...readdirSync(root).filter((n) => n.endsWith('.md')).sort().map((n) => join(root, n))];
+  const paths = [
+    ...DIRS.flatMap((d) => [...files(join(root, d))]),
+    ...readdirSync(root)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => join(root, n)),
+  ];
   for (const path of paths) {
     const lines = readFileSync(path, 'utf8').split('\n');
     const file = relative(root, path);
@@ -52,10 +58,12 @@ function main(): number {
   const { defs, refs } = collectNotes();
   const problems: string[] = [];
   for (const [title, sites] of [...refs].sort(([a], [b]) => a.localeCompare(b))) {
-    if (!defs.has(title)) problems.push(`Note [${title}] is referenced but never defined: ${sites.map((s) => `${s.file}:${s.line}`).join(', ')}`);
+    if (!defs.has(title))
+      problems.push(`Note [${title}] is referenced but never defined: ${sites.map((s) => `${s.file}:${s.line}`).join(', ')}`);
   }
   for (const [title, sites] of [...defs].sort(([a], [b]) => a.localeCompare(b))) {
-    if (sites.length > 1) problems.push(`Note [${title}] is defined ${sites.length} times: ${sites.map((s) => `${s.file}:${s.line}`).join(', ')}`);
+    if (sites.length > 1)
+      problems.push(`Note [${title}] is defined ${sites.length} times: ${sites.map((s) => `${s.file}:${s.line}`).join(', ')}`);
   }
   for (const p of problems) console.error(p);
   if (problems.length === 0) console.log(`check-notes: ${defs.size} notes defined, every reference resolves`);

@@ -219,14 +219,18 @@ function extraArgs(name: string, params: readonly PyParam[], nargs: number): nev
     if (!p.optional) minArgs++;
   }
   if (minArgs !== maxPos) throw new TypeError(`${name}() takes from ${minArgs} to ${maxPos} positional arguments but ${nargs} were given`);
-  throw new TypeError(`${name}() takes ${maxPos} positional argument${maxPos === 1 ? '' : 's'} but ${nargs} ${nargs === 1 ? 'was' : 'were'} given`);
+  throw new TypeError(
+    `${name}() takes ${maxPos} positional argument${maxPos === 1 ? '' : 's'} but ${nargs} ${nargs === 1 ? 'was' : 'were'} given`,
+  );
 }
 
 function missingArgs(name: string, params: readonly PyParam[], from: number): never {
   const names: string[] = [];
   for (let i = from; i < params.length; i++) if (!params[i]!.optional) names.push(`"${params[i]!.name}"`);
   // python_arg_parser.cpp's missing_args pluralizes backwards ("1 required positional arguments").
-  throw new TypeError(`${name}() missing ${names.length} required positional argument${names.length === 1 ? 's' : ''}: ${names.join(', ')}`);
+  throw new TypeError(
+    `${name}() missing ${names.length} required positional argument${names.length === 1 ? 's' : ''}: ${names.join(', ')}`,
+  );
 }
 
 /** PyTorch's unpack error for an int list whose first element is an int but element `j` is not. */
@@ -244,7 +248,13 @@ function unpackError(name: string, p: PyParam, list: readonly unknown[]): string
  * (Note [Single-signature errors]); `varargs` when the one positional parameter is an int list that also takes
  * varargs (`x.view(2, 3)`). Falls back to the "invalid combination" text when PyTorch would accept the call.
  */
-export function badCall(name: string, a: readonly unknown[], params: readonly PyParam[], varargs: boolean, signatures: readonly string[]): never {
+export function badCall(
+  name: string,
+  a: readonly unknown[],
+  params: readonly PyParam[],
+  varargs: boolean,
+  signatures: readonly string[],
+): never {
   let nargs = a.length;
   while (nargs > 0 && a[nargs - 1] === undefined) nargs--;
   let o: Kw | undefined;

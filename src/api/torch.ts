@@ -161,9 +161,13 @@ export function randn(...args: (number | readonly number[] | RandomOptions)[]): 
 
 /** `torch.randint(low, high, size)` or `torch.randint(high, size)`: integers in [low, high), int64 by default. */
 export function randint(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
-  const options = typeof args[args.length - 1] === 'object' && !Array.isArray(args[args.length - 1]) ? (args.pop() as RandomOptions) : undefined;
+  const options =
+    typeof args[args.length - 1] === 'object' && !Array.isArray(args[args.length - 1]) ? (args.pop() as RandomOptions) : undefined;
   const [low, high, size] = args.length === 2 ? [0, args[0] as number, args[1] as number[]] : (args as [number, number, number[]]);
-  return finish(aten().randint_low_generator.call(low, high, [...size], options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
+  return finish(
+    aten().randint_low_generator.call(low, high, [...size], options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null),
+    options,
+  );
 }
 
 /** `torch.randperm(n)`: a random permutation of 0..n-1, int64 by default. */

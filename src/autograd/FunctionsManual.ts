@@ -2,7 +2,6 @@
 // imports them from here). Mirrors torch/csrc/autograd/FunctionsManual.cpp; that file is about 7,000 lines in
 // PyTorch, and this one is a little over the ~600-line guide for the same reason: one home for every formula.
 
-
 import { autogradState } from '../c10/AutogradState.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
@@ -32,7 +31,6 @@ export function zerosLike(t: Tensor): Tensor {
   return aten().zeros_like.call(t, null, null, null, null, null);
 }
 
-
 // ---- formula helpers (named after FunctionsManual.cpp's functions, in camelCase) -----------------------
 
 function zerosOf(sizes: readonly number[], like: Tensor): Tensor {
@@ -45,7 +43,12 @@ function wrapDims(dims: readonly number[] | null | undefined, ndim: number): num
 }
 
 /** Re-inserts the reduced dimensions of a keepdim=False reduction so the gradient broadcasts back. */
-export function unsqueezeReduced(grad: Tensor, selfSizes: readonly number[], dims: readonly number[] | null | undefined, keepdim: boolean): Tensor {
+export function unsqueezeReduced(
+  grad: Tensor,
+  selfSizes: readonly number[],
+  dims: readonly number[] | null | undefined,
+  keepdim: boolean,
+): Tensor {
   if (keepdim || selfSizes.length === 0) return grad;
   let g = grad;
   for (const d of wrapDims(dims, selfSizes.length)) g = g.unsqueeze(d);
@@ -106,7 +109,13 @@ export function valueSelectingReductionBackward(grad: Tensor, dim: number, indic
 }
 
 /** `var_backward`: 2 (x - mean) / (N - correction) times the gradient. */
-export function varBackward(grad: Tensor, self: Tensor, dims: readonly number[] | null, correction: number | boolean | null, keepdim: boolean): Tensor {
+export function varBackward(
+  grad: Tensor,
+  self: Tensor,
+  dims: readonly number[] | null,
+  correction: number | boolean | null,
+  keepdim: boolean,
+): Tensor {
   const ds = wrapDims(dims, self.dim());
   let n = 1;
   for (const d of ds) n *= self.sizes[d] ?? 1;
@@ -116,7 +125,14 @@ export function varBackward(grad: Tensor, self: Tensor, dims: readonly number[] 
 }
 
 /** `std_backward`: var_backward of grad / (2 std). */
-export function stdBackward(result: Tensor, grad: Tensor, self: Tensor, dims: readonly number[] | null, correction: number | boolean | null, keepdim: boolean): Tensor {
+export function stdBackward(
+  result: Tensor,
+  grad: Tensor,
+  self: Tensor,
+  dims: readonly number[] | null,
+  correction: number | boolean | null,
+  keepdim: boolean,
+): Tensor {
   return varBackward(grad.div(result.mul(2)), self, dims, correction, keepdim);
 }
 
@@ -128,7 +144,14 @@ export function logsumexpBackward(grad: Tensor, self: Tensor, result: Tensor, di
 }
 
 /** `norm_backward` for p-norms (p = 0, 1, 2, inf, general). */
-export function normBackward(grad: Tensor, self: Tensor, p: number | boolean | null, norm: Tensor, dims: readonly number[] | null, keepdim: boolean): Tensor {
+export function normBackward(
+  grad: Tensor,
+  self: Tensor,
+  p: number | boolean | null,
+  norm: Tensor,
+  dims: readonly number[] | null,
+  keepdim: boolean,
+): Tensor {
   const pv = p === null ? 2 : Number(p);
   const ds = dims === null ? wrapDims(null, self.dim()) : wrapDims(dims, self.dim());
   const g = unsqueezeReduced(grad, self.sizes, ds, keepdim);
@@ -140,7 +163,10 @@ export function normBackward(grad: Tensor, self: Tensor, p: number | boolean | n
     const mask = self.abs().eq(n).to(self.dtype);
     return self.sign().mul(g.mul(mask).div(mask.sum(ds, true)));
   }
-  return self.mul(self.abs().pow(pv - 2)).mul(g.div(n.pow(pv - 1))).masked_fill(n.eq(0), 0);
+  return self
+    .mul(self.abs().pow(pv - 2))
+    .mul(g.div(n.pow(pv - 1)))
+    .masked_fill(n.eq(0), 0);
 }
 
 /** `cumsum_backward`: reversed cumulative sum. */
@@ -187,7 +213,12 @@ export function torchWhere(cond: Tensor, a: Tensor | number, b: Tensor | number)
 }
 
 /** `clamp_backward`: the gradient where min <= self <= max. */
-export function clampBackward(grad: Tensor, self: Tensor, min: number | boolean | Tensor | null, max: number | boolean | Tensor | null): Tensor {
+export function clampBackward(
+  grad: Tensor,
+  self: Tensor,
+  min: number | boolean | Tensor | null,
+  max: number | boolean | Tensor | null,
+): Tensor {
   let mask: Tensor | null = null;
   if (min !== null) mask = typeof min === 'object' ? self.ge(min) : self.ge(min);
   if (max !== null) {
@@ -236,7 +267,14 @@ export function selectBackward(grad: Tensor, selfSizes: number[], dim: number, i
 }
 
 /** `slice_backward`: zeros with the gradient in the slice. */
-export function sliceBackward(grad: Tensor, selfSizes: number[], dim: number, start: number | null, end: number | null, step: number): Tensor {
+export function sliceBackward(
+  grad: Tensor,
+  selfSizes: number[],
+  dim: number,
+  start: number | null,
+  end: number | null,
+  step: number,
+): Tensor {
   const r = zerosOf(selfSizes, grad);
   aten().slice_Tensor.call(r, dim, start, end, step).copy_(grad);
   return r;
@@ -260,8 +298,12 @@ export function asStridedBackward(
   const base = Math.min(selfOffset, off);
   const total = Math.max(selfOffset + extent, off + vextent) - base;
   const flat = zerosOf([total], grad);
-  aten().as_strided.call(flat, size, stride, off - base).add_(grad);
-  return aten().as_strided.call(flat, selfSizes, selfStrides, selfOffset - base).clone();
+  aten()
+    .as_strided.call(flat, size, stride, off - base)
+    .add_(grad);
+  return aten()
+    .as_strided.call(flat, selfSizes, selfStrides, selfOffset - base)
+    .clone();
 }
 
 /** `_to_copy_backward`: back to the input's dtype and device. */
@@ -290,7 +332,14 @@ function classDim(self: Tensor): number {
 }
 
 /** `nll_loss_backward`: -w[target] at the target class, scaled as the reduction scaled the loss. */
-export function nllLossBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number, ignoreIndex: number): Tensor {
+export function nllLossBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+  ignoreIndex: number,
+): Tensor {
   const cd = classDim(self);
   const valid = target.ne(ignoreIndex);
   const safe = target.masked_fill(valid.logical_not(), 0);
@@ -327,14 +376,23 @@ function broadcastNumel(a: Tensor, b: Tensor): number {
 /** `binary_cross_entropy_backward` for the input. */
 export function binaryCrossEntropyBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
   const eps = 1e-12;
-  let r = self.sub(target).div(self.mul(self.neg().add(1)).clamp(eps, null)).mul(grad);
+  let r = self
+    .sub(target)
+    .div(self.mul(self.neg().add(1)).clamp(eps, null))
+    .mul(grad);
   if (weight !== null) r = r.mul(weight);
   if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
   return r;
 }
 
 /** `binary_cross_entropy_target_backward`. */
-export function binaryCrossEntropyTargetBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, reduction: number): Tensor {
+export function binaryCrossEntropyTargetBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+): Tensor {
   let r = self.neg().add(1).log().clamp(-100, null).sub(self.log().clamp(-100, null)).mul(grad);
   if (weight !== null) r = r.mul(weight);
   if (reduction === REDUCTION_MEAN) r = r.div(broadcastNumel(self, target));
@@ -342,7 +400,14 @@ export function binaryCrossEntropyTargetBackward(grad: Tensor, self: Tensor, tar
 }
 
 /** `binary_cross_entropy_with_logits` backward for the input. */
-export function bceWithLogitsBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, reduction: number): Tensor {
+export function bceWithLogitsBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  posWeight: Tensor | null,
+  reduction: number,
+): Tensor {
   const s = self.sigmoid();
   let r = posWeight === null ? s.sub(target) : s.mul(posWeight.mul(target).add(target.neg().add(1))).sub(posWeight.mul(target));
   r = r.mul(grad);
@@ -352,7 +417,14 @@ export function bceWithLogitsBackward(grad: Tensor, self: Tensor, target: Tensor
 }
 
 /** `binary_cross_entropy_with_logits` backward for the target. */
-export function bceWithLogitsTargetBackward(grad: Tensor, self: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, reduction: number): Tensor {
+export function bceWithLogitsTargetBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  posWeight: Tensor | null,
+  reduction: number,
+): Tensor {
   const logSig = self.sigmoid().log();
   const logOneMinus = self.neg().sigmoid().log();
   let r = posWeight === null ? logOneMinus.sub(logSig) : logOneMinus.sub(posWeight.mul(logSig));
@@ -396,7 +468,14 @@ export function layerNormBackward(
 }
 
 /** native_layer_norm's weight gradient: grad * normalized input (summed over the batch dimensions by the engine). */
-export function layerNormWeightBackward(grad: Tensor, input: Tensor, normalizedShape: readonly number[], savedMean: Tensor, savedRstd: Tensor, eps: number): Tensor {
+export function layerNormWeightBackward(
+  grad: Tensor,
+  input: Tensor,
+  normalizedShape: readonly number[],
+  savedMean: Tensor,
+  savedRstd: Tensor,
+  eps: number,
+): Tensor {
   const [mean, rstd] = layerNormStats(input, normalizedShape, savedMean, savedRstd, eps);
   return grad.mul(input.sub(mean).mul(rstd));
 }
@@ -408,13 +487,21 @@ export function geluBackward(grad: Tensor, self: Tensor, approximate: string): T
     const x3 = self.mul(self).mul(self);
     const inner = self.add(x3.mul(0.044715)).mul(k);
     const t = inner.tanh();
-    const dinner = self.mul(self).mul(3 * 0.044715).add(1).mul(k);
+    const dinner = self
+      .mul(self)
+      .mul(3 * 0.044715)
+      .add(1)
+      .mul(k);
     const left = t.add(1).mul(0.5);
     const right = self.mul(0.5).mul(t.mul(t).neg().add(1)).mul(dinner);
     return grad.mul(left.add(right));
   }
   const cdf = self.mul(Math.SQRT1_2).erf().add(1).mul(0.5);
-  const pdf = self.mul(self).mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
+  const pdf = self
+    .mul(self)
+    .mul(-0.5)
+    .exp()
+    .mul(1 / Math.sqrt(2 * Math.PI));
   return grad.mul(cdf.add(self.mul(pdf)));
 }
 
@@ -458,7 +545,13 @@ export function stackBackward(grad: Tensor, dim: number, n: number): (Tensor | n
 }
 
 /** The gradient of a list-returning view (split, chunk, unbind): the output gradients joined, zeros for missing ones. */
-export function splitBackward(grads: (Tensor | null)[], selfSizes: number[], dim: number, outputSizes: number[][], like: Tensor | null): Tensor {
+export function splitBackward(
+  grads: (Tensor | null)[],
+  selfSizes: number[],
+  dim: number,
+  outputSizes: number[][],
+  like: Tensor | null,
+): Tensor {
   const proto = like ?? (grads.find((g) => g !== null && g !== undefined) as Tensor);
   const d = dim < 0 ? dim + selfSizes.length : dim;
   const parts = outputSizes.map((s, i) => grads[i] ?? zerosOf(s, proto));
@@ -527,7 +620,10 @@ export function tileBackward(grad: Tensor, dims: readonly number[], selfSizes: n
 
 /** roll's gradient: roll back. */
 export function rollBackward(grad: Tensor, shifts: readonly number[], dims: readonly number[]): Tensor {
-  return grad.roll(shifts.map((s) => -s), [...dims]);
+  return grad.roll(
+    shifts.map((s) => -s),
+    [...dims],
+  );
 }
 
 /** index_select's gradient: scatter-add into zeros along dim. */
@@ -602,7 +698,10 @@ export function maxPool2dWithIndicesBackward(
  */
 export function maxPoolDoubleBackward(grad: Tensor, indices: Tensor, dim: number): Tensor {
   const size = [...indices.sizes.slice(0, indices.dim() - dim), -1];
-  return grad.reshape(size).gather(-1, indices.reshape(size)).view([...indices.sizes]);
+  return grad
+    .reshape(size)
+    .gather(-1, indices.reshape(size))
+    .view([...indices.sizes]);
 }
 
 /** `avg_pool2d_backward`. */
@@ -632,14 +731,29 @@ export function avgPool2dForward(
   return aten().avg_pool2d.call(grad, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
 }
 
-
 /** conv2d's input gradient, through `_conv2d_backward_input` (Note [conv2d backward as operators]). */
-export function conv2dBackwardInput(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+export function conv2dBackwardInput(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
   return aten()._conv2d_backward_input.call(grad, input, weight, stride, padding, dilation, groups);
 }
 
 /** conv2d's weight gradient, through `_conv2d_backward_weight`. */
-export function conv2dBackwardWeight(grad: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+export function conv2dBackwardWeight(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
   return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
 }
 
@@ -674,6 +788,13 @@ export function convolutionBackwardWeight(
 }
 
 /** conv2d without bias (the derivative of both backward operators with respect to the output gradient). */
-export function conv2dForward(input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number): Tensor {
+export function conv2dForward(
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
   return aten().conv2d.call(input, weight, null, stride, padding, dilation, groups);
 }

@@ -7,13 +7,10 @@ import { aten } from '../generated/Operators.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 
-
-
 /** A copy of `t` without autograd history. */
 export function detachedClone(t: Tensor): Tensor {
   return aten().clone.call(t.detach(), null);
 }
-
 
 /**
  * AccumulateGrad's update of `.grad`: the first gradient is stored as a copy (formulas may hand the same

@@ -99,7 +99,9 @@ export class CustomFunctionBackward extends Node {
       return aten().zeros_like.call(o, null, null, null, null, null);
     });
     if (this.cls.backward === Function.backward) {
-      throw new Error('You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.');
+      throw new Error(
+        'You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.',
+      );
     }
     const r = this.cls.backward(this.ctx, ...gs);
     const res: (Tensor | null | undefined)[] = Array.isArray(r) ? r : [r];
@@ -151,7 +153,9 @@ export class Function {
 
   /** Gradients of the forward arguments (null for non-tensors or unneeded ones) from the outputs' gradients. */
   static backward(_ctx: FunctionCtx, ..._grads: (Tensor | null)[]): BackwardResult {
-    throw new Error('You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.');
+    throw new Error(
+      'You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.',
+    );
   }
 
   /** Runs forward and records the backward node (see Note [Custom autograd Functions]). */

@@ -283,7 +283,9 @@ function execute(
       const edges = node.nextEdges;
       if (outs.length !== edges.length && !(node instanceof GraphRoot)) {
         if (outs.length !== 0 || edges.length !== 0) {
-          throw new Error(`function ${node.name()} returned an incorrect number of gradients (expected ${edges.length}, got ${outs.length})`);
+          throw new Error(
+            `function ${node.name()} returned an incorrect number of gradients (expected ${edges.length}, got ${outs.length})`,
+          );
         }
       }
       for (let i = 0; i < edges.length; i++) {
@@ -362,10 +364,14 @@ export function backward(
 }
 
 /** `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)`. */
-export function grad(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], options: GradOptions = {}): (Tensor | null)[] {
+export function grad(
+  outputs: Tensor | readonly Tensor[],
+  inputs: Tensor | readonly Tensor[],
+  options: GradOptions = {},
+): (Tensor | null)[] {
   const outs = asList(outputs);
   const ins = asList(inputs);
-  if (ins.length === 0) throw new Error("grad requires non-empty inputs.");
+  if (ins.length === 0) throw new Error('grad requires non-empty inputs.');
   const grads = makeGrads(outs, asList(options.gradOutputs));
   const createGraph = options.createGraph ?? false;
   const keepGraph = options.retainGraph ?? createGraph;

@@ -6,13 +6,7 @@
 import { autogradState } from '../c10/AutogradState.js';
 import { anomalyMode, recordForwardTrace } from './anomaly_mode.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import {
-  gradientEdge,
-  installNodeFactories,
-  materializeAutogradMeta,
-  setHistory,
-  type Edge,
-} from './variable.js';
+import { gradientEdge, installNodeFactories, materializeAutogradMeta, setHistory, type Edge } from './variable.js';
 import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './GradientUtils.js';
 
 /** A hook run on the gradient flowing into one input of a node; it may return a replacement. */
@@ -134,7 +128,9 @@ export abstract class Node {
   }
 
   /** `register_hook(fn)`: runs after `apply` with (gradInputs, gradOutputs); may return new gradInputs. */
-  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): { remove(): void } {
+  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | undefined | void): {
+    remove(): void;
+  } {
     const h = this.withHooks();
     h.postHooks.push(fn);
     return { remove: () => void removeItem(h.postHooks, fn) };
@@ -383,7 +379,8 @@ export class SavedVariable {
     if (version !== this.savedVersion) {
       const m = t.autogradMeta;
       const node = this.isOutput ? saver : (m?.gradFn ?? undefined);
-      const which = node !== undefined && node !== null ? `, which is output ${m?.outputNr ?? 0} of ${node.name().replace(/Backward\d*$/, '')},` : '';
+      const which =
+        node !== undefined && node !== null ? `, which is output ${m?.outputNr ?? 0} of ${node.name().replace(/Backward\d*$/, '')},` : '';
       throw new Error(
         'one of the variables needed for gradient computation has been modified by an inplace operation: ' +
           `[${t.typeString()} [${t.sizes.join(', ')}]]${which} is at version ${version}; expected version ` +

@@ -36,7 +36,12 @@ function zerosLike(t: Tensor): Tensor {
  * `torch.autograd.functional.vjp(func, inputs, v)`: the outputs and the vector-Jacobian product vᵀ·J (one
  * gradient per input, zeros where the output does not depend on it).
  */
-export function vjp(func: (...xs: Tensor[]) => Tensors, inputs: Tensors, v?: Tensors | null, options: FunctionalOptions = {}): [Tensors, Tensors] {
+export function vjp(
+  func: (...xs: Tensor[]) => Tensors,
+  inputs: Tensors,
+  v?: Tensors | null,
+  options: FunctionalOptions = {},
+): [Tensors, Tensors] {
   const createGraph = options.createGraph ?? false;
   const xs = prepare(asList(inputs), createGraph);
   return enableGrad(() => {
@@ -54,7 +59,11 @@ export function vjp(func: (...xs: Tensor[]) => Tensors, inputs: Tensors, v?: Ten
  * `torch.autograd.functional.jacobian(func, inputs)`: d outputs / d inputs, shaped `output.shape + input.shape`;
  * nested as PyTorch nests it when there are several inputs or outputs.
  */
-export function jacobian(func: (...xs: Tensor[]) => Tensors, inputs: Tensors, options: FunctionalOptions = {}): Tensor | Tensor[] | Tensor[][] {
+export function jacobian(
+  func: (...xs: Tensor[]) => Tensors,
+  inputs: Tensors,
+  options: FunctionalOptions = {},
+): Tensor | Tensor[] | Tensor[][] {
   const createGraph = options.createGraph ?? false;
   const xs = prepare(asList(inputs), createGraph);
   return enableGrad(() => {
@@ -69,7 +78,8 @@ export function jacobian(func: (...xs: Tensor[]) => Tensors, inputs: Tensors, op
       }
       return xs.map((x, i) => {
         const r = rows[i] as Tensor[];
-        const stacked = r.length === 0 ? aten().zeros.call([...o.sizes, ...x.sizes], x.dtype, null, x.device, null) : aten().stack.call(r, 0);
+        const stacked =
+          r.length === 0 ? aten().zeros.call([...o.sizes, ...x.sizes], x.dtype, null, x.device, null) : aten().stack.call(r, 0);
         return finish(stacked.reshape([...o.sizes, ...x.sizes]), createGraph);
       });
     });

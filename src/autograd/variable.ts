@@ -52,7 +52,7 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
     // PyTorch only objects to turning it off; turning it on for a non-leaf is a no-op there too.
     if (flag) return;
     throw new Error(
-      "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a " +
+      'you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a ' +
         "subgraph that doesn't require differentiation use var_no_grad = var.detach().",
     );
   }

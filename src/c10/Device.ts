@@ -28,8 +28,27 @@ export enum DeviceType {
 
 /** Lower-case names, as Python's `torch.device` spells them; indexed by DeviceType. */
 const DEVICE_TYPE_NAMES: readonly string[] = [
-  'cpu', 'cuda', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 'fpga', 'maia', 'xla', 'vulkan', 'metal', 'xpu',
-  'mps', 'meta', 'hpu', 've', 'lazy', 'ipu', 'mtia', 'privateuseone',
+  'cpu',
+  'cuda',
+  'mkldnn',
+  'opengl',
+  'opencl',
+  'ideep',
+  'hip',
+  'fpga',
+  'maia',
+  'xla',
+  'vulkan',
+  'metal',
+  'xpu',
+  'mps',
+  'meta',
+  'hpu',
+  've',
+  'lazy',
+  'ipu',
+  'mtia',
+  'privateuseone',
 ];
 
 /** `DeviceTypeName(type, lower_case=true)`: `cpu`, `cuda`, `privateuseone`. */
@@ -42,8 +61,28 @@ export function deviceTypeName(t: DeviceType): string {
 // The device strings c10/core/Device.cpp accepts, in the order its error message lists them (Metal has a
 // DeviceType but no device string).
 const PARSEABLE_DEVICE_TYPES: ReadonlyMap<string, DeviceType> = new Map(
-  ['cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga', 'maia', 'xla', 'lazy',
-    'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone'].map((n) => [n, DEVICE_TYPE_NAMES.indexOf(n) as DeviceType]),
+  [
+    'cpu',
+    'cuda',
+    'ipu',
+    'xpu',
+    'mkldnn',
+    'opengl',
+    'opencl',
+    'ideep',
+    'hip',
+    've',
+    'fpga',
+    'maia',
+    'xla',
+    'lazy',
+    'vulkan',
+    'mps',
+    'meta',
+    'hpu',
+    'mtia',
+    'privateuseone',
+  ].map((n) => [n, DEVICE_TYPE_NAMES.indexOf(n) as DeviceType]),
 );
 
 // Note [Device index range]

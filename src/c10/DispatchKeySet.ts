@@ -329,11 +329,7 @@ const ALL_BACKENDS = DispatchKeySet.fromBits(BACKEND_MASK, 0);
 // The named sets of DispatchKeySet.h (PyTorch's snake_case names in the docs).
 
 /** `autograd_dispatch_keyset`: AutogradFunctionality, AutogradOther, AutogradNestedTensor — no backend bits. */
-export const autogradDispatchKeyset = setOf(
-  DispatchKey.AutogradFunctionality,
-  DispatchKey.AutogradOther,
-  DispatchKey.AutogradNestedTensor,
-);
+export const autogradDispatchKeyset = setOf(DispatchKey.AutogradFunctionality, DispatchKey.AutogradOther, DispatchKey.AutogradNestedTensor);
 /** `autocast_dispatch_keyset`: the ten Autocast keys. */
 export const autocastDispatchKeyset = setOf(
   DispatchKey.AutocastCPU,
@@ -380,21 +376,15 @@ export const nonFunctionalBackendDispatchKeyset = backendDispatchKeyset
   .removeBackend(BackendComponent.XLABit)
   .removeBackend(BackendComponent.LazyBit);
 /** `math_dispatch_keyset`: CompositeImplicitAutograd's keys (backends, NestedTensor, autograd). */
-export const mathDispatchKeyset = backendDispatchKeyset
-  .or(autogradDispatchKeyset)
-  .add(DispatchKey.NestedTensor)
-  .or(ALL_BACKENDS);
+export const mathDispatchKeyset = backendDispatchKeyset.or(autogradDispatchKeyset).add(DispatchKey.NestedTensor).or(ALL_BACKENDS);
 /** `nested_dispatch_keyset`: CompositeImplicitAutogradNestedTensor's keys. */
 export const nestedDispatchKeyset = setOf(DispatchKey.AutogradNestedTensor, DispatchKey.NestedTensor).or(ALL_BACKENDS);
 /** `functorch_batched_ks`. */
 export const functorchBatchedKs = setOf(DispatchKey.FuncTorchBatched);
 /** `backend_functionality_keys`: Dense, Quantized, Sparse, SparseCsr, times every backend. */
-export const backendFunctionalityKeys = setOf(
-  DispatchKey.Dense,
-  DispatchKey.Quantized,
-  DispatchKey.Sparse,
-  DispatchKey.SparseCsr,
-).or(ALL_BACKENDS);
+export const backendFunctionalityKeys = setOf(DispatchKey.Dense, DispatchKey.Quantized, DispatchKey.Sparse, DispatchKey.SparseCsr).or(
+  ALL_BACKENDS,
+);
 
 /** The runtime table slot of a single key: `getDispatchTableIndexForDispatchKey`. Aliases map to 0. */
 export function getDispatchTableIndexForDispatchKey(k: DispatchKey): number {

@@ -73,9 +73,7 @@ export function parseMemoryFormat(name: string): MemoryFormat {
   const bare = name.startsWith('torch.') ? name.slice(6) : name;
   const i = MEMORY_FORMAT_NAMES.findIndex((n) => n.python === bare || n.cpp === bare);
   if (i < 0) {
-    throw new Error(
-      `unknown memory format '${name}'; expected one of ${MEMORY_FORMAT_NAMES.map((n) => n.python).join(', ')}`,
-    );
+    throw new Error(`unknown memory format '${name}'; expected one of ${MEMORY_FORMAT_NAMES.map((n) => n.python).join(', ')}`);
   }
   return i as MemoryFormat;
 }

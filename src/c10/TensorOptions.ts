@@ -40,11 +40,7 @@ export function toBackendComponentOfDevice(t: DeviceType): BackendComponent {
  * `computeDispatchKey(ScalarType.Float, Layout.Sparse, Device.parse('cuda'))` → `SparseCUDA`.
  * Throws PyTorch's "Unsupported device type for <layout> layout" errors.
  */
-export function computeDispatchKey(
-  dtype: ScalarType | undefined,
-  layout: Layout | undefined,
-  device: Device | undefined,
-): DispatchKey {
+export function computeDispatchKey(dtype: ScalarType | undefined, layout: Layout | undefined, device: Device | undefined): DispatchKey {
   const l = layout ?? Layout.Strided;
   const type = device?.type ?? DeviceType.CPU;
   const backend = toBackendComponentOfDevice(type);

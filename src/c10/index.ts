@@ -69,13 +69,5 @@ export {
   toRealValueType,
 } from './ScalarType.js';
 export { Device, DeviceType, MAX_DEVICE_INDEX, deviceTypeName, deviceTypeNames } from './Device.js';
-export {
-  Layout,
-  MemoryFormat,
-  layoutPythonName,
-  layoutToString,
-  memoryFormatToString,
-  parseLayout,
-  parseMemoryFormat,
-} from './Layout.js';
+export { Layout, MemoryFormat, layoutPythonName, layoutToString, memoryFormatToString, parseLayout, parseMemoryFormat } from './Layout.js';
 export { computeDispatchKey, tensorDispatchKeySet, toBackendComponentOfDevice } from './TensorOptions.js';

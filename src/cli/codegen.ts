@@ -16,7 +16,12 @@ export { DERIVATIVES_PATH, YAML_PATH };
 /** Every generated file's text, by path, for the YAML files at `root`. */
 export function generateAll(root = ROOT): Record<string, string> {
   const kernelsDir = resolve(root, KERNELS_DIR);
-  const kernelModules = existsSync(kernelsDir) ? readdirSync(kernelsDir).filter((n) => n.endsWith('.ts')).map((n) => n.slice(0, -3)).sort() : [];
+  const kernelModules = existsSync(kernelsDir)
+    ? readdirSync(kernelsDir)
+        .filter((n) => n.endsWith('.ts'))
+        .map((n) => n.slice(0, -3))
+        .sort()
+    : [];
   return generateFrom(readFileSync(resolve(root, YAML_PATH), 'utf8'), readFileSync(resolve(root, DERIVATIVES_PATH), 'utf8'), kernelModules);
 }
 

@@ -41,15 +41,25 @@ export function tour(print: (line: string) => void): void {
     print(`  ${what.padEnd(34)} ${ks.toString()}`);
     // What a call sees: the tensor's keys plus TLS included, minus TLS excluded (Autocast by default).
     const callKs = ks.or(defaultIncludedSet).minus(defaultExcludedSet);
-    print(`  ${''.padEnd(34)} raw ${ks.raw}; a call dispatches first to ` +
-      `${dispatchKeyToString(callKs.highestPriorityTypeId())} (table slot ${callKs.getDispatchTableIndexForDispatchKeySet()})`);
+    print(
+      `  ${''.padEnd(34)} raw ${ks.raw}; a call dispatches first to ` +
+        `${dispatchKeyToString(callKs.highestPriorityTypeId())} (table slot ${callKs.getDispatchTableIndexForDispatchKeySet()})`,
+    );
   }
   print('');
   print(`Every operator has a dispatch table of ${NUM_RUNTIME_ENTRIES} slots. A few of them:`);
   for (const k of [
-    DispatchKey.CPU, DispatchKey.CUDA, DispatchKey.Meta, DispatchKey.QuantizedCPU, DispatchKey.SparseCPU,
-    DispatchKey.BackendSelect, DispatchKey.ADInplaceOrView, DispatchKey.AutogradOther, DispatchKey.AutogradCPU,
-    DispatchKey.AutocastCPU, DispatchKey.PythonDispatcher,
+    DispatchKey.CPU,
+    DispatchKey.CUDA,
+    DispatchKey.Meta,
+    DispatchKey.QuantizedCPU,
+    DispatchKey.SparseCPU,
+    DispatchKey.BackendSelect,
+    DispatchKey.ADInplaceOrView,
+    DispatchKey.AutogradOther,
+    DispatchKey.AutogradCPU,
+    DispatchKey.AutocastCPU,
+    DispatchKey.PythonDispatcher,
   ]) {
     print(`  ${dispatchKeyToString(k).padEnd(18)} slot ${getDispatchTableIndexForDispatchKey(k)}`);
   }
@@ -58,8 +68,10 @@ export function tour(print: (line: string) => void): void {
   print('An autograd kernel redispatches below itself with ks & after_autograd_keyset:');
   print(`  ${cpu.toString()} & after_autograd_keyset = ${cpu.and(afterAutogradKeyset).toString()}`);
   print('');
-  print('Alias keys expand to runtime keys, e.g. CompositeExplicitAutogradNonFunctional covers ' +
-    `${[...getRuntimeDispatchKeySet(DispatchKey.CompositeExplicitAutogradNonFunctional)].length} runtime keys.`);
+  print(
+    'Alias keys expand to runtime keys, e.g. CompositeExplicitAutogradNonFunctional covers ' +
+      `${[...getRuntimeDispatchKeySet(DispatchKey.CompositeExplicitAutogradNonFunctional)].length} runtime keys.`,
+  );
   print('');
   print('A real call, traced (ATEN_TS_SHOW_DISPATCH_TRACE=1 does the same):');
   const x = torch.arange(6, { dtype: 'float32' });

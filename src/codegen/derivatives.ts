@@ -103,10 +103,14 @@ export function parseDerivatives(text: string, functions: readonly NativeFunctio
         continue;
       }
       if (!argNames.includes(key)) {
-        fail(`unknown key '${key}' (expected an argument of the schema: ${argNames.join(', ')}, or one of ${KNOWN_KEYS.join(', ')})${didYouMean(key, [...argNames, ...KNOWN_KEYS])}`, at);
+        fail(
+          `unknown key '${key}' (expected an argument of the schema: ${argNames.join(', ')}, or one of ${KNOWN_KEYS.join(', ')})${didYouMean(key, [...argNames, ...KNOWN_KEYS])}`,
+          at,
+        );
       }
       const arg = schema.arguments.find((a) => a.name === key);
-      if (arg !== undefined && !arg.type.str().startsWith('Tensor')) fail(`'${key}' is not a tensor argument (${arg.type.str()}); only tensors have gradients`, at);
+      if (arg !== undefined && !arg.type.str().startsWith('Tensor'))
+        fail(`'${key}' is not a tensor argument (${arg.type.str()}); only tensors have gradients`, at);
       const value = isScalar(p.value) ? p.value.value : undefined;
       if (typeof value !== 'string' || value.trim() === '') fail(`the formula for '${key}' must be a non-empty string`, at);
       if (value === 'non_differentiable') nonDiff.push(key);

@@ -22,7 +22,11 @@ export const KERNELS_DIR = 'src/kernels';
  * Every generated file's text, by path from the repository root. `kernelModules` are the file names of
  * src/kernels (without `.ts`) that `dispatch` entries may name. Throws NativeFunctionsError on an invalid file.
  */
-export function generateAll(nativeFunctionsYaml: string, derivativesYaml: string, kernelModules?: readonly string[]): Record<string, string> {
+export function generateAll(
+  nativeFunctionsYaml: string,
+  derivativesYaml: string,
+  kernelModules?: readonly string[],
+): Record<string, string> {
   const fns = parseNativeFunctions(nativeFunctionsYaml, YAML_PATH, kernelModules === undefined ? {} : { kernelModules });
   const derivatives = parseDerivatives(derivativesYaml, fns, DERIVATIVES_PATH);
   const files: Record<string, string> = {

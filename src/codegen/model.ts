@@ -37,7 +37,16 @@ const COMPOSITE_KEYS: readonly string[] = [
 ];
 
 /** The keys of an entry, as torchgen pops them in NativeFunction.from_yaml. */
-const KNOWN_KEYS: readonly string[] = ['func', 'variants', 'dispatch', 'structured', 'structured_delegate', 'structured_inherits', 'precomputed', 'tags'];
+const KNOWN_KEYS: readonly string[] = [
+  'func',
+  'variants',
+  'dispatch',
+  'structured',
+  'structured_delegate',
+  'structured_inherits',
+  'precomputed',
+  'tags',
+];
 
 /**
  * The `structured_inherits` bases the generator supports (Note [Structured kernels in aten-ts]); without the
@@ -212,7 +221,8 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
     const variantsPair = fields.get('variants');
     if (variantsPair) {
       const v = variantsPair.value;
-      if (!isScalar(v) || typeof v.value !== 'string') return fail(v as Node, "'variants' must be a comma-separated string like 'function, method'");
+      if (!isScalar(v) || typeof v.value !== 'string')
+        return fail(v as Node, "'variants' must be a comma-separated string like 'function, method'");
       for (const raw of v.value.split(',')) {
         const name = raw.trim();
         if (name !== 'function' && name !== 'method') {
@@ -248,7 +258,8 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
     const delegatePair = fields.get('structured_delegate');
     if (delegatePair) {
       const v = delegatePair.value;
-      if (!isScalar(v) || typeof v.value !== 'string') return fail(v as Node, "'structured_delegate' must name an out= overload like 'add.out'");
+      if (!isScalar(v) || typeof v.value !== 'string')
+        return fail(v as Node, "'structured_delegate' must name an out= overload like 'add.out'");
       structuredDelegate = v.value;
       structuredDelegateLine = lineOf(v);
       if (func.kind() === 'out') fail(v, "'structured_delegate' is not allowed on out= functions (did you mean 'structured'?)");
@@ -259,10 +270,14 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
     const inheritsPair = fields.get('structured_inherits');
     if (inheritsPair) {
       const v = inheritsPair.value;
-      if (!isScalar(v) || typeof v.value !== 'string') return fail(v as Node, "'structured_inherits' must name a base like 'TensorIteratorBase'");
+      if (!isScalar(v) || typeof v.value !== 'string')
+        return fail(v as Node, "'structured_inherits' must name a base like 'TensorIteratorBase'");
       if (!structured) fail(v, "'structured_inherits' is only allowed with 'structured: True'");
       if (!STRUCTURED_BASES.includes(v.value)) {
-        fail(v, `unsupported structured_inherits '${v.value}' (expected one of ${STRUCTURED_BASES.join(', ')})${didYouMean(v.value, STRUCTURED_BASES)}`);
+        fail(
+          v,
+          `unsupported structured_inherits '${v.value}' (expected one of ${STRUCTURED_BASES.join(', ')})${didYouMean(v.value, STRUCTURED_BASES)}`,
+        );
       }
       structuredInherits = v.value;
     }
@@ -275,18 +290,32 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       const v = precomputedPair.value;
       if (!structured) fail(precomputedPair.key as Node, "'precomputed' is only allowed with 'structured: True'");
       if (inheritsPair) {
-        fail(precomputedPair.key as Node, "'precomputed' is generated for structured kernels without 'structured_inherits' only (a TensorIteratorBase meta returns its iterator)");
+        fail(
+          precomputedPair.key as Node,
+          "'precomputed' is generated for structured kernels without 'structured_inherits' only (a TensorIteratorBase meta returns its iterator)",
+        );
       }
       if (!isSeq(v) || v.items.length === 0) return fail(v as Node, "'precomputed' must be a list of lines like '- dim -> int dim'");
       for (const item of v.items) {
-        if (!isScalar(item) || typeof item.value !== 'string') return fail(item as Node, "'precomputed' must be a list of lines like '- dim -> int dim'");
+        if (!isScalar(item) || typeof item.value !== 'string')
+          return fail(item as Node, "'precomputed' must be a list of lines like '- dim -> int dim'");
         const text = item.value;
         const arrow = text.indexOf('->');
-        if (arrow < 0) fail(item, `precomputed line '${text}' adds values without replacing an argument, which is not generated yet (expected '<arg> -> <type> <name>')`);
+        if (arrow < 0)
+          fail(
+            item,
+            `precomputed line '${text}' adds values without replacing an argument, which is not generated yet (expected '<arg> -> <type> <name>')`,
+          );
         const replace = text.slice(0, arrow).trim();
         const arg = func.arguments.find((a) => a.name === replace);
         if (!arg || arg.isOut) {
-          fail(item, `precomputed line '${text}' replaces '${replace}', which is not an argument of the schema${didYouMean(replace, func.arguments.filter((a) => !a.isOut).map((a) => a.name))}`);
+          fail(
+            item,
+            `precomputed line '${text}' replaces '${replace}', which is not an argument of the schema${didYouMean(
+              replace,
+              func.arguments.filter((a) => !a.isOut).map((a) => a.name),
+            )}`,
+          );
         }
         let parsed: Argument[] = [];
         try {
@@ -304,7 +333,11 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
     const dispatchPair = fields.get('dispatch');
     if (structuredDelegate !== null) {
       // torchgen: the kernels of a structured_delegate come from the structured out= entry.
-      if (dispatchPair) fail(dispatchPair.key as Node, "'dispatch' is not allowed with 'structured_delegate' (its kernels are generated from the structured out= entry)");
+      if (dispatchPair)
+        fail(
+          dispatchPair.key as Node,
+          "'dispatch' is not allowed with 'structured_delegate' (its kernels are generated from the structured out= entry)",
+        );
     } else if (!dispatchPair) {
       // Note [No default dispatch]
       // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -330,7 +363,10 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
         const module = m?.[1] ?? '';
         const fn = m?.[2] ?? '';
         if (kernelModules !== undefined && !kernelModules.includes(module)) {
-          fail(kernelNode, `bad kernel reference '${kernelText}': unknown kernel module '${module}' (expected a file of src/kernels: ${kernelModules.join(', ')})${didYouMean(module, kernelModules)}`);
+          fail(
+            kernelNode,
+            `bad kernel reference '${kernelText}': unknown kernel module '${module}' (expected a file of src/kernels: ${kernelModules.join(', ')})${didYouMean(module, kernelModules)}`,
+          );
         }
         for (const raw of keysText.split(',')) {
           const key = raw.trim();
@@ -338,7 +374,10 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
             fail(pair.key as Node, `unknown dispatch key '${key}'${didYouMean(key, SUPPORTED_DISPATCH_KEYS)}`);
           }
           if (!SUPPORTED_DISPATCH_KEYS.includes(key)) {
-            fail(pair.key as Node, `dispatch key '${key}' is not one the tensor core registers kernels at (expected one of ${SUPPORTED_DISPATCH_KEYS.join(', ')})`);
+            fail(
+              pair.key as Node,
+              `dispatch key '${key}' is not one the tensor core registers kernels at (expected one of ${SUPPORTED_DISPATCH_KEYS.join(', ')})`,
+            );
           }
           if (seen.has(key)) fail(pair.key as Node, `dispatch key '${key}' listed twice`);
           seen.add(key);
@@ -348,7 +387,10 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       if (structured) {
         for (const e of dispatch) {
           if (!STRUCTURED_BACKEND_KEYS.includes(e.key)) {
-            fail(d, `dispatch key '${e.key}' on a structured out= entry (expected ${STRUCTURED_BACKEND_KEYS.join(', ')}; the Meta kernel is generated)`);
+            fail(
+              d,
+              `dispatch key '${e.key}' on a structured out= entry (expected ${STRUCTURED_BACKEND_KEYS.join(', ')}; the Meta kernel is generated)`,
+            );
           }
         }
       }
@@ -358,7 +400,22 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       }
     }
 
-    const nf: NativeFunction = { funcText, func, opName, handleName, variants, dispatch, structured, structuredDelegate, structuredDelegateLine, structuredInherits, precomputed, tags, file, line };
+    const nf: NativeFunction = {
+      funcText,
+      func,
+      opName,
+      handleName,
+      variants,
+      dispatch,
+      structured,
+      structuredDelegate,
+      structuredDelegateLine,
+      structuredInherits,
+      precomputed,
+      tags,
+      file,
+      line,
+    };
     const previous = byOpName.get(opName);
     if (previous) fail(funcPair.key as Node, `duplicate overload '${opName}' (first declared at ${file}:${previous.line})`);
     byOpName.set(opName, nf);
@@ -373,9 +430,13 @@ export function parseNativeFunctions(text: string, file = 'native_functions.yaml
       throw new NativeFunctionsError(file, nf.structuredDelegateLine, entryLabel(nf.funcText), what);
     };
     if (!target) {
-      fail(`structured_delegate '${nf.structuredDelegate}' names no function in ${file}${didYouMean(nf.structuredDelegate, [...byOpName.keys()])}`);
+      fail(
+        `structured_delegate '${nf.structuredDelegate}' names no function in ${file}${didYouMean(nf.structuredDelegate, [...byOpName.keys()])}`,
+      );
     } else if (!target.structured) {
-      fail(`structured_delegate '${nf.structuredDelegate}' is not a structured out= overload (expected 'structured: True' on it at ${file}:${target.line})`);
+      fail(
+        `structured_delegate '${nf.structuredDelegate}' is not a structured out= overload (expected 'structured: True' on it at ${file}:${target.line})`,
+      );
     }
   }
   return out;

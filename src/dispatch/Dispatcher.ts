@@ -120,7 +120,9 @@ export class Dispatcher {
     if (handle !== null) return handle;
     const entry = this.lookup(opName);
     if (entry !== undefined) {
-      throw new Error(`Could not find schema for ${name}.${overloadName} but we found an implementation; did you forget to def() the operator?`);
+      throw new Error(
+        `Could not find schema for ${name}.${overloadName} but we found an implementation; did you forget to def() the operator?`,
+      );
     }
     throw new Error(`Could not find schema for ${name}.${overloadName}`);
   }

@@ -117,7 +117,9 @@ export class Library implements Disposable {
   }
 
   private error(message: string): Error {
-    return new Error(`${message}(Error occurred while processing ${BLOCK_NAMES[this.kind]} block at ${this.debug.replace(/^registered at /, '')})`);
+    return new Error(
+      `${message}(Error occurred while processing ${BLOCK_NAMES[this.kind]} block at ${this.debug.replace(/^registered at /, '')})`,
+    );
   }
 
   private track(handle: RegistrationHandle): RegistrationHandle {
@@ -199,7 +201,11 @@ export class Library implements Disposable {
    * the library's key (or `key`). Only in an IMPL library of the wildcard namespace `_`. An alias key
    * registers the fallback at every runtime key it covers.
    */
-  fallback(kernel: BoxedKernel | KernelFunction, dispatchKey?: DispatchKey | string, options: RegistrationOptions = {}): RegistrationHandle {
+  fallback(
+    kernel: BoxedKernel | KernelFunction,
+    dispatchKey?: DispatchKey | string,
+    options: RegistrationOptions = {},
+  ): RegistrationHandle {
     const debug = options.debug ?? callerDebugString();
     if (this.kind !== 'IMPL') {
       throw this.error(

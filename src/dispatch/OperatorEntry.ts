@@ -61,7 +61,9 @@ const AMBIGUOUS_AUTOGRAD_OTHER: AnnotatedKernel = {
         'override CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key ' +
         'for the backend.\nIf you only want to run inference instead of training, in C++, add ' +
         '`c10::InferenceMode mode;` before model.forward(). Note this guard is only available in C++ but not ' +
-        'Python at present.\nCanonical state\n~~~~~~~~~~~\n' + op.dumpState() + '\n\n',
+        'Python at present.\nCanonical state\n~~~~~~~~~~~\n' +
+        op.dumpState() +
+        '\n\n',
     );
   }),
   inferredSchema: null,

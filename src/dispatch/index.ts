@@ -1,6 +1,15 @@
 // The dispatcher: operator registry, Library, computed dispatch tables, calls, TLS key sets, traces.
 export { Dispatcher, RegistrationHandle, type DispatcherOptions } from './Dispatcher.js';
-export { Library, callerDebugString, type DefOptions, type ImplOptions, type Kernel, type LibraryKind, type LibraryOptions, type RegistrationOptions } from './Library.js';
+export {
+  Library,
+  callerDebugString,
+  type DefOptions,
+  type ImplOptions,
+  type Kernel,
+  type LibraryKind,
+  type LibraryOptions,
+  type RegistrationOptions,
+} from './Library.js';
 export { KernelFunction, type BoxedKernel, type Stack, type UnboxedKernel } from './KernelFunction.js';
 export { OperatorHandle, type AnyFn } from './OperatorHandle.js';
 export {

@@ -21,6 +21,7 @@ import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Onehot from '../kernels/Onehot.js';
+import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as SoftMax from '../kernels/SoftMax.js';
@@ -2189,10 +2190,10 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   convolution: Convolution.convolution,
   _conv2d_backward_input: Convolution.conv2dBackwardInput,
   _conv2d_backward_weight: Convolution.conv2dBackwardWeight,
-  max_pool2d_with_indices: Convolution.maxPool2dWithIndices,
-  max_pool2d_with_indices_backward: Convolution.maxPool2dWithIndicesBackward,
-  avg_pool2d: Convolution.avgPool2d,
-  avg_pool2d_backward: Convolution.avgPool2dBackward,
+  max_pool2d_with_indices: Pooling.maxPool2dWithIndices,
+  max_pool2d_with_indices_backward: Pooling.maxPool2dWithIndicesBackward,
+  avg_pool2d: Pooling.avgPool2d,
+  avg_pool2d_backward: Pooling.avgPool2dBackward,
   cat: TensorShape.cat,
   split_Tensor: TensorShape.split,
   split_with_sizes: TensorShape.splitWithSizes,

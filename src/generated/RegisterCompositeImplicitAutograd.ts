@@ -9,6 +9,7 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Pooling from '../kernels/Pooling.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
@@ -31,5 +32,5 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   layer_norm: layer_norm.layerNorm,
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
-  max_pool2d: Convolution.maxPool2d,
+  max_pool2d: Pooling.maxPool2d,
 };

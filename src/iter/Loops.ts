@@ -7,7 +7,20 @@ import { ALL_SCALAR_TYPES, ScalarType, elementSize, scalarTypeToString } from '.
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { TensorIterator } from './TensorIterator.js';
-import { CHUNK, castChunk, castValue, gather, isComplex, isDirect, isVecDtype, loadOne, scatter, scratchF64, scratchLike, storeReal } from './TypeCast.js';
+import {
+  CHUNK,
+  castChunk,
+  castValue,
+  gather,
+  isComplex,
+  isDirect,
+  isVecDtype,
+  loadOne,
+  scatter,
+  scratchF64,
+  scratchLike,
+  storeReal,
+} from './TypeCast.js';
 
 /** A kernel's scalar function: JavaScript numbers in (bool as 0/1), a number out. */
 export type ScalarOp = (...args: number[]) => number;
@@ -144,20 +157,14 @@ function row3(
   for (let i = 0; i < n; i++) o[oo + i * os] = op(a[ao + i * as] as number, b[bo + i * bs] as number, c[co + i * cs] as number);
 }
 
-function rowN(
-  op: ScalarOp,
-  arrays: StorageArray[],
-  offsets: number[],
-  strides: number[],
-  args: number[],
-  n: number,
-): void {
+function rowN(op: ScalarOp, arrays: StorageArray[], offsets: number[], strides: number[], args: number[], n: number): void {
   const o = arrays[0] as StorageArray;
   const oo = offsets[0] as number;
   const os = strides[0] as number;
   const nin = arrays.length - 1;
   for (let i = 0; i < n; i++) {
-    for (let k = 0; k < nin; k++) args[k] = (arrays[k + 1] as StorageArray)[(offsets[k + 1] as number) + i * (strides[k + 1] as number)] as number;
+    for (let k = 0; k < nin; k++)
+      args[k] = (arrays[k + 1] as StorageArray)[(offsets[k + 1] as number) + i * (strides[k + 1] as number)] as number;
     o[oo + i * os] = op(...args);
   }
 }
@@ -442,7 +449,6 @@ export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp): vo
 // cpuKernelComplex
 // ---------------------------------------------------------------------------------------------------
 
-
 /**
  * `cpu_kernel` for complex computations: `op` sees every input as a (re, im) pair and returns one (see
  * ComplexOp). Values are converted to each operand's compute dtype (complex64 rounds both parts to float32;
@@ -504,4 +510,3 @@ export function cpuKernelComplex(iter: TensorIterator, op: ComplexOp): void {
     }
   });
 }
-

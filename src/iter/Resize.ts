@@ -9,7 +9,6 @@ import { newStrided } from '../tensor/EmptyTensor.js';
 import { formatSizes, sameSizes } from '../tensor/ExpandUtils.js';
 import { contiguousStrides, storageBytesNeeded, type TensorImpl } from '../tensor/TensorImpl.js';
 
-
 /**
  * `at::native::resize_output(t, sizes)`: resizes an `out=` tensor to `sizes` (contiguous strides, storage
  * grown as needed), warning as PyTorch does when it had elements. Returns whether it resized.

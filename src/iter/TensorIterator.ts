@@ -1385,4 +1385,3 @@ function loadScalar(dtype: ScalarType, data: ArrayLike<number>, index: number): 
   if (dtype === ScalarType.BFloat16) return bfloat16BitsToFloat(raw);
   return raw;
 }
-

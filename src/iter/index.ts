@@ -11,7 +11,14 @@ export {
   unaryFloatOpConfig,
   unaryOpConfig,
 } from './TensorIterator.js';
-export { MemOverlap, MemOverlapStatus, assertNoInternalOverlap, assertNoPartialOverlap, getOverlapStatus, hasInternalOverlap } from './MemoryOverlap.js';
+export {
+  MemOverlap,
+  MemOverlapStatus,
+  assertNoInternalOverlap,
+  assertNoPartialOverlap,
+  getOverlapStatus,
+  hasInternalOverlap,
+} from './MemoryOverlap.js';
 export { allocateOutput, resizeOut, resizeOutput } from './Resize.js';
 export { makeReduction, reductionDimMask, reductionShape, type ReductionOptions } from './ReduceOpsUtils.js';
 export { cpuKernel, cpuKernelComplex, cpuKernelVec, elementBase, forEachRow, type ComplexOp, type ScalarOp, type VecOp } from './Loops.js';

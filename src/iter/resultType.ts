@@ -2,14 +2,7 @@
 // aten/src/ATen/native/TypeProperties.cpp (update_result_type_state, combine_categories, result_type)
 // and c10/core/ScalarType.h (canCast).
 
-import {
-  ScalarType,
-  isComplexType,
-  isFloatingType,
-  isIntegralType,
-  promoteTypes,
-  toComplexType,
-} from '../c10/ScalarType.js';
+import { ScalarType, isComplexType, isFloatingType, isIntegralType, promoteTypes, toComplexType } from '../c10/ScalarType.js';
 import { scalarTypeOfNumber } from '../c10/Scalar.js';
 import { getDefaultComplexDtype, getDefaultDtype } from '../tensor/defaults.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';

@@ -7,7 +7,16 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
-import { type ScalarOp, TensorIterator, type VecOp, castValue, cpuKernel, cpuKernelComplex, cpuKernelVec, elementBase } from '../iter/index.js';
+import {
+  type ScalarOp,
+  TensorIterator,
+  type VecOp,
+  castValue,
+  cpuKernel,
+  cpuKernelComplex,
+  cpuKernelVec,
+  elementBase,
+} from '../iter/index.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -55,12 +64,24 @@ type CompareVec = (out: StorageArray, o: number, a: StorageArray, ao: number, b:
 
 // One loop per comparison so that V8 inlines the comparison (a shared loop calling a lambda per element
 // cannot); NaN compares as in C++ (only `!=` is true).
-const eqVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) === (b[bo + i] as number) ? 1 : 0; };
-const neVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) !== (b[bo + i] as number) ? 1 : 0; };
-const ltVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) < (b[bo + i] as number) ? 1 : 0; };
-const leVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) <= (b[bo + i] as number) ? 1 : 0; };
-const gtVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) > (b[bo + i] as number) ? 1 : 0; };
-const geVec: CompareVec = (out, o, a, ao, b, bo, n) => { for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) >= (b[bo + i] as number) ? 1 : 0; };
+const eqVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) === (b[bo + i] as number) ? 1 : 0;
+};
+const neVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) !== (b[bo + i] as number) ? 1 : 0;
+};
+const ltVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) < (b[bo + i] as number) ? 1 : 0;
+};
+const leVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) <= (b[bo + i] as number) ? 1 : 0;
+};
+const gtVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) > (b[bo + i] as number) ? 1 : 0;
+};
+const geVec: CompareVec = (out, o, a, ao, b, bo, n) => {
+  for (let i = 0; i < n; i++) out[o + i] = (a[ao + i] as number) >= (b[bo + i] as number) ? 1 : 0;
+};
 
 /**
  * The comparison's fast case: a bool output and two inputs of one dtype stored as plain numbers (no float16
@@ -158,7 +179,7 @@ interface ScalarOverloadKernels {
 
 const andOp: ScalarOp = (a, b) => (a !== 0 && b !== 0 ? 1 : 0);
 const orOp: ScalarOp = (a, b) => (a !== 0 || b !== 0 ? 1 : 0);
-const xorOp: ScalarOp = (a, b) => (a !== 0 !== (b !== 0) ? 1 : 0);
+const xorOp: ScalarOp = (a, b) => ((a !== 0) !== (b !== 0) ? 1 : 0);
 
 export function logicalAnd(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   return compare(andOp, null, self, other);
@@ -490,7 +511,9 @@ function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {
 /** `sub_check`: bool subtraction is rejected with advice. */
 function subCheck(self: Tensor, other: Tensor): void {
   if (self.dtype === ScalarType.Bool && other.dtype === ScalarType.Bool) {
-    throw new Error('Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.');
+    throw new Error(
+      'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
+    );
   }
   if (self.dtype === ScalarType.Bool || other.dtype === ScalarType.Bool) {
     throw new Error(

@@ -45,9 +45,10 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
     throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }
-  const expanded = src.sizes.length === self.sizes.length && src.sizes.every((s, i) => s === self.sizes[i])
-    ? src
-    : aten().expand.redispatch(ks, src, [...self.sizes], false);
+  const expanded =
+    src.sizes.length === self.sizes.length && src.sizes.every((s, i) => s === self.sizes[i])
+      ? src
+      : aten().expand.redispatch(ks, src, [...self.sizes], false);
   if (self.isMeta() || src.isMeta()) {
     if (!self.isMeta()) throw new Error('copy_: cannot copy out of a meta tensor; you need to use a tensor with data');
     return self;
@@ -74,7 +75,9 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   const values: ScalarValue[] = [];
   forEachStorageIndex(expanded.sizes, expanded.strides, 0, (i) => values.push(readElement(expanded.dtype, s.data, s.base + i * s.lanes)));
   let k = 0;
-  forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, d.data, d.base + i * d.lanes, values[k++] as ScalarValue));
+  forEachStorageIndex(self.sizes, self.strides, 0, (i) =>
+    writeElement(self.dtype, d.data, d.base + i * d.lanes, values[k++] as ScalarValue),
+  );
   return self;
 }
 
@@ -128,4 +131,3 @@ export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue
   const { data, base } = self.dataView();
   return readElement(self.dtype, data, base);
 }
-

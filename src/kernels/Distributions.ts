@@ -15,7 +15,6 @@ import { forEachStorageIndex } from './Copy.js';
 
 type Gen = Generator | null | undefined;
 
-
 /**
  * Fills a floating tensor with values drawn in row-major order: directly into its storage when it is a
  * contiguous float32/float64 tensor (the case PyTorch's samplers are bit-exact for), else through a
@@ -88,13 +87,27 @@ function writeRowMajor(self: Tensor, values: ArrayLike<number>): void {
 }
 
 /** `rand.generator(size, generator)`: `empty(size).uniform_(0, 1, generator)`. */
-export function rand(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function rand(
+  _ks: DispatchKeySet,
+  size: number[],
+  generator?: Gen,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
   return belowADInplaceOrView(() => aten().uniform_.call(out, 0, 1, generator ?? null));
 }
 
 /** `randn.generator(size, generator)`: `empty(size).normal_(0, 1, generator)`. */
-export function randn(_ks: DispatchKeySet, size: number[], generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function randn(
+  _ks: DispatchKeySet,
+  size: number[],
+  generator?: Gen,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   const out = aten().empty_memory_format.call(size, dtype, layout, device, null, null);
   return belowADInplaceOrView(() => aten().normal_.call(out, 0, 1, generator ?? null));
 }
@@ -120,7 +133,14 @@ export function randint(
 }
 
 /** `randperm.generator(n, generator)`: a random permutation of 0..n-1. */
-export function randperm(_ks: DispatchKeySet, n: number, generator?: Gen, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function randperm(
+  _ks: DispatchKeySet,
+  n: number,
+  generator?: Gen,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   if (n < 0) throw new Error(`n must be non-negative, got${n}`);
   const out = aten().empty_memory_format.call([n], dtype ?? ScalarType.Long, layout, device, null, null);
   if (out.isMeta()) return out;

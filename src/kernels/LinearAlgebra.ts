@@ -154,7 +154,9 @@ export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
     );
   }
   if (self.dtype !== other.dtype) {
-    throw new Error(`dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.dtype)} and ${scalarTypeToString(other.dtype)}`);
+    throw new Error(
+      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.dtype)} and ${scalarTypeToString(other.dtype)}`,
+    );
   }
   return aten().reshape.call(mm(_ks, self.reshape(1, -1), other.reshape(-1, 1)), []);
 }
@@ -299,8 +301,10 @@ export function unsafeView(ks: DispatchKeySet, self: Tensor, size: number[]): Te
 export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tensor, beta = 1, alpha = 1): Tensor {
   // PyTorch's addmm meta checks the dtypes, then the ranks, before the shapes.
   const name = scalarTypeToString;
-  if (self.dtype !== mat2.dtype) throw new Error(`self and mat2 must have the same dtype, but got ${name(self.dtype)} and ${name(mat2.dtype)}`);
-  if (mat1.dtype !== mat2.dtype) throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.dtype)} and ${name(mat2.dtype)}`);
+  if (self.dtype !== mat2.dtype)
+    throw new Error(`self and mat2 must have the same dtype, but got ${name(self.dtype)} and ${name(mat2.dtype)}`);
+  if (mat1.dtype !== mat2.dtype)
+    throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.dtype)} and ${name(mat2.dtype)}`);
   if (mat1.dim() !== 2) throw new Error(`mat1 must be a matrix, got ${mat1.dim()}-D tensor`);
   if (mat2.dim() !== 2) throw new Error(`mat2 must be a matrix, got ${mat2.dim()}-D tensor`);
   const prod = mm(ks, mat1, mat2);

@@ -33,12 +33,24 @@ export function reduceLoss(self: Tensor, losses: number[], sizes: number[], redu
 }
 
 /** An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses). */
-function pointwiseLoss(self: Tensor, target: Tensor, reduction: number, f: (x: number, y: number) => number, op: string, shape?: number[]): Tensor {
+function pointwiseLoss(
+  self: Tensor,
+  target: Tensor,
+  reduction: number,
+  f: (x: number, y: number) => number,
+  op: string,
+  shape?: number[],
+): Tensor {
   const sizes = shape ?? inferSize(self.sizes, target.sizes);
   floatDtype(self, op);
   const x = numberValuesOf(self.expand(sizes));
   const y = numberValuesOf(target.expand(sizes));
-  return reduceLoss(self, x.map((v, i) => f(v, y[i] as number)), sizes, reduction);
+  return reduceLoss(
+    self,
+    x.map((v, i) => f(v, y[i] as number)),
+    sizes,
+    reduction,
+  );
 }
 
 /** `output with shape [..] doesn't match the broadcast shape [..]`: an in-place op's output cannot grow. */
@@ -61,12 +73,19 @@ export function l1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduct
 }
 
 /** `binary_cross_entropy(self, target, weight=None, reduction=Mean)`: log terms clamped at -100, as PyTorch. */
-export function binaryCrossEntropy(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean): Tensor {
+export function binaryCrossEntropy(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null = null,
+  reduction: number = Reduction.Mean,
+): Tensor {
   // PyTorch's TensorIterator over (input, target, weight): broadcast, one dtype, then the kernel's range check.
   let shape = inferSize(self.sizes, target.sizes);
   if (weight !== null) shape = inferSize(shape, weight.sizes);
   for (const t of weight === null ? [target] : [target, weight]) {
-    if (t.dtype !== self.dtype) throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
+    if (t.dtype !== self.dtype)
+      throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
   }
   floatDtype(self, 'binary_cross_entropy');
   for (const v of numberValuesOf(self)) {
@@ -74,10 +93,17 @@ export function binaryCrossEntropy(_ks: DispatchKeySet, self: Tensor, target: Te
   }
   const w = weight === null ? null : numberValuesOf(weight.expand(shape));
   let k = 0;
-  return pointwiseLoss(self, target, reduction, (x, y) => {
-    const l = -(y * Math.max(Math.log(x), -100) + (1 - y) * Math.max(Math.log(1 - x), -100));
-    return w === null ? l : l * (w[k++] as number);
-  }, 'binary_cross_entropy', shape);
+  return pointwiseLoss(
+    self,
+    target,
+    reduction,
+    (x, y) => {
+      const l = -(y * Math.max(Math.log(x), -100) + (1 - y) * Math.max(Math.log(1 - x), -100));
+      return w === null ? l : l * (w[k++] as number);
+    },
+    'binary_cross_entropy',
+    shape,
+  );
 }
 
 /** `binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None, reduction=Mean)`. */
@@ -99,11 +125,18 @@ export function binaryCrossEntropyWithLogits(
   const w = weight === null ? null : numberValuesOf(weight.expand(shape));
   const pw = posWeight === null ? null : numberValuesOf(posWeight.expand(shape));
   let k = 0;
-  return pointwiseLoss(self, target, reduction, (x, y) => {
-    // log(1 + e^-x) computed stably; with pos_weight p: (1 - y) x + (1 + (p - 1) y) log(1 + e^-x)
-    const logSig = Math.max(-x, 0) + Math.log(Math.exp(-Math.abs(x)) + 1);
-    const p = pw === null ? 1 : (pw[k] as number);
-    const l = (1 - y) * x + (1 + (p - 1) * y) * logSig;
-    return w === null ? (k++, l) : l * (w[k++] as number);
-  }, 'binary_cross_entropy_with_logits', shape);
+  return pointwiseLoss(
+    self,
+    target,
+    reduction,
+    (x, y) => {
+      // log(1 + e^-x) computed stably; with pos_weight p: (1 - y) x + (1 + (p - 1) y) log(1 + e^-x)
+      const logSig = Math.max(-x, 0) + Math.log(Math.exp(-Math.abs(x)) + 1);
+      const p = pw === null ? 1 : (pw[k] as number);
+      const l = (1 - y) * x + (1 + (p - 1) * y) * logSig;
+      return w === null ? (k++, l) : l * (w[k++] as number);
+    },
+    'binary_cross_entropy_with_logits',
+    shape,
+  );
 }

@@ -46,7 +46,9 @@ export function nllLoss(
     );
   }
   if (weight !== null && weight.numel !== c) {
-    throw new Error(`weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`);
+    throw new Error(
+      `weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`,
+    );
   }
   floatDtype(self, self.dim() <= 2 ? 'nll_loss_out_frame' : 'nll_loss2d_forward_out_frame');
   if (self.isMeta()) return reduceLoss(self, [], reduction === Reduction.None ? expectedTarget : [], reduction);
@@ -78,7 +80,14 @@ export function nllLoss(
  * `nll_loss` for 1-D and 2-D inputs, `nll_loss2d` otherwise, so autograd records NllLossBackward0 or
  * NllLoss2DBackward0 as PyTorch does.
  */
-export function nllLossNd(_ks: DispatchKeySet, self: Tensor, target: Tensor, weight: Tensor | null = null, reduction: number = Reduction.Mean, ignoreIndex = -100): Tensor {
+export function nllLossNd(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null = null,
+  reduction: number = Reduction.Mean,
+  ignoreIndex = -100,
+): Tensor {
   if (self.dim() < 1) throw new Error(`Expected 1 or more dimensions (got ${self.dim()})`);
   return self.dim() <= 2
     ? aten().nll_loss.call(self, target, weight, reduction, ignoreIndex)
@@ -108,7 +117,12 @@ export function crossEntropy(
   const classDim = self.dim() === 1 ? 0 : 1;
   const c = self.sizes[classDim] as number;
   const broadcastWeight = (w: Tensor): Tensor =>
-    self.dim() > 1 ? ops.view.call(w, self.sizes.map((_, i) => (i === classDim ? (w.sizes[0] as number) : 1))) : w;
+    self.dim() > 1
+      ? ops.view.call(
+          w,
+          self.sizes.map((_, i) => (i === classDim ? (w.sizes[0] as number) : 1)),
+        )
+      : w;
   // A target of the input's shape holds class probabilities, any other one class indices.
   if (target.sizes.length === self.sizes.length && target.sizes.every((s, i) => s === self.sizes[i])) {
     if (!isFloatingType(target.dtype)) {

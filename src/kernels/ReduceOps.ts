@@ -6,7 +6,15 @@
 // (`cumsumStructured`); see Note [Structured reductions].
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import {
+  ScalarType,
+  isComplexType,
+  isFloatingType,
+  isIntegralType,
+  notImplementedForDtype,
+  scalarTypeToString,
+  toRealValueType,
+} from '../c10/ScalarType.js';
 import { type ReduceOp, type TensorIterator, castValue, makeReduction, reduceKernel } from '../iter/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -166,7 +174,13 @@ function outDtypeOf(iter: TensorIterator): ScalarType {
 
 // ---- sum ------------------------------------------------------------------------------------------
 
-function sumMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean, dtype: Opt<ScalarType>): TensorIterator {
+function sumMeta(
+  out: Tensor | null,
+  self: Tensor,
+  dim: readonly number[] | null,
+  keepdim: boolean,
+  dtype: Opt<ScalarType>,
+): TensorIterator {
   noComplex(self, 'sum');
   const outDtype = inferDtype(self, dtype, out);
   return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
@@ -184,7 +198,13 @@ export const sumStructured: StructuredKernel<DimsArgs> = {
 
 // ---- mean -----------------------------------------------------------------------------------------
 
-function meanMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean, dtype: Opt<ScalarType>): TensorIterator {
+function meanMeta(
+  out: Tensor | null,
+  self: Tensor,
+  dim: readonly number[] | null,
+  keepdim: boolean,
+  dtype: Opt<ScalarType>,
+): TensorIterator {
   const inDtype = dtypeFromSelf(self, dtype);
   if (!isFloatingType(inDtype) && !isComplexType(inDtype)) {
     const what = dtype != null ? 'Optional' : 'Input';
@@ -242,7 +262,9 @@ function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], 
   if (self.numel === 0) {
     zeroNumelCheckDims(self, dim, `${op}()`);
     if (dim.length === 0) {
-      throw new Error(`${op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`);
+      throw new Error(
+        `${op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`,
+      );
     }
   }
   return makeReduction(out, self, dim, keepdim, self.dtype);
@@ -429,7 +451,13 @@ function functional<A extends unknown[]>(k: StructuredKernel<A>, ...args: A): Te
 }
 
 /** `sum.dim_IntList(self, dim, keepdim, *, dtype)`; dim = null sums everything. */
-export function sum(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+export function sum(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  keepdim = false,
+  dtype: ScalarType | null = null,
+): Tensor {
   return functional(sumStructured, self, dim, keepdim, dtype);
 }
 
@@ -439,7 +467,13 @@ export function sumAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | nu
 }
 
 /** `mean.dim(self, dim, keepdim, *, dtype)`: floating and complex inputs only. */
-export function mean(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+export function mean(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  keepdim = false,
+  dtype: ScalarType | null = null,
+): Tensor {
   return functional(meanStructured, self, dim, keepdim, dtype);
 }
 
@@ -449,7 +483,13 @@ export function meanAll(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType | n
 }
 
 /** `prod.dim_int`; dim = null multiplies everything. */
-export function prod(ks: DispatchKeySet, self: Tensor, dim: number | null = null, keepdim = false, dtype: ScalarType | null = null): Tensor {
+export function prod(
+  ks: DispatchKeySet,
+  self: Tensor,
+  dim: number | null = null,
+  keepdim = false,
+  dtype: ScalarType | null = null,
+): Tensor {
   if (dim === null) return prodAll(ks, self, dtype);
   return functional(prodStructured, self, dim, keepdim, dtype);
 }
@@ -505,7 +545,11 @@ export function normAll(_ks: DispatchKeySet, self: Tensor, p = 2): Tensor {
 }
 
 /** Runs a MetaBase structured kernel's functional form: meta(null), allocate every output, impl. */
-export function functionalOutputs<A extends unknown[], P>(k: StructuredOutputsKernel<A, A, P>, implArgs: (m: StructuredMeta<P>) => A, ...args: A): Tensor[] {
+export function functionalOutputs<A extends unknown[], P>(
+  k: StructuredOutputsKernel<A, A, P>,
+  implArgs: (m: StructuredMeta<P>) => A,
+  ...args: A
+): Tensor[] {
   const m = k.meta(null, ...args);
   const outs = m.outputs.map((_, i) => allocateStructuredOutput(m, i));
   k.impl(outs, ...implArgs(m));
@@ -534,12 +578,24 @@ function varianceOf(self: Tensor, dim: number[] | null, correction: number | nul
 }
 
 /** `var.correction(self, dim=None, *, correction=None, keepdim=False)` (`var` is a JavaScript keyword). */
-export function varCorrection(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, correction: number | null = null, keepdim = false): Tensor {
+export function varCorrection(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  correction: number | null = null,
+  keepdim = false,
+): Tensor {
   return varianceOf(self, dim, correction, keepdim, 'var');
 }
 
 /** `std.correction(self, dim=None, *, correction=None, keepdim=False)`. */
-export function std(_ks: DispatchKeySet, self: Tensor, dim: number[] | null = null, correction: number | null = null, keepdim = false): Tensor {
+export function std(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dim: number[] | null = null,
+  correction: number | null = null,
+  keepdim = false,
+): Tensor {
   return varianceOf(self, dim, correction, keepdim, 'std');
 }
 
@@ -580,7 +636,13 @@ export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keep
 
 type CumArgs = [self: Tensor, dim: number, dtype?: Opt<ScalarType>];
 
-function cumMeta(outs: readonly Tensor[] | null, self: Tensor, dim: number, dtype: Opt<ScalarType>, op: 'cumsum' | 'cumprod'): StructuredMeta {
+function cumMeta(
+  outs: readonly Tensor[] | null,
+  self: Tensor,
+  dim: number,
+  dtype: Opt<ScalarType>,
+  op: 'cumsum' | 'cumprod',
+): StructuredMeta {
   maybeWrapDim(dim, self.dim());
   noComplex(self, op);
   const result = outs?.[0];

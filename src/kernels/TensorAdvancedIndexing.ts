@@ -50,7 +50,9 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   if (index.dim() !== self.dim()) throw new Error('Index tensor must have the same number of dimensions as input tensor');
   index.sizes.forEach((s, k) => {
     if (k !== d && s > (self.sizes[k] as number)) {
-      throw new Error(`Size does not match at dimension ${k} expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`);
+      throw new Error(
+        `Size does not match at dimension ${k} expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`,
+      );
     }
   });
   const v = scalarValuesOf(self);
@@ -72,11 +74,13 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
   if (index.numel > 0) {
-    if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1)) throw new Error('Index tensor must have the same number of dimensions as self tensor');
+    if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
+      throw new Error('Index tensor must have the same number of dimensions as self tensor');
     const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
     let wrong = false;
     for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
-    if (!wrong && typeof src !== 'number') for (let k = 0; k < Math.max(self.dim(), 1); k++) if (size(index, k) > size(src, k)) wrong = true;
+    if (!wrong && typeof src !== 'number')
+      for (let k = 0; k < Math.max(self.dim(), 1); k++) if (size(index, k) > size(src, k)) wrong = true;
     if (wrong) {
       const head = `Expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`;
       throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
@@ -117,7 +121,12 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   const shape = inferSize(mask.sizes, self.sizes);
   const m = scalarValuesOf(mask.expand(shape));
   const v = scalarValuesOf(self.expand(shape));
-  return tensorFromValues(self, shape, self.dtype, v.map((x, i) => (m[i] === true ? Number(value) : x)));
+  return tensorFromValues(
+    self,
+    shape,
+    self.dtype,
+    v.map((x, i) => (m[i] === true ? Number(value) : x)),
+  );
 }
 
 /** `masked_fill_(self, mask, value)`: in place; the mask broadcasts to self, never the other way. */
@@ -301,17 +310,20 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const adjacent = (used[used.length - 1] as number) - (used[0] as number) + 1 === used.length;
   const first = used[0] as number;
   const rest = self.sizes.flatMap((s, d) => (expanded[d] === null ? [s] : []));
-  const sizes = adjacent
-    ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)]
-    : [...bshape, ...rest];
+  const sizes = adjacent ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)] : [...bshape, ...rest];
   if (meta) return { sizes, positions: null, singleMask };
   // Bounds, then each index broadcast to the common shape.
   const idx: (number[] | null)[] = expanded.map((e, d) => {
     if (e === null) return null;
     const size = self.sizes[d] as number;
     const j = used.indexOf(d); // PyTorch's indexer numbers the index tensors, not self's dims
-    for (const v of e.values) if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
-    return broadcastValues(e.values.map((v) => (v < 0 ? v + size : v)), e.sizes, bshape);
+    for (const v of e.values)
+      if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
+    return broadcastValues(
+      e.values.map((v) => (v < 0 ? v + size : v)),
+      e.sizes,
+      bshape,
+    );
   });
   const n = sizes.reduce((a, b) => a * b, 1);
   const positions = new Array<number>(n);
@@ -338,7 +350,12 @@ export function index(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null
   const plan = planIndex(self, indices);
   if (plan.positions === null) return tensorFromValues(self, plan.sizes, self.dtype, []);
   const v = scalarValuesOf(self);
-  return tensorFromValues(self, plan.sizes, self.dtype, plan.positions.map((p) => v[p] as ScalarValue));
+  return tensorFromValues(
+    self,
+    plan.sizes,
+    self.dtype,
+    plan.positions.map((p) => v[p] as ScalarValue),
+  );
 }
 
 /** The row-major values of self after `index_put_`; null for meta (no checks, as PyTorch's meta kernel). */
@@ -350,7 +367,9 @@ function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, acc
   const expandable = off >= 0 && values.sizes.every((s, k) => s === 1 || s === plan.sizes[k + off]);
   const maskedFill = plan.singleMask && !accumulate && values.numel === 1;
   if (!maskedFill && !expandable) {
-    throw new Error(`shape mismatch: value tensor of shape ${formatSizes(values.sizes)} cannot be broadcast to indexing result of shape ${formatSizes(plan.sizes)}`);
+    throw new Error(
+      `shape mismatch: value tensor of shape ${formatSizes(values.sizes)} cannot be broadcast to indexing result of shape ${formatSizes(plan.sizes)}`,
+    );
   }
   if (!maskedFill && values.dtype !== self.dtype) {
     throw new Error(

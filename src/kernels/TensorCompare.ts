@@ -3,7 +3,19 @@
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
-import { type ComplexOp, type ScalarOp, TensorIteratorConfig, type VecOp, castValue, cpuKernel, cpuKernelComplex, cpuKernelVec, makeReduction, reduceKernel, resultType } from '../iter/index.js';
+import {
+  type ComplexOp,
+  type ScalarOp,
+  TensorIteratorConfig,
+  type VecOp,
+  castValue,
+  cpuKernel,
+  cpuKernelComplex,
+  cpuKernelVec,
+  makeReduction,
+  reduceKernel,
+  resultType,
+} from '../iter/index.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';

@@ -23,10 +23,14 @@ function checkLayout(layout: Layout | null | undefined): void {
   }
 }
 
-export { newStrided,newStridedUnchecked } from '../tensor/EmptyTensor.js';
+export { newStrided, newStridedUnchecked } from '../tensor/EmptyTensor.js';
 
 /** BackendSelect for factories: dispatch on the `device` argument, as torchgen's BackendSelect kernels do. */
-export function backendSelectKeySet(dtype: ScalarType | null | undefined, layout: Layout | null | undefined, device: Device | null | undefined): DispatchKeySet {
+export function backendSelectKeySet(
+  dtype: ScalarType | null | undefined,
+  layout: Layout | null | undefined,
+  device: Device | null | undefined,
+): DispatchKeySet {
   return DispatchKeySet.fromKey(computeDispatchKey(dtype ?? undefined, layout ?? undefined, device ?? undefined));
 }
 
@@ -39,7 +43,15 @@ export function emptyBackendSelect(
   pinMemory?: boolean | null,
   memoryFormat?: number | null,
 ): Tensor {
-  return aten().empty_memory_format.redispatch(backendSelectKeySet(dtype, layout, device), size, dtype, layout, device, pinMemory, memoryFormat);
+  return aten().empty_memory_format.redispatch(
+    backendSelectKeySet(dtype, layout, device),
+    size,
+    dtype,
+    layout,
+    device,
+    pinMemory,
+    memoryFormat,
+  );
 }
 
 export function emptyStridedBackendSelect(
@@ -98,11 +110,23 @@ export function full(
   return belowADInplaceOrView(() => aten().fill__Scalar.call(out, fillValue));
 }
 
-export function zeros(ks: DispatchKeySet, size: number[], dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function zeros(
+  ks: DispatchKeySet,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   return full(ks, size, 0, dtype ?? getDefaultDtype(), layout, device);
 }
 
-export function ones(ks: DispatchKeySet, size: number[], dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function ones(
+  ks: DispatchKeySet,
+  size: number[],
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   return full(ks, size, 1, dtype ?? getDefaultDtype(), layout, device);
 }
 
@@ -199,15 +223,32 @@ export function fullLike(
   return belowADInplaceOrView(() => aten().fill__Scalar.call(out, fillValue));
 }
 
-export function emptyLike(_ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function emptyLike(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   return aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
 }
 
-export function zerosLike(ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function zerosLike(
+  ks: DispatchKeySet,
+  self: Tensor,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   return fullLike(ks, self, 0, dtype, layout, device);
 }
 
-export function onesLike(ks: DispatchKeySet, self: Tensor, dtype?: ScalarType | null, layout?: Layout | null, device?: Device | null): Tensor {
+export function onesLike(
+  ks: DispatchKeySet,
+  self: Tensor,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
   return fullLike(ks, self, 1, dtype, layout, device);
 }
-

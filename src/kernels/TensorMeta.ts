@@ -42,10 +42,14 @@ export interface StructuredKernel<A extends unknown[]> {
 export function checkInplace(self: Tensor, iter: TensorIterator): void {
   const out = iter.output();
   if (out.dtype !== self.dtype) {
-    throw new Error(`Bad in-place call: input tensor dtype ${scalarTypeToString(self.dtype)} and output tensor dtype ${scalarTypeToString(out.dtype)} should match`);
+    throw new Error(
+      `Bad in-place call: input tensor dtype ${scalarTypeToString(self.dtype)} and output tensor dtype ${scalarTypeToString(out.dtype)} should match`,
+    );
   }
   if (!out.device.equals(self.device)) {
-    throw new Error(`Bad in-place call: input tensor device ${self.device.toString()} and output tensor device ${out.device.toString()} should match`);
+    throw new Error(
+      `Bad in-place call: input tensor device ${self.device.toString()} and output tensor device ${out.device.toString()} should match`,
+    );
   }
   const a = self.sizes;
   const b = out.sizes;
@@ -121,10 +125,14 @@ export function resizeStructuredOutput(out: Tensor, m: StructuredMeta<unknown>, 
 export function checkInplaceOutput(self: Tensor, m: StructuredMeta<unknown>, i: number): void {
   const spec = specOf(m, i);
   if (spec.dtype !== self.dtype) {
-    throw new Error(`Bad in-place call: input tensor dtype ${typeMetaName(self.dtype)} and output tensor dtype ${typeMetaName(spec.dtype)} should match`);
+    throw new Error(
+      `Bad in-place call: input tensor dtype ${typeMetaName(self.dtype)} and output tensor dtype ${typeMetaName(spec.dtype)} should match`,
+    );
   }
   if (!spec.device.equals(self.device)) {
-    throw new Error(`Bad in-place call: input tensor device ${self.device.toString()} and output tensor device ${spec.device.toString()} should match`);
+    throw new Error(
+      `Bad in-place call: input tensor device ${self.device.toString()} and output tensor device ${spec.device.toString()} should match`,
+    );
   }
   const a = self.sizes;
   const b = spec.sizes;

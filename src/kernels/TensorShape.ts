@@ -66,7 +66,6 @@ export function around(sizes: readonly number[], dim: number): [number, number, 
   return [outer, sizes[dim] ?? 1, inner];
 }
 
-
 /** `cat(tensors, dim)`: promotes dtypes; 1-D empty tensors are skipped, as PyTorch's legacy rule. */
 export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   if (tensors.length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
@@ -92,7 +91,8 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const [outer, , inner] = around(sizes, d);
   const parts = used.map((t) => ({ v: scalarValuesOf(t), n: t.sizes[d] as number }));
   const out: ScalarValue[] = [];
-  for (let o = 0; o < outer; o++) for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
+  for (let o = 0; o < outer; o++)
+    for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
   return tensorFromValues(ref, sizes, dtype, out);
 }
 
@@ -102,11 +102,17 @@ export function stack(ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const ref = tensors[0] as Tensor;
   tensors.forEach((t, i) => {
     if (t.sizes.length !== ref.sizes.length || t.sizes.some((s, k) => s !== ref.sizes[k])) {
-      throw new Error(`stack expects each tensor to be equal size, but got ${formatSizes(ref.sizes)} at entry 0 and ${formatSizes(t.sizes)} at entry ${i}`);
+      throw new Error(
+        `stack expects each tensor to be equal size, but got ${formatSizes(ref.sizes)} at entry 0 and ${formatSizes(t.sizes)} at entry ${i}`,
+      );
     }
   });
   const d = maybeWrapDim(dim, ref.dim() + 1);
-  return cat(ks, tensors.map((t) => t.unsqueeze(d)), d);
+  return cat(
+    ks,
+    tensors.map((t) => t.unsqueeze(d)),
+    d,
+  );
 }
 
 /** `split.Tensor(self, split_size, dim)`: views of `split_size` along dim (the last may be smaller). */
@@ -190,7 +196,6 @@ export function makeView(self: Tensor, sizes: number[], strides: number[], stora
   return new Tensor(self.storage, self.dtype, sizes, strides, storageOffset, self.keySet);
 }
 
-
 export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
   const shape = inferSizeDv(size, self.numel);
   const strides = computeStride(self.sizes, self.strides, shape);
@@ -208,7 +213,8 @@ export function asStrided(_ks: DispatchKeySet, self: Tensor, size: number[], str
   if (size.length !== stride.length) {
     throw new Error(`mismatch in length of strides and shape`);
   }
-  for (const s of stride) if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${formatSizes(stride)}`);
+  for (const s of stride)
+    if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${formatSizes(stride)}`);
   if (offset < 0) throw new Error(`Tensor: invalid storage offset ${offset}`);
   const needed = storageBytesNeeded(size, stride, offset, self.dtype);
   if (needed > self.storage.nbytes) {
@@ -300,13 +306,23 @@ export function expand(_ks: DispatchKeySet, self: Tensor, size: number[], _impli
 
 export function squeeze(_ks: DispatchKeySet, self: Tensor): Tensor {
   const keep = self.sizes.map((s) => s !== 1);
-  return makeView(self, self.sizes.filter((_, i) => keep[i]), self.strides.filter((_, i) => keep[i]), self.storageOffset);
+  return makeView(
+    self,
+    self.sizes.filter((_, i) => keep[i]),
+    self.strides.filter((_, i) => keep[i]),
+    self.storageOffset,
+  );
 }
 
 export function squeezeDim(_ks: DispatchKeySet, self: Tensor, dim: number): Tensor {
   const d = maybeWrapDim(dim, self.dim());
   if (self.dim() === 0 || self.sizes[d] !== 1) return makeView(self, [...self.sizes], [...self.strides], self.storageOffset);
-  return makeView(self, self.sizes.filter((_, i) => i !== d), self.strides.filter((_, i) => i !== d), self.storageOffset);
+  return makeView(
+    self,
+    self.sizes.filter((_, i) => i !== d),
+    self.strides.filter((_, i) => i !== d),
+    self.storageOffset,
+  );
 }
 
 /** `squeeze.dims(self, dim)`: drops the listed dimensions that have size 1. */
@@ -320,7 +336,12 @@ export function squeezeDims(_ks: DispatchKeySet, self: Tensor, dim: number[]): T
     seen.add(w);
     if (n > 0 && self.sizes[w] === 1) drop[w] = true;
   }
-  return makeView(self, self.sizes.filter((_, i) => !drop[i]), self.strides.filter((_, i) => !drop[i]), self.storageOffset);
+  return makeView(
+    self,
+    self.sizes.filter((_, i) => !drop[i]),
+    self.strides.filter((_, i) => !drop[i]),
+    self.storageOffset,
+  );
 }
 
 // Note [In-place view operators]

@@ -46,7 +46,12 @@ export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: 
     if (shifts.length !== 1) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:0`);
     const n = v.length;
     const s = n === 0 ? 0 : (((shifts[0] as number) % n) + n) % n;
-    return tensorFromValues(self, [...self.sizes], self.dtype, v.map((_, i) => v[(i - s + n) % n] as ScalarValue));
+    return tensorFromValues(
+      self,
+      [...self.sizes],
+      self.dtype,
+      v.map((_, i) => v[(i - s + n) % n] as ScalarValue),
+    );
   }
   if (shifts.length !== dims.length) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:${dims.length}`);
   const shift = new Array<number>(self.dim()).fill(0);

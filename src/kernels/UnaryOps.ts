@@ -7,8 +7,25 @@
 // lines) it is a little over this project's ~600-line guide.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
-import { type ComplexOp, type ScalarOp, TensorIterator, TensorIteratorConfig, type VecOp, cpuKernel, cpuKernelComplex, cpuKernelVec } from '../iter/index.js';
+import {
+  ScalarType,
+  isComplexType,
+  isFloatingType,
+  isIntegralType,
+  notImplementedForDtype,
+  scalarTypeToString,
+  toRealValueType,
+} from '../c10/ScalarType.js';
+import {
+  type ComplexOp,
+  type ScalarOp,
+  TensorIterator,
+  TensorIteratorConfig,
+  type VecOp,
+  cpuKernel,
+  cpuKernelComplex,
+  cpuKernelVec,
+} from '../iter/index.js';
 import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -85,30 +102,32 @@ export function rounderFor(dtype: ScalarType): Rounder {
   return dtype === ScalarType.Double ? exact : Math.fround;
 }
 
-
-
 // ---------------------------------------------------------------------------------------------------
 // erf (fdlibm s_erf.c: rational approximations on [0, 0.84375), [0.84375, 1.25), [1.25, 1/0.35), [1/0.35, 6))
 // ---------------------------------------------------------------------------------------------------
 
 const ERX = 8.45062911510467529297e-1;
 const EFX = 1.28379167095512586316e-1;
-const PP = [1.28379167095512558561e-1, -3.25042107247001499370e-1, -2.84817495755985104766e-2, -5.77027029648944159157e-3, -2.37630166566501626084e-5];
-const QQ = [1, 3.97917223959155352819e-1, 6.50222499887672944485e-2, 5.08130628187576562776e-3, 1.32494738004321644526e-4, -3.96022827877536812320e-6];
+const PP = [
+  1.28379167095512558561e-1, -3.2504210724700149937e-1, -2.84817495755985104766e-2, -5.77027029648944159157e-3, -2.37630166566501626084e-5,
+];
+const QQ = [
+  1, 3.97917223959155352819e-1, 6.50222499887672944485e-2, 5.08130628187576562776e-3, 1.32494738004321644526e-4, -3.9602282787753681232e-6,
+];
 const PA = [
   -2.36211856075265944077e-3, 4.14856118683748331666e-1, -3.72207876035701323847e-1, 3.18346619901161753674e-1, -1.10894694282396677476e-1,
-  3.54783043256182359371e-2, -2.16637559486879084300e-3,
+  3.54783043256182359371e-2, -2.166375594868790843e-3,
 ];
 const QA = [
   1, 1.06420880400844228286e-1, 5.40397917702171048937e-1, 7.18286544141962662868e-2, 1.26171219808761642112e-1, 1.36370839120290507362e-2,
-  1.19844998467991074170e-2,
+  1.1984499846799107417e-2,
 ];
 const RA = [
   -9.86494403484714822705e-3, -6.93858572707181764372e-1, -1.05586262253232909814e1, -6.23753324503260060396e1, -1.62396669462573470355e2,
   -1.84605092906711035994e2, -8.12874355063065934246e1, -9.81432934416914548592,
 ];
 const SA = [
-  1, 1.96512716674392571292e1, 1.37657754143519042600e2, 4.34565877475229228821e2, 6.45387271733267880336e2, 4.29008140027567833386e2,
+  1, 1.96512716674392571292e1, 1.376577541435190426e2, 4.34565877475229228821e2, 6.45387271733267880336e2, 4.29008140027567833386e2,
   1.08635005541779435134e2, 6.57024977031928170135, -6.04244152148580987438e-2,
 ];
 const RB = [
@@ -366,12 +385,18 @@ export const SPECS = {
     kind: Kind.Float,
     dispatchName: 'erf_vml_cpu',
     supports: allReal,
-    real: (r: Rounder, d: ScalarType) => (d === ScalarType.Half || d === ScalarType.BFloat16 ? erfReducedFloat : (x: number) => r(erfDouble(x))),
+    real: (r: Rounder, d: ScalarType) =>
+      d === ScalarType.Half || d === ScalarType.BFloat16 ? erfReducedFloat : (x: number) => r(erfDouble(x)),
   },
   // relu is clamp_min(self, 0): NaN and -0 pass through.
   relu: { kind: Kind.Same, dispatchName: 'clamp_min_cpu', supports: allReal, real: () => (x: number) => (x < 0 ? 0 : x), vec: reluVec },
   // silu: x / (1 + exp(-x)).
-  silu: { kind: Kind.Same, dispatchName: 'silu_cpu', supports: floatsOnly, real: (r: Rounder) => (x: number) => r(x / r(1 + r(Math.exp(-x)))) },
+  silu: {
+    kind: Kind.Same,
+    dispatchName: 'silu_cpu',
+    supports: floatsOnly,
+    real: (r: Rounder) => (x: number) => r(x / r(1 + r(Math.exp(-x)))),
+  },
   floor: { kind: Kind.Same, dispatchName: 'floor_vml_cpu', supports: noBool, real: integerPassThrough(Math.floor) },
   ceil: { kind: Kind.Same, dispatchName: 'ceil_vml_cpu', supports: noBool, real: integerPassThrough(Math.ceil) },
   round: { kind: Kind.Same, dispatchName: 'round_vml_cpu', supports: noBool, real: integerPassThrough(roundHalfEven) },
@@ -568,7 +593,12 @@ function maxFinite(dtype: ScalarType): number {
 }
 
 /** nan_to_num_kernel: NaN → nan (0), +inf → posinf (max), -inf → neginf (lowest); integers are copied. */
-function nanToNumLoop(iter: TensorIterator, nan: number | null | undefined, posinf: number | null | undefined, neginf: number | null | undefined): void {
+function nanToNumLoop(
+  iter: TensorIterator,
+  nan: number | null | undefined,
+  posinf: number | null | undefined,
+  neginf: number | null | undefined,
+): void {
   if (iter.isMeta) return;
   const dtype = iter.commonDtype;
   if (!isFloatingType(dtype)) {

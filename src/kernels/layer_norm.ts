@@ -58,21 +58,30 @@ export function nativeLayerNorm(
   const k = normalizedShape.length;
   const ns = `[${normalizedShape.join(', ')}]`;
   if (k === 0) {
-    throw new Error(`Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`);
+    throw new Error(
+      `Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = ${ns}`,
+    );
   }
   const same = (t: Tensor): boolean => t.dim() === k && t.sizes.every((s, i) => s === normalizedShape[i]);
   if (weight !== null && !same(weight)) {
-    throw new Error(`Expected weight to be of same shape as normalized_shape, but got weight of shape [${weight.sizes.join(', ')}] and normalized_shape = ${ns}`);
+    throw new Error(
+      `Expected weight to be of same shape as normalized_shape, but got weight of shape [${weight.sizes.join(', ')}] and normalized_shape = ${ns}`,
+    );
   }
   if (bias !== null && !same(bias)) {
-    throw new Error(`Expected bias to be of same shape as normalized_shape, but got bias of shape [${bias.sizes.join(', ')}] and normalized_shape = ${ns}`);
+    throw new Error(
+      `Expected bias to be of same shape as normalized_shape, but got bias of shape [${bias.sizes.join(', ')}] and normalized_shape = ${ns}`,
+    );
   }
   const axis = input.dim() - k;
   if (axis < 0 || input.sizes.slice(axis).some((s, i) => s !== normalizedShape[i])) {
-    throw new Error(`Given normalized_shape=${ns}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`);
+    throw new Error(
+      `Given normalized_shape=${ns}, expected input with shape [*, ${normalizedShape.join(', ')}], but got input of size[${input.sizes.join(', ')}]`,
+    );
   }
   floatDtype(input, 'LayerNormKernelImpl');
-  if (mixed && input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16) throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
+  if (mixed && input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16)
+    throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
   if (!mixed && bias !== null && bias.dtype !== input.dtype) {
     throw new Error(`expected scalar type ${scalarTypeToString(input.dtype)} but found ${scalarTypeToString(bias.dtype)}`);
   }

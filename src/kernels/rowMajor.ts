@@ -38,7 +38,8 @@ export function numberValuesOf(t: Tensor): number[] {
   const tmp = new Float64Array(n);
   tmp.set(data.subarray(base, base + n));
   const out = new Array<number>(n);
-  if (c.dtype === ScalarType.Half || c.dtype === ScalarType.BFloat16) for (let i = 0; i < n; i++) out[i] = fromStored(c.dtype, tmp[i] as number);
+  if (c.dtype === ScalarType.Half || c.dtype === ScalarType.BFloat16)
+    for (let i = 0; i < n; i++) out[i] = fromStored(c.dtype, tmp[i] as number);
   else for (let i = 0; i < n; i++) out[i] = tmp[i] as number;
   return out;
 }

@@ -60,17 +60,13 @@ function seedToUint64(seed: Seed): bigint {
       throw new TypeError(`manual_seed expected an integer seed, but got ${String(seed)}`);
     }
     if (!Number.isSafeInteger(seed)) {
-      throw new RangeError(
-        `manual_seed got ${String(seed)}, which a number cannot hold exactly; pass the seed as a bigint`,
-      );
+      throw new RangeError(`manual_seed got ${String(seed)}, which a number cannot hold exactly; pass the seed as a bigint`);
     }
     s = BigInt(seed);
   }
   // THPGenerator_manualSeed reads the seed as uint64 and, on overflow, as int64 reinterpreted as uint64.
   if (s > UINT64_MAX || s < INT64_MIN) {
-    throw new RangeError(
-      `Overflow when unpacking long long: seed ${s.toString()} is outside [-2^63, 2^64 - 1]`,
-    );
+    throw new RangeError(`Overflow when unpacking long long: seed ${s.toString()} is outside [-2^63, 2^64 - 1]`);
   }
   return BigInt.asUintN(64, s);
 }

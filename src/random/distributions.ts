@@ -50,14 +50,7 @@ export type FloatArray = Float32Array | Float64Array;
  * Typed arrays randint / randperm / bernoulli can fill. A Float64Array holds int64 values (aten-ts's int64
  * storage), a Uint8Array uint8 or bool.
  */
-export type IntegerFillArray =
-  | Float64Array
-  | Float32Array
-  | Int32Array
-  | Int16Array
-  | Int8Array
-  | Uint8Array
-  | BigInt64Array;
+export type IntegerFillArray = Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint8Array | BigInt64Array;
 
 /** A generator argument: a Generator, or null/undefined for the default generator (like `generator=None`). */
 export type GeneratorArg = Generator | null | undefined;
@@ -456,7 +449,9 @@ export function bernoulliFill<T extends IntegerFillArray>(gen: GeneratorArg, out
   for (let i = 0; i < n; i++) {
     const pi = p[i * step] as number;
     if (!(pi >= 0 && pi <= 1)) {
-      throw new Error(`Expected p_in >= 0 && p_in <= 1 to be true, but got false. (bernoulli: probability ${formatDouble(pi)} at index ${i})`);
+      throw new Error(
+        `Expected p_in >= 0 && p_in <= 1 to be true, but got false. (bernoulli: probability ${formatDouble(pi)} at index ${i})`,
+      );
     }
     const hit = draw(g) < pi;
     if (big) out[i] = hit ? 1n : 0n;

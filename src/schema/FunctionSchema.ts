@@ -148,10 +148,7 @@ export class Argument {
     if (!(this.name === old.name && this.N === old.N && aliasEqual(this.aliasInfo, old.aliasInfo))) return false;
     if (this.kwargOnly && !old.kwargOnly) return false;
     if (!old.fakeType.isSubtypeOf(this.fakeType)) return false;
-    if (
-      old.defaultValue !== undefined &&
-      (this.defaultValue === undefined || !valuesEqual(this.defaultValue, old.defaultValue))
-    ) {
+    if (old.defaultValue !== undefined && (this.defaultValue === undefined || !valuesEqual(this.defaultValue, old.defaultValue))) {
       return false;
     }
     return true;
@@ -395,13 +392,12 @@ export class FunctionSchema {
       else if (base.endsWith('_scatter')) base = base.replaceAll('scatter', 'inverse');
     }
     const name = parts.dunder ? `__${base}__` : base;
-    const strip = (a: Argument): Argument =>
-      a.with({ aliasInfo: undefined, defaultValue: opts.stripDefault ? undefined : a.defaultValue });
+    const strip = (a: Argument): Argument => a.with({ aliasInfo: undefined, defaultValue: opts.stripDefault ? undefined : a.defaultValue });
 
     const positional = this.arguments.filter((a) => !a.kwargOnly);
     const kwargs = this.arguments.filter((a) => a.kwargOnly && !a.isWrite);
     const kept: Argument[] = [];
-    for (let i = 0; i < kwargs.length; ) {
+    for (let i = 0; i < kwargs.length;) {
       if (i + 4 <= kwargs.length && isTensorOptions(kwargs.slice(i, i + 4))) {
         i += 4;
         continue;
@@ -417,9 +413,7 @@ export class FunctionSchema {
       args = args.map((a) => (a.name === 'p' && a.defaultValue === undefined ? a.with({ defaultValue: doubleValue(0.5) }) : a));
     }
 
-    const returns = this.returns.map((r) =>
-      r.with({ name: opts.keepReturnNames ? r.name : '', aliasInfo: undefined }),
-    );
+    const returns = this.returns.map((r) => r.with({ name: opts.keepReturnNames ? r.name : '', aliasInfo: undefined }));
     const selfIdx = this.selfArgumentIndex();
     const candidates = [
       ...(selfIdx >= 0 ? [this.arguments[selfIdx]!] : []),
@@ -462,16 +456,14 @@ export class FunctionSchema {
 
   /** c10 FunctionSchema::isBackwardCompatibleWith(old). */
   isBackwardCompatibleWith(old: FunctionSchema): boolean {
-    if (
-      !(
-        this.name === old.name &&
-        this.overloadName === old.overloadName &&
-        this.isVararg === old.isVararg &&
-        this.isVarret === old.isVarret &&
-        this.returns.length === old.returns.length &&
-        this.arguments.length >= old.arguments.length
-      )
-    ) {
+    if (!(
+      this.name === old.name &&
+      this.overloadName === old.overloadName &&
+      this.isVararg === old.isVararg &&
+      this.isVarret === old.isVarret &&
+      this.returns.length === old.returns.length &&
+      this.arguments.length >= old.arguments.length
+    )) {
       return false;
     }
     for (let i = 0; i < this.returns.length; i++) {

@@ -97,8 +97,7 @@ function hexTinyExact(body: string, v: number): { tiny: boolean; exact: boolean 
   const k = -1022 - exp2;
   const tiny = k > 0 && m.toString(2).length <= k; // m < 2^k
   const units = subnormalUnits(v);
-  const exact =
-    units !== 0n && (exp2 >= -1074 ? units === m << BigInt(exp2 + 1074) : units << BigInt(-1074 - exp2) === m);
+  const exact = units !== 0n && (exp2 >= -1074 ? units === m << BigInt(exp2 + 1074) : units << BigInt(-1074 - exp2) === m);
   return { tiny, exact };
 }
 
@@ -232,15 +231,8 @@ export function utf8Bytes(s: string): string {
     const cp = ch.codePointAt(0)!;
     if (cp < 0x80) out += ch;
     else if (cp < 0x800) out += String.fromCharCode(0xc0 | (cp >> 6), 0x80 | (cp & 63));
-    else if (cp < 0x10000)
-      out += String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
-    else
-      out += String.fromCharCode(
-        0xf0 | (cp >> 18),
-        0x80 | ((cp >> 12) & 63),
-        0x80 | ((cp >> 6) & 63),
-        0x80 | (cp & 63),
-      );
+    else if (cp < 0x10000) out += String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    else out += String.fromCharCode(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
   }
   return out;
 }

@@ -10,16 +10,7 @@ import { NumberConversionError, stod, stoll, toInt32, utf8Bytes } from './number
 import { SchemaParseError } from './SchemaParseError.js';
 import { ListType, type SchemaType } from './types.js';
 import { SchemaTypeParser, checkFailed, type ParseOptions } from './typeParser.js';
-import {
-  type DefaultValue,
-  NONE,
-  boolValue,
-  complexValue,
-  doubleValue,
-  intValue,
-  parseDevice,
-  stringValue,
-} from './values.js';
+import { type DefaultValue, NONE, boolValue, complexValue, doubleValue, intValue, parseDevice, stringValue } from './values.js';
 
 export {
   TORCH_CUSTOM_CLASSES,
@@ -156,10 +147,7 @@ class SchemaParser {
         isVarret,
         unchecked: true,
       }).toString();
-      this.check(
-        `Non-default positional argument follows default argument. Parameter ${args[bad]!.name} in ${text}`,
-        argToks[bad],
-      );
+      this.check(`Non-default positional argument follows default argument. Parameter ${args[bad]!.name} in ${text}`, argToks[bad]);
     }
     return new FunctionSchema({
       name: name.name,
@@ -271,7 +259,15 @@ class SchemaParser {
 
   private convertToList(kind: string, tok: Token, vs: Scalar[]): DefaultValue {
     const want =
-      kind === 'ComplexType' ? 'Complex' : kind === 'FloatType' ? 'Double' : kind === 'IntType' ? 'Int' : kind === 'BoolType' ? 'Bool' : undefined;
+      kind === 'ComplexType'
+        ? 'Complex'
+        : kind === 'FloatType'
+          ? 'Double'
+          : kind === 'IntType'
+            ? 'Int'
+            : kind === 'BoolType'
+              ? 'Bool'
+              : undefined;
     if (want === undefined) this.report('lists are only supported for float, int and complex types', tok);
     const name = { Complex: 'complex', Double: 'double', Int: 'int', Bool: 'bool' }[want];
     for (const v of vs) {

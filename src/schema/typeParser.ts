@@ -299,10 +299,7 @@ export class SchemaTypeParser {
       L.expect(LPAREN);
       const [sub] = this.parseType();
       L.expect(RPAREN);
-      fake = real = new ContainerType(
-        curText === 'Future' ? 'FutureType' : curText === 'Await' ? 'AwaitType' : 'RRefType',
-        sub,
-      );
+      fake = real = new ContainerType(curText === 'Future' ? 'FutureType' : curText === 'Await' ? 'AwaitType' : 'RRefType', sub);
     } else if (curText === 'Tensor') {
       L.next();
       fake = real = Types.Tensor;

@@ -100,10 +100,7 @@ export class BaseType extends SchemaType {
     return other.kind === this.kind;
   }
   override isSubtypeOf(rhs: SchemaType): boolean {
-    if (
-      (this.kind === 'IntType' || this.kind === 'FloatType' || this.kind === 'ComplexType') &&
-      rhs.kind === 'NumberType'
-    ) {
+    if ((this.kind === 'IntType' || this.kind === 'FloatType' || this.kind === 'ComplexType') && rhs.kind === 'NumberType') {
       return true;
     }
     if (this.kind === 'NoneType' && rhs.kind === 'OptionalType') return true;
@@ -111,8 +108,7 @@ export class BaseType extends SchemaType {
   }
 }
 
-const base = (kind: TypeKindName, spelling: string, annotation = spelling): BaseType =>
-  new BaseType(kind, spelling, annotation);
+const base = (kind: TypeKindName, spelling: string, annotation = spelling): BaseType => new BaseType(kind, spelling, annotation);
 
 /** The parameterless types, by their c10 name. */
 export const Types = {
@@ -180,7 +176,14 @@ export class OptionalType extends SchemaType {
       }
       return cached;
     }
-    if (contained instanceof ListType || contained instanceof TupleType || contained instanceof DictType || contained instanceof VarType || contained instanceof ClassType || contained instanceof ContainerType) {
+    if (
+      contained instanceof ListType ||
+      contained instanceof TupleType ||
+      contained instanceof DictType ||
+      contained instanceof VarType ||
+      contained instanceof ClassType ||
+      contained instanceof ContainerType
+    ) {
       return new OptionalType(contained);
     }
     const std = standardizeUnion([contained, Types.None]);
@@ -256,7 +259,14 @@ export class TupleType extends SchemaType {
 }
 
 const DICT_KEY_KINDS: ReadonlySet<TypeKindName> = new Set<TypeKindName>([
-  'AnyType', 'IntType', 'BoolType', 'FloatType', 'ComplexType', 'StringType', 'TensorType', 'DeviceObjType',
+  'AnyType',
+  'IntType',
+  'BoolType',
+  'FloatType',
+  'ComplexType',
+  'StringType',
+  'TensorType',
+  'DeviceObjType',
 ]);
 
 export class DictType extends SchemaType {
@@ -399,8 +409,7 @@ export class UnionType extends SchemaType {
   private unionStr(annotation: boolean): string {
     // faithful to c10::UnionType::unionStr, including its separator quirk
     const holdsNumber = this.canHoldNumber();
-    const isNumber = (t: SchemaType): boolean =>
-      t.kind === 'IntType' || t.kind === 'FloatType' || t.kind === 'ComplexType';
+    const isNumber = (t: SchemaType): boolean => t.kind === 'IntType' || t.kind === 'FloatType' || t.kind === 'ComplexType';
     let s = annotation ? 'Union[' : 'Union(';
     let printed = false;
     this.types.forEach((t, i) => {
@@ -428,11 +437,7 @@ export class UnionType extends SchemaType {
     return this.types;
   }
   equals(other: SchemaType): boolean {
-    return (
-      other instanceof UnionType &&
-      other.types.length === this.types.length &&
-      this.types.every((t, i) => t.equals(other.types[i]!))
-    );
+    return other instanceof UnionType && other.types.length === this.types.length && this.types.every((t, i) => t.equals(other.types[i]!));
   }
   override isSubtypeOf(rhs: SchemaType): boolean {
     let rhsTypes: readonly SchemaType[];
@@ -440,10 +445,7 @@ export class UnionType extends SchemaType {
       if (this.equals(rhs)) return true;
       rhsTypes = rhs.types;
     } else if (rhs instanceof OptionalType) {
-      rhsTypes =
-        rhs.elem.kind === 'NumberType'
-          ? [Types.None, Types.Int, Types.Float, Types.Complex]
-          : [Types.None, rhs.elem];
+      rhsTypes = rhs.elem.kind === 'NumberType' ? [Types.None, Types.Int, Types.Float, Types.Complex] : [Types.None, rhs.elem];
     } else if (rhs.kind === 'NumberType') {
       rhsTypes = [Types.Int, Types.Float, Types.Complex];
     } else {

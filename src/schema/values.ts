@@ -4,15 +4,7 @@
 
 import { formatComplex, formatDouble, quoteString, utf8Decode } from './numbers.js';
 
-export type DefaultValue =
-  | NoneValue
-  | IntValue
-  | DoubleValue
-  | ComplexValue
-  | BoolValue
-  | StringValue
-  | ListValue
-  | DeviceValue;
+export type DefaultValue = NoneValue | IntValue | DoubleValue | ComplexValue | BoolValue | StringValue | ListValue | DeviceValue;
 
 export interface NoneValue {
   readonly tag: 'None';
@@ -60,10 +52,8 @@ export const NONE: NoneValue = Object.freeze({ tag: 'None' });
 export const intValue = (value: bigint): IntValue => Object.freeze({ tag: 'Int', value });
 export const doubleValue = (value: number): DoubleValue => Object.freeze({ tag: 'Double', value });
 export const boolValue = (value: boolean): BoolValue => Object.freeze({ tag: 'Bool', value });
-export const complexValue = (real: number, imag: number): ComplexValue =>
-  Object.freeze({ tag: 'Complex', real, imag });
-export const stringValue = (bytes: string): StringValue =>
-  Object.freeze({ tag: 'String', bytes, value: utf8Decode(bytes) });
+export const complexValue = (real: number, imag: number): ComplexValue => Object.freeze({ tag: 'Complex', real, imag });
+export const stringValue = (bytes: string): StringValue => Object.freeze({ tag: 'String', bytes, value: utf8Decode(bytes) });
 
 /** IValue's operator<< (what a default prints as, outside the string and int-list special cases). */
 export function formatValue(v: DefaultValue): string {
@@ -145,8 +135,26 @@ export function valueToJS(v: DefaultValue): unknown {
 
 /** Device type names accepted by c10::Device's string constructor (2.13), in its error order. */
 export const DEVICE_TYPE_NAMES = [
-  'cpu', 'cuda', 'ipu', 'xpu', 'mkldnn', 'opengl', 'opencl', 'ideep', 'hip', 've', 'fpga', 'maia',
-  'xla', 'lazy', 'vulkan', 'mps', 'meta', 'hpu', 'mtia', 'privateuseone',
+  'cpu',
+  'cuda',
+  'ipu',
+  'xpu',
+  'mkldnn',
+  'opengl',
+  'opencl',
+  'ideep',
+  'hip',
+  've',
+  'fpga',
+  'maia',
+  'xla',
+  'lazy',
+  'vulkan',
+  'mps',
+  'meta',
+  'hpu',
+  'mtia',
+  'privateuseone',
 ] as const;
 
 /** Parses a device string like c10::Device(const std::string&); returns an error message on failure. */

@@ -23,9 +23,7 @@ export function inferSize(a: readonly number[], b: readonly number[]): number[] 
     const sizeA = dimA >= 0 ? (a[dimA] as number) : 1;
     const sizeB = dimB >= 0 ? (b[dimB] as number) : 1;
     if (sizeA !== sizeB && sizeA !== 1 && sizeB !== 1) {
-      throw new Error(
-        `The size of tensor a (${sizeA}) must match the size of tensor b (${sizeB}) at non-singleton dimension ${i}`,
-      );
+      throw new Error(`The size of tensor a (${sizeA}) must match the size of tensor b (${sizeB}) at non-singleton dimension ${i}`);
     }
     out[i] = sizeA === 1 ? sizeB : sizeA;
   }

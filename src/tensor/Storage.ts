@@ -61,7 +61,6 @@ function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: n
   return info;
 }
 
-
 /** Typed arrays over a whole buffer, created on first use. */
 export class BufferArrays {
   readonly buffer: ArrayBufferLike;

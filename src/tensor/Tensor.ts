@@ -162,7 +162,9 @@ export class Tensor extends TensorImpl {
   detach_(): this {
     const m = this.autogradMeta;
     if (m !== null && m.base !== null) {
-      throw new Error("Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+      throw new Error(
+        "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.",
+      );
     }
     if (m !== null) {
       m.gradFn = null;

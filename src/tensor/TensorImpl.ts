@@ -77,14 +77,7 @@ export class TensorImpl {
    */
   isWrappedNumber = false;
 
-  constructor(
-    storage: Storage,
-    dtype: ScalarType,
-    sizes: number[],
-    strides: number[],
-    storageOffset: number,
-    keySet?: DispatchKeySet,
-  ) {
+  constructor(storage: Storage, dtype: ScalarType, sizes: number[], strides: number[], storageOffset: number, keySet?: DispatchKeySet) {
     this.storage = storage;
     this.dtype = dtype;
     this.device = storage.device;
@@ -99,7 +92,11 @@ export class TensorImpl {
     // `keySet` given: PyTorch's VIEW constructor) keeps its base's keys instead: a view of a normal tensor made
     // in inference mode is a normal tensor, a view of an inference tensor is an inference tensor.
     this.keySet =
-      keySet !== undefined ? keySet : autogradState.inferenceMode ? keySetForDevice(this.device).minus(autogradDispatchKeysetWithADInplaceOrView) : keySetForDevice(this.device);
+      keySet !== undefined
+        ? keySet
+        : autogradState.inferenceMode
+          ? keySetForDevice(this.device).minus(autogradDispatchKeysetWithADInplaceOrView)
+          : keySetForDevice(this.device);
   }
 
   /** `requires_grad`: a leaf that was asked to, or the output of a recorded operation (has a grad_fn). */

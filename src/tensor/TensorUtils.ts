@@ -25,7 +25,10 @@ export function computeStride(oldSizes: readonly number[], oldStrides: readonly 
   let viewNumel = 1;
   for (let tensorD = oldSizes.length - 1; tensorD >= 0; tensorD--) {
     tensorNumel *= oldSizes[tensorD] as number;
-    if (tensorD === 0 || ((oldSizes[tensorD - 1] as number) !== 1 && (oldStrides[tensorD - 1] as number) !== tensorNumel * chunkBaseStride)) {
+    if (
+      tensorD === 0 ||
+      ((oldSizes[tensorD - 1] as number) !== 1 && (oldStrides[tensorD - 1] as number) !== tensorNumel * chunkBaseStride)
+    ) {
       while (viewD >= 0 && (viewNumel < tensorNumel || (newSizes[viewD] as number) === 1)) {
         newStrides[viewD] = viewNumel * chunkBaseStride;
         viewNumel *= newSizes[viewD] as number;

@@ -418,8 +418,16 @@ function tensorStr(t: PrintableTensor, indent: number, opts: ResolvedOptions): s
     // complex32/64/128 have float16/32/64 real and imaginary parts; the formatter only needs "floating".
     const partDtype = 'float64';
     formatters = {
-      real: new Formatter(pairs.map((p) => p[0]), partDtype, opts),
-      imag: new Formatter(pairs.map((p) => p[1]), partDtype, opts),
+      real: new Formatter(
+        pairs.map((p) => p[0]),
+        partDtype,
+        opts,
+      ),
+      imag: new Formatter(
+        pairs.map((p) => p[1]),
+        partDtype,
+        opts,
+      ),
     };
   } else {
     const values = measured.map((i) => {

@@ -6,18 +6,39 @@ import { torch } from '../../src/api/index.js';
 import { dtypeName } from '../../src/c10/index.js';
 
 describe('operator families through torch.* and Tensor methods', () => {
-  const x = torch.tensor([[1.5, -2, 3], [0.5, 4, -1]]);
+  const x = torch.tensor([
+    [1.5, -2, 3],
+    [0.5, 4, -1],
+  ]);
 
   it('pointwise, comparison and reductions', () => {
-    expect(x.abs().tolist()).toEqual([[1.5, 2, 3], [0.5, 4, 1]]);
-    expect(torch.relu(x).tolist()).toEqual([[1.5, 0, 3], [0.5, 4, 0]]);
-    expect(x.gt(0).tolist()).toEqual([[true, false, true], [true, true, false]]);
-    expect(torch.where(x.gt(0), x, 0).tolist()).toEqual([[1.5, 0, 3], [0.5, 4, 0]]);
-    expect(torch.clamp(x, -1, 2).tolist()).toEqual([[1.5, -1, 2], [0.5, 2, -1]]);
+    expect(x.abs().tolist()).toEqual([
+      [1.5, 2, 3],
+      [0.5, 4, 1],
+    ]);
+    expect(torch.relu(x).tolist()).toEqual([
+      [1.5, 0, 3],
+      [0.5, 4, 0],
+    ]);
+    expect(x.gt(0).tolist()).toEqual([
+      [true, false, true],
+      [true, true, false],
+    ]);
+    expect(torch.where(x.gt(0), x, 0).tolist()).toEqual([
+      [1.5, 0, 3],
+      [0.5, 4, 0],
+    ]);
+    expect(torch.clamp(x, -1, 2).tolist()).toEqual([
+      [1.5, -1, 2],
+      [0.5, 2, -1],
+    ]);
     expect(x.sum().item()).toBe(6);
     expect(torch.sum(x, [1], { keepdim: true }).size()).toEqual([2, 1]);
     const [values, indices] = torch.max(x, 1);
-    expect([values.tolist(), indices.tolist()]).toEqual([[3, 4], [2, 1]]);
+    expect([values.tolist(), indices.tolist()]).toEqual([
+      [3, 4],
+      [2, 1],
+    ]);
     expect(torch.var(x, { correction: 0 }).size()).toEqual([]);
   });
 
@@ -28,7 +49,10 @@ describe('operator families through torch.* and Tensor methods', () => {
     expect(loss.size()).toEqual([]);
     expect(torch.cat([x, x], 0).size()).toEqual([4, 3]);
     expect(torch.split(x, 1).length).toBe(2);
-    expect(x.index_select(1, torch.tensor([2, 0])).tolist()).toEqual([[3, 1.5], [-1, 0.5]]);
+    expect(x.index_select(1, torch.tensor([2, 0])).tolist()).toEqual([
+      [3, 1.5],
+      [-1, 0.5],
+    ]);
     expect(torch.conv2d(torch.ones(1, 1, 4, 4), torch.ones(2, 1, 3, 3)).size()).toEqual([1, 2, 2, 2]);
   });
 
@@ -51,7 +75,7 @@ describe('operator families through torch.* and Tensor methods', () => {
     expect(y.flatten(1).size()).toEqual([8, 784]);
   });
 
-  it('rejects a wrong call with PyTorch\'s argument-parser error', () => {
+  it("rejects a wrong call with PyTorch's argument-parser error", () => {
     expect(() => (torch.sum as (...a: unknown[]) => unknown)(x, 'x')).toThrow(/sum\(\)/);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/index.js';
 
 describe('operators without a derivative formula', () => {
-  it('record a NotImplemented node, so the forward works and the backward raises PyTorch\'s text', () => {
+  it("record a NotImplemented node, so the forward works and the backward raises PyTorch's text", () => {
     const o = torch.tensor([1.5, 2.5], { requiresGrad: true });
     const r = torch.remainder(5.0, o);
     expect(r.gradFn?.name()).toBe('torch::autograd::NotImplemented');
@@ -38,7 +38,14 @@ describe('conv2d backward operators', () => {
 
 describe('version counters (Note [Fresh tensors start at version 0])', () => {
   it('are 0 for fresh factory results and copies, +1 per in-place call through the dispatcher', () => {
-    for (const t of [torch.zeros(3), torch.ones(3), torch.full([2], 1.5), torch.rand(3), torch.zeros_like(torch.ones(2)), torch.ones(2).clone()]) {
+    for (const t of [
+      torch.zeros(3),
+      torch.ones(3),
+      torch.full([2], 1.5),
+      torch.rand(3),
+      torch.zeros_like(torch.ones(2)),
+      torch.ones(2).clone(),
+    ]) {
       expect(t._version).toBe(0);
     }
     const x = torch.zeros(3);

@@ -140,7 +140,17 @@ describe("PyTorch's grad_fn names (golden: CompositeImplicitAutograd decompositi
     expect(ops.length).toBeGreaterThanOrEqual(40);
     expect(named.filter((c) => c.op === 'matmul' || c.op === 'linear').map((c) => c.id)).toEqual(ops.map((c) => c.id));
     const names = new Set(named.flatMap((c) => c.grad_fns));
-    for (const n of ['DotBackward0', 'MvBackward0', 'MmBackward0', 'AddmmBackward0', 'UnsafeViewBackward0', 'CloneBackward0', 'ViewBackward0', 'AddBackward0', 'SqueezeBackward4']) {
+    for (const n of [
+      'DotBackward0',
+      'MvBackward0',
+      'MmBackward0',
+      'AddmmBackward0',
+      'UnsafeViewBackward0',
+      'CloneBackward0',
+      'ViewBackward0',
+      'AddBackward0',
+      'SqueezeBackward4',
+    ]) {
       expect(names).toContain(n);
     }
   });
@@ -153,7 +163,12 @@ describe("PyTorch's grad_fn names (golden: CompositeImplicitAutograd decompositi
     expect(ops.length).toBeGreaterThanOrEqual(30);
     expect(named.filter(mine).map((c) => c.id)).toEqual(ops.map((c) => c.id));
     const names = new Set(ops.flatMap((c) => c.grad_fns));
-    expect([...names].sort()).toEqual(['ConvolutionBackward0', 'MaxPool2DWithIndicesBackward0', 'NativeLayerNormBackward0', 'SqueezeBackward1']);
+    expect([...names].sort()).toEqual([
+      'ConvolutionBackward0',
+      'MaxPool2DWithIndicesBackward0',
+      'NativeLayerNormBackward0',
+      'SqueezeBackward1',
+    ]);
     expect(ops.filter((c) => c.op === 'max_pool2d' && c.second !== undefined).length).toBeGreaterThanOrEqual(5);
   });
 
@@ -177,7 +192,10 @@ describe('torch.autograd.gradcheck (float64, finite differences)', () => {
 
   it('mul and div with broadcasting', () => {
     const a = leaf([2, 3], vals(6));
-    const b = leaf([3], vals(3, 7).map((v) => v + 2));
+    const b = leaf(
+      [3],
+      vals(3, 7).map((v) => v + 2),
+    );
     expect(torch.autograd.gradcheck((x, y) => torch.div(torch.mul(x, y), torch.add(y, 0.5)), [a, b])).toBe(true);
   });
 
@@ -200,7 +218,10 @@ describe('torch.autograd.gradcheck (float64, finite differences)', () => {
 
   it('layer_norm with affine parameters', () => {
     const x = leaf([2, 4], vals(8, 2));
-    const w = leaf([4], vals(4, 9).map((v) => v + 1.5));
+    const w = leaf(
+      [4],
+      vals(4, 9).map((v) => v + 1.5),
+    );
     const b = leaf([4], vals(4, 13));
     expect(torch.autograd.gradcheck((i, ww, bb) => torch.layer_norm(i, [4], ww, bb), [x, w, b])).toBe(true);
   });
@@ -219,7 +240,10 @@ describe('torch.autograd.gradcheck (float64, finite differences)', () => {
   });
 
   it('second order (gradgradcheck): mul, tanh, pow', () => {
-    const a = leaf([4], vals(4, 8).map((v) => v + 1.5));
+    const a = leaf(
+      [4],
+      vals(4, 8).map((v) => v + 1.5),
+    );
     const b = leaf([4], vals(4, 2));
     expect(torch.autograd.gradgradcheck((x, y) => torch.mul(torch.tanh(x), torch.pow(y, 3)), [a, b])).toBe(true);
   });

@@ -118,7 +118,8 @@ export function compareTensor(
   tol: Tolerance = toleranceFor(want.dtype),
 ): string[] {
   if (got.dtype !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.dtype)}, expected ${want.dtype}`];
-  if (got.sizes.join(',') !== want.sizes.join(',')) return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
+  if (got.sizes.join(',') !== want.sizes.join(','))
+    return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
   const g = flatValues(got);
   let worst = -1;
   let worstDiff = 0;

@@ -150,7 +150,10 @@ const SCENARIOS: Record<string, () => Json> = {
     };
   },
   graph_output_nr_unbind: () => {
-    const x = leaf([[1, 2], [3, 4]]);
+    const x = leaf([
+      [1, 2],
+      [3, 4],
+    ]);
     const [a, b] = x.unbind(0) as [Tensor, Tensor];
     return { names: [name(a.gradFn), name(b.gradFn)], output_nr: [a.outputNr, b.outputNr], same_node: a.gradFn === b.gradFn };
   },
@@ -288,7 +291,9 @@ const SCENARIOS: Record<string, () => Json> = {
   backward_inputs_nonleaf: () => {
     const a = leaf([1, 2]);
     const m = a.mul(3);
-    m.mul(m).sum().backward(null, { inputs: [m] });
+    m.mul(m)
+      .sum()
+      .backward(null, { inputs: [m] });
     return { m: T(m.grad), a: T(a.grad), m_retains_grad: m.retainsGrad };
   },
   backward_multiple_roots: () => {
@@ -457,7 +462,10 @@ const SCENARIOS: Record<string, () => Json> = {
     return { y_sizes: [...y.sizes], a: T(a.grad), b: T(b.grad) };
   },
   broadcast_mul_scalar_tensor: () => {
-    const a = leaf([[1, 2, 3], [4, 5, 6]]);
+    const a = leaf([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     const s = leaf(2);
     a.mul(s).sum().backward();
     return { a: T(a.grad), s: T(s.grad) };
@@ -575,7 +583,10 @@ const SCENARIOS: Record<string, () => Json> = {
     };
   },
   inference_mode_normal_tensors: () => {
-    const t = f32([[0, 0], [0, 0]]);
+    const t = f32([
+      [0, 0],
+      [0, 0],
+    ]);
     const x = leaf([1, 2]);
     let v = t;
     const out: Record<string, Json> = torch.inferenceMode(() => {
@@ -627,7 +638,10 @@ const SCENARIOS: Record<string, () => Json> = {
       ['zero_', (t) => t.zero_()],
       ['index_put_', (t) => t.index_put_([torch.tensor([0, 1])], torch.tensor(1, { dtype: 'float32' }))],
       ['index_put_accumulate', (t) => t.index_put_([torch.tensor([0, 0])], torch.tensor(1, { dtype: 'float32' }), true)],
-      ['masked_fill_', (t) => (t as unknown as { masked_fill_(mask: Tensor, value: number): Tensor }).masked_fill_(torch.tensor([true, false, true]), 1)],
+      [
+        'masked_fill_',
+        (t) => (t as unknown as { masked_fill_(mask: Tensor, value: number): Tensor }).masked_fill_(torch.tensor([true, false, true]), 1),
+      ],
       ['clamp_', (t) => t.clamp_(0, 1)],
       ['exp_', (t) => t.exp_()],
       ['neg_', (t) => t.neg_()],
@@ -785,7 +799,10 @@ const SCENARIOS: Record<string, () => Json> = {
 
   // ---- views ------------------------------------------------------------------------------------------------
   view_base: () => {
-    const x = leaf([[1, 2], [3, 4]]);
+    const x = leaf([
+      [1, 2],
+      [3, 4],
+    ]);
     const v = x.view(4);
     const v2 = v.view(2, 2);
     const c = torch.zeros(4);
@@ -799,7 +816,10 @@ const SCENARIOS: Record<string, () => Json> = {
     };
   },
   view_grad_fn_names: () => {
-    const x = leaf([[1, 2, 3], [4, 5, 6]]);
+    const x = leaf([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     const cases: Record<string, () => Tensor> = {
       view: () => x.view(6),
       select: () => x.select(0, 1),
@@ -823,7 +843,10 @@ const SCENARIOS: Record<string, () => Json> = {
     return out;
   },
   view_inplace_on_nonleaf: () => {
-    const x = leaf([[1, 2, 3], [4, 5, 6]]);
+    const x = leaf([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     const y = x.mul(1);
     const v = y.view(6);
     v.mul_(2);
@@ -841,7 +864,10 @@ const SCENARIOS: Record<string, () => Json> = {
     return out;
   },
   view_inplace_select: () => {
-    const x = leaf([[1, 2, 3], [4, 5, 6]]);
+    const x = leaf([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     const y = x.mul(1);
     const v = y.select(0, 0);
     v.mul_(2);
@@ -856,7 +882,14 @@ const SCENARIOS: Record<string, () => Json> = {
     const v = x.view(4);
     v.slice(0, 0, 2).add_(w);
     const out: Record<string, Json> = { x: [x.requiresGrad, x.isLeaf, name(x.gradFn)], v: [v.requiresGrad, name(v.gradFn)] };
-    x.mul(f32([[1, 2], [3, 4]])).sum().backward();
+    x.mul(
+      f32([
+        [1, 2],
+        [3, 4],
+      ]),
+    )
+      .sum()
+      .backward();
     out.w = T(w.grad);
     return out;
   },
@@ -1064,7 +1097,14 @@ function alignFloats(actual: Json, expected: Json): Json {
     return Math.abs(actual - expected) <= 1e-6 * Math.max(1, Math.abs(expected)) ? expected : actual;
   }
   if (Array.isArray(actual) && Array.isArray(expected)) return actual.map((a, i) => alignFloats(a, expected[i] ?? null));
-  if (actual !== null && expected !== null && typeof actual === 'object' && typeof expected === 'object' && !Array.isArray(actual) && !Array.isArray(expected)) {
+  if (
+    actual !== null &&
+    expected !== null &&
+    typeof actual === 'object' &&
+    typeof expected === 'object' &&
+    !Array.isArray(actual) &&
+    !Array.isArray(expected)
+  ) {
     const out: Record<string, Json> = {};
     for (const [k, v] of Object.entries(actual)) out[k] = alignFloats(v, expected[k] ?? null);
     return out;
@@ -1093,7 +1133,9 @@ describe('autograd semantics against PyTorch 2.13 (autograd_semantics.json)', ()
       const want = { ...(expected as Record<string, Json>) };
       for (const [k, why] of Object.entries(KNOWN_DIFFERENCES[key] ?? {})) {
         expect(k in want, `${key}.${k}: no such observation`).toBe(true);
-        expect(got[k], `${key}.${k} is a known difference (${why}) but now matches PyTorch: remove it from KNOWN_DIFFERENCES`).not.toEqual(want[k]);
+        expect(got[k], `${key}.${k} is a known difference (${why}) but now matches PyTorch: remove it from KNOWN_DIFFERENCES`).not.toEqual(
+          want[k],
+        );
         delete got[k];
         delete want[k];
       }

@@ -104,21 +104,46 @@ describe('dispatch table indices (reference A.5)', () => {
 
   it('lays the table out as PyTorch does', () => {
     const expected: [DispatchKey, number][] = [
-      [DispatchKey.Undefined, 0], [DispatchKey.CPU, 1], [DispatchKey.Meta, 16], [DispatchKey.FPGA, 17],
-      [DispatchKey.Vulkan, 18], [DispatchKey.Metal, 19], [DispatchKey.QuantizedCPU, 20], [DispatchKey.QuantizedMeta, 35],
-      [DispatchKey.CustomRNGKeyId, 36], [DispatchKey.MkldnnCPU, 37], [DispatchKey.SparseCPU, 38],
-      [DispatchKey.SparseCsrCPU, 54], [DispatchKey.NestedTensorCPU, 70], [DispatchKey.BackendSelect, 86],
-      [DispatchKey.Fake, 87], [DispatchKey.Python, 88], [DispatchKey.FuncTorchDynamicLayerBackMode, 89],
-      [DispatchKey.Functionalize, 90], [DispatchKey.ZeroTensor, 93], [DispatchKey.ADInplaceOrView, 94],
-      [DispatchKey.AutogradOther, 95], [DispatchKey.AutogradCPU, 96], [DispatchKey.AutogradMeta, 111],
-      [DispatchKey.AutogradNestedTensor, 112], [DispatchKey.Tracer, 113], [DispatchKey.AutocastCPU, 114],
-      [DispatchKey.AutocastPrivateUse1, 123], [DispatchKey.FuncTorchBatched, 124], [DispatchKey.Batched, 127],
-      [DispatchKey.PythonTLSSnapshot, 131], [DispatchKey.PreDispatch, 135], [DispatchKey.PythonDispatcher, 136],
+      [DispatchKey.Undefined, 0],
+      [DispatchKey.CPU, 1],
+      [DispatchKey.Meta, 16],
+      [DispatchKey.FPGA, 17],
+      [DispatchKey.Vulkan, 18],
+      [DispatchKey.Metal, 19],
+      [DispatchKey.QuantizedCPU, 20],
+      [DispatchKey.QuantizedMeta, 35],
+      [DispatchKey.CustomRNGKeyId, 36],
+      [DispatchKey.MkldnnCPU, 37],
+      [DispatchKey.SparseCPU, 38],
+      [DispatchKey.SparseCsrCPU, 54],
+      [DispatchKey.NestedTensorCPU, 70],
+      [DispatchKey.BackendSelect, 86],
+      [DispatchKey.Fake, 87],
+      [DispatchKey.Python, 88],
+      [DispatchKey.FuncTorchDynamicLayerBackMode, 89],
+      [DispatchKey.Functionalize, 90],
+      [DispatchKey.ZeroTensor, 93],
+      [DispatchKey.ADInplaceOrView, 94],
+      [DispatchKey.AutogradOther, 95],
+      [DispatchKey.AutogradCPU, 96],
+      [DispatchKey.AutogradMeta, 111],
+      [DispatchKey.AutogradNestedTensor, 112],
+      [DispatchKey.Tracer, 113],
+      [DispatchKey.AutocastCPU, 114],
+      [DispatchKey.AutocastPrivateUse1, 123],
+      [DispatchKey.FuncTorchBatched, 124],
+      [DispatchKey.Batched, 127],
+      [DispatchKey.PythonTLSSnapshot, 131],
+      [DispatchKey.PreDispatch, 135],
+      [DispatchKey.PythonDispatcher, 136],
       // Bare per-backend functionality and StartOf values land on the CPU slot of their block.
-      [DispatchKey.Dense, 1], [DispatchKey.AutogradFunctionality, 96], [DispatchKey.StartOfQuantizedBackends, 20],
+      [DispatchKey.Dense, 1],
+      [DispatchKey.AutogradFunctionality, 96],
+      [DispatchKey.StartOfQuantizedBackends, 20],
       [DispatchKey.CompositeImplicitAutograd, 0],
     ];
-    for (const [k, idx] of expected) expect([dispatchKeyToString(k), getDispatchTableIndexForDispatchKey(k)]).toEqual([dispatchKeyToString(k), idx]);
+    for (const [k, idx] of expected)
+      expect([dispatchKeyToString(k), getDispatchTableIndexForDispatchKey(k)]).toEqual([dispatchKeyToString(k), idx]);
   });
 
   it('gives every runtime key a distinct slot', () => {
@@ -158,7 +183,12 @@ describe('DispatchKeySet properties', () => {
     fc.assert(
       fc.property(arbSet, arbSet, arbSet, (a, b, c) => {
         expect(a.or(b).equals(b.or(a))).toBe(true);
-        expect(a.or(b).or(c).equals(a.or(b.or(c)))).toBe(true);
+        expect(
+          a
+            .or(b)
+            .or(c)
+            .equals(a.or(b.or(c))),
+        ).toBe(true);
         expect(a.and(b.or(c)).equals(a.and(b).or(a.and(c)))).toBe(true);
         expect(a.or(a).equals(a)).toBe(true);
         expect(a.or(b).isSupersetOf(a)).toBe(true);
@@ -172,16 +202,18 @@ describe('DispatchKeySet properties', () => {
   it('iterates lowest priority first, agreeing with repeated highest-key removal', () => {
     // With one backend, every per-backend functionality has a single runtime key, so removing the highest
     // key's functionality bit walks the set in exact reverse iteration order.
-    const oneBackend = fc.integer({ min: 0, max: 15 }).chain((b) =>
-      fc.array(
-        fc.constantFrom(
-          ...runtimeKeys.filter(
-            (k) => !isPerBackendFunctionalityKey(toFunctionalityKey(k)) || (DispatchKeySet.fromKey(k).lo & 0xffff) === 1 << b,
+    const oneBackend = fc
+      .integer({ min: 0, max: 15 })
+      .chain((b) =>
+        fc.array(
+          fc.constantFrom(
+            ...runtimeKeys.filter(
+              (k) => !isPerBackendFunctionalityKey(toFunctionalityKey(k)) || (DispatchKeySet.fromKey(k).lo & 0xffff) === 1 << b,
+            ),
           ),
+          { maxLength: 8 },
         ),
-        { maxLength: 8 },
-      ),
-    );
+      );
     fc.assert(
       fc.property(oneBackend, (keys) => {
         let ks = DispatchKeySet.of(...keys);

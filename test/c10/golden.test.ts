@@ -162,7 +162,11 @@ describe('c10 golden: dtypes', () => {
     for (const p of golden.dtype_props) {
       const t = parseScalarType(p.name);
       expect([p.name, elementSize(t), isFloatingType(t), isComplexType(t), isSignedType(t)]).toEqual([
-        p.name, p.itemsize, p.is_floating_point, p.is_complex, p.is_signed,
+        p.name,
+        p.itemsize,
+        p.is_floating_point,
+        p.is_complex,
+        p.is_signed,
       ]);
     }
   });
@@ -171,7 +175,7 @@ describe('c10 golden: dtypes', () => {
 describe('c10 golden: devices', () => {
   it('parses device strings like torch.device', () => {
     for (const d of golden.device_parse) {
-      const outOfRange = d.index === null && /:\d/.test(d.text) || (d.index ?? 0) < 0 || (d.type === 'cpu' && (d.index ?? 0) > 0);
+      const outOfRange = (d.index === null && /:\d/.test(d.text)) || (d.index ?? 0) < 0 || (d.type === 'cpu' && (d.index ?? 0) > 0);
       if (d.error !== undefined) {
         expect(() => Device.parse(d.text)).toThrow(d.error);
       } else if (outOfRange) {

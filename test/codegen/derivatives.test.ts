@@ -56,7 +56,9 @@ describe('parseDerivatives', () => {
     expect(errorOf(`- name: ${add}\n  alpha: grad\n`).message).toBe(
       "d.yaml:2 in 'add.Tensor(...)': 'alpha' is not a tensor argument (Scalar); only tensors have gradients",
     );
-    expect(errorOf(`- name: ${MUL}\n  self: ''\n`).message).toBe("d.yaml:2 in 'mul.Tensor(...)': the formula for 'self' must be a non-empty string");
+    expect(errorOf(`- name: ${MUL}\n  self: ''\n`).message).toBe(
+      "d.yaml:2 in 'mul.Tensor(...)': the formula for 'self' must be a non-empty string",
+    );
     expect(errorOf(`- name: ${MUL}\n  output_differentiability: [True, False]\n`).message).toBe(
       "d.yaml:2 in 'mul.Tensor(...)': 'output_differentiability' has 2 entries for 1 outputs",
     );
@@ -78,7 +80,9 @@ describe('emitAutograd', () => {
     expect(text).not.toContain('SumBackward0 extends Node {\n  self_: SavedVariable');
     expect(text).toContain('    gradFn.result_ = new SavedVariable(result, true);');
     // the in-place overload reuses the functional formula and saves the original self as a clone
-    expect(text).toMatch(/exp_: kernel\('exp_'[\s\S]*?checkInplace\(self, rg\);[\s\S]*?rebaseHistory\(self, gradFn\);[\s\S]*?new SavedVariable\(self, true\)/);
+    expect(text).toMatch(
+      /exp_: kernel\('exp_'[\s\S]*?checkInplace\(self, rg\);[\s\S]*?rebaseHistory\(self, gradFn\);[\s\S]*?new SavedVariable\(self, true\)/,
+    );
     // out= overloads refuse tensors that require grad, out included
     expect(text).toContain("    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mul'));");
   });

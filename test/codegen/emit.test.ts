@@ -43,7 +43,10 @@ describe('the emitters', () => {
     expect(Object.keys(SCHEMAS)).toEqual(fns.map((f) => f.handleName));
     expect(SCHEMAS.add_Tensor).toBe('add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor');
     const tables = { BackendSelect, CPU, Meta, CompositeExplicitAutograd, CompositeImplicitAutograd };
-    const keysOf = (name: keyof typeof SCHEMAS): string[] => Object.entries(tables).filter(([, t]) => name in t).map(([k]) => k);
+    const keysOf = (name: keyof typeof SCHEMAS): string[] =>
+      Object.entries(tables)
+        .filter(([, t]) => name in t)
+        .map(([k]) => k);
     expect(keysOf('empty_memory_format')).toEqual(['BackendSelect', 'CPU', 'Meta']);
     expect(keysOf('add_Tensor')).toEqual(['CPU', 'Meta']);
   });

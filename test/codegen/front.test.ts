@@ -23,15 +23,23 @@ describe('front-end emitter', () => {
 
   it('groups overloads per name and folds the out= overload into its functional one', () => {
     const fs = bindings(fns, 'function');
-    expect(fs.map((b) => [b.name, b.overloads.map((o) => [o.nf.opName, o.out?.opName ?? null])])).toEqual([['sum', [['sum.dim', 'sum.out']]]]);
+    expect(fs.map((b) => [b.name, b.overloads.map((o) => [o.nf.opName, o.out?.opName ?? null])])).toEqual([
+      ['sum', [['sum.dim', 'sum.out']]],
+    ]);
     expect(bindings(fns, 'method').map((b) => b.name)).toEqual(['sum', 'view']);
   });
 
   it('generates one TypeScript overload per number of positional arguments, and varargs forms', () => {
     const f = emitFunctions(fns);
-    expect(f).toContain('export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
-    expect(f).toContain('export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;');
-    expect(f).toContain('const SIGS_sum = ["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];');
+    expect(f).toContain(
+      'export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;',
+    );
+    expect(f).toContain(
+      'export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;',
+    );
+    expect(f).toContain(
+      'const SIGS_sum = ["(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];',
+    );
     const m = emitMethods(fns);
     expect(m).toContain('  view(...size: number[]): Tensor;');
     expect(m).toContain('  view(size: readonly number[]): Tensor;');
@@ -51,7 +59,10 @@ describe('front-end emitter', () => {
     expect(f).toContain('  ], false, SIGS_sum);');
     expect(f).not.toContain('noMatch(');
     // view takes varargs; a method without arguments is METH_NOARGS in PyTorch (CPython's texts, no signature list)
-    const noargs = parseNativeFunctions(`- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n  dispatch:\n    CompositeExplicitAutograd: shape.t\n`, 'nf.yaml');
+    const noargs = parseNativeFunctions(
+      `- func: t(Tensor(a) self) -> Tensor(a)\n  variants: method\n  dispatch:\n    CompositeExplicitAutograd: shape.t\n`,
+      'nf.yaml',
+    );
     const m = emitMethods([...fns, ...noargs]);
     expect(m).toContain('  ], true, SIGS_view);');
     expect(m).toContain('  return noArgs("t", a);');
@@ -61,7 +72,12 @@ describe('front-end emitter', () => {
 
   it('names functions verbatim from the schema', () => {
     // Operator names stay verbatim (DESIGN: names as PyTorch users type them).
-    expect([jsName('empty_like'), jsName('_to_copy'), jsName('add_'), jsName('as_strided')]).toEqual(['empty_like', '_to_copy', 'add_', 'as_strided']);
+    expect([jsName('empty_like'), jsName('_to_copy'), jsName('add_'), jsName('as_strided')]).toEqual([
+      'empty_like',
+      '_to_copy',
+      'add_',
+      'as_strided',
+    ]);
   });
 
   it('rejects a binding it cannot type, naming the entry', () => {

@@ -83,9 +83,7 @@ describe('parseNativeFunctions validation', () => {
 
   it('rejects an unknown key with a suggestion', () => {
     const e = errorOf(`${ADD_OUT}${ADD_DELEGATE}  structured_delgate: add.out\n`);
-    expect(e.message).toBe(
-      "nf.yaml:8 in 'add.Tensor(...)': unknown key 'structured_delgate' (did you mean 'structured_delegate'?)",
-    );
+    expect(e.message).toBe("nf.yaml:8 in 'add.Tensor(...)': unknown key 'structured_delgate' (did you mean 'structured_delegate'?)");
     expect(e.line).toBe(8);
   });
 
@@ -186,7 +184,9 @@ describe('parseNativeFunctions validation', () => {
     expect(errorOf(MAX_OUT.replace('  structured: True\n', '')).message).toBe(
       "nf.yaml:2 in 'max.dim_max(...)': 'precomputed' is only allowed with 'structured: True'",
     );
-    expect(errorOf(MAX_OUT.replace('  structured: True\n', '  structured: True\n  structured_inherits: TensorIteratorBase\n')).message).toBe(
+    expect(
+      errorOf(MAX_OUT.replace('  structured: True\n', '  structured: True\n  structured_inherits: TensorIteratorBase\n')).message,
+    ).toBe(
       "nf.yaml:4 in 'max.dim_max(...)': 'precomputed' is generated for structured kernels without 'structured_inherits' only (a TensorIteratorBase meta returns its iterator)",
     );
     expect(errorOf(MAX_OUT.replace('  - dim -> int dim', '  - dim -> int dim\n  - dim -> int d2')).message).toBe(
@@ -230,9 +230,7 @@ describe('parseNativeFunctions validation', () => {
   });
 
   it('rejects an entry without func and invalid YAML', () => {
-    expect(errorOf(`${ADD}- variants: method\n`).message).toBe(
-      "nf.yaml:5 in '<entry 2>': missing 'func' (expected `func: <schema>`)",
-    );
+    expect(errorOf(`${ADD}- variants: method\n`).message).toBe("nf.yaml:5 in '<entry 2>': missing 'func' (expected `func: <schema>`)");
     expect(errorOf(`${ADD}  dispatch: [\n`).message).toMatch(/^nf\.yaml:\d+ in '<file>': invalid YAML: /);
   });
 });

@@ -21,15 +21,24 @@ describe('generated structured wrappers', () => {
   it('functional, in-place and out= variants agree', () => {
     const a = torch.tensor([[1, 2, 3]], { dtype: 'float32' });
     const b = torch.tensor([[10], [20]], { dtype: 'float32' });
-    expect(torch.add(a, b, { alpha: 2 }).tolist()).toEqual([[21, 22, 23], [41, 42, 43]]);
+    expect(torch.add(a, b, { alpha: 2 }).tolist()).toEqual([
+      [21, 22, 23],
+      [41, 42, 43],
+    ]);
     const out = torch.empty(2, 3);
     expect(torch.sub(a, b, { out })).toBe(out);
-    expect(out.tolist()).toEqual([[-9, -8, -7], [-19, -18, -17]]);
+    expect(out.tolist()).toEqual([
+      [-9, -8, -7],
+      [-19, -18, -17],
+    ]);
     const c = torch.ones(2, 3);
     const v = c._version;
     expect(c.add_(a)).toBe(c);
     expect(c._version).toBe(v + 1);
-    expect(c.tolist()).toEqual([[2, 3, 4], [2, 3, 4]]);
+    expect(c.tolist()).toEqual([
+      [2, 3, 4],
+      [2, 3, 4],
+    ]);
   });
 
   it('names atenCpu entries of overloaded structured ops by their handle names', () => {
@@ -44,7 +53,7 @@ describe('generated structured wrappers', () => {
     expect('add' in atenCpu && 'add_out' in atenCpu && !('eq' in atenCpu)).toBe(true);
   });
 
-  it('the out= wrapper resizes with PyTorch\'s deprecation warning', () => {
+  it("the out= wrapper resizes with PyTorch's deprecation warning", () => {
     const warnings: string[] = [];
     const prev = setWarningHandler((m) => warnings.push(m));
     try {
@@ -108,11 +117,17 @@ describe('generated structured wrappers', () => {
 `;
     const text = emitStructured(parseNativeFunctions(yaml, 'nf.yaml'));
     expect(text).toContain('function cpu_add_Tensor(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean): Tensor {');
-    expect(text).toContain('function meta_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {');
+    expect(text).toContain(
+      'function meta_add_out(_ks: DispatchKeySet, self: Tensor, other: Tensor, alpha: number | boolean, out: Tensor): Tensor {',
+    );
     expect(text).toContain('  add_Tensor: cpu_add_Tensor,');
     expect(text).toContain('  add_Tensor: meta_add_Tensor,');
-    expect(text).toContain('add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_Tensor(NO_KEYS, self, other, alpha),');
-    expect(text).toContain('add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_out(NO_KEYS, self, other, alpha, out),');
+    expect(text).toContain(
+      'add: (self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_Tensor(NO_KEYS, self, other, alpha),',
+    );
+    expect(text).toContain(
+      'add_out: (out: Tensor, self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor => RegisterCPU.cpu_add_out(NO_KEYS, self, other, alpha, out),',
+    );
   });
 });
 
@@ -142,7 +157,8 @@ describe('generated wrappers of MetaBase structured kernels', () => {
       const start = text.indexOf(`function ${name}(`);
       return text.slice(start, text.indexOf('\n}\n', start) + 3);
     };
-    expect(body('cpu_max_dim')).toBe(`function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
+    expect(body('cpu_max_dim'))
+      .toBe(`function cpu_max_dim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean): [Tensor, Tensor] {
   const k = reduce.maxDimStructured;
   const m = k.meta(null, self, dim, keepdim);
   const out0 = allocateStructuredOutput(m, 0);
@@ -151,7 +167,8 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   return [out0, out1];
 }
 `);
-    expect(body('meta_max_dim_max')).toBe(`function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
+    expect(body('meta_max_dim_max'))
+      .toBe(`function meta_max_dim_max(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim: boolean, max: Tensor, maxValues: Tensor): [Tensor, Tensor] {
   const k = reduce.maxDimStructured;
   const m = k.meta([max, maxValues], self, dim, keepdim);
   resizeStructuredOutput(max, m, 0);
@@ -167,7 +184,9 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   return self;
 }
 `);
-    expect(text).toContain("import { allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';");
+    expect(text).toContain(
+      "import { allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';",
+    );
     expect(text).toContain(
       '  max_out: (max: Tensor, maxValues: Tensor, self: Tensor, dim: number, keepdim: boolean = false): [Tensor, Tensor] => RegisterCPU.cpu_max_dim_max(NO_KEYS, self, dim, keepdim, max, maxValues),',
     );
@@ -190,7 +209,13 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   });
 
   it('max.dim_max through the dispatcher: both outputs resized with a warning each, dtype checked per output, versions bumped', () => {
-    const x = torch.tensor([[1, 5, 3], [4, 2, 6]], { dtype: 'float32' });
+    const x = torch.tensor(
+      [
+        [1, 5, 3],
+        [4, 2, 6],
+      ],
+      { dtype: 'float32' },
+    );
     const values = torch.full([5], 7, { dtype: 'float32' });
     const indices = torch.empty(0, { dtype: 'int64' });
     const warnings: string[] = [];
@@ -217,16 +242,33 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   });
 
   it('writes through the strides of a right-shaped out= tensor and fills a 0-dim input', () => {
-    const x = torch.tensor([[1, 5, 3], [4, 2, 6]], { dtype: 'float32' });
+    const x = torch.tensor(
+      [
+        [1, 5, 3],
+        [4, 2, 6],
+      ],
+      { dtype: 'float32' },
+    );
     const base = torch.zeros(3, 2);
     const out = base.t(); // [2, 3], not contiguous
     expect(torch.cumsum(x, 1, { out })).toBe(out);
-    expect(base.tolist()).toEqual([[1, 4], [6, 6], [9, 12]]);
+    expect(base.tolist()).toEqual([
+      [1, 4],
+      [6, 6],
+      [9, 12],
+    ]);
     const [v, i] = atenCpu.max(torch.tensor(3.5), 0);
     expect([v.size(), v.item(), i.item()]).toEqual([[], 3.5, 0]);
     const vs = torch.zeros(2, 2);
     const [vo, io] = atenCpu.min_outf(x, 1, false, vs.select(1, 0), torch.empty(0, { dtype: 'int64' }));
-    expect([vo.tolist(), io.tolist(), vs.tolist()]).toEqual([[1, 2], [0, 1], [[1, 0], [2, 0]]]);
+    expect([vo.tolist(), io.tolist(), vs.tolist()]).toEqual([
+      [1, 2],
+      [0, 1],
+      [
+        [1, 0],
+        [2, 0],
+      ],
+    ]);
   });
 
   it('Meta kernels settle the outputs without data; in-place checks use check_inplace', () => {
@@ -236,8 +278,12 @@ describe('generated wrappers of MetaBase structured kernels', () => {
     const c = torch.cumsum(m, -1);
     expect([c.isMeta(), c.size(), c.dtype]).toEqual([true, [2, 3, 4], ScalarType.Long]);
     expect(m.cumsum_(0)).toBe(m);
-    expect(() => m.cumprod_(0, { dtype: 'float32' })).toThrow('Bad in-place call: input tensor dtype int and output tensor dtype float should match');
+    expect(() => m.cumprod_(0, { dtype: 'float32' })).toThrow(
+      'Bad in-place call: input tensor dtype int and output tensor dtype float should match',
+    );
     const spec = { outputs: [{ sizes: [2, 2], dtype: ScalarType.Int, device: m.device }], precomputed: undefined };
-    expect(() => checkInplaceOutput(m, spec, 0)).toThrow('Bad in-place call: input tensor size [2, 3, 4] and output tensor size [2, 2] should match');
+    expect(() => checkInplaceOutput(m, spec, 0)).toThrow(
+      'Bad in-place call: input tensor size [2, 3, 4] and output tensor size [2, 2] should match',
+    );
   });
 });

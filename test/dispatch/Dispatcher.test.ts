@@ -35,10 +35,14 @@ describe('calling through the dispatcher', () => {
     const { d, lib } = setup();
     lib.def('add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor');
     const seen: string[] = [];
-    lib.impl('add', ((ks, a: FakeTensor, b: FakeTensor, alpha: number) => {
-      seen.push(ks.toString());
-      return `${a.label}+${alpha}*${b.label}`;
-    }) as UnboxedKernel, 'CPU');
+    lib.impl(
+      'add',
+      ((ks, a: FakeTensor, b: FakeTensor, alpha: number) => {
+        seen.push(ks.toString());
+        return `${a.label}+${alpha}*${b.label}`;
+      }) as UnboxedKernel,
+      'CPU',
+    );
     const op = d.findSchemaOrThrow('myops::add');
     expect(op.call(cpuTensor('a'), cpuTensor('b'), 2)).toBe('a+2*b');
     // ADInplaceOrView, BackendSelect and AutocastCPU are fallthrough (masked out); autograd redispatches below.
@@ -51,14 +55,22 @@ describe('calling through the dispatcher', () => {
     lib.def('mul(Tensor self, Tensor other) -> Tensor');
     const op = d.findSchemaOrThrow('myops::mul');
     const trail: string[] = [];
-    lib.impl('mul', (ks, a, b) => {
-      trail.push(`autograd ${ks}`);
-      return op.redispatch(ks.and(afterAutogradKeyset), a, b);
-    }, 'Autograd');
-    lib.impl('mul', (ks) => {
-      trail.push(`cpu ${ks}`);
-      return 42;
-    }, 'CPU');
+    lib.impl(
+      'mul',
+      (ks, a, b) => {
+        trail.push(`autograd ${ks}`);
+        return op.redispatch(ks.and(afterAutogradKeyset), a, b);
+      },
+      'Autograd',
+    );
+    lib.impl(
+      'mul',
+      (ks) => {
+        trail.push(`cpu ${ks}`);
+        return 42;
+      },
+      'CPU',
+    );
     expect(op.call(cpuTensor(), cpuTensor())).toBe(42);
     expect(trail).toEqual(['autograd DispatchKeySet(CPU, AutogradCPU)', 'cpu DispatchKeySet(CPU)']);
   });
@@ -83,7 +95,7 @@ describe('calling through the dispatcher', () => {
     expect(op.call(null, [cpuTensor()], [null, metaTensor()], 3)).toBe('meta');
     expect(op.call(metaTensor(), [], [], 3)).toBe('meta');
     expect(() => op.call(null, [], [], 3)).toThrow(/There were no tensor arguments to this function/);
-    expect(() => op.call(null, 'oops', [], 3)).toThrow("myops::g: argument 1 (Tensor[]) expected an array of Tensors, got string");
+    expect(() => op.call(null, 'oops', [], 3)).toThrow('myops::g: argument 1 (Tensor[]) expected an array of Tensors, got string');
   });
 
   it('counts generators on the unboxed path only, as PyTorch does', () => {
@@ -102,10 +114,14 @@ describe('calling through the dispatcher', () => {
   it('calls boxed kernels unboxed and unboxed kernels boxed, with several returns', () => {
     const { d, lib } = setup();
     lib.def('split2(Tensor a) -> (Tensor, Tensor)');
-    lib.impl('split2', KernelFunction.fromBoxed((_op, _ks, stack) => {
-      const a = stack.pop();
-      stack.push(a, a);
-    }), 'CPU');
+    lib.impl(
+      'split2',
+      KernelFunction.fromBoxed((_op, _ks, stack) => {
+        const a = stack.pop();
+        stack.push(a, a);
+      }),
+      'CPU',
+    );
     lib.def('pair(Tensor a, int n) -> (Tensor, int)');
     lib.impl('pair', (_ks, a, n: number) => [a, n + 1], 'CPU');
     const x = cpuTensor();
@@ -178,9 +194,13 @@ describe('thread-local include/exclude sets', () => {
   it('restores TLS when a kernel throws, and leaves the registry unchanged', () => {
     const { d, lib } = setup();
     lib.def('boom(Tensor a) -> Tensor');
-    lib.impl('boom', () => {
-      throw new RangeError('kernel failed');
-    }, 'CPU');
+    lib.impl(
+      'boom',
+      () => {
+        throw new RangeError('kernel failed');
+      },
+      'CPU',
+    );
     const op = d.findSchemaOrThrow('myops::boom');
     const before = tlsLocalDispatchKeySet();
     const dumpBefore = op.dumpState() + op.dumpComputedTable();

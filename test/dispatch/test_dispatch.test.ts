@@ -44,7 +44,10 @@ function apply(d: Dispatcher, libs: Map<number, Library>, step: Step): void {
       libs.set(step.lib, new Library(step.kind as 'DEF', step.ns!, step.key ?? undefined, { dispatcher: d, debug: step.debug! }));
       return;
     case 'def':
-      lib!.def(step.schema!, undefined, { debug: step.debug!, aliasAnalysis: step.alias === '' ? undefined : (step.alias as 'CONSERVATIVE') });
+      lib!.def(step.schema!, undefined, {
+        debug: step.debug!,
+        aliasAnalysis: step.alias === '' ? undefined : (step.alias as 'CONSERVATIVE'),
+      });
       return;
     case 'def_legacy':
       lib!.def(step.schema!, undefined, { debug: step.debug!, aliasAnalysis: null });
@@ -60,10 +63,14 @@ function apply(d: Dispatcher, libs: Map<number, Library>, step: Step): void {
       lib!.impl(step.name!, identity, step.key === '' ? undefined : step.key!, { debug: step.debug!, inferredSchema: INFERRED });
       return;
     case 'impl':
-      lib!.impl(step.name!, step.fallthrough ? KernelFunction.fallthrough() : boxedIdentity, step.key ?? 'Undefined', { debug: step.debug! });
+      lib!.impl(step.name!, step.fallthrough ? KernelFunction.fallthrough() : boxedIdentity, step.key ?? 'Undefined', {
+        debug: step.debug!,
+      });
       return;
     case 'fallback':
-      lib!.fallback(step.fallthrough ? KernelFunction.fallthrough() : () => {}, step.key === '' ? undefined : step.key!, { debug: step.debug! });
+      lib!.fallback(step.fallthrough ? KernelFunction.fallthrough() : () => {}, step.key === '' ? undefined : step.key!, {
+        debug: step.debug!,
+      });
       return;
     case 'remove':
       lib?.remove();
@@ -100,7 +107,9 @@ describe("PyTorch's test_dispatch.py, replayed", () => {
         }
         const state = golden.states[expected.state]!;
         expect(d.dumpState(s.op), `dump after step ${i} (${step.action})`).toBe(state.dump);
-        expect(normalizeBuiltins(d.dumpComputedTable(s.op)), `table after step ${i} (${step.action})`).toBe(normalizeBuiltins(state.dump_table));
+        expect(normalizeBuiltins(d.dumpComputedTable(s.op)), `table after step ${i} (${step.action})`).toBe(
+          normalizeBuiltins(state.dump_table),
+        );
         d.checkInvariants(s.op);
       });
     });

@@ -23,7 +23,9 @@ describe('ATEN_TS_SHOW_DISPATCH_TRACE', () => {
     );
     // ones has no BackendSelect kernel: BackendSelect's fallthrough is masked out, so it runs at Undefined
     // (its CompositeExplicitAutograd kernel), which calls empty, whose BackendSelect kernel picks the CPU.
-    expect(on.stderr).toContain('[call] op=[aten::ones], key=[Undefined]\n [call] op=[aten::empty.memory_format], key=[BackendSelect]\n  [redispatch] op=[aten::empty.memory_format], key=[CPU]');
+    expect(on.stderr).toContain(
+      '[call] op=[aten::ones], key=[Undefined]\n [call] op=[aten::empty.memory_format], key=[BackendSelect]\n  [redispatch] op=[aten::empty.memory_format], key=[CPU]',
+    );
     const off = run({ ATEN_TS_SHOW_DISPATCH_TRACE: '0' });
     expect(off.stderr).not.toContain('[call]');
   }, 30_000);

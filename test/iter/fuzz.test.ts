@@ -100,7 +100,11 @@ const layoutArb: fc.Arbitrary<LayoutChoice> = fc.record({
 });
 
 const shapeArb = fc.array(
-  fc.oneof({ weight: 2, arbitrary: fc.constant(1) }, { weight: 6, arbitrary: fc.integer({ min: 2, max: 5 }) }, { weight: 1, arbitrary: fc.constant(0) }),
+  fc.oneof(
+    { weight: 2, arbitrary: fc.constant(1) },
+    { weight: 6, arbitrary: fc.integer({ min: 2, max: 5 }) },
+    { weight: 1, arbitrary: fc.constant(0) },
+  ),
   { maxLength: 4 },
 );
 
@@ -128,7 +132,7 @@ function buildOperand(full: readonly number[], c: LayoutChoice, forceDtype?: Sca
       finalSizes[i] = shape[i] as number;
       strides[i] = 0;
     } else if (sizes[i] === 1) {
-      strides[i] = c.weird[i] === 0 ? strides[i] as number : (c.weird[i] as number); // any stride is legal for size 1
+      strides[i] = c.weird[i] === 0 ? (strides[i] as number) : (c.weird[i] as number); // any stride is legal for size 1
     }
   }
   const extent = finalSizes.some((x) => x === 0)
@@ -144,7 +148,11 @@ function buildOperand(full: readonly number[], c: LayoutChoice, forceDtype?: Sca
 }
 
 /** The reference: the row-major result of `op` with PyTorch's promotion, or null if shapes do not broadcast. */
-function reference(op: string, ins: TensorImpl[], outDtype: ScalarType | null): { shape: number[]; values: number[]; common: ScalarType } | null {
+function reference(
+  op: string,
+  ins: TensorImpl[],
+  outDtype: ScalarType | null,
+): { shape: number[]; values: number[]; common: ScalarType } | null {
   const shape = broadcastShapes(ins.map((t) => t.sizes));
   if (shape === null) return null;
   const common = resultType(ins);
@@ -246,7 +254,8 @@ describe('iterator vs naive reference (fast-check)', () => {
           const arity = op === 'neg' || op === 'sqrt' ? 1 : op === 'addcmul' ? 3 : 2;
           const n = shape.reduce((a, b) => a * b, 1);
           const ins = Array.from({ length: arity }, () => tensorOf(dtype, shape, new Array<number>(n).fill(1), meta ? META : undefined));
-          const mkOut = (): TensorImpl | null => (withOut ? tensorOf(op === 'eq' ? ScalarType.Bool : dtype, shape, new Array<number>(n).fill(0), meta ? META : undefined) : null);
+          const mkOut = (): TensorImpl | null =>
+            withOut ? tensorOf(op === 'eq' ? ScalarType.Bool : dtype, shape, new Array<number>(n).fill(0), meta ? META : undefined) : null;
           const fast = new TensorIterator();
           const applied = fast.tryFastBuild(opConfig(op as OpName, mkOut(), ins));
           const general = new TensorIterator();
@@ -271,7 +280,15 @@ describe('iterator vs naive reference (fast-check)', () => {
 
 describe('fast builds agree with the general build', () => {
   it('same-shape contiguous tensors mixed with 0-dim tensors and wrapped numbers of any dtype', () => {
-    const dtypes = [ScalarType.Float, ScalarType.Double, ScalarType.Long, ScalarType.Int, ScalarType.Bool, ScalarType.Half, ScalarType.Byte];
+    const dtypes = [
+      ScalarType.Float,
+      ScalarType.Double,
+      ScalarType.Long,
+      ScalarType.Int,
+      ScalarType.Bool,
+      ScalarType.Half,
+      ScalarType.Byte,
+    ];
     const operandArb = fc.record({ kind: fc.constantFrom('tensor', 'tensor', 'zerodim', 'wrapped'), dtype: fc.constantFrom(...dtypes) });
     let withScalars = 0;
     fc.assert(
@@ -301,7 +318,8 @@ describe('fast builds agree with the general build', () => {
           } catch {
             return; // the general path rejects it (e.g. a bool result cast); nothing to compare
           }
-          const mkOut = (): TensorImpl | null => (withOut ? tensorOf(name === 'eq' ? ScalarType.Bool : common, shape, new Array<number>(n).fill(0)) : null);
+          const mkOut = (): TensorImpl | null =>
+            withOut ? tensorOf(name === 'eq' ? ScalarType.Bool : common, shape, new Array<number>(n).fill(0)) : null;
           const fast = new TensorIterator();
           const applied = fast.tryFastBuild(config(mkOut()));
           const general = new TensorIterator();

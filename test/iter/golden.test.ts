@@ -97,7 +97,12 @@ function pyScalar(kind: string): TensorImpl | number | boolean {
 function pyScalarTensor(kind: string): TensorImpl {
   const s = pyScalar(kind);
   if (s instanceof TensorImpl) return s;
-  const t = emptyStrided([], [], typeof s === 'boolean' ? ScalarType.Bool : Number.isInteger(s) ? ScalarType.Long : ScalarType.Double, META);
+  const t = emptyStrided(
+    [],
+    [],
+    typeof s === 'boolean' ? ScalarType.Bool : Number.isInteger(s) ? ScalarType.Long : ScalarType.Double,
+    META,
+  );
   t.isWrappedNumber = true;
   return t;
 }
@@ -161,7 +166,9 @@ describe('type promotion (golden)', () => {
   });
 
   it('true_divide (binaryFloatOpConfig) dtypes', () => {
-    const got = DTYPES.map((a) => DTYPES.map((b) => dtypeName(binaryFloatOpConfig(null, one(a, true), one(b, true)).build().output().dtype)));
+    const got = DTYPES.map((a) =>
+      DTYPES.map((b) => dtypeName(binaryFloatOpConfig(null, one(a, true), one(b, true)).build().output().dtype)),
+    );
     expect(got).toEqual(P.true_divide_dtype);
   });
 });
@@ -170,9 +177,15 @@ describe('broadcasting (golden)', () => {
   it(`${golden.broadcast.length} shape combinations`, () => {
     let errors = 0;
     for (const c of golden.broadcast) {
-      const ins = c.shapes.map((s) => emptyStrided(s, s.map(() => 1), ScalarType.Float, META));
-      const run = (): number[] =>
-        (c.shapes.length === 2 ? runOp('add', null, ins) : runOp('addcmul', null, ins)).output().sizes;
+      const ins = c.shapes.map((s) =>
+        emptyStrided(
+          s,
+          s.map(() => 1),
+          ScalarType.Float,
+          META,
+        ),
+      );
+      const run = (): number[] => (c.shapes.length === 2 ? runOp('add', null, ins) : runOp('addcmul', null, ins)).output().sizes;
       if (c.error !== undefined) {
         errors++;
         expect(run, JSON.stringify(c.shapes)).toThrow(c.error);
@@ -240,7 +253,12 @@ function checkCaseWith(c: OpCase, label: string, quick: boolean): void {
 
 describe('output layouts, out= and in-place (golden)', () => {
   it(`${golden.layouts.length} strided cases`, () => {
-    golden.layouts.forEach((c, i) => checkCase(c, `layouts[${i}] ${c.op}${c.inplace === true ? '_' : ''} ${JSON.stringify(c.inputs.map((s) => [s.dtype, s.sizes, s.strides]))}`));
+    golden.layouts.forEach((c, i) =>
+      checkCase(
+        c,
+        `layouts[${i}] ${c.op}${c.inplace === true ? '_' : ''} ${JSON.stringify(c.inputs.map((s) => [s.dtype, s.sizes, s.strides]))}`,
+      ),
+    );
   });
 
   it('meta operands give the same shapes, dtypes and strides and run no loop', () => {

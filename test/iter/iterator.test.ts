@@ -45,9 +45,11 @@ describe('resultType', () => {
   it('follows the default dtype for Python floats', () => {
     setDefaultDtype(ScalarType.Double);
     expect(resultType([tensorOf(ScalarType.Int, [2], [1, 2]), 0.5])).toBe(ScalarType.Double);
-    expect(binaryFloatOpConfig(null, tensorOf(ScalarType.Int, [1], [1]), tensorOf(ScalarType.Int, [1], [3])).build().output().dtype).toBe(
-      ScalarType.Double,
-    );
+    expect(
+      binaryFloatOpConfig(null, tensorOf(ScalarType.Int, [1], [1]), tensorOf(ScalarType.Int, [1], [3]))
+        .build()
+        .output().dtype,
+    ).toBe(ScalarType.Double);
   });
 
   it('canCast', () => {
@@ -70,19 +72,27 @@ describe('TensorIteratorConfig', () => {
     expect(() => new TensorIteratorConfig().declareStaticDtype(ScalarType.Bool)).toThrow(
       'check_all_same_dtype(false) must be called before declare_static_dtype(...)',
     );
-    expect(() => new TensorIteratorConfig().declareStaticShape([2])).toThrow('resize_outputs() must be called before declare_static_shape(...)');
+    expect(() => new TensorIteratorConfig().declareStaticShape([2])).toThrow(
+      'resize_outputs() must be called before declare_static_shape(...)',
+    );
     expect(() => new TensorIteratorConfig().promoteIntegerInputsToFloat(true)).toThrow(/promoteInputsToCommonDtype/);
-    expect(() => new TensorIteratorConfig().resizeOutputs(false).declareStaticShape([2, 3], [2])).toThrow('squash_dim 2 must be in [0, 2).');
+    expect(() => new TensorIteratorConfig().resizeOutputs(false).declareStaticShape([2, 3], [2])).toThrow(
+      'squash_dim 2 must be in [0, 2).',
+    );
   });
 
   it('broadcasts with PyTorch’s error', () => {
     expect(inferSize([2, 3], [3])).toEqual([2, 3]);
     expect(inferSize([1, 0], [4, 1])).toEqual([4, 0]);
-    expect(() => inferSize([2, 3], [4])).toThrow('The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1');
+    expect(() => inferSize([2, 3], [4])).toThrow(
+      'The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1',
+    );
   });
 
   it('checkAllSameDtype reports the mismatching dtype', () => {
-    expect(() => unaryOpConfig(tensorOf(ScalarType.Double, [2], [0, 0]), f32([2])).build()).toThrow('Found dtype Double but expected Float');
+    expect(() => unaryOpConfig(tensorOf(ScalarType.Double, [2], [0, 0]), f32([2])).build()).toThrow(
+      'Found dtype Double but expected Float',
+    );
   });
 
   it('rejects mixed devices, except a 0-dim CPU scalar with allowCpuScalars', () => {
@@ -93,17 +103,16 @@ describe('TensorIteratorConfig', () => {
     const iter = binaryOpConfig(null, m, tensorOf(ScalarType.Float, [], [2])).build();
     expect(iter.isMeta).toBe(true);
     expect(iter.output().device.isMeta()).toBe(true);
-    expect(() => unaryOpConfig(null, m).addInput(tensorOf(ScalarType.Float, [], [2])).build()).toThrow(/same device/);
+    expect(() =>
+      unaryOpConfig(null, m)
+        .addInput(tensorOf(ScalarType.Float, [], [2]))
+        .build(),
+    ).toThrow(/same device/);
   });
 
   it('static shape and dtype (nullary-style kernels)', () => {
     const out = tensorOf(ScalarType.Long, [2, 3], [0, 0, 0, 0, 0, 0]);
-    const iter = new TensorIteratorConfig()
-      .checkAllSameDtype(false)
-      .resizeOutputs(false)
-      .declareStaticShape([2, 3])
-      .addOutput(out)
-      .build();
+    const iter = new TensorIteratorConfig().checkAllSameDtype(false).resizeOutputs(false).declareStaticShape([2, 3]).addOutput(out).build();
     cpuKernel(iter, () => 7.9);
     expect(readValues(out)).toEqual([7, 7, 7, 7, 7, 7]);
   });
@@ -132,7 +141,13 @@ describe('building', () => {
   });
 
   it('allocates outputs in the inputs’ permutation', () => {
-    const a = makeTensor(ScalarType.Float, [3, 4], [1, 3], 0, Array.from({ length: 12 }, (_, i) => i));
+    const a = makeTensor(
+      ScalarType.Float,
+      [3, 4],
+      [1, 3],
+      0,
+      Array.from({ length: 12 }, (_, i) => i),
+    );
     const b = f32([3, 4]);
     const iter = binaryOpConfig(null, a, b).build();
     expect(iter.output().strides).toEqual([1, 3]);
@@ -142,15 +157,25 @@ describe('building', () => {
   });
 
   it('enforceLinearIteration keeps C order', () => {
-    const a = makeTensor(ScalarType.Float, [3, 4], [1, 3], 0, Array.from({ length: 12 }, (_, i) => i));
+    const a = makeTensor(
+      ScalarType.Float,
+      [3, 4],
+      [1, 3],
+      0,
+      Array.from({ length: 12 }, (_, i) => i),
+    );
     const iter = new TensorIteratorConfig().enforceLinearIteration().addOutput(null).addInput(a).build();
     expect(iter.output().strides).toEqual([4, 1]);
     expect(iter.stridesOf(1)).toEqual([3, 1]);
   });
 
   it('allocates functional outputs as Tensors with storage of their own (at::empty)', () => {
-    const x = binaryOpConfig(null, f32([2]), f32([2])).build().output();
-    const y = binaryOpConfig(null, f32([2, 1]), f32([3])).build().output();
+    const x = binaryOpConfig(null, f32([2]), f32([2]))
+      .build()
+      .output();
+    const y = binaryOpConfig(null, f32([2, 1]), f32([3]))
+      .build()
+      .output();
     expect(x).toBeInstanceOf(Tensor);
     expect([x.sizes, y.sizes]).toEqual([[2], [2, 3]]);
     expect(y.strides).toEqual([3, 1]);
@@ -181,7 +206,9 @@ describe('building', () => {
     const a = f32([3]);
     expect(() => binaryOpConfig(a, a, f32([2, 3])).build()).toThrow("output with shape [3] doesn't match the broadcast shape [2, 3]");
     const l = tensorOf(ScalarType.Long, [2, 4], new Array<number>(8).fill(0));
-    expect(() => binaryOpConfig(l, f32([2, 4]), f32([4])).build()).toThrow("result type Float can't be cast to the desired output type Long");
+    expect(() => binaryOpConfig(l, f32([2, 4]), f32([4])).build()).toThrow(
+      "result type Float can't be cast to the desired output type Long",
+    );
   });
 
   it('meta iterators compute everything but run no loop', () => {
@@ -263,7 +290,11 @@ describe('loops', () => {
   it('rejects complex compute dtypes and multi-output iterators', () => {
     const c = tensorOf(ScalarType.ComplexFloat, [2], [1, 2]);
     expect(() => cpuKernel(unaryOpConfig(null, c).build(), (x) => x as number)).toThrow(/ComplexFloat/);
-    const two = new TensorIteratorConfig().addOutput(null).addOutput(null).addInput(f32([2])).build();
+    const two = new TensorIteratorConfig()
+      .addOutput(null)
+      .addOutput(null)
+      .addInput(f32([2]))
+      .build();
     expect(() => cpuKernel(two, (x) => x as number)).toThrow('cpuKernel: expected an iterator with exactly one output, got 2');
   });
 
@@ -310,7 +341,13 @@ describe('loops', () => {
       expect(calls).toEqual([4, 4, 4]);
       expect(readValues(col.output())).toEqual([10, 11, 12, 13, 24, 25, 26, 27, 38, 39, 40, 41]);
       calls.length = 0;
-      const t = makeTensor(ScalarType.Float, [3, 4], [1, 3], 0, Array.from({ length: 12 }, (_, i) => i));
+      const t = makeTensor(
+        ScalarType.Float,
+        [3, 4],
+        [1, 3],
+        0,
+        Array.from({ length: 12 }, (_, i) => i),
+      );
       const it2 = binaryOpConfig(null, t, f32([3, 4])).build();
       cpuKernelVec(it2, add, vecAdd);
       expect(calls).toEqual([]);
@@ -332,4 +369,3 @@ describe('loops', () => {
     });
   });
 });
-

@@ -10,7 +10,11 @@ import { newStrided as emptyStrided } from '../../src/tensor/EmptyTensor.js';
 import { META, readValues, tensorOf } from './helpers.js';
 
 const iota = (sizes: number[]): TensorImpl =>
-  tensorOf(ScalarType.Float, sizes, Array.from({ length: sizes.reduce((a, b) => a * b, 1) }, (_, i) => i));
+  tensorOf(
+    ScalarType.Float,
+    sizes,
+    Array.from({ length: sizes.reduce((a, b) => a * b, 1) }, (_, i) => i),
+  );
 
 /** The result viewed with the input's dims (review_reduce_result), built by hand. */
 function viewOf(result: TensorImpl, mask: boolean[], ndim: number, keepdim: boolean): TensorImpl {
@@ -56,7 +60,7 @@ describe('makeReduction', () => {
     expect(() => reductionDimMask([2], 2)).toThrow('Dimension out of range (expected to be in range of [-2, 1], but got 2)');
   });
 
-  it('views the result with the input\'s dims on the general build (a transposed input)', () => {
+  it("views the result with the input's dims on the general build (a transposed input)", () => {
     const x = iota([4, 3]);
     const t = new TensorImpl(x.storage, x.dtype, [3, 4], [1, 3], 0);
     const iter = makeReduction(null, t, [1], false, ScalarType.Float);

@@ -51,9 +51,7 @@ function run(c: Case, i: number, { self, indices, values }: Inputs): Tensor {
     case 'index':
       return viaMethod ? self.index(indices) : torch.index(self, indices);
     case 'index_put_': {
-      const r = viaMethod
-        ? self.index_put_(indices, values!, { accumulate })
-        : torch.index_put_(self, indices, values!, accumulate);
+      const r = viaMethod ? self.index_put_(indices, values!, { accumulate }) : torch.index_put_(self, indices, values!, accumulate);
       expect(r).toBe(self);
       return r;
     }
@@ -67,7 +65,8 @@ function expectValues(r: Tensor, want: Spec): void {
   const got = r.reshape(-1).tolist() as (number | boolean)[];
   expect(got).toHaveLength(want.values.length);
   want.values.forEach((w, k) => {
-    if (typeof w === 'number' && !Number.isInteger(w)) expect(Math.abs((got[k] as number) - w)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(w)));
+    if (typeof w === 'number' && !Number.isInteger(w))
+      expect(Math.abs((got[k] as number) - w)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(w)));
     else expect(got[k]).toBe(w);
   });
 }
@@ -113,7 +112,11 @@ describe('advanced indexing (PyTorch golden)', () => {
     expect(y.sum().item()).toBe(8);
     const t = x.t();
     t.index_put_([null, torch.tensor([true, false, true])], torch.tensor(1, { dtype: 'float32' }));
-    expect(x.tolist()).toEqual([[1, 1, 1, 1], [0, 0, 0, 0], [1, 1, 1, 1]]);
+    expect(x.tolist()).toEqual([
+      [1, 1, 1, 1],
+      [0, 0, 0, 0],
+      [1, 1, 1, 1],
+    ]);
   });
 
   it('checks Tensor?[] arguments in the front end', () => {

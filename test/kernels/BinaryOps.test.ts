@@ -35,24 +35,29 @@ describe('add and mul through the dispatcher (PyTorch golden)', () => {
       !c.inputs.some((i) => i.dtype.startsWith('complex')),
   );
   it('covers the fixture', () => expect(cases.length).toBeGreaterThan(400));
-  it.each(cases.map((c, i) => [`${i} ${c.op} ${c.inputs.map((x) => x.dtype + (x.wrapped !== undefined ? '(scalar)' : `[${(x.sizes ?? []).join(',')}]`)).join(' ')}`, c] as const))(
-    '%s',
-    (_name, c) => {
-      const [a, b] = c.inputs.map(operand) as [Tensor, Tensor];
-      const out = c.out === undefined ? undefined : operand(c.out);
-      const run = () => (c.op === 'add' ? torch.add(a, b, out === undefined ? {} : { out }) : torch.mul(a, b));
-      if (c.error !== undefined) {
-        expect(run).toThrow(c.error);
-        return;
-      }
-      const r = run();
-      const want = c.result!;
-      expect(dtypeName(r.dtype)).toBe(want.dtype);
-      expect(r.size()).toEqual(want.sizes);
-      if (want.strides !== undefined) expect(r.stride()).toEqual(want.strides);
-      expect(diffValues(readValues(r), (want.values ?? []).map(num))).toBeNull();
-    },
-  );
+  it.each(
+    cases.map(
+      (c, i) =>
+        [
+          `${i} ${c.op} ${c.inputs.map((x) => x.dtype + (x.wrapped !== undefined ? '(scalar)' : `[${(x.sizes ?? []).join(',')}]`)).join(' ')}`,
+          c,
+        ] as const,
+    ),
+  )('%s', (_name, c) => {
+    const [a, b] = c.inputs.map(operand) as [Tensor, Tensor];
+    const out = c.out === undefined ? undefined : operand(c.out);
+    const run = () => (c.op === 'add' ? torch.add(a, b, out === undefined ? {} : { out }) : torch.mul(a, b));
+    if (c.error !== undefined) {
+      expect(run).toThrow(c.error);
+      return;
+    }
+    const r = run();
+    const want = c.result!;
+    expect(dtypeName(r.dtype)).toBe(want.dtype);
+    expect(r.size()).toEqual(want.sizes);
+    if (want.strides !== undefined) expect(r.stride()).toEqual(want.strides);
+    expect(diffValues(readValues(r), (want.values ?? []).map(num))).toBeNull();
+  });
 });
 
 describe('binary op variants', () => {
@@ -60,19 +65,34 @@ describe('binary op variants', () => {
     const x = torch.ones(2, 3);
     const v = x._version;
     x.add_(torch.arange(3, { dtype: 'float32' }), { alpha: 2 });
-    expect(x.tolist()).toEqual([[1, 3, 5], [1, 3, 5]]);
+    expect(x.tolist()).toEqual([
+      [1, 3, 5],
+      [1, 3, 5],
+    ]);
     expect(x._version).toBe(v + 1);
     const out = torch.empty(0);
     torch.add(x, 1, { out });
     expect(out.size()).toEqual([2, 3]);
-    expect(x.sub(x).tolist()).toEqual([[0, 0, 0], [0, 0, 0]]);
+    expect(x.sub(x).tolist()).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
     expect(torch.tensor([3, 4]).div(2).tolist()).toEqual([1.5, 2]);
-    expect(torch.tensor([2, 3]).mul(torch.tensor([4, 5])).tolist()).toEqual([8, 15]);
+    expect(
+      torch
+        .tensor([2, 3])
+        .mul(torch.tensor([4, 5]))
+        .tolist(),
+    ).toEqual([8, 15]);
   });
 
   it('rejects what PyTorch rejects', () => {
-    expect(() => torch.tensor([true]).sub(torch.tensor([true]))).toThrow('Subtraction, the `-` operator, with two bool tensors is not supported.');
-    expect(() => torch.tensor([1]).add(torch.tensor([2]), { alpha: 0.5 })).toThrow('For integral input tensors, argument alpha must not be a floating point number.');
+    expect(() => torch.tensor([true]).sub(torch.tensor([true]))).toThrow(
+      'Subtraction, the `-` operator, with two bool tensors is not supported.',
+    );
+    expect(() => torch.tensor([1]).add(torch.tensor([2]), { alpha: 0.5 })).toThrow(
+      'For integral input tensors, argument alpha must not be a floating point number.',
+    );
     expect(() => torch.ones(3).add_(torch.ones(2, 3))).toThrow("output with shape [3] doesn't match the broadcast shape [2, 3]");
     expect(() => torch.add(torch.ones(2), torch.ones(2), { out: torch.empty(2, { dtype: 'int64' }) })).toThrow(
       "result type Float can't be cast to the desired output type Long",

@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName } from '../../src/c10/index.js';
-import * as C from '../../src/kernels/Convolution.js';
+import * as ConvolutionKernels from '../../src/kernels/Convolution.js';
+import * as PoolingKernels from '../../src/kernels/Pooling.js';
+
+// convolution (Convolution.ts) and pooling (Pooling.ts), under one name for the tests below.
+const C = { ...ConvolutionKernels, ...PoolingKernels };
 import { loadGolden } from '../golden.js';
 
 interface Spec {
@@ -27,8 +31,18 @@ function run(c: Case): Tensor {
   type Keys = 'stride' | 'padding' | 'dilation' | 'groups' | 'kernel_size' | 'ceil_mode' | 'count_include_pad' | 'divisor_override';
   const k = c.kwargs as unknown as Record<Keys, never>;
   if (c.fn === 'conv2d') return C.conv2d(ks, x, w!, b, k.stride ?? 1, k.padding ?? 0, k.dilation ?? 1, k.groups ?? 1);
-  if (c.fn === 'max_pool2d') return C.maxPool2d(ks, x, k.kernel_size, k.stride ?? [], k.padding ?? 0, k.dilation ?? 1, k.ceil_mode ?? false);
-  return C.avgPool2d(ks, x, k.kernel_size, k.stride ?? [], k.padding ?? 0, k.ceil_mode ?? false, k.count_include_pad ?? true, k.divisor_override ?? null);
+  if (c.fn === 'max_pool2d')
+    return C.maxPool2d(ks, x, k.kernel_size, k.stride ?? [], k.padding ?? 0, k.dilation ?? 1, k.ceil_mode ?? false);
+  return C.avgPool2d(
+    ks,
+    x,
+    k.kernel_size,
+    k.stride ?? [],
+    k.padding ?? 0,
+    k.ceil_mode ?? false,
+    k.count_include_pad ?? true,
+    k.divisor_override ?? null,
+  );
 }
 
 describe('convolution and pooling (PyTorch golden)', () => {
@@ -59,25 +73,66 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
 
   it('returns the maxima and their indices in the input plane', () => {
     const [v, i] = torch.max_pool2d_with_indices(torch.arange(9, { dtype: torch.float32 }).view(1, 3, 3), [2], [2], [1]);
-    expect(v.tolist()).toEqual([[[0, 2], [6, 8]]]);
-    expect([dtypeName(i.dtype), i.tolist()]).toEqual(['int64', [[[0, 2], [6, 8]]]]);
+    expect(v.tolist()).toEqual([
+      [
+        [0, 2],
+        [6, 8],
+      ],
+    ]);
+    expect([dtypeName(i.dtype), i.tolist()]).toEqual([
+      'int64',
+      [
+        [
+          [0, 2],
+          [6, 8],
+        ],
+      ],
+    ]);
   });
 
   it('propagates NaN and keeps the last NaN index; an all -inf window gives its first index', () => {
-    const x = torch.tensor([[[1, nan, 3], [nan, 0, nan], [2, 5, -1]]]);
+    const x = torch.tensor([
+      [
+        [1, nan, 3],
+        [nan, 0, nan],
+        [2, 5, -1],
+      ],
+    ]);
     const [v, i] = torch.max_pool2d_with_indices(x, [2], [1]);
     expect((v.reshape(-1).tolist() as number[]).every(Number.isNaN)).toBe(true);
-    expect(i.tolist()).toEqual([[[3, 5], [3, 5]]]);
+    expect(i.tolist()).toEqual([
+      [
+        [3, 5],
+        [3, 5],
+      ],
+    ]);
     const [, j] = torch.max_pool2d_with_indices(torch.full([1, 2, 2], -Infinity), [2]);
     expect(j.tolist()).toEqual([[[0]]]);
   });
 
   it('max_pool2d is the values of max_pool2d_with_indices, and its gradient scatters to the indices', () => {
-    const x = torch.tensor([[[[1, 2], [3, 4]]]], { dtype: torch.float64, requiresGrad: true });
+    const x = torch.tensor(
+      [
+        [
+          [
+            [1, 2],
+            [3, 4],
+          ],
+        ],
+      ],
+      { dtype: torch.float64, requiresGrad: true },
+    );
     const y = torch.max_pool2d(x, [2]);
     expect(y.gradFn?.name()).toBe('MaxPool2DWithIndicesBackward0');
     const [g] = torch.autograd.grad(y, x, { gradOutputs: [torch.tensor([[[[2.5]]]], { dtype: torch.float64 })], createGraph: true });
-    expect(g!.tolist()).toEqual([[[[0, 0], [0, 2.5]]]]);
+    expect(g!.tolist()).toEqual([
+      [
+        [
+          [0, 0],
+          [0, 2.5],
+        ],
+      ],
+    ]);
     expect(g!.gradFn?.name()).toBe('MaxPool2DWithIndicesBackwardBackward0');
     expect(torch.noGrad(() => torch.max_pool2d(x, [2])).gradFn).toBeNull();
   });
@@ -85,9 +140,15 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
   it("checks max_pool2d's parameter lengths first, with PyTorch's texts", () => {
     const x = torch.zeros(1, 4, 4);
     expect(() => torch.max_pool2d(x, [2, 2, 2])).toThrow('max_pool2d: kernel_size must either be a single int, or a tuple of two ints');
-    expect(() => torch.max_pool2d(x, [2], [1, 1, 1])).toThrow('max_pool2d: stride must either be omitted, a single int, or a tuple of two ints');
-    expect(() => torch.max_pool2d(x, [2], [], [0, 0, 0])).toThrow('max_pool2d: padding must either be a single int, or a tuple of two ints');
-    expect(() => torch.max_pool2d(x, [2], [], 0, [1, 1, 1])).toThrow('max_pool2d: dilation must be either a single int, or a tuple of two ints');
+    expect(() => torch.max_pool2d(x, [2], [1, 1, 1])).toThrow(
+      'max_pool2d: stride must either be omitted, a single int, or a tuple of two ints',
+    );
+    expect(() => torch.max_pool2d(x, [2], [], [0, 0, 0])).toThrow(
+      'max_pool2d: padding must either be a single int, or a tuple of two ints',
+    );
+    expect(() => torch.max_pool2d(x, [2], [], 0, [1, 1, 1])).toThrow(
+      'max_pool2d: dilation must be either a single int, or a tuple of two ints',
+    );
     expect(() => torch.max_pool2d(torch.zeros(2, 3), [2, 2, 2])).toThrow('max_pool2d: kernel_size');
     expect(() => torch.max_pool2d(torch.zeros(2, 3), 2)).toThrow('non-empty 3D or 4D (batch mode) tensor expected for input');
   });
@@ -121,7 +182,17 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
   it('computes max_pool2d_with_indices and convolution shapes on Meta tensors', () => {
     const [v, i] = torch.max_pool2d_with_indices(torch.empty(8, 32, 28, 28, { device: 'meta' }), [2]);
     expect([v.size(), i.size(), dtypeName(i.dtype), i.isMeta()]).toEqual([[8, 32, 14, 14], [8, 32, 14, 14], 'int64', true]);
-    const y = torch.convolution(torch.empty(8, 1, 28, 28, { device: 'meta' }), torch.empty(4, 1, 3, 3, { device: 'meta' }), null, [1], [1], [1], false, [0], 1);
+    const y = torch.convolution(
+      torch.empty(8, 1, 28, 28, { device: 'meta' }),
+      torch.empty(4, 1, 3, 3, { device: 'meta' }),
+      null,
+      [1],
+      [1],
+      [1],
+      false,
+      [0],
+      1,
+    );
     expect(y.size()).toEqual([8, 4, 28, 28]);
   });
 });

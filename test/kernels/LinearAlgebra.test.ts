@@ -83,7 +83,11 @@ describe('matmul and linear as decompositions (CompositeImplicitAutograd)', () =
   it('run the same through the dispatcher on Meta tensors (linear: flattened addmm, view back)', () => {
     const r = torch.matmul(torch.empty(2, 1, 3, 4, { device: 'meta' }), torch.empty(5, 4, 6, { device: 'meta' }));
     expect([r.isMeta(), r.size()]).toEqual([true, [2, 5, 3, 6]]);
-    const l = torch.linear(torch.empty(2, 3, 4, { device: 'meta' }), torch.empty(5, 4, { device: 'meta' }), torch.empty(5, { device: 'meta' }));
+    const l = torch.linear(
+      torch.empty(2, 3, 4, { device: 'meta' }),
+      torch.empty(5, 4, { device: 'meta' }),
+      torch.empty(5, { device: 'meta' }),
+    );
     expect([l.isMeta(), l.size()]).toEqual([true, [2, 3, 5]]);
   });
 
@@ -91,7 +95,10 @@ describe('matmul and linear as decompositions (CompositeImplicitAutograd)', () =
     const x = torch.arange(6, { dtype: 'float32' });
     const v = torch._unsafe_view(x, [2, 3]);
     expect(v.size()).toEqual([2, 3]);
-    expect(v.tolist()).toEqual([[0, 1, 2], [3, 4, 5]]);
+    expect(v.tolist()).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
     expect([v.isView(), v._base]).toEqual([false, null]);
     v.fill_(7);
     expect(x.tolist()).toEqual([7, 7, 7, 7, 7, 7]);
@@ -109,6 +116,18 @@ describe('matmul and linear as decompositions (CompositeImplicitAutograd)', () =
     expect([a._version, b._version]).toEqual([0, 0]);
     // PyTorch: linear(x[2,2,3], w, bias[2,4]) is matmul, then output.add_(bias): the output's version is 1.
     const out = torch.linear(torch.ones(2, 2, 3), torch.ones(4, 3), torch.ones(2, 4));
-    expect([out._version, out.tolist()]).toEqual([1, [[[4, 4, 4, 4], [4, 4, 4, 4]], [[4, 4, 4, 4], [4, 4, 4, 4]]]]);
+    expect([out._version, out.tolist()]).toEqual([
+      1,
+      [
+        [
+          [4, 4, 4, 4],
+          [4, 4, 4, 4],
+        ],
+        [
+          [4, 4, 4, 4],
+          [4, 4, 4, 4],
+        ],
+      ],
+    ]);
   });
 });

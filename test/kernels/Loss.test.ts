@@ -22,7 +22,15 @@ interface Spec {
 interface Case {
   fn: string;
   tensors: (Spec | null)[];
-  kwargs: { dim?: number; dtype?: string; reduction?: string; label_smoothing?: number; normalized_shape?: number[]; p?: number; seed?: number };
+  kwargs: {
+    dim?: number;
+    dtype?: string;
+    reduction?: string;
+    label_smoothing?: number;
+    normalized_shape?: number[];
+    p?: number;
+    seed?: number;
+  };
   result?: Spec;
   error?: string;
 }
@@ -90,7 +98,19 @@ describe('neural-network functions (PyTorch golden)', () => {
 // layer_norm is CompositeImplicitAutograd in PyTorch 2.13: the output of native_layer_norm, whose mean and rstd
 // the backward reads. Expected values from torch.native_layer_norm / torch.nn.functional.layer_norm.
 describe('native_layer_norm (what layer_norm decomposes into)', () => {
-  const x = torch.tensor([[[0.5, -1, 2, 0.25], [1.5, 3, -2, 1]], [[1, 2, 3, 4], [-1, 0, 1, 2]]], { dtype: torch.float64 });
+  const x = torch.tensor(
+    [
+      [
+        [0.5, -1, 2, 0.25],
+        [1.5, 3, -2, 1],
+      ],
+      [
+        [1, 2, 3, 4],
+        [-1, 0, 1, 2],
+      ],
+    ],
+    { dtype: torch.float64 },
+  );
 
   it('returns the output with mean and rstd shaped [*leading sizes, 1, ...]', () => {
     const [out, mean, rstd] = torch.native_layer_norm(x, [2, 4], null, null, 1e-5);
@@ -104,9 +124,15 @@ describe('native_layer_norm (what layer_norm decomposes into)', () => {
 
   it("applies PyTorch's mixed-dtype checks before the shape checks", () => {
     const f32 = torch.zeros(2, 3);
-    expect(() => torch.layer_norm(f32, [4], torch.ones(3, { dtype: torch.float64 }))).toThrow('mixed dtype (CPU): expect parameter to have scalar type of Float');
-    expect(() => torch.layer_norm(torch.zeros(2, 3, { dtype: torch.float64 }), [3], torch.ones(3))).toThrow('mixed dtype (CPU): all inputs must share same datatype.');
-    expect(() => torch.layer_norm(f32, [3], torch.ones(3), torch.ones(3, { dtype: torch.float64 }))).toThrow('expected scalar type Float but found Double');
+    expect(() => torch.layer_norm(f32, [4], torch.ones(3, { dtype: torch.float64 }))).toThrow(
+      'mixed dtype (CPU): expect parameter to have scalar type of Float',
+    );
+    expect(() => torch.layer_norm(torch.zeros(2, 3, { dtype: torch.float64 }), [3], torch.ones(3))).toThrow(
+      'mixed dtype (CPU): all inputs must share same datatype.',
+    );
+    expect(() => torch.layer_norm(f32, [3], torch.ones(3), torch.ones(3, { dtype: torch.float64 }))).toThrow(
+      'expected scalar type Float but found Double',
+    );
   });
 
   it('records NativeLayerNormBackward0, as PyTorch', () => {

@@ -26,7 +26,8 @@ interface Case {
 }
 const golden = loadGolden<{ cases: Case[] }>('more.json');
 const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
-const num = (v: V): number => (typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
+const num = (v: V): number =>
+  typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v;
 const make = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
 
 function run(c: Case): Tensor {
@@ -48,7 +49,10 @@ function run(c: Case): Tensor {
     case 'cumprod_': {
       // through the dispatcher: the structured in-place wrapper (check_inplace), then ADInplaceOrView's bump
       const version = a._version;
-      const out = c.op === 'cumsum_' ? a.cumsum_(c.args.dim as number, { dtype: c.args.dtype }) : a.cumprod_(c.args.dim as number, { dtype: c.args.dtype });
+      const out =
+        c.op === 'cumsum_'
+          ? a.cumsum_(c.args.dim as number, { dtype: c.args.dtype })
+          : a.cumprod_(c.args.dim as number, { dtype: c.args.dtype });
       expect(out).toBe(a);
       expect(a._version).toBe(version + 1);
       return out;
@@ -70,26 +74,29 @@ function run(c: Case): Tensor {
 }
 
 describe('pow, div modes, cumulative ops and norms (PyTorch golden)', () => {
-  it.each(golden.cases.map((c, i) => [`${i} ${c.op} ${c.tensors.map((t) => t.dtype).join(',')} ${JSON.stringify(c.args)}`, c] as const))('%s', (_n, c) => {
-    if (c.error !== undefined) {
-      expect(() => run(c)).toThrow(c.error);
-      return;
-    }
-    if (c.op.startsWith('lerp')) {
-      // the Meta kernel gives the same shape and dtype without data
-      const [a, b, w] = c.tensors.map((t) => make(t).to('meta'));
-      const m = torch.lerp(a!, b!, w!);
-      expect([m.isMeta(), dtypeName(m.dtype), m.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
-    }
-    const r = run(c);
-    const want = c.result!;
-    expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
-    const got = (r.reshape(-1).tolist() as (number | boolean)[]).map(Number);
-    const tol = want.dtype === 'float32' ? 1e-6 : want.dtype === 'float64' ? 1e-14 : 0;
-    want.values.map(num).forEach((w, i) => {
-      if (Number.isNaN(w)) expect(got[i]).toBeNaN();
-      else if (!Number.isFinite(w) || tol === 0) expect(got[i]).toBe(w);
-      else expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w)));
-    });
-  });
+  it.each(golden.cases.map((c, i) => [`${i} ${c.op} ${c.tensors.map((t) => t.dtype).join(',')} ${JSON.stringify(c.args)}`, c] as const))(
+    '%s',
+    (_n, c) => {
+      if (c.error !== undefined) {
+        expect(() => run(c)).toThrow(c.error);
+        return;
+      }
+      if (c.op.startsWith('lerp')) {
+        // the Meta kernel gives the same shape and dtype without data
+        const [a, b, w] = c.tensors.map((t) => make(t).to('meta'));
+        const m = torch.lerp(a!, b!, w!);
+        expect([m.isMeta(), dtypeName(m.dtype), m.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
+      }
+      const r = run(c);
+      const want = c.result!;
+      expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+      const got = (r.reshape(-1).tolist() as (number | boolean)[]).map(Number);
+      const tol = want.dtype === 'float32' ? 1e-6 : want.dtype === 'float64' ? 1e-14 : 0;
+      want.values.map(num).forEach((w, i) => {
+        if (Number.isNaN(w)) expect(got[i]).toBeNaN();
+        else if (!Number.isFinite(w) || tol === 0) expect(got[i]).toBe(w);
+        else expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w)));
+      });
+    },
+  );
 });

@@ -38,7 +38,8 @@ interface OutCase {
 }
 const golden = loadGolden<{ cases: Case[]; out_cases: OutCase[] }>('reduce.json');
 const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
-const num = (v: V): number => (typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
+const num = (v: V): number =>
+  typeof v === 'boolean' ? Number(v) : v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v;
 
 function input(c: Case): Tensor {
   const t = torch.tensor(c.input.values.map(num), { dtype: c.input.dtype });
@@ -163,44 +164,43 @@ function runOut(c: OutCase, x: Tensor, out: Tensor, outIndices: Tensor | null): 
 
 describe('out= overloads of the structured reductions (PyTorch golden)', () => {
   it('covers the fixture', () => expect(golden.out_cases.length).toBeGreaterThan(55));
-  it.each(golden.out_cases.map((c, i) => [`${i} ${c.op} ${JSON.stringify(c.args)} out=${c.out.dtype}[${c.out.sizes.join(',')}]`, c] as const))(
-    '%s',
-    (_name, c) => {
-      const x = torch.tensor(c.input.values.map(num), { dtype: c.input.dtype }).reshape(c.input.sizes);
-      const out = torch.full(c.out.sizes, 7, { dtype: c.out.dtype });
-      const outIndices = c.out_indices === undefined ? null : torch.full(c.out_indices.sizes, 7, { dtype: c.out_indices.dtype });
-      const warnings: string[] = [];
-      const old = setWarningHandler((m) => warnings.push(m));
-      try {
-        if (c.error !== undefined) {
-          expect(() => runOut(c, x, out, outIndices)).toThrow(c.error);
-          return;
-        }
-        const version = out._version;
-        const indicesVersion = outIndices?._version;
-        const r = runOut(c, x, out, outIndices);
-        expect(r).toBe(out);
-        // Through the dispatcher the ADInplaceOrView kernel bumps out's version once; norm is called through
-        // its direct entry point (atenCpu), which, like at::cpu::, leaves the counter alone.
-        expect(out._version).toBe(c.op === 'norm' ? version : version + 1);
-        const want = c.result!;
-        expect([dtypeName(out.dtype), out.size()]).toEqual([want.dtype, want.sizes]);
-        const values = (out.reshape(-1).tolist() as (number | boolean)[]).map(Number);
-        const tol = want.dtype === 'float64' ? 1e-10 : 1e-5;
-        want.values.map(num).forEach((w, i) => expect(Math.abs(values[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w))));
-        if (outIndices !== null) {
-          const wi = c.result_indices!;
-          expect(outIndices._version).toBe(indicesVersion! + 1);
-          expect([dtypeName(outIndices.dtype), outIndices.size(), outIndices.reshape(-1).tolist()]).toEqual([wi.dtype, wi.sizes, wi.values]);
-        }
-      } finally {
-        setWarningHandler(old);
+  it.each(
+    golden.out_cases.map((c, i) => [`${i} ${c.op} ${JSON.stringify(c.args)} out=${c.out.dtype}[${c.out.sizes.join(',')}]`, c] as const),
+  )('%s', (_name, c) => {
+    const x = torch.tensor(c.input.values.map(num), { dtype: c.input.dtype }).reshape(c.input.sizes);
+    const out = torch.full(c.out.sizes, 7, { dtype: c.out.dtype });
+    const outIndices = c.out_indices === undefined ? null : torch.full(c.out_indices.sizes, 7, { dtype: c.out_indices.dtype });
+    const warnings: string[] = [];
+    const old = setWarningHandler((m) => warnings.push(m));
+    try {
+      if (c.error !== undefined) {
+        expect(() => runOut(c, x, out, outIndices)).toThrow(c.error);
+        return;
       }
-      const resized = warnings.filter((m) => m.includes('was resized since it had shape'));
-      if (c.warned !== null) expect(resized.length > 0).toBe(c.warned);
-      if (c.warnings !== undefined) expect(resized.length).toBe(c.warnings);
-    },
-  );
+      const version = out._version;
+      const indicesVersion = outIndices?._version;
+      const r = runOut(c, x, out, outIndices);
+      expect(r).toBe(out);
+      // Through the dispatcher the ADInplaceOrView kernel bumps out's version once; norm is called through
+      // its direct entry point (atenCpu), which, like at::cpu::, leaves the counter alone.
+      expect(out._version).toBe(c.op === 'norm' ? version : version + 1);
+      const want = c.result!;
+      expect([dtypeName(out.dtype), out.size()]).toEqual([want.dtype, want.sizes]);
+      const values = (out.reshape(-1).tolist() as (number | boolean)[]).map(Number);
+      const tol = want.dtype === 'float64' ? 1e-10 : 1e-5;
+      want.values.map(num).forEach((w, i) => expect(Math.abs(values[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w))));
+      if (outIndices !== null) {
+        const wi = c.result_indices!;
+        expect(outIndices._version).toBe(indicesVersion! + 1);
+        expect([dtypeName(outIndices.dtype), outIndices.size(), outIndices.reshape(-1).tolist()]).toEqual([wi.dtype, wi.sizes, wi.values]);
+      }
+    } finally {
+      setWarningHandler(old);
+    }
+    const resized = warnings.filter((m) => m.includes('was resized since it had shape'));
+    if (c.warned !== null) expect(resized.length > 0).toBe(c.warned);
+    if (c.warnings !== undefined) expect(resized.length).toBe(c.warnings);
+  });
 
   it('gives the same results through the dispatcher, atenCpu and the Meta kernels', () => {
     const x = torch.arange(24, { dtype: 'float32' }).reshape(2, 3, 4);
@@ -235,7 +235,7 @@ describe('out= overloads of the structured reductions (PyTorch golden)', () => {
     };
     expect(torch.sum(t, [0, 2]).tolist()).toEqual(want((v) => v.reduce((a, b) => a + b, 0), [0, 2]));
     expect(torch.amax(t, [1]).reshape(-1).tolist()).toEqual(want((v) => Math.max(...v), [1]));
-    expect(torch.argmax(t).item()).toBe(59 % 5 * 12 + 11); // the flat index of the max (59) in t's row-major order
+    expect(torch.argmax(t).item()).toBe((59 % 5) * 12 + 11); // the flat index of the max (59) in t's row-major order
     const h = t.to(parseScalarType('float16'));
     expect(torch.sum(h, [0, 2], false, { dtype: 'float64' }).tolist()).toEqual(want((v) => v.reduce((a, b) => a + b, 0), [0, 2]));
   });

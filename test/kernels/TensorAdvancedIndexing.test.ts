@@ -12,7 +12,15 @@ import * as OnehotKernels from '../../src/kernels/Onehot.js';
 import * as EmbeddingKernels from '../../src/kernels/Embedding.js';
 
 // the shape and indexing families, under one name for the tests below.
-const I = { ...TensorShapeKernels, ...TensorTransformationsKernels, ...TensorAdvancedIndexingKernels, ...TriangularOpsKernels, ...SortingKernels, ...OnehotKernels, ...EmbeddingKernels };
+const I = {
+  ...TensorShapeKernels,
+  ...TensorTransformationsKernels,
+  ...TensorAdvancedIndexingKernels,
+  ...TriangularOpsKernels,
+  ...SortingKernels,
+  ...OnehotKernels,
+  ...EmbeddingKernels,
+};
 import { loadGolden } from '../golden.js';
 
 interface Spec {
@@ -29,10 +37,24 @@ interface Case {
 }
 const golden = loadGolden<{ cases: Case[] }>('indexing.json');
 const ks = DispatchKeySet.fromKey(DispatchKey.CPU);
-const make = (s: Spec): Tensor => torch.tensor(s.values.map((v) => (v === null ? NaN : v)) as number[], { dtype: s.dtype }).reshape(s.sizes);
+const make = (s: Spec): Tensor =>
+  torch.tensor(s.values.map((v) => (v === null ? NaN : v)) as number[], { dtype: s.dtype }).reshape(s.sizes);
 
 function run(c: Case, t: Tensor[]): Tensor[] {
-  type Keys = 'dim' | 'size' | 'sizes' | 'chunks' | 'dims' | 'shifts' | 'repeats' | 'value' | 'diagonal' | 'descending' | 'k' | 'largest' | 'num_classes';
+  type Keys =
+    | 'dim'
+    | 'size'
+    | 'sizes'
+    | 'chunks'
+    | 'dims'
+    | 'shifts'
+    | 'repeats'
+    | 'value'
+    | 'diagonal'
+    | 'descending'
+    | 'k'
+    | 'largest'
+    | 'num_classes';
   const a = c.args as unknown as Record<Keys, never>;
   const [x, y, z] = t as [Tensor, Tensor, Tensor];
   switch (c.op) {
@@ -106,7 +128,8 @@ describe('shape and indexing operators (PyTorch golden)', () => {
       const values = r.reshape(-1).tolist() as (number | boolean)[];
       want.values.forEach((w, i) => {
         if (w === null) expect(values[i]).toBeNaN();
-        else if (typeof w === 'number' && !Number.isInteger(w)) expect(Math.abs((values[i] as number) - w)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(w)));
+        else if (typeof w === 'number' && !Number.isInteger(w))
+          expect(Math.abs((values[i] as number) - w)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(w)));
         else expect(values[i]).toBe(w);
       });
     });

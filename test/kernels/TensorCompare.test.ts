@@ -55,7 +55,9 @@ function viaCpu(op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): BinaryKernels {
   };
 }
 /** The Tensor overloads of a structured op through `atenCpu.<op>`, `<op>_`, `<op>_out`. */
-function viaCpuTensor(op: 'bitwise_and' | 'bitwise_or' | 'bitwise_xor' | 'remainder' | 'fmod'): Pick<BinaryKernels, 'fn' | 'inplace' | 'out'> {
+function viaCpuTensor(
+  op: 'bitwise_and' | 'bitwise_or' | 'bitwise_xor' | 'remainder' | 'fmod',
+): Pick<BinaryKernels, 'fn' | 'inplace' | 'out'> {
   return {
     fn: (_ks, a, b) => atenCpu[op](a, b),
     inplace: (_ks, a, b) => atenCpu[`${op}_`](a, b),
@@ -79,9 +81,20 @@ const BINARY: Record<string, BinaryKernels> = {
   minimum: { fn: (_ks, a, b) => atenCpu.minimum(a, b), out: (_ks, a, b, o) => atenCpu.minimum_out(o, a, b) },
   remainder: { ...viaCpuTensor('remainder'), scalar: C.remainderScalar },
   fmod: { ...viaCpuTensor('fmod'), scalar: C.fmodScalar },
-  atan2: { fn: (_ks, a, b) => atenCpu.atan2(a, b), inplace: (_ks, a, b) => atenCpu.atan2_(a, b), out: (_ks, a, b, o) => atenCpu.atan2_out(o, a, b) },
+  atan2: {
+    fn: (_ks, a, b) => atenCpu.atan2(a, b),
+    inplace: (_ks, a, b) => atenCpu.atan2_(a, b),
+    out: (_ks, a, b, o) => atenCpu.atan2_out(o, a, b),
+  },
 };
-const UNARY: Record<string, [(ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor) => Tensor, (ks: DispatchKeySet, a: Tensor, out: Tensor) => Tensor]> = {
+const UNARY: Record<
+  string,
+  [
+    (ks: DispatchKeySet, a: Tensor) => Tensor,
+    (ks: DispatchKeySet, a: Tensor) => Tensor,
+    (ks: DispatchKeySet, a: Tensor, out: Tensor) => Tensor,
+  ]
+> = {
   logical_not: [C.logicalNot, C.logicalNot_, C.logicalNotOut],
   bitwise_not: [(_ks, a) => atenCpu.bitwise_not(a), (_ks, a) => atenCpu.bitwise_not_(a), (_ks, a, out) => atenCpu.bitwise_not_out(out, a)],
 };

@@ -76,12 +76,17 @@ describe('value ranges', () => {
 
   it('uniform stays within [from, to]', () => {
     fc.assert(
-      fc.property(seedArb, fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), (s, from, width) => {
-        const to = from + width;
-        for (const v of uniformFill(new Generator(s), new Float64Array(50), from, to)) {
-          expect(v >= from && v <= to).toBe(true);
-        }
-      }),
+      fc.property(
+        seedArb,
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        (s, from, width) => {
+          const to = from + width;
+          for (const v of uniformFill(new Generator(s), new Float64Array(50), from, to)) {
+            expect(v >= from && v <= to).toBe(true);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -145,7 +150,9 @@ describe('value ranges', () => {
 describe('argument checks (PyTorch wording)', () => {
   const g = new Generator(0);
   it('uniform', () => {
-    expect(() => uniformFill(g, new Float64Array(1), 2, 1)).toThrow('uniform_ expects to return a [from, to) range, but found from=2 > to=1');
+    expect(() => uniformFill(g, new Float64Array(1), 2, 1)).toThrow(
+      'uniform_ expects to return a [from, to) range, but found from=2 > to=1',
+    );
     expect(() => uniformFill(g, new Float32Array(1), -1e39, 0)).toThrow('from is out of bounds for float');
     expect(() => uniformFill(g, new Float64Array(1), -1e308, 1e308)).toThrow(
       'uniform_ expects to-from <= std::numeric_limits<Double>::max(), but found to=1e+308 and from=-1e+308 which result in to-from to exceed the limit',

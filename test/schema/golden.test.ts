@@ -221,12 +221,14 @@ describe('golden schemas (torch 2.13.0+cpu)', () => {
         message = (err as Error).message;
       }
       if (m.str !== undefined) {
-        if (printed !== m.str) failures.push(`${JSON.stringify(m.text)}: printed ${JSON.stringify(printed ?? message)}, want ${JSON.stringify(m.str)}`);
+        if (printed !== m.str)
+          failures.push(`${JSON.stringify(m.text)}: printed ${JSON.stringify(printed ?? message)}, want ${JSON.stringify(m.str)}`);
       } else if (printed !== undefined) {
         failures.push(`${JSON.stringify(m.text)}: parsed, PyTorch says ${m.error!.message}`);
       } else if (m.error!.type === 'RuntimeError' && !m.error!.full.includes('INTERNAL ASSERT')) {
         const ascii = [...m.text].every((c) => c.charCodeAt(0) < 0x80);
-        if (ascii && message !== m.error!.full) failures.push(`${JSON.stringify(m.text)}: ${JSON.stringify(message)} != ${JSON.stringify(m.error!.full)}`);
+        if (ascii && message !== m.error!.full)
+          failures.push(`${JSON.stringify(m.text)}: ${JSON.stringify(message)} != ${JSON.stringify(m.error!.full)}`);
       }
     }
     expect(failures.slice(0, 20)).toEqual([]);
@@ -247,7 +249,8 @@ describe('golden schemas (torch 2.13.0+cpu)', () => {
       const ascii = [...e.text].every((c) => c.charCodeAt(0) < 0x80);
       const expected = ascii ? e.error.full : e.error.message;
       const actual = ascii ? message : message.replace(/^\n/, '').split('\n')[0];
-      if (actual !== expected) failures.push(`${JSON.stringify(e.text)}:\n  got  ${JSON.stringify(actual)}\n  want ${JSON.stringify(expected)}`);
+      if (actual !== expected)
+        failures.push(`${JSON.stringify(e.text)}:\n  got  ${JSON.stringify(actual)}\n  want ${JSON.stringify(expected)}`);
     }
     expect(failures.slice(0, 20)).toEqual([]);
   });

@@ -11,9 +11,35 @@ const realSchemas = golden.valid.filter((v) => v.origin !== 'tricky').map((v) =>
 // ---- a generator of canonical schema text (PyTorch prints it back unchanged) ----
 
 const KEYWORDS = new Set([
-  'def', 'if', 'else', 'elif', 'while', 'return', 'is', 'and', 'or', 'not', 'global', 'for', 'in', 'raise',
-  'assert', 'break', 'continue', 'del', 'pass', 'class', 'import', 'with', 'as', 'True', 'False', 'None',
-  'NoneType', 'Ellipsis', 'default',
+  'def',
+  'if',
+  'else',
+  'elif',
+  'while',
+  'return',
+  'is',
+  'and',
+  'or',
+  'not',
+  'global',
+  'for',
+  'in',
+  'raise',
+  'assert',
+  'break',
+  'continue',
+  'del',
+  'pass',
+  'class',
+  'import',
+  'with',
+  'as',
+  'True',
+  'False',
+  'None',
+  'NoneType',
+  'Ellipsis',
+  'default',
 ]);
 const ident = fc
   .tuple(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz_'), fc.stringMatching(/^[a-z0-9_]{0,8}$/))
@@ -22,9 +48,7 @@ const ident = fc
 
 const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((v) => v.toString());
 const double = fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => d === 0 || Math.abs(d) >= 2.2250738585072014e-308);
-const strDefault = fc
-  .string({ unit: fc.constantFrom(...'ab c"\'\\\n\t#()[],='), maxLength: 8 })
-  .map((s) => quoteString(s));
+const strDefault = fc.string({ unit: fc.constantFrom(...'ab c"\'\\\n\t#()[],='), maxLength: 8 }).map((s) => quoteString(s));
 
 interface ArgSpec {
   readonly type: string;
@@ -55,9 +79,9 @@ const argType: fc.Arbitrary<ArgSpec> = fc.oneof<fc.Arbitrary<ArgSpec>[]>(
     type: `int[${n}]`,
     defaults: [
       // a list of equal elements collapses to one value
-      fc.array(int64, { minLength: n, maxLength: n }).map((a) =>
-        a.length > 1 && a.every((x) => x === a[0]) ? a[0]! : `[${a.join(', ')}]`,
-      ),
+      fc
+        .array(int64, { minLength: n, maxLength: n })
+        .map((a) => (a.length > 1 && a.every((x) => x === a[0]) ? a[0]! : `[${a.join(', ')}]`)),
     ],
   })),
   fc.constant({ type: 'SymInt[]', defaults: [fc.array(int64, { maxLength: 3 }).map((a) => `[${a.join(', ')}]`)] }),
@@ -79,7 +103,8 @@ const arg = fc
       : fc.constant({ text: `${spec.type} ${name}`, hasDefault: false, isList: spec.type.includes('[') }),
   );
 
-const ret = fc.tuple(fc.oneof(tensorType, fc.constantFrom('int', 'float', 'Scalar', 'bool', 'str', 'Tensor[]')), fc.option(ident, { nil: undefined }))
+const ret = fc
+  .tuple(fc.oneof(tensorType, fc.constantFrom('int', 'float', 'Scalar', 'bool', 'str', 'Tensor[]')), fc.option(ident, { nil: undefined }))
   .map(([t, n]) => (n ? `${t} ${n}` : t));
 
 const schemaText = fc
@@ -147,7 +172,15 @@ describe('properties', () => {
   });
 
   const mutation = fc.oneof(
-    fc.record({ op: fc.constant('insert' as const), at: fc.nat(), s: fc.oneof(fc.constantFrom(...'()[]?!|*,=-.:>"\'#\\\n \t0123456789aTN'), fc.string({ maxLength: 4 }), fc.constantFrom('->', '...', 'None', 'Tensor', '(a!)', '[2]', '1e400', '0x1p3', "'''", '\u00e9', '\ud83d\ude00')) }),
+    fc.record({
+      op: fc.constant('insert' as const),
+      at: fc.nat(),
+      s: fc.oneof(
+        fc.constantFrom(...'()[]?!|*,=-.:>"\'#\\\n \t0123456789aTN'),
+        fc.string({ maxLength: 4 }),
+        fc.constantFrom('->', '...', 'None', 'Tensor', '(a!)', '[2]', '1e400', '0x1p3', "'''", '\u00e9', '\ud83d\ude00'),
+      ),
+    }),
     fc.record({ op: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 6 }) }),
     fc.record({ op: fc.constant('replace' as const), at: fc.nat(), s: fc.string({ minLength: 1, maxLength: 3 }) }),
     fc.record({ op: fc.constant('duplicate' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 12 }) }),
@@ -195,13 +228,19 @@ describe('properties', () => {
 
   it('arbitrary strings either parse or raise SchemaParseError', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: fc.constantFrom(...'f(Tensor x)->[]?!|*,=int.:"\'#\\\n 0123456789ej'), maxLength: 60 })), (t) => {
-        try {
-          parseSchema(t);
-        } catch (e) {
-          if (!(e instanceof SchemaParseError)) throw e;
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.string({ unit: fc.constantFrom(...'f(Tensor x)->[]?!|*,=int.:"\'#\\\n 0123456789ej'), maxLength: 60 }),
+        ),
+        (t) => {
+          try {
+            parseSchema(t);
+          } catch (e) {
+            if (!(e instanceof SchemaParseError)) throw e;
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });

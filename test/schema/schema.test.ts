@@ -110,9 +110,7 @@ describe('data model', () => {
     expect(parseName('foo').toString()).toBe('foo');
     expect(parseSchemaOrName(ADD_TENSOR)).toBeInstanceOf(FunctionSchema);
     expect(() => parseName(ADD_TENSOR)).toThrow(SchemaParseError);
-    expect(() => parseSchema('aten::add.Tensor')).toThrow(
-      'Tried to parse a function schema but only the operator name was given',
-    );
+    expect(() => parseSchema('aten::add.Tensor')).toThrow('Tried to parse a function schema but only the operator name was given');
   });
 
   it('is immutable', () => {
@@ -134,9 +132,7 @@ describe('data model', () => {
   it('accepts registered custom classes only', () => {
     expect(() => parseSchema('f(__torch__.torch.classes.my.Thing x) -> ()')).toThrow(SchemaParseError);
     registerCustomClass('__torch__.torch.classes.my.Thing');
-    expect(parseSchema('f(__torch__.torch.classes.my.Thing x) -> ()').arguments[0]!.type.str()).toBe(
-      '__torch__.torch.classes.my.Thing',
-    );
+    expect(parseSchema('f(__torch__.torch.classes.my.Thing x) -> ()').arguments[0]!.type.str()).toBe('__torch__.torch.classes.my.Thing');
   });
 });
 
@@ -148,12 +144,10 @@ describe('schema kinds (torchgen)', () => {
     expect(kind(ADD_OUT)).toBe('out');
     expect(kind('__iadd__(Tensor(a!) self, Tensor other) -> Tensor(a!)')).toBe('inplace');
     expect(kind('__add__(Tensor self, Tensor other) -> Tensor')).toBe('functional');
-    expect(
-      kind('_fused_moving_avg_obs_fq_helper(Tensor self, Tensor(a!) running_min, float c) -> (Tensor output, Tensor mask)'),
-    ).toBe('mutable');
-    expect(
-      kind('_foo.out(Tensor self, *, Tensor(a!) out, Tensor(b!) _scratch_buf) -> Tensor(a!)'),
-    ).toBe('scratch');
+    expect(kind('_fused_moving_avg_obs_fq_helper(Tensor self, Tensor(a!) running_min, float c) -> (Tensor output, Tensor mask)')).toBe(
+      'mutable',
+    );
+    expect(kind('_foo.out(Tensor self, *, Tensor(a!) out, Tensor(b!) _scratch_buf) -> Tensor(a!)')).toBe('scratch');
     expect(() => kind('foo_.out(Tensor(a!) self, *, Tensor(b!) out) -> Tensor(b!)')).toThrow(/both out= and inplace/);
   });
 });

@@ -68,7 +68,9 @@ describe('tensor creation (PyTorch golden)', () => {
     expect(t.size()).toEqual(c.expected.sizes);
     const ulp = c.dtype === 'float32' ? 2 ** -23 : c.dtype === 'float64' ? 2 ** -52 : 0;
     const want = dec(c.expected.values as Enc) as number[];
-    (t.tolist() as number[]).forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(ulp * Math.max(1, Math.abs(want[i]!)) * 2));
+    (t.tolist() as number[]).forEach((v, i) =>
+      expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(ulp * Math.max(1, Math.abs(want[i]!)) * 2),
+    );
   });
   it.each(golden.eye.map((c) => [`${c.n},${c.m}`, c] as const))('eye(%s)', (_a, c) =>
     check(() => (c.m === null ? torch.eye(c.n) : torch.eye(c.n, c.m)), c.expected),

@@ -154,9 +154,7 @@ describe('devices other than cpu and meta', () => {
     expect(formatTensor(simple([2], [1, 2], { device: 'cuda:1', dtype: 'int32', requiresGrad: false }))).toBe(
       "tensor([1, 2], device='cuda:1', dtype=torch.int32)",
     );
-    expect(formatTensor(simple([], [3], { device: 'cuda:0', requiresGrad: true }))).toBe(
-      "tensor(3., device='cuda:0', requires_grad=True)",
-    );
+    expect(formatTensor(simple([], [3], { device: 'cuda:0', requiresGrad: true }))).toBe("tensor(3., device='cuda:0', requires_grad=True)");
   });
 });
 

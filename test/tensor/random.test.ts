@@ -32,7 +32,7 @@ const small = (x: number | string | undefined) => Math.abs(Number(x ?? 0)) < 2 *
 describe('sampling through the dispatcher (PyTorch golden)', () => {
   const cases = G.cases.filter(
     (c) =>
-      (c.op === 'rand' || c.op === 'uniform') && (c.dtype === 'float32' || c.dtype === 'float64') ||
+      ((c.op === 'rand' || c.op === 'uniform') && (c.dtype === 'float32' || c.dtype === 'float64')) ||
       (c.op === 'randint' && c.dtype === 'int64' && small(c.args?.low) && small(c.args?.high)) ||
       (c.op === 'randperm' && c.dtype === 'int64'),
   );

@@ -9,8 +9,7 @@ interface Case {
   shape: number[];
   steps: Step[];
   expected:
-    | { sizes: number[]; strides: number[]; offset: number; shares: boolean; values: number[]; contiguous: boolean }
-    | { error: string };
+    { sizes: number[]; strides: number[]; offset: number; shares: boolean; values: number[]; contiguous: boolean } | { error: string };
 }
 
 const golden = loadGolden<{ cases: Case[] }>('views.json');
@@ -56,7 +55,15 @@ function apply(t: Tensor, [op, ...args]: Step): Tensor {
 describe('views and shape ops (PyTorch golden)', () => {
   it('has the cases', () => expect(golden.cases.length).toBeGreaterThan(100));
   for (const c of golden.cases) {
-    it(`[${c.shape.join(', ')}] ${c.steps.map((s) => `${s[0]}(${s.slice(1).map((x) => JSON.stringify(x)).join(', ')})`).join('.')}`, () => {
+    it(`[${c.shape.join(', ')}] ${c.steps
+      .map(
+        (s) =>
+          `${s[0]}(${s
+            .slice(1)
+            .map((x) => JSON.stringify(x))
+            .join(', ')})`,
+      )
+      .join('.')}`, () => {
       const n = c.shape.reduce((a, b) => a * b, 1);
       const base = torch.arange(n, { dtype: 'float32' }).reshape(c.shape);
       const run = () => c.steps.reduce(apply, base);
@@ -73,7 +80,7 @@ describe('views and shape ops (PyTorch golden)', () => {
         contiguous: e.contiguous,
       });
       expect(t.sharesStorageWith(base)).toBe(e.shares);
-      expect((t.contiguous().reshape(-1).tolist() as number[])).toEqual(e.values);
+      expect(t.contiguous().reshape(-1).tolist() as number[]).toEqual(e.values);
     });
   }
 });

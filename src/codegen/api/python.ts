@@ -111,7 +111,14 @@ export function bindings(functions: readonly NativeFunction[], variant: Variant)
     let minPositional = positional.length;
     while (minPositional > 0 && positional[minPositional - 1]!.hasDefault) minPositional--;
     const out =
-      outs.find((o) => o.func.name === nf.func.name && sameArgs(o.func.arguments.filter((a) => !a.isOut), nf.func.arguments)) ?? null;
+      outs.find(
+        (o) =>
+          o.func.name === nf.func.name &&
+          sameArgs(
+            o.func.arguments.filter((a) => !a.isOut),
+            nf.func.arguments,
+          ),
+      ) ?? null;
     const names = new Set(args.map((a) => a.name));
     const ov: Overload = {
       nf,
@@ -436,7 +443,9 @@ export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolea
   // (`torch.div(a, b, { rounding_mode })` selects div.Tensor_mode over div.Tensor).
   const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov))}))` : '';
   if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))${kw}`;
-  const parts = [ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`];
+  const parts = [
+    ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`,
+  ];
   ov.positional.forEach((arg, i) => {
     const c = argCheck(arg, `a[${i}]`, numbers);
     parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
@@ -451,4 +460,3 @@ export function allowedKw(ov: Overload): string[] {
   if (ov.tensorOptions) allowed.push('requires_grad');
   return allowed;
 }
-

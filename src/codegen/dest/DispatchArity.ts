@@ -80,7 +80,7 @@ function callClosure(n: number): string[] {
 function emitMakeCall(): string[] {
   const lines = [
     '/**',
-    " * `Dispatcher::call`: the closure `op.call` of an operator, for the arity of its schema (no schema: the",
+    ' * `Dispatcher::call`: the closure `op.call` of an operator, for the arity of its schema (no schema: the',
     ' * general form). Extracts the key set from the arguments (TLS included, TLS excluded, fallthrough mask),',
     ' * looks up the kernel in the table slot that set indexes and calls it.',
     ' */',
@@ -117,7 +117,7 @@ function emitMakeCall(): string[] {
 function emitMakeRedispatch(): string[] {
   const lines = [
     '/**',
-    " * `Dispatcher::redispatch`: the closure `op.redispatch` of an operator, for the arity of its schema. Calls",
+    ' * `Dispatcher::redispatch`: the closure `op.redispatch` of an operator, for the arity of its schema. Calls',
     ' * the kernel for exactly the given key set: no extraction, TLS or masking.',
     ' */',
     'export function makeRedispatch(entry: OperatorEntry, slowRedispatch: SlowRedispatch): AnyFn {',
@@ -160,12 +160,7 @@ function emitMakeRedispatchBelow(): string[] {
       `      return (${['ks: DispatchKeySet', ...params(n)].join(', ')}) => op.redispatch(${['below(ks)', ...names(n)].join(', ')});`,
     );
   }
-  lines.push(
-    '    default:',
-    '      return (ks: DispatchKeySet, ...args: unknown[]) => op.redispatch(below(ks), ...args);',
-    '  }',
-    '}',
-  );
+  lines.push('    default:', '      return (ks: DispatchKeySet, ...args: unknown[]) => op.redispatch(below(ks), ...args);', '  }', '}');
   return lines;
 }
 

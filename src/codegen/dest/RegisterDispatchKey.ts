@@ -20,7 +20,14 @@ interface Wrappers {
  * TensorIteratorBase` its meta returns the iterator; without, its meta sets the outputs
  * (Note [Structured kernels without a TensorIterator]).
  */
-function structuredWrappers(ctx: TsTypes, nf: NativeFunction, structuredOut: NativeFunction, kernel: string, cpuLines: string[], overloaded: boolean): Wrappers {
+function structuredWrappers(
+  ctx: TsTypes,
+  nf: NativeFunction,
+  structuredOut: NativeFunction,
+  kernel: string,
+  cpuLines: string[],
+  overloaded: boolean,
+): Wrappers {
   const args = nf.func.arguments;
   const kind = nf.func.kind();
   const typed = args.map((a) => `${paramName(a.name)}: ${ctx.argType(a.type)}`);
@@ -28,12 +35,14 @@ function structuredWrappers(ctx: TsTypes, nf: NativeFunction, structuredOut: Nat
   const out = args.filter((a) => a.isOut).map((a) => paramName(a.name));
   const rets = nf.func.returns;
   const retType = rets.length === 1 ? 'Tensor' : `[${rets.map((r) => ctx.returnType(r)).join(', ')}]`;
-  const W = structuredOut.structuredInherits === null
-    ? metaBaseWrappers(ctx, nf, structuredOut, kernel, retType)
-    : iteratorWrappers(ctx, nf, kernel);
+  const W =
+    structuredOut.structuredInherits === null
+      ? metaBaseWrappers(ctx, nf, structuredOut, kernel, retType)
+      : iteratorWrappers(ctx, nf, kernel);
   // at::cpu::<name>: defaults filled in; out= as `<name>_out(out, ...)` and `<name>_outf(..., out)`.
   const withDefaults = args.map((a, i) => {
-    if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined)) return typed[i]!;
+    if (a.isOut || a.defaultValue === undefined || args.slice(i + 1).some((b) => !b.isOut && b.defaultValue === undefined))
+      return typed[i]!;
     return `${typed[i]!} = ${defaultExpr(nf, a.defaultValue)}`;
   });
   // Note [atenCpu names of overloads]
@@ -47,7 +56,9 @@ function structuredWrappers(ctx: TsTypes, nf: NativeFunction, structuredOut: Nat
     const key = overloaded ? nf.handleName : `${base}_out`;
     const rest = withDefaults.filter((_, i) => !args[i]!.isOut);
     cpuLines.push(`  /** \`${cpp}\` */`);
-    cpuLines.push(`  ${key}: (${[...out.map((o) => `${o}: Tensor`), ...rest].join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
+    cpuLines.push(
+      `  ${key}: (${[...out.map((o) => `${o}: Tensor`), ...rest].join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`,
+    );
     cpuLines.push(`  /** \`${cpp.replace('_out', '_outf')}\` */`);
     cpuLines.push(`  ${key}f: (${typed.join(', ')}): ${retType} => cpu_${nf.handleName}(NO_KEYS, ${names.join(', ')}),`);
   } else {
@@ -68,7 +79,10 @@ function iteratorWrappers(ctx: TsTypes, nf: NativeFunction, kernel: string): Wra
   const W: Wrappers = { cpu: [], meta: [] };
   const self = names[0] ?? 'self';
   const out = args.filter((a) => a.isOut).map((a) => paramName(a.name));
-  if (kind === 'out' && out.length !== 1) ctx.fail('a structured_inherits: TensorIteratorBase kernel has exactly one out= tensor (several outputs need a MetaBase kernel: drop structured_inherits)');
+  if (kind === 'out' && out.length !== 1)
+    ctx.fail(
+      'a structured_inherits: TensorIteratorBase kernel has exactly one out= tensor (several outputs need a MetaBase kernel: drop structured_inherits)',
+    );
   const outName = out[0] ?? 'out';
   for (const backend of ['cpu', 'meta'] as const) {
     const L = W[backend];
@@ -118,19 +132,24 @@ function metaBaseWrappers(ctx: TsTypes, nf: NativeFunction, structuredOut: Nativ
   const names = args.map((a) => paramName(a.name));
   const metaArgs = args.filter((a) => !a.isOut).map((a) => paramName(a.name));
   // The impl's arguments: each precomputed argument replaced by the meta's values (torchgen's Precompute).
-  const implArgs = args.filter((a) => !a.isOut).flatMap((a) => {
-    const p = structuredOut.precomputed.find((q) => q.replace === a.name);
-    return p ? p.with.map((w) => `m.precomputed.${paramName(w.name)}`) : [paramName(a.name)];
-  });
+  const implArgs = args
+    .filter((a) => !a.isOut)
+    .flatMap((a) => {
+      const p = structuredOut.precomputed.find((q) => q.replace === a.name);
+      return p ? p.with.map((w) => `m.precomputed.${paramName(w.name)}`) : [paramName(a.name)];
+    });
   const nOut = structuredOut.func.arguments.filter((a) => a.isOut).length;
   const rets = nf.func.returns;
-  if (rets.length !== nOut) ctx.fail(`returns ${rets.length} values but its structured out= overload '${structuredOut.opName}' writes ${nOut}`);
+  if (rets.length !== nOut)
+    ctx.fail(`returns ${rets.length} values but its structured out= overload '${structuredOut.opName}' writes ${nOut}`);
   const self = names[0] ?? 'self';
   const W: Wrappers = { cpu: [], meta: [] };
   for (const backend of ['cpu', 'meta'] as const) {
     const L = W[backend];
     L.push(`/** \`${nf.opName}\`, ${backend === 'cpu' ? 'CPU' : 'Meta'} (${kind}). */`);
-    L.push(`${backend === 'cpu' ? 'export ' : ''}function ${backend}_${nf.handleName}(_ks: DispatchKeySet, ${typed.join(', ')}): ${retType} {`);
+    L.push(
+      `${backend === 'cpu' ? 'export ' : ''}function ${backend}_${nf.handleName}(_ks: DispatchKeySet, ${typed.join(', ')}): ${retType} {`,
+    );
     L.push(`  const k = ${kernel};`);
     let outs: string[];
     if (kind === 'functional') {
@@ -184,16 +203,32 @@ function plan(functions: readonly NativeFunction[]): { plans: Plan[]; cpuLines: 
       const cpu =
         structuredOut.dispatch.find((d) => d.key === 'CPU') ??
         ctx.fail(`structured out= entry '${structuredOut.opName}' lists no CPU kernel (expected e.g. 'CPU: BinaryOps.addStructured')`);
-      const wrappers = structuredWrappers(ctx, nf, structuredOut, `${cpu.kernel.module}.${cpu.kernel.fn}`, cpuLines, (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1);
+      const wrappers = structuredWrappers(
+        ctx,
+        nf,
+        structuredOut,
+        `${cpu.kernel.module}.${cpu.kernel.fn}`,
+        cpuLines,
+        (cpuNameUses.get(cpuNameOf(nf)) ?? 0) > 1,
+      );
       return {
         nf,
-        kernels: new Map([['CPU', `cpu_${nf.handleName}`], ['Meta', `meta_${nf.handleName}`]]),
+        kernels: new Map([
+          ['CPU', `cpu_${nf.handleName}`],
+          ['Meta', `meta_${nf.handleName}`],
+        ]),
         wrappers,
         structuredModule: cpu.kernel.module,
         metaBase: structuredOut.structuredInherits === null,
       };
     }
-    return { nf, kernels: new Map(nf.dispatch.map((d) => [d.key, `${d.kernel.module}.${d.kernel.fn}`])), wrappers: null, structuredModule: null, metaBase: false };
+    return {
+      nf,
+      kernels: new Map(nf.dispatch.map((d) => [d.key, `${d.kernel.module}.${d.kernel.fn}`])),
+      wrappers: null,
+      structuredModule: null,
+      metaBase: false,
+    };
   });
   return { plans, cpuLines };
 }
@@ -255,7 +290,9 @@ export function emitRegisterDispatchKey(functions: readonly NativeFunction[], ke
   ].join('\n');
   const helpers = [
     ...(iteratorUsed && body.includes('checkInplace(') ? ['checkInplace'] : []),
-    ...(metaBaseUsed ? ['allocateStructuredOutput', 'checkInplaceOutput', 'resizeStructuredOutput'].filter((h) => body.includes(`${h}(`)) : []),
+    ...(metaBaseUsed
+      ? ['allocateStructuredOutput', 'checkInplaceOutput', 'resizeStructuredOutput'].filter((h) => body.includes(`${h}(`))
+      : []),
   ];
   return [
     GENERATED_HEADER,
@@ -289,7 +326,7 @@ export function emitCPUFunctions(functions: readonly NativeFunction[]): string {
     GENERATED_HEADER,
     '//',
     "// The direct CPU entry points of the structured kernels (torchgen's CPUFunctions.h, `at::cpu::`): they call",
-    "// the CPU wrappers of src/generated/RegisterCPU.ts without dispatching.",
+    '// the CPU wrappers of src/generated/RegisterCPU.ts without dispatching.',
     '',
     "import { DispatchKeySet } from '../c10/DispatchKeySet.js';",
     ...typeImports(body, ['DispatchKeySet']),

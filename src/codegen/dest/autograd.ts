@@ -14,9 +14,32 @@ export const AUTOGRAD_HEADER =
   '// Do not edit; run npm run codegen.';
 
 const GLOBALS = new Set([
-  'Math', 'Number', 'null', 'undefined', 'true', 'false', 'Infinity', 'NaN', 'const', 'let', 'new', 'typeof',
-  'Array', 'return', 'function', 'of', 'for', 'if', 'else', 'instanceof', 'void', 'as', 'number', 'string',
-  'boolean', 'Tensor',
+  'Math',
+  'Number',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  'Infinity',
+  'NaN',
+  'const',
+  'let',
+  'new',
+  'typeof',
+  'Array',
+  'return',
+  'function',
+  'of',
+  'for',
+  'if',
+  'else',
+  'instanceof',
+  'void',
+  'as',
+  'number',
+  'string',
+  'boolean',
+  'Tensor',
 ]);
 
 const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) => string; type: string }>> = {
@@ -44,7 +67,7 @@ function tensorKind(a: Argument): TensorArgKind {
  * printed names. `copy_` records `torch::autograd::CopyBackwards`.
  */
 const MANUAL_NODE_NAMES: Readonly<Record<string, { className: string; printed: string }>> = {
-  'copy_': { className: 'CopyBackwards', printed: 'torch::autograd::CopyBackwards' },
+  copy_: { className: 'CopyBackwards', printed: 'torch::autograd::CopyBackwards' },
 };
 
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */
@@ -104,15 +127,18 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
   };
   for (const f of info.formulas) {
     let expr = f.expr;
-    expr = expr.replace(/(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel|dim\(\)|strides|storageOffset|device)/g, (m, v: string, member: string) => {
-      if (!argNames.has(v)) return m;
-      const arg = args.find((x) => x.name === v) as Argument;
-      const kind = tensorKind(arg);
-      if (kind !== 'tensor' && !(kind === 'list' && member === 'sizes')) return m;
-      const field = `${v}_${(META_MEMBERS[member] as { field: string }).field}`;
-      a.savedMeta.set(field, { arg: v, member });
-      return field;
-    });
+    expr = expr.replace(
+      /(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel|dim\(\)|strides|storageOffset|device)/g,
+      (m, v: string, member: string) => {
+        if (!argNames.has(v)) return m;
+        const arg = args.find((x) => x.name === v) as Argument;
+        const kind = tensorKind(arg);
+        if (kind !== 'tensor' && !(kind === 'list' && member === 'sizes')) return m;
+        const field = `${v}_${(META_MEMBERS[member] as { field: string }).field}`;
+        a.savedMeta.set(field, { arg: v, member });
+        return field;
+      },
+    );
     const plain = stripStrings(expr);
     for (const m of plain.matchAll(/(?<![.\w])([A-Za-z_]\w*)/g)) {
       const id = m[1] as string;
@@ -208,12 +234,14 @@ function emitNode(a: Analysed): string[] {
           ? `    const ${name} = this.${name}_.unpack(this);`
           : `    const ${name} = (this.${name}_.defined() ? this.${name}_.unpack(this) : null) as Tensor;`,
       );
-    }
-    else L.push(`    const ${name} = this.${name}_;`);
+    } else L.push(`    const ${name} = this.${name}_;`);
   }
   for (const field of a.savedMeta.keys()) L.push(`    const ${field} = this.${field};`);
   for (const f of a.info.formulas) {
-    if (tensorKind(args.find((x) => x.name === f.arg) as Argument) === 'list' && [...a.exprs.values()].some((e) => e.includes(`${f.arg}_count`))) {
+    if (
+      tensorKind(args.find((x) => x.name === f.arg) as Argument) === 'list' &&
+      [...a.exprs.values()].some((e) => e.includes(`${f.arg}_count`))
+    ) {
       L.push(`    const ${f.arg}_count = this.${f.arg}_count;`);
     }
   }
@@ -304,7 +332,9 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   if (a === null) {
     // No formula: record a node that raises PyTorch's NotImplemented text if the backward ever reaches it.
     L.push(`    const gradFn = new ErrorNode(NOT_IMPLEMENTED('${nf.func.name}'));`);
-    const edges = tArgs.map((x) => (tensorKind(x) === 'list' ? `...${paramName(x.name)}.map(gradientEdge)` : `gradientEdge(${paramName(x.name)})`));
+    const edges = tArgs.map((x) =>
+      tensorKind(x) === 'list' ? `...${paramName(x.name)}.map(gradientEdge)` : `gradientEdge(${paramName(x.name)})`,
+    );
     L.push(`    gradFn.setNextEdges([${edges.join(', ')}]);`);
   } else {
     L.push(`    const gradFn = new ${a.className}();`);
@@ -439,8 +469,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
       if (fa !== undefined) a = fa;
     }
     const info = a?.info;
-    const neverDifferentiable =
-      info !== undefined && info.formulas.length === 0 && info.outputDifferentiability?.every((d) => !d) === true;
+    const neverDifferentiable = info !== undefined && info.formulas.length === 0 && info.outputDifferentiability?.every((d) => !d) === true;
     if (neverDifferentiable) {
       // DONT_REQUIRE_DERIVATIVE: the outputs never require grad; the built-in autograd fallback redispatches.
     } else if (kind === 'out') autogradLines.push(...emitKernel(nf, null, true));
@@ -452,7 +481,7 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
   return [
     AUTOGRAD_HEADER,
     '//',
-    '// Graph nodes (torchgen\'s Functions.h), Autograd kernels (VariableType) and ADInplaceOrView kernels of',
+    "// Graph nodes (torchgen's Functions.h), Autograd kernels (VariableType) and ADInplaceOrView kernels of",
     '// view operators. src/autograd/register.ts registers them; see src/autograd/README.md.',
     '',
     "import { afterADInplaceOrViewKeyset, afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';",

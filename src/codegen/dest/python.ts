@@ -5,7 +5,23 @@
 import { ListType, OptionalType, type Argument } from '../../schema/index.js';
 import { GENERATED_HEADER } from '../api/types.js';
 import type { NativeFunction } from '../model.js';
-import { type Overload, type Binding, isOptionalTensorListType, isIntListType, bindings, argCheck, argConvert, handleType, pyTypeName, defaultExpr, pySignature, numOuts, tsSignatures, conditionExpr, allowedKw } from '../api/python.js';
+import {
+  type Overload,
+  type Binding,
+  isOptionalTensorListType,
+  isIntListType,
+  bindings,
+  argCheck,
+  argConvert,
+  handleType,
+  pyTypeName,
+  defaultExpr,
+  pySignature,
+  numOuts,
+  tsSignatures,
+  conditionExpr,
+  allowedKw,
+} from '../api/python.js';
 
 /** The body that parses the rest of the arguments and calls the operator. */
 function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, indent: string): string[] {
@@ -42,7 +58,9 @@ function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, 
   const call = (nf: NativeFunction): string => {
     let k = 0;
     const several = numOuts(nf) > 1;
-    const args = nf.func.arguments.map((a) => (a.isOut ? (several ? `(out as Tensor[])[${k++}] as Tensor` : 'out as Tensor') : (vars.get(a.name) ?? 'undefined')));
+    const args = nf.func.arguments.map((a) =>
+      a.isOut ? (several ? `(out as Tensor[])[${k++}] as Tensor` : 'out as Tensor') : (vars.get(a.name) ?? 'undefined'),
+    );
     return `aten().${nf.handleName}.call(${args.join(', ')})`;
   };
   if (ov.out) {
@@ -126,7 +144,15 @@ function badCallLines(b: Binding): string[] {
   const param = (a: Argument): string => {
     const base = a.type instanceof OptionalType ? a.type.elem : a.type;
     const list =
-      base instanceof ListType ? (isIntListType(base) ? 'int' : isOptionalTensorListType(base) ? 'Tensor?' : base.elem.kind === 'TensorType' ? 'Tensor' : null) : null;
+      base instanceof ListType
+        ? isIntListType(base)
+          ? 'int'
+          : isOptionalTensorListType(base)
+            ? 'Tensor?'
+            : base.elem.kind === 'TensorType'
+              ? 'Tensor'
+              : null
+        : null;
     const fields = [
       `name: ${JSON.stringify(a.name === 'self' ? 'input' : a.name)}`,
       `type: ${JSON.stringify(pyTypeName(a.type))}`,
@@ -157,10 +183,38 @@ function sigsName(b: Binding): string {
 }
 
 const RUNTIME_NAMES = [
-  'checkKw', 'isBool', 'isDevice', 'isDtype', 'isFloat', 'isGenerator', 'isInt', 'isIntList', 'isIntVarargs', 'isOptionalTensorList', 'toOptionalTensorList', 'isKw', 'kwFits', 'toIntListN',
-  'checkOutTuple', 'isScalar', 'isTensor', 'isTensorOrNumber', 'kwArg', 'missingKw', 'noMatch', 'toDevice', 'toDtype', 'toIntList',
-  'badCall', 'checkNoKw', 'isTensorList', 'noArgs',
-  'toTensor', 'type DeviceLike', 'type DtypeLike', 'type Kw',
+  'checkKw',
+  'isBool',
+  'isDevice',
+  'isDtype',
+  'isFloat',
+  'isGenerator',
+  'isInt',
+  'isIntList',
+  'isIntVarargs',
+  'isOptionalTensorList',
+  'toOptionalTensorList',
+  'isKw',
+  'kwFits',
+  'toIntListN',
+  'checkOutTuple',
+  'isScalar',
+  'isTensor',
+  'isTensorOrNumber',
+  'kwArg',
+  'missingKw',
+  'noMatch',
+  'toDevice',
+  'toDtype',
+  'toIntList',
+  'badCall',
+  'checkNoKw',
+  'isTensorList',
+  'noArgs',
+  'toTensor',
+  'type DeviceLike',
+  'type DtypeLike',
+  'type Kw',
 ];
 
 const TYPE_IMPORTS: readonly (readonly [names: readonly string[], from: string])[] = [
