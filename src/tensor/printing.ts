@@ -10,6 +10,7 @@
 
 import { dtypeName } from '../c10/ScalarType.js';
 import { getDefaultDtype } from './defaults.js';
+import { contiguousStrides } from './TensorImpl.js';
 
 /** The view of a tensor the printer needs. The tensor class implements it; this module does not import it. */
 export interface PrintableTensor {
@@ -317,16 +318,6 @@ class Formatter {
 interface Layout {
   readonly sizes: readonly number[];
   readonly strides: readonly number[];
-}
-
-function contiguousStrides(sizes: readonly number[]): number[] {
-  const strides = new Array<number>(sizes.length);
-  let acc = 1;
-  for (let d = sizes.length - 1; d >= 0; d--) {
-    strides[d] = acc;
-    acc *= sizes[d] ?? 0;
-  }
-  return strides;
 }
 
 /** Indices kept along one dimension when summarising: all, or the first and last `edgeitems`. */
