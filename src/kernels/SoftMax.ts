@@ -3,7 +3,10 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { newStrided } from '../tensor/EmptyTensor.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 
@@ -39,12 +42,72 @@ function softmaxLine(line: number[], log: boolean): number[] {
   return log ? line.map((x) => x - m - Math.log(sum)) : e.map((x) => x / sum);
 }
 
+// Note [softmax over storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// float32 and float64 run over the storage arrays: per line, the max, exp(x - max) into a float64 scratch row
+// with their sum, then the scaled values (or x - max - log(sum)) stored in the output's dtype. Every step is
+// the double arithmetic of the value-list path, in the same order, so results are identical; float16 and
+// bfloat16 keep the value-list path.
+let scratch = new Float64Array(1024);
+
+function softmaxLines(
+  x: StorageArray,
+  xb: number,
+  y: StorageArray,
+  yb: number,
+  outer: number,
+  size: number,
+  inner: number,
+  log: boolean,
+): void {
+  if (scratch.length < size) scratch = new Float64Array(size);
+  const e = scratch;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      const start = o * size * inner + i;
+      let m = -Infinity;
+      for (let k = 0, p = xb + start; k < size; k++, p += inner) {
+        const v = x[p] as number;
+        m = v > m || v !== v ? v : m;
+      }
+      let sum = 0;
+      for (let k = 0, p = xb + start; k < size; k++, p += inner) {
+        const v = Math.exp((x[p] as number) - m);
+        e[k] = v;
+        sum += v;
+      }
+      if (log) {
+        const ls = Math.log(sum);
+        for (let k = 0, p = start; k < size; k++, p += inner) y[yb + p] = (x[xb + p] as number) - m - ls;
+      } else {
+        for (let k = 0, p = yb + start; k < size; k++, p += inner) y[p] = (e[k] as number) / sum;
+      }
+    }
+  }
+}
+
 function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: boolean): Tensor {
   const outDtype = floatDtype(self, log ? 'log_softmax_lastdim_kernel_impl' : 'softmax_lastdim_kernel_impl', dtype);
   const d = maybeWrapDim(dim, self.dim());
-  const values = numberValuesOf(self);
-  if (!self.isMeta()) alongDim(values, self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d, (l) => softmaxLine(l, log));
-  return tensorFromValues(self, [...self.sizes], outDtype, values);
+  const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
+  if (!direct(self.dtype) || !direct(outDtype)) {
+    const values = numberValuesOf(self);
+    if (!self.isMeta()) alongDim(values, self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d, (l) => softmaxLine(l, log));
+    return tensorFromValues(self, [...self.sizes], outDtype, values);
+  }
+  // See Note [softmax over storage].
+  const sizes = [...self.sizes];
+  const out = newStrided(sizes, contiguousStrides(sizes), outDtype, self.device);
+  if (out.isMeta() || out.numel === 0) return out;
+  const size = self.dim() === 0 ? 1 : (sizes[d] as number);
+  let inner = 1;
+  for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
+  const outer = out.numel / (size * inner);
+  const src = self.contiguous();
+  const x = src.dataView();
+  const y = out.dataView();
+  softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
+  return out;
 }
 
 /** `softmax.int(self, dim, dtype=None)`. */
