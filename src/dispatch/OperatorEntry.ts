@@ -140,10 +140,18 @@ export class OperatorEntry {
 
   /** `hasKernelForAnyDispatchKey(ks)`: a registration at a non-alias key that ks has. */
   hasKernelForAnyDispatchKey(ks: DispatchKeySet): boolean {
-    for (const k of this.kernels.keys()) {
-      if (!isAliasDispatchKey(k) && ks.hasAll(DispatchKeySet.fromKey(k))) return true;
-    }
+    // Called for every slot of every table computation: a plain array, no iterator (startup cost).
+    const sets = this.runtimeKernelKeySets;
+    for (let i = 0; i < sets.length; i++) if (ks.hasAll(sets[i] as DispatchKeySet)) return true;
     return false;
+  }
+
+  /** The key sets of the non-alias keys that have kernels, kept by registerKernel / deregisterKernel. */
+  private runtimeKernelKeySets: DispatchKeySet[] = [];
+
+  private refreshRuntimeKernelKeySets(): void {
+    this.runtimeKernelKeySets = [];
+    for (const k of this.kernels.keys()) if (!isAliasDispatchKey(k)) this.runtimeKernelKeySets.push(DispatchKeySet.fromKey(k));
   }
 
   /**
@@ -235,8 +243,10 @@ export class OperatorEntry {
   /** Adds a kernel at `key` (CompositeImplicitAutograd for a catch-all) in front of its list. */
   registerKernel(key: DispatchKey, kernel: AnnotatedKernel): void {
     const list = this.kernels.get(key);
-    if (list === undefined) this.kernels.set(key, [kernel]);
-    else list.unshift(kernel);
+    if (list === undefined) {
+      this.kernels.set(key, [kernel]);
+      this.refreshRuntimeKernelKeySets();
+    } else list.unshift(kernel);
   }
 
   /** Removes exactly that registration; the previous one at the key becomes active again. */
@@ -245,7 +255,10 @@ export class OperatorEntry {
     const i = list?.indexOf(kernel) ?? -1;
     if (list === undefined || i < 0) return;
     list.splice(i, 1);
-    if (list.length === 0) this.kernels.delete(key);
+    if (list.length === 0) {
+      this.kernels.delete(key);
+      this.refreshRuntimeKernelKeySets();
+    }
   }
 
   /** `listAllDispatchKeys()`: the keys whose live slot has a kernel, `[K1, K2, ...]`. */
