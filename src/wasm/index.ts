@@ -12,7 +12,7 @@ import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.j
 import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
 
 export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
-export { decodeBase64, memoryImport, sections, withSharedMemoryImport } from './binaryFormat.js';
+export { SectionId, decodeBase64, memoryImport, sections, withSharedMemoryImport, type MemoryImport, type Section } from './binaryFormat.js';
 export { KERNEL_NAMES, jsKernels, kernelsFromExports, type KernelName, type Kernels } from './kernels.js';
 export {
   MAX_WASM_PAGES,
