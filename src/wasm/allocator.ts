@@ -1,0 +1,231 @@
+// A caching allocator over WebAssembly linear memory: hands out 64-byte-aligned blocks by byte address,
+// keeps freed blocks in per-size-class free lists and reuses them before growing the memory. JS owns it;
+// kernels only ever see the addresses. Anchors: c10's CPUAllocator (alloc_cpu: 64-byte alignment, null for
+// 0 bytes) and PyTorch's caching allocators (c10/mobile/CPUCachingAllocator.cpp: free lists keyed by size;
+// CUDACachingAllocator: `roundup_power2_divisions`, allocated/reserved/peak stats, empty_cache).
+
+import { WasmOutOfMemoryError, type WasmMemory } from './memory.js';
+
+/** Alignment of every block, in bytes (c10's gAlignment: a cache line, and AVX-512's vector width). */
+export const ALIGNMENT = 64;
+
+// Note [Size classes]
+// ~~~~~~~~~~~~~~~~~~~
+// A request is rounded up to a size class, and a freed block goes back to its class's free list, so a
+// later request of a similar size reuses it exactly (no splitting, no coalescing on the hot path).
+// Classes are multiples of 64 up to 256 bytes, then each power-of-two interval (2^k, 2^(k+1)] is cut in 4
+// (PyTorch's roundup_power2_divisions = 4): 320, 384, 448, 512, 640, 768, 896, 1024, 1280 ... A block then
+// wastes at most 25% (and under 64 bytes below 256), and a loop that allocates the same shapes every
+// iteration, the common case, reaches a steady state with no growth and every allocation a cache hit.
+// Linear memory never shrinks, so freed blocks are never given back to the engine; when growing would pass
+// the cap, the allocator first takes a free block of a larger class, then trims free blocks that sit at the
+// top of the heap (emptyCache) and retries, and only then throws WasmOutOfMemoryError, which storage
+// catches to fall back to an ordinary ArrayBuffer.
+
+/** The size class of a request of `nbytes` (> 0): see Note [Size classes]. */
+export function sizeClass(nbytes: number): number {
+  const s = Math.ceil(nbytes / ALIGNMENT) * ALIGNMENT;
+  if (s <= 256) return s;
+  // Largest power of two below s; s <= 2^32, so s - 1 fits clz32.
+  const p = 2 ** (31 - Math.clz32(s - 1));
+  const step = p / 4;
+  return Math.ceil(s / step) * step;
+}
+
+/** Counters, named after torch.cuda.memory_stats() (allocated_bytes, reserved_bytes, ...). */
+export interface AllocatorStats {
+  /** Bytes in live blocks (by size class). */
+  readonly allocatedBytes: number;
+  readonly peakAllocatedBytes: number;
+  /** Bytes carved out of linear memory so far: live blocks plus cached free blocks. */
+  readonly reservedBytes: number;
+  readonly peakReservedBytes: number;
+  /** Bytes in cached free blocks (reserved - allocated). */
+  readonly cachedBytes: number;
+  /** Size of the linear memory. */
+  readonly memoryBytes: number;
+  /** Number of live blocks. */
+  readonly liveBlocks: number;
+  readonly allocations: number;
+  readonly frees: number;
+  /** Allocations served from a free list. */
+  readonly cacheHits: number;
+  /** Times the linear memory grew. */
+  readonly growths: number;
+}
+
+/**
+ * The caching allocator over one WasmMemory. Not thread-safe: the JS thread that owns the memory
+ * allocates; workers only run kernels on the addresses.
+ *
+ * @example
+ * const alloc = new CachingAllocator(new WasmMemory());
+ * const p = alloc.allocate(4 * 1000);      // p % 64 === 0
+ * alloc.memory.views().f32.fill(1, p >>> 2, (p >>> 2) + 1000);
+ * alloc.free(p);
+ * alloc.allocate(4 * 1000) === p;          // true: the freed block is reused
+ */
+export class CachingAllocator {
+  /** Address of the first block: [0, 64) is never handed out, so 0 is the null pointer. */
+  static readonly HEAP_BASE = ALIGNMENT;
+
+  private top = CachingAllocator.HEAP_BASE;
+  private readonly freeLists = new Map<number, number[]>();
+  private readonly live = new Map<number, number>();
+  private allocated = 0;
+  private peakAllocated = 0;
+  private peakReserved = 0;
+  private allocations = 0;
+  private frees = 0;
+  private cacheHits = 0;
+  private growths = 0;
+
+  constructor(readonly memory: WasmMemory) {}
+
+  /**
+   * The address of a new block of at least `nbytes` bytes, 64-byte aligned, contents unspecified (a reused
+   * block keeps its old bytes, as with malloc). 0 for 0 bytes. Throws WasmOutOfMemoryError when the memory
+   * cannot hold it.
+   */
+  allocate(nbytes: number): number {
+    if (!(Number.isInteger(nbytes) && nbytes >= 0)) {
+      throw new RangeError(`CachingAllocator.allocate: nbytes must be a non-negative integer, got ${nbytes}`);
+    }
+    if (nbytes === 0) return 0;
+    const size = sizeClass(nbytes);
+    let ptr = this.freeLists.get(size)?.pop();
+    let blockSize = size;
+    if (ptr !== undefined) {
+      this.cacheHits++;
+    } else {
+      const block = this.carve(size) ?? this.largerCached(size) ?? this.carveAfterTrim(size, nbytes);
+      ptr = block.ptr;
+      blockSize = block.size;
+    }
+    this.live.set(ptr, blockSize);
+    this.allocated += blockSize;
+    if (this.allocated > this.peakAllocated) this.peakAllocated = this.allocated;
+    this.allocations++;
+    return ptr;
+  }
+
+  /** Returns a block to its free list. free(0) does nothing; an unknown address throws (double free). */
+  free(ptr: number): void {
+    if (ptr === 0) return;
+    const size = this.live.get(ptr);
+    if (size === undefined) {
+      throw new Error(`CachingAllocator.free: ${ptr} is not a live block of this allocator (double free, or a foreign pointer)`);
+    }
+    this.live.delete(ptr);
+    this.allocated -= size;
+    this.frees++;
+    const list = this.freeLists.get(size);
+    if (list === undefined) this.freeLists.set(size, [ptr]);
+    else list.push(ptr);
+  }
+
+  /** The usable size of a live block (its size class), or undefined. */
+  blockSize(ptr: number): number | undefined {
+    return this.live.get(ptr);
+  }
+
+  /**
+   * Releases cached free blocks that sit at the top of the heap, so the space can be carved again in any
+   * size (PyTorch's empty_cache; the memory itself cannot shrink). Returns the bytes released.
+   */
+  emptyCache(): number {
+    const cached: [number, number][] = [];
+    for (const [size, list] of this.freeLists) for (const p of list) cached.push([p, size]);
+    cached.sort((x, y) => y[0] - x[0]);
+    const before = this.top;
+    let i = 0;
+    for (; i < cached.length; i++) {
+      const [p, size] = cached[i] as [number, number];
+      if (p + size !== this.top) break;
+      this.top = p;
+    }
+    if (i === 0) return 0;
+    const released = new Set(cached.slice(0, i).map(([p]) => p));
+    for (const [size, list] of this.freeLists) {
+      const kept = list.filter((p) => !released.has(p));
+      if (kept.length === 0) this.freeLists.delete(size);
+      else this.freeLists.set(size, kept);
+    }
+    return before - this.top;
+  }
+
+  stats(): AllocatorStats {
+    const reserved = this.top - CachingAllocator.HEAP_BASE;
+    return {
+      allocatedBytes: this.allocated,
+      peakAllocatedBytes: this.peakAllocated,
+      reservedBytes: reserved,
+      peakReservedBytes: this.peakReserved,
+      cachedBytes: reserved - this.allocated,
+      memoryBytes: this.memory.byteLength,
+      liveBlocks: this.live.size,
+      allocations: this.allocations,
+      frees: this.frees,
+      cacheHits: this.cacheHits,
+      growths: this.growths,
+    };
+  }
+
+  /** Sets the peaks to the current values (torch.cuda.reset_peak_memory_stats). */
+  resetPeakStats(): void {
+    this.peakAllocated = this.allocated;
+    this.peakReserved = this.top - CachingAllocator.HEAP_BASE;
+  }
+
+  /** A new block from the top of the heap, growing the memory (doubling, within the cap); null if it can't. */
+  private carve(size: number): { ptr: number; size: number } | null {
+    const end = this.top + size;
+    const mem = this.memory;
+    if (end > mem.byteLength) {
+      if (end > mem.maximumBytes) return null;
+      // Double to amortise growth (each grow of a non-shared memory may move it), but not past the cap;
+      // if the engine refuses the doubled size, ask for exactly what is needed.
+      const doubled = Math.min(Math.max(end, 2 * mem.byteLength), mem.maximumBytes);
+      try {
+        mem.growToBytes(doubled);
+      } catch (e) {
+        if (!(e instanceof WasmOutOfMemoryError)) throw e;
+        try {
+          mem.growToBytes(end);
+        } catch (e2) {
+          if (!(e2 instanceof WasmOutOfMemoryError)) throw e2;
+          return null;
+        }
+      }
+      this.growths++;
+    }
+    const ptr = this.top;
+    this.top = end;
+    const reserved = end - CachingAllocator.HEAP_BASE;
+    if (reserved > this.peakReserved) this.peakReserved = reserved;
+    return { ptr, size };
+  }
+
+  /** The smallest cached block of a larger class, when the memory cannot grow. */
+  private largerCached(size: number): { ptr: number; size: number } | null {
+    let best = Infinity;
+    for (const [s, list] of this.freeLists) if (s > size && s < best && list.length > 0) best = s;
+    if (best === Infinity) return null;
+    const ptr = (this.freeLists.get(best) as number[]).pop() as number;
+    this.cacheHits++;
+    return { ptr, size: best };
+  }
+
+  private carveAfterTrim(size: number, nbytes: number): { ptr: number; size: number } {
+    if (this.emptyCache() > 0) {
+      const block = this.carve(size);
+      if (block !== null) return block;
+    }
+    const s = this.stats();
+    throw new WasmOutOfMemoryError(
+      `wasm allocator: cannot allocate ${nbytes} bytes (size class ${size}): linear memory is ${s.memoryBytes} bytes with a cap of ` +
+        `${this.memory.maximumBytes} (allocated ${s.allocatedBytes}, cached ${s.cachedBytes}, heap top ${this.top}). ` +
+        'Free some tensors, raise the cap (WasmMemoryOptions.maximumBytes), or fall back to ArrayBuffer-backed storage.',
+    );
+  }
+}

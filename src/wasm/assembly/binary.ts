@@ -1,0 +1,174 @@
+// Elementwise binary kernels over contiguous buffers: y[i] = a[i] op b[i], and the scalar-broadcast form
+// y[i] = a[i] op b. Mirrors XNNPACK's f32-vbinary micro-kernels (vadd, vmul, vaddc) and ATen's
+// vec::map2 / vec::map in aten/src/ATen/native/cpu/BinaryOpsKernel.cpp.
+//
+// Arguments are element counts and byte addresses in linear memory. `y` may equal `a` or `b` (in place);
+// any other overlap is the caller's problem (the JS side checks memory overlap, as TensorIterator does).
+// Each loop: 4 v128 per iteration (16 f32 / 8 f64), then one v128 at a time, then a scalar tail.
+
+const ADD: i32 = 0;
+const MUL: i32 = 1;
+
+// `op` is a compile-time constant at every call site: after inlining the branches fold away.
+// @ts-ignore: decorator
+@inline function f32op(op: i32, a: v128, b: v128): v128 {
+  return op == ADD ? f32x4.add(a, b) : f32x4.mul(a, b);
+}
+// @ts-ignore: decorator
+@inline function f32ops(op: i32, a: f32, b: f32): f32 {
+  return op == ADD ? a + b : a * b;
+}
+// @ts-ignore: decorator
+@inline function f64op(op: i32, a: v128, b: v128): v128 {
+  return op == ADD ? f64x2.add(a, b) : f64x2.mul(a, b);
+}
+// @ts-ignore: decorator
+@inline function f64ops(op: i32, a: f64, b: f64): f64 {
+  return op == ADD ? a + b : a * b;
+}
+
+// @ts-ignore: decorator
+@inline function f32_vbinary(op: i32, n: usize, a: usize, b: usize, y: usize): void {
+  let i: usize = 0;
+  for (; i + 16 <= n; i += 16) {
+    const o = i << 2;
+    const a0 = v128.load(a + o);
+    const a1 = v128.load(a + o, 16);
+    const a2 = v128.load(a + o, 32);
+    const a3 = v128.load(a + o, 48);
+    const b0 = v128.load(b + o);
+    const b1 = v128.load(b + o, 16);
+    const b2 = v128.load(b + o, 32);
+    const b3 = v128.load(b + o, 48);
+    v128.store(y + o, f32op(op, a0, b0));
+    v128.store(y + o, f32op(op, a1, b1), 16);
+    v128.store(y + o, f32op(op, a2, b2), 32);
+    v128.store(y + o, f32op(op, a3, b3), 48);
+  }
+  for (; i + 4 <= n; i += 4) {
+    const o = i << 2;
+    v128.store(y + o, f32op(op, v128.load(a + o), v128.load(b + o)));
+  }
+  for (; i < n; i++) {
+    const o = i << 2;
+    store<f32>(y + o, f32ops(op, load<f32>(a + o), load<f32>(b + o)));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function f32_vbinaryc(op: i32, n: usize, a: usize, b: f32, y: usize): void {
+  const vb = f32x4.splat(b);
+  let i: usize = 0;
+  for (; i + 16 <= n; i += 16) {
+    const o = i << 2;
+    const a0 = v128.load(a + o);
+    const a1 = v128.load(a + o, 16);
+    const a2 = v128.load(a + o, 32);
+    const a3 = v128.load(a + o, 48);
+    v128.store(y + o, f32op(op, a0, vb));
+    v128.store(y + o, f32op(op, a1, vb), 16);
+    v128.store(y + o, f32op(op, a2, vb), 32);
+    v128.store(y + o, f32op(op, a3, vb), 48);
+  }
+  for (; i + 4 <= n; i += 4) {
+    const o = i << 2;
+    v128.store(y + o, f32op(op, v128.load(a + o), vb));
+  }
+  for (; i < n; i++) {
+    const o = i << 2;
+    store<f32>(y + o, f32ops(op, load<f32>(a + o), b));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function f64_vbinary(op: i32, n: usize, a: usize, b: usize, y: usize): void {
+  let i: usize = 0;
+  for (; i + 8 <= n; i += 8) {
+    const o = i << 3;
+    const a0 = v128.load(a + o);
+    const a1 = v128.load(a + o, 16);
+    const a2 = v128.load(a + o, 32);
+    const a3 = v128.load(a + o, 48);
+    const b0 = v128.load(b + o);
+    const b1 = v128.load(b + o, 16);
+    const b2 = v128.load(b + o, 32);
+    const b3 = v128.load(b + o, 48);
+    v128.store(y + o, f64op(op, a0, b0));
+    v128.store(y + o, f64op(op, a1, b1), 16);
+    v128.store(y + o, f64op(op, a2, b2), 32);
+    v128.store(y + o, f64op(op, a3, b3), 48);
+  }
+  for (; i + 2 <= n; i += 2) {
+    const o = i << 3;
+    v128.store(y + o, f64op(op, v128.load(a + o), v128.load(b + o)));
+  }
+  for (; i < n; i++) {
+    const o = i << 3;
+    store<f64>(y + o, f64ops(op, load<f64>(a + o), load<f64>(b + o)));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function f64_vbinaryc(op: i32, n: usize, a: usize, b: f64, y: usize): void {
+  const vb = f64x2.splat(b);
+  let i: usize = 0;
+  for (; i + 8 <= n; i += 8) {
+    const o = i << 3;
+    const a0 = v128.load(a + o);
+    const a1 = v128.load(a + o, 16);
+    const a2 = v128.load(a + o, 32);
+    const a3 = v128.load(a + o, 48);
+    v128.store(y + o, f64op(op, a0, vb));
+    v128.store(y + o, f64op(op, a1, vb), 16);
+    v128.store(y + o, f64op(op, a2, vb), 32);
+    v128.store(y + o, f64op(op, a3, vb), 48);
+  }
+  for (; i + 2 <= n; i += 2) {
+    const o = i << 3;
+    v128.store(y + o, f64op(op, v128.load(a + o), vb));
+  }
+  for (; i < n; i++) {
+    const o = i << 3;
+    store<f64>(y + o, f64ops(op, load<f64>(a + o), b));
+  }
+}
+
+/** y[i] = a[i] + b[i], float32. */
+export function f32_vadd(n: usize, a: usize, b: usize, y: usize): void {
+  f32_vbinary(ADD, n, a, b, y);
+}
+
+/** y[i] = a[i] * b[i], float32. */
+export function f32_vmul(n: usize, a: usize, b: usize, y: usize): void {
+  f32_vbinary(MUL, n, a, b, y);
+}
+
+/** y[i] = a[i] + b (b broadcast; XNNPACK's vaddc), float32. `b` arrives rounded to float32. */
+export function f32_vadd_scalar(n: usize, a: usize, b: f32, y: usize): void {
+  f32_vbinaryc(ADD, n, a, b, y);
+}
+
+/** y[i] = a[i] * b (b broadcast; XNNPACK's vmulc), float32. */
+export function f32_vmul_scalar(n: usize, a: usize, b: f32, y: usize): void {
+  f32_vbinaryc(MUL, n, a, b, y);
+}
+
+/** y[i] = a[i] + b[i], float64. */
+export function f64_vadd(n: usize, a: usize, b: usize, y: usize): void {
+  f64_vbinary(ADD, n, a, b, y);
+}
+
+/** y[i] = a[i] * b[i], float64. */
+export function f64_vmul(n: usize, a: usize, b: usize, y: usize): void {
+  f64_vbinary(MUL, n, a, b, y);
+}
+
+/** y[i] = a[i] + b (b broadcast), float64. */
+export function f64_vadd_scalar(n: usize, a: usize, b: f64, y: usize): void {
+  f64_vbinaryc(ADD, n, a, b, y);
+}
+
+/** y[i] = a[i] * b (b broadcast), float64. */
+export function f64_vmul_scalar(n: usize, a: usize, b: f64, y: usize): void {
+  f64_vbinaryc(MUL, n, a, b, y);
+}

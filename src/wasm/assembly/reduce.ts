@@ -1,0 +1,134 @@
+// Full reductions over a contiguous buffer: sum. The summation order is ATen's cascade sum
+// (aten/src/ATen/native/cpu/SumKernel.cpp: row_sum / multi_row_sum, ilp_factor 4, num_levels 4), adapted to
+// keep at most 8 v128 values live (more spill to the stack in wasm):
+//
+// Note [Cascade sum in wasm]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A "step" is 4 v128 (16 f32 or 8 f64) added into the level-0 accumulators a0..a3 (4-way ILP, as ATen).
+// After every `levelStep = 2^levelPower` steps, with levelPower = max(4, ceilLog2(steps) / 4) as in ATen,
+// level 0 is folded ((a0 + a1) + (a2 + a3)) into level 1 and cleared; level j moves into level j + 1 when
+// the step count is a multiple of levelStep^j, exactly ATen's mask test. ATen keeps 4 ILP vectors on every
+// level (16 vectors); here levels 1..3 hold one vector each, so 4 + 3 = 7 accumulators plus one load are
+// live. Each partial sum so adds at most levelStep terms of similar magnitude, which bounds the rounding
+// error by O(levels * levelStep * eps) instead of O(n * eps) for a plain running sum.
+// Leftover whole vectors (fewer than a step) go into a0, the last few elements into a scalar, and the end
+// is  t = tail; t += lane 0; t += lane 1; ...  of ((a0 + a1) + (a2 + a3)) + l1 + l2 + l3, as ATen's
+// vectorized_inner_sum. The JS twin (src/wasm/reference.ts) follows the same order and agrees bit for bit.
+
+// @ts-ignore: decorator
+@inline function levelPowerOf(steps: usize): usize {
+  // ATen: std::max(int64_t(4), utils::CeilLog2(size) / num_levels); CeilLog2(x) = 1 for x <= 2.
+  const ceilLog2: usize = steps <= 2 ? 1 : <usize>(32 - clz<u32>(<u32>(steps - 1)));
+  const p = ceilLog2 >> 2;
+  return p > 4 ? p : 4;
+}
+
+/** Sum of x[0..n), float32, cascade order (Note [Cascade sum in wasm]). */
+export function f32_rsum(n: usize, x: usize): f32 {
+  const steps = n >> 4;
+  const levelPower = levelPowerOf(steps);
+  const levelStep: usize = (<usize>1) << levelPower;
+  const levelMask: usize = levelStep - 1;
+  const zero = f32x4.splat(0);
+  let a0 = zero;
+  let a1 = zero;
+  let a2 = zero;
+  let a3 = zero;
+  let l1 = zero;
+  let l2 = zero;
+  let l3 = zero;
+  let p = x;
+  let i: usize = 0;
+  for (; i + levelStep <= steps; ) {
+    for (let j: usize = 0; j < levelStep; j++, i++, p += 64) {
+      a0 = f32x4.add(a0, v128.load(p));
+      a1 = f32x4.add(a1, v128.load(p, 16));
+      a2 = f32x4.add(a2, v128.load(p, 32));
+      a3 = f32x4.add(a3, v128.load(p, 48));
+    }
+    l1 = f32x4.add(l1, f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3)));
+    a0 = zero;
+    a1 = zero;
+    a2 = zero;
+    a3 = zero;
+    if ((i & (levelMask << levelPower)) != 0) continue;
+    l2 = f32x4.add(l2, l1);
+    l1 = zero;
+    if ((i & (levelMask << (2 * levelPower))) != 0) continue;
+    l3 = f32x4.add(l3, l2);
+    l2 = zero;
+  }
+  for (; i < steps; i++, p += 64) {
+    a0 = f32x4.add(a0, v128.load(p));
+    a1 = f32x4.add(a1, v128.load(p, 16));
+    a2 = f32x4.add(a2, v128.load(p, 32));
+    a3 = f32x4.add(a3, v128.load(p, 48));
+  }
+  let k = steps << 4;
+  for (; k + 4 <= n; k += 4) a0 = f32x4.add(a0, v128.load(x + (k << 2)));
+  let t: f32 = 0;
+  for (; k < n; k++) t += load<f32>(x + (k << 2));
+  let v = f32x4.add(f32x4.add(a0, a1), f32x4.add(a2, a3));
+  v = f32x4.add(v, l1);
+  v = f32x4.add(v, l2);
+  v = f32x4.add(v, l3);
+  t += f32x4.extract_lane(v, 0);
+  t += f32x4.extract_lane(v, 1);
+  t += f32x4.extract_lane(v, 2);
+  t += f32x4.extract_lane(v, 3);
+  return t;
+}
+
+/** Sum of x[0..n), float64, cascade order (Note [Cascade sum in wasm]); a step is 8 doubles. */
+export function f64_rsum(n: usize, x: usize): f64 {
+  const steps = n >> 3;
+  const levelPower = levelPowerOf(steps);
+  const levelStep: usize = (<usize>1) << levelPower;
+  const levelMask: usize = levelStep - 1;
+  const zero = f64x2.splat(0);
+  let a0 = zero;
+  let a1 = zero;
+  let a2 = zero;
+  let a3 = zero;
+  let l1 = zero;
+  let l2 = zero;
+  let l3 = zero;
+  let p = x;
+  let i: usize = 0;
+  for (; i + levelStep <= steps; ) {
+    for (let j: usize = 0; j < levelStep; j++, i++, p += 64) {
+      a0 = f64x2.add(a0, v128.load(p));
+      a1 = f64x2.add(a1, v128.load(p, 16));
+      a2 = f64x2.add(a2, v128.load(p, 32));
+      a3 = f64x2.add(a3, v128.load(p, 48));
+    }
+    l1 = f64x2.add(l1, f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3)));
+    a0 = zero;
+    a1 = zero;
+    a2 = zero;
+    a3 = zero;
+    if ((i & (levelMask << levelPower)) != 0) continue;
+    l2 = f64x2.add(l2, l1);
+    l1 = zero;
+    if ((i & (levelMask << (2 * levelPower))) != 0) continue;
+    l3 = f64x2.add(l3, l2);
+    l2 = zero;
+  }
+  for (; i < steps; i++, p += 64) {
+    a0 = f64x2.add(a0, v128.load(p));
+    a1 = f64x2.add(a1, v128.load(p, 16));
+    a2 = f64x2.add(a2, v128.load(p, 32));
+    a3 = f64x2.add(a3, v128.load(p, 48));
+  }
+  let k = steps << 3;
+  for (; k + 2 <= n; k += 2) a0 = f64x2.add(a0, v128.load(x + (k << 3)));
+  let t: f64 = 0;
+  for (; k < n; k++) t += load<f64>(x + (k << 3));
+  let v = f64x2.add(f64x2.add(a0, a1), f64x2.add(a2, a3));
+  v = f64x2.add(v, l1);
+  v = f64x2.add(v, l2);
+  v = f64x2.add(v, l3);
+  t += f64x2.extract_lane(v, 0);
+  t += f64x2.extract_lane(v, 1);
+  return t;
+}

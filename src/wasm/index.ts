@@ -1,0 +1,248 @@
+// src/wasm: CPU storage in WebAssembly linear memory and SIMD kernels over raw pointers (issue 13). This
+// file is the loader and the folder's public surface: it decodes the embedded module
+// (generated/kernelsWasm.ts), compiles and instantiates it once against a JS-owned WebAssembly.Memory,
+// detects SIMD support, and picks the kernel backend: the WASM exports or their plain-JS twins. Browser-safe:
+// no Node API, no process.env, no fetch. The model is in src/wasm/README.md.
+
+import { CachingAllocator } from './allocator.js';
+import { decodeBase64, withSharedMemoryImport } from './binaryFormat.js';
+import { KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
+import { jsKernels, kernelsFromExports, type Kernels } from './kernels.js';
+import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.js';
+import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
+
+export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
+export {
+  SectionId,
+  decodeBase64,
+  memoryImport,
+  sections,
+  withSharedMemoryImport,
+  type MemoryImport,
+  type Section,
+} from './binaryFormat.js';
+export { KERNEL_NAMES, jsKernels, kernelsFromExports, type KernelName, type Kernels } from './kernels.js';
+export { MAX_WASM_PAGES, WASM_PAGE_BYTES, WasmMemory, WasmOutOfMemoryError, type MemoryViews, type WasmMemoryOptions } from './memory.js';
+export type { WasmInstanceObject, WasmMemoryObject, WasmModuleObject, WebAssemblyApi } from './webassembly.js';
+export { webAssembly, webAssemblyOrUndefined } from './webassembly.js';
+
+// ---- feature detection ----
+
+// The smallest modules that use the feature: one function () -> v128 whose body is
+//   simd:          i32.const 0; i8x16.splat
+//   relaxed simd:  i32.const 0; i8x16.splat; i32.const 0; i8x16.splat; i8x16.relaxed_swizzle
+// (the probes of wasm-feature-detect, written out from the binary format).
+const PROBE_HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00];
+const SIMD_BODY = [0x41, 0x00, 0xfd, 0x0f];
+const RELAXED_BODY = [0x41, 0x00, 0xfd, 0x0f, 0x41, 0x00, 0xfd, 0x0f, 0xfd, 0x80, 0x02];
+const probe = (body: number[]): Uint8Array<ArrayBuffer> =>
+  // code section: 1 function, body size, 0 locals, body, end
+  Uint8Array.from([...PROBE_HEADER, 0x0a, body.length + 4, 0x01, body.length + 2, 0x00, ...body, 0x0b]);
+
+/** The probe modules, for tests. */
+export const FEATURE_PROBES = { simd: probe(SIMD_BODY), relaxedSimd: probe(RELAXED_BODY) } as const;
+
+let simd: boolean | undefined;
+let relaxedSimd: boolean | undefined;
+
+const validates = (bytes: Uint8Array<ArrayBuffer>): boolean => webAssemblyOrUndefined()?.validate(bytes) ?? false;
+
+/** Whether this engine runs WebAssembly fixed-width SIMD (all current browsers, Node >= 16.4). */
+export function simdSupported(): boolean {
+  return (simd ??= validates(FEATURE_PROBES.simd));
+}
+
+/**
+ * Whether this engine runs relaxed SIMD (on by default in Chromium >= 114; behind
+ * --experimental-wasm-relaxed-simd on Node 20). No kernel uses it yet: a relaxed build would be a second
+ * module with the same export names (Note [asc flags] in tools/wasm/build.ts).
+ */
+export function relaxedSimdSupported(): boolean {
+  return (relaxedSimd ??= validates(FEATURE_PROBES.relaxedSimd));
+}
+
+// ---- compiling and instantiating ----
+
+// Note [Sync and async loading]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The module is small (about 6 KB) and embedded, so Node, workers and bundlers load it with no
+// configuration, and synchronously: `new WebAssembly.Module` / `new WebAssembly.Instance` on first use
+// (wasmRuntime(), kernels()). Chromium refused synchronous compilation and instantiation of modules over
+// 4 KB on a page's main thread (a RangeError; workers were never limited) until the 2023 change "Deprecate
+// module size limit for WebAssembly.Module()" (intent to ship in Chrome 114; the limit is now 8 MB).
+// Firefox and Safari have no limit. For those old browsers, and for anyone who prefers not to compile on
+// first use, `await initWasm()` compiles and instantiates asynchronously; after it, everything else is
+// synchronous. A RangeError from the synchronous path is re-thrown saying so.
+
+const SYNC_HINT = 'this engine refused to compile WebAssembly synchronously here (old Chromium main thread); call `await initWasm()` first';
+
+let bytesCache: Uint8Array<ArrayBuffer> | null = null;
+const moduleCache: { plain: WasmModuleObject | null; shared: WasmModuleObject | null } = { plain: null, shared: null };
+
+/** The embedded kernel module's bytes (decoded once; do not mutate). */
+export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
+  return (bytesCache ??= decodeBase64(KERNELS_WASM_BASE64));
+}
+
+function variantBytes(shared: boolean): Uint8Array<ArrayBuffer> {
+  return shared ? withSharedMemoryImport(kernelsWasmBytes()) : kernelsWasmBytes();
+}
+
+/** The compiled kernel module (cached); `shared` gives the variant that imports a shared memory. */
+export function compileKernelsSync(shared = false): WasmModuleObject {
+  const key = shared ? 'shared' : 'plain';
+  const cached = moduleCache[key];
+  if (cached !== null) return cached;
+  requireSimd();
+  let mod: WasmModuleObject;
+  try {
+    mod = new (webAssembly().Module)(variantBytes(shared));
+  } catch (e) {
+    if (e instanceof RangeError) throw new RangeError(`wasm kernels: ${SYNC_HINT} (${e.message})`);
+    throw e;
+  }
+  return (moduleCache[key] = mod);
+}
+
+/** compileKernelsSync, off the calling thread (WebAssembly.compile). */
+export async function compileKernels(shared = false): Promise<WasmModuleObject> {
+  const key = shared ? 'shared' : 'plain';
+  const cached = moduleCache[key];
+  if (cached !== null) return cached;
+  requireSimd();
+  const mod = await webAssembly().compile(variantBytes(shared));
+  return (moduleCache[key] ??= mod);
+}
+
+function requireSimd(): void {
+  if (!simdSupported()) throw new Error('wasm kernels: this engine has no WebAssembly SIMD; use the JS kernels (setKernelBackend("js"))');
+}
+
+/** One linear memory, its allocator, and both kernel tables over it. */
+export interface WasmRuntime {
+  readonly memory: WasmMemory;
+  readonly allocator: CachingAllocator;
+  /** The WASM SIMD kernels (the instance's exports); null where the engine has no SIMD. */
+  readonly wasm: Kernels | null;
+  /** The JS twins over the same memory (same signatures). */
+  readonly js: Kernels;
+}
+
+function runtimeOf(memory: WasmMemory, instance: WasmInstanceObject | null): WasmRuntime {
+  const wasm = instance === null ? null : kernelsFromExports(instance.exports);
+  return { memory, allocator: new CachingAllocator(memory), wasm, js: jsKernels(memory) };
+}
+
+/**
+ * A new runtime: a fresh memory (options: initial size, cap, shared) and an instance of `module` (default:
+ * the embedded kernels) over it, synchronously. Without SIMD it has the memory, the allocator and the JS
+ * kernels only. The default runtime is one of these; tests and worker threads make their own.
+ */
+export function instantiateKernels(options: WasmMemoryOptions = {}, module?: WasmModuleObject): WasmRuntime {
+  const memory = new WasmMemory(options);
+  if (module === undefined && !simdSupported()) return runtimeOf(memory, null);
+  const mod = module ?? compileKernelsSync(memory.shared);
+  let instance: WasmInstanceObject;
+  try {
+    instance = new (webAssembly().Instance)(mod, { env: { memory: memory.memory } });
+  } catch (e) {
+    if (e instanceof RangeError) throw new RangeError(`wasm kernels: ${SYNC_HINT} (${e.message})`);
+    throw e;
+  }
+  return runtimeOf(memory, instance);
+}
+
+/** instantiateKernels, compiling and instantiating asynchronously. */
+export async function instantiateKernelsAsync(options: WasmMemoryOptions = {}, module?: WasmModuleObject): Promise<WasmRuntime> {
+  const memory = new WasmMemory(options);
+  if (module === undefined && !simdSupported()) return runtimeOf(memory, null);
+  const mod = module ?? (await compileKernels(memory.shared));
+  const instance = await webAssembly().instantiate(mod, { env: { memory: memory.memory } });
+  return runtimeOf(memory, instance);
+}
+
+// ---- the default runtime ----
+
+let runtime: WasmRuntime | null = null;
+let pending: Promise<WasmRuntime> | null = null;
+
+function alreadyInitialized(caller: string): Error {
+  return new Error(
+    `${caller}: the default wasm runtime already exists (made by an earlier init or by first use); ` +
+      'pass options before anything uses it, or make a separate one with instantiateKernels(options)',
+  );
+}
+
+/**
+ * Creates the default runtime synchronously with `options` (memory size, cap). Optional: first use creates
+ * it with the defaults (1 MiB initial, 4 GiB - 64 KiB cap). Throws if it exists and options are given.
+ */
+export function initWasmSync(options?: WasmMemoryOptions): WasmRuntime {
+  if (runtime !== null) {
+    if (options !== undefined) throw alreadyInitialized('initWasmSync');
+    return runtime;
+  }
+  return (runtime = instantiateKernels(options));
+}
+
+/**
+ * Creates the default runtime asynchronously (Note [Sync and async loading]); resolves to the existing one
+ * if there is one and no options are given.
+ *
+ * @example
+ * await initWasm({ maximumBytes: 1 << 30 });   // before first use: 1 GiB cap
+ * const { allocator, memory } = wasmRuntime();
+ */
+export async function initWasm(options?: WasmMemoryOptions): Promise<WasmRuntime> {
+  if (runtime !== null || pending !== null) {
+    if (options !== undefined) throw alreadyInitialized('initWasm');
+    return runtime ?? (pending as Promise<WasmRuntime>);
+  }
+  pending = instantiateKernelsAsync(options);
+  try {
+    return (runtime = await pending);
+  } finally {
+    pending = null;
+  }
+}
+
+/** The default runtime, created synchronously with default options on first use. */
+export function wasmRuntime(): WasmRuntime {
+  return runtime ?? initWasmSync();
+}
+
+/** Views over the default runtime's memory, rebuilt only when the memory has grown. */
+export function memoryViews(): MemoryViews {
+  return wasmRuntime().memory.views();
+}
+
+// ---- the backend switch ----
+
+/** Which implementation the kernel table holds. */
+export type KernelBackend = 'wasm' | 'js';
+
+let requested: KernelBackend = 'wasm';
+
+/**
+ * Chooses the kernels: 'wasm' (the default, when the engine has SIMD) or 'js' (the plain-JS twins, same
+ * results bit for bit). A global switch for debugging and comparison; nothing reads the environment.
+ *
+ * @example
+ * setKernelBackend('js');
+ * kernels().f32_vadd(n, a, b, y);   // the JS twin
+ */
+export function setKernelBackend(backend: KernelBackend): void {
+  if (backend !== 'wasm' && backend !== 'js') throw new TypeError(`setKernelBackend: expected 'wasm' or 'js', got ${String(backend)}`);
+  requested = backend;
+}
+
+/** The backend in effect: 'wasm' only if requested and the engine has SIMD. */
+export function getKernelBackend(): KernelBackend {
+  return requested === 'wasm' && simdSupported() ? 'wasm' : 'js';
+}
+
+/** The kernel table of the backend in effect, over the default runtime's memory. */
+export function kernels(): Kernels {
+  const rt = wasmRuntime();
+  return requested === 'wasm' && rt.wasm !== null ? rt.wasm : rt.js;
+}

@@ -1,0 +1,120 @@
+// The kernel table: one signature for the WASM exports and for the JS twins running over the same linear
+// memory, so a caller (and every test) picks a backend and calls the same names the same way. Arguments
+// are element counts and byte addresses in the runtime's WasmMemory; see src/wasm/README.md.
+
+import type { WasmMemory } from './memory.js';
+import * as ref from './reference.js';
+import type { WasmInstanceObject } from './webassembly.js';
+
+/** Every kernel of src/wasm/assembly, by its export name (counts in elements, addresses in bytes). */
+export interface Kernels {
+  /** y[i] = a[i] + b[i], float32. */
+  f32_vadd(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] * b[i], float32. */
+  f32_vmul(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] + b, float32; `b` is rounded to float32. */
+  f32_vadd_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] * b, float32; `b` is rounded to float32. */
+  f32_vmul_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] + b[i], float64. */
+  f64_vadd(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] * b[i], float64. */
+  f64_vmul(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] + b, float64. */
+  f64_vadd_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] * b, float64. */
+  f64_vmul_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
+  f32_vexp(n: number, x: number, y: number): void;
+  /** Sum of n float32s, cascade order; the result is a float32 value. */
+  f32_rsum(n: number, x: number): number;
+  /** Sum of n float64s, cascade order. */
+  f64_rsum(n: number, x: number): number;
+  /** Softmax of each of `rows` contiguous rows of `cols` float32s. */
+  f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
+}
+
+export type KernelName = keyof Kernels;
+
+// A Record over the names: adding a kernel to the interface without listing it here is a type error.
+const NAMES: Record<KernelName, true> = {
+  f32_vadd: true,
+  f32_vmul: true,
+  f32_vadd_scalar: true,
+  f32_vmul_scalar: true,
+  f64_vadd: true,
+  f64_vmul: true,
+  f64_vadd_scalar: true,
+  f64_vmul_scalar: true,
+  f32_vexp: true,
+  f32_rsum: true,
+  f64_rsum: true,
+  f32_softmax_rows: true,
+};
+
+/** The export names the kernel module must have (and has no others). */
+export const KERNEL_NAMES: readonly KernelName[] = Object.keys(NAMES) as KernelName[];
+
+/** The WASM instance's exports as a Kernels table; throws if one is missing or not a function. */
+export function kernelsFromExports(exports: WasmInstanceObject['exports']): Kernels {
+  const out: Partial<Record<KernelName, unknown>> = {};
+  for (const name of KERNEL_NAMES) {
+    const f = exports[name];
+    if (typeof f !== 'function') throw new Error(`wasm kernels: the module does not export '${name}' (rebuild with npm run build:wasm)`);
+    out[name] = f;
+  }
+  return out as Kernels;
+}
+
+/**
+ * The JS twins (reference.ts) behind the same pointer signatures, over `memory`'s current views. Used when
+ * the backend is 'js' while storage is in linear memory, and by the tests to run both backends alike.
+ */
+export function jsKernels(memory: WasmMemory): Kernels {
+  const f32 = (): Float32Array => memory.views().f32;
+  const f64 = (): Float64Array => memory.views().f64;
+  return {
+    f32_vadd: (n, a, b, y) => {
+      const v = f32();
+      ref.f32_vadd(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+    },
+    f32_vmul: (n, a, b, y) => {
+      const v = f32();
+      ref.f32_vmul(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+    },
+    f32_vadd_scalar: (n, a, b, y) => {
+      const v = f32();
+      ref.f32_vadd_scalar(n, v, a >>> 2, b, v, y >>> 2);
+    },
+    f32_vmul_scalar: (n, a, b, y) => {
+      const v = f32();
+      ref.f32_vmul_scalar(n, v, a >>> 2, b, v, y >>> 2);
+    },
+    f64_vadd: (n, a, b, y) => {
+      const v = f64();
+      ref.f64_vadd(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+    },
+    f64_vmul: (n, a, b, y) => {
+      const v = f64();
+      ref.f64_vmul(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+    },
+    f64_vadd_scalar: (n, a, b, y) => {
+      const v = f64();
+      ref.f64_vadd_scalar(n, v, a >>> 3, b, v, y >>> 3);
+    },
+    f64_vmul_scalar: (n, a, b, y) => {
+      const v = f64();
+      ref.f64_vmul_scalar(n, v, a >>> 3, b, v, y >>> 3);
+    },
+    f32_vexp: (n, x, y) => {
+      const v = f32();
+      ref.f32_vexp(n, v, x >>> 2, v, y >>> 2);
+    },
+    f32_rsum: (n, x) => ref.f32_rsum(n, f32(), x >>> 2),
+    f64_rsum: (n, x) => ref.f64_rsum(n, f64(), x >>> 3),
+    f32_softmax_rows: (rows, cols, x, y) => {
+      const v = f32();
+      ref.f32_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);
+    },
+  };
+}

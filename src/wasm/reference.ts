@@ -1,0 +1,274 @@
+// The plain-JS twins of the WASM kernels (src/wasm/assembly/*.ts): the same arithmetic in the same order,
+// over typed arrays and element offsets, so that they (1) run wherever WebAssembly SIMD does not, or on
+// ordinary ArrayBuffer-backed storage, and (2) give the tests a second implementation to compare against.
+// float32 kernels round every intermediate with Math.fround; a double result of +, -, * or / of two float32
+// values rounded to float32 equals the float32 operation (double has more than 2 * 24 + 2 bits), so the
+// twins agree with the SIMD kernels bit for bit (test/wasm/kernels.test.ts checks it).
+//
+// Signature convention: (n, a, aOffset, b, bOffset, y, yOffset): counts and offsets in elements. Loops
+// are unrolled by 4: V8 runs a typed-array loop over parameters ~3x slower otherwise (bench/iter.bench.ts).
+
+const fround = Math.fround;
+
+// ---- elementwise binary (assembly/binary.ts) ----
+
+export function f32_vadd(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+}
+
+export function f32_vmul(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+}
+
+/** y[i] = a[i] + b; `b` is rounded to float32 first, as the wasm call boundary does. */
+export function f32_vadd_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
+  const s = fround(b);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + s;
+    y[yi + i + 1] = (a[ai + i + 1] as number) + s;
+    y[yi + i + 2] = (a[ai + i + 2] as number) + s;
+    y[yi + i + 3] = (a[ai + i + 3] as number) + s;
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + s;
+}
+
+export function f32_vmul_scalar(n: number, a: Float32Array, ai: number, b: number, y: Float32Array, yi: number): void {
+  const s = fround(b);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * s;
+    y[yi + i + 1] = (a[ai + i + 1] as number) * s;
+    y[yi + i + 2] = (a[ai + i + 2] as number) * s;
+    y[yi + i + 3] = (a[ai + i + 3] as number) * s;
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * s;
+}
+
+export function f64_vadd(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) + (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) + (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) + (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + (b[bi + i] as number);
+}
+
+export function f64_vmul(n: number, a: Float64Array, ai: number, b: Float64Array, bi: number, y: Float64Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+    y[yi + i + 1] = (a[ai + i + 1] as number) * (b[bi + i + 1] as number);
+    y[yi + i + 2] = (a[ai + i + 2] as number) * (b[bi + i + 2] as number);
+    y[yi + i + 3] = (a[ai + i + 3] as number) * (b[bi + i + 3] as number);
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * (b[bi + i] as number);
+}
+
+export function f64_vadd_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) + b;
+    y[yi + i + 1] = (a[ai + i + 1] as number) + b;
+    y[yi + i + 2] = (a[ai + i + 2] as number) + b;
+    y[yi + i + 3] = (a[ai + i + 3] as number) + b;
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) + b;
+}
+
+export function f64_vmul_scalar(n: number, a: Float64Array, ai: number, b: number, y: Float64Array, yi: number): void {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[yi + i] = (a[ai + i] as number) * b;
+    y[yi + i + 1] = (a[ai + i + 1] as number) * b;
+    y[yi + i + 2] = (a[ai + i + 2] as number) * b;
+    y[yi + i + 3] = (a[ai + i + 3] as number) * b;
+  }
+  for (; i < n; i++) y[yi + i] = (a[ai + i] as number) * b;
+}
+
+// ---- exp (assembly/exp.ts) ----
+
+const X_MIN = -104;
+const X_MAX = 89;
+const LOG2E = fround(1.4426950408889634);
+const MAGIC = 12582912; // 1.5 * 2^23
+const LN2_HI = 0.693359375;
+const LN2_LO = fround(-2.1219444e-4);
+const P0 = fround(1.98756915e-4);
+const P1 = fround(1.3981999507e-3);
+const P2 = fround(8.3334519073e-3);
+const P3 = fround(4.1665795894e-2);
+const P4 = fround(1.6666665459e-1);
+const P5 = fround(5.0000001201e-1);
+
+// 2^k for k in [-75, 64], built by exact doubling: POW2[k + 75].
+const POW2 = new Float64Array(140);
+for (let k = 0, v = 2 ** -75; k < 140; k++, v *= 2) POW2[k] = v;
+
+/** exp of one float32, the same float32 operations as the kernel's expf1 / expf4 (see assembly/exp.ts). */
+export function expf(x: number): number {
+  x = Math.max(Math.min(x, X_MAX), X_MIN); // NaN stays NaN
+  const n = fround(fround(fround(x * LOG2E) + MAGIC) - MAGIC);
+  let r = fround(x - fround(n * LN2_HI));
+  r = fround(r - fround(n * LN2_LO));
+  let p = fround(fround(P0 * r) + P1);
+  p = fround(fround(p * r) + P2);
+  p = fround(fround(p * r) + P3);
+  p = fround(fround(p * r) + P4);
+  p = fround(fround(p * r) + P5);
+  p = fround(fround(fround(p * fround(r * r)) + r) + 1);
+  const k = n | 0; // NaN -> 0, as i32.trunc_sat
+  const k1 = k >> 1;
+  return fround(p * (POW2[k1 + 75] as number) * (POW2[k - k1 + 75] as number));
+}
+
+export function f32_vexp(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = expf(x[xi + i] as number);
+}
+
+// ---- sum (assembly/reduce.ts, Note [Cascade sum in wasm]) ----
+
+function levelPowerOf(steps: number): number {
+  const ceilLog2 = steps <= 2 ? 1 : 32 - Math.clz32(steps - 1);
+  return Math.max(4, ceilLog2 >> 2);
+}
+
+/** Sum of x[xi .. xi + n), float32, in the kernel's cascade order. */
+export function f32_rsum(n: number, x: Float32Array, xi: number): number {
+  // a[4j + l] is lane l of the level-0 accumulator a_j; l1, l2, l3 are the upper levels.
+  const a = new Float32Array(16);
+  const l1 = new Float32Array(4);
+  const l2 = new Float32Array(4);
+  const l3 = new Float32Array(4);
+  const steps = Math.floor(n / 16);
+  const levelPower = levelPowerOf(steps);
+  const levelStep = 2 ** levelPower;
+  const mask1 = (levelStep - 1) * levelStep;
+  const mask2 = mask1 * levelStep;
+  let p = xi;
+  let i = 0;
+  const addStep = (): void => {
+    for (let k = 0; k < 16; k++) a[k] = (a[k] as number) + (x[p + k] as number);
+    p += 16;
+  };
+  for (; i + levelStep <= steps;) {
+    for (let j = 0; j < levelStep; j++, i++) addStep();
+    for (let l = 0; l < 4; l++) {
+      const folded = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
+      l1[l] = (l1[l] as number) + folded;
+    }
+    a.fill(0);
+    if ((i & mask1) !== 0) continue;
+    for (let l = 0; l < 4; l++) l2[l] = (l2[l] as number) + (l1[l] as number);
+    l1.fill(0);
+    if ((i & mask2) !== 0) continue;
+    for (let l = 0; l < 4; l++) l3[l] = (l3[l] as number) + (l2[l] as number);
+    l2.fill(0);
+  }
+  for (; i < steps; i++) addStep();
+  let k = steps * 16;
+  for (; k + 4 <= n; k += 4) for (let l = 0; l < 4; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
+  let t = 0;
+  for (; k < n; k++) t = fround(t + (x[xi + k] as number));
+  for (let l = 0; l < 4; l++) {
+    let v = fround(fround((a[l] as number) + (a[4 + l] as number)) + fround((a[8 + l] as number) + (a[12 + l] as number)));
+    v = fround(v + (l1[l] as number));
+    v = fround(v + (l2[l] as number));
+    v = fround(v + (l3[l] as number));
+    t = fround(t + v);
+  }
+  return t;
+}
+
+/** Sum of x[xi .. xi + n), float64, in the kernel's cascade order (a step is 8 doubles, 2 lanes). */
+export function f64_rsum(n: number, x: Float64Array, xi: number): number {
+  const a = new Float64Array(8);
+  const l1 = new Float64Array(2);
+  const l2 = new Float64Array(2);
+  const l3 = new Float64Array(2);
+  const steps = Math.floor(n / 8);
+  const levelPower = levelPowerOf(steps);
+  const levelStep = 2 ** levelPower;
+  const mask1 = (levelStep - 1) * levelStep;
+  const mask2 = mask1 * levelStep;
+  let p = xi;
+  let i = 0;
+  const addStep = (): void => {
+    for (let k = 0; k < 8; k++) a[k] = (a[k] as number) + (x[p + k] as number);
+    p += 8;
+  };
+  for (; i + levelStep <= steps;) {
+    for (let j = 0; j < levelStep; j++, i++) addStep();
+    for (let l = 0; l < 2; l++) {
+      l1[l] = (l1[l] as number) + ((a[l] as number) + (a[2 + l] as number) + ((a[4 + l] as number) + (a[6 + l] as number)));
+    }
+    a.fill(0);
+    if ((i & mask1) !== 0) continue;
+    for (let l = 0; l < 2; l++) l2[l] = (l2[l] as number) + (l1[l] as number);
+    l1.fill(0);
+    if ((i & mask2) !== 0) continue;
+    for (let l = 0; l < 2; l++) l3[l] = (l3[l] as number) + (l2[l] as number);
+    l2.fill(0);
+  }
+  for (; i < steps; i++) addStep();
+  let k = steps * 8;
+  for (; k + 2 <= n; k += 2) for (let l = 0; l < 2; l++) a[l] = (a[l] as number) + (x[xi + k + l] as number);
+  let t = 0;
+  for (; k < n; k++) t += x[xi + k] as number;
+  for (let l = 0; l < 2; l++) {
+    let v = (a[l] as number) + (a[2 + l] as number) + ((a[4 + l] as number) + (a[6 + l] as number));
+    v += l1[l] as number;
+    v += l2[l] as number;
+    v += l3[l] as number;
+    t += v;
+  }
+  return t;
+}
+
+// ---- softmax (assembly/softmax.ts) ----
+
+/** y[r, :] = softmax(x[r, :]) for r < rows, rows of `cols` float32s, in the kernel's order. */
+export function f32_softmax_rows(rows: number, cols: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
+  if (cols === 0) return;
+  const cols4 = cols - (cols % 4);
+  const lanes = new Float32Array(4);
+  for (let r = 0; r < rows; r++) {
+    const xr = xi + r * cols;
+    const yr = yi + r * cols;
+    // max is exact and (with NaN propagating, +0 over -0) independent of order.
+    let m = -Infinity;
+    for (let i = 0; i < cols; i++) m = Math.max(m, x[xr + i] as number);
+    lanes.fill(0);
+    let i = 0;
+    for (; i < cols4; i++) {
+      const e = expf(fround((x[xr + i] as number) - m));
+      y[yr + i] = e;
+      lanes[i & 3] = (lanes[i & 3] as number) + e;
+    }
+    let s = fround(fround((lanes[0] as number) + (lanes[1] as number)) + fround((lanes[2] as number) + (lanes[3] as number)));
+    for (; i < cols; i++) {
+      const e = expf(fround((x[xr + i] as number) - m));
+      y[yr + i] = e;
+      s = fround(s + e);
+    }
+    const inv = fround(1 / s);
+    for (let k = 0; k < cols; k++) y[yr + k] = (y[yr + k] as number) * inv;
+  }
+}

@@ -1,0 +1,166 @@
+// `npm run build:wasm`: compiles the AssemblyScript kernels (src/wasm/assembly/index.ts) with the pinned
+// assemblyscript compiler and writes the two committed outputs:
+//   src/wasm/kernels.wasm                  the module (for inspection, tools, and anyone who wants the file)
+//   src/wasm/generated/kernelsWasm.ts      the same bytes as base64, what src/wasm/index.ts loads, so the
+//                                          package needs no bundler plugin, fetch, or Node API to find it
+// `npm run check:wasm` (this script with --check) compiles in memory and exits 1 if either committed file
+// differs by a byte: the build is deterministic (pinned asc and binaryen, no names section, no paths).
+// Mirrors the shape of src/cli/codegen.ts (torchgen's --dry-run check).
+
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import asc from 'assemblyscript/asc';
+import { SectionId, memoryImport, sections } from '../../src/wasm/binaryFormat.js';
+import { KERNEL_NAMES } from '../../src/wasm/kernels.js';
+import { webAssembly } from '../../src/wasm/webassembly.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ENTRY = 'src/wasm/assembly/index.ts';
+const WASM_PATH = 'src/wasm/kernels.wasm';
+const TS_PATH = 'src/wasm/generated/kernelsWasm.ts';
+
+// Note [asc flags]
+// ~~~~~~~~~~~~~~~~
+// -O3 --noAssert       release build tuned for speed (optimizeLevel 3, shrinkLevel 0); assertions compiled out
+// --runtime stub       no TLSF heap and no GC: kernels never allocate, the JS CachingAllocator owns memory
+// --enable simd        fixed-width SIMD (v128, f32x4, f64x2). Relaxed SIMD is left out: it is behind a flag
+//                      on Node 20; a relaxed build would be a second module with the same export names.
+// --importMemory       JS creates the WebAssembly.Memory (src/wasm/memory.ts) and passes it in as env.memory,
+// --noExportMemory     so there is nothing to export back
+// --maximumMemory 65536  the import declares a maximum (4 GiB, the wasm32 limit), which a shared memory
+//                      import requires: the shared variant is then this binary with one flag byte changed
+//                      (Note [One binary, shared or not] in src/wasm/binaryFormat.ts); JS memories cap lower.
+// The check below rejects anything that would share linear memory with the JS allocator (a data segment,
+// globals, a start function) or an import besides env.memory.
+export const ASC_FLAGS = [
+  '-O3',
+  '--noAssert',
+  '--runtime',
+  'stub',
+  '--enable',
+  'simd',
+  '--importMemory',
+  '--noExportMemory',
+  '--maximumMemory',
+  '65536',
+] as const;
+
+/** Compiles the kernels in memory; returns the module's bytes. */
+export async function compile(): Promise<Uint8Array> {
+  let wasm: Uint8Array | null = null;
+  let log = '';
+  const sink = {
+    write(chunk: string | Uint8Array): void {
+      log += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
+    },
+  };
+  const result = await asc.main([ENTRY, '--outFile', 'kernels.wasm', '--baseDir', ROOT, '--noColors', ...ASC_FLAGS], {
+    stdout: sink,
+    stderr: sink,
+    writeFile(name: string, contents: Uint8Array | string) {
+      if (name.endsWith('kernels.wasm') && typeof contents !== 'string') wasm = contents;
+    },
+  });
+  if (result.error !== null) throw new Error(`asc failed: ${result.error.message}\n${log}`);
+  if (wasm === null) throw new Error(`asc wrote no kernels.wasm\n${log}`);
+  if (log.trim() !== '') console.error(log.trim());
+  validate(wasm);
+  return wasm;
+}
+
+/** The module's shape the loader and the allocator rely on. */
+function validate(bytes: Uint8Array): void {
+  const wa = webAssembly();
+  const mod = new wa.Module(new Uint8Array(bytes));
+  const imports = wa.Module.imports(mod).map((i) => `${i.module}.${i.name}:${i.kind}`);
+  if (imports.join() !== 'env.memory:memory')
+    throw new Error(`kernels.wasm: expected only the import env.memory, got ${imports.join(', ')}`);
+  const mem = memoryImport(bytes);
+  if (mem === null || mem.shared || mem.maximumPages !== 65536)
+    throw new Error('kernels.wasm: env.memory must be non-shared with maximum 65536');
+  const exports = wa.Module.exports(mod)
+    .map((e) => e.name)
+    .sort();
+  const expected = [...KERNEL_NAMES].sort();
+  if (exports.join() !== expected.join()) {
+    throw new Error(
+      `kernels.wasm: exports [${exports.join(', ')}] differ from KERNEL_NAMES in src/wasm/kernels.ts [${expected.join(', ')}]`,
+    );
+  }
+  const ids = new Set(sections(bytes).map((s) => s.id));
+  for (const [name, id] of [
+    ['data', SectionId.data],
+    ['global', SectionId.global],
+    ['start', SectionId.start],
+  ] as const) {
+    if (ids.has(id)) throw new Error(`kernels.wasm: has a ${name} section; kernels must keep no state in linear memory or globals`);
+  }
+}
+
+/** The generated TypeScript module for `bytes`. */
+export function generatedModule(bytes: Uint8Array): string {
+  const version = (JSON.parse(readFileSync(resolve(ROOT, 'node_modules/assemblyscript/package.json'), 'utf8')) as { version: string })
+    .version;
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const b64 = Buffer.from(bytes).toString('base64');
+  const lines: string[] = [];
+  for (let i = 0; i < b64.length; i += 100) lines.push(`  '${b64.slice(i, i + 100)}'`);
+  return [
+    '// @generated by npm run build:wasm. Do not edit.',
+    `// ${WASM_PATH} as base64: ${bytes.length} bytes, sha256 ${sha}.`,
+    `// Compiled from src/wasm/assembly/ by assemblyscript ${version} (tools/wasm/build.ts, Note [asc flags]):`,
+    `//   asc ${ENTRY} ${ASC_FLAGS.join(' ')}`,
+    '',
+    '/** The kernel module, base64. Decode with decodeBase64 (src/wasm/binaryFormat.ts). */',
+    'export const KERNELS_WASM_BASE64 =',
+    lines.join(' +\n') + ';',
+    '',
+  ].join('\n');
+}
+
+/** The command: 0 ok, 1 stale output or a failed build, 2 bad usage. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const check = argv.includes('--check');
+  const unknown = argv.filter((a) => a !== '--check');
+  if (unknown.length > 0) {
+    console.error(`build:wasm: unknown argument '${unknown[0] ?? ''}' (expected no argument or --check)`);
+    return 2;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await compile();
+  } catch (e) {
+    console.error(`build:wasm: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  const outputs: [string, Uint8Array][] = [
+    [WASM_PATH, bytes],
+    [TS_PATH, new TextEncoder().encode(generatedModule(bytes))],
+  ];
+  let status = 0;
+  for (const [path, want] of outputs) {
+    const file = resolve(ROOT, path);
+    const have = existsSync(file) ? new Uint8Array(readFileSync(file)) : null;
+    const same = have !== null && have.length === want.length && have.every((b, i) => b === want[i]);
+    if (check) {
+      if (same) console.log(`build:wasm: ${path} is up to date`);
+      else {
+        console.error(`build:wasm: ${path} differs from what src/wasm/assembly builds; run npm run build:wasm`);
+        status = 1;
+      }
+    } else if (same) {
+      console.log(`build:wasm: ${path} unchanged`);
+    } else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, want);
+      console.log(`build:wasm: wrote ${path} (${want.length} bytes)`);
+    }
+  }
+  return status;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}
