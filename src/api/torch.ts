@@ -24,6 +24,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import { cat as catBinding } from '../generated/functions.js';
+import { setKernelBackend } from '../wasm/index.js';
 
 // Note [Start-up]
 // ~~~~~~~~~~~~~~~
@@ -32,11 +33,13 @@ import { cat as catBinding } from '../generated/functions.js';
 // are handed to the dispatcher's static registration (Note [Static registration]: they register when the
 // dispatcher is first used), autograd installs its tensor hooks (Note [Tensor reaches autograd through
 // hooks]) and the generated Tensor methods go on the prototype (Note [Generated Tensor methods]). Each step
-// is cheap; nothing here runs a kernel.
+// is cheap; nothing here runs a kernel. CPU storage moves to WebAssembly memory and the SIMD kernels are
+// selected (Note [Kernel backends]; the JS kernels where the engine has no SIMD).
 Dispatcher.addStaticInitializer(registerAten);
 Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
+setKernelBackend('wasm');
 
 /** The keyword arguments of factories. */
 export interface TensorOptions {

@@ -35,9 +35,9 @@ function flatValues(t: Tensor): number[] {
 
 /** Reads or writes element `i` (row-major) of a contiguous float64 tensor. */
 function elementAccess(t: Tensor): { get(i: number): number; set(i: number, v: number): void } {
-  const { data, base } = t.dataView();
+  // The array is fetched per access: the function runs between accesses and may grow WebAssembly memory.
   const idx = (i: number): number => {
-    let off = base;
+    let off = t.dataView().base;
     for (let d = t.dim() - 1; d >= 0; d--) {
       const s = t.sizes[d] as number;
       off += (i % s) * (t.strides[d] as number);
@@ -45,7 +45,7 @@ function elementAccess(t: Tensor): { get(i: number): number; set(i: number, v: n
     }
     return off;
   };
-  return { get: (i) => Number(data[idx(i)]), set: (i, v) => void (data[idx(i)] = v) };
+  return { get: (i) => Number(t.dataView().data[idx(i)]), set: (i, v) => void (t.dataView().data[idx(i)] = v) };
 }
 
 function fmt(rows: number[][]): string {

@@ -86,11 +86,12 @@ function gemm(
   }
 }
 
-/** Data and element offset of a contiguous tensor (a contiguous copy when needed). */
-function contiguousData(t: Tensor): { data: StorageArray; off: number } {
-  const c = t.isContiguous() ? t : t.contiguous();
+/** Data and element offset of a contiguous tensor. Take them after the last allocation of the call. */
+function contiguousData(c: Tensor): { data: StorageArray; off: number } {
   return { data: c.storage.data(c.dtype), off: c.storage.arrayOffset(c.dtype) + c.storageOffset };
 }
+
+const contiguous = (t: Tensor): Tensor => (t.isContiguous() ? t : t.contiguous());
 
 function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   if (a.dtype !== b.dtype) {
@@ -113,9 +114,11 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   checkDtypes(self, mat2, 'm1 and m2');
   const out = newStrided([m, n], [n, 1], self.dtype, self.device);
   if (out.isMeta() || m * n === 0) return out;
-  const A = contiguousData(self);
-  const B = contiguousData(mat2);
+  const [a, b] = [contiguous(self), contiguous(mat2)];
+  const A = contiguousData(a);
+  const B = contiguousData(b);
   const C = out.dataView();
+  C.data.fill(0, C.base, C.base + m * n); // gemm accumulates; fresh memory is uninitialised
   gemm(m, n, k, A.data, A.off, B.data, B.off, C.data, C.base);
   return out;
 }
@@ -135,9 +138,11 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   checkDtypes(self, mat2, 'batch1 and batch2');
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.dtype, self.device);
   if (out.isMeta() || bs * m * n === 0) return out;
-  const A = contiguousData(self);
-  const B = contiguousData(mat2);
+  const [a, b] = [contiguous(self), contiguous(mat2)];
+  const A = contiguousData(a);
+  const B = contiguousData(b);
   const C = out.dataView();
+  C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
   for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
   return out;
 }

@@ -10,10 +10,12 @@ import { numberValuesOf, tensorFromValues } from './rowMajor.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
 
-/** The elements of a float32 / float64 CPU tensor, row-major, as its storage's own typed array (else null). */
-function floatElements(t: Tensor): Float32Array | Float64Array | null {
-  if (t.isMeta() || (t.dtype !== ScalarType.Float && t.dtype !== ScalarType.Double)) return null;
-  const c = t.contiguous();
+/**
+ * The elements of a contiguous float32 / float64 CPU tensor as its storage's own typed array (else null). Take
+ * them after the call's last allocation (a growing WebAssembly memory replaces its buffer).
+ */
+function floatElements(c: Tensor): Float32Array | Float64Array | null {
+  if (c.isMeta() || (c.dtype !== ScalarType.Float && c.dtype !== ScalarType.Double)) return null;
   const { data, base } = c.dataView();
   return (data as Float32Array | Float64Array).subarray(base, base + c.numel);
 }
@@ -100,11 +102,12 @@ export function nativeLayerNorm(
     ];
   }
   // float32 / float64 are read and written in place (no conversion to and from number arrays).
-  const x = floatElements(input) ?? numberValuesOf(input);
-  const w = weight === null ? null : (floatElements(weight) ?? numberValuesOf(weight));
-  const b = bias === null ? null : (floatElements(bias) ?? numberValuesOf(bias));
   const direct = input.dtype === ScalarType.Float || input.dtype === ScalarType.Double;
   const result = direct ? newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device) : null;
+  const [ci, cw, cb] = [input.contiguous(), weight?.contiguous() ?? null, bias?.contiguous() ?? null];
+  const x = floatElements(ci) ?? numberValuesOf(ci);
+  const w = cw === null ? null : (floatElements(cw) ?? numberValuesOf(cw));
+  const b = cb === null ? null : (floatElements(cb) ?? numberValuesOf(cb));
   const out = result === null ? new Float64Array(m * n) : (floatElements(result) as Float32Array | Float64Array);
   const means = new Float64Array(m);
   const rstds = new Float64Array(m);

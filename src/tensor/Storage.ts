@@ -61,40 +61,58 @@ function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: n
   return info;
 }
 
-/** Typed arrays over a whole buffer, created on first use. */
+/**
+ * Typed arrays over a whole buffer, created on first use. One instance is shared by every storage carved
+ * from the same buffer; an allocator whose buffer can be replaced (WebAssembly memory, which grows) calls
+ * `reset` with the new buffer, and every such storage sees it on its next `data()`.
+ */
 export class BufferArrays {
-  readonly buffer: ArrayBufferLike;
-  private readonly byCtor = new Map<StorageArrayCtor, StorageArray>();
+  buffer: ArrayBufferLike;
+  private byCtor: Map<StorageArrayCtor, StorageArray> | null = null;
+  private lastCtor: StorageArrayCtor | null = null;
+  private lastArray: StorageArray | null = null;
 
   constructor(buffer: ArrayBufferLike) {
     this.buffer = buffer;
   }
 
-  private lastCtor: StorageArrayCtor | null = null;
-  private lastArray: StorageArray | null = null;
-
   get(ctor: StorageArrayCtor): StorageArray {
     if (ctor === this.lastCtor) return this.lastArray as StorageArray;
-    let a = this.byCtor.get(ctor);
+    const byCtor = (this.byCtor ??= new Map());
+    let a = byCtor.get(ctor);
     if (a === undefined) {
       const bytesPer = (ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
       a = new ctor(this.buffer, 0, Math.floor(this.buffer.byteLength / bytesPer));
-      this.byCtor.set(ctor, a);
+      byCtor.set(ctor, a);
     }
     this.lastCtor = ctor;
     this.lastArray = a;
     return a;
   }
+
+  /** Points at a new buffer (the old one was detached or outgrown); arrays are rebuilt on demand. */
+  reset(buffer: ArrayBufferLike): void {
+    this.buffer = buffer;
+    this.byCtor = null;
+    this.lastCtor = null;
+    this.lastArray = null;
+  }
 }
 
 /**
  * c10::Allocator: where a device's tensor memory comes from. PyTorch's allocate returns a DataPtr; here it
- * fills the storage's pointer fields (buffer, byte offset, cached arrays) directly, which saves an object
- * per tensor on the allocation path of every operator that returns one.
+ * fills the storage's pointer fields (arrays, byte offset, handle) directly, which saves an object per
+ * tensor on the allocation path of every operator that returns one. Memory from `allocate` is
+ * uninitialised, as `torch.empty`'s is (an allocator may hand out zeros, but no kernel may rely on it).
  */
 export interface Allocator {
   readonly device: Device;
   allocate(nbytes: number, into: Storage): void;
+  /**
+   * Gives the storage's memory back now (`dispose()`, or a lifetime the library knows); after it the storage
+   * has no data. Allocators whose memory the garbage collector reclaims need not free anything.
+   */
+  free(storage: Storage): void;
 }
 
 const CPU = new Device(DeviceType.CPU);
@@ -119,31 +137,44 @@ let slabUsed = 0;
 export const cpuAllocator: Allocator = {
   device: CPU,
   allocate(nbytes: number, into: Storage): void {
-    if (nbytes > SMALL_BYTES) {
-      into.buffer = new ArrayBuffer(nbytes);
-      into.byteOffset = 0;
-      into.arrays = null;
-      return;
-    }
-    if (slabUsed + nbytes > SLAB_BYTES) {
-      slab = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
-      slabUsed = 0;
-    }
-    into.buffer = slab.buffer;
-    into.byteOffset = slabUsed;
-    into.arrays = slab;
-    slabUsed += (nbytes + 15) & ~15;
+    allocateInJsHeap(nbytes, into);
   },
+  free: releaseJsHeap,
 };
+
+/**
+ * Memory the garbage collector owns: a slab slice for small requests, an own ArrayBuffer for large ones
+ * (Note [Slab allocation]). The CPU allocator over WebAssembly memory uses it for what it does not hold.
+ */
+export function allocateInJsHeap(nbytes: number, into: Storage): void {
+  into.handle = 0;
+  if (nbytes > SMALL_BYTES) {
+    into.arrays = new BufferArrays(new ArrayBuffer(nbytes));
+    into.byteOffset = 0;
+    return;
+  }
+  if (slabUsed + nbytes > SLAB_BYTES) {
+    slab = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
+    slabUsed = 0;
+  }
+  into.arrays = slab;
+  into.byteOffset = slabUsed;
+  slabUsed += (nbytes + 15) & ~15;
+}
+
+/** Drops a JS-heap storage's reference to its memory; the garbage collector does the rest. */
+export function releaseJsHeap(storage: Storage): void {
+  storage.arrays = null;
+}
 
 /** The Meta allocator: no memory at all; meta tensors carry only sizes, strides and dtypes. */
 export const metaAllocator: Allocator = {
   device: META,
   allocate(_nbytes: number, into: Storage): void {
-    into.buffer = null;
     into.byteOffset = 0;
     into.arrays = null;
   },
+  free(): void {},
 };
 
 const allocators = new Map<DeviceType, Allocator>([
@@ -168,17 +199,17 @@ export function setAllocator(type: DeviceType, allocator: Allocator): Allocator 
 /**
  * StorageImpl: a byte range shared by every view of a tensor. Kernels get a typed array at call time with
  * `data(dtype)` — over the whole underlying buffer — and find the storage's first element at
- * `arrayOffset(dtype)` (see Note [Slab allocation]), so a different allocator (e.g. one over WebAssembly
- * memory) needs no kernel changes.
+ * `arrayOffset(dtype)` (see Note [Slab allocation]), so an allocator over WebAssembly memory needs no kernel
+ * changes. Never keep a `data()` array across an allocation: growing WebAssembly memory replaces the buffer.
  */
 export class Storage {
   nbytes: number;
-  /** The buffer holding the bytes (shared with other storages for slab allocations); null for meta. */
-  buffer: ArrayBufferLike | null = null;
-  /** Where this storage starts in `buffer`. */
-  byteOffset = 0;
-  /** Typed arrays over the whole buffer, shared with every storage carved from it (created on demand). */
+  /** Typed arrays over the buffer holding the bytes (shared with other storages); null for meta and after free. */
   arrays: BufferArrays | null = null;
+  /** Where this storage starts in its buffer. */
+  byteOffset = 0;
+  /** The allocator's handle for this block (a WebAssembly address; 0 for JS-heap memory). */
+  handle = 0;
   readonly allocator: Allocator;
   /**
    * The version counter: in-place operations bump it, and autograd checks saved tensors against it. It
@@ -186,6 +217,8 @@ export class Storage {
    * except after `set_`-style storage swaps, which aten-ts does not have).
    */
   version = 0;
+  /** Set by `free()`: data() then says the memory was released instead of calling it a meta storage. */
+  freed = false;
 
   constructor(nbytes: number, allocator: Allocator) {
     this.nbytes = nbytes;
@@ -197,17 +230,19 @@ export class Storage {
     return this.allocator.device;
   }
 
+  /** The buffer holding the bytes (shared with other storages); null for meta storage and after free. */
+  get buffer(): ArrayBufferLike | null {
+    return this.arrays === null ? null : this.arrays.buffer;
+  }
+
   /** A typed array for `dtype` over the whole buffer holding this storage. Throws for meta storage. */
   data(dtype: ScalarType): StorageArray {
     const arrays = this.arrays;
     if (arrays !== null) return arrays.get(storageArrayInfo(dtype).ctor);
-    if (this.buffer === null) {
-      throw new Error(
-        "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
-      );
-    }
-    this.arrays = new BufferArrays(this.buffer);
-    return this.arrays.get(storageArrayInfo(dtype).ctor);
+    if (this.freed) throw new Error("this tensor's storage was freed (dispose()); its data can no longer be read or written");
+    throw new Error(
+      "Cannot access data pointer of Tensor that doesn't have storage (a meta tensor has sizes, strides and a dtype but no data)",
+    );
   }
 
   /** Index, in `data(dtype)`, of this storage's first element (first lane for complex dtypes). */
@@ -216,14 +251,29 @@ export class Storage {
     return (this.byteOffset * lanes) / elementSize(dtype);
   }
 
-  /** Grows the storage to `nbytes`, keeping its contents (resize_ of a tensor that outgrows its storage). */
+  /**
+   * Grows the storage to `nbytes`, keeping its contents (resize_ of a tensor that outgrows its storage); the
+   * old block goes back to its allocator at once (Note [Storage lifetime]).
+   */
   resize(nbytes: number): void {
     if (nbytes <= this.nbytes) return;
-    const [src, srcOffset, oldBytes] = [this.buffer, this.byteOffset, this.nbytes];
+    const old = new Storage(0, metaAllocator);
+    [old.arrays, old.byteOffset, old.handle, old.nbytes] = [this.arrays, this.byteOffset, this.handle, this.nbytes];
     this.allocator.allocate(nbytes, this);
-    if (src !== null && this.buffer !== null) {
-      new Uint8Array(this.buffer, this.byteOffset, oldBytes).set(new Uint8Array(src, srcOffset, oldBytes));
+    // Read both through `arrays` only now: the allocation may have replaced a growing memory's buffer.
+    if (old.arrays !== null && this.arrays !== null) {
+      const from = old.arrays.get(Uint8Array) as Uint8Array;
+      (this.arrays.get(Uint8Array) as Uint8Array).set(from.subarray(old.byteOffset, old.byteOffset + old.nbytes), this.byteOffset);
     }
     this.nbytes = nbytes;
+    if (old.arrays !== null) this.allocator.free(old);
+  }
+
+  /** Releases the memory now (Tensor.dispose()); later access throws. Freeing twice does nothing. */
+  free(): void {
+    if (this.arrays === null) return;
+    this.allocator.free(this);
+    this.arrays = null;
+    this.freed = true;
   }
 }

@@ -124,6 +124,11 @@ export class CachingAllocator {
     else list.push(ptr);
   }
 
+  /** Bytes in live blocks (stats().allocatedBytes without building the object). */
+  get allocatedBytes(): number {
+    return this.allocated;
+  }
+
   /** The usable size of a live block (its size class), or undefined. */
   blockSize(ptr: number): number | undefined {
     return this.live.get(ptr);

@@ -4,7 +4,10 @@
 // detects SIMD support, and picks the kernel backend: the WASM exports or their plain-JS twins. Browser-safe:
 // no Node API, no process.env, no fetch. The model is in src/wasm/README.md.
 
+import { DeviceType } from '../c10/Device.js';
+import { cpuAllocator, setAllocator } from '../tensor/Storage.js';
 import { CachingAllocator } from './allocator.js';
+import { WasmCPUAllocator, wasmStorage, type CPUMemoryStats } from './CPUAllocator.js';
 import { decodeBase64, withSharedMemoryImport } from './binaryFormat.js';
 import { KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
 import { jsKernels, kernelsFromExports, type Kernels } from './kernels.js';
@@ -12,6 +15,7 @@ import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.j
 import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
 
 export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
+export { SMALL_BYTES, SOFT_LIMIT_MIN, WasmCPUAllocator, wasmStorage, type CPUMemoryStats } from './CPUAllocator.js';
 export {
   SectionId,
   decodeBase64,
@@ -218,6 +222,16 @@ export function memoryViews(): MemoryViews {
 
 // ---- the backend switch ----
 
+// Note [Kernel backends]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// Two execution paths run every operator. 'wasm' (the default where the engine has SIMD): CPU storage over
+// SMALL_BYTES lives in WebAssembly linear memory (CPUAllocator.ts) and the kernels of src/kernels hand
+// their inner loops to the SIMD kernels whenever every operand is there (`array.buffer ===
+// wasmStorage.buffer`); anything else — small or JS-heap storage, dtypes without a SIMD kernel — runs the
+// JS loops. 'js': storage in the JS heap and only the JS loops, the reference the SIMD kernels are tested
+// against. `setKernelBackend` switches at any time (existing tensors keep working on either path); the
+// test suite runs once per backend (ATEN_TS_KERNELS=js|wasm, read by test/setup.ts, never by the library).
+
 /** Which implementation the kernel table holds. */
 export type KernelBackend = 'wasm' | 'js';
 
@@ -234,6 +248,29 @@ let requested: KernelBackend = 'wasm';
 export function setKernelBackend(backend: KernelBackend): void {
   if (backend !== 'wasm' && backend !== 'js') throw new TypeError(`setKernelBackend: expected 'wasm' or 'js', got ${String(backend)}`);
   requested = backend;
+  if (backend === 'wasm' && simdSupported()) {
+    // The runtime itself is made on the first large allocation (WasmCPUAllocator), which sets `buffer`.
+    const allocator = (cpuAllocatorOverWasm ??= new WasmCPUAllocator(wasmRuntime));
+    setAllocator(DeviceType.CPU, allocator);
+    wasmStorage.buffer = runtime === null ? null : allocator.arrays.buffer;
+    wasmStorage.kernels = runtime === null ? null : runtime.wasm;
+  } else {
+    setAllocator(DeviceType.CPU, cpuAllocator);
+    wasmStorage.buffer = null;
+    wasmStorage.kernels = null;
+  }
+}
+
+let cpuAllocatorOverWasm: WasmCPUAllocator | null = null;
+
+/** The CPU allocator over linear memory, once the 'wasm' backend has been selected (else null). */
+export function wasmCPUAllocator(): WasmCPUAllocator | null {
+  return cpuAllocatorOverWasm;
+}
+
+/** The CPU allocator's counters (Note [Storage lifetime]); null before the 'wasm' backend was ever selected. */
+export function cpuMemoryStats(): CPUMemoryStats | null {
+  return cpuAllocatorOverWasm?.stats() ?? null;
 }
 
 /** The backend in effect: 'wasm' only if requested and the engine has SIMD. */

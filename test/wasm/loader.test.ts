@@ -170,16 +170,19 @@ describe('memory views', () => {
 describe('the backend switch', () => {
   it('selects the WASM exports or the JS twins of the default runtime', () => {
     const rt = wasmRuntime();
-    expect(getKernelBackend()).toBe('wasm');
-    expect(kernels()).toBe(rt.wasm);
-    setKernelBackend('js');
+    const before = getKernelBackend(); // the suite's backend (test/setup.ts)
+    setKernelBackend('wasm');
     try {
+      expect(getKernelBackend()).toBe('wasm');
+      expect(kernels()).toBe(rt.wasm);
+      setKernelBackend('js');
       expect(getKernelBackend()).toBe('js');
       expect(kernels()).toBe(rt.js);
-    } finally {
       setKernelBackend('wasm');
+      expect(kernels()).toBe(rt.wasm);
+    } finally {
+      setKernelBackend(before);
     }
-    expect(kernels()).toBe(rt.wasm);
     expect(() => setKernelBackend('gpu' as 'js')).toThrow(/expected 'wasm' or 'js'/);
   });
 });

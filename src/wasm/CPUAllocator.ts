@@ -1,0 +1,172 @@
+// The CPU allocator over WebAssembly linear memory: large storages are blocks of the default runtime's
+// memory (so the SIMD kernels run on them in place), small ones stay in the JS heap. Installed as the CPU
+// allocator at start-up; `setKernelBackend('js')` puts the plain JS-heap allocator back. Mirrors
+// c10/core/CPUAllocator.cpp (DefaultCPUAllocator, the `fill_uninitialized_memory` debug fill) with the
+// caching of allocator.ts underneath.
+
+import { Device, DeviceType } from '../c10/Device.js';
+import { BufferArrays, allocateInJsHeap, releaseJsHeap, type Allocator, type Storage } from '../tensor/Storage.js';
+import { WasmOutOfMemoryError } from './memory.js';
+import type { WasmRuntime } from './index.js';
+import type { Kernels } from './kernels.js';
+
+// Note [Storage lifetime]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// A PyTorch user never frees a tensor; reference counting frees it when the last reference goes. JavaScript
+// has no reference counts, and WebAssembly memory is invisible to the garbage collector, so a storage in
+// linear memory is given back in three ways, cheapest first:
+//   1. Where the library knows a lifetime it frees at once: the engine's intermediate gradients after
+//      backward, the old block of a storage that `resize_` outgrew, `dispose()` and `torch.scope` (opt-in).
+//   2. Otherwise a FinalizationRegistry frees the block after the garbage collector has collected the
+//      Storage object. Measured on Node 20: registering costs 60–110 ns (why small storages, whose kernels
+//      gain little from SIMD, stay in the JS heap: SMALL_BYTES below), and cleanup callbacks run only when
+//      the event loop turns — a loop that never yields (a synchronous training loop) frees nothing this
+//      way, and WeakRef.deref() cannot help either (targets live until the job ends).
+//   3. So memory can grow faster than the collector reports: when the bytes in linear memory pass a soft
+//      limit (max(SOFT_LIMIT_MIN, 2 × what was live after the last reclamation)), new storages go to the JS
+//      heap, which the collector frees on its own (V8 counts ArrayBuffer memory as external memory and
+//      collects for it), until finalizers have run again. Kernels take the JS path for those storages:
+//      slower, but memory stays bounded. bench/soak.ts measures both loop shapes.
+// Candidates measured and rejected: growing until the cap (a synchronous 10,000-step MLP loop reached the
+// 4 GiB cap); forcing a collection (no standard API, and callbacks still wait for the event loop).
+
+/** Storages up to this size live in the JS heap (Note [Storage lifetime]). */
+export const SMALL_BYTES = 1024;
+
+/** The least soft limit on live bytes in linear memory before storages fall back to the JS heap. */
+export const SOFT_LIMIT_MIN = 256 * 1024 * 1024;
+
+const CPU = new Device(DeviceType.CPU);
+
+/** What the CPU allocator has done: the caching allocator's counters plus the lifetime counters. */
+export interface CPUMemoryStats {
+  /** Bytes in live blocks of linear memory. */
+  readonly allocatedBytes: number;
+  readonly peakAllocatedBytes: number;
+  /** Bytes carved from linear memory (live plus cached free blocks). */
+  readonly reservedBytes: number;
+  /** Size of the linear memory. */
+  readonly memoryBytes: number;
+  readonly liveBlocks: number;
+  /** Blocks freed by the library (dispose, scopes, backward, resize). */
+  readonly explicitFrees: number;
+  /** Blocks freed by the FinalizationRegistry after garbage collection. */
+  readonly finalizedFrees: number;
+  /** Storages placed in the JS heap because linear memory was past its soft limit or full. */
+  readonly jsHeapFallbacks: number;
+}
+
+/**
+ * What kernels test to take the WebAssembly path: `buffer` is the linear memory's current buffer while
+ * storage lives there and the 'wasm' backend is on, else null (so `array.buffer === wasmStorage.buffer` is
+ * false for every array); `kernels` is the runtime's kernel table.
+ */
+export const wasmStorage: { buffer: ArrayBufferLike | null; kernels: Kernels | null } = { buffer: null, kernels: null };
+
+/** The CPU allocator over one runtime's linear memory (the default runtime's, at start-up). */
+export class WasmCPUAllocator implements Allocator {
+  readonly device = CPU;
+  /** Typed arrays over the memory's current buffer, shared by every storage in it; reset when it grows. */
+  readonly arrays: BufferArrays;
+  /** Fill fresh memory with NaN / all-ones bytes (torch.utils.deterministic.fill_uninitialized_memory). */
+  fillUninitializedMemory = false;
+  /** The soft limit's floor (Note [Storage lifetime]); lowered by tests. */
+  softLimitMin = SOFT_LIMIT_MIN;
+  /** Storages up to this many bytes go to the JS heap (SMALL_BYTES; the test suite sets 0 to run every kernel on linear memory). */
+  smallBytes = SMALL_BYTES;
+  /**
+   * Debugging: grow the memory before every allocation (while under 1 GiB), so that a kernel holding a typed
+   * array across an allocation reads a detached buffer and fails its test instead of working by luck.
+   */
+  growOnEveryAllocation = false;
+  private liveAfterReclaim = 0;
+  private explicitFrees = 0;
+  private finalizedFrees = 0;
+  private jsHeapFallbacks = 0;
+  private readonly registry: FinalizationRegistry<number>;
+
+  private rt: WasmRuntime | null = null;
+
+  /** `runtime` is called on the first large allocation, so `initWasm(options)` can still come first. */
+  constructor(private readonly runtimeProvider: () => WasmRuntime) {
+    this.arrays = new BufferArrays(new ArrayBuffer(0));
+    this.registry = new FinalizationRegistry((ptr: number) => {
+      const alloc = this.runtime.allocator;
+      alloc.free(ptr);
+      this.finalizedFrees++;
+      this.liveAfterReclaim = alloc.allocatedBytes;
+    });
+  }
+
+  /** The runtime whose memory holds the storages (created on first use). */
+  get runtime(): WasmRuntime {
+    return (this.rt ??= this.runtimeProvider());
+  }
+
+  allocate(nbytes: number, into: Storage): void {
+    if (into.handle !== 0) this.registry.unregister(into); // a resize: the old block is freed by the caller
+    if (nbytes <= this.smallBytes || !this.tryAllocate(nbytes, into)) allocateInJsHeap(nbytes, into);
+    if (this.fillUninitializedMemory) fillUninitialized(into, nbytes);
+  }
+
+  free(storage: Storage): void {
+    const ptr = storage.handle;
+    if (ptr === 0) {
+      releaseJsHeap(storage);
+      return;
+    }
+    this.registry.unregister(storage);
+    this.runtime.allocator.free(ptr);
+    storage.handle = 0;
+    storage.arrays = null;
+    this.explicitFrees++;
+  }
+
+  stats(): CPUMemoryStats {
+    const s = this.runtime.allocator.stats();
+    return {
+      allocatedBytes: s.allocatedBytes,
+      peakAllocatedBytes: s.peakAllocatedBytes,
+      reservedBytes: s.reservedBytes,
+      memoryBytes: s.memoryBytes,
+      liveBlocks: s.liveBlocks,
+      explicitFrees: this.explicitFrees,
+      finalizedFrees: this.finalizedFrees,
+      jsHeapFallbacks: this.jsHeapFallbacks,
+    };
+  }
+
+  private tryAllocate(nbytes: number, into: Storage): boolean {
+    const alloc = this.runtime.allocator;
+    if (alloc.allocatedBytes + nbytes > Math.max(this.softLimitMin, 2 * this.liveAfterReclaim)) {
+      this.jsHeapFallbacks++;
+      return false;
+    }
+    let ptr: number;
+    try {
+      const memory = this.runtime.memory;
+      if (this.growOnEveryAllocation && memory.byteLength < 1 << 30) memory.growToBytes(memory.byteLength + 65536);
+      ptr = alloc.allocate(nbytes);
+    } catch (e) {
+      if (!(e instanceof WasmOutOfMemoryError)) throw e;
+      this.jsHeapFallbacks++;
+      return false;
+    }
+    const buffer = this.runtime.memory.memory.buffer;
+    if (buffer !== this.arrays.buffer) {
+      this.arrays.reset(buffer);
+      wasmStorage.buffer = buffer;
+      wasmStorage.kernels = this.runtime.wasm;
+    }
+    into.arrays = this.arrays;
+    into.byteOffset = ptr;
+    into.handle = ptr;
+    this.registry.register(into, ptr, into);
+    return true;
+  }
+}
+
+function fillUninitialized(into: Storage, nbytes: number): void {
+  const bytes = into.arrays?.get(Uint8Array);
+  if (bytes !== undefined) bytes.fill(0xff, into.byteOffset, into.byteOffset + nbytes);
+}

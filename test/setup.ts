@@ -1,0 +1,19 @@
+// Vitest setup: picks the kernel backend for the whole run (Note [Kernel backends]), so one suite runs on
+// every execution path. ATEN_TS_KERNELS=js|wasm (default wasm). On 'wasm' every storage, however small,
+// lives in linear memory, so the tests' small tensors run the SIMD kernels. Debugging aids:
+// ATEN_TS_FILL_UNINITIALIZED=1 fills fresh storage with NaN bytes (finds kernels that rely on zeroed
+// memory); ATEN_TS_STRESS_GROW=1 grows the memory before every allocation (finds typed arrays kept across
+// an allocation).
+import '../src/index.js';
+import { setKernelBackend, wasmCPUAllocator } from '../src/wasm/index.js';
+
+const backend = process.env['ATEN_TS_KERNELS'] ?? 'wasm';
+if (backend !== 'wasm' && backend !== 'js') throw new Error(`ATEN_TS_KERNELS must be 'wasm' or 'js', got '${backend}'`);
+setKernelBackend(backend);
+const allocator = wasmCPUAllocator();
+if (backend === 'wasm') {
+  if (allocator === null) throw new Error('ATEN_TS_KERNELS=wasm: this engine has no WebAssembly SIMD');
+  allocator.smallBytes = 0;
+  allocator.fillUninitializedMemory = process.env['ATEN_TS_FILL_UNINITIALIZED'] === '1';
+  allocator.growOnEveryAllocation = process.env['ATEN_TS_STRESS_GROW'] === '1';
+}
