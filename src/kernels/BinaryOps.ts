@@ -24,6 +24,7 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { noComplex } from './Pow.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
+import { wasmBinaryVec } from '../wasm/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;
@@ -444,7 +445,7 @@ export function divMode(ks: DispatchKeySet, self: Tensor, other: Tensor, roundin
 // can see are constant; unrolling by four recovers most of it (bench/iter.bench.ts). The scalar tail
 // handles the remainder. Results of + - * on doubles rounded once into a Float32Array equal float32
 // arithmetic, and Int32Array/Int8Array/... stores wrap like C++ integer arithmetic.
-const addVec: VecOp = (out, o, ins, offs, n) => {
+const addVecJs: VecOp = (out, o, ins, offs, n) => {
   const a = ins[0]!;
   const b = ins[1]!;
   let i = 0;
@@ -460,6 +461,10 @@ const addVec: VecOp = (out, o, ins, offs, n) => {
 };
 
 function axpyVec(alpha: number): VecOp {
+  return alpha === -1 ? subVec : axpyVecJs(alpha);
+}
+
+function axpyVecJs(alpha: number): VecOp {
   return (out, o, ins, offs, n) => {
     const a = ins[0]!;
     const b = ins[1]!;
@@ -469,7 +474,7 @@ function axpyVec(alpha: number): VecOp {
   };
 }
 
-const mulVec: VecOp = (out, o, ins, offs, n) => {
+const mulVecJs: VecOp = (out, o, ins, offs, n) => {
   const a = ins[0]!;
   const b = ins[1]!;
   const ia = offs[0]!;
@@ -490,13 +495,19 @@ const mulVecInt64: VecOp = (out, o, ins, offs, n) => {
   for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! * b[ib + i]! + 0;
 };
 
-const divVec: VecOp = (out, o, ins, offs, n) => {
+const divVecJs: VecOp = (out, o, ins, offs, n) => {
   const a = ins[0]!;
   const b = ins[1]!;
   const ia = offs[0]!;
   const ib = offs[1]!;
   for (let i = 0; i < n; i++) out[o + i] = a[ia + i]! / b[ib + i]!;
 };
+
+// The SIMD kernels where every operand is in linear memory (Note [Kernel backends]).
+const addVec = wasmBinaryVec(addVecJs, 'f32_vadd', 'f64_vadd');
+const subVec = wasmBinaryVec(axpyVecJs(-1), 'f32_vsub', 'f64_vsub');
+const mulVec = wasmBinaryVec(mulVecJs, 'f32_vmul', 'f64_vmul');
+const divVec = wasmBinaryVec(divVecJs, 'f32_vdiv', 'f64_vdiv');
 
 /** `alpha_check`: alpha must fit the result dtype. */
 function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {

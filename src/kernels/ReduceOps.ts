@@ -23,6 +23,7 @@ import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
 import { type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel, allocateStructuredOutput } from './TensorMeta.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -186,8 +187,21 @@ function sumMeta(
   return makeReduction(out, self, dim, keepdim, outDtype, { inDtype: outDtype });
 }
 
+/**
+ * sumRun, or the SIMD cascade sum (PyTorch's cascade_sum order, in the input's precision as PyTorch's float
+ * sums are) for a unit-stride float32 / float64 run in linear memory (Note [Kernel backends]).
+ */
+function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
+    const isF32 = src instanceof Float32Array;
+    const k = wasmKernelFor<(n: number, x: number) => number>(isF32 ? 'f32_rsum' : 'f64_rsum', src);
+    if (k !== null) return k(n, addressOf(src, o));
+  }
+  return sumRun(src, o, s, n);
+}
+
 function sumImpl(iter: TensorIterator): void {
-  reduceKernel(iter, sumRun);
+  reduceKernel(iter, sumRunVec);
 }
 
 /** `sum.IntList_out` (structured; sum.dim_IntList delegates to it). */

@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
   const d = dtype ?? t.dtype;
@@ -106,6 +107,14 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   const src = self.contiguous();
   const x = src.dataView();
   const y = out.dataView();
+  if (inner === 1 && x.data instanceof Float32Array && y.data instanceof Float32Array) {
+    type Rows = (rows: number, cols: number, x: number, y: number) => void;
+    const k = wasmKernelFor<Rows>(log ? 'f32_log_softmax_rows' : 'f32_softmax_rows', x.data, y.data);
+    if (k !== null) {
+      k(outer, size, addressOf(x.data, x.base), addressOf(y.data, y.base));
+      return out;
+    }
+  }
   softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
   return out;
 }

@@ -30,6 +30,7 @@ import { fmaf } from '../random/fma.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { StructuredKernel } from './TensorMeta.js';
+import { wasmUnaryVec } from '../wasm/vec.js';
 
 /**
  * `logical_not_out`: an iterator without promotion or a same-dtype check (the input is read in its own
@@ -243,7 +244,7 @@ interface UnarySpec {
 // The most used ops also carry a loop of their own (`vec`, run by cpuKernelVec when input and output share a
 // dtype: Note [cpuKernelVec contract]). Each is the same computation as `real`: one libm call or one exact
 // operation, whose double result the float32 array store rounds once, as `Math.fround` would.
-const expVec: VecOp = (out, o, ins, io, n) => {
+const expVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) out[o + i] = Math.exp(a[ao + i] as number);
@@ -258,7 +259,7 @@ const tanhVec: VecOp = (out, o, ins, io, n) => {
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) out[o + i] = Math.tanh(a[ao + i] as number);
 };
-const reluVec: VecOp = (out, o, ins, io, n) => {
+const reluVecJs: VecOp = (out, o, ins, io, n) => {
   const a = ins[0] as StorageArray;
   const ao = io[0] as number;
   for (let i = 0; i < n; i++) {
@@ -266,6 +267,10 @@ const reluVec: VecOp = (out, o, ins, io, n) => {
     out[o + i] = x < 0 ? 0 : x;
   }
 };
+// The SIMD kernels where input and output are in linear memory (Note [Kernel backends]): float32 exp is
+// within 2 ulp of the correctly rounded result (PyTorch's Sleef_expf8_u10 is within 1).
+const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
+const reluVec = wasmUnaryVec(reluVecJs, 'f32_vrelu', null);
 
 const allReal = (d: ScalarType): boolean => !isComplexType(d);
 const noBool = (d: ScalarType): boolean => d !== ScalarType.Bool && !isComplexType(d);

@@ -24,14 +24,26 @@ export interface Kernels {
   f64_vadd_scalar(n: number, a: number, b: number, y: number): void;
   /** y[i] = a[i] * b, float64. */
   f64_vmul_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] - b[i], float32. */
+  f32_vsub(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] / b[i], float32. */
+  f32_vdiv(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] - b[i], float64. */
+  f64_vsub(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] / b[i], float64. */
+  f64_vdiv(n: number, a: number, b: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
   f32_vexp(n: number, x: number, y: number): void;
+  /** y[i] = x[i] < 0 ? 0 : x[i], float32 (relu). */
+  f32_vrelu(n: number, x: number, y: number): void;
   /** Sum of n float32s, cascade order; the result is a float32 value. */
   f32_rsum(n: number, x: number): number;
   /** Sum of n float64s, cascade order. */
   f64_rsum(n: number, x: number): number;
   /** Softmax of each of `rows` contiguous rows of `cols` float32s. */
   f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
+  /** Log-softmax of each of `rows` contiguous rows of `cols` float32s. */
+  f32_log_softmax_rows(rows: number, cols: number, x: number, y: number): void;
 }
 
 export type KernelName = keyof Kernels;
@@ -46,10 +58,16 @@ const NAMES: Record<KernelName, true> = {
   f64_vmul: true,
   f64_vadd_scalar: true,
   f64_vmul_scalar: true,
+  f32_vsub: true,
+  f32_vdiv: true,
+  f64_vsub: true,
+  f64_vdiv: true,
   f32_vexp: true,
+  f32_vrelu: true,
   f32_rsum: true,
   f64_rsum: true,
   f32_softmax_rows: true,
+  f32_log_softmax_rows: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -106,12 +124,36 @@ export function jsKernels(memory: WasmMemory): Kernels {
       const v = f64();
       ref.f64_vmul_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
+    f32_vsub: (n, a, b, y) => {
+      const v = f32();
+      ref.vsub(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+    },
+    f32_vdiv: (n, a, b, y) => {
+      const v = f32();
+      ref.vdiv(n, v, a >>> 2, v, b >>> 2, v, y >>> 2);
+    },
+    f64_vsub: (n, a, b, y) => {
+      const v = f64();
+      ref.vsub(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+    },
+    f64_vdiv: (n, a, b, y) => {
+      const v = f64();
+      ref.vdiv(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+    },
     f32_vexp: (n, x, y) => {
       const v = f32();
       ref.f32_vexp(n, v, x >>> 2, v, y >>> 2);
     },
+    f32_vrelu: (n, x, y) => {
+      const v = f32();
+      ref.vrelu(n, v, x >>> 2, v, y >>> 2);
+    },
     f32_rsum: (n, x) => ref.f32_rsum(n, f32(), x >>> 2),
     f64_rsum: (n, x) => ref.f64_rsum(n, f64(), x >>> 3),
+    f32_log_softmax_rows: (rows, cols, x, y) => {
+      const v = f32();
+      ref.f32_log_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);
+    },
     f32_softmax_rows: (rows, cols, x, y) => {
       const v = f32();
       ref.f32_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);

@@ -10,7 +10,43 @@
 
 const fround = Math.fround;
 
+// ---- activations (assembly/activation.ts) ----
+
+/** y[i] = x[i] < 0 ? 0 : x[i]. */
+export function vrelu(n: number, x: Float32Array | Float64Array, xi: number, y: Float32Array | Float64Array, yi: number): void {
+  for (let i = 0; i < n; i++) {
+    const v = x[xi + i] as number;
+    y[yi + i] = v < 0 ? 0 : v;
+  }
+}
+
 // ---- elementwise binary (assembly/binary.ts) ----
+
+/** y[i] = a[i] - b[i] (float32 when the arrays are). */
+export function vsub(
+  n: number,
+  a: Float32Array | Float64Array,
+  ai: number,
+  b: Float32Array | Float64Array,
+  bi: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
+}
+
+/** y[i] = a[i] / b[i] (float32 when the arrays are). */
+export function vdiv(
+  n: number,
+  a: Float32Array | Float64Array,
+  ai: number,
+  b: Float32Array | Float64Array,
+  bi: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / (b[bi + i] as number);
+}
 
 export function f32_vadd(n: number, a: Float32Array, ai: number, b: Float32Array, bi: number, y: Float32Array, yi: number): void {
   let i = 0;
@@ -270,5 +306,28 @@ export function f32_softmax_rows(rows: number, cols: number, x: Float32Array, xi
     }
     const inv = fround(1 / s);
     for (let k = 0; k < cols; k++) y[yr + k] = (y[yr + k] as number) * inv;
+  }
+}
+
+/**
+ * y[r, :] = log_softmax(x[r, :]) in the kernel's order. The kernel's log is its own series in double (logRow),
+ * this twin's Math.log: both round to the same float32 except in rare last-bit ties.
+ */
+export function f32_log_softmax_rows(rows: number, cols: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
+  if (cols === 0) return;
+  const cols4 = cols - (cols % 4);
+  const lanes = new Float32Array(4);
+  for (let r = 0; r < rows; r++) {
+    const xr = xi + r * cols;
+    const yr = yi + r * cols;
+    let m = -Infinity;
+    for (let i = 0; i < cols; i++) m = Math.max(m, x[xr + i] as number);
+    lanes.fill(0);
+    let i = 0;
+    for (; i < cols4; i++) lanes[i & 3] = (lanes[i & 3] as number) + expf(fround((x[xr + i] as number) - m));
+    let s = fround(fround((lanes[0] as number) + (lanes[1] as number)) + fround((lanes[2] as number) + (lanes[3] as number)));
+    for (; i < cols; i++) s = fround(s + expf(fround((x[xr + i] as number) - m)));
+    const shift = fround(m + fround(Math.log(s)));
+    for (let k = 0; k < cols; k++) y[yr + k] = (x[xr + k] as number) - shift;
   }
 }

@@ -8,23 +8,25 @@
 
 const ADD: i32 = 0;
 const MUL: i32 = 1;
+const SUB: i32 = 2;
+const DIV: i32 = 3;
 
 // `op` is a compile-time constant at every call site: after inlining the branches fold away.
 // @ts-ignore: decorator
 @inline function f32op(op: i32, a: v128, b: v128): v128 {
-  return op == ADD ? f32x4.add(a, b) : f32x4.mul(a, b);
+  return op == ADD ? f32x4.add(a, b) : op == MUL ? f32x4.mul(a, b) : op == SUB ? f32x4.sub(a, b) : f32x4.div(a, b);
 }
 // @ts-ignore: decorator
 @inline function f32ops(op: i32, a: f32, b: f32): f32 {
-  return op == ADD ? a + b : a * b;
+  return op == ADD ? a + b : op == MUL ? a * b : op == SUB ? a - b : a / b;
 }
 // @ts-ignore: decorator
 @inline function f64op(op: i32, a: v128, b: v128): v128 {
-  return op == ADD ? f64x2.add(a, b) : f64x2.mul(a, b);
+  return op == ADD ? f64x2.add(a, b) : op == MUL ? f64x2.mul(a, b) : op == SUB ? f64x2.sub(a, b) : f64x2.div(a, b);
 }
 // @ts-ignore: decorator
 @inline function f64ops(op: i32, a: f64, b: f64): f64 {
-  return op == ADD ? a + b : a * b;
+  return op == ADD ? a + b : op == MUL ? a * b : op == SUB ? a - b : a / b;
 }
 
 // @ts-ignore: decorator
@@ -171,4 +173,24 @@ export function f64_vadd_scalar(n: usize, a: usize, b: f64, y: usize): void {
 /** y[i] = a[i] * b (b broadcast), float64. */
 export function f64_vmul_scalar(n: usize, a: usize, b: f64, y: usize): void {
   f64_vbinaryc(MUL, n, a, b, y);
+}
+
+/** y[i] = a[i] - b[i], float32. */
+export function f32_vsub(n: usize, a: usize, b: usize, y: usize): void {
+  f32_vbinary(SUB, n, a, b, y);
+}
+
+/** y[i] = a[i] / b[i], float32. */
+export function f32_vdiv(n: usize, a: usize, b: usize, y: usize): void {
+  f32_vbinary(DIV, n, a, b, y);
+}
+
+/** y[i] = a[i] - b[i], float64. */
+export function f64_vsub(n: usize, a: usize, b: usize, y: usize): void {
+  f64_vbinary(SUB, n, a, b, y);
+}
+
+/** y[i] = a[i] / b[i], float64. */
+export function f64_vdiv(n: usize, a: usize, b: usize, y: usize): void {
+  f64_vbinary(DIV, n, a, b, y);
 }
