@@ -29,4 +29,13 @@ export {
 } from './dispatch/index.js';
 export { torch } from './api/index.js';
 export { Tensor } from './tensor/Tensor.js';
+export {
+  cpuMemoryStats,
+  getKernelBackend,
+  initWasm,
+  setKernelBackend,
+  type CPUMemoryStats,
+  type KernelBackend,
+  type WasmMemoryOptions,
+} from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';

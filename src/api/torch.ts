@@ -26,6 +26,8 @@ import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import { cat as catBinding } from '../generated/functions.js';
 import { setKernelBackend } from '../wasm/index.js';
 
+export { scope } from '../tensor/StorageScope.js';
+
 // Note [Start-up]
 // ~~~~~~~~~~~~~~~
 // What PyTorch does when `import torch` loads libtorch and torch._C, done once here, by the module every

@@ -5,6 +5,7 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import { anomalyMode, recordForwardTrace } from './anomaly_mode.js';
+import { escapeStorage } from '../tensor/StorageScope.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { gradientEdge, installNodeFactories, materializeAutogradMeta, setHistory, type Edge } from './variable.js';
 import { accumulateInto, asStridedScatter, detachedClone, sliceOfBaseGrad } from './GradientUtils.js';
@@ -182,6 +183,7 @@ export class AccumulateGrad extends Node {
     if (grad === null || grad === undefined) return [];
     const m = materializeAutogradMeta(this.variable);
     m.grad = accumulateInto(m.grad, grad, autogradState.gradMode, this.variable);
+    if (m.grad !== null) escapeStorage(m.grad.storage); // a leaf's .grad outlives any torch.scope
     return [];
   }
 }

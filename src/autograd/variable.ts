@@ -5,6 +5,7 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import { escapeStorage } from '../tensor/StorageScope.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { FunctionPreHook, Node } from './function.js';
@@ -270,6 +271,7 @@ export function setGrad(t: Tensor, g: Tensor | null): void {
     }
   }
   if (g === null && t.autogradMeta === null) return;
+  if (g !== null) escapeStorage(g.storage);
   materializeAutogradMeta(t).grad = g;
 }
 

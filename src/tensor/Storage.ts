@@ -3,6 +3,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType, elementSize, scalarTypeToString } from '../c10/ScalarType.js';
+import { trackStorage } from './StorageScope.js';
 
 /** The typed arrays kernels read and write. See Note [Typed storage of each dtype]. */
 export type StorageArray = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array;
@@ -219,11 +220,14 @@ export class Storage {
   version = 0;
   /** Set by `free()`: data() then says the memory was released instead of calling it a meta storage. */
   freed = false;
+  /** Lives beyond every `scope()` (StorageScope.ts): set when it becomes a `.grad`. */
+  escaped = false;
 
   constructor(nbytes: number, allocator: Allocator) {
     this.nbytes = nbytes;
     this.allocator = allocator;
     allocator.allocate(nbytes, this);
+    trackStorage(this);
   }
 
   get device(): Device {

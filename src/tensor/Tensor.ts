@@ -153,6 +153,18 @@ export class Tensor extends TensorImpl {
     variableHooks().backward(this, gradient ?? null, options);
   }
 
+  /**
+   * Frees this tensor's memory now, for every view of it: an optimisation, never needed (Note [Storage
+   * lifetime]). Reading the tensor or a view afterwards throws. Also `using t = ...` (Symbol.dispose).
+   */
+  dispose(): void {
+    this.storage.free();
+  }
+
+  [Symbol.dispose](): void {
+    this.storage.free();
+  }
+
   /** `detach()`: the same data without history (shares storage and version counter). */
   detach(): Tensor {
     return new Tensor(this.storage, this.dtype, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);

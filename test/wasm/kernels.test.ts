@@ -1,0 +1,104 @@
+// Every SIMD kernel against its JS twin (src/wasm/reference.ts) on the same linear memory: the same bits
+// (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place.
+import { describe, expect, it } from 'vitest';
+import { KERNEL_NAMES, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
+
+const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 22, maximumBytes: 1 << 24 }) : null;
+const LENGTHS = [0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 100, 1027];
+
+/** Deterministic values in [-lo, hi) with some exact zeros, -0, and huge/tiny magnitudes. */
+function fill(a: Float32Array | Float64Array, seed: number): void {
+  let s = seed >>> 0;
+  for (let i = 0; i < a.length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    const u = s / 2 ** 32;
+    a[i] = i % 17 === 3 ? 0 : i % 19 === 5 ? -0 : i % 23 === 7 ? (u - 0.5) * 1e30 : (u - 0.5) * 20;
+  }
+}
+
+function bitsOf(a: Float32Array | Float64Array): number[] {
+  return a instanceof Float32Array
+    ? [...new Uint32Array(a.buffer, a.byteOffset, a.length)]
+    : [...new Float64Array(a)].map((v) => (Number.isNaN(v) ? NaN : v));
+}
+
+describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
+  const wasm = rt?.wasm as Kernels;
+  const js = rt?.js as Kernels;
+  const mem = rt?.memory;
+  const [A, B, Y1, Y2] = [64, 64 + 16384, 64 + 2 * 16384, 64 + 3 * 16384];
+  const view = (bytes: 4 | 8, addr: number, n: number): Float32Array | Float64Array => {
+    const buf = mem?.views().buffer as ArrayBuffer;
+    return bytes === 4 ? new Float32Array(buf, addr, n) : new Float64Array(buf, addr, n);
+  };
+  const setup = (bytes: 4 | 8, n: number): void => {
+    fill(view(bytes, A, n), 1 + n);
+    fill(view(bytes, B, n), 7 + n);
+  };
+
+  it('exports exactly the kernel table', () => {
+    expect(Object.keys(wasm).sort()).toEqual([...KERNEL_NAMES].sort());
+  });
+
+  const binary = ['vadd', 'vmul', 'vsub', 'vdiv'] as const;
+  for (const bytes of [4, 8] as const) {
+    for (const op of binary) {
+      const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}` as keyof Kernels;
+      it(`${name}: same bits as the twin, and in place`, () => {
+        for (const n of LENGTHS) {
+          setup(bytes, n);
+          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, Y1);
+          (js[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, Y2);
+          expect(bitsOf(view(bytes, Y1, n))).toEqual(bitsOf(view(bytes, Y2, n)));
+          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, B, A); // y = a
+          expect(bitsOf(view(bytes, A, n))).toEqual(bitsOf(view(bytes, Y2, n)));
+        }
+      });
+    }
+  }
+
+  for (const name of ['f32_vexp', 'f32_vrelu'] as const) {
+    it(`${name}: same bits as the twin`, () => {
+      for (const n of LENGTHS) {
+        setup(4, n);
+        wasm[name](n, A, Y1);
+        js[name](n, A, Y2);
+        expect(bitsOf(view(4, Y1, n))).toEqual(bitsOf(view(4, Y2, n)));
+      }
+    });
+  }
+
+  it('f32_rsum / f64_rsum: the same cascade sum as the twin', () => {
+    for (const n of [...LENGTHS, 4096, 70000 / 8]) {
+      setup(4, n);
+      expect(Object.is(wasm.f32_rsum(n, A), js.f32_rsum(n, A))).toBe(true);
+      setup(8, n);
+      expect(Object.is(wasm.f64_rsum(n, A), js.f64_rsum(n, A))).toBe(true);
+    }
+  });
+
+  it('f32_softmax_rows: same bits; f32_log_softmax_rows: within one ulp', () => {
+    for (const [rows, cols] of [
+      [1, 1],
+      [3, 5],
+      [4, 16],
+      [2, 33],
+      [7, 100],
+    ] as const) {
+      const n = rows * cols;
+      setup(4, n);
+      const x = view(4, A, n);
+      for (let i = 0; i < n; i++) x[i] = (x[i] as number) / 1e29 > 1 ? 3 : (x[i] as number); // keep rows finite and non-degenerate
+      wasm.f32_softmax_rows(rows, cols, A, Y1);
+      js.f32_softmax_rows(rows, cols, A, Y2);
+      expect(bitsOf(view(4, Y1, n))).toEqual(bitsOf(view(4, Y2, n)));
+      wasm.f32_log_softmax_rows(rows, cols, A, Y1);
+      js.f32_log_softmax_rows(rows, cols, A, Y2);
+      const [y1, y2] = [view(4, Y1, n), view(4, Y2, n)];
+      for (let i = 0; i < n; i++) {
+        const ulp = Math.max(2 ** -149, 2 ** (Math.floor(Math.log2(Math.abs(y2[i] as number) || 1)) - 23));
+        expect(Math.abs((y1[i] as number) - (y2[i] as number))).toBeLessThanOrEqual(ulp);
+      }
+    }
+  });
+});
