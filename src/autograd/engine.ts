@@ -12,6 +12,8 @@ import { sumTo } from './FunctionsManual.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
 import { GraphRoot, Node, setActiveExecInfo } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
+import { CustomFunctionBackward } from './customFunction.js';
+import { closeScope, escapeStorage, openScope } from '../tensor/StorageScope.js';
 
 export interface BackwardOptions {
   /** Keep saved tensors so the graph can be differentiated again (defaults to `createGraph`). */
@@ -153,6 +155,15 @@ interface Capture {
  * `Engine::execute`: runs the graph from `roots` with `rootGrads`. With `captures`, the gradients flowing
  * into those edges are returned (autograd.grad) and only the nodes on a path to them run.
  */
+// Note [Gradients freed after backward]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The gradients that flow between nodes during `backward()` are the engine's own: no user code sees them
+// unless a hook or a custom Function's backward runs, or the graph is built again (create_graph). So
+// `backward()` runs inside a storage scope (src/tensor/StorageScope.ts) and, when none of those happened,
+// frees every storage allocated during the pass except the ones that escaped into `.grad` (AccumulateGrad,
+// retain_grad) — as PyTorch's reference counts free them when the pass ends (Note [Storage lifetime]).
+let userCodeSawGradients = false;
+
 function execute(
   roots: readonly Edge[],
   rootGrads: (Tensor | null)[],
@@ -235,6 +246,7 @@ function execute(
       buffers.delete(node);
       // Tensor hooks, retain_grad, captures, pre-hooks: in PyTorch's order.
       const hooks = node.hooks;
+      if (hooks !== null || node instanceof CustomFunctionBackward) userCodeSawGradients = true;
       if (hooks !== null) {
         for (let h = 0; h < hooks.tensorPreHooks.length; h++) {
           const nr = hooks.tensorPreHookInputs[h] ?? 0;
@@ -250,6 +262,7 @@ function execute(
             // The retains_grad hook: a clone the first time, then `grad + new` (both recorded under create_graph).
             const m = materializeAutogradMeta(t);
             m.grad = m.grad === null ? aten().clone.call(createGraph ? g : g.detach(), null) : aten().add_Tensor.call(m.grad, g, 1);
+            escapeStorage(m.grad.storage);
           }
         }
       }
@@ -343,6 +356,21 @@ export function backward(
   const createGraph = options.createGraph ?? false;
   const keepGraph = options.retainGraph ?? createGraph;
   const roots = rootEdges(outputs);
+  // See Note [Gradients freed after backward].
+  const tracked = openScope();
+  const sawBefore = userCodeSawGradients;
+  userCodeSawGradients = false;
+  let completed = false;
+  try {
+    runBackward(roots, grads, keepGraph, createGraph, inputs);
+    completed = true;
+  } finally {
+    closeScope(tracked, completed && !createGraph && !userCodeSawGradients);
+    userCodeSawGradients = sawBefore;
+  }
+}
+
+function runBackward(roots: Edge[], grads: (Tensor | null)[], keepGraph: boolean, createGraph: boolean, inputs: Tensor[]): void {
   if (inputs.length === 0) {
     execute(roots, grads, keepGraph, createGraph, null, true);
     return;

@@ -93,6 +93,11 @@ function contiguousData(c: Tensor): { data: StorageArray; off: number } {
 
 const contiguous = (t: Tensor): Tensor => (t.isContiguous() ? t : t.contiguous());
 
+/** Frees a contiguous copy made inside the kernel (never the argument itself): Note [Storage lifetime]. */
+const freeCopy = (copy: Tensor, of: Tensor): void => {
+  if (copy.storage !== of.storage) copy.dispose();
+};
+
 function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   if (a.dtype !== b.dtype) {
     throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.dtype)} != ${cppName(b.dtype)}`);
@@ -120,6 +125,8 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   const C = out.dataView();
   C.data.fill(0, C.base, C.base + m * n); // gemm accumulates; fresh memory is uninitialised
   gemm(m, n, k, A.data, A.off, B.data, B.off, C.data, C.base);
+  freeCopy(a, self);
+  freeCopy(b, mat2);
   return out;
 }
 
@@ -144,6 +151,8 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   const C = out.dataView();
   C.data.fill(0, C.base, C.base + bs * m * n); // gemm accumulates; fresh memory is uninitialised
   for (let i = 0; i < bs; i++) gemm(m, n, k, A.data, A.off + i * m * k, B.data, B.off + i * k * n, C.data, C.base + i * m * n);
+  freeCopy(a, self);
+  freeCopy(b, mat2);
   return out;
 }
 

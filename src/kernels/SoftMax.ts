@@ -110,12 +110,10 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   if (inner === 1 && x.data instanceof Float32Array && y.data instanceof Float32Array) {
     type Rows = (rows: number, cols: number, x: number, y: number) => void;
     const k = wasmKernelFor<Rows>(log ? 'f32_log_softmax_rows' : 'f32_softmax_rows', x.data, y.data);
-    if (k !== null) {
-      k(outer, size, addressOf(x.data, x.base), addressOf(y.data, y.base));
-      return out;
-    }
-  }
-  softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
+    if (k !== null) k(outer, size, addressOf(x.data, x.base), addressOf(y.data, y.base));
+    else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
+  } else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
+  if (src.storage !== self.storage) src.dispose(); // the kernel's own contiguous copy (Note [Storage lifetime])
   return out;
 }
 

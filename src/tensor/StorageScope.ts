@@ -66,7 +66,29 @@ export function scope<T>(fn: () => T): T {
   return result;
 }
 
-function handOver(mine: Storage[], keep: Set<Storage>): void {
+/** Opens a scope for library code (the autograd engine); close it with `closeScope`. */
+export function openScope(): Storage[] {
+  const mine: Storage[] = [];
+  scopes.push(mine);
+  return mine;
+}
+
+/**
+ * Closes the innermost scope, opened by `openScope`: with `free`, frees its storages except `keep` and
+ * escaped ones; without, hands every storage to the enclosing scope (nothing is freed).
+ */
+export function closeScope(mine: Storage[], free: boolean, keep: ReadonlySet<Storage> = new Set()): void {
+  if (scopes[scopes.length - 1] !== mine) throw new Error('closeScope: not the innermost open scope');
+  scopes.pop();
+  if (free) {
+    handOver(mine, keep);
+    return;
+  }
+  const outer = scopes.length === 0 ? null : (scopes[scopes.length - 1] as Storage[]);
+  if (outer !== null) for (const st of mine) outer.push(st);
+}
+
+function handOver(mine: Storage[], keep: ReadonlySet<Storage>): void {
   const outer = scopes.length === 0 ? null : (scopes[scopes.length - 1] as Storage[]);
   for (const s of mine) {
     if (s.escaped) continue;
