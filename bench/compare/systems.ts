@@ -1,0 +1,151 @@
+// bench/compare: starting the systems for bench/compare.ts: finding a Python that imports torch, spawning each
+// long-lived worker and talking to it over the line protocol of protocol.ts, and the machine facts.
+
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { PREFIX, type Reply, type Request, type SystemId } from './protocol.js';
+
+/** A Python that imports torch, or why there is none. */
+export type PythonChoice = { python: string; version: string } | { python: undefined; why: string };
+
+/** The first of --python, $ATEN_TS_TORCH_PYTHON, <root>/.venv-golden/bin/python, /tmp/tv/bin/python that imports torch. */
+export function findPython(root: string, option: string | undefined): PythonChoice {
+  const candidates = [option, process.env.ATEN_TS_TORCH_PYTHON, join(root, '.venv-golden/bin/python'), '/tmp/tv/bin/python'].filter(
+    (c): c is string => c !== undefined && c !== '',
+  );
+  const tried: string[] = [];
+  for (const python of candidates) {
+    if (python.includes('/') && !existsSync(python)) {
+      tried.push(`${python}: not found`);
+      continue;
+    }
+    try {
+      const version = execFileSync(python, ['-c', 'import torch; print(torch.__version__)'], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        stdio: 'pipe',
+      });
+      return { python, version: version.trim() };
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      tried.push(`${python}: ${(err.stderr ?? err.message).trim().split('\n').at(-1) ?? 'fails'}`);
+    }
+  }
+  return { python: undefined, why: `no Python that imports torch (${tried.join('; ') || 'no candidate'})` };
+}
+
+/** One long-lived worker process: requests are answered in order, one at a time. */
+export class WorkerClient {
+  readonly info: Promise<Record<string, string>>;
+  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void }[] = [];
+  private stderrTail = '';
+  private exited: Error | undefined;
+
+  constructor(
+    readonly system: SystemId,
+    file: string,
+    args: string[],
+    cwd: string,
+  ) {
+    this.proc = spawn(file, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stderr.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString()).slice(-2000);
+    });
+    createInterface({ input: this.proc.stdout }).on('line', (line) => {
+      if (!line.startsWith(PREFIX)) return; // what a library prints on stdout
+      this.waiting.shift()?.resolve(JSON.parse(line.slice(PREFIX.length)) as Reply);
+    });
+    this.proc.on('exit', (code, signal) => {
+      const last = this.stderrTail.trim().split('\n').slice(-3).join(' / ');
+      this.exited = new Error(`${system} worker exited (${signal ?? code})${last === '' ? '' : `: ${last}`}`);
+      for (const w of this.waiting.splice(0)) w.reject(this.exited);
+    });
+    this.proc.on('error', (e) => {
+      this.exited = e;
+      for (const w of this.waiting.splice(0)) w.reject(e);
+    });
+    this.info = this.next(180_000).then((r) => {
+      if (!('ready' in r)) throw new Error(`${system} worker: unexpected first reply ${JSON.stringify(r)}`);
+      return r.info;
+    });
+  }
+
+  /** The next reply, or an error after `timeoutMs` (the worker is then killed) or when the worker exits. */
+  private next(timeoutMs: number): Promise<Reply> {
+    if (this.exited !== undefined) return Promise.reject(this.exited);
+    return new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.proc.kill();
+        reject(new Error(`${this.system} worker: no answer in ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      this.waiting.push({
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+    });
+  }
+
+  /** Sends `req` and waits for its reply; a `{error}` reply becomes a thrown Error. */
+  async request(req: Request, timeoutMs = 600_000): Promise<Reply> {
+    await this.info;
+    const reply = this.next(timeoutMs);
+    this.proc.stdin.write(JSON.stringify(req) + '\n');
+    const r = await reply;
+    if ('error' in r) throw new Error(`${this.system}: ${r.error}`);
+    return r;
+  }
+
+  close(): void {
+    if (this.exited !== undefined) return;
+    this.proc.stdin.write(JSON.stringify({ op: 'exit' }) + '\n');
+    this.proc.stdin.end();
+    setTimeout(() => this.proc.kill(), 5000).unref();
+  }
+}
+
+/** The worker process of `system`. */
+export function startWorker(system: SystemId, root: string, python: string | undefined): WorkerClient {
+  const nodeWorker = (name: string) =>
+    new WorkerClient(system, process.execPath, ['--import', 'tsx', join(root, 'bench/compare', name)], root);
+  switch (system) {
+    case 'aten-ts':
+      return nodeWorker('aten_worker.ts');
+    case 'tfjs':
+      return nodeWorker('tfjs_worker.ts');
+    case 'jax':
+      return nodeWorker('jax_worker.ts');
+    case 'torch1':
+    case 'torch2':
+      if (python === undefined) throw new Error('no Python with torch');
+      return new WorkerClient(
+        system,
+        python,
+        [join(root, 'bench/compare/torch_worker.py'), '--threads', system === 'torch1' ? '1' : '2'],
+        root,
+      );
+  }
+}
+
+/** CPU model, cores and Node version. */
+export function machineFacts(): string[] {
+  let model = cpus()[0]?.model ?? 'unknown CPU';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
+    if (line !== undefined) model = line.split(':')[1]!.trim();
+  } catch {
+    // not Linux: os.cpus() has it
+  }
+  return [`CPU: ${model}, ${availableParallelism()} cores`, `Node ${process.version}`];
+}
