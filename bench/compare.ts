@@ -4,7 +4,7 @@
 // per round, then the median of those). `first op after import` runs fresh processes instead (bench/compare/startup.ts).
 //
 // Run: npx tsx bench/compare.ts [--rounds 7] [--quick] [--only w1,w2] [--systems aten-ts,torch1,torch2,tfjs,jax]
-//                               [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--write]
+//                               [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--write] [--json FILE]
 //   (npm run bench:compare -- ...). Python: --python, $ATEN_TS_TORCH_PYTHON, .venv-golden/bin/python, /tmp/tv/bin/python;
 //   without torch the torch columns print "—". --write replaces the section of bench/RESULTS.md named below.
 
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { SYSTEMS, SYSTEM_TITLES, type SystemId, WORKLOADS, type WorkloadId, sizesFor } from './compare/protocol.js';
 import { type Cell, type Results, cellNotes, markdownTable, median, replaceSection, sig3 } from './compare/report.js';
 import { firstOp, startupNote } from './compare/startup.js';
-import { type WorkerClient, findPython, machineFacts, startWorker } from './compare/systems.js';
+import { type WorkerClient, findPython, loadAverage, machineFacts, startWorker } from './compare/systems.js';
 
 const SECTION = '## Side by side (bench/compare.ts)';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +32,7 @@ const { values: opts } = parseArgs({
     'warmup-ms': { type: 'string' },
     'settle-ms': { type: 'string' },
     write: { type: 'boolean', default: false },
+    json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -66,6 +67,8 @@ const settleMs = Number(opts['settle-ms'] ?? 20);
 const sizes = sizesFor(opts.quick);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (s: string): void => void process.stderr.write(s + '\n');
+
+const loadAtStart = loadAverage();
 
 // ---- the systems -------------------------------------------------------------------------------------------------
 const results: Results = {};
@@ -159,6 +162,8 @@ if (workloads.includes('first_op')) {
 const info = (s: SystemId, key: string): string | undefined => infos.get(s)?.[key];
 const facts = [
   ...machineFacts(),
+  `1-minute load average ${loadAtStart} before the run, ${loadAverage()} at its end (the run itself adds about 1; other work on ` +
+    'the machine slows every column, torch 2 thr the most: its parallel regions wait for a core)',
   py?.python !== undefined
     ? `PyTorch ${py.version} (${py.python}${info('torch1', 'python') !== undefined ? `, Python ${info('torch1', 'python')}` : ''}):` +
       ` torch.set_num_threads(1) and (2) in two workers → get_num_threads() ${info('torch1', 'threads') ?? '?'} and ${info('torch2', 'threads') ?? '?'}`
@@ -198,6 +203,8 @@ const report = [
 ].join('\n');
 
 console.log(`${SECTION}\n\n${report}`);
+if (opts.json !== undefined)
+  writeFileSync(opts.json, JSON.stringify({ systems, workloads, rounds, infos: Object.fromEntries(infos), results }, null, 1));
 if (opts.write) {
   const path = join(root, 'bench/RESULTS.md');
   writeFileSync(path, replaceSection(readFileSync(path, 'utf8'), SECTION, report));

@@ -3,7 +3,7 @@
 
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PREFIX, type Reply, type Request, type SystemId } from './protocol.js';
@@ -135,6 +135,9 @@ export function startWorker(system: SystemId, root: string, python: string | und
       );
   }
 }
+
+/** The 1-minute load average: other work on the machine, which the figures share it with. */
+export const loadAverage = (): string => loadavg()[0]!.toFixed(2);
 
 /** CPU model, cores and Node version. */
 export function machineFacts(): string[] {
