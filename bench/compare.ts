@@ -4,7 +4,8 @@
 // per round, then the median of those). `first op after import` runs fresh processes instead (bench/compare/startup.ts).
 //
 // Run: npx tsx bench/compare.ts [--rounds 7] [--quick] [--only w1,w2] [--systems aten-ts,torch1,torch2,tfjs,jax]
-//                               [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--write] [--json FILE]
+//        [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--wait-idle SECONDS]
+//        [--write] [--json FILE]
 //   (npm run bench:compare -- ...). Python: --python, $ATEN_TS_TORCH_PYTHON, .venv-golden/bin/python, /tmp/tv/bin/python;
 //   without torch the torch columns print "—". --write replaces the section of bench/RESULTS.md named below.
 
@@ -15,7 +16,16 @@ import { parseArgs } from 'node:util';
 import { SYSTEMS, SYSTEM_TITLES, type SystemId, WORKLOADS, type WorkloadId, sizesFor } from './compare/protocol.js';
 import { type Cell, type Results, cellNotes, markdownTable, median, replaceSection, sig3 } from './compare/report.js';
 import { firstOp, startupNote } from './compare/startup.js';
-import { type WorkerClient, findPython, loadAverage, machineFacts, startWorker } from './compare/systems.js';
+import {
+  type WorkerClient,
+  cpuTicks,
+  findPython,
+  loadAverage,
+  machineFacts,
+  othersShare,
+  startWorker,
+  waitForIdle,
+} from './compare/systems.js';
 
 const SECTION = '## Side by side (bench/compare.ts)';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,6 +41,7 @@ const { values: opts } = parseArgs({
     'target-ms': { type: 'string' },
     'warmup-ms': { type: 'string' },
     'settle-ms': { type: 'string' },
+    'wait-idle': { type: 'string' },
     write: { type: 'boolean', default: false },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
@@ -69,6 +80,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const log = (s: string): void => void process.stderr.write(s + '\n');
 
 const loadAtStart = loadAverage();
+const ticksAtStart = cpuTicks();
+const waitIdle = Number(opts['wait-idle'] ?? 0);
+const waits: string[] = [];
 
 // ---- the systems -------------------------------------------------------------------------------------------------
 const results: Results = {};
@@ -126,6 +140,11 @@ for (const [s, worker] of workers) {
 const importMs = new Map<SystemId, number[]>();
 for (let r = 0; r < rounds; r++) {
   log(`round ${r + 1}/${rounds}`);
+  if (waitIdle > 0) {
+    const waited = await waitForIdle(waitIdle);
+    if (waited === undefined || waited > 1.5)
+      waits.push(waited === undefined ? `round ${r + 1}: busy after ${waitIdle} s` : `round ${r + 1}: ${waited.toFixed(0)} s`);
+  }
   const order = systems.map((_, i) => systems[(i + r) % systems.length]!);
   for (const w of workloads) {
     for (const s of order) {
@@ -147,7 +166,8 @@ for (let r = 0; r < rounds; r++) {
     }
   }
 }
-for (const worker of workers.values()) worker.close();
+await Promise.all([...workers.values()].map((w) => w.close()));
+const others = othersShare(ticksAtStart, cpuTicks());
 
 // ---- the report ----------------------------------------------------------------------------------------------------
 if (workloads.includes('first_op')) {
@@ -162,8 +182,10 @@ if (workloads.includes('first_op')) {
 const info = (s: SystemId, key: string): string | undefined => infos.get(s)?.[key];
 const facts = [
   ...machineFacts(),
-  `1-minute load average ${loadAtStart} before the run, ${loadAverage()} at its end (the run itself adds about 1; other work on ` +
-    'the machine slows every column, torch 2 thr the most: its parallel regions wait for a core)',
+  `Other processes (not this run's) used ${others === undefined ? '?' : `${(others * 100).toFixed(0)}%`} of the machine's CPU time ` +
+    `during the run; 1-minute load average ${loadAtStart} before it. Other work slows every column, torch 2 thr the most ` +
+    '(its parallel regions wait for a core: whole calls of ~8 ms), so read the rounds in --json when a column looks odd' +
+    (waitIdle > 0 ? `; --wait-idle ${waitIdle}: ${waits.length === 0 ? 'no round waited' : `waited before ${waits.join(', ')}`}` : ''),
   py?.python !== undefined
     ? `PyTorch ${py.version} (${py.python}${info('torch1', 'python') !== undefined ? `, Python ${info('torch1', 'python')}` : ''}):` +
       ` torch.set_num_threads(1) and (2) in two workers → get_num_threads() ${info('torch1', 'threads') ?? '?'} and ${info('torch2', 'threads') ?? '?'}`

@@ -105,11 +105,14 @@ export class WorkerClient {
     return r;
   }
 
-  close(): void {
-    if (this.exited !== undefined) return;
+  /** Asks the worker to exit; resolves once it has (killed after 5 s). */
+  close(): Promise<void> {
+    if (this.exited !== undefined) return Promise.resolve();
+    const gone = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
     this.proc.stdin.write(JSON.stringify({ op: 'exit' }) + '\n');
     this.proc.stdin.end();
     setTimeout(() => this.proc.kill(), 5000).unref();
+    return gone;
   }
 }
 
@@ -134,6 +137,48 @@ export function startWorker(system: SystemId, root: string, python: string | und
         root,
       );
   }
+}
+
+/**
+ * CPU time on Linux, in clock ticks: `busy` of the whole machine (/proc/stat) and `own`, this process and its
+ * children that have exited (/proc/self/stat utime, stime, cutime, cstime). Undefined elsewhere.
+ */
+export function cpuTicks(): { busy: number; total: number; own: number } | undefined {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = cpu[3]! + (cpu[4] ?? 0); // idle + iowait
+    const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0); // without guest time, already in user
+    const self = readFileSync('/proc/self/stat', 'utf8');
+    const fields = self
+      .slice(self.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number); // fields from the 3rd on
+    const own = fields[11]! + fields[12]! + fields[13]! + fields[14]!; // utime stime cutime cstime (14th-17th)
+    return { busy: total - idle, total, own };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine (0..1) that processes other than this one and its children used between two readings. */
+export function othersShare(a: ReturnType<typeof cpuTicks>, b: ReturnType<typeof cpuTicks>): number | undefined {
+  if (a === undefined || b === undefined || b.total <= a.total) return undefined;
+  return Math.max(0, b.busy - a.busy - (b.own - a.own)) / (b.total - a.total);
+}
+
+/**
+ * Waits (at most `maxSeconds`) until other processes use less than `share` of the machine over one second; the
+ * seconds waited, or undefined when it gave up.
+ */
+export async function waitForIdle(maxSeconds: number, share = 0.1): Promise<number | undefined> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < maxSeconds * 1000) {
+    const a = cpuTicks();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const others = othersShare(a, cpuTicks());
+    if (others === undefined || others < share) return (Date.now() - t0) / 1000;
+  }
+  return undefined;
 }
 
 /** The 1-minute load average: other work on the machine, which the figures share it with. */
