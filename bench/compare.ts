@@ -83,6 +83,7 @@ const loadAtStart = loadAverage();
 const ticksAtStart = cpuTicks();
 const waitIdle = Number(opts['wait-idle'] ?? 0);
 const waits: string[] = [];
+let waitedSeconds = 0;
 
 // ---- the systems -------------------------------------------------------------------------------------------------
 const results: Results = {};
@@ -140,13 +141,13 @@ for (const [s, worker] of workers) {
 const importMs = new Map<SystemId, number[]>();
 for (let r = 0; r < rounds; r++) {
   log(`round ${r + 1}/${rounds}`);
-  if (waitIdle > 0) {
-    const waited = await waitForIdle(waitIdle);
-    if (waited === undefined || waited > 1.5)
-      waits.push(waited === undefined ? `round ${r + 1}: busy after ${waitIdle} s` : `round ${r + 1}: ${waited.toFixed(0)} s`);
-  }
   const order = systems.map((_, i) => systems[(i + r) % systems.length]!);
   for (const w of workloads) {
+    if (waitIdle > 0) {
+      const waited = await waitForIdle(waitIdle);
+      if (waited === undefined) waits.push(`gave up after ${waitIdle} s once (round ${r + 1}, ${w})`);
+      else waitedSeconds += waited;
+    }
     for (const s of order) {
       const c = cell(w, s);
       if (c.status !== undefined) continue;
@@ -185,7 +186,9 @@ const facts = [
   `Other processes (not this run's) used ${others === undefined ? '?' : `${(others * 100).toFixed(0)}%`} of the machine's CPU time ` +
     `during the run; 1-minute load average ${loadAtStart} before it. Other work slows every column, torch 2 thr the most ` +
     '(its parallel regions wait for a core: whole calls of ~8 ms), so read the rounds in --json when a column looks odd' +
-    (waitIdle > 0 ? `; --wait-idle ${waitIdle}: ${waits.length === 0 ? 'no round waited' : `waited before ${waits.join(', ')}`}` : ''),
+    (waitIdle > 0
+      ? `; --wait-idle ${waitIdle}: ${waitedSeconds.toFixed(0)} s spent waiting for a quiet machine${waits.map((x) => `, ${x}`).join('')}`
+      : ''),
   py?.python !== undefined
     ? `PyTorch ${py.version} (${py.python}${info('torch1', 'python') !== undefined ? `, Python ${info('torch1', 'python')}` : ''}):` +
       ` torch.set_num_threads(1) and (2) in two workers → get_num_threads() ${info('torch1', 'threads') ?? '?'} and ${info('torch2', 'threads') ?? '?'}`

@@ -167,16 +167,16 @@ export function othersShare(a: ReturnType<typeof cpuTicks>, b: ReturnType<typeof
 }
 
 /**
- * Waits (at most `maxSeconds`) until other processes use less than `share` of the machine over one second; the
- * seconds waited, or undefined when it gave up.
+ * Waits (at most `maxSeconds`) until other processes use less than `share` of the machine over half a second; the
+ * seconds waited beyond that first half second, or undefined when it gave up.
  */
 export async function waitForIdle(maxSeconds: number, share = 0.1): Promise<number | undefined> {
-  const t0 = Date.now();
+  const t0 = Date.now() + 500;
   while (Date.now() - t0 < maxSeconds * 1000) {
     const a = cpuTicks();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const others = othersShare(a, cpuTicks());
-    if (others === undefined || others < share) return (Date.now() - t0) / 1000;
+    if (others === undefined || others < share) return Math.max(0, (Date.now() - t0) / 1000);
   }
   return undefined;
 }
