@@ -201,7 +201,7 @@ const facts = [
     ? `jax-js ${info('jax', 'version')}: device ${info('jax', 'device')} (the fastest here; its cpu device is an interpreter), threads ${info('jax', 'threads')}`
     : `jax-js: — (${unavailable.get('jax') ?? 'not run'})`,
   infos.has('aten-ts')
-    ? `aten-ts ${info('aten-ts', 'version')} at commit ${gitCommit(root) ?? '?'}: ${info('aten-ts', 'loaded')}, ${info('aten-ts', 'threads')}`
+    ? `aten-ts ${info('aten-ts', 'version')} (src/ of commit ${gitCommit(root) ?? '?'}): ${info('aten-ts', 'loaded')}, ${info('aten-ts', 'threads')}`
     : 'aten-ts: —',
 ];
 const table = markdownTable(results, { workloads, matmulN: sizes.matmul });

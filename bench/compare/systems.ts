@@ -184,11 +184,11 @@ export async function waitForIdle(maxSeconds: number, share = 0.1): Promise<numb
 /** The 1-minute load average: other work on the machine, which the figures share it with. */
 export const loadAverage = (): string => loadavg()[0]!.toFixed(2);
 
-/** The commit of the checkout at `root` (and whether src/ has uncommitted changes), or undefined outside git. */
+/** The last commit that changed src/ at `root` (and whether src/ has uncommitted changes), or undefined outside git. */
 export function gitCommit(root: string): string | undefined {
   try {
     const run = (args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: 'pipe' }).trim();
-    return `${run(['rev-parse', '--short', 'HEAD'])}${run(['status', '--porcelain', 'src']) === '' ? '' : ' + uncommitted changes in src/'}`;
+    return `${run(['log', '-1', '--format=%h', '--', 'src'])}${run(['status', '--porcelain', 'src']) === '' ? '' : ' + uncommitted changes in src/'}`;
   } catch {
     return undefined;
   }
