@@ -23,7 +23,7 @@ import {
   loadAverage,
   machineFacts,
   gitCommit,
-  othersShare,
+  othersTicks,
   startWorker,
   waitForIdle,
 } from './compare/systems.js';
@@ -85,6 +85,7 @@ const ticksAtStart = cpuTicks();
 const waitIdle = Number(opts['wait-idle'] ?? 0);
 const waits: string[] = [];
 let waitedSeconds = 0;
+const waitTicks = { others: 0, total: 0 }; // the waits' share of the run's CPU ticks, left out of the figure below
 
 // ---- the systems -------------------------------------------------------------------------------------------------
 const results: Results = {};
@@ -145,7 +146,10 @@ for (let r = 0; r < rounds; r++) {
   const order = systems.map((_, i) => systems[(i + r) % systems.length]!);
   for (const w of workloads) {
     if (waitIdle > 0) {
+      const before = cpuTicks();
       const waited = await waitForIdle(waitIdle);
+      const spent = othersTicks(before, cpuTicks());
+      [waitTicks.others, waitTicks.total] = [waitTicks.others + spent.others, waitTicks.total + spent.total];
       if (waited === undefined) waits.push(`gave up after ${waitIdle} s once (round ${r + 1}, ${w})`);
       else waitedSeconds += waited;
     }
@@ -169,7 +173,8 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 await Promise.all([...workers.values()].map((w) => w.close()));
-const others = othersShare(ticksAtStart, cpuTicks());
+const runTicks = othersTicks(ticksAtStart, cpuTicks());
+const others = runTicks.total - waitTicks.total > 0 ? (runTicks.others - waitTicks.others) / (runTicks.total - waitTicks.total) : undefined;
 
 // ---- the report ----------------------------------------------------------------------------------------------------
 if (workloads.includes('first_op')) {
@@ -184,8 +189,8 @@ if (workloads.includes('first_op')) {
 const info = (s: SystemId, key: string): string | undefined => infos.get(s)?.[key];
 const facts = [
   ...machineFacts(),
-  `Other processes (not this run's) used ${others === undefined ? '?' : `${(others * 100).toFixed(0)}%`} of the machine's CPU time ` +
-    `during the run; 1-minute load average ${loadAtStart} before it. Other work slows every column, torch 2 thr the most ` +
+  `Other processes (not this run's) used ${others === undefined ? '?' : `${(Math.max(0, others) * 100).toFixed(0)}%`} of the machine's CPU time ` +
+    `while it measured; 1-minute load average ${loadAtStart} before it. Other work slows every column, torch 2 thr the most ` +
     '(its parallel regions wait for a core: whole calls of ~8 ms), so read the rounds in --json when a column looks odd' +
     (waitIdle > 0
       ? `; --wait-idle ${waitIdle}: ${waitedSeconds.toFixed(0)} s spent waiting for a quiet machine${waits.map((x) => `, ${x}`).join('')}`

@@ -160,10 +160,16 @@ export function cpuTicks(): { busy: number; total: number; own: number } | undef
   }
 }
 
+/** Ticks used by processes other than this one and its children between two readings, and all ticks (0 0 off Linux). */
+export function othersTicks(a: ReturnType<typeof cpuTicks>, b: ReturnType<typeof cpuTicks>): { others: number; total: number } {
+  if (a === undefined || b === undefined) return { others: 0, total: 0 };
+  return { others: Math.max(0, b.busy - a.busy - (b.own - a.own)), total: b.total - a.total };
+}
+
 /** The share of the machine (0..1) that processes other than this one and its children used between two readings. */
 export function othersShare(a: ReturnType<typeof cpuTicks>, b: ReturnType<typeof cpuTicks>): number | undefined {
-  if (a === undefined || b === undefined || b.total <= a.total) return undefined;
-  return Math.max(0, b.busy - a.busy - (b.own - a.own)) / (b.total - a.total);
+  const { others, total } = othersTicks(a, b);
+  return total > 0 ? others / total : undefined;
 }
 
 /**
