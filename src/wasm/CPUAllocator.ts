@@ -5,6 +5,7 @@
 // caching of allocator.ts underneath.
 
 import { Device, DeviceType } from '../c10/Device.js';
+import { warn } from '../c10/Warning.js';
 import { BufferArrays, allocateInJsHeap, releaseJsHeap, type Allocator, type Storage } from '../tensor/Storage.js';
 import { WasmOutOfMemoryError } from './memory.js';
 import type { WasmRuntime } from './index.js';
@@ -138,8 +139,15 @@ export class WasmCPUAllocator implements Allocator {
 
   private tryAllocate(nbytes: number, into: Storage): boolean {
     const alloc = this.runtime.allocator;
-    if (alloc.allocatedBytes + nbytes > Math.max(this.softLimitMin, 2 * this.liveAfterReclaim)) {
-      this.jsHeapFallbacks++;
+    const softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+    if (alloc.allocatedBytes + nbytes > softLimit) {
+      if (this.jsHeapFallbacks++ === 0) {
+        warn(
+          `aten-ts: ${Math.round(softLimit / 2 ** 20)} MiB of WebAssembly memory are held by tensors the garbage collector has not ` +
+            'reported free (it reports only when the event loop runs), so new tensors go to the JS heap, where kernels are slower. ' +
+            'To keep the fast path: let the event loop turn between steps (await), or free early with torch.scope(fn) or t.dispose().',
+        );
+      }
       return false;
     }
     let ptr: number;

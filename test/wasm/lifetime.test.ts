@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Tensor, cpuMemoryStats, getKernelBackend, torch } from '../../src/index.js';
+import { setWarningHandler } from '../../src/c10/Warning.js';
 import { wasmCPUAllocator } from '../../src/wasm/index.js';
 
 const onWasm = getKernelBackend() === 'wasm';
@@ -86,6 +87,8 @@ describe.runIf(onWasm)('storage lifetime (wasm backend)', () => {
     if (allocator === null) throw new Error('no wasm allocator');
     const softLimit = allocator.softLimitMin;
     allocator.softLimitMin = 4 << 20;
+    const warnings: string[] = [];
+    const previous = setWarningHandler((m) => warnings.push(m));
     try {
       const { params, x, y } = mlp();
       const first = mlpStep(params, x, y, 0.1);
@@ -99,7 +102,11 @@ describe.runIf(onWasm)('storage lifetime (wasm backend)', () => {
       // Past the soft limit (4 MiB here) storages go to the JS heap: linear memory stops growing.
       expect(peak).toBeLessThan((4 << 20) + (1 << 20));
       expect(cpuMemoryStats()?.jsHeapFallbacks ?? 0).toBeGreaterThan(0);
+      // Said once, with what to do about it.
+      expect(warnings.filter((w) => w.includes('WebAssembly memory are held by tensors'))).toHaveLength(1);
+      expect(warnings[0]).toMatch(/torch\.scope\(fn\) or t\.dispose\(\)/);
     } finally {
+      setWarningHandler(previous);
       allocator.softLimitMin = softLimit;
     }
   });
