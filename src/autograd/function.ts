@@ -22,6 +22,14 @@ export interface InputMetadata {
   dtype: number;
 }
 
+// Note [Node fields are assigned, not defined]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every node class (hundreds of generated XxxBackward0) runs Node's constructor, so its property writes see
+// one object shape per class. Class-field *definitions* (ES2022 define semantics) that see more than a few
+// shapes fall off V8's fast path into a runtime call per field: after a mixed workload, one recorded `add`
+// cost 0.95 µs instead of 0.2 µs, half of it in Node's field initializer (bench/RESULTS.md). Plain
+// assignments in the constructor stay on the megamorphic store cache, a few ns each.
+
 /**
  * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
  * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
@@ -48,23 +56,37 @@ const NO_EDGES: Edge[] = [];
 // further outputs in a list made on demand. A recorded call allocates the node and its edge list, and
 // nothing for features it does not use.
 
+// Note [Node fields are assigned, not defined]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Every node class (hundreds of generated XxxBackward0) runs Node's constructor, so its property writes see
+// one object shape per class. Class-field *definitions* (ES2022 define semantics) that see more than a few
+// shapes fall off V8's fast path into a runtime call per field: after a mixed workload, one recorded `add`
+// cost 0.95 µs instead of 0.2 µs, half of it in Node's field initializer (bench/RESULTS.md). Plain
+// assignments in the constructor stay on the megamorphic store cache, a few ns each.
+
 /**
  * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
  * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
  */
 export abstract class Node {
-  nextEdges: Edge[] = NO_EDGES;
-  readonly sequenceNr: number;
+  // Declared, and assigned in the constructor: see Note [Node fields are assigned, not defined].
+  declare nextEdges: Edge[];
+  declare readonly sequenceNr: number;
   /** What the gradient flowing into input 0 (forward output 0) must look like: sizes (undefined: unknown), dtype. */
-  sizes0: readonly number[] | undefined = undefined;
-  dtype0 = 0;
+  declare sizes0: readonly number[] | undefined;
+  declare dtype0: number;
   /** The same for inputs 1, 2, ... (multi-output operators), or null. */
-  moreMetadata: (InputMetadata | undefined)[] | null = null;
+  declare moreMetadata: (InputMetadata | undefined)[] | null;
   /** Hooks, or null until one is registered (Note [Lean graph nodes]). */
-  hooks: NodeHooks | null = null;
+  declare hooks: NodeHooks | null;
 
   constructor(sequenceNr = nextSequenceNr++) {
-    this.sequenceNr = sequenceNr;
+    this.nextEdges = NO_EDGES;
+    (this as { sequenceNr: number }).sequenceNr = sequenceNr;
+    this.sizes0 = undefined;
+    this.dtype0 = 0;
+    this.moreMetadata = null;
+    this.hooks = null;
     if (anomalyMode.enabled) recordForwardTrace(this);
   }
 

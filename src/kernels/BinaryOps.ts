@@ -607,12 +607,16 @@ function sameShapeFast(a: Tensor, b: Tensor): boolean {
 function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   const dtype = a.dtype;
   const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
-  // (these dtypes have one lane per element, so array offsets are element offsets)
-  fastIns[0] = a.storage.data(dtype);
-  fastIns[1] = b.storage.data(dtype);
-  fastOffs[0] = a.storage.arrayOffset(dtype) + a.storageOffset;
-  fastOffs[1] = b.storage.arrayOffset(dtype) + b.storageOffset;
-  vec(out.storage.data(dtype), out.storage.arrayOffset(dtype), fastIns, fastOffs, a.numel);
+  // These dtypes have one lane per element of the array's own size, so a byte offset divided by the array's
+  // BYTES_PER_ELEMENT is the element offset (storage.arrayOffset without its table lookups).
+  const ia = a.storage.data(dtype);
+  const ib = b.storage.data(dtype);
+  const o = out.storage.data(dtype);
+  fastIns[0] = ia;
+  fastIns[1] = ib;
+  fastOffs[0] = a.storage.byteOffset / ia.BYTES_PER_ELEMENT + a.storageOffset;
+  fastOffs[1] = b.storage.byteOffset / ib.BYTES_PER_ELEMENT + b.storageOffset;
+  vec(o, out.storage.byteOffset / o.BYTES_PER_ELEMENT, fastIns, fastOffs, a.numel);
   return out;
 }
 

@@ -183,8 +183,12 @@ const allocators = new Map<DeviceType, Allocator>([
   [DeviceType.Meta, metaAllocator],
 ]);
 
+/** The CPU allocator in effect (setAllocator keeps it): read on every CPU allocation without a map lookup. */
+let cpuAllocatorInEffect: Allocator = cpuAllocator;
+
 /** `GetAllocator(device_type)`. */
 export function getAllocator(type: DeviceType): Allocator {
+  if (type === DeviceType.CPU) return cpuAllocatorInEffect;
   const a = allocators.get(type);
   if (a === undefined) throw new Error(`no allocator registered for device type ${DeviceType[type]}; aten-ts supports cpu and meta`);
   return a;
@@ -194,6 +198,7 @@ export function getAllocator(type: DeviceType): Allocator {
 export function setAllocator(type: DeviceType, allocator: Allocator): Allocator | undefined {
   const old = allocators.get(type);
   allocators.set(type, allocator);
+  if (type === DeviceType.CPU) cpuAllocatorInEffect = allocator;
   return old;
 }
 
