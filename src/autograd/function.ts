@@ -22,18 +22,6 @@ export interface InputMetadata {
   dtype: number;
 }
 
-// Note [Node fields are assigned, not defined]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// Every node class (hundreds of generated XxxBackward0) runs Node's constructor, so its property writes see
-// one object shape per class. Class-field *definitions* (ES2022 define semantics) that see more than a few
-// shapes fall off V8's fast path into a runtime call per field: after a mixed workload, one recorded `add`
-// cost 0.95 µs instead of 0.2 µs, half of it in Node's field initializer (bench/RESULTS.md). Plain
-// assignments in the constructor stay on the megamorphic store cache, a few ns each.
-
-/**
- * `torch::autograd::Node`: a backward function. `apply` maps the gradients of the forward outputs (this
- * node's inputs) to the gradients of the forward inputs (one per entry of `nextEdges`, where they go).
- */
 /** The hooks of a node, made on first registration (most nodes never have any). */
 export class NodeHooks {
   /** Tensor hooks (`register_hook` on a tensor): the function and the input number it watches. */
