@@ -32,7 +32,7 @@ import {
 // further and computes table indices straight from the halves (`dispatchTableIndexOf`), without any
 // DispatchKeySet object; see Note [Dispatch hot path] in src/dispatch.
 
-const BACKEND_MASK = 0xffff;
+export const BACKEND_MASK = 0xffff;
 const CACHE_BITS = 12;
 
 /** Number of slots in every operator's dispatch table: 47 + 6 × (16 − 1) = 137. */
