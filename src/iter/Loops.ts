@@ -32,6 +32,13 @@ export type ScalarOp = (...args: number[]) => number;
 export type VecOp = (out: StorageArray, outOffset: number, ins: StorageArray[], inOffsets: number[], n: number) => void;
 
 /**
+ * A kernel's loop with a broadcast scalar: `out[outOffset + i] = f(a[aOffset + i], s)` for i < n, float32 or
+ * float64 arrays of one dtype, `s` already rounded to that precision (PyTorch casts a CPU scalar to the
+ * common dtype before the loop).
+ */
+export type ScalarVecOp = (out: StorageArray, outOffset: number, a: StorageArray, aOffset: number, s: number, n: number) => void;
+
+/**
  * A complex kernel's scalar function: input k is the pair `(ins[2k], ins[2k+1])` (real, imaginary; real
  * operands have 0 imaginary part); it writes its result's real and imaginary parts to `out[0]`, `out[1]`.
  * The arrays are reused from element to element (do not keep them).
@@ -359,16 +366,43 @@ export function cpuKernel(iter: TensorIterator, op: ScalarOp): void {
 // strided operand along the fastest dimension (a transposed input, a strided out=) run `op` instead.
 
 /**
+ * The loop of a binary kernel whose second input is one element broadcast everywhere (a wrapped number, a
+ * 0-dim or 1-element tensor) over float32 / float64 operands of one dtype with unit inner strides: the value
+ * is read once, cast to the dtype, and `scalarVec` runs per row. False when the shape does not fit.
+ */
+function scalarLoop(iter: TensorIterator, scalarVec: ScalarVecOp): boolean {
+  const tensors = iter.tensors;
+  const t0 = tensors[0] as TensorImpl;
+  const t1 = tensors[1] as TensorImpl;
+  const t2 = tensors[2] as TensorImpl;
+  const dtype = t0.dtype;
+  if ((dtype !== ScalarType.Float && dtype !== ScalarType.Double) || t1.dtype !== dtype || t2.numel !== 1 || isComplex(t2.dtype))
+    return false;
+  const ndim = iter.shape.length;
+  const strides = iter.strides;
+  for (let d = 0; d < ndim; d++) if (strides[d * 3 + 2] !== 0) return false;
+  if (ndim > 0 && (strides[0] !== 1 || strides[1] !== 1)) return false;
+  if (iter.numel() === 0) return true;
+  const raw = loadOne(t2.dtype, t2.storage.data(t2.dtype), elementBase(t2));
+  const value = dtype === ScalarType.Float ? Math.fround(raw) : raw;
+  const out = t0.storage.data(dtype);
+  const a = t1.storage.data(dtype);
+  forEachRow(iter, (offs, n) => scalarVec(out, offs[0] as number, a, offs[1] as number, value, n));
+  return true;
+}
+
+/**
  * `cpu_kernel_vec(iter, op, vec)`: like cpuKernel, but runs of contiguous elements go through `vec`, the
  * kernel's own loop over typed arrays (see Note [cpuKernelVec contract]); `op` covers everything else.
  */
-export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp): void {
+export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, scalarVec?: ScalarVecOp): void {
   checkKernel(iter, 'cpuKernelVec');
   if (iter.isMeta) return;
   const tensors = iter.tensors;
   const nt = tensors.length;
   const t0 = tensors[0] as TensorImpl;
   const dtype = t0.dtype;
+  if (scalarVec !== undefined && nt === 3 && scalarLoop(iter, scalarVec)) return;
   let eligible = iter.computeDtypes === null && isVecDtype(dtype);
   for (let k = 1; k < nt && eligible; k++) if ((tensors[k] as TensorImpl).dtype !== dtype) eligible = false;
   if (!eligible) {

@@ -24,7 +24,7 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { noComplex } from './Pow.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmBinaryVec } from '../wasm/vec.js';
+import { wasmBinaryVec, wasmScalarVec } from '../wasm/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;
@@ -505,6 +505,10 @@ const divVecJs: VecOp = (out, o, ins, offs, n) => {
 
 // The SIMD kernels where every operand is in linear memory (Note [Kernel backends]).
 const addVec = wasmBinaryVec(addVecJs, 'f32_vadd', 'f64_vadd');
+const addScalarVec = wasmScalarVec((a, s) => a + s, 'f32_vadd_scalar', 'f64_vadd_scalar');
+const subScalarVec = wasmScalarVec((a, s) => a - s, 'f32_vsub_scalar', 'f64_vsub_scalar');
+const mulScalarVec = wasmScalarVec((a, s) => a * s, 'f32_vmul_scalar', 'f64_vmul_scalar');
+const divScalarVec = wasmScalarVec((a, s) => a / s, 'f32_vdiv_scalar', 'f64_vdiv_scalar');
 const subVec = wasmBinaryVec(axpyVecJs(-1), 'f32_vsub', 'f64_vsub');
 const mulVec = wasmBinaryVec(mulVecJs, 'f32_vmul', 'f64_vmul');
 const divVec = wasmBinaryVec(divVecJs, 'f32_vdiv', 'f64_vdiv');
@@ -541,9 +545,9 @@ function addImpl(iter: TensorIterator, alpha: number): void {
       out[1] = ins[1]! + alpha * ins[3]!;
     });
   } else if (alpha === 1) {
-    cpuKernelVec(iter, (a, b) => a + b, addVec);
+    cpuKernelVec(iter, (a, b) => a + b, addVec, addScalarVec);
   } else {
-    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha));
+    cpuKernelVec(iter, (a, b) => a + alpha * b, axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
   }
 }
 
@@ -559,7 +563,7 @@ function mulImpl(iter: TensorIterator): void {
   } else if (iter.commonDtype === ScalarType.Long) {
     cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
   } else {
-    cpuKernelVec(iter, (a, b) => a * b, mulVec);
+    cpuKernelVec(iter, (a, b) => a * b, mulVec, mulScalarVec);
   }
 }
 
@@ -572,7 +576,7 @@ function divImpl(iter: TensorIterator): void {
       out[1] = (ai * br - ar * bi) / d;
     });
   } else {
-    cpuKernelVec(iter, (a, b) => a / b, divVec);
+    cpuKernelVec(iter, (a, b) => a / b, divVec, divScalarVec);
   }
 }
 

@@ -4,6 +4,8 @@
 
 import type { WasmMemory } from './memory.js';
 import * as ref from './reference.js';
+
+const fround = Math.fround;
 import type { WasmInstanceObject } from './webassembly.js';
 
 /** Every kernel of src/wasm/assembly, by its export name (counts in elements, addresses in bytes). */
@@ -32,6 +34,14 @@ export interface Kernels {
   f64_vsub(n: number, a: number, b: number, y: number): void;
   /** y[i] = a[i] / b[i], float64. */
   f64_vdiv(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] - b, float32. */
+  f32_vsub_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] / b, float32. */
+  f32_vdiv_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] - b, float64. */
+  f64_vsub_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] / b, float64. */
+  f64_vdiv_scalar(n: number, a: number, b: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
   f32_vexp(n: number, x: number, y: number): void;
   /** y[i] = x[i] < 0 ? 0 : x[i], float32 (relu). */
@@ -62,6 +72,10 @@ const NAMES: Record<KernelName, true> = {
   f32_vdiv: true,
   f64_vsub: true,
   f64_vdiv: true,
+  f32_vsub_scalar: true,
+  f32_vdiv_scalar: true,
+  f64_vsub_scalar: true,
+  f64_vdiv_scalar: true,
   f32_vexp: true,
   f32_vrelu: true,
   f32_rsum: true,
@@ -139,6 +153,22 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f64_vdiv: (n, a, b, y) => {
       const v = f64();
       ref.vdiv(n, v, a >>> 3, v, b >>> 3, v, y >>> 3);
+    },
+    f32_vsub_scalar: (n, a, b, y) => {
+      const v = f32();
+      ref.vsub_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+    },
+    f32_vdiv_scalar: (n, a, b, y) => {
+      const v = f32();
+      ref.vdiv_scalar(n, v, a >>> 2, fround(b), v, y >>> 2);
+    },
+    f64_vsub_scalar: (n, a, b, y) => {
+      const v = f64();
+      ref.vsub_scalar(n, v, a >>> 3, b, v, y >>> 3);
+    },
+    f64_vdiv_scalar: (n, a, b, y) => {
+      const v = f64();
+      ref.vdiv_scalar(n, v, a >>> 3, b, v, y >>> 3);
     },
     f32_vexp: (n, x, y) => {
       const v = f32();

@@ -35,6 +35,30 @@ export function vsub(
   for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
 }
 
+/** y[i] = a[i] - b (b already rounded to the arrays' precision). */
+export function vsub_scalar(
+  n: number,
+  a: Float32Array | Float64Array,
+  ai: number,
+  b: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - b;
+}
+
+/** y[i] = a[i] / b (b already rounded to the arrays' precision). */
+export function vdiv_scalar(
+  n: number,
+  a: Float32Array | Float64Array,
+  ai: number,
+  b: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) / b;
+}
+
 /** y[i] = a[i] / b[i] (float32 when the arrays are). */
 export function vdiv(
   n: number,

@@ -3,7 +3,7 @@
 // kernel, and the JS loop otherwise (Note [Kernel backends]). ATen's counterpart is the choice between
 // `vectorized_loop` and `basic_loop` in native/cpu/Loops.h; here the choice is also where the bytes are.
 
-import type { VecOp } from '../iter/Loops.js';
+import type { ScalarVecOp, VecOp } from '../iter/Loops.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import { wasmStorage } from './CPUAllocator.js';
 import type { KernelName, Kernels } from './kernels.js';
@@ -47,6 +47,26 @@ export function wasmBinaryVec(js: VecOp, f32: KernelName | null, f64: KernelName
       }
     }
     js(out, o, ins, offs, n);
+  };
+}
+
+/**
+ * A ScalarVecOp computing `f(a[i], s)`: the WASM kernels `f32` / `f64` (`(n, a, s, y)`) where both arrays are
+ * in linear memory, else a JS loop calling `f`.
+ */
+export function wasmScalarVec(f: (a: number, s: number) => number, f32: KernelName, f64: KernelName): ScalarVecOp {
+  const k32 = resolver<BinaryKernel>(f32);
+  const k64 = resolver<BinaryKernel>(f64);
+  return (out, o, a, ao, s, n) => {
+    const buf = wasmStorage.buffer;
+    if (out.buffer === buf && a.buffer === buf) {
+      const k = out instanceof Float32Array ? k32() : k64();
+      if (k !== null) {
+        k(n, addressOf(a, ao), s, addressOf(out, o));
+        return;
+      }
+    }
+    for (let i = 0; i < n; i++) out[o + i] = f(a[ao + i] as number, s);
   };
 }
 

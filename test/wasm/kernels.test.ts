@@ -57,6 +57,21 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   }
 
+  for (const bytes of [4, 8] as const) {
+    for (const op of ['vadd', 'vmul', 'vsub', 'vdiv'] as const) {
+      const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}_scalar` as keyof Kernels;
+      it(`${name}: same bits as the twin`, () => {
+        for (const n of LENGTHS) {
+          setup(bytes, n);
+          const s = bytes === 4 ? Math.fround(-2.7182817) : -2.718281828459045;
+          (wasm[name] as (n: number, a: number, b: number, y: number) => void)(n, A, s, Y1);
+          (js[name] as (n: number, a: number, b: number, y: number) => void)(n, A, s, Y2);
+          expect(bitsOf(view(bytes, Y1, n))).toEqual(bitsOf(view(bytes, Y2, n)));
+        }
+      });
+    }
+  }
+
   for (const name of ['f32_vexp', 'f32_vrelu'] as const) {
     it(`${name}: same bits as the twin`, () => {
       for (const n of LENGTHS) {

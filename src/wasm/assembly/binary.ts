@@ -194,3 +194,23 @@ export function f64_vsub(n: usize, a: usize, b: usize, y: usize): void {
 export function f64_vdiv(n: usize, a: usize, b: usize, y: usize): void {
   f64_vbinary(DIV, n, a, b, y);
 }
+
+/** y[i] = a[i] - b (b broadcast), float32. */
+export function f32_vsub_scalar(n: usize, a: usize, b: f32, y: usize): void {
+  f32_vbinaryc(SUB, n, a, b, y);
+}
+
+/** y[i] = a[i] / b (b broadcast), float32. */
+export function f32_vdiv_scalar(n: usize, a: usize, b: f32, y: usize): void {
+  f32_vbinaryc(DIV, n, a, b, y);
+}
+
+/** y[i] = a[i] - b (b broadcast), float64. */
+export function f64_vsub_scalar(n: usize, a: usize, b: f64, y: usize): void {
+  f64_vbinaryc(SUB, n, a, b, y);
+}
+
+/** y[i] = a[i] / b (b broadcast), float64. */
+export function f64_vdiv_scalar(n: usize, a: usize, b: f64, y: usize): void {
+  f64_vbinaryc(DIV, n, a, b, y);
+}
