@@ -13,9 +13,9 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/cli/**'],
+    ignores: ['src/cli/**', 'src/node.ts'],
     rules: {
-      // The core runs in browsers: no Node globals or modules.
+      // The core runs in browsers: no Node globals or modules (Node entry points: src/cli, src/node.ts).
       'no-restricted-globals': ['error', 'process', 'Buffer', '__dirname', '__filename', 'require', 'global'],
       'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'os', 'child_process'] }],
     },

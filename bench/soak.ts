@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/soak.ts [--steps 10000] [--shape sync|yield|both]
 import { Command } from 'commander';
-import { Tensor, cpuMemoryStats, torch } from '../src/index.js';
+import { Tensor, cpuMemoryStats, torch } from '../src/node.js';
 
 const program = new Command()
   .option('--steps <n>', 'training steps per loop shape', '10000')

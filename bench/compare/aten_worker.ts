@@ -3,8 +3,8 @@
 // synchronous: when an operator returns, its result exists.
 
 import { readFileSync } from 'node:fs';
-import { torch } from '../../src/index.js';
-import type { Tensor } from '../../src/index.js';
+import { torch } from '../../src/node.js';
+import type { Tensor } from '../../src/node.js';
 import type { Sizes, WorkloadId } from './protocol.js';
 import { type Built, serve } from './worker_host.js';
 

@@ -23,13 +23,17 @@ import type { Kernels } from './kernels.js';
 //      gain little from SIMD, stay in the JS heap: SMALL_BYTES below), and cleanup callbacks run only when
 //      the event loop turns — a loop that never yields (a synchronous training loop) frees nothing this
 //      way, and WeakRef.deref() cannot help either (targets live until the job ends).
-//   3. So memory can grow faster than the collector reports: when the bytes in linear memory pass a soft
-//      limit (max(SOFT_LIMIT_MIN, 2 × what was live after the last reclamation)), new storages go to the JS
-//      heap, which the collector frees on its own (V8 counts ArrayBuffer memory as external memory and
-//      collects for it), until finalizers have run again. Kernels take the JS path for those storages:
-//      slower, but memory stays bounded. bench/soak.ts measures both loop shapes.
+//   3. So memory can grow faster than the collector reports. When the bytes in linear memory pass a soft
+//      limit (max(SOFT_LIMIT_MIN, 2 × what was live after the last reclamation)), Node reclaims at once: its
+//      entry point (src/node.ts) runs a full collection and FinalizationRegistry.cleanupSome (V8 flags set
+//      at start-up), about 10 ms per 256 MiB of garbage, and the fast path goes on. Where that is not
+//      possible (browsers), or when it freed too little, new storages go to the JS heap, which the collector
+//      frees on its own (V8 counts ArrayBuffer memory as external memory), until finalizers have run
+//      again: slower kernels, bounded memory. A one-time warning says so. bench/soak.ts measures both loop
+//      shapes.
 // Candidates measured and rejected: growing until the cap (a synchronous 10,000-step MLP loop reached the
-// 4 GiB cap); forcing a collection (no standard API, and callbacks still wait for the event loop).
+// 4 GiB cap); a minor collection (V8 11 processes finalization registries only in full ones); WeakRef
+// polling (targets live until the job ends).
 
 /** Storages up to this size live in the JS heap (Note [Storage lifetime]). */
 export const SMALL_BYTES = 1024;
@@ -55,6 +59,8 @@ export interface CPUMemoryStats {
   readonly finalizedFrees: number;
   /** Storages placed in the JS heap because linear memory was past its soft limit or full. */
   readonly jsHeapFallbacks: number;
+  /** Collections the synchronous reclaimer ran at the soft limit (Node). */
+  readonly synchronousReclaims: number;
 }
 
 /**
@@ -63,6 +69,12 @@ export interface CPUMemoryStats {
  * false for every array); `kernels` is the runtime's kernel table.
  */
 export const wasmStorage: { buffer: ArrayBufferLike | null; kernels: Kernels | null } = { buffer: null, kernels: null };
+
+/** What a synchronous reclaimer is made of (WasmCPUAllocator.setSynchronousReclaimer). */
+export interface SynchronousReclaimer {
+  readonly Registry: new (cleanup: (ptr: number) => void) => FinalizationRegistry<number>;
+  readonly reclaim: (registry: FinalizationRegistry<number>) => void;
+}
 
 /** The CPU allocator over one runtime's linear memory (the default runtime's, at start-up). */
 export class WasmCPUAllocator implements Allocator {
@@ -84,28 +96,61 @@ export class WasmCPUAllocator implements Allocator {
   private explicitFrees = 0;
   private finalizedFrees = 0;
   private jsHeapFallbacks = 0;
-  private readonly registry: FinalizationRegistry<number>;
+  private synchronousReclaims = 0;
+  private registry: FinalizationRegistry<number>;
+  /** Registries replaced by setSynchronousReclaimer, still holding older storages' registrations. */
+  private readonly olderRegistries: FinalizationRegistry<number>[] = [];
+  private reclaimNow: ((registry: FinalizationRegistry<number>) => void) | null = null;
 
   private rt: WasmRuntime | null = null;
 
   /** `runtime` is called on the first large allocation, so `initWasm(options)` can still come first. */
   constructor(private readonly runtimeProvider: () => WasmRuntime) {
     this.arrays = new BufferArrays(new ArrayBuffer(0));
-    this.registry = new FinalizationRegistry((ptr: number) => {
-      const alloc = this.runtime.allocator;
-      alloc.free(ptr);
-      this.finalizedFrees++;
-      this.liveAfterReclaim = alloc.allocatedBytes;
-    });
+    this.registry = new FinalizationRegistry(this.finalize);
+  }
+
+  private readonly finalize = (ptr: number): void => {
+    const alloc = this.runtime.allocator;
+    alloc.free(ptr);
+    this.finalizedFrees++;
+    this.liveAfterReclaim = alloc.allocatedBytes;
+  };
+
+  /**
+   * Installs a synchronous reclaimer (Note [Storage lifetime], step 3). `make` returns a FinalizationRegistry
+   * constructor whose instances can run their cleanup now, and `reclaim(registry)`, which collects garbage
+   * and runs it; it is called when linear memory is first used, so that its cost stays out of start-up.
+   * Node's entry point (src/node.ts) installs one; browsers have none. Storages allocated before keep their
+   * old registration (freed when the event loop turns).
+   */
+  setSynchronousReclaimer(make: () => SynchronousReclaimer | null): void {
+    this.makeReclaimer = make;
+    if (this.rt !== null) this.installReclaimer();
+  }
+
+  private makeReclaimer: (() => SynchronousReclaimer | null) | null = null;
+
+  private installReclaimer(): void {
+    const made = this.makeReclaimer?.() ?? null;
+    this.makeReclaimer = null;
+    if (made === null) return;
+    this.olderRegistries.push(this.registry);
+    this.registry = new made.Registry(this.finalize);
+    this.reclaimNow = made.reclaim;
   }
 
   /** The runtime whose memory holds the storages (created on first use). */
   get runtime(): WasmRuntime {
-    return (this.rt ??= this.runtimeProvider());
+    if (this.rt === null) {
+      this.rt = this.runtimeProvider();
+      this.installReclaimer();
+    }
+    return this.rt;
   }
 
   allocate(nbytes: number, into: Storage): void {
-    if (into.handle !== 0) this.registry.unregister(into); // a resize: the old block is freed by the caller
+    if (into.handle !== 0) this.unregister(into); // a resize: the old block is freed by the caller
     if (nbytes <= this.smallBytes || !this.tryAllocate(nbytes, into)) allocateInJsHeap(nbytes, into);
     if (this.fillUninitializedMemory) fillUninitialized(into, nbytes);
   }
@@ -116,11 +161,16 @@ export class WasmCPUAllocator implements Allocator {
       releaseJsHeap(storage);
       return;
     }
-    this.registry.unregister(storage);
+    this.unregister(storage);
     this.runtime.allocator.free(ptr);
     storage.handle = 0;
     storage.arrays = null;
     this.explicitFrees++;
+  }
+
+  private unregister(storage: Storage): void {
+    this.registry.unregister(storage);
+    for (const r of this.olderRegistries) r.unregister(storage);
   }
 
   stats(): CPUMemoryStats {
@@ -134,12 +184,19 @@ export class WasmCPUAllocator implements Allocator {
       explicitFrees: this.explicitFrees,
       finalizedFrees: this.finalizedFrees,
       jsHeapFallbacks: this.jsHeapFallbacks,
+      synchronousReclaims: this.synchronousReclaims,
     };
   }
 
   private tryAllocate(nbytes: number, into: Storage): boolean {
     const alloc = this.runtime.allocator;
-    const softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+    let softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+    if (alloc.allocatedBytes + nbytes > softLimit && this.reclaimNow !== null) {
+      this.reclaimNow(this.registry);
+      this.synchronousReclaims++;
+      this.liveAfterReclaim = alloc.allocatedBytes;
+      softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+    }
     if (alloc.allocatedBytes + nbytes > softLimit) {
       if (this.jsHeapFallbacks++ === 0) {
         warn(

@@ -15,7 +15,14 @@ import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.j
 import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
 
 export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
-export { SMALL_BYTES, SOFT_LIMIT_MIN, WasmCPUAllocator, wasmStorage, type CPUMemoryStats } from './CPUAllocator.js';
+export {
+  SMALL_BYTES,
+  SOFT_LIMIT_MIN,
+  WasmCPUAllocator,
+  wasmStorage,
+  type CPUMemoryStats,
+  type SynchronousReclaimer,
+} from './CPUAllocator.js';
 export {
   SectionId,
   decodeBase64,

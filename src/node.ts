@@ -1,0 +1,35 @@
+// The Node entry point (package.json's "node" export condition): the library, plus what only Node can give
+// it: a synchronous reclaimer for WebAssembly storage (Note [Storage lifetime], step 3). V8's `gc` and
+// `FinalizationRegistry.prototype.cleanupSome` are switched on with flags (they change nothing else) and
+// taken from a fresh context, where the flags apply. Browsers and bundlers use src/index.ts.
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { wasmCPUAllocator, type SynchronousReclaimer } from './wasm/index.js';
+
+export * from './index.js';
+
+interface CleanupSomeRegistry extends FinalizationRegistry<number> {
+  cleanupSome(): void;
+}
+
+function makeSynchronousReclaimer(): SynchronousReclaimer | null {
+  setFlagsFromString('--expose-gc');
+  setFlagsFromString('--harmony-weak-refs-with-cleanup-some');
+  const realm = runInNewContext('({ gc, FinalizationRegistry })') as {
+    gc?: () => void;
+    FinalizationRegistry: new (cleanup: (ptr: number) => void) => CleanupSomeRegistry;
+  };
+  const gc = realm.gc;
+  if (typeof gc !== 'function' || typeof realm.FinalizationRegistry.prototype.cleanupSome !== 'function') return null;
+  return {
+    Registry: realm.FinalizationRegistry,
+    reclaim: (registry) => {
+      gc();
+      (registry as CleanupSomeRegistry).cleanupSome();
+    },
+  };
+}
+
+// Made when linear memory is first used (not at import: creating the context costs start-up time).
+wasmCPUAllocator()?.setSynchronousReclaimer(makeSynchronousReclaimer);
