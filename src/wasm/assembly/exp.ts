@@ -45,9 +45,12 @@
 /** exp of four float32 lanes. */
 // @ts-ignore: decorator
 @inline export function expf4(x: v128): v128 {
-  x = f32x4.max(f32x4.min(x, f32x4.splat(X_MAX)), f32x4.splat(X_MIN));
+  // pmin/pmax (one minps/maxps each on x86) rather than min/max (NaN-propagating sequences of several
+  // instructions): x is the second operand's "else" branch, so a NaN x passes through either way.
+  x = f32x4.pmax(f32x4.pmin(x, f32x4.splat(X_MAX)), f32x4.splat(X_MIN));
   const magic = f32x4.splat(MAGIC);
-  const n = f32x4.sub(f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), magic), magic);
+  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), magic);
+  const n = f32x4.sub(t, magic);
   let r = f32x4.sub(x, f32x4.mul(n, f32x4.splat(LN2_HI)));
   r = f32x4.sub(r, f32x4.mul(n, f32x4.splat(LN2_LO)));
   let p = f32x4.add(f32x4.mul(f32x4.splat(P0), r), f32x4.splat(P1));
@@ -56,7 +59,10 @@
   p = f32x4.add(f32x4.mul(p, r), f32x4.splat(P4));
   p = f32x4.add(f32x4.mul(p, r), f32x4.splat(P5));
   p = f32x4.add(f32x4.add(f32x4.mul(p, f32x4.mul(r, r)), r), f32x4.splat(1.0));
-  const k = i32x4.trunc_sat_f32x4_s(n); // NaN -> 0: p is NaN already
+  // n as an integer straight from t's bits (t = 1.5 * 2^23 + n has n in its low mantissa bits), instead of a
+  // saturating float-to-int conversion (a multi-instruction sequence on x86). For a NaN x, k is garbage
+  // and p is NaN already.
+  const k = i32x4.sub(t, i32x4.splat(0x4b400000));
   const k1 = i32x4.shr_s(k, 1);
   const k2 = i32x4.sub(k, k1);
   const bias = i32x4.splat(127);

@@ -9,6 +9,29 @@
 
 import { expf1, expf4 } from './exp';
 
+/**
+ * The max of a row, NaN if the row has one (as ATen's reduce_all max). pmax (one maxps) instead of max (a
+ * NaN-propagating sequence of several instructions on x86), with NaNs tracked in a separate mask.
+ */
+// @ts-ignore: decorator
+@inline function rowMax(xr: usize, cols: usize, cols4: usize): f32 {
+  let vmax = f32x4.splat(-Infinity);
+  let nan = i32x4.splat(0);
+  let i: usize = 0;
+  for (; i < cols4; i += 4) {
+    const v = v128.load(xr + (i << 2));
+    vmax = f32x4.pmax(vmax, v);
+    nan = v128.or(nan, f32x4.ne(v, v));
+  }
+  let m = max<f32>(
+    max<f32>(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)),
+    max<f32>(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)),
+  );
+  if (v128.any_true(nan)) m = NaN;
+  for (; i < cols; i++) m = max<f32>(m, load<f32>(xr + (i << 2)));
+  return m;
+}
+
 /** y[r, :] = softmax(x[r, :]) for r < rows, each row `cols` float32s. */
 export function f32_softmax_rows(rows: usize, cols: usize, x: usize, y: usize): void {
   if (cols == 0) return;
@@ -18,14 +41,8 @@ export function f32_softmax_rows(rows: usize, cols: usize, x: usize, y: usize): 
     const xr = x + r * rowBytes;
     const yr = y + r * rowBytes;
 
-    let vmax = f32x4.splat(-Infinity);
+    const m = rowMax(xr, cols, cols4);
     let i: usize = 0;
-    for (; i < cols4; i += 4) vmax = f32x4.max(vmax, v128.load(xr + (i << 2)));
-    let m = max<f32>(
-      max<f32>(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)),
-      max<f32>(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)),
-    );
-    for (; i < cols; i++) m = max<f32>(m, load<f32>(xr + (i << 2)));
 
     const vm = f32x4.splat(m);
     let vsum = f32x4.splat(0);
@@ -96,14 +113,8 @@ export function f32_log_softmax_rows(rows: usize, cols: usize, x: usize, y: usiz
     const xr = x + r * rowBytes;
     const yr = y + r * rowBytes;
 
-    let vmax = f32x4.splat(-Infinity);
+    const m = rowMax(xr, cols, cols4);
     let i: usize = 0;
-    for (; i < cols4; i += 4) vmax = f32x4.max(vmax, v128.load(xr + (i << 2)));
-    let m = max<f32>(
-      max<f32>(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)),
-      max<f32>(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)),
-    );
-    for (; i < cols; i++) m = max<f32>(m, load<f32>(xr + (i << 2)));
 
     const vm = f32x4.splat(m);
     let vsum = f32x4.splat(0);
