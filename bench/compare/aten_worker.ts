@@ -53,6 +53,11 @@ function build(id: WorkloadId, s: Sizes): Built {
     }
     case 'mlp_sgd_step':
       return mlp(s);
+    case 'add1': {
+      const a = torch.tensor([1.5]);
+      const b = torch.tensor([2.5]);
+      return { sync: () => torch.add(a, b) };
+    }
     case 'add1_grad': {
       const a = torch.tensor([1.5], { requiresGrad: true });
       const b = torch.tensor([2.5]);

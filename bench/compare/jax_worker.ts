@@ -63,6 +63,10 @@ function build(id: WorkloadId, s: Sizes, { readback }: SetupOptions): Built {
     }
     case 'mlp_sgd_step':
       return mlp(s, randn);
+    case 'add1': {
+      const [a, b] = [np.array([1.5]), np.array([2.5])];
+      return { note: 'a plain 1-element add, read back', sync: () => np.add(a.ref, b.ref).dataSync() };
+    }
     case 'add1_grad': {
       const [a, b] = [np.array([1.5]), np.array([2.5])];
       return {

@@ -35,6 +35,7 @@ export const WORKLOADS = [
   'conv2d_fwd',
   'conv2d_fwd_bwd',
   'mlp_sgd_step',
+  'add1',
   'add1_grad',
   'first_op',
 ] as const;
@@ -53,6 +54,7 @@ export const LABELS: Record<WorkloadId, string> = {
   conv2d_fwd: 'conv2d [8,3,32,32]x[16,3,3,3] pad 1, forward',
   conv2d_fwd_bwd: 'the same, forward + backward',
   mlp_sgd_step: 'MLP 784-128-10, batch 64, one SGD step',
+  add1: 'add, 1 element',
   add1_grad: 'add, 1 element, a requires grad',
   first_op: 'first op after import',
 };

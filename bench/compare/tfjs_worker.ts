@@ -67,6 +67,10 @@ function build(id: WorkloadId, s: Sizes, { readback }: SetupOptions): Built {
     }
     case 'mlp_sgd_step':
       return mlp(s, randn);
+    case 'add1': {
+      const [a, b] = [tf.tensor1d([1.5]), tf.tensor1d([2.5])];
+      return { note: 'read back', sync: call(() => tf.add(a, b), true) };
+    }
     case 'add1_grad': {
       const [a, b] = [tf.tensor1d([1.5]), tf.tensor1d([2.5])];
       return {

@@ -76,6 +76,9 @@ def build(torch, wid, s):
                     p.grad = None
 
         return step
+    if wid == "add1":
+        a, b = torch.tensor([1.5]), torch.tensor([2.5])
+        return lambda: torch.add(a, b)
     if wid == "add1_grad":
         a, b = torch.tensor([1.5], requires_grad=True), torch.tensor([2.5])
         return lambda: torch.add(a, b)
