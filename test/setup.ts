@@ -2,8 +2,8 @@
 // every execution path. ATEN_TS_KERNELS=js|wasm (default wasm). On 'wasm' every storage, however small,
 // lives in linear memory, so the tests' small tensors run the SIMD kernels. Debugging aids:
 // ATEN_TS_FILL_UNINITIALIZED=1 fills fresh storage with NaN bytes (finds kernels that rely on zeroed
-// memory); ATEN_TS_STRESS_GROW=1 grows the memory before every allocation (finds typed arrays kept across
-// an allocation).
+// memory); ATEN_TS_STRESS_GROW=1 grows a non-shared memory before every allocation (finds typed arrays kept
+// across an allocation).
 import '../src/index.js';
 import { setKernelBackend, wasmCPUAllocator } from '../src/wasm/index.js';
 
@@ -16,4 +16,6 @@ if (backend === 'wasm') {
   allocator.smallBytes = 0;
   allocator.fillUninitializedMemory = process.env['ATEN_TS_FILL_UNINITIALIZED'] === '1';
   allocator.growOnEveryAllocation = process.env['ATEN_TS_STRESS_GROW'] === '1';
+  // Stress runs grow the (non-shared) memory on every allocation, which detaches old views, so a typed array
+  // kept across an allocation fails loudly (Note [Linear memory reserved up front]).
 }

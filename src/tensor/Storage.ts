@@ -63,9 +63,10 @@ function storageArrayInfo(dtype: ScalarType): { ctor: StorageArrayCtor; lanes: n
 }
 
 /**
- * Typed arrays over a whole buffer, created on first use. One instance is shared by every storage carved
- * from the same buffer; an allocator whose buffer can be replaced (WebAssembly memory, which grows) calls
- * `reset` with the new buffer, and every such storage sees it on its next `data()`.
+ * Typed arrays over a buffer (or over one window of it), created on first use. Slab storages share one
+ * instance over the whole slab and index it from their `byteOffset`; a storage in WebAssembly memory has its
+ * own, over exactly its bytes (Note [One view per storage]). With a `source`, the arrays follow
+ * `source.buffer` when it is replaced (a growing memory).
  */
 export class BufferArrays {
   buffer: ArrayBufferLike;
@@ -73,17 +74,26 @@ export class BufferArrays {
   private lastCtor: StorageArrayCtor | null = null;
   private lastArray: StorageArray | null = null;
 
-  constructor(buffer: ArrayBufferLike) {
+  constructor(
+    buffer: ArrayBufferLike,
+    /** The window: its first byte, and its length in bytes (-1: to the end of the buffer). */
+    readonly windowOffset = 0,
+    readonly windowBytes = -1,
+    readonly source: { readonly buffer: ArrayBufferLike } | null = null,
+  ) {
     this.buffer = buffer;
   }
 
   get(ctor: StorageArrayCtor): StorageArray {
+    const src = this.source;
+    if (src !== null && src.buffer !== this.buffer) this.reset(src.buffer);
     if (ctor === this.lastCtor) return this.lastArray as StorageArray;
     const byCtor = (this.byCtor ??= new Map());
     let a = byCtor.get(ctor);
     if (a === undefined) {
       const bytesPer = (ctor as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
-      a = new ctor(this.buffer, 0, Math.floor(this.buffer.byteLength / bytesPer));
+      const bytes = this.windowBytes < 0 ? this.buffer.byteLength - this.windowOffset : this.windowBytes;
+      a = new ctor(this.buffer, this.windowOffset, Math.floor(bytes / bytesPer));
       byCtor.set(ctor, a);
     }
     this.lastCtor = ctor;
@@ -204,9 +214,9 @@ export function setAllocator(type: DeviceType, allocator: Allocator): Allocator 
 
 /**
  * StorageImpl: a byte range shared by every view of a tensor. Kernels get a typed array at call time with
- * `data(dtype)` — over the whole underlying buffer — and find the storage's first element at
- * `arrayOffset(dtype)` (see Note [Slab allocation]), so an allocator over WebAssembly memory needs no kernel
- * changes. Never keep a `data()` array across an allocation: growing WebAssembly memory replaces the buffer.
+ * `data(dtype)` — over a slab shared with other storages (Note [Slab allocation]) or over the storage's own
+ * bytes (Note [One view per storage]) — and find the storage's first element at `arrayOffset(dtype)`. Never keep
+ * a `data()` array across an allocation: growing WebAssembly memory replaces the buffer.
  */
 export class Storage {
   nbytes: number;
@@ -244,7 +254,10 @@ export class Storage {
     return this.arrays === null ? null : this.arrays.buffer;
   }
 
-  /** A typed array for `dtype` over the whole buffer holding this storage. Throws for meta storage. */
+  /**
+   * A typed array for `dtype` holding this storage from `arrayOffset(dtype)` on (Note [One view per storage]).
+   * Throws for meta storage.
+   */
   data(dtype: ScalarType): StorageArray {
     const arrays = this.arrays;
     if (arrays !== null) return arrays.get(storageArrayInfo(dtype).ctor);

@@ -35,6 +35,15 @@ import type { Kernels } from './kernels.js';
 // 4 GiB cap); a minor collection (V8 11 processes finalization registries only in full ones); WeakRef
 // polling (targets live until the job ends).
 
+// Note [One view per storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A storage in linear memory gets typed arrays over its own bytes (`storage.data()` starts at its first
+// element; its address is `handle`, and `array.byteOffset` for the kernels), not one array over the whole
+// memory shared by every storage. V8 compiles a JS loop that loads through one typed array object and stores
+// through the same object as if every store could change what it loads next: the JS gemm of 64×784 by
+// 784×128 took 7.7 ms with input and output views being one array and 3.7 ms with three (bench/RESULTS.md).
+// The views follow the memory when it grows (BufferArrays' `source`).
+
 /** Storages up to this size live in the JS heap (Note [Storage lifetime]). */
 export const SMALL_BYTES = 1024;
 
@@ -79,7 +88,7 @@ export interface SynchronousReclaimer {
 /** The CPU allocator over one runtime's linear memory (the default runtime's, at start-up). */
 export class WasmCPUAllocator implements Allocator {
   readonly device = CPU;
-  /** Typed arrays over the memory's current buffer, shared by every storage in it; reset when it grows. */
+  /** Typed arrays over the memory's current buffer; reset when it grows, and every storage's views follow. */
   readonly arrays: BufferArrays;
   /** Fill fresh memory with NaN / all-ones bytes (torch.utils.deterministic.fill_uninitialized_memory). */
   fillUninitializedMemory = false;
@@ -88,7 +97,7 @@ export class WasmCPUAllocator implements Allocator {
   /** Storages up to this many bytes go to the JS heap (SMALL_BYTES; the test suite sets 0 to run every kernel on linear memory). */
   smallBytes = SMALL_BYTES;
   /**
-   * Debugging: grow the memory before every allocation (while under 1 GiB), so that a kernel holding a typed
+   * Debugging: grow the memory before every allocation (while under 2 GiB), so that a kernel holding a typed
    * array across an allocation reads a detached buffer and fails its test instead of working by luck.
    */
   growOnEveryAllocation = false;
@@ -210,7 +219,9 @@ export class WasmCPUAllocator implements Allocator {
     let ptr: number;
     try {
       const memory = this.runtime.memory;
-      if (this.growOnEveryAllocation && memory.byteLength < 1 << 30) memory.growToBytes(memory.byteLength + 65536);
+      if (this.growOnEveryAllocation && memory.byteLength + 65536 <= Math.min(memory.maximumBytes, 2 ** 31)) {
+        memory.growToBytes(memory.byteLength + 65536);
+      }
       ptr = alloc.allocate(nbytes);
     } catch (e) {
       if (!(e instanceof WasmOutOfMemoryError)) throw e;
@@ -223,8 +234,9 @@ export class WasmCPUAllocator implements Allocator {
       wasmStorage.buffer = buffer;
       wasmStorage.kernels = this.runtime.wasm;
     }
-    into.arrays = this.arrays;
-    into.byteOffset = ptr;
+    // See Note [One view per storage].
+    into.arrays = new BufferArrays(buffer, ptr, nbytes, this.arrays);
+    into.byteOffset = 0;
     into.handle = ptr;
     this.registry.register(into, ptr, into);
     return true;

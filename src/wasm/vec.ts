@@ -25,8 +25,8 @@ function resolver<F>(name: KernelName | null): () => F | null {
   };
 }
 
-/** Byte address of element `i` of `a` (an array over linear memory starting at address 0). */
-export const addressOf = (a: StorageArray, i: number): number => i * a.BYTES_PER_ELEMENT;
+/** Byte address, in linear memory, of element `i` of `a` (an array over linear memory). */
+export const addressOf = (a: StorageArray, i: number): number => a.byteOffset + i * a.BYTES_PER_ELEMENT;
 
 /**
  * `js` with a WASM fast path: `f32` / `f64` name the kernels for float32 / float64 arrays (int64 lives in

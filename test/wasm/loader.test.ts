@@ -167,6 +167,16 @@ describe('memory views', () => {
   });
 });
 
+describe('the default memory (Note [Linear memory reserved up front])', () => {
+  it('is an ordinary memory with its initial pages reserved up front, unless options say otherwise', () => {
+    const rt = wasmRuntime();
+    expect(rt.memory.shared).toBe(false);
+    // The earlier test in this file made it with 64 KiB initial; a fresh default reserves 1 GiB (or less where refused).
+    const fresh = instantiateKernels({ shared: false, initialBytes: 1 << 30 });
+    expect(fresh.memory.byteLength).toBe(1 << 30);
+  });
+});
+
 describe('the backend switch', () => {
   it('selects the WASM exports or the JS twins of the default runtime', () => {
     const rt = wasmRuntime();
