@@ -1,11 +1,12 @@
 // Vitest setup: picks the kernel backend for the whole run (Note [Kernel backends]), so one suite runs on
 // every execution path. ATEN_TS_KERNELS=js|wasm (default wasm). On 'wasm' every storage, however small,
-// lives in linear memory, so the tests' small tensors run the SIMD kernels. Debugging aids:
+// lives in linear memory and every run however short takes the SIMD kernels, so the tests' small tensors
+// exercise them. Debugging aids:
 // ATEN_TS_FILL_UNINITIALIZED=1 fills fresh storage with NaN bytes (finds kernels that rely on zeroed
 // memory); ATEN_TS_STRESS_GROW=1 grows a non-shared memory before every allocation (finds typed arrays kept
 // across an allocation).
 import '../src/index.js';
-import { setKernelBackend, wasmCPUAllocator } from '../src/wasm/index.js';
+import { setKernelBackend, wasmCPUAllocator, wasmStorage } from '../src/wasm/index.js';
 
 const backend = process.env['ATEN_TS_KERNELS'] ?? 'wasm';
 if (backend !== 'wasm' && backend !== 'js') throw new Error(`ATEN_TS_KERNELS must be 'wasm' or 'js', got '${backend}'`);
@@ -14,6 +15,7 @@ const allocator = wasmCPUAllocator();
 if (backend === 'wasm') {
   if (allocator === null) throw new Error('ATEN_TS_KERNELS=wasm: this engine has no WebAssembly SIMD');
   allocator.smallBytes = 0;
+  wasmStorage.minElements = 0;
   allocator.fillUninitializedMemory = process.env['ATEN_TS_FILL_UNINITIALIZED'] === '1';
   allocator.growOnEveryAllocation = process.env['ATEN_TS_STRESS_GROW'] === '1';
   // Stress runs grow the (non-shared) memory on every allocation, which detaches old views, so a typed array

@@ -6,7 +6,7 @@
 // over this project's ~600-line guide.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { ScalarType, elementSize, isComplexType, isFloatingType, isIntegralType, notImplementedForDtype } from '../c10/ScalarType.js';
 import {
   type ScalarOp,
   TensorIterator,
@@ -611,16 +611,18 @@ function sameShapeFast(a: Tensor, b: Tensor): boolean {
 function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   const dtype = a.dtype;
   const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
-  // These dtypes have one lane per element of the array's own size, so a byte offset divided by the array's
-  // BYTES_PER_ELEMENT is the element offset (storage.arrayOffset without its table lookups).
+  // These dtypes have one lane per element of their item size, so a byte offset divided by it is the element
+  // offset (storage.arrayOffset without its lookups; the item size comes from the dtype, not from the array,
+  // whose class varies with the dtype and would make the load megamorphic).
+  const size = elementSize(dtype);
   const ia = a.storage.data(dtype);
   const ib = b.storage.data(dtype);
   const o = out.storage.data(dtype);
   fastIns[0] = ia;
   fastIns[1] = ib;
-  fastOffs[0] = a.storage.byteOffset / ia.BYTES_PER_ELEMENT + a.storageOffset;
-  fastOffs[1] = b.storage.byteOffset / ib.BYTES_PER_ELEMENT + b.storageOffset;
-  vec(o, out.storage.byteOffset / o.BYTES_PER_ELEMENT, fastIns, fastOffs, a.numel);
+  fastOffs[0] = a.storage.byteOffset / size + a.storageOffset;
+  fastOffs[1] = b.storage.byteOffset / size + b.storageOffset;
+  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel);
   return out;
 }
 

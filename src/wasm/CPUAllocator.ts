@@ -75,9 +75,16 @@ export interface CPUMemoryStats {
 /**
  * What kernels test to take the WebAssembly path: `buffer` is the linear memory's current buffer while
  * storage lives there and the 'wasm' backend is on, else null (so `array.buffer === wasmStorage.buffer` is
- * false for every array); `kernels` is the runtime's kernel table.
+ * false for every array); `kernels` is the runtime's kernel table. Runs shorter than `minElements` stay in
+ * JS: a WASM call costs a few ns, and the checks before it read `buffer` from typed arrays of every class, a
+ * megamorphic load that a 1-element add would pay (the test suite sets 0, to run the kernels on its small
+ * tensors).
  */
-export const wasmStorage: { buffer: ArrayBufferLike | null; kernels: Kernels | null } = { buffer: null, kernels: null };
+export const wasmStorage: { buffer: ArrayBufferLike | null; kernels: Kernels | null; minElements: number } = {
+  buffer: null,
+  kernels: null,
+  minElements: 16,
+};
 
 /** What a synchronous reclaimer is made of (WasmCPUAllocator.setSynchronousReclaimer). */
 export interface SynchronousReclaimer {

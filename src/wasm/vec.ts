@@ -9,6 +9,7 @@ import { wasmStorage } from './CPUAllocator.js';
 import type { KernelName, Kernels } from './kernels.js';
 
 type BinaryKernel = (n: number, a: number, b: number, y: number) => void;
+
 type UnaryKernel = (n: number, x: number, y: number) => void;
 
 /** A kernel of the current table by name, resolved once per table (the table changes with the backend). */
@@ -39,7 +40,7 @@ export function wasmBinaryVec(js: VecOp, f32: KernelName | null, f64: KernelName
     const buf = wasmStorage.buffer;
     const a = ins[0] as StorageArray;
     const b = ins[1] as StorageArray;
-    if (out.buffer === buf && a.buffer === buf && b.buffer === buf) {
+    if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf && b.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : out instanceof Float64Array ? k64() : null;
       if (k !== null) {
         k(n, addressOf(a, offs[0] as number), addressOf(b, offs[1] as number), addressOf(out, o));
@@ -59,7 +60,7 @@ export function wasmScalarVec(f: (a: number, s: number) => number, f32: KernelNa
   const k64 = resolver<BinaryKernel>(f64);
   return (out, o, a, ao, s, n) => {
     const buf = wasmStorage.buffer;
-    if (out.buffer === buf && a.buffer === buf) {
+    if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : k64();
       if (k !== null) {
         k(n, addressOf(a, ao), s, addressOf(out, o));
@@ -77,7 +78,7 @@ export function wasmUnaryVec(js: VecOp, f32: KernelName | null, f64: KernelName 
   return (out, o, ins, offs, n) => {
     const buf = wasmStorage.buffer;
     const x = ins[0] as StorageArray;
-    if (out.buffer === buf && x.buffer === buf) {
+    if (n >= wasmStorage.minElements && out.buffer === buf && x.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : out instanceof Float64Array ? k64() : null;
       if (k !== null) {
         k(n, addressOf(x, offs[0] as number), addressOf(out, o));
