@@ -26,11 +26,12 @@ import type { Kernels } from './kernels.js';
 //   3. So memory can grow faster than the collector reports. When the bytes in linear memory pass a soft
 //      limit (max(SOFT_LIMIT_MIN, 2 × what was live after the last reclamation)), Node reclaims at once: its
 //      entry point (src/node.ts) runs a full collection and FinalizationRegistry.cleanupSome (V8 flags set
-//      at start-up), about 10 ms per 256 MiB of garbage, and the fast path goes on. Where that is not
-//      possible (browsers), or when it freed too little, new storages go to the JS heap, which the collector
-//      frees on its own (V8 counts ArrayBuffer memory as external memory), until finalizers have run
-//      again: slower kernels, bounded memory. A one-time warning says so. bench/soak.ts measures both loop
-//      shapes.
+//      on first use of linear memory), 10–20 ms each, and the fast path goes on; when collections come too
+//      close together (a loop of large fresh results) the limit doubles to 512 MiB, halving their cost.
+//      Where that is not possible (browsers), or when it freed too little, new storages go to the JS heap,
+//      which the collector frees on its own (V8 counts ArrayBuffer memory as external memory), until
+//      finalizers have run again: slower kernels, bounded memory. A one-time warning says so. bench/soak.ts
+//      measures both loop shapes.
 // Candidates measured and rejected: growing until the cap (a synchronous 10,000-step MLP loop reached the
 // 4 GiB cap); a minor collection (V8 11 processes finalization registries only in full ones); WeakRef
 // polling (targets live until the job ends).
@@ -113,6 +114,9 @@ export class WasmCPUAllocator implements Allocator {
   private finalizedFrees = 0;
   private jsHeapFallbacks = 0;
   private synchronousReclaims = 0;
+  /** The soft limit's multiplier, adapted to the reclaimer's cost (reclaimSynchronously). */
+  private reclaimScale = 1;
+  private lastReclaimEnd = -Infinity;
   private registry: FinalizationRegistry<number>;
   /** Registries replaced by setSynchronousReclaimer, still holding older storages' registrations. */
   private readonly olderRegistries: FinalizationRegistry<number>[] = [];
@@ -184,6 +188,26 @@ export class WasmCPUAllocator implements Allocator {
     this.explicitFrees++;
   }
 
+  /**
+   * Runs the synchronous reclaimer and adapts the soft limit to keep its cost near a quarter of the time
+   * (Note [Storage lifetime]): when collections come sooner than 4 times their own duration apart the limit
+   * doubles (once: 2 × SOFT_LIMIT_MIN stays inside the memory reserved up front), when they come more than 40
+   * times apart it halves back.
+   */
+  private reclaimSynchronously(): void {
+    const alloc = this.runtime.allocator;
+    const start = now();
+    (this.reclaimNow as (registry: FinalizationRegistry<number>) => void)(this.registry);
+    const end = now();
+    const gap = start - this.lastReclaimEnd;
+    const cost = end - start;
+    if (gap < 4 * cost && this.reclaimScale < 2) this.reclaimScale *= 2;
+    else if (gap > 40 * cost && this.reclaimScale > 1) this.reclaimScale /= 2;
+    this.lastReclaimEnd = end;
+    this.synchronousReclaims++;
+    this.liveAfterReclaim = alloc.allocatedBytes;
+  }
+
   private unregister(storage: Storage): void {
     this.registry.unregister(storage);
     for (const r of this.olderRegistries) r.unregister(storage);
@@ -206,12 +230,10 @@ export class WasmCPUAllocator implements Allocator {
 
   private tryAllocate(nbytes: number, into: Storage): boolean {
     const alloc = this.runtime.allocator;
-    let softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+    let softLimit = Math.max(this.softLimitMin * this.reclaimScale, 2 * this.liveAfterReclaim);
     if (alloc.allocatedBytes + nbytes > softLimit && this.reclaimNow !== null) {
-      this.reclaimNow(this.registry);
-      this.synchronousReclaims++;
-      this.liveAfterReclaim = alloc.allocatedBytes;
-      softLimit = Math.max(this.softLimitMin, 2 * this.liveAfterReclaim);
+      this.reclaimSynchronously();
+      softLimit = Math.max(this.softLimitMin * this.reclaimScale, 2 * this.liveAfterReclaim);
     }
     if (alloc.allocatedBytes + nbytes > softLimit) {
       if (this.jsHeapFallbacks++ === 0) {
@@ -249,6 +271,8 @@ export class WasmCPUAllocator implements Allocator {
     return true;
   }
 }
+
+const now = (): number => (typeof performance === 'undefined' ? Date.now() : performance.now());
 
 function fillUninitialized(into: Storage, nbytes: number): void {
   const bytes = into.arrays?.get(Uint8Array);
