@@ -28,7 +28,8 @@ describe.runIf(getKernelBackend() === 'wasm')('the synchronous reclaimer (Node, 
       expect((after?.synchronousReclaims ?? 0) - (before?.synchronousReclaims ?? 0)).toBeGreaterThan(0);
       expect((after?.finalizedFrees ?? 0) - (before?.finalizedFrees ?? 0)).toBeGreaterThan(20);
       expect(after?.jsHeapFallbacks).toBe(before?.jsHeapFallbacks);
-      expect(peak).toBeLessThanOrEqual((32 << 20) + (8 << 20));
+      // At most twice the soft limit: it doubles when reclaims come close together (Note [Storage lifetime]).
+      expect(peak).toBeLessThanOrEqual(2 * (32 << 20) + (8 << 20));
       expect(warnings).toEqual([]);
     } finally {
       setWarningHandler(previous);
