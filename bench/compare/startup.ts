@@ -20,12 +20,12 @@ function newestMtime(dir: string): number {
 
 /** How aten-ts is loaded for `first_op`: dist/ when it is up to date, else src/ through tsx (and why). */
 export function atenStartupMode(root: string): { useDist: boolean; why: string } {
-  const dist = join(root, 'dist/node.js');
+  const dist = join(root, 'dist/bundle/node.js');
   if (!existsSync(dist)) return { useDist: false, why: 'src/ through tsx (no dist/: run `npm run build`)' };
   if (statSync(dist).mtimeMs < newestMtime(join(root, 'src'))) {
     return { useDist: false, why: 'src/ through tsx (dist/ is older than src/: run `npm run build`)' };
   }
-  return { useDist: true, why: 'compiled dist/ in plain Node' };
+  return { useDist: true, why: 'the package's Node entry, dist/bundle/node.js, in plain Node' };
 }
 
 const emit = `console.log(${JSON.stringify(PREFIX)} + JSON.stringify({ import_ms: t1 - t0, first_op_ms: t2 - t0 }));`;
@@ -39,7 +39,7 @@ function command(system: SystemId, root: string, python: string | undefined): { 
   switch (system) {
     case 'aten-ts': {
       const { useDist } = atenStartupMode(root);
-      const url = pathToFileURL(join(root, useDist ? 'dist/node.js' : 'src/node.ts')).href;
+      const url = pathToFileURL(join(root, useDist ? 'dist/bundle/node.js' : 'src/node.ts')).href;
       return node(
         `const t0 = performance.now(); const { torch } = await import(${JSON.stringify(url)}); const t1 = performance.now();` +
           ` torch.add(torch.tensor([1.5]), torch.tensor([2.5])); const t2 = performance.now(); ${emit}`,
