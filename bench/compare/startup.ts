@@ -25,7 +25,7 @@ export function atenStartupMode(root: string): { useDist: boolean; why: string }
   if (statSync(dist).mtimeMs < newestMtime(join(root, 'src'))) {
     return { useDist: false, why: 'src/ through tsx (dist/ is older than src/: run `npm run build`)' };
   }
-  return { useDist: true, why: 'the package's Node entry, dist/bundle/node.js, in plain Node' };
+  return { useDist: true, why: 'the Node entry of the package (dist/bundle/node.js) in plain Node' };
 }
 
 const emit = `console.log(${JSON.stringify(PREFIX)} + JSON.stringify({ import_ms: t1 - t0, first_op_ms: t2 - t0 }));`;
