@@ -35,9 +35,6 @@ export default tseslint.config(
       'src/kernels/SoftMax.ts',
       'src/kernels/Sorting.ts',
       'src/kernels/TensorAdvancedIndexing.ts',
-      'src/kernels/TensorShape.ts',
-      'src/kernels/TensorTransformations.ts',
-      'src/kernels/TriangularOps.ts',
       'src/kernels/layer_norm.ts',
     ],
     rules: {

@@ -5,14 +5,13 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { elementSize, promoteTypes } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
-import type { ScalarValue } from '../tensor/elements.js';
 import { formatSizes } from '../tensor/ExpandUtils.js';
 import { inferSizeDv } from '../tensor/InferSize.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { computeStride } from '../tensor/TensorUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { scalarValuesOf, tensorFromValues } from './rowMajor.js';
+import { contiguousOf, emptyLike, moveElement, moveElements, storedElements } from './StorageAccess.js';
 import { ravel, unravel } from './TensorTransformations.js';
 
 /** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
@@ -50,13 +49,6 @@ export function unflatten(_ks: DispatchKeySet, self: Tensor, dim: number, sizes:
   return aten().view.call(self, [...self.sizes.slice(0, d), ...inferred, ...self.sizes.slice(d + 1)]);
 }
 
-// Note [Indexing kernels work on row-major value lists] (helpers in rowMajor.ts)
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// These kernels read their inputs into row-major lists of scalar values (any layout, any dtype), compute
-// the result positions with plain index arithmetic, and write a new contiguous tensor. That keeps every
-// kernel a few lines of obviously-correct arithmetic at the cost of a copy; the views among them (split,
-// chunk, unbind) return real views.
-
 /** Splits a row-major shape at `dim` into (outer, size, inner). */
 export function around(sizes: readonly number[], dim: number): [number, number, number] {
   let outer = 1;
@@ -89,11 +81,25 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const sizes = [...ref.sizes];
   sizes[d] = used.reduce((a, t) => a + (t.sizes[d] as number), 0);
   const [outer, , inner] = around(sizes, d);
-  const parts = used.map((t) => ({ v: scalarValuesOf(t), n: t.sizes[d] as number }));
-  const out: ScalarValue[] = [];
-  for (let o = 0; o < outer; o++)
-    for (const p of parts) for (let k = 0; k < p.n * inner; k++) out.push(p.v[o * p.n * inner + k] as ScalarValue);
-  return tensorFromValues(ref, sizes, dtype, out);
+  const out = emptyLike(ref, sizes, dtype);
+  if (out.isMeta()) return out;
+  // Inputs of another dtype are converted first (copy_ does PyTorch's casts), then elements move as stored.
+  const parts = used.map((t) => {
+    if (t.dtype === dtype) return { t: contiguousOf(t), n: t.sizes[d] as number };
+    const c = emptyLike(t, [...t.sizes], dtype);
+    if (!c.isMeta()) aten().copy_.call(c, t, false);
+    return { t: c, n: t.sizes[d] as number };
+  });
+  const y = storedElements(out);
+  const xs = parts.map((p) => ({ x: storedElements(p.t), run: p.n * inner }));
+  let at = 0;
+  for (let o = 0; o < outer; o++) {
+    for (const { x, run } of xs) {
+      moveElements(y, at, x, o * run, run);
+      at += run;
+    }
+  }
+  return out;
 }
 
 /** `stack(tensors, dim)`: all the same shape, stacked along a new dim. */
@@ -176,13 +182,21 @@ export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Te
   const sizes = src.map((s, k) => s * (repeats[k] as number));
   const negative = sizes.find((s) => s < 0);
   if (negative !== undefined) throw new Error(`Trying to create tensor with negative dimension ${negative}: ${formatSizes(sizes)}`);
-  const v = scalarValuesOf(self);
-  const out = new Array<ScalarValue>(sizes.reduce((a, b) => a * b, 1));
-  for (let i = 0; i < out.length; i++) {
-    const idx = unravel(i, sizes).map((x, k) => x % (src[k] as number));
-    out[i] = v[ravel(idx, src)] as ScalarValue;
-  }
-  return tensorFromValues(self, sizes, self.dtype, out);
+  const out = emptyLike(self, sizes);
+  if (out.isMeta()) return out;
+  const source = contiguousOf(self);
+  const [x, y] = [storedElements(source), storedElements(out)];
+  for (let i = 0; i < out.numel; i++)
+    moveElement(
+      y,
+      i,
+      x,
+      ravel(
+        unravel(i, sizes).map((v, k) => v % (src[k] as number)),
+        src,
+      ),
+    );
+  return out;
 }
 
 /** `tile(self, dims)`: repeat with the shorter list padded with ones on the left. */

@@ -1,6 +1,13 @@
 // Row-major value lists: the input and output form of the kernels that compute element by element with
 // index arithmetic (TensorAdvancedIndexing, Sorting, Loss, LossNLL, Convolution, ...). See Note [Indexing kernels work on row-major value lists].
 
+// Note [Indexing kernels work on row-major value lists]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// These kernels read their inputs into row-major lists of scalar values (any layout, any dtype), compute
+// the result positions with plain index arithmetic, and write a new contiguous tensor: a few lines of
+// obviously-correct arithmetic at the cost of two conversions. Kernels are moving off them (eslint's
+// list of files still using them only shrinks); element moves in StorageAccess.ts replace them.
+
 import { ScalarType } from '../c10/ScalarType.js';
 import { type ScalarValue, fromStored, readElement, toStored, writeElement } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';

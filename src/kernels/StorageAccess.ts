@@ -1,0 +1,59 @@
+// Moving elements between tensors of one dtype in their stored form: every lane, the raw representation
+// (float16 bits, complex pairs, int64 as doubles), so a move is exact for every dtype and converts nothing.
+// The index-mapping kernels (flip, roll, repeat, cat, tril/triu) are built on it instead of on JS value lists
+// (issue 13: no kernel converts storage to JS arrays). No ATen counterpart: ATen moves bytes with memcpy and
+// TensorIterator's copy kernels.
+
+import type { ScalarType } from '../c10/ScalarType.js';
+import type { StorageArray } from '../tensor/Storage.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { newStrided } from './TensorFactories.js';
+
+/** The stored elements of a contiguous tensor: element e occupies `data[base + e * lanes + l]`, l < lanes. */
+export interface StoredElements {
+  readonly data: StorageArray;
+  readonly base: number;
+  readonly lanes: number;
+}
+
+/** A contiguous tensor with `t`'s values (t itself when it is contiguous). */
+export function contiguousOf(t: Tensor): Tensor {
+  return t.isContiguous() ? t : t.contiguous();
+}
+
+/** A new contiguous tensor of `sizes` and `dtype` on `like`'s device, uninitialised. */
+export function emptyLike(like: Tensor, sizes: number[], dtype: ScalarType = like.dtype): Tensor {
+  return newStrided(sizes, contiguousStrides(sizes), dtype, like.device);
+}
+
+/** The stored elements of a contiguous tensor. Take them after the call's last allocation. */
+export function storedElements(c: Tensor): StoredElements {
+  return c.dataView();
+}
+
+/** Copies `count` elements from `src` (from element `si`) to `dst` (from element `di`). */
+export function moveElements(dst: StoredElements, di: number, src: StoredElements, si: number, count: number): void {
+  const l = dst.lanes;
+  const from = src.base + si * l;
+  (dst.data as Float64Array).set((src.data as Float64Array).subarray(from, from + count * l), dst.base + di * l);
+}
+
+/** Copies one element (all its lanes). */
+export function moveElement(dst: StoredElements, di: number, src: StoredElements, si: number): void {
+  const l = dst.lanes;
+  const d = dst.base + di * l;
+  const s = src.base + si * l;
+  const dd = dst.data;
+  const sd = src.data;
+  dd[d] = sd[s] as number;
+  if (l === 2) dd[d + 1] = sd[s + 1] as number;
+}
+
+/** Stores zero in one element: all-zero bits are 0 (or false) in every dtype. */
+export function zeroElement(dst: StoredElements, di: number): void {
+  const l = dst.lanes;
+  const d = dst.base + di * l;
+  dst.data[d] = 0;
+  if (l === 2) dst.data[d + 1] = 0;
+}
