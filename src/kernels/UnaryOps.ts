@@ -270,6 +270,14 @@ const reluVecJs: VecOp = (out, o, ins, io, n) => {
 // The SIMD kernels where input and output are in linear memory (Note [Kernel backends]): float32 exp is
 // within 2 ulp of the correctly rounded result (PyTorch's Sleef_expf8_u10 is within 1).
 const expVec = wasmUnaryVec(expVecJs, 'f32_vexp', null);
+// sigmoid as `real` computes it: each step rounded to the array's precision (a store into it rounds).
+const sigmoidVecJs: VecOp = (out, o, ins, io, n) => {
+  const a = ins[0] as StorageArray;
+  const ao = io[0] as number;
+  const r = out instanceof Float32Array ? Math.fround : (v: number): number => v;
+  for (let i = 0; i < n; i++) out[o + i] = 1 / r(1 + r(Math.exp(-(a[ao + i] as number))));
+};
+const sigmoidVec = wasmUnaryVec(sigmoidVecJs, 'f32_vsigmoid', null);
 const reluVec = wasmUnaryVec(reluVecJs, 'f32_vrelu', null);
 
 const allReal = (d: ScalarType): boolean => !isComplexType(d);
@@ -385,6 +393,7 @@ export const SPECS = {
     dispatchName: 'sigmoid_cpu',
     supports: allReal,
     real: (r: Rounder) => (x: number) => r(1 / r(1 + r(Math.exp(-x)))),
+    vec: sigmoidVec,
   },
   erf: {
     kind: Kind.Float,

@@ -44,6 +44,8 @@ export interface Kernels {
   f64_vdiv_scalar(n: number, a: number, b: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
   f32_vexp(n: number, x: number, y: number): void;
+  /** y[i] = 1 / (1 + exp(-x[i])), float32. */
+  f32_vsigmoid(n: number, x: number, y: number): void;
   /** y[i] = x[i] < 0 ? 0 : x[i], float32 (relu). */
   f32_vrelu(n: number, x: number, y: number): void;
   /** Sum of n float32s, cascade order; the result is a float32 value. */
@@ -78,6 +80,7 @@ const NAMES: Record<KernelName, true> = {
   f64_vdiv_scalar: true,
   f32_vexp: true,
   f32_vrelu: true,
+  f32_vsigmoid: true,
   f32_rsum: true,
   f64_rsum: true,
   f32_softmax_rows: true,
@@ -173,6 +176,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_vexp: (n, x, y) => {
       const v = f32();
       ref.f32_vexp(n, v, x >>> 2, v, y >>> 2);
+    },
+    f32_vsigmoid: (n, x, y) => {
+      const v = f32();
+      ref.f32_vsigmoid(n, v, x >>> 2, v, y >>> 2);
     },
     f32_vrelu: (n, x, y) => {
       const v = f32();

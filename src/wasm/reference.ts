@@ -355,3 +355,8 @@ export function f32_log_softmax_rows(rows: number, cols: number, x: Float32Array
     for (let k = 0; k < cols; k++) y[yr + k] = (x[xr + k] as number) - shift;
   }
 }
+
+/** y[i] = 1 / (1 + exp(-x[i])), float32 steps in the kernel's order (assembly/activation.ts). */
+export function f32_vsigmoid(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = fround(1 / fround(1 + expf(-(x[xi + i] as number))));
+}

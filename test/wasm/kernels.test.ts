@@ -72,7 +72,7 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   }
 
-  for (const name of ['f32_vexp', 'f32_vrelu'] as const) {
+  for (const name of ['f32_vexp', 'f32_vrelu', 'f32_vsigmoid'] as const) {
     it(`${name}: same bits as the twin`, () => {
       for (const n of LENGTHS) {
         setup(4, n);

@@ -4,4 +4,4 @@ export { f32_vadd, f32_vmul, f32_vadd_scalar, f32_vmul_scalar, f64_vadd, f64_vmu
 export { f32_vexp } from './exp';
 export { f32_rsum, f64_rsum } from './reduce';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
-export { f32_vrelu } from './activation';
+export { f32_vrelu, f32_vsigmoid } from './activation';
