@@ -18,7 +18,7 @@ import {
 import { type ReduceOp, type TensorIterator, castValue, makeReduction, reduceKernel } from '../iter/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
@@ -200,8 +200,43 @@ function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: number): num
   return sumRun(src, o, s, n);
 }
 
+type Extreme = (n: number, x: number) => number;
+type ReduceRun = (src: ArrayLike<number>, o: number, s: number, n: number) => number;
+
+/**
+ * maxRun / minRun, or the SIMD kernel for a unit-stride float32 / float64 run in linear memory. A zero
+ * result is recomputed by the scalar loop, which returns the first zero as PyTorch's scalar reduction does
+ * (the kernel's lanes may meet a ±0 tie in another order).
+ */
+function extremeRunVec(isMax: boolean): (src: ArrayLike<number>, o: number, s: number, n: number) => number {
+  const scalar = isMax ? maxRun : minRun;
+  return (src, o, s, n) => {
+    if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
+      const name = src instanceof Float32Array ? (isMax ? 'f32_rmax' : 'f32_rmin') : isMax ? 'f64_rmax' : 'f64_rmin';
+      const k = wasmKernelFor<Extreme>(name, src);
+      if (k !== null) {
+        const r = k(n, addressOf(src, o));
+        if (r !== 0) return r;
+      }
+    }
+    return scalar(src, o, s, n);
+  };
+}
+export const maxRunVec = extremeRunVec(true);
+export const minRunVec = extremeRunVec(false);
+
+/**
+ * The run summer for an iterator: the SIMD one only when the sum accumulates in the input's own float type
+ * (float32 into float32, float64 into float64); a float32 input summed into float64 (`dtype=torch.float64`)
+ * accumulates in doubles, as PyTorch's cast-then-sum does.
+ */
+function sumRunFor(iter: TensorIterator): ReduceRun {
+  const inDtype = (iter.tensors[1] as TensorImpl).dtype;
+  return outDtypeOf(iter) === inDtype ? sumRunVec : sumRun;
+}
+
 function sumImpl(iter: TensorIterator): void {
-  reduceKernel(iter, sumRunVec);
+  reduceKernel(iter, sumRunFor(iter));
 }
 
 /** `sum.IntList_out` (structured; sum.dim_IntList delegates to it). */
@@ -238,7 +273,8 @@ function meanImpl(iter: TensorIterator): void {
   if (isIntegralType(outDtype, true)) {
     throw new Error(`result type Float can't be cast to the desired output type ${scalarTypeToString(outDtype)}`);
   }
-  reduceKernel(iter, (src, o, s, n) => castValue(sumRun(src, o, s, n), outDtype) / n);
+  const run = sumRunFor(iter);
+  reduceKernel(iter, (src, o, s, n) => castValue(run(src, o, s, n), outDtype) / n);
 }
 
 /** `mean.out` (structured; mean.dim delegates to it). */
@@ -287,13 +323,13 @@ function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], 
 /** `amax.out` (structured; amax delegates to it): NaN propagates. */
 export const amaxStructured: StructuredKernel<[self: Tensor, dim: number[], keepdim: boolean]> = {
   meta: (out, self, dim, keepdim) => extremumMeta(out, self, dim, keepdim, 'amax'),
-  impl: (iter) => reduceKernel(iter, maxRun),
+  impl: (iter) => reduceKernel(iter, maxRunVec),
 };
 
 /** `amin.out` (structured; amin delegates to it). */
 export const aminStructured: StructuredKernel<[self: Tensor, dim: number[], keepdim: boolean]> = {
   meta: (out, self, dim, keepdim) => extremumMeta(out, self, dim, keepdim, 'amin'),
-  impl: (iter) => reduceKernel(iter, minRun),
+  impl: (iter) => reduceKernel(iter, minRunVec),
 };
 
 // ---- argmax / argmin ------------------------------------------------------------------------------

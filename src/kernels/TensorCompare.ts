@@ -21,7 +21,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
-import { argmaxRun, argminRun, functionalOutputs, maxRun, minRun, zeroNumelCheckDims } from './ReduceOps.js';
+import { argmaxRun, argminRun, functionalOutputs, maxRunVec, minRunVec, zeroNumelCheckDims } from './ReduceOps.js';
 import type { StructuredKernel, StructuredMeta, StructuredOutputsKernel } from './TensorMeta.js';
 
 type OptNum = Num | null | undefined;
@@ -394,7 +394,7 @@ function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepd
   const indices = outs[1] as Tensor;
   if (self.numel === 0) return;
   const v = makeReduction(values, self, [dim], keepdim, self.dtype);
-  reduceKernel(v, op === 'max' ? maxRun : minRun);
+  reduceKernel(v, op === 'max' ? maxRunVec : minRunVec);
   const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
   reduceKernel(i, op === 'max' ? argmaxRun : argminRun);
 }

@@ -52,6 +52,11 @@ export interface Kernels {
   f32_rsum(n: number, x: number): number;
   /** Sum of n float64s, cascade order. */
   f64_rsum(n: number, x: number): number;
+  /** Max / min of n float32s or float64s: NaN if any is NaN (which zero a ±0 tie gives is unspecified). */
+  f32_rmax(n: number, x: number): number;
+  f32_rmin(n: number, x: number): number;
+  f64_rmax(n: number, x: number): number;
+  f64_rmin(n: number, x: number): number;
   /** Softmax of each of `rows` contiguous rows of `cols` float32s. */
   f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
   /** Log-softmax of each of `rows` contiguous rows of `cols` float32s. */
@@ -83,6 +88,10 @@ const NAMES: Record<KernelName, true> = {
   f32_vsigmoid: true,
   f32_rsum: true,
   f64_rsum: true,
+  f32_rmax: true,
+  f32_rmin: true,
+  f64_rmax: true,
+  f64_rmin: true,
   f32_softmax_rows: true,
   f32_log_softmax_rows: true,
 };
@@ -187,6 +196,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     },
     f32_rsum: (n, x) => ref.f32_rsum(n, f32(), x >>> 2),
     f64_rsum: (n, x) => ref.f64_rsum(n, f64(), x >>> 3),
+    f32_rmax: (n, x) => ref.rextreme(true, n, f32(), x >>> 2),
+    f32_rmin: (n, x) => ref.rextreme(false, n, f32(), x >>> 2),
+    f64_rmax: (n, x) => ref.rextreme(true, n, f64(), x >>> 3),
+    f64_rmin: (n, x) => ref.rextreme(false, n, f64(), x >>> 3),
     f32_log_softmax_rows: (rows, cols, x, y) => {
       const v = f32();
       ref.f32_log_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);

@@ -360,3 +360,14 @@ export function f32_log_softmax_rows(rows: number, cols: number, x: Float32Array
 export function f32_vsigmoid(n: number, x: Float32Array, xi: number, y: Float32Array, yi: number): void {
   for (let i = 0; i < n; i++) y[yi + i] = fround(1 / fround(1 + expf(-(x[xi + i] as number))));
 }
+
+/** Max (or min) of x[xi..xi+n): NaN if any is NaN; the same value as the kernels (zeros: either sign). */
+export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Array, xi: number): number {
+  let r = isMax ? -Infinity : Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = x[xi + i] as number;
+    if (v !== v) return NaN;
+    if (isMax ? v > r : v < r) r = v;
+  }
+  return r;
+}

@@ -92,6 +92,24 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
+  it('f32/f64 rmax, rmin: the same value as the twin (NaN when one is NaN)', () => {
+    for (const n of [...LENGTHS, 4096]) {
+      for (const bytes of [4, 8] as const) {
+        setup(bytes, n);
+        const p = bytes === 4 ? 'f32' : 'f64';
+        for (const op of ['rmax', 'rmin'] as const) {
+          const name = `${p}_${op}` as 'f32_rmax';
+          expect(wasm[name](n, A)).toBe(js[name](n, A));
+        }
+        if (n > 2) {
+          view(bytes, A, n)[n - 2] = NaN;
+          expect(wasm[`${p}_rmax` as 'f32_rmax'](n, A)).toBeNaN();
+          expect(wasm[`${p}_rmin` as 'f32_rmin'](n, A)).toBeNaN();
+        }
+      }
+    }
+  });
+
   it('f32_softmax_rows: same bits; f32_log_softmax_rows: within one ulp', () => {
     for (const [rows, cols] of [
       [1, 1],
