@@ -3,16 +3,27 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { contiguousOf, emptyLike, storedElements } from './StorageAccess.js';
 
 /** `one_hot(self, num_classes=-1)`: int64 input, int64 [.., num_classes] output. */
 export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tensor {
   if (self.dtype !== ScalarType.Long) throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
-  const v = numberValuesOf(self);
-  for (const x of v) if (x < 0) throw new Error('Class values must be non-negative.');
-  const n = numClasses === -1 ? (v.length === 0 ? 0 : Math.max(...v) + 1) : numClasses;
-  for (const x of v) if (x >= n) throw new Error('Class values must be smaller than num_classes.');
-  const out = new Array<number>(v.length * n).fill(0);
-  v.forEach((x, i) => (out[i * n + x] = 1));
-  return tensorFromValues(self, [...self.sizes, n], ScalarType.Long, out);
+  const src = contiguousOf(self);
+  const count = src.numel;
+  // int64 is stored as doubles (Note [Typed storage of each dtype]): the class values read as they are.
+  let x = storedElements(src);
+  let max = -1;
+  for (let i = 0; i < count; i++) {
+    const c = x.data[x.base + i] as number;
+    if (c < 0) throw new Error('Class values must be non-negative.');
+    if (c > max) max = c;
+  }
+  const n = numClasses === -1 ? max + 1 : numClasses;
+  if (max >= n) throw new Error('Class values must be smaller than num_classes.');
+  const out = emptyLike(self, [...self.sizes, n], ScalarType.Long);
+  x = storedElements(src); // again: allocating `out` may have moved linear memory
+  const y = storedElements(out);
+  y.data.fill(0, y.base, y.base + count * n);
+  for (let i = 0; i < count; i++) y.data[y.base + i * n + (x.data[x.base + i] as number)] = 1;
+  return out;
 }

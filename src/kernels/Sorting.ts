@@ -4,7 +4,8 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { readElement } from '../tensor/elements.js';
+import { contiguousOf, emptyLike, moveElement, storedElements } from './StorageAccess.js';
 import { around } from './TensorShape.js';
 
 /**
@@ -15,14 +16,23 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const sizes = self.dim() === 0 ? [1] : self.sizes;
   const [outer, size, inner] = around(sizes, d);
-  const v = numberValuesOf(self);
-  const values = new Array<number>(v.length);
-  const indices = new Array<number>(v.length);
-  const key = (x: number) => (x !== x ? Infinity : x);
+  const src = contiguousOf(self);
+  const values = emptyLike(self, [...self.sizes]);
+  const indices = emptyLike(self, [...self.sizes], ScalarType.Long);
+  if (values.isMeta()) return [values, indices];
+  const x = storedElements(src);
+  const [yv, yi] = [storedElements(values), storedElements(indices)];
+  // Comparisons read values through `number` (half bits decoded); results move as stored elements.
+  const read = (e: number): number => {
+    const v = readElement(src.dtype, x.data, x.base + e * x.lanes);
+    return typeof v === 'object' ? v[0] : Number(v);
+  };
+  const key = (v: number) => (v !== v ? Infinity : v);
+  const order = new Array<number>(size);
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
-      const order = Array.from({ length: size }, (_, k) => k);
-      const at = (k: number) => v[(o * size + k) * inner + i] as number;
+      for (let k = 0; k < size; k++) order[k] = k;
+      const at = (k: number) => read((o * size + k) * inner + i);
       order.sort((a, b) => {
         const xa = at(a);
         const xb = at(b);
@@ -31,13 +41,15 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
         if (nanA || nanB) return nanA === nanB ? 0 : (nanA ? 1 : -1) * (descending ? -1 : 1);
         return (descending ? key(xb) - key(xa) : key(xa) - key(xb)) || 0;
       });
-      order.forEach((k, r) => {
-        values[(o * size + r) * inner + i] = at(k);
-        indices[(o * size + r) * inner + i] = k;
-      });
+      for (let r = 0; r < size; r++) {
+        const e = (o * size + r) * inner + i;
+        const from = (o * size + (order[r] as number)) * inner + i;
+        moveElement(yv, e, x, from);
+        yi.data[yi.base + e] = order[r] as number;
+      }
     }
   }
-  return [tensorFromValues(self, [...self.sizes], self.dtype, values), tensorFromValues(self, [...self.sizes], ScalarType.Long, indices)];
+  return [values, indices];
 }
 
 export function argsort(ks: DispatchKeySet, self: Tensor, dim = -1, descending = false): Tensor {
