@@ -31,7 +31,6 @@ export default tseslint.config(
       'src/kernels/Loss.ts',
       'src/kernels/LossNLL.ts',
       'src/kernels/Pooling.ts',
-      'src/kernels/SoftMax.ts',
       'src/kernels/TensorAdvancedIndexing.ts',
       'src/kernels/layer_norm.ts',
     ],

@@ -8,7 +8,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { aten } from '../generated/Operators.js';
 import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
@@ -17,38 +17,12 @@ export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): Sc
   return d;
 }
 
-/** Applies `fn` to every line of `values` (shaped `sizes`) along `dim`, in place. */
-function alongDim(values: number[], sizes: readonly number[], dim: number, fn: (line: number[]) => number[]): void {
-  const size = sizes[dim] ?? 1;
-  let inner = 1;
-  for (let i = dim + 1; i < sizes.length; i++) inner *= sizes[i] as number;
-  const outer = size === 0 || inner === 0 ? 0 : values.length / (size * inner);
-  for (let o = 0; o < outer; o++) {
-    for (let i = 0; i < inner; i++) {
-      const start = o * size * inner + i;
-      const line = new Array<number>(size);
-      for (let k = 0; k < size; k++) line[k] = values[start + k * inner] as number;
-      const res = fn(line);
-      for (let k = 0; k < size; k++) values[start + k * inner] = res[k] as number;
-    }
-  }
-}
-
-function softmaxLine(line: number[], log: boolean): number[] {
-  let m = -Infinity;
-  for (const x of line) m = x > m || x !== x ? x : m;
-  let sum = 0;
-  const e = line.map((x) => Math.exp(x - m));
-  for (const x of e) sum += x;
-  return log ? line.map((x) => x - m - Math.log(sum)) : e.map((x) => x / sum);
-}
-
 // Note [softmax over storage]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // float32 and float64 run over the storage arrays: per line, the max, exp(x - max) into a float64 scratch row
-// with their sum, then the scaled values (or x - max - log(sum)) stored in the output's dtype. Every step is
-// the double arithmetic of the value-list path, in the same order, so results are identical; float16 and
-// bfloat16 keep the value-list path.
+// with their sum, then the scaled values (or x - max - log(sum)) stored in the output's dtype; rows of
+// contiguous float32 in linear memory take the fused SIMD kernels. float16 and bfloat16 are converted to
+// float32 and back.
 let scratch = new Float64Array(1024);
 
 function softmaxLines(
@@ -92,9 +66,18 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   const d = maybeWrapDim(dim, self.dim());
   const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
   if (!direct(self.dtype) || !direct(outDtype)) {
-    const values = numberValuesOf(self);
-    if (!self.isMeta()) alongDim(values, self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d, (l) => softmaxLine(l, log));
-    return tensorFromValues(self, [...self.sizes], outDtype, values);
+    // float16 / bfloat16 on either side: the input is converted to the result dtype when that is float32 or
+    // float64 (as `dtype=` converts first in PyTorch), else computed in float32 and rounded once, as PyTorch's
+    // reduced-precision softmax accumulates in float.
+    const toDtype = (t: Tensor, to: ScalarType): Tensor => aten().to_dtype.call(t, to, false, false, null);
+    const inFloat = toDtype(self, direct(outDtype) ? outDtype : ScalarType.Float);
+    const result = softmaxImpl(inFloat, d, null, log);
+    const out = toDtype(result, outDtype);
+    if (!out.isMeta()) {
+      if (inFloat.storage !== self.storage) inFloat.dispose(); // temporaries of this kernel (Note [Storage lifetime])
+      if (out.storage !== result.storage) result.dispose();
+    }
+    return out;
   }
   // See Note [softmax over storage].
   const sizes = [...self.sizes];
