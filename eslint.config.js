@@ -27,7 +27,6 @@ export default tseslint.config(
     ignores: [
       'src/kernels/rowMajor.ts',
       'src/kernels/Convolution.ts',
-      'src/kernels/Dropout.ts',
       'src/kernels/Loss.ts',
       'src/kernels/LossNLL.ts',
       'src/kernels/Pooling.ts',

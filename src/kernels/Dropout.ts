@@ -3,12 +3,9 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { type Generator, bernoulliFill } from '../random/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { tensorFromValues } from './rowMajor.js';
+import { writeElement } from '../tensor/elements.js';
+import { emptyLike, storedElements } from './StorageAccess.js';
 
-/**
- * `dropout(input, p, train)`: in training, zeroes each element with probability p (a bernoulli(1 - p) mask
- * from the generator, as PyTorch draws it) and scales the rest by 1 / (1 - p); identity otherwise.
- */
 /**
  * `dropout(input, p, train)`, CompositeImplicitAutograd as in PyTorch's CPU path (`_dropout_impl`): a noise
  * tensor of Bernoulli(1 - p) draws scaled by 1 / (1 - p), multiplied in through the dispatcher, so autograd
@@ -18,15 +15,13 @@ export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: bo
   if (!(p >= 0 && p <= 1)) throw new Error(`dropout probability has to be between 0 and 1, but got ${p}`);
   if (!train || p === 0) return input;
   const n = input.numel;
-  let noise: Tensor;
-  if (input.isMeta()) noise = tensorFromValues(input, [...input.sizes], input.dtype, []);
-  else if (p === 1) noise = tensorFromValues(input, [...input.sizes], input.dtype, new Float64Array(n));
-  else {
-    const mask = bernoulliFill(generator, new Float32Array(n), 1 - p);
+  const noise = emptyLike(input, [...input.sizes]);
+  if (!noise.isMeta()) {
+    // The draws first (a JS array of the generator's), then the noise written in place in the input's dtype.
+    const mask = p === 1 ? null : bernoulliFill(generator, new Float32Array(n), 1 - p);
     const scale = 1 / (1 - p);
-    const values = new Float64Array(n);
-    for (let i = 0; i < n; i++) values[i] = (mask[i] as number) * scale;
-    noise = tensorFromValues(input, [...input.sizes], input.dtype, values);
+    const y = storedElements(noise);
+    for (let i = 0; i < n; i++) writeElement(noise.dtype, y.data, y.base + i * y.lanes, mask === null ? 0 : (mask[i] as number) * scale);
   }
   return input.mul(noise);
 }
