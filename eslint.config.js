@@ -28,7 +28,6 @@ export default tseslint.config(
       'src/kernels/rowMajor.ts',
       'src/kernels/Convolution.ts',
       'src/kernels/Loss.ts',
-      'src/kernels/LossNLL.ts',
       'src/kernels/Pooling.ts',
       'src/kernels/TensorAdvancedIndexing.ts',
       'src/kernels/layer_norm.ts',

@@ -6,7 +6,7 @@ import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarTyp
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { Reduction, reduceLoss } from './Loss.js';
-import { numberValuesOf } from './rowMajor.js';
+import { contiguousOf, elementReader } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 
 /**
@@ -52,24 +52,25 @@ export function nllLoss(
   }
   floatDtype(self, self.dim() <= 2 ? 'nll_loss_out_frame' : 'nll_loss2d_forward_out_frame');
   if (self.isMeta()) return reduceLoss(self, [], reduction === Reduction.None ? expectedTarget : [], reduction);
-  const x = numberValuesOf(self);
-  const t = numberValuesOf(target);
-  const w = weight === null ? null : numberValuesOf(weight);
+  const [cx, ct, cw] = [contiguousOf(self), contiguousOf(target), weight === null ? null : contiguousOf(weight)];
+  const x = elementReader(cx);
+  const t = elementReader(ct);
+  const w = cw === null ? null : elementReader(cw);
   let inner = 1;
   for (const s of self.sizes.slice(2)) inner *= s;
   const losses: number[] = [];
   let weightSum = 0;
   for (let b = 0; b < n; b++) {
     for (let i = 0; i < inner; i++) {
-      const cls = t[b * inner + i] as number;
+      const cls = t(b * inner + i);
       if (cls === ignoreIndex) {
         losses.push(0);
         continue;
       }
       if (cls < 0 || cls >= c) throw new Error(`Target ${cls} is out of bounds.`);
-      const wi = w === null ? 1 : (w[cls] as number);
+      const wi = w === null ? 1 : w(cls);
       weightSum += wi;
-      losses.push(-wi * (x[(b * c + cls) * inner + i] as number));
+      losses.push(-wi * x((b * c + cls) * inner + i));
     }
   }
   return reduceLoss(self, losses, expectedTarget, reduction, weightSum);

@@ -4,7 +4,8 @@
 // (issue 13: no kernel converts storage to JS arrays). No ATen counterpart: ATen moves bytes with memcpy and
 // TensorIterator's copy kernels.
 
-import type { ScalarType } from '../c10/ScalarType.js';
+import { ScalarType } from '../c10/ScalarType.js';
+import { fromStored } from '../tensor/elements.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
@@ -56,4 +57,16 @@ export function zeroElement(dst: StoredElements, di: number): void {
   const d = dst.base + di * l;
   dst.data[d] = 0;
   if (l === 2) dst.data[d + 1] = 0;
+}
+
+/**
+ * Reads element e (row-major) of a contiguous tensor as a number: the stored value for float, integer and
+ * bool dtypes, the decoded value for float16 / bfloat16, the real part for complex ones. Take it after the
+ * call's last allocation.
+ */
+export function elementReader(c: Tensor): (e: number) => number {
+  const { data, base, lanes } = c.dataView();
+  const dtype = c.dtype;
+  if (dtype === ScalarType.Half || dtype === ScalarType.BFloat16) return (e) => fromStored(dtype, data[base + e] as number);
+  return lanes === 1 ? (e) => data[base + e] as number : (e) => data[base + e * lanes] as number;
 }
