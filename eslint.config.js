@@ -27,7 +27,6 @@ export default tseslint.config(
     ignores: [
       'src/kernels/rowMajor.ts',
       'src/kernels/Convolution.ts',
-      'src/kernels/Loss.ts',
       'src/kernels/Pooling.ts',
       'src/kernels/TensorAdvancedIndexing.ts',
       'src/kernels/layer_norm.ts',

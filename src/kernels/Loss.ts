@@ -5,7 +5,8 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { scalarTypeToString } from '../c10/ScalarType.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { writeElement } from '../tensor/elements.js';
+import { contiguousOf, elementReader, emptyLike, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 
 /** PyTorch's at::Reduction enum, as `int reduction` arguments carry it. */
@@ -25,32 +26,46 @@ export function reductionOf(name: string): number {
   }
 }
 
-export function reduceLoss(self: Tensor, losses: number[], sizes: number[], reduction: number, divisor = losses.length): Tensor {
-  if (reduction === Reduction.None) return tensorFromValues(self, sizes, self.dtype, losses);
+/** The loss tensor from per-element losses: as they are (None), or their sum or mean as a 0-dim tensor. */
+export function reduceLoss(self: Tensor, losses: ArrayLike<number>, sizes: number[], reduction: number, divisor = losses.length): Tensor {
+  const out = emptyLike(self, reduction === Reduction.None ? sizes : []);
+  if (out.isMeta()) return out;
+  const y = storedElements(out);
+  if (reduction === Reduction.None) {
+    for (let i = 0; i < losses.length; i++) writeElement(out.dtype, y.data, y.base + i * y.lanes, losses[i] as number);
+    return out;
+  }
   let s = 0;
-  for (const x of losses) s += x;
-  return tensorFromValues(self, [], self.dtype, [reduction === Reduction.Mean ? s / divisor : s]);
+  for (let i = 0; i < losses.length; i++) s += losses[i] as number;
+  writeElement(out.dtype, y.data, y.base, reduction === Reduction.Mean ? s / divisor : s);
+  return out;
 }
 
-/** An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses). */
+/**
+ * An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses):
+ * `f(x, y, e, extras)` for element e, with `extras` readers of further broadcast operands (weights).
+ */
 function pointwiseLoss(
   self: Tensor,
   target: Tensor,
   reduction: number,
-  f: (x: number, y: number) => number,
+  f: (x: number, y: number, e: number, extras: ((e: number) => number)[]) => number,
   op: string,
   shape?: number[],
+  extraOperands: Tensor[] = [],
 ): Tensor {
   const sizes = shape ?? inferSize(self.sizes, target.sizes);
   floatDtype(self, op);
-  const x = numberValuesOf(self.expand(sizes));
-  const y = numberValuesOf(target.expand(sizes));
-  return reduceLoss(
-    self,
-    x.map((v, i) => f(v, y[i] as number)),
-    sizes,
-    reduction,
-  );
+  if (self.isMeta()) return reduceLoss(self, [], sizes, reduction);
+  // Every copy first, then the readers (a growing memory replaces its buffer).
+  const [cx, cy, ...ce] = [self, target, ...extraOperands].map((t) => contiguousOf(t.expand(sizes)));
+  const [x, y] = [elementReader(cx as Tensor), elementReader(cy as Tensor)];
+  const extras = ce.map(elementReader);
+  let n = 1;
+  for (const s of sizes) n *= s;
+  const losses = new Float64Array(n);
+  for (let e = 0; e < n; e++) losses[e] = f(x(e), y(e), e, extras);
+  return reduceLoss(self, losses, sizes, reduction);
 }
 
 /** `output with shape [..] doesn't match the broadcast shape [..]`: an in-place op's output cannot grow. */
@@ -88,21 +103,25 @@ export function binaryCrossEntropy(
       throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
   }
   floatDtype(self, 'binary_cross_entropy');
-  for (const v of numberValuesOf(self)) {
-    if (!(v >= 0 && v <= 1)) throw new Error('all elements of input should be between 0 and 1');
+  if (!self.isMeta()) {
+    const check = contiguousOf(self);
+    const x = elementReader(check);
+    for (let e = 0; e < check.numel; e++) {
+      const v = x(e);
+      if (!(v >= 0 && v <= 1)) throw new Error('all elements of input should be between 0 and 1');
+    }
   }
-  const w = weight === null ? null : numberValuesOf(weight.expand(shape));
-  let k = 0;
   return pointwiseLoss(
     self,
     target,
     reduction,
-    (x, y) => {
+    (x, y, e, [w]) => {
       const l = -(y * Math.max(Math.log(x), -100) + (1 - y) * Math.max(Math.log(1 - x), -100));
-      return w === null ? l : l * (w[k++] as number);
+      return w === undefined ? l : l * w(e);
     },
     'binary_cross_entropy',
     shape,
+    weight === null ? [] : [weight],
   );
 }
 
@@ -122,21 +141,23 @@ export function binaryCrossEntropyWithLogits(
   const shape = checkInPlaceBroadcast(target.sizes, self.sizes);
   checkInPlaceBroadcast(shape, self.sizes);
   if (weight !== null) checkInPlaceBroadcast(shape, weight.sizes);
-  const w = weight === null ? null : numberValuesOf(weight.expand(shape));
-  const pw = posWeight === null ? null : numberValuesOf(posWeight.expand(shape));
-  let k = 0;
+  // The extra operands, in order: pos_weight (if any), then weight (if any).
+  const extraOperands = [...(posWeight === null ? [] : [posWeight]), ...(weight === null ? [] : [weight])];
   return pointwiseLoss(
     self,
     target,
     reduction,
-    (x, y) => {
+    (x, y, e, extras) => {
       // log(1 + e^-x) computed stably; with pos_weight p: (1 - y) x + (1 + (p - 1) y) log(1 + e^-x)
       const logSig = Math.max(-x, 0) + Math.log(Math.exp(-Math.abs(x)) + 1);
-      const p = pw === null ? 1 : (pw[k] as number);
+      const pw = posWeight === null ? undefined : extras[0];
+      const w = weight === null ? undefined : extras[posWeight === null ? 0 : 1];
+      const p = pw === undefined ? 1 : pw(e);
       const l = (1 - y) * x + (1 + (p - 1) * y) * logSig;
-      return w === null ? (k++, l) : l * (w[k++] as number);
+      return w === undefined ? l : l * w(e);
     },
     'binary_cross_entropy_with_logits',
     shape,
+    extraOperands,
   );
 }
