@@ -29,7 +29,6 @@ export default tseslint.config(
       'src/kernels/Convolution.ts',
       'src/kernels/Pooling.ts',
       'src/kernels/TensorAdvancedIndexing.ts',
-      'src/kernels/layer_norm.ts',
     ],
     rules: {
       'no-restricted-imports': [

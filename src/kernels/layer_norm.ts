@@ -6,7 +6,8 @@ import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { writeElement } from '../tensor/elements.js';
+import { elementReader, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 import { newStrided } from './TensorFactories.js';
 
@@ -101,41 +102,42 @@ export function nativeLayerNorm(
       newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device),
     ];
   }
-  // float32 / float64 are read and written in place (no conversion to and from number arrays).
-  const direct = input.dtype === ScalarType.Float || input.dtype === ScalarType.Double;
-  const result = direct ? newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device) : null;
+  // Read and written in place: float32 / float64 through their arrays, float16 / bfloat16 element by element.
+  const result = newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device);
+  const meanT = newStrided(statShape, contiguousStrides(statShape), statDtype, input.device);
+  const rstdT = newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device);
   const [ci, cw, cb] = [input.contiguous(), weight?.contiguous() ?? null, bias?.contiguous() ?? null];
-  const x = floatElements(ci) ?? numberValuesOf(ci);
-  const w = cw === null ? null : (floatElements(cw) ?? numberValuesOf(cw));
-  const b = cb === null ? null : (floatElements(cb) ?? numberValuesOf(cb));
-  const out = result === null ? new Float64Array(m * n) : (floatElements(result) as Float32Array | Float64Array);
-  const means = new Float64Array(m);
-  const rstds = new Float64Array(m);
-  {
-    for (let r = 0; r < m; r++) {
-      const start = r * n;
-      let mean = 0;
-      for (let i = 0; i < n; i++) mean += x[start + i] as number;
-      mean /= n;
-      let v = 0;
-      for (let i = 0; i < n; i++) {
-        const d = (x[start + i] as number) - mean;
-        v += d * d;
-      }
-      const rstd = 1 / Math.sqrt(v / n + eps);
-      means[r] = mean;
-      rstds[r] = rstd;
-      for (let i = 0; i < n; i++) {
-        let y = ((x[start + i] as number) - mean) * rstd;
-        if (w !== null) y *= w[i] as number;
-        if (b !== null) y += b[i] as number;
-        out[start + i] = y;
-      }
+  // Every allocation is done: now the arrays (a growing memory replaces its buffer).
+  const reader = (t: Tensor): ((e: number) => number) => {
+    const a = floatElements(t);
+    return a === null ? elementReader(t) : (e) => a[e] as number;
+  };
+  const x = reader(ci);
+  const w = cw === null ? null : reader(cw);
+  const b = cb === null ? null : reader(cb);
+  const out = floatElements(result);
+  const Y = storedElements(result);
+  const [M, R] = [storedElements(meanT), storedElements(rstdT)];
+  for (let r = 0; r < m; r++) {
+    const start = r * n;
+    let mean = 0;
+    for (let i = 0; i < n; i++) mean += x(start + i);
+    mean /= n;
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      const d = x(start + i) - mean;
+      v += d * d;
+    }
+    const rstd = 1 / Math.sqrt(v / n + eps);
+    writeElement(statDtype, M.data, M.base + r, mean);
+    writeElement(statDtype, R.data, R.base + r, rstd);
+    for (let i = 0; i < n; i++) {
+      let y = (x(start + i) - mean) * rstd;
+      if (w !== null) y *= w(i);
+      if (b !== null) y += b(i);
+      if (out !== null) out[start + i] = y;
+      else writeElement(input.dtype, Y.data, Y.base + start + i, y);
     }
   }
-  return [
-    result ?? tensorFromValues(input, sizes, input.dtype, out),
-    tensorFromValues(input, statShape, statDtype, means),
-    tensorFromValues(input, [...statShape], statDtype, rstds),
-  ];
+  return [result, meanT, rstdT];
 }
