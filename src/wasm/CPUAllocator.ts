@@ -213,14 +213,15 @@ export class WasmCPUAllocator implements Allocator {
     for (const r of this.olderRegistries) r.unregister(storage);
   }
 
+  /** The counters; before the first large allocation (no linear memory yet) the memory ones are 0. */
   stats(): CPUMemoryStats {
-    const s = this.runtime.allocator.stats();
+    const s = this.rt?.allocator.stats();
     return {
-      allocatedBytes: s.allocatedBytes,
-      peakAllocatedBytes: s.peakAllocatedBytes,
-      reservedBytes: s.reservedBytes,
-      memoryBytes: s.memoryBytes,
-      liveBlocks: s.liveBlocks,
+      allocatedBytes: s?.allocatedBytes ?? 0,
+      peakAllocatedBytes: s?.peakAllocatedBytes ?? 0,
+      reservedBytes: s?.reservedBytes ?? 0,
+      memoryBytes: s?.memoryBytes ?? 0,
+      liveBlocks: s?.liveBlocks ?? 0,
       explicitFrees: this.explicitFrees,
       finalizedFrees: this.finalizedFrees,
       jsHeapFallbacks: this.jsHeapFallbacks,
