@@ -9,6 +9,8 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -107,6 +109,58 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   }
 }
 
+type Gemm = (
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: number,
+  rsa: number,
+  csa: number,
+  b: number,
+  rsb: number,
+  csb: number,
+  c: number,
+  ldc: number,
+  accumulate: number,
+  ws: number,
+) => void;
+
+/**
+ * `out[i] = alpha·(a[i] @ b[i])` (`+ out[i]` when `accumulate`) for every matrix i of a batch (`batch` 0: 2-D
+ * operands), float32, through the packed gemm (Note [Packed gemm]) reading a and b through their strides.
+ * False when an operand is not in linear memory (the caller then takes the JS loop); out must be contiguous.
+ */
+function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
+  if (out.dtype !== ScalarType.Float) return false;
+  const d = a.dim();
+  const [m, k] = a.sizes.slice(d - 2) as [number, number];
+  const n = b.sizes[d - 1] as number;
+  const bs = d === 3 ? (a.sizes[0] as number) : 1;
+  const data = (t: Tensor): StorageArray => t.storage.data(ScalarType.Float);
+  if (wasmKernelFor<Gemm>('f32_gemm', data(a), data(b), data(out)) === null) return false;
+  const ws = newStrided([GEMM_WORKSPACE_BYTES / 4], [1], ScalarType.Float, out.device);
+  // Arrays after the last allocation (Note [Storage lifetime]).
+  const [A, B, C, W] = [data(a), data(b), data(out), data(ws)];
+  const gemm = wasmKernelFor<Gemm>('f32_gemm', A, B, C, W);
+  if (gemm !== null) {
+    const aOff = a.storage.arrayOffset(ScalarType.Float) + a.storageOffset;
+    const bOff = b.storage.arrayOffset(ScalarType.Float) + b.storageOffset;
+    const cOff = out.storage.arrayOffset(ScalarType.Float) + out.storageOffset;
+    const [rsa, csa] = [a.strides[d - 2] as number, a.strides[d - 1] as number];
+    const [rsb, csb] = [b.strides[d - 2] as number, b.strides[d - 1] as number];
+    const [sa, sb] = d === 3 ? [a.strides[0] as number, b.strides[0] as number] : [0, 0];
+    const w = addressOf(W, ws.storage.arrayOffset(ScalarType.Float));
+    for (let i = 0; i < bs; i++) {
+      const pa = addressOf(A, aOff + i * sa);
+      const pb = addressOf(B, bOff + i * sb);
+      gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, addressOf(C, cOff + i * m * n), n, accumulate ? 1 : 0, w);
+    }
+  }
+  ws.dispose();
+  return gemm !== null;
+}
+
 /** `mm(self, mat2)`: [n, k] × [k, m]. */
 export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   if (self.dim() !== 2) throw new Error(`self must be a matrix`);
@@ -118,7 +172,7 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   }
   checkDtypes(self, mat2, 'm1 and m2');
   const out = newStrided([m, n], [n, 1], self.dtype, self.device);
-  if (out.isMeta() || m * n === 0) return out;
+  if (out.isMeta() || m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
   const [a, b] = [contiguous(self), contiguous(mat2)];
   const A = contiguousData(a);
   const B = contiguousData(b);
@@ -144,7 +198,7 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   }
   checkDtypes(self, mat2, 'batch1 and batch2');
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.dtype, self.device);
-  if (out.isMeta() || bs * m * n === 0) return out;
+  if (out.isMeta() || bs * m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
   const [a, b] = [contiguous(self), contiguous(mat2)];
   const A = contiguousData(a);
   const B = contiguousData(b);
@@ -321,11 +375,35 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
     throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.dtype)} and ${name(mat2.dtype)}`);
   if (mat1.dim() !== 2) throw new Error(`mat1 must be a matrix, got ${mat1.dim()}-D tensor`);
   if (mat2.dim() !== 2) throw new Error(`mat2 must be a matrix, got ${mat2.dim()}-D tensor`);
+  const fused = addmmPacked(self, mat1, mat2, beta, alpha);
+  if (fused !== null) return fused;
   const prod = mm(ks, mat1, mat2);
   // self must broadcast to the product's shape; with beta = 0 its values (even NaN) are ignored.
   self.expand(prod.sizes);
   const scaled = alpha === 1 ? prod : prod.mul(alpha);
   return beta === 0 ? scaled : beta === 1 ? scaled.add(self) : scaled.add(self.mul(beta));
+}
+
+/**
+ * addmm as BLAS computes it, float32 in linear memory: out = beta·self (broadcast), then out += alpha·(mat1 @ mat2)
+ * in the packed gemm. Null when that path does not apply (the caller then computes mm, scales and adds).
+ */
+function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
+  if (mat1.dtype !== ScalarType.Float || self.isMeta() || mat1.sizes[1] !== mat2.sizes[0]) return null;
+  const data = (t: Tensor): StorageArray => t.storage.data(ScalarType.Float);
+  if (wasmKernelFor<Gemm>('f32_gemm', data(mat1), data(mat2)) === null) return null;
+  const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
+  const bias = self.expand([m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
+  const out = newStrided([m, n], [n, 1], ScalarType.Float, mat1.device);
+  if (m * n === 0) return out;
+  // With beta = 0 self's values (even NaN) are ignored.
+  if (beta !== 0) {
+    out.copy_(bias);
+    if (beta !== 1) out.mul_(beta);
+  }
+  if (packedGemm(mat1, mat2, out, alpha, beta !== 0)) return out;
+  out.dispose();
+  return null;
 }
 
 /** PyTorch's `_flatten_nd_linear`: the rows of a contiguous input folded into one dim, addmm, viewed back. */

@@ -61,6 +61,26 @@ export interface Kernels {
   f32_softmax_rows(rows: number, cols: number, x: number, y: number): void;
   /** Log-softmax of each of `rows` contiguous rows of `cols` float32s. */
   f32_log_softmax_rows(rows: number, cols: number, x: number, y: number): void;
+  /**
+   * C = alpha·A·B (+ C when `accumulate` is 1), float32: A m×k and B k×n through element strides, C row-major
+   * with row stride ldc, `ws` a workspace of GEMM_WORKSPACE_BYTES (Note [Packed gemm]).
+   */
+  f32_gemm(
+    m: number,
+    n: number,
+    k: number,
+    alpha: number,
+    a: number,
+    rsa: number,
+    csa: number,
+    b: number,
+    rsb: number,
+    csb: number,
+    c: number,
+    ldc: number,
+    accumulate: number,
+    ws: number,
+  ): void;
 }
 
 export type KernelName = keyof Kernels;
@@ -94,6 +114,7 @@ const NAMES: Record<KernelName, true> = {
   f64_rmin: true,
   f32_softmax_rows: true,
   f32_log_softmax_rows: true,
+  f32_gemm: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -207,6 +228,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_softmax_rows: (rows, cols, x, y) => {
       const v = f32();
       ref.f32_softmax_rows(rows, cols, v, x >>> 2, v, y >>> 2);
+    },
+    f32_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
+      const v = f32();
+      ref.f32_gemm(m, n, k, fround(alpha), v, a >>> 2, rsa, csa, v, b >>> 2, rsb, csb, v, c >>> 2, ldc, accumulate !== 0);
     },
   };
 }

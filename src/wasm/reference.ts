@@ -371,3 +371,57 @@ export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Arr
   }
   return r;
 }
+
+// ---- gemm (assembly/gemm.ts) ----
+
+/** The depth of one k-slice of the packed gemm: the twin sums in the same slices (Note [Packed gemm]). */
+export const GEMM_KC = 256;
+/** Bytes of workspace f32_gemm needs: packed A (64×256), packed B (256×512) and a 4×8 tile, float32. */
+export const GEMM_WORKSPACE_BYTES = (64 * 256 + 256 * 512 + 32) * 4;
+
+/**
+ * C = alpha·A·B (+ C when `accumulate`), float32, in the kernel's order: per 256-deep k-slice, products
+ * summed in k order, then the slice times alpha stored (first slice, not accumulating) or added to C.
+ * Offsets and strides in elements; C is row-major with row stride ldc.
+ */
+export function f32_gemm(
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: Float32Array,
+  ai: number,
+  rsa: number,
+  csa: number,
+  b: Float32Array,
+  bi: number,
+  rsb: number,
+  csb: number,
+  c: Float32Array,
+  ci: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
+  if (k === 0) {
+    if (!accumulate) for (let i = 0; i < m; i++) c.fill(0, ci + i * ldc, ci + i * ldc + n);
+    return;
+  }
+  const acc = new Float32Array(n);
+  for (let i = 0; i < m; i++) {
+    const cRow = ci + i * ldc;
+    for (let p0 = 0; p0 < k; p0 += GEMM_KC) {
+      const pEnd = Math.min(p0 + GEMM_KC, k);
+      acc.fill(0);
+      for (let p = p0; p < pEnd; p++) {
+        const av = a[ai + i * rsa + p * csa] as number;
+        const bRow = bi + p * rsb;
+        for (let j = 0; j < n; j++) acc[j] = (acc[j] as number) + fround(av * (b[bRow + j * csb] as number));
+      }
+      const add = accumulate || p0 !== 0;
+      for (let j = 0; j < n; j++) {
+        const v = alpha === 1 ? (acc[j] as number) : fround(alpha * (acc[j] as number));
+        c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
+      }
+    }
+  }
+}

@@ -1,0 +1,209 @@
+// Single-precision matrix product C = alpha·A·B (+ C), with packed panels and a register-blocked 4×8
+// micro-kernel. The shape is BLIS's (and XNNPACK's f32-gemm): five loops around a micro-kernel, A and B
+// packed into contiguous panels so the micro-kernel streams both from cache with unit stride. ATen's
+// counterpart is the BLAS sgemm behind at::mm (native/cpu/BlasKernel.cpp, mkldnn_matmul).
+//
+// Note [Packed gemm]
+// ~~~~~~~~~~~~~~~~~~
+// - A (m×k) and B (k×n) are read through element strides (rs, cs), so a transposed or sliced operand is
+//   packed straight from its storage: no contiguous copy. C is row-major with row stride ldc.
+// - Blocking: for each NC-column block of B and each KC-deep slice, B is packed into KC×8 panels (8 columns
+//   side by side per k); then for each MC-row block of A, A is packed into KC×4 panels (4 rows side by side
+//   per k), and the micro-kernel runs over every 4×8 tile. KC×8 floats of B (8 KiB) stay in L1 while a
+//   panel of A streams; an MC×KC block of A (64 KiB) stays in L2.
+// - The micro-kernel keeps the 4×8 tile in eight f32x4 accumulators (more than eight live v128 spill on
+//   x86-64 engines). Per k: two loads of B, four splats of A, eight multiplies and eight adds (plain SIMD has
+//   no fused multiply-add; products round before they are added).
+// - Summation order, which the JS twin follows bit for bit: each KC slice sums its products in k order into
+//   a fresh accumulator; the slice's sum times alpha is then stored (the first slice, unless accumulating)
+//   or added to C.
+// - Edge tiles: panels are zero-padded to 4 rows / 8 columns; a partial tile is computed whole into the
+//   workspace's tile scratch and its live part copied to C.
+// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_FLOATS float32s): packed A, packed B, the tile scratch.
+//   Kernels never allocate; the caller lends it (src/kernels/LinearAlgebra.ts).
+
+const MR: usize = 4;
+const NR: usize = 8;
+const KC: usize = 256;
+const MC: usize = 64;
+const NC: usize = 512;
+const PACK_A_BYTES: usize = MC * KC * 4;
+const PACK_B_BYTES: usize = KC * NC * 4;
+
+/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/4 panels of kc×4 floats (rows zero-padded). */
+function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
+  for (let ir: usize = 0; ir < mc; ir += MR) {
+    const rows = min<usize>(MR, mc - ir);
+    const panel = dst + ir * kc * 4;
+    for (let r: usize = 0; r < MR; r++) {
+      if (r < rows) {
+        let src = a + ((i0 + ir + r) * rsa + p0 * csa) * 4;
+        const step = csa * 4;
+        for (let p: usize = 0; p < kc; p++) {
+          store<f32>(panel + (p * MR + r) * 4, load<f32>(src));
+          src += step;
+        }
+      } else {
+        for (let p: usize = 0; p < kc; p++) store<f32>(panel + (p * MR + r) * 4, 0);
+      }
+    }
+  }
+}
+
+/** Packs k-slice [p0, p0+kc) × columns [j0, j0+nc) of B into nc/8 panels of kc×8 floats (columns zero-padded). */
+function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize, j0: usize, dst: usize): void {
+  for (let jr: usize = 0; jr < nc; jr += NR) {
+    const cols = min<usize>(NR, nc - jr);
+    const panel = dst + jr * kc * 4;
+    if (cols == NR && csb == 1) {
+      // Row-major B: each k contributes 8 adjacent floats.
+      let src = b + (p0 * rsb + j0 + jr) * 4;
+      const step = rsb * 4;
+      for (let p: usize = 0; p < kc; p++) {
+        v128.store(panel + p * 32, v128.load(src));
+        v128.store(panel + p * 32, v128.load(src, 16), 16);
+        src += step;
+      }
+      continue;
+    }
+    for (let c: usize = 0; c < NR; c++) {
+      if (c < cols) {
+        let src = b + (p0 * rsb + (j0 + jr + c) * csb) * 4;
+        const step = rsb * 4;
+        for (let p: usize = 0; p < kc; p++) {
+          store<f32>(panel + (p * NR + c) * 4, load<f32>(src));
+          src += step;
+        }
+      } else {
+        for (let p: usize = 0; p < kc; p++) store<f32>(panel + (p * NR + c) * 4, 0);
+      }
+    }
+  }
+}
+
+/**
+ * One 4×8 tile: C[0..4, 0..8] (row stride `ldcBytes`) = alpha·(Apanel·Bpanel) (+ C when `add`), over `kc` k's.
+ */
+// @ts-ignore: decorator
+@inline function microKernel(kc: usize, ap: usize, bp: usize, c: usize, ldcBytes: usize, alpha: f32, add: bool): void {
+  let c00 = f32x4.splat(0);
+  let c01 = f32x4.splat(0);
+  let c10 = f32x4.splat(0);
+  let c11 = f32x4.splat(0);
+  let c20 = f32x4.splat(0);
+  let c21 = f32x4.splat(0);
+  let c30 = f32x4.splat(0);
+  let c31 = f32x4.splat(0);
+  for (let p: usize = 0; p < kc; p++) {
+    const b0 = v128.load(bp);
+    const b1 = v128.load(bp, 16);
+    const a0 = v128.load32_splat(ap);
+    const a1 = v128.load32_splat(ap, 4);
+    const a2 = v128.load32_splat(ap, 8);
+    const a3 = v128.load32_splat(ap, 12);
+    c00 = f32x4.add(c00, f32x4.mul(a0, b0));
+    c01 = f32x4.add(c01, f32x4.mul(a0, b1));
+    c10 = f32x4.add(c10, f32x4.mul(a1, b0));
+    c11 = f32x4.add(c11, f32x4.mul(a1, b1));
+    c20 = f32x4.add(c20, f32x4.mul(a2, b0));
+    c21 = f32x4.add(c21, f32x4.mul(a2, b1));
+    c30 = f32x4.add(c30, f32x4.mul(a3, b0));
+    c31 = f32x4.add(c31, f32x4.mul(a3, b1));
+    ap += 16;
+    bp += 32;
+  }
+  if (alpha != 1) {
+    const va = f32x4.splat(alpha);
+    c00 = f32x4.mul(c00, va);
+    c01 = f32x4.mul(c01, va);
+    c10 = f32x4.mul(c10, va);
+    c11 = f32x4.mul(c11, va);
+    c20 = f32x4.mul(c20, va);
+    c21 = f32x4.mul(c21, va);
+    c30 = f32x4.mul(c30, va);
+    c31 = f32x4.mul(c31, va);
+  }
+  if (add) {
+    c00 = f32x4.add(c00, v128.load(c));
+    c01 = f32x4.add(c01, v128.load(c, 16));
+    c10 = f32x4.add(c10, v128.load(c + ldcBytes));
+    c11 = f32x4.add(c11, v128.load(c + ldcBytes, 16));
+    c20 = f32x4.add(c20, v128.load(c + 2 * ldcBytes));
+    c21 = f32x4.add(c21, v128.load(c + 2 * ldcBytes, 16));
+    c30 = f32x4.add(c30, v128.load(c + 3 * ldcBytes));
+    c31 = f32x4.add(c31, v128.load(c + 3 * ldcBytes, 16));
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c + ldcBytes, c10);
+  v128.store(c + ldcBytes, c11, 16);
+  v128.store(c + 2 * ldcBytes, c20);
+  v128.store(c + 2 * ldcBytes, c21, 16);
+  v128.store(c + 3 * ldcBytes, c30);
+  v128.store(c + 3 * ldcBytes, c31, 16);
+}
+
+/**
+ * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero; float32. A is m×k with element strides
+ * (rsa, csa), B is k×n with (rsb, csb), C is m×n row-major with row stride ldc. `ws`: the workspace
+ * (Note [Packed gemm]).
+ */
+export function f32_gemm(
+  m: usize,
+  n: usize,
+  k: usize,
+  alpha: f32,
+  a: usize,
+  rsa: usize,
+  csa: usize,
+  b: usize,
+  rsb: usize,
+  csb: usize,
+  c: usize,
+  ldc: usize,
+  accumulate: i32,
+  ws: usize,
+): void {
+  const packedA = ws;
+  const packedB = ws + PACK_A_BYTES;
+  const tile = packedB + PACK_B_BYTES;
+  const ldcBytes = ldc * 4;
+  if (k == 0) {
+    if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldcBytes, 0, n * 4);
+    return;
+  }
+  for (let j0: usize = 0; j0 < n; j0 += NC) {
+    const nc = min<usize>(NC, n - j0);
+    for (let p0: usize = 0; p0 < k; p0 += KC) {
+      const kc = min<usize>(KC, k - p0);
+      const add = accumulate != 0 || p0 != 0;
+      packB(kc, nc, b, rsb, csb, p0, j0, packedB);
+      for (let i0: usize = 0; i0 < m; i0 += MC) {
+        const mc = min<usize>(MC, m - i0);
+        packA(mc, kc, a, rsa, csa, i0, p0, packedA);
+        for (let jr: usize = 0; jr < nc; jr += NR) {
+          const cols = min<usize>(NR, nc - jr);
+          const bp = packedB + jr * kc * 4;
+          for (let ir: usize = 0; ir < mc; ir += MR) {
+            const rows = min<usize>(MR, mc - ir);
+            const ap = packedA + ir * kc * 4;
+            const ct = c + ((i0 + ir) * ldc + j0 + jr) * 4;
+            if (rows == MR && cols == NR) {
+              if (add) microKernel(kc, ap, bp, ct, ldcBytes, alpha, true);
+              else microKernel(kc, ap, bp, ct, ldcBytes, alpha, false);
+            } else {
+              microKernel(kc, ap, bp, tile, NR * 4, alpha, false);
+              for (let r: usize = 0; r < rows; r++) {
+                for (let q: usize = 0; q < cols; q++) {
+                  const dst = ct + r * ldcBytes + q * 4;
+                  const v = load<f32>(tile + (r * NR + q) * 4);
+                  store<f32>(dst, add ? load<f32>(dst) + v : v);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
