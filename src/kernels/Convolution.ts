@@ -8,7 +8,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
+import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward } from './ConvolutionMM2d.js';
 import { newStrided } from './TensorFactories.js';
 
 export function pair(v: number[] | number, name: string): [number, number] {
@@ -137,35 +137,8 @@ export function convolution(
   if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
   const sizes = [n, o, oh, ow];
   if (x.isMeta()) return newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device);
-  const X = numberValuesOf(x);
-  const W = numberValuesOf(weight);
-  const B = bias === null ? null : numberValuesOf(bias);
-  const out = new Float64Array(n * o * oh * ow);
-  const og = o / groups;
-  for (let b = 0; b < n; b++) {
-    for (let oc = 0; oc < o; oc++) {
-      const g = Math.floor(oc / og);
-      for (let i = 0; i < oh; i++) {
-        for (let j = 0; j < ow; j++) {
-          let s = B === null ? 0 : (B[oc] as number);
-          for (let ic = 0; ic < cg; ic++) {
-            const cin = g * cg + ic;
-            for (let p = 0; p < kh; p++) {
-              const y = i * sh - ph + p * dh;
-              if (y < 0 || y >= h) continue;
-              for (let q = 0; q < kw; q++) {
-                const z = j * sw - pw + q * dw;
-                if (z < 0 || z >= w) continue;
-                s += (X[((b * c + cin) * h + y) * w + z] as number) * (W[((oc * cg + ic) * kh + p) * kw + q] as number);
-              }
-            }
-          }
-          out[((b * o + oc) * oh + i) * ow + j] = s;
-        }
-      }
-    }
-  }
-  return tensorFromValues(x, sizes, x.dtype, out);
+  const geometry = { n, c, h, w, o, cg, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
+  return conv2dForward(x, weight, bias, geometry);
 }
 
 // ---- backward (convolution_backward, max_pool2d_with_indices_backward, avg_pool2d_backward) -----------
@@ -230,67 +203,8 @@ export function conv2dBackward(
   const [ph, pw] = pair(padding, 'padding');
   const [dh, dw] = pair(dilation, 'dilation');
   const [, , oh, ow] = gb.sizes as [number, number, number, number];
-  const G = numberValuesOf(gb);
-  const og = o / groups;
-  if (which === 'input') {
-    const W = numberValuesOf(weight);
-    const gx = new Float64Array(n * c * h * w);
-    for (let b = 0; b < n; b++) {
-      for (let oc = 0; oc < o; oc++) {
-        const g = Math.floor(oc / og);
-        for (let i = 0; i < oh; i++) {
-          for (let j = 0; j < ow; j++) {
-            const go = G[((b * o + oc) * oh + i) * ow + j] as number;
-            if (go === 0) continue;
-            for (let ic = 0; ic < cg; ic++) {
-              const cin = g * cg + ic;
-              for (let p = 0; p < kh; p++) {
-                const y = i * sh - ph + p * dh;
-                if (y < 0 || y >= h) continue;
-                for (let q = 0; q < kw; q++) {
-                  const z = j * sw - pw + q * dw;
-                  if (z < 0 || z >= w) continue;
-                  {
-                    const at = ((b * c + cin) * h + y) * w + z;
-                    gx[at] = (gx[at] as number) + go * (W[((oc * cg + ic) * kh + p) * kw + q] as number);
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    const r = tensorFromValues(x, [n, c, h, w], x.dtype, gx);
-    return unbatched ? r.squeeze(0) : r;
-  }
-  const X = numberValuesOf(x);
-  const gw = new Float64Array(o * cg * kh * kw);
-  for (let b = 0; b < n; b++) {
-    for (let oc = 0; oc < o; oc++) {
-      const g = Math.floor(oc / og);
-      for (let i = 0; i < oh; i++) {
-        for (let j = 0; j < ow; j++) {
-          const go = G[((b * o + oc) * oh + i) * ow + j] as number;
-          if (go === 0) continue;
-          for (let ic = 0; ic < cg; ic++) {
-            const cin = g * cg + ic;
-            for (let p = 0; p < kh; p++) {
-              const y = i * sh - ph + p * dh;
-              if (y < 0 || y >= h) continue;
-              for (let q = 0; q < kw; q++) {
-                const z = j * sw - pw + q * dw;
-                if (z < 0 || z >= w) continue;
-                {
-                  const at = ((oc * cg + ic) * kh + p) * kw + q;
-                  gw[at] = (gw[at] as number) + go * (X[((b * c + cin) * h + y) * w + z] as number);
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-  return tensorFromValues(weight, [o, cg, kh, kw], weight.dtype, gw);
+  const geometry = { n, c, h, w, o, cg, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
+  if (which === 'weight') return conv2dBackwardWeightMM(gb, x, geometry);
+  const r = conv2dBackwardInputMM(gb, weight, geometry);
+  return unbatched ? r.squeeze(0) : r;
 }

@@ -161,6 +161,25 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   return gemm !== null;
 }
 
+/**
+ * `out = a @ b`, or `out += a @ b` when `accumulate`: 2-D float32 or float64 operands, `a` and `b` with any
+ * strides, `out` a contiguous (possibly offset) m×n block. The packed gemm where it applies, else the JS loop
+ * on contiguous copies. For kernels built on matrix products (Convolution's im2col, ConvolutionMM2d.cpp).
+ */
+export function gemmInto(a: Tensor, b: Tensor, out: Tensor, accumulate: boolean): void {
+  const [m, k] = a.sizes as [number, number];
+  const n = b.sizes[1] as number;
+  if (m * n === 0 || packedGemm(a, b, out, 1, accumulate)) return;
+  const [ac, bc] = [contiguous(a), contiguous(b)];
+  const A = contiguousData(ac);
+  const B = contiguousData(bc);
+  const C = out.dataView();
+  if (!accumulate) C.data.fill(0, C.base, C.base + m * n);
+  gemm(m, n, k, A.data, A.off, B.data, B.off, C.data, C.base);
+  freeCopy(ac, a);
+  freeCopy(bc, b);
+}
+
 /** `mm(self, mat2)`: [n, k] × [k, m]. */
 export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   if (self.dim() !== 2) throw new Error(`self must be a matrix`);

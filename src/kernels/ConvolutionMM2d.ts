@@ -1,0 +1,210 @@
+// 2-d convolution as matrix products: im2col unfolds the input windows into columns, a gemm multiplies them
+// by the weight, col2im folds gradient columns back. Mirrors aten/src/ATen/native/ConvolutionMM2d.cpp
+// (slow_conv2d_forward / backward) with native/im2col.h (im2col, col2im).
+//
+// Note [Convolution through gemm]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// For one image and one group, with K = cg·kh·kw rows (an input channel and a kernel offset each) and
+// L = oh·ow columns (an output position each):
+//   columns[K, L] = im2col(x[b, group's channels])        (zero where a window reaches into the padding)
+//   out[b, group's outputs] (og × L) = W_g (og × K) · columns (+ bias, written first and accumulated onto)
+//   grad columns (K × L) = W_gᵀ · grad_out[b, g];  grad_x[b, g] = col2im(grad columns)  (a scatter-add)
+//   grad_W_g (og × K) += grad_out[b, g] · columnsᵀ   (summed over the batch)
+// The products run on LinearAlgebra's gemmInto (the packed WebAssembly gemm for float32 in linear memory,
+// reading transposed operands through their strides). float16/bfloat16 compute in float32 and round the
+// result once, as PyTorch's CPU kernels accumulate them in float. Sums follow the gemm's order, so results
+// can differ from PyTorch's (oneDNN's) in the last bits of float32.
+
+import { ScalarType } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { gemmInto } from './LinearAlgebra.js';
+import { contiguousOf, emptyLike } from './StorageAccess.js';
+
+/** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */
+export interface Conv2dGeometry {
+  readonly n: number;
+  readonly c: number;
+  readonly h: number;
+  readonly w: number;
+  readonly o: number;
+  readonly cg: number;
+  readonly kh: number;
+  readonly kw: number;
+  readonly oh: number;
+  readonly ow: number;
+  readonly sh: number;
+  readonly sw: number;
+  readonly ph: number;
+  readonly pw: number;
+  readonly dh: number;
+  readonly dw: number;
+  readonly groups: number;
+}
+
+type FloatArray = Float32Array | Float64Array;
+
+/**
+ * columns[(ic·kh + p)·kw + q, i·ow + j] = x[ic, i·sh − ph + p·dh, j·sw − pw + q·dw] (0 outside), for the cg
+ * channels of x starting at element `xi` (a contiguous [cg, h, w] block).
+ */
+function im2col(g: Conv2dGeometry, x: FloatArray, xi: number, cols: FloatArray, ci: number): void {
+  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
+  let r = ci;
+  for (let ic = 0; ic < cg; ic++) {
+    const plane = xi + ic * h * w;
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const dx = q * dw - pw;
+        // Output columns j whose input column j·sw + dx lies in [0, w).
+        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
+        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
+        for (let i = 0; i < oh; i++) {
+          const y = i * sh - ph + p * dh;
+          const row = r + i * ow;
+          if (y < 0 || y >= h) {
+            cols.fill(0, row, row + ow);
+            continue;
+          }
+          const src = plane + y * w + dx;
+          if (j0 > 0) cols.fill(0, row, row + j0);
+          if (sw === 1) cols.set(x.subarray(src + j0, src + j1), row + j0);
+          else for (let j = j0; j < j1; j++) cols[row + j] = x[src + j * sw] as number;
+          if (j1 < ow) cols.fill(0, row + j1, row + ow);
+        }
+        r += oh * ow;
+      }
+    }
+  }
+}
+
+/** The adjoint of im2col: x[...] += columns[...] for every window position inside the input. */
+function col2im(g: Conv2dGeometry, cols: FloatArray, ci: number, x: FloatArray, xi: number): void {
+  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
+  let r = ci;
+  for (let ic = 0; ic < cg; ic++) {
+    const plane = xi + ic * h * w;
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const dx = q * dw - pw;
+        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
+        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
+        for (let i = 0; i < oh; i++) {
+          const y = i * sh - ph + p * dh;
+          if (y < 0 || y >= h) continue;
+          const row = r + i * ow;
+          const dst = plane + y * w + dx;
+          for (let j = j0; j < j1; j++) x[dst + j * sw] = (x[dst + j * sw] as number) + (cols[row + j] as number);
+        }
+        r += oh * ow;
+      }
+    }
+  }
+}
+
+const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
+const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
+const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
+  if (copy !== null && copy.storage !== of?.storage) copy.dispose();
+};
+
+/** Runs `f` on float32 copies of float16/bfloat16 tensors and rounds its result back (Note [Convolution through gemm]). */
+function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
+  const dtype = ts[0]?.dtype as ScalarType;
+  if (dtype === ScalarType.Float || dtype === ScalarType.Double) return f([...ts]);
+  const wide = ts.map((t) => (t === null ? null : t.to(ScalarType.Float)));
+  const r = f(wide);
+  wide.forEach((t, i) => freeCopy(t, ts[i] ?? null));
+  const out = r.to(dtype);
+  r.dispose();
+  return out;
+}
+
+/** A contiguous [rows, cols] view of `t`'s storage from element `offset` (t contiguous). */
+const block = (t: Tensor, offset: number, rows: number, cols: number): Tensor =>
+  aten().as_strided.call(t, [rows, cols], [cols, 1], t.storageOffset + offset);
+
+const transposed = (t: Tensor): Tensor => aten().t.call(t);
+
+/** The weight as og×K matrices, one per group: rows [g·og, (g+1)·og) of weight viewed [o, K]. */
+const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor => {
+  const og = g.o / g.groups;
+  return block(weight, group * og * g.cg * g.kh * g.kw, og, g.cg * g.kh * g.kw);
+};
+
+/** slow_conv2d_forward: out[n, o, oh, ow] for float input, weight and bias of one dtype. */
+export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
+  return inFloat([x, weight, bias], ([x0, w0, b0]) => {
+    const xc = contiguousOf(x0 as Tensor);
+    const wc = contiguousOf(w0 as Tensor);
+    const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
+    const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+    const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+    const out = emptyLike(xc, [n, o, oh, ow]);
+    const cols = emptyLike(xc, [K, L]);
+    for (let b = 0; b < n; b++) {
+      for (let gr = 0; gr < groups; gr++) {
+        const outBlock = block(out, (b * o + gr * og) * L, og, L);
+        if (bc !== null) {
+          const [O, B] = [floatArray(out), floatArray(bc)];
+          const [oo, bo] = [offsetOf(out), offsetOf(bc)];
+          for (let oc = gr * og; oc < (gr + 1) * og; oc++) O.fill(B[bo + oc] as number, oo + (b * o + oc) * L, oo + (b * o + oc + 1) * L);
+        }
+        im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
+        gemmInto(weightMatrix(wc, g, gr), cols, outBlock, bc !== null);
+      }
+    }
+    cols.dispose();
+    freeCopy(xc, x0);
+    freeCopy(wc, w0);
+    freeCopy(bc, b0);
+    return out;
+  });
+}
+
+/** d loss / d input of slow_conv2d: [n, c, h, w]. */
+export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
+  return inFloat([gradOut, weight], ([g0, w0]) => {
+    const gc = contiguousOf(g0 as Tensor);
+    const wc = contiguousOf(w0 as Tensor);
+    const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+    const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+    const gx = emptyLike(gc, [n, c, h, w]);
+    const cols = emptyLike(gc, [K, L]);
+    const G = floatArray(gx);
+    G.fill(0, offsetOf(gx), offsetOf(gx) + n * c * h * w);
+    for (let b = 0; b < n; b++) {
+      for (let gr = 0; gr < groups; gr++) {
+        gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
+        col2im(g, floatArray(cols), offsetOf(cols), floatArray(gx), offsetOf(gx) + (b * c + gr * cg) * h * w);
+      }
+    }
+    cols.dispose();
+    freeCopy(gc, g0);
+    freeCopy(wc, w0);
+    return gx;
+  });
+}
+
+/** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
+export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
+  return inFloat([gradOut, x], ([g0, x0]) => {
+    const gc = contiguousOf(g0 as Tensor);
+    const xc = contiguousOf(x0 as Tensor);
+    const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+    const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+    const gw = emptyLike(gc, [o, cg, kh, kw]);
+    const cols = emptyLike(gc, [K, L]);
+    if (n === 0) floatArray(gw).fill(0, offsetOf(gw), offsetOf(gw) + o * K);
+    for (let b = 0; b < n; b++) {
+      for (let gr = 0; gr < groups; gr++) {
+        im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
+        gemmInto(block(gc, (b * o + gr * og) * L, og, L), transposed(cols), block(gw, gr * og * K, og, K), b > 0);
+      }
+    }
+    cols.dispose();
+    freeCopy(gc, g0);
+    freeCopy(xc, x0);
+    return gw;
+  });
+}
