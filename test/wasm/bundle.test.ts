@@ -1,6 +1,6 @@
 // The browser bundle: src/index.ts bundled by esbuild for the browser platform (no Node built-ins resolve
 // there) loads, embeds the kernel module, and runs the SIMD kernels in place on linear memory. Run here in
-// a fresh ESM module of this process; the Chromium run belongs to the browser build's own tests.
+// a fresh ESM module of this process; tools/browser (npm run test:browser) runs the built bundle in Chromium.
 import { build } from 'esbuild';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,0 +1,179 @@
+// `npm run test:browser`: proves the browser bundle (dist/bundle/index.js, from `npm run build`) loads and
+// runs the WebAssembly kernels in Chromium. Node-only. Serves the bundle and a test page from a local HTTP
+// server (127.0.0.1, random port), opens the page in the system Chromium through playwright-core, and reads
+// the results of the in-page checks (tools/browser/page.ts). The page runs twice: without cross-origin
+// isolation (no SharedArrayBuffer) and with it (COOP/COEP headers). Exits non-zero on any failed check, page
+// error, console error, failed request or timeout. Builds nothing: run `npm run build` first (`npm test`
+// does). Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS that exists.
+
+import { transform } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import type { PageResults } from './page.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const BUNDLE = join(ROOT, 'dist/bundle/index.js');
+const PAGE_SOURCE = join(ROOT, 'tools/browser/page.ts');
+const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const TIMEOUT_MS = 120_000;
+
+class BrowserTestError extends Error {}
+
+function findChromium(): string {
+  const fromEnv = process.env['ATEN_TS_CHROMIUM'];
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (!existsSync(fromEnv)) throw new BrowserTestError(`ATEN_TS_CHROMIUM=${fromEnv}: no such file`);
+    return fromEnv;
+  }
+  const found = CHROMIUM_PATHS.find((p) => existsSync(p));
+  if (found === undefined) {
+    throw new BrowserTestError(
+      `no Chromium found (looked at ${CHROMIUM_PATHS.join(', ')}). Install it (Debian/Ubuntu, as root: ` +
+        '`apt-get update && apt-get install -y chromium`) or set ATEN_TS_CHROMIUM to a Chromium or Chrome executable.',
+    );
+  }
+  return found;
+}
+
+// The test page: a module script that imports the bundle and the checks, and leaves the results (or the
+// error that stopped it) in globalThis.__results. The icon link keeps Chromium from requesting /favicon.ico.
+const testPage = (isolated: boolean): string => `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>aten-ts browser test</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <script type="module">
+      import * as aten from '/dist/bundle/index.js';
+      import { runChecks } from '/tools/browser/page.js';
+      globalThis.__results = runChecks(aten, { isolated: ${isolated} });
+    </script>
+  </body>
+</html>
+`;
+
+/** Serves the test page, the bundle and the transpiled checks; `?isolated=1` adds COOP/COEP to the page. */
+async function startServer(): Promise<{ server: Server; origin: string }> {
+  const bundle = readFileSync(BUNDLE, 'utf8');
+  const page = (await transform(readFileSync(PAGE_SOURCE, 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' })).code;
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const send = (status: number, type: string, body: string, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
+      res.end(body);
+    };
+    if (url.pathname === '/') {
+      const isolated = url.searchParams.get('isolated') === '1';
+      const headers: Record<string, string> = isolated
+        ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
+        : {};
+      send(200, 'text/html; charset=utf-8', testPage(isolated), headers);
+    } else if (url.pathname === '/dist/bundle/index.js') {
+      send(200, 'text/javascript; charset=utf-8', bundle);
+    } else if (url.pathname === '/tools/browser/page.js') {
+      send(200, 'text/javascript; charset=utf-8', page);
+    } else {
+      send(404, 'text/plain', `not found: ${url.pathname}`);
+    }
+  };
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** Loads the page once; returns its results and every page error, console error and failed request. */
+async function runPage(browser: Browser, url: string): Promise<{ results: PageResults | null; errors: string[] }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  let stop: (reason: Error) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  stopped.catch(() => {}); // reported through `errors`; a page error before the race must not go unhandled
+  page.on('pageerror', (e) => {
+    errors.push(`page error: ${e.stack ?? e.message}`);
+    stop(new BrowserTestError(`page error: ${e.message}`));
+  });
+  page.on('console', (msg) => {
+    const text = `console.${msg.type()}: ${msg.text()}`;
+    if (msg.type() === 'error') errors.push(text);
+    else if (msg.type() === 'warning') console.log(`  (page) ${text}`);
+  });
+  // A failed load of the bundle or the checks means the module script never runs: stop waiting at once.
+  page.on('requestfailed', (req) => {
+    errors.push(`request failed: ${req.url()} (${req.failure()?.errorText ?? '?'})`);
+    stop(new BrowserTestError('request failed'));
+  });
+  page.on('response', (res) => {
+    if (res.status() < 400) return;
+    errors.push(`HTTP ${res.status()} for ${res.url()}`);
+    stop(new BrowserTestError('HTTP error'));
+  });
+  try {
+    await page.goto(url);
+    // A string, not a function: tsx's transpiled functions may not survive serialization into the page.
+    await Promise.race([page.waitForFunction('globalThis.__results !== undefined', undefined, { timeout: TIMEOUT_MS }), stopped]);
+    const results = (await page.evaluate('globalThis.__results')) as PageResults;
+    return { results, errors };
+  } catch (e) {
+    if (!(e instanceof BrowserTestError)) errors.push(`no results: ${e instanceof Error ? e.message : String(e)}`);
+    return { results: null, errors };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(BUNDLE)) throw new BrowserTestError(`${BUNDLE} does not exist: run \`npm run build\` first`);
+  const executablePath = findChromium();
+  const { server, origin } = await startServer();
+  let browser: Browser | null = null;
+  let passed = 0;
+  let failed = 0;
+  try {
+    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    const version = browser.version();
+    console.log(`browser: chromium ${version} (${executablePath}), serving ${origin}`);
+    for (const isolated of [false, true]) {
+      const label = isolated ? 'cross-origin isolated' : 'not isolated';
+      console.log(`browser: page ${label}`);
+      const { results, errors } = await runPage(browser, `${origin}/${isolated ? '?isolated=1' : ''}`);
+      for (const c of results?.checks ?? []) {
+        if (c.ok) passed++;
+        else failed++;
+        console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}`);
+      }
+      if (results !== null && results.checks.length === 0) errors.push('the page ran no checks');
+      for (const e of errors) {
+        failed++;
+        console.log(`  FAIL ${e}`);
+      }
+    }
+    console.log(`browser: ${passed} passed, ${failed} failed (chromium ${version})`);
+    return failed === 0 ? 0 : 1;
+  } finally {
+    await browser?.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    console.error(
+      `browser: FAILED: ${e instanceof BrowserTestError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    );
+    process.exitCode = 1;
+  },
+);
