@@ -289,8 +289,10 @@ export type KernelBackend = 'wasm' | 'js';
 let requested: KernelBackend = 'wasm';
 
 /**
- * Chooses the kernels: 'wasm' (the default, when the engine has SIMD) or 'js' (the plain-JS twins, same
- * results bit for bit). A global switch for debugging and comparison; nothing reads the environment.
+ * Chooses the kernels: 'wasm' (the default, when the engine has SIMD) or 'js' (JS-heap storage and the
+ * kernels' own JS loops). Results agree to rounding, not bit for bit: a JS loop may sum or round in another
+ * order than the SIMD kernel (the SIMD kernels' JS twins in reference.ts do match them bit for bit). A global
+ * switch for debugging and comparison; nothing reads the environment.
  *
  * @example
  * setKernelBackend('js');
