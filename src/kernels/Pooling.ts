@@ -1,98 +1,399 @@
 // 2-D pooling: max_pool2d (CompositeImplicitAutograd), max_pool2d_with_indices and its backward, avg_pool2d
-// and its backward. Mirrors aten/src/ATen/native/Pooling.cpp, DilatedMaxPool2d.cpp, AveragePool2d.cpp and
-// Pool.h (pooling_output_shape, pool2d_shape_check).
+// and its backward, over the storage arrays. Mirrors aten/src/ATen/native/Pooling.cpp, DilatedMaxPool2d.cpp,
+// AveragePool2d.cpp, Pool.h (pooling_output_shape, pool2d_shape_check, the backward shape checks) and the
+// contiguous CPU kernels of native/cpu/MaxPoolKernel.cpp (cpu_max_pool, cpu_max_pool_backward) and
+// native/cpu/AvgPoolKernel.cpp (cpu_avg_pool2d, cpu_avg_pool2d_backward).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType } from '../c10/ScalarType.js';
+import { ScalarType, notImplementedForDtype, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { batched, listOf, pair } from './Convolution.js';
-import { numberValuesOf, tensorFromValues } from './rowMajor.js';
-import { newStrided } from './TensorFactories.js';
+import { listOf } from './Convolution.js';
+import { contiguousOf, emptyLike } from './StorageAccess.js';
 
-/** `pooling_output_shape`: floor or ceil mode, and a window starting in the padding does not count. */
+/** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
 function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
+  if (stride === 0) throw new Error('stride should not be zero');
+  if (pad < 0) throw new Error(`pad must be non-negative, but got pad: ${pad}`);
+  if (pad > Math.trunc(((k - 1) * dilation + 1) / 2)) {
+    throw new Error(`pad should be at most half of effective kernel size, but got pad=${pad}, kernel_size=${k} and dilation=${dilation}`);
+  }
   const num = size + 2 * pad - dilation * (k - 1) - 1 + (ceil ? stride - 1 : 0);
   let out = Math.floor(num / stride) + 1;
   if (ceil && (out - 1) * stride >= size + pad) out--;
   return out;
 }
 
-/** PyTorch's pooling_output_shape checks (per dim, height first). */
-function checkPoolDim(k: number, pad: number, stride: number, dilation: number): void {
-  if (stride === 0) throw new Error('stride should not be zero');
-  if (pad < 0) throw new Error(`pad must be non-negative, but got pad: ${pad}`);
-  if (pad > Math.trunc(((k - 1) * dilation + 1) / 2)) {
-    throw new Error(`pad should be at most half of effective kernel size, but got pad=${pad}, kernel_size=${k} and dilation=${dilation}`);
-  }
-}
+/** One pooling problem over `nc` contiguous planes of h × w, giving planes of oh × ow. */
+type Geometry = Record<'nc' | 'h' | 'w' | 'oh' | 'ow' | 'kh' | 'kw' | 'sh' | 'sw' | 'ph' | 'pw' | 'dh' | 'dw', number>;
+type Pair = [number, number];
 
-/** PyTorch's pool2d_shape_check (before the output-size check). */
-function checkPool(k: [number, number], s: [number, number], pad: [number, number], d: [number, number]): void {
-  checkPoolDim(k[0], pad[0], s[0], d[0]);
-  checkPoolDim(k[1], pad[1], s[1], d[1]);
-  if (k[0] <= 0 || k[1] <= 0) throw new Error(`kernel size should be greater than zero, but got kH: ${k[0]} kW: ${k[1]}`);
-  if (s[0] <= 0 || s[1] <= 0) throw new Error(`stride should be greater than zero, but got dH: ${s[0]} dW: ${s[1]}`);
-  if (d[0] <= 0 || d[1] <= 0) throw new Error(`dilation should be greater than zero, but got dilationH: ${d[0]} dilationW: ${d[1]}`);
-}
-
-function pool(
-  input: Tensor,
+/** The meta functions' argument-length checks (`max_pool2d: kernel_size must ...`), then the pairs. */
+function poolArgs(
+  op: 'max_pool2d' | 'avg_pool2d',
   kernel: number[] | number,
   stride: number[] | number,
   padding: number[] | number,
   dilation: number[] | number,
-  ceil: boolean,
-  op: 'avg_pool2d',
-  reduce: (vals: number[], windowArea: number) => number,
-): Tensor {
-  // avg_pool2d reads input.size(-3) first (an IndexError below 3 dims).
-  if (input.dim() < 3) maybeWrapDim(-3, input.dim());
-  if (input.dim() > 4) {
-    throw new Error(`Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[${input.sizes.join(', ')}]`);
-  }
-  const { x, unbatched } = batched(input, op);
-  const k = pair(kernel, 'kernel_size');
-  const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
-  const p = pair(padding, 'padding');
-  const d = pair(dilation, 'dilation');
-  checkPool(k, s, p, d);
-  const [n, c, h, w] = x.sizes as [number, number, number, number];
+): { k: Pair; s: Pair; p: Pair; d: Pair } {
+  const two = (v: number[]): Pair => [v[0] as number, (v.length === 2 ? v[1] : v[0]) as number];
+  const kl = listOf(kernel);
+  if (kl.length !== 1 && kl.length !== 2) throw new Error(`${op}: kernel_size must either be a single int, or a tuple of two ints`);
+  const sl = listOf(stride);
+  if (sl.length > 2) throw new Error(`${op}: stride must either be omitted, a single int, or a tuple of two ints`);
+  const pl = listOf(padding);
+  if (pl.length !== 1 && pl.length !== 2) throw new Error(`${op}: padding must either be a single int, or a tuple of two ints`);
+  const dl = listOf(dilation);
+  if (dl.length !== 1 && dl.length !== 2) throw new Error(`${op}: dilation must be either a single int, or a tuple of two ints`);
+  const k = two(kl);
+  return { k, s: sl.length === 0 ? k : two(sl), p: two(pl), d: two(dl) };
+}
+
+/**
+ * The output size (`pooling_output_shape` per dim; avg_pool2d_backward computes the width first) and
+ * `pool2d_shape_check`: positive kernel, stride and dilation, non-empty planes (a 0 batch is allowed), an
+ * output of at least 1 × 1.
+ */
+function geometry(input: Tensor, a: { k: Pair; s: Pair; p: Pair; d: Pair }, ceil: boolean, widthFirst = false): Geometry {
+  const { k, s, p, d } = a;
+  const nd = input.dim();
+  const sz = (i: number): number => input.sizes[maybeWrapDim(i, nd)] as number;
+  const c = sz(-3);
+  const h = sz(-2);
+  const w = sz(-1);
+  const ow0 = widthFirst ? poolOut(w, k[1], p[1], s[1], d[1], ceil) : 0;
   const oh = poolOut(h, k[0], p[0], s[0], d[0], ceil);
-  const ow = poolOut(w, k[1], p[1], s[1], d[1], ceil);
-  if (oh <= 0 || ow <= 0)
+  const ow = widthFirst ? ow0 : poolOut(w, k[1], p[1], s[1], d[1], ceil);
+  if (k[0] <= 0 || k[1] <= 0) throw new Error(`kernel size should be greater than zero, but got kH: ${k[0]} kW: ${k[1]}`);
+  if (s[0] <= 0 || s[1] <= 0) throw new Error(`stride should be greater than zero, but got dH: ${s[0]} dW: ${s[1]}`);
+  if (d[0] <= 0 || d[1] <= 0) throw new Error(`dilation should be greater than zero, but got dilationH: ${d[0]} dilationW: ${d[1]}`);
+  const z = input.sizes;
+  const valid = z[1] !== 0 && z[2] !== 0 && ((nd === 3 && z[0] !== 0) || (nd === 4 && z[3] !== 0));
+  if (!valid) {
+    throw new Error(`Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[${z.join(', ')}]`);
+  }
+  if (oh < 1 || ow < 1)
     throw new Error(`Given input size: (${c}x${h}x${w}). Calculated output size: (${c}x${oh}x${ow}). Output size is too small`);
-  const sizes = [n, c, oh, ow];
-  if (x.isMeta())
-    return newStrided(unbatched ? sizes.slice(1) : sizes, contiguousStrides(unbatched ? sizes.slice(1) : sizes), x.dtype, x.device);
-  const X = numberValuesOf(x);
-  const out = new Float64Array(n * c * oh * ow);
-  for (let bc = 0; bc < n * c; bc++) {
+  const nc = nd === 3 ? c : (z[0] as number) * c;
+  return { nc, h, w, oh, ow, kh: k[0], kw: k[1], sh: s[0], sw: s[1], ph: p[0], pw: p[1], dh: d[0], dw: d[1] };
+}
+
+/** `check_dim_size(t, dim, dimSize, size)` (TensorUtils.cpp). */
+function checkDimSize(t: Tensor, dim: number, dimSize: number, size: number): void {
+  if (t.dim() === dim && t.sizes[dimSize] === size) return;
+  const got = t.sizes[maybeWrapDim(dimSize, t.dim())] as number;
+  throw new Error(
+    `Expected a tensor of dimension ${dim} and tensor.size[${dimSize}] == ${size} but got: dimension ${t.dim()} and tensor.size[${dimSize}] = ${got}`,
+  );
+}
+
+/** The backward meta functions' checks of grad_output (and indices) against the forward's output size. */
+function checkGradShape(input: Tensor, g: Geometry, ...ts: Tensor[]): void {
+  const nd = input.dim();
+  const c = input.sizes[nd - 3] as number;
+  for (const t of ts) [c, g.oh, g.ow].forEach((v, i) => checkDimSize(t, nd, nd - 3 + i, v));
+  if (ts.length === 2 && nd === 4) for (const t of ts) checkDimSize(t, nd, 0, input.sizes[0] as number);
+}
+
+function checkGradDtype(input: Tensor, grad: Tensor): void {
+  if (input.dtype !== grad.dtype) {
+    throw new Error(`expected dtype ${typeMetaName(input.dtype)} for \`gradOutput\` but got dtype ${typeMetaName(grad.dtype)}`);
+  }
+}
+
+const toDtype = (t: Tensor, dtype: ScalarType): Tensor => aten().to_dtype.call(t, dtype, false, false, null);
+
+/** Frees a temporary this kernel made (Note [Storage lifetime]), unless it shares `keep`'s storage. */
+function release(tmp: Tensor, keep: Tensor): void {
+  if (tmp.storage !== keep.storage) tmp.dispose();
+}
+
+// Note [Pooling over storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The kernels loop over the typed arrays of contiguous NCHW operands, as PyTorch's contiguous CPU kernels do,
+// one plane at a time. Each loop exists twice, for Float32Array and for Float64Array, so V8 compiles each for
+// one array class: float32 runs on its own array; float64 and int64 (stored as doubles, Note [Typed storage of
+// each dtype]) share the other. float32 sums are rounded to float after every addition (PyTorch accumulates
+// avg_pool2d in float: acc_type of float on CPU is float); int64 averages truncate, as C++'s integer division.
+// The other dtypes PyTorch accepts are converted: int8/int16/int32/uint8 max_pool2d to float64 and back (exact),
+// float16/bfloat16 to float32 and the result rounded once, which is PyTorch's forward (it computes in float);
+// its backward rounds each accumulated gradient to float16/bfloat16, so with overlapping windows
+// (stride < kernel) a reduced-precision gradient can differ from PyTorch's in the last place.
+// Window bounds are computed once per output row and column. Outputs are allocated uninitialised: the forward
+// writes every element, the backward zero-fills its gradient before accumulating into it.
+
+/** Per output column (or row) of max pooling: the first in-bounds tap and the window's end, as cpu_max_pool. */
+function maxWindows(n: number, size: number, k: number, stride: number, pad: number, dil: number): Int32Array {
+  const r = new Int32Array(2 * n);
+  for (let j = 0; j < n; j++) {
+    let start = j * stride - pad;
+    r[2 * j + 1] = Math.min(start + (k - 1) * dil + 1, size);
+    while (start < 0) start += dil;
+    r[2 * j] = start;
+  }
+  return r;
+}
+
+/**
+ * Per output column (or row) of average pooling, as cpu_avg_pool2d: the window clipped to the input (start,
+ * end) and its extent clipped to the padded input (the count_include_pad factor).
+ */
+function avgWindows(n: number, size: number, k: number, stride: number, pad: number): Int32Array {
+  const r = new Int32Array(3 * n);
+  for (let j = 0; j < n; j++) {
+    const start = j * stride - pad;
+    const end = Math.min(start + k, size + pad);
+    r[3 * j] = Math.max(start, 0);
+    r[3 * j + 1] = Math.min(end, size);
+    r[3 * j + 2] = end - start;
+  }
+  return r;
+}
+
+// The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
+// value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index. Indices are plane
+// offsets y * W + x.
+function maxPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
+  const { nc, h, w, oh, ow, dw } = g;
+  const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
+  const cols = maxWindows(ow, w, g.kw, g.sw, g.pw, dw);
+  const rs = g.dh * w;
+  const shift = io - oo;
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
     for (let i = 0; i < oh; i++) {
-      for (let j = 0; j < ow; j++) {
-        const vals: number[] = [];
-        const y0 = i * s[0] - p[0];
-        const x0 = j * s[1] - p[1];
-        // avg_pool2d's count_include_pad divisor: the window clipped to the padded input
-        const area = (Math.min(y0 + k[0], h + p[0]) - y0) * (Math.min(x0 + k[1], w + p[1]) - x0);
-        for (let a = 0; a < k[0]; a++) {
-          const y = y0 + a * d[0];
-          if (y < 0 || y >= h) continue;
-          for (let b2 = 0; b2 < k[1]; b2++) {
-            const z = x0 + b2 * d[1];
-            if (z < 0 || z >= w) continue;
-            vals.push(X[(bc * h + y) * w + z] as number);
+      const r0 = (rows[2 * i] as number) * w;
+      const r1 = (rows[2 * i + 1] as number) * w;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[2 * j] as number;
+        const x1 = cols[2 * j + 1] as number;
+        let mi = r0 + x0;
+        let mv = -Infinity;
+        for (let r = r0; r < r1; r += rs) {
+          for (let q = r + x0, e = r + x1; q < e; q += dw) {
+            const v = X[xb + q] as number;
+            if (v > mv || v !== v) {
+              mv = v;
+              mi = q;
+            }
           }
         }
-        out[(bc * oh + i) * ow + j] = reduce(vals, area);
+        O[at] = mv;
+        I[at + shift] = mi;
       }
     }
   }
-  const r = tensorFromValues(x, sizes, x.dtype, out);
-  return unbatched ? r.squeeze(0) : r;
 }
+
+/** maxPoolF32 for Float64Array storage (float64, int64, and the converted integer dtypes). */
+function maxPoolF64(X: Float64Array, xo: number, O: Float64Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
+  const { nc, h, w, oh, ow, dw } = g;
+  const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
+  const cols = maxWindows(ow, w, g.kw, g.sw, g.pw, dw);
+  const rs = g.dh * w;
+  const shift = io - oo;
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const r0 = (rows[2 * i] as number) * w;
+      const r1 = (rows[2 * i + 1] as number) * w;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[2 * j] as number;
+        const x1 = cols[2 * j + 1] as number;
+        let mi = r0 + x0;
+        let mv = -Infinity;
+        for (let r = r0; r < r1; r += rs) {
+          for (let q = r + x0, e = r + x1; q < e; q += dw) {
+            const v = X[xb + q] as number;
+            if (v > mv || v !== v) {
+              mv = v;
+              mi = q;
+            }
+          }
+        }
+        O[at] = mv;
+        I[at + shift] = mi;
+      }
+    }
+  }
+}
+
+/**
+ * The divisor of output (i, j): divisor_override, else the padded window's area (count_include_pad) or the
+ * number of input elements in it.
+ */
+function divisorOf(rows: Int32Array, cols: Int32Array, i: number, j: number, includePad: boolean, override: number): number {
+  if (override !== 0) return override;
+  if (includePad) return (rows[3 * i + 2] as number) * (cols[3 * j + 2] as number);
+  return ((rows[3 * i + 1] as number) - (rows[3 * i] as number)) * ((cols[3 * j + 1] as number) - (cols[3 * j] as number));
+}
+
+/** avg_pool2d over float32: the sum rounded to float after each addition, then divided in float. */
+function avgPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, g: Geometry, includePad: boolean, override: number): void {
+  const { nc, h, w, oh, ow } = g;
+  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
+  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        if (y0 >= y1 || x0 >= x1) {
+          O[at] = 0;
+          continue;
+        }
+        let s = 0;
+        for (let y = y0; y < y1; y++) {
+          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s = Math.fround(s + (X[q] as number));
+        }
+        O[at] = s / divisorOf(rows, cols, i, j, includePad, override);
+      }
+    }
+  }
+}
+
+/** avg_pool2d over Float64Array storage: float64, or int64 (`trunc`: C++'s integer division of the sum). */
+function avgPoolF64(
+  X: Float64Array,
+  xo: number,
+  O: Float64Array,
+  oo: number,
+  g: Geometry,
+  includePad: boolean,
+  override: number,
+  trunc: boolean,
+): void {
+  const { nc, h, w, oh, ow } = g;
+  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
+  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        if (y0 >= y1 || x0 >= x1) {
+          O[at] = 0;
+          continue;
+        }
+        let s = 0;
+        for (let y = y0; y < y1; y++) {
+          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s += X[q] as number;
+        }
+        const v = s / divisorOf(rows, cols, i, j, includePad, override);
+        O[at] = trunc ? Math.trunc(v) + 0 : v; // + 0: an int64 zero is never -0
+      }
+    }
+  }
+}
+
+/** avg_pool2d_backward over float32: each output's gradient / divisor (rounded to float) added over its window. */
+function avgPoolBackwardF32(
+  G: Float32Array,
+  go: number,
+  GI: Float32Array,
+  gi: number,
+  g: Geometry,
+  includePad: boolean,
+  override: number,
+): void {
+  const { nc, h, w, oh, ow } = g;
+  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
+  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
+  GI.fill(0, gi, gi + nc * h * w);
+  let at = go;
+  for (let p = 0; p < nc; p++) {
+    const gb = gi + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        const delta = Math.fround((G[at] as number) / divisorOf(rows, cols, i, j, includePad, override));
+        for (let y = y0; y < y1; y++) {
+          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
+        }
+      }
+    }
+  }
+}
+
+/** avgPoolBackwardF32 for Float64Array storage: float64, or int64 (`trunc`: the integer quotient). */
+function avgPoolBackwardF64(
+  G: Float64Array,
+  go: number,
+  GI: Float64Array,
+  gi: number,
+  g: Geometry,
+  includePad: boolean,
+  override: number,
+  trunc: boolean,
+): void {
+  const { nc, h, w, oh, ow } = g;
+  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
+  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
+  GI.fill(0, gi, gi + nc * h * w);
+  let at = go;
+  for (let p = 0; p < nc; p++) {
+    const gb = gi + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        const v = (G[at] as number) / divisorOf(rows, cols, i, j, includePad, override);
+        const delta = trunc ? Math.trunc(v) + 0 : v;
+        for (let y = y0; y < y1; y++) {
+          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
+        }
+      }
+    }
+  }
+}
+
+// max_pool2d_with_indices_backward: each output's gradient added at the input element its index names (an
+// index outside the plane is skipped: PyTorch skips -1 and does not check the rest).
+function maxPoolBackwardF32(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, g: Geometry): void {
+  const hw = g.h * g.w;
+  const ohw = g.oh * g.ow;
+  GI.fill(0, gi, gi + g.nc * hw);
+  for (let p = 0; p < g.nc; p++) {
+    const gb = gi + p * hw;
+    for (let q = p * ohw, e = q + ohw; q < e; q++) {
+      const idx = I[io + q] as number;
+      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
+    }
+  }
+}
+
+function maxPoolBackwardF64(G: Float64Array, go: number, I: Float64Array, io: number, GI: Float64Array, gi: number, g: Geometry): void {
+  const hw = g.h * g.w;
+  const ohw = g.oh * g.ow;
+  GI.fill(0, gi, gi + g.nc * hw);
+  for (let p = 0; p < g.nc; p++) {
+    const gb = gi + p * hw;
+    for (let q = p * ohw, e = q + ohw; q < e; q++) {
+      const idx = I[io + q] as number;
+      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
+    }
+  }
+}
+
+const isReduced = (d: ScalarType): boolean => d === ScalarType.Half || d === ScalarType.BFloat16;
+const isSmallInt = (d: ScalarType): boolean =>
+  d === ScalarType.Byte || d === ScalarType.Char || d === ScalarType.Short || d === ScalarType.Int;
 
 /**
  * `max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)`, CompositeImplicitAutograd
@@ -111,36 +412,13 @@ export function maxPool2d(
   return aten().max_pool2d_with_indices.call(self, listOf(kernelSize), listOf(stride), listOf(padding), listOf(dilation), ceilMode)[0];
 }
 
-/** max_pool2d_with_indices's parameters, checked as its meta function checks them (DilatedMaxPool2d.cpp). */
-function maxPoolParams(
-  input: Tensor,
-  kernel: number[] | number,
-  stride: number[] | number,
-  padding: number[] | number,
-  dilation: number[] | number,
-): { k: [number, number]; s: [number, number]; p: [number, number]; d: [number, number] } {
-  const two = (v: number[], what: string, allowEmpty = false): [number, number] => {
-    if (v.length !== 1 && v.length !== 2 && !(allowEmpty && v.length === 0)) throw new Error(`max_pool2d: ${what}`);
-    return [v[0] as number, (v.length === 2 ? v[1] : v[0]) as number];
-  };
-  const k = two(listOf(kernel), 'kernel_size must either be a single int, or a tuple of two ints');
-  const sl = listOf(stride);
-  const s = sl.length === 0 ? k : two(sl, 'stride must either be omitted, a single int, or a tuple of two ints', true);
-  const p = two(listOf(padding), 'padding must either be a single int, or a tuple of two ints');
-  const d = two(listOf(dilation), 'dilation must be either a single int, or a tuple of two ints');
-  if (input.dim() !== 3 && input.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
-  checkPool(k, s, p, d);
-  return { k, s, p, d };
-}
-
 /**
  * `max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False) -> (Tensor,
- * Tensor)`: the maximum of each window and its index in the input plane (`y * W + x`). As PyTorch's CPU kernel
- * (cpu_max_pool): the running maximum starts at -inf at the window's first in-bounds element and is replaced
- * by a greater value or by a NaN (so NaN propagates, and the last NaN's index is kept).
+ * Tensor)`: the maximum of each window and its int64 index in the input plane (`y * W + x`), as cpu_max_pool
+ * (Note [Pooling over storage]). Every dtype but bool and complex, as PyTorch's CPU kernel.
  */
 export function maxPool2dWithIndices(
-  _ks: DispatchKeySet,
+  ks: DispatchKeySet,
   self: Tensor,
   kernelSize: number[] | number,
   stride: number[] | number = [],
@@ -148,100 +426,93 @@ export function maxPool2dWithIndices(
   dilation: number[] | number = 1,
   ceilMode = false,
 ): [Tensor, Tensor] {
-  const { k, s, p, d } = maxPoolParams(self, kernelSize, stride, padding, dilation);
-  const unbatched = self.dim() === 3;
-  const nc = unbatched ? (self.sizes[0] as number) : (self.sizes[0] as number) * (self.sizes[1] as number);
-  const c = self.sizes[self.dim() - 3] as number;
-  const h = self.sizes[self.dim() - 2] as number;
-  const w = self.sizes[self.dim() - 1] as number;
-  const oh = poolOut(h, k[0], p[0], s[0], d[0], ceilMode);
-  const ow = poolOut(w, k[1], p[1], s[1], d[1], ceilMode);
-  if (oh <= 0 || ow <= 0)
-    throw new Error(`Given input size: (${c}x${h}x${w}). Calculated output size: (${c}x${oh}x${ow}). Output size is too small`);
-  const sizes = [...self.sizes.slice(0, self.dim() - 2), oh, ow];
-  if (self.isMeta()) {
-    return [
-      newStrided(sizes, contiguousStrides(sizes), self.dtype, self.device),
-      newStrided([...sizes], contiguousStrides(sizes), ScalarType.Long, self.device),
-    ];
+  const args = poolArgs('max_pool2d', kernelSize, stride, padding, dilation);
+  if (self.dim() !== 3 && self.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
+  const g = geometry(self, args, ceilMode);
+  const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
+  const dtype = self.dtype;
+  if (self.isMeta()) return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
+  if (isReduced(dtype) || isSmallInt(dtype)) {
+    // Converted and back (exact for a maximum): Note [Pooling over storage].
+    const wide = toDtype(self, isReduced(dtype) ? ScalarType.Float : ScalarType.Double);
+    const [v, i] = maxPool2dWithIndices(ks, wide, kernelSize, stride, padding, dilation, ceilMode);
+    const out = toDtype(v, dtype);
+    release(wide, self);
+    release(v, out);
+    return [out, i];
   }
-  const X = numberValuesOf(self);
-  const out = new Float64Array(nc * oh * ow);
-  const ind = new Float64Array(nc * oh * ow);
-  const [kh, kw] = k;
-  const [dh, dw] = d;
-  for (let i = 0; i < oh; i++) {
-    let y0 = i * s[0] - p[0];
-    const y1 = Math.min(y0 + (kh - 1) * dh + 1, h);
-    while (y0 < 0) y0 += dh;
-    for (let j = 0; j < ow; j++) {
-      let x0 = j * s[1] - p[1];
-      const x1 = Math.min(x0 + (kw - 1) * dw + 1, w);
-      while (x0 < 0) x0 += dw;
-      for (let plane = 0; plane < nc; plane++) {
-        const base = plane * h * w;
-        let maxIndex = y0 * w + x0;
-        let maxVal = -Infinity;
-        for (let y = y0; y < y1; y += dh) {
-          for (let z = x0; z < x1; z += dw) {
-            const idx = y * w + z;
-            const v = X[base + idx] as number;
-            if (v > maxVal || v !== v) {
-              maxVal = v;
-              maxIndex = idx;
-            }
-          }
-        }
-        const at = (plane * oh + i) * ow + j;
-        out[at] = maxVal;
-        ind[at] = maxIndex;
-      }
-    }
-  }
-  return [tensorFromValues(self, sizes, self.dtype, out), tensorFromValues(self, [...sizes], ScalarType.Long, ind)];
+  if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long)
+    throw notImplementedForDtype('max_pool2d', dtype);
+  const out = emptyLike(self, sizes);
+  const ind = emptyLike(self, [...sizes], ScalarType.Long);
+  const x = contiguousOf(self);
+  // Every allocation is done: now the arrays (a growing memory replaces its buffer).
+  const X = x.dataView();
+  const O = out.dataView();
+  const I = ind.dataView();
+  const ix = I.data as Float64Array;
+  if (O.data instanceof Float32Array) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
+  else maxPoolF64(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, g);
+  release(x, self);
+  return [out, ind];
 }
 
 /**
  * `max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
  * indices)`: each output's gradient added at the input position its index names (linear in grad_output; its
- * own derivative is a gather at the indices, `max_pool_double_backward`).
+ * own derivative is a gather at the indices, `max_pool_double_backward`). The meta function's checks, then
+ * cpu_max_pool_backward over float32 / float64 (float16 / bfloat16 through float32).
  */
 export function maxPool2dWithIndicesBackward(
-  _ks: DispatchKeySet,
+  ks: DispatchKeySet,
   gradOutput: Tensor,
   self: Tensor,
-  _kernelSize: number[],
-  _stride: number[],
-  _padding: number[],
-  _dilation: number[],
-  _ceilMode: boolean,
+  kernelSize: number[],
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  ceilMode: boolean,
   indices: Tensor,
 ): Tensor {
-  if (gradOutput.dim() !== indices.dim() || gradOutput.sizes.some((v, i) => v !== indices.sizes[i])) {
-    throw new Error(
-      `Expected grad_output and indices to have the same size, but got [${gradOutput.sizes.join(', ')}] and [${indices.sizes.join(', ')}]`,
-    );
-  }
+  const args = poolArgs('max_pool2d', kernelSize, stride, padding, dilation);
+  checkGradDtype(self, gradOutput);
+  if (self.dim() !== 3 && self.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
+  const g = geometry(self, args, ceilMode);
+  checkGradShape(self, g, gradOutput, indices);
   const sizes = [...self.sizes];
-  if (self.isMeta() || gradOutput.isMeta()) return newStrided(sizes, contiguousStrides(sizes), self.dtype, self.device);
-  const hw = (self.sizes[self.dim() - 2] as number) * (self.sizes[self.dim() - 1] as number);
-  const ohw = (gradOutput.sizes[gradOutput.dim() - 2] as number) * (gradOutput.sizes[gradOutput.dim() - 1] as number);
-  const G = numberValuesOf(gradOutput);
-  const I = numberValuesOf(indices);
-  const gx = new Float64Array(self.numel);
-  const planes = ohw === 0 ? 0 : G.length / ohw;
-  for (let plane = 0; plane < planes; plane++) {
-    for (let q = 0; q < ohw; q++) {
-      const at = plane * hw + (I[plane * ohw + q] as number);
-      gx[at] = (gx[at] as number) + (G[plane * ohw + q] as number);
-    }
+  const dtype = self.dtype;
+  if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
+  if (isReduced(dtype)) {
+    const [gf, sf] = [toDtype(gradOutput, ScalarType.Float), toDtype(self, ScalarType.Float)];
+    const r = maxPool2dWithIndicesBackward(ks, gf, sf, kernelSize, stride, padding, dilation, ceilMode, indices);
+    const out = toDtype(r, dtype);
+    release(gf, gradOutput);
+    release(sf, self);
+    release(r, out);
+    return out;
   }
-  return tensorFromValues(self, sizes, self.dtype, gx);
+  if (dtype !== ScalarType.Float && dtype !== ScalarType.Double) throw notImplementedForDtype('max_pool2d_backward', dtype);
+  if (indices.dtype !== ScalarType.Long) throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.dtype)}`);
+  const gradInput = emptyLike(self, sizes);
+  const [gc, ic] = [contiguousOf(gradOutput), contiguousOf(indices)];
+  const G = gc.dataView();
+  const I = ic.dataView();
+  const GI = gradInput.dataView();
+  const ind = I.data as Float64Array;
+  if (GI.data instanceof Float32Array) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
+  else maxPoolBackwardF64(G.data as Float64Array, G.base, ind, I.base, GI.data as Float64Array, GI.base, g);
+  release(gc, gradOutput);
+  release(ic, indices);
+  return gradInput;
 }
 
-/** `avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+/**
+ * `avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False, count_include_pad=True,
+ * divisor_override=None)`: the meta function's checks (AveragePool2d.cpp), then cpu_avg_pool2d over float32,
+ * float64 and int64; float16 / bfloat16 computed in float32 (Note [Pooling over storage]).
+ */
 export function avgPool2d(
-  _ks: DispatchKeySet,
+  ks: DispatchKeySet,
   self: Tensor,
   kernelSize: number[] | number,
   stride: number[] | number = [],
@@ -250,22 +521,41 @@ export function avgPool2d(
   countIncludePad = true,
   divisorOverride: number | null = null,
 ): Tensor {
+  const args = poolArgs('avg_pool2d', kernelSize, stride, padding, 1);
   if (divisorOverride === 0) throw new Error('divisor must be not zero');
-  return pool(self, kernelSize, stride, padding, 1, ceilMode, 'avg_pool2d', (v, area) => {
-    let s = 0;
-    for (const x of v) s += x;
-    const divisor = divisorOverride ?? (countIncludePad ? area : v.length);
-    return s / divisor;
-  });
+  const g = geometry(self, args, ceilMode);
+  const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
+  const dtype = self.dtype;
+  if (self.isMeta()) return emptyLike(self, sizes);
+  if (isReduced(dtype)) {
+    const f = toDtype(self, ScalarType.Float);
+    const r = avgPool2d(ks, f, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const out = toDtype(r, dtype);
+    release(f, self);
+    release(r, out);
+    return out;
+  }
+  if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long)
+    throw notImplementedForDtype('avg_pool2d', dtype);
+  const out = emptyLike(self, sizes);
+  const x = contiguousOf(self);
+  const X = x.dataView();
+  const O = out.dataView();
+  const override = divisorOverride ?? 0;
+  if (O.data instanceof Float32Array) avgPoolF32(X.data as Float32Array, X.base, O.data, O.base, g, countIncludePad, override);
+  else avgPoolF64(X.data as Float64Array, X.base, O.data as Float64Array, O.base, g, countIncludePad, override, dtype === ScalarType.Long);
+  release(x, self);
+  return out;
 }
 
 /**
  * `avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
  * divisor_override)`: an operator, so that it has a derivative of its own (avg_pool2d again: it is linear in
- * the output gradient) and avg_pool2d is twice differentiable, as in PyTorch.
+ * the output gradient) and avg_pool2d is twice differentiable, as in PyTorch. Each output's gradient is spread
+ * over its window by the forward's divisor (cpu_avg_pool2d_backward).
  */
 export function avgPool2dBackward(
-  _ks: DispatchKeySet,
+  ks: DispatchKeySet,
   gradOutput: Tensor,
   self: Tensor,
   kernelSize: number[] | number,
@@ -275,56 +565,36 @@ export function avgPool2dBackward(
   countIncludePad: boolean,
   divisorOverride: number | null = null,
 ): Tensor {
-  if (gradOutput.isMeta() || self.isMeta()) return newStrided([...self.sizes], contiguousStrides(self.sizes), self.dtype, self.device);
-  return pool2dBackward(gradOutput, self, kernelSize, stride, padding, 1, ceilMode, 'avg', countIncludePad, divisorOverride);
-}
-
-/**
- * Backward of avg_pool2d: each output's gradient is spread over its window by the same divisor as the forward.
- * (max_pool2d's is `max_pool2d_with_indices_backward`, above.)
- */
-export function pool2dBackward(
-  grad: Tensor,
-  input: Tensor,
-  kernel: number[] | number,
-  stride: number[] | number,
-  padding: number[] | number,
-  _dilation: number[] | number,
-  ceil: boolean,
-  _mode: 'avg',
-  countIncludePad = true,
-  divisorOverride: number | null = null,
-): Tensor {
-  const { x, unbatched } = batched(input, 'avg_pool2d');
-  const gb = unbatched ? grad.unsqueeze(0) : grad;
-  const k = pair(kernel, 'kernel_size');
-  const s = Array.isArray(stride) && stride.length === 0 ? k : pair(stride, 'stride');
-  const p = pair(padding, 'padding');
-  const [n, c, h, w] = x.sizes as [number, number, number, number];
-  const [, , oh, ow] = gb.sizes as [number, number, number, number];
-  const G = numberValuesOf(gb);
-  const gx = new Float64Array(n * c * h * w);
-  for (let bc = 0; bc < n * c; bc++) {
-    for (let i = 0; i < oh; i++) {
-      for (let j = 0; j < ow; j++) {
-        const go = G[(bc * oh + i) * ow + j] as number;
-        const y0 = i * s[0] - p[0];
-        const x0 = j * s[1] - p[1];
-        const area = (Math.min(y0 + k[0], h + p[0]) - y0) * (Math.min(x0 + k[1], w + p[1]) - x0);
-        const ys = Math.max(y0, 0);
-        const ye = Math.min(y0 + k[0], h);
-        const xs = Math.max(x0, 0);
-        const xe = Math.min(x0 + k[1], w);
-        const divisor = divisorOverride ?? (countIncludePad ? area : (ye - ys) * (xe - xs));
-        for (let y = ys; y < ye; y++) {
-          for (let z = xs; z < xe; z++) {
-            const at = (bc * h + y) * w + z;
-            gx[at] = (gx[at] as number) + go / divisor;
-          }
-        }
-      }
-    }
+  const args = poolArgs('avg_pool2d', kernelSize, stride, padding, 1);
+  if (divisorOverride === 0) throw new Error('divisor must be not zero');
+  const g = geometry(self, args, ceilMode, true);
+  checkGradShape(self, g, gradOutput);
+  const sizes = [...self.sizes];
+  const dtype = self.dtype;
+  if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
+  checkGradDtype(self, gradOutput);
+  if (isReduced(dtype)) {
+    const [gf, sf] = [toDtype(gradOutput, ScalarType.Float), toDtype(self, ScalarType.Float)];
+    const r = avgPool2dBackward(ks, gf, sf, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    const out = toDtype(r, dtype);
+    release(gf, gradOutput);
+    release(sf, self);
+    release(r, out);
+    return out;
   }
-  const r = tensorFromValues(x, [n, c, h, w], x.dtype, gx);
-  return unbatched ? r.squeeze(0) : r;
+  if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long) {
+    throw notImplementedForDtype('avg_pool2d_backward', dtype);
+  }
+  const gradInput = emptyLike(self, sizes);
+  const gc = contiguousOf(gradOutput);
+  const G = gc.dataView();
+  const GI = gradInput.dataView();
+  const override = divisorOverride ?? 0;
+  if (GI.data instanceof Float32Array) avgPoolBackwardF32(G.data as Float32Array, G.base, GI.data, GI.base, g, countIncludePad, override);
+  else {
+    const trunc = dtype === ScalarType.Long;
+    avgPoolBackwardF64(G.data as Float64Array, G.base, GI.data as Float64Array, GI.base, g, countIncludePad, override, trunc);
+  }
+  release(gc, gradOutput);
+  return gradInput;
 }
