@@ -209,7 +209,7 @@ const facts = [
     ? `aten-ts ${info('aten-ts', 'version')} (src/ of commit ${gitCommit(root) ?? '?'}): ${info('aten-ts', 'loaded')}, ${info('aten-ts', 'threads')}`
     : 'aten-ts: —',
 ];
-const table = markdownTable(results, { workloads, matmulN: sizes.matmul });
+const table = markdownTable(results, { workloads, matmulN: sizes.matmul, matmulSmallN: sizes.matmulSmall });
 const sizesNote = opts.quick ? ' **--quick: tiny sizes, not the labels’ sizes; a smoke run, not figures.**' : '';
 const method =
   `Each cell: the median over ${rounds} round(s) of one sample per round; a sample is a batch of calls lasting at least ` +

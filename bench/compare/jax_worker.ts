@@ -46,6 +46,10 @@ function build(id: WorkloadId, s: Sizes, { readback }: SetupOptions): Built {
       const a = randn([s.softmax, s.softmax]);
       return { async: () => finish(nn.softmax(a.ref, 1), readback) };
     }
+    case 'matmul_256': {
+      const [a, b] = [randn([s.matmulSmall, s.matmulSmall]), randn([s.matmulSmall, s.matmulSmall])];
+      return { async: () => finish(np.matmul(a.ref, b.ref), readback) };
+    }
     case 'matmul_1024': {
       const [a, b] = [randn([s.matmul, s.matmul]), randn([s.matmul, s.matmul])];
       return { async: () => finish(np.matmul(a.ref, b.ref), readback) };

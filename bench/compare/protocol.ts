@@ -31,6 +31,7 @@ export const WORKLOADS = [
   'exp_1e6',
   'sum_1e7',
   'softmax_1000',
+  'matmul_256',
   'matmul_1024',
   'conv2d_fwd',
   'conv2d_fwd_bwd',
@@ -50,6 +51,7 @@ export const LABELS: Record<WorkloadId, string> = {
   exp_1e6: 'exp 1e6, fresh result',
   sum_1e7: 'sum of 1e7',
   softmax_1000: 'softmax 1000x1000, dim 1',
+  matmul_256: 'matmul 256x256',
   matmul_1024: 'matmul 1024x1024',
   conv2d_fwd: 'conv2d [8,3,32,32]x[16,3,3,3] pad 1, forward',
   conv2d_fwd_bwd: 'the same, forward + backward',
@@ -66,6 +68,7 @@ export interface Sizes {
   sum: number;
   softmax: number; // rows = columns
   matmul: number; // n of n×n @ n×n
+  matmulSmall: number; // the same, small
   conv: { n: number; c: number; h: number; w: number; oc: number; k: number };
   mlp: { batch: number; in: number; hidden: number; out: number };
 }
@@ -76,6 +79,7 @@ export const FULL_SIZES: Sizes = {
   sum: 10_000_000,
   softmax: 1000,
   matmul: 1024,
+  matmulSmall: 256,
   conv: { n: 8, c: 3, h: 32, w: 32, oc: 16, k: 3 },
   mlp: { batch: 64, in: 784, hidden: 128, out: 10 },
 };
@@ -86,6 +90,7 @@ export const QUICK_SIZES: Sizes = {
   sum: 1000,
   softmax: 16,
   matmul: 32,
+  matmulSmall: 16,
   conv: { n: 1, c: 3, h: 8, w: 8, oc: 4, k: 3 },
   mlp: { batch: 4, in: 16, hidden: 8, out: 10 },
 };

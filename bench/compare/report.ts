@@ -56,12 +56,16 @@ export function formatCell(workload: WorkloadId, cell: Cell | undefined, matmulN
   if (cell.status === 'fails') return 'fails';
   const m = median(cell.samples);
   if (m === undefined) return '—';
-  return workload === 'matmul_1024' ? `${formatTime(m)} (${sig3(matmulGflops(matmulN, m))} GFLOP/s)` : formatTime(m);
+  return workload === 'matmul_1024' || workload === 'matmul_256'
+    ? `${formatTime(m)} (${sig3(matmulGflops(matmulN, m))} GFLOP/s)`
+    : formatTime(m);
 }
 
 export interface TableOptions {
   workloads: readonly WorkloadId[];
   matmulN: number;
+  /** n of the small matmul workload (matmul_256). */
+  matmulSmallN?: number;
   /** Label of each workload row (default: protocol's LABELS). */
   labels?: Partial<Record<WorkloadId, string>>;
 }
@@ -72,7 +76,7 @@ export function markdownTable(results: Results, options: TableOptions): string {
   const rule = `|---|${SYSTEMS.map(() => '---:').join('|')}|---:|`;
   const rows = options.workloads.map((w) => {
     const byStem = results[w] ?? {};
-    const cells = SYSTEMS.map((s) => formatCell(w, byStem[s], options.matmulN));
+    const cells = SYSTEMS.map((s) => formatCell(w, byStem[s], w === 'matmul_256' ? (options.matmulSmallN ?? 256) : options.matmulN));
     const [aten, torch1] = [byStem['aten-ts'], byStem.torch1];
     const ratio =
       aten?.status === undefined && torch1?.status === undefined ? sameRoundRatio(aten?.samples ?? [], torch1?.samples ?? []) : undefined;

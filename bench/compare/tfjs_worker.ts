@@ -50,6 +50,10 @@ function build(id: WorkloadId, s: Sizes, { readback }: SetupOptions): Built {
       const a = randn([s.softmax, s.softmax]);
       return { sync: call(() => tf.softmax(a), readback) };
     }
+    case 'matmul_256': {
+      const [a, b] = [randn([s.matmulSmall, s.matmulSmall]), randn([s.matmulSmall, s.matmulSmall])];
+      return { sync: call(() => tf.matMul(a, b), readback) };
+    }
     case 'matmul_1024': {
       const [a, b] = [randn([s.matmul, s.matmul]), randn([s.matmul, s.matmul])];
       return { sync: call(() => tf.matMul(a, b), readback) };

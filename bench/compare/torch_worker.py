@@ -10,9 +10,9 @@ import time
 
 PREFIX = "@@compare "
 
-FULL = dict(add=10_000_000, mul=1_000_000, sum=10_000_000, softmax=1000, matmul=1024,
+FULL = dict(add=10_000_000, mul=1_000_000, sum=10_000_000, softmax=1000, matmul=1024, matmulSmall=256,
             conv=dict(n=8, c=3, h=32, w=32, oc=16, k=3), mlp=dict(batch=64, inp=784, hidden=128, out=10))
-QUICK = dict(add=1000, mul=1000, sum=1000, softmax=16, matmul=32,
+QUICK = dict(add=1000, mul=1000, sum=1000, softmax=16, matmul=32, matmulSmall=16,
              conv=dict(n=1, c=3, h=8, w=8, oc=4, k=3), mlp=dict(batch=4, inp=16, hidden=8, out=10))
 
 
@@ -47,6 +47,9 @@ def build(torch, wid, s):
     if wid == "softmax_1000":
         a = torch.randn(s["softmax"], s["softmax"])
         return lambda: torch.softmax(a, 1)
+    if wid == "matmul_256":
+        a, b = torch.randn(s["matmulSmall"], s["matmulSmall"]), torch.randn(s["matmulSmall"], s["matmulSmall"])
+        return lambda: torch.matmul(a, b)
     if wid == "matmul_1024":
         a, b = torch.randn(s["matmul"], s["matmul"]), torch.randn(s["matmul"], s["matmul"])
         return lambda: torch.matmul(a, b)
