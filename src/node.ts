@@ -1,11 +1,13 @@
 // The Node entry point (package.json's "node" export condition): the library, plus what only Node can give
-// it: a synchronous reclaimer for WebAssembly storage (Note [Storage lifetime], step 3). V8's `gc` and
+// it: worker threads, and a synchronous reclaimer for WebAssembly storage (Note [Storage lifetime], step 3). V8's `gc` and
 // `FinalizationRegistry.prototype.cleanupSome` are switched on with flags (they change nothing else) and
 // taken from a fresh context, where the flags apply. Browsers and bundlers use src/index.ts.
 
+import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { wasmCPUAllocator, type SynchronousReclaimer } from './wasm/index.js';
+import { Worker } from 'node:worker_threads';
+import { setThreadHost, wasmCPUAllocator, type SynchronousReclaimer } from './wasm/index.js';
 
 export * from './index.js';
 
@@ -30,6 +32,21 @@ function makeSynchronousReclaimer(): SynchronousReclaimer | null {
     },
   };
 }
+
+// Worker threads for intra-op parallelism (Note [Worker threads over linear memory]): unref'd, so a parked
+// pool never keeps the process alive. Installed before anything makes linear memory, which is then shared.
+setThreadHost({
+  cores: availableParallelism(),
+  canBlock: true,
+  spawn: (source) => {
+    const prelude =
+      "const { parentPort } = require('node:worker_threads');" +
+      'globalThis.self = { set onmessage(f) { if (f) parentPort.once("message", (data) => f({ data })); } };';
+    const worker = new Worker(prelude + source, { eval: true });
+    worker.unref();
+    return worker;
+  },
+});
 
 // Made when linear memory is first used (not at import: creating the context costs start-up time).
 wasmCPUAllocator()?.setSynchronousReclaimer(makeSynchronousReclaimer);

@@ -10,7 +10,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -139,7 +139,8 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   const data = (t: Tensor): StorageArray => t.storage.data(ScalarType.Float);
   if (wasmKernelFor<Gemm>('f32_gemm', data(a), data(b), data(out)) === null) return false;
-  const ws = newStrided([GEMM_WORKSPACE_BYTES / 4], [1], ScalarType.Float, out.device);
+  const threads = threadsFor((m * n * k) / 16);
+  const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
   const [A, B, C, W] = [data(a), data(b), data(out), data(ws)];
   const gemm = wasmKernelFor<Gemm>('f32_gemm', A, B, C, W);
@@ -154,11 +155,47 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
     for (let i = 0; i < bs; i++) {
       const pa = addressOf(A, aOff + i * sa);
       const pb = addressOf(B, bOff + i * sb);
-      gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, addressOf(C, cOff + i * m * n), n, accumulate ? 1 : 0, w);
+      const pc = addressOf(C, cOff + i * m * n);
+      if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
+      else runKernelCalls('f32_gemm', splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], 4));
     }
   }
   ws.dispose();
   return gemm !== null;
+}
+
+/**
+ * One gemm call (f32_gemm's arguments) as `threads` calls over disjoint blocks of C: column blocks (multiples
+ * of 8) when C is wider than tall, else row blocks (multiples of 4), each with its own workspace. Every
+ * element of C is summed by one thread in the same order as on one (Note [Worker threads over linear memory]).
+ */
+function splitGemm(threads: number, call: readonly number[], bytes: number): number[][] {
+  const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const byColumns = n >= m;
+  const cuts = splitRange(byColumns ? n : m, threads, byColumns ? 8 : 4);
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+    const w = ws + t * GEMM_WORKSPACE_BYTES;
+    if (byColumns) calls.push([m, to - from, k, alpha, a, rsa, csa, b + from * csb * bytes, rsb, csb, c + from * bytes, ldc, acc, w]);
+    else calls.push([to - from, n, k, alpha, a + from * rsa * bytes, rsa, csa, b, rsb, csb, c + from * ldc * bytes, ldc, acc, w]);
+  }
+  return calls;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { aten } from '../generated/Operators.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
   const d = dtype ?? t.dtype;
@@ -92,8 +92,18 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   const y = out.dataView();
   if (inner === 1 && x.data instanceof Float32Array && y.data instanceof Float32Array) {
     type Rows = (rows: number, cols: number, x: number, y: number) => void;
-    const k = wasmKernelFor<Rows>(log ? 'f32_log_softmax_rows' : 'f32_softmax_rows', x.data, y.data);
-    if (k !== null) k(outer, size, addressOf(x.data, x.base), addressOf(y.data, y.base));
+    const name = log ? 'f32_log_softmax_rows' : 'f32_softmax_rows';
+    const k = wasmKernelFor<Rows>(name, x.data, y.data);
+    const [px, py] = [addressOf(x.data, x.base), addressOf(y.data, y.base)];
+    const threads = k === null ? 1 : threadsFor(outer * size);
+    if (threads > 1) {
+      // Rows split among threads: each row is computed as on one thread (Note [Worker threads over linear memory]).
+      const cuts = splitRange(outer, threads, 1);
+      const calls = cuts
+        .slice(1)
+        .map((to, t) => [to - (cuts[t] as number), size, px + (cuts[t] as number) * size * 4, py + (cuts[t] as number) * size * 4]);
+      runKernelCalls(name, calls);
+    } else if (k !== null) k(outer, size, px, py);
     else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
   } else softmaxLines(x.data, x.base, y.data, y.base, outer, size, inner, log);
   if (src.storage !== self.storage) src.dispose(); // the kernel's own contiguous copy (Note [Storage lifetime])

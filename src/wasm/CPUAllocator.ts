@@ -9,7 +9,7 @@ import { warn } from '../c10/Warning.js';
 import { BufferArrays, allocateInJsHeap, releaseJsHeap, type Allocator, type Storage } from '../tensor/Storage.js';
 import { WasmOutOfMemoryError } from './memory.js';
 import type { WasmRuntime } from './index.js';
-import type { Kernels } from './kernels.js';
+import type { KernelName, Kernels } from './kernels.js';
 
 // Note [Storage lifetime]
 // ~~~~~~~~~~~~~~~~~~~~~~~
@@ -81,11 +81,20 @@ export interface CPUMemoryStats {
  * megamorphic load that a 1-element add would pay (the test suite sets 0, to run the kernels on its small
  * tensors).
  */
-export const wasmStorage: { buffer: ArrayBufferLike | null; kernels: Kernels | null; minElements: number } = {
+export const wasmStorage: {
+  buffer: ArrayBufferLike | null;
+  kernels: Kernels | null;
+  parallel: ParallelRunner | null;
+  minElements: number;
+} = {
   buffer: null,
   kernels: null,
+  parallel: null,
   minElements: 16,
 };
+
+/** Runs `calls[i]` of kernel `name` on thread i, the caller first (ParallelNative.ts). */
+export type ParallelRunner = (name: KernelName, calls: readonly (readonly number[])[]) => void;
 
 /** What a synchronous reclaimer is made of (WasmCPUAllocator.setSynchronousReclaimer). */
 export interface SynchronousReclaimer {
@@ -263,6 +272,7 @@ export class WasmCPUAllocator implements Allocator {
       this.arrays.reset(buffer);
       wasmStorage.buffer = buffer;
       wasmStorage.kernels = this.runtime.wasm;
+      wasmStorage.parallel = this.runtime.parallel;
     }
     // See Note [One view per storage].
     into.arrays = new BufferArrays(buffer, ptr, nbytes, this.arrays);

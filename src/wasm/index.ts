@@ -7,11 +7,12 @@
 import { DeviceType } from '../c10/Device.js';
 import { cpuAllocator, setAllocator } from '../tensor/Storage.js';
 import { CachingAllocator } from './allocator.js';
-import { WasmCPUAllocator, wasmStorage, type CPUMemoryStats } from './CPUAllocator.js';
+import { WasmCPUAllocator, wasmStorage, type CPUMemoryStats, type ParallelRunner } from './CPUAllocator.js';
 import { decodeBase64, withSharedMemoryImport } from './binaryFormat.js';
 import { KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
-import { jsKernels, kernelsFromExports, type Kernels } from './kernels.js';
+import { jsKernels, kernelsFromExports, type KernelName, type Kernels } from './kernels.js';
 import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.js';
+import { parallelKernel, threadsAvailable } from './ParallelNative.js';
 import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
 
 export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
@@ -21,8 +22,18 @@ export {
   WasmCPUAllocator,
   wasmStorage,
   type CPUMemoryStats,
+  type ParallelRunner,
   type SynchronousReclaimer,
 } from './CPUAllocator.js';
+export {
+  getNumThreads,
+  parallelSettings,
+  setNumThreads,
+  setThreadHost,
+  threadsAvailable,
+  type ThreadHost,
+  type ThreadWorker,
+} from './ParallelNative.js';
 export {
   SectionId,
   decodeBase64,
@@ -137,11 +148,18 @@ export interface WasmRuntime {
   readonly wasm: Kernels | null;
   /** The JS twins over the same memory (same signatures). */
   readonly js: Kernels;
+  /** Runs kernel calls on worker threads over a shared memory (Note [Worker threads over linear memory]); null otherwise. */
+  readonly parallel: ParallelRunner | null;
 }
 
-function runtimeOf(memory: WasmMemory, instance: WasmInstanceObject | null): WasmRuntime {
+function runtimeOf(memory: WasmMemory, instance: WasmInstanceObject | null, module: WasmModuleObject | null): WasmRuntime {
   const wasm = instance === null ? null : kernelsFromExports(instance.exports);
-  return { memory, allocator: new CachingAllocator(memory), wasm, js: jsKernels(memory) };
+  let parallel: ParallelRunner | null = null;
+  if (wasm !== null && module !== null && memory.shared) {
+    const table = wasm as unknown as Record<KernelName, (...args: number[]) => unknown>;
+    parallel = (name, calls) => parallelKernel(name, calls, table[name], memory.memory, module);
+  }
+  return { memory, allocator: new CachingAllocator(memory), wasm, js: jsKernels(memory), parallel };
 }
 
 /**
@@ -151,7 +169,7 @@ function runtimeOf(memory: WasmMemory, instance: WasmInstanceObject | null): Was
  */
 export function instantiateKernels(options: WasmMemoryOptions = {}, module?: WasmModuleObject): WasmRuntime {
   const memory = new WasmMemory(options);
-  if (module === undefined && !simdSupported()) return runtimeOf(memory, null);
+  if (module === undefined && !simdSupported()) return runtimeOf(memory, null, null);
   const mod = module ?? compileKernelsSync(memory.shared);
   let instance: WasmInstanceObject;
   try {
@@ -160,16 +178,16 @@ export function instantiateKernels(options: WasmMemoryOptions = {}, module?: Was
     if (e instanceof RangeError) throw new RangeError(`wasm kernels: ${SYNC_HINT} (${e.message})`);
     throw e;
   }
-  return runtimeOf(memory, instance);
+  return runtimeOf(memory, instance, mod);
 }
 
 /** instantiateKernels, compiling and instantiating asynchronously. */
 export async function instantiateKernelsAsync(options: WasmMemoryOptions = {}, module?: WasmModuleObject): Promise<WasmRuntime> {
   const memory = new WasmMemory(options);
-  if (module === undefined && !simdSupported()) return runtimeOf(memory, null);
+  if (module === undefined && !simdSupported()) return runtimeOf(memory, null, null);
   const mod = module ?? (await compileKernels(memory.shared));
   const instance = await webAssembly().instantiate(mod, { env: { memory: memory.memory } });
-  return runtimeOf(memory, instance);
+  return runtimeOf(memory, instance, mod);
 }
 
 // ---- the default runtime ----
@@ -202,8 +220,9 @@ const DEFAULT_INITIAL_BYTES = [1 << 30, 256 << 20, 64 << 20, 16 << 20];
 
 /** The memory options of the default runtime to try, in order (Note [Linear memory reserved up front]). */
 function defaultMemoryOptions(options: WasmMemoryOptions | undefined): WasmMemoryOptions[] {
-  if (options?.initialBytes !== undefined) return [{ shared: false, ...options }];
-  return DEFAULT_INITIAL_BYTES.map((initialBytes) => ({ shared: false, initialBytes, ...options }));
+  const shared = threadsAvailable();
+  if (options?.initialBytes !== undefined) return [{ shared, ...options }];
+  return DEFAULT_INITIAL_BYTES.map((initialBytes) => ({ shared, initialBytes, ...options }));
 }
 
 function defaultRuntime(options: WasmMemoryOptions | undefined): WasmRuntime {
@@ -307,10 +326,12 @@ export function setKernelBackend(backend: KernelBackend): void {
     setAllocator(DeviceType.CPU, allocator);
     wasmStorage.buffer = runtime === null ? null : allocator.arrays.buffer;
     wasmStorage.kernels = runtime === null ? null : runtime.wasm;
+    wasmStorage.parallel = runtime === null ? null : runtime.parallel;
   } else {
     setAllocator(DeviceType.CPU, cpuAllocator);
     wasmStorage.buffer = null;
     wasmStorage.kernels = null;
+    wasmStorage.parallel = null;
   }
 }
 

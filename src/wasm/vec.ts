@@ -7,6 +7,7 @@ import type { ScalarVecOp, VecOp } from '../iter/Loops.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import { wasmStorage } from './CPUAllocator.js';
 import type { KernelName, Kernels } from './kernels.js';
+import { getNumThreads, parallelSettings } from './ParallelNative.js';
 
 type BinaryKernel = (n: number, a: number, b: number, y: number) => void;
 
@@ -43,12 +44,29 @@ export function wasmBinaryVec(js: VecOp, f32: KernelName | null, f64: KernelName
     if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf && b.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : out instanceof Float64Array ? k64() : null;
       if (k !== null) {
-        k(n, addressOf(a, offs[0] as number), addressOf(b, offs[1] as number), addressOf(out, o));
+        const [pa, pb, py] = [addressOf(a, offs[0] as number), addressOf(b, offs[1] as number), addressOf(out, o)];
+        const threads = threadsFor(n);
+        if (threads === 1) k(n, pa, pb, py);
+        else splitCalls((out instanceof Float32Array ? f32 : f64) as KernelName, n, threads, out.BYTES_PER_ELEMENT, [pa, pb], py, []);
         return;
       }
     }
     js(out, o, ins, offs, n);
   };
+}
+
+/**
+ * Runs the elementwise kernel `name` over [0, n) split among `threads`: each call is (count, ...inputs
+ * advanced, ...scalars, output advanced), inputs and output byte addresses of `bytes`-wide elements.
+ */
+function splitCalls(name: KernelName, n: number, threads: number, bytes: number, inputs: number[], y: number, scalars: number[]): void {
+  const cuts = splitRange(n, threads, 16);
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+    calls.push([to - from, ...inputs.map((p) => p + from * bytes), ...scalars, y + from * bytes]);
+  }
+  runKernelCalls(name, calls);
 }
 
 /**
@@ -63,7 +81,12 @@ export function wasmScalarVec(f: (a: number, s: number) => number, f32: KernelNa
     if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : k64();
       if (k !== null) {
-        k(n, addressOf(a, ao), s, addressOf(out, o));
+        const threads = threadsFor(n);
+        if (threads === 1) k(n, addressOf(a, ao), s, addressOf(out, o));
+        else
+          splitCalls(out instanceof Float32Array ? f32 : f64, n, threads, out.BYTES_PER_ELEMENT, [addressOf(a, ao)], addressOf(out, o), [
+            s,
+          ]);
         return;
       }
     }
@@ -81,7 +104,18 @@ export function wasmUnaryVec(js: VecOp, f32: KernelName | null, f64: KernelName 
     if (n >= wasmStorage.minElements && out.buffer === buf && x.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : out instanceof Float64Array ? k64() : null;
       if (k !== null) {
-        k(n, addressOf(x, offs[0] as number), addressOf(out, o));
+        const threads = threadsFor(n);
+        if (threads === 1) k(n, addressOf(x, offs[0] as number), addressOf(out, o));
+        else
+          splitCalls(
+            (out instanceof Float32Array ? f32 : f64) as KernelName,
+            n,
+            threads,
+            out.BYTES_PER_ELEMENT,
+            [addressOf(x, offs[0] as number)],
+            addressOf(out, o),
+            [],
+          );
         return;
       }
     }
@@ -96,4 +130,36 @@ export function wasmKernelFor<F>(name: KernelName, ...arrays: StorageArray[]): F
   if (buf === null || k === null) return null;
   for (const a of arrays) if (a.buffer !== buf) return null;
   return k[name] as unknown as F;
+}
+
+/**
+ * How many threads to give `work` units (elements, or multiply-adds): 1 without a pool or below the grain,
+ * else up to get_num_threads(), each with at least a grain of work (ATen's parallel_for rule).
+ */
+export function threadsFor(work: number): number {
+  if (wasmStorage.parallel === null || work < 2 * parallelSettings.grain) return 1;
+  return Math.max(1, Math.min(getNumThreads(), Math.floor(work / parallelSettings.grain)));
+}
+
+/**
+ * Boundaries of `threads` ranges splitting [0, n), each a multiple of `align` long except the last:
+ * [0, b1, ..., n]. Fixed by n and threads alone, so results never depend on timing.
+ */
+export function splitRange(n: number, threads: number, align: number): number[] {
+  const out = [0];
+  const step = Math.ceil(n / threads / align) * align;
+  for (let t = 1; t < threads && t * step < n; t++) out.push(t * step);
+  out.push(n);
+  return out;
+}
+
+/** Runs kernel `name` with `calls[i]` on thread i (the caller first); sequentially without a pool. */
+export function runKernelCalls(name: KernelName, calls: readonly (readonly number[])[]): void {
+  const p = wasmStorage.parallel;
+  if (p !== null && calls.length > 1) {
+    p(name, calls);
+    return;
+  }
+  const k = wasmStorage.kernels?.[name] as unknown as (...args: number[]) => unknown;
+  for (const c of calls) k(...c);
 }
