@@ -1,5 +1,5 @@
 // Row-major value lists: the input and output form of the kernels that compute element by element with
-// index arithmetic (TensorAdvancedIndexing, Sorting, Loss, LossNLL, Convolution, ...). See Note [Indexing kernels work on row-major value lists].
+// index arithmetic (Convolution, Pooling). See Note [Indexing kernels work on row-major value lists].
 
 // Note [Indexing kernels work on row-major value lists]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
