@@ -17,7 +17,7 @@
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { type ScalarValue, fromStored, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import type { StoredElements } from './StorageAccess.js';
+import { type StoredElements, moveElements } from './StorageAccess.js';
 
 type WordArray = Uint8Array | Uint16Array | Int32Array;
 
@@ -41,8 +41,12 @@ function wordsOf(s: StoredElements): Words {
   return { data: d instanceof Uint8Array ? d : new Uint8Array(d.buffer, d.byteOffset, d.length), base: s.base, w: s.lanes };
 }
 
-/** The row-major sums `tables[0][i0] + tables[1][i1] + ...` over every index tuple (one entry, 0, for no tables). */
+/**
+ * The row-major sums `tables[0][i0] + tables[1][i1] + ...` over every index tuple (one entry, 0, for no
+ * tables). A single table is returned as it is: callers pass tables they own.
+ */
 export function offsetsFromTables(tables: readonly Float64Array[]): Float64Array {
+  if (tables.length === 1) return tables[0] as Float64Array;
   let n = 1;
   for (const t of tables) n *= t.length;
   const out = new Float64Array(n);
@@ -81,22 +85,51 @@ export function expandedStrides(t: Tensor, sizes: readonly number[]): number[] {
 
 /** `y[i] = x[offsets[i]]` for every i: y is contiguous from its first element. */
 export function gatherElements(y: StoredElements, x: StoredElements, offsets: Float64Array): void {
-  const Y = wordsOf(y);
-  const X = wordsOf(x);
-  gatherWords(Y.data, Y.base, X.data, X.base, Y.w, offsets);
+  gatherRuns(y, x, offsets, 1);
 }
 
-function gatherWords(yd: WordArray, yb: number, xd: WordArray, xb: number, w: number, offsets: Float64Array): void {
+/**
+ * Gathers runs of `run` consecutive elements: `y[i * run + k] = x[offsets[i] + k]` for k < run. Long runs (the
+ * rows of index_select or x[idx] over a contiguous self) are block copies.
+ */
+export function gatherRuns(y: StoredElements, x: StoredElements, offsets: Float64Array, run: number): void {
+  if (run >= 16) {
+    for (let i = 0; i < offsets.length; i++) moveElements(y, i * run, x, offsets[i] as number, run);
+    return;
+  }
+  const Y = wordsOf(y);
+  const X = wordsOf(x);
+  gatherWords(Y.data, Y.base, X.data, X.base, Y.w, run, offsets);
+}
+
+function gatherWords(yd: WordArray, yb: number, xd: WordArray, xb: number, w: number, run: number, offsets: Float64Array): void {
   const n = offsets.length;
-  if (w === 1) {
+  const words = w * run;
+  if (words === 1) {
     for (let i = 0; i < n; i++) yd[yb + i] = xd[xb + (offsets[i] as number)] as number;
     return;
   }
   for (let i = 0; i < n; i++) {
     const s = xb + (offsets[i] as number) * w;
-    const d = yb + i * w;
-    for (let k = 0; k < w; k++) yd[d + k] = xd[s + k] as number;
+    const d = yb + i * words;
+    for (let k = 0; k < words; k++) yd[d + k] = xd[s + k] as number;
   }
+}
+
+/**
+ * How many of t's last dims (from `start` on, none of them in `skip`) form one contiguous run, and its length
+ * in elements: gatherRuns copies those dims as blocks.
+ */
+export function trailingRun(t: Tensor, start: number, skip: (d: number) => boolean = () => false): { dims: number; run: number } {
+  let run = 1;
+  let dims = 0;
+  for (let d = t.dim() - 1; d >= start && !skip(d); d--) {
+    const size = t.sizes[d] as number;
+    if (size !== 1 && t.strides[d] !== run) break;
+    run *= size;
+    dims++;
+  }
+  return { dims, run };
 }
 
 /** `y[yOffsets[i]] = x[xOffsets[i]]` for every i, in order (a later duplicate wins). */

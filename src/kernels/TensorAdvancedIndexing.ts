@@ -14,6 +14,7 @@ import {
   expandedStrides,
   fillElementsAt,
   gatherElements,
+  gatherRuns,
   nonzeroPositions,
   offsetsFromTables,
   scatterElements,
@@ -21,6 +22,7 @@ import {
   storedScalar,
   strideTable,
   stridedOffsets,
+  trailingRun,
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
 
@@ -68,9 +70,11 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
     table[i] = v * stride;
   });
   const tables = self.sizes.map((s, k) => (k === d ? table : strideTable(s, self.strides[k] as number)));
-  const offsets = offsetsFromTables(tables);
+  // The dims after d that are contiguous in self move as blocks.
+  const { dims, run } = trailingRun(self, d + 1);
+  const offsets = offsetsFromTables(tables.slice(0, tables.length - dims));
   const out = emptyLike(self, sizes);
-  gatherElements(out.dataView(), self.dataView(), offsets);
+  gatherRuns(out.dataView(), self.dataView(), offsets, run);
   return out;
 }
 
@@ -270,6 +274,8 @@ interface IndexPlan {
   tables: Float64Array[] | null;
   /** One bool/uint8 mask and nothing else: index_put_ with one value goes through masked_fill. */
   singleMask: boolean;
+  /** The last `dims` tables are self's trailing sliced dims, contiguous: `run` elements (see trailingRun). */
+  trailing: { dims: number; run: number };
 }
 
 function broadcastShapes(shapes: readonly (readonly number[])[]): number[] | null {
@@ -350,7 +356,10 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const used = expanded.flatMap((e, d) => (e === null ? [] : [d]));
   const singleMask = masks === 1 && indices.filter((t) => t !== null).length === 1;
   const plain = (d: number): Float64Array => strideTable(self.sizes[d] as number, self.strides[d] as number);
-  if (used.length === 0) return { sizes: [...self.sizes], tables: meta ? null : self.sizes.map((_, d) => plain(d)), singleMask };
+  const trailing = trailingRun(self, 0, (d) => expanded[d] !== null);
+  if (used.length === 0) {
+    return { sizes: [...self.sizes], tables: meta ? null : self.sizes.map((_, d) => plain(d)), singleMask, trailing };
+  }
   const shapes = used.map((d) => (expanded[d] as IndexView).sizes);
   const bshape = broadcastShapes(shapes);
   if (bshape === null) {
@@ -361,7 +370,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const first = used[0] as number;
   const rest = self.sizes.flatMap((s, d) => (expanded[d] === null ? [s] : []));
   const sizes = adjacent ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)] : [...bshape, ...rest];
-  if (meta) return { sizes, tables: null, singleMask };
+  if (meta) return { sizes, tables: null, singleMask, trailing };
   // Bounds (every index before anything is written), then the block's table: each index broadcast to bshape.
   used.forEach((d, j) => {
     const e = expanded[d] as IndexView;
@@ -384,16 +393,17 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   }
   const sliced = self.sizes.flatMap((_, d) => (expanded[d] === null ? [plain(d)] : []));
   const tables = adjacent ? [...sliced.slice(0, first), block, ...sliced.slice(first)] : [block, ...sliced];
-  return { sizes, tables, singleMask };
+  return { sizes, tables, singleMask, trailing };
 }
 
 /** `index.Tensor(self, indices)`: `self[indices]` with tensor (or mask, or null for `:`) indices. */
 export function index(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[]): Tensor {
   const plan = planIndex(self, indices);
   if (plan.tables === null) return emptyLike(self, plan.sizes);
-  const offsets = offsetsFromTables(plan.tables);
+  const { dims, run } = plan.trailing;
+  const offsets = offsetsFromTables(plan.tables.slice(0, plan.tables.length - dims));
   const out = emptyLike(self, plan.sizes);
-  gatherElements(out.dataView(), self.dataView(), offsets);
+  gatherRuns(out.dataView(), self.dataView(), offsets, run);
   return out;
 }
 

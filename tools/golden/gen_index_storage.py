@@ -91,6 +91,15 @@ for dt in DTYPES:
     case(f'{dt} index_put_', 'index_put_', {'accumulate': False}, [x, L(1, 1, 0), L(0, -1, 1), vals], lambda a, i, j, v: a.index_put_((i, j), v), inplace=True)
     case(f'{dt} index_put_ accumulate', 'index_put_', {'accumulate': True}, [x, L(1, 1, 0), L(0, 0, 1), vals], lambda a, i, j, v: a.index_put_((i, j), v, accumulate=True), inplace=True)
 
+# Rows long enough to move as blocks (a contiguous run of 16 or more elements), and short runs.
+for dt in ['float32', 'int64', 'uint8', 'complex64']:
+    big = spec(torch.arange(5 * 4 * 8).reshape(5, 4, 8).to(getattr(torch, dt)))
+    case(f'{dt} index_select rows of 32', 'index_select', {'dim': 0}, [big, L(4, 0, 4)], lambda a, i: torch.index_select(a, 0, i))
+    case(f'{dt} index_select rows of 8', 'index_select', {'dim': 1}, [big, L(3, 1)], lambda a, i: torch.index_select(a, 1, i))
+    case(f'{dt} index rows of 32', 'index', {}, [big, spec(torch.tensor([[1, -1], [0, 2]]))], lambda a, i: a[i])
+    case(f'{dt} index block then rows of 8', 'index', {}, [big, L(2, 0), L(-1, 1)], lambda a, i, j: a[i, j])
+    case(f'{dt} index separated', 'index', {}, [big, L(2, 0), None, L(7, 1)], lambda a, i, _, j: a[i, :, j])
+
 # Accumulation in the element type: wraparound, rounding, or for bool.
 acc = [
     ('int32 wraps', torch.tensor([2**31 - 1, 0], dtype=torch.int32), torch.tensor([1, 5], dtype=torch.int32)),
