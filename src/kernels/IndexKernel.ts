@@ -77,15 +77,31 @@ export function stridedOffsets(sizes: readonly number[], strides: readonly numbe
   return offsetsFromTables(sizes.map((s, k) => strideTable(s, strides[k] as number)));
 }
 
+/** Element offsets, or null for the identity (offset i is i): a contiguous view needs no list. */
+export type Offsets = Float64Array | null;
+
+/** stridedOffsets, or null when the view is contiguous (large offset lists cost memory; see Offsets). */
+export function viewOffsets(sizes: readonly number[], strides: readonly number[]): Offsets {
+  let expected = 1;
+  for (let k = sizes.length - 1; k >= 0; k--) {
+    const size = sizes[k] as number;
+    if (size === 0) return null;
+    if (size !== 1 && strides[k] !== expected) return stridedOffsets(sizes, strides);
+    expected *= size;
+  }
+  return null;
+}
+
 /** The strides of `t` expanded to `sizes` (right-aligned; broadcast dimensions get stride 0). */
 export function expandedStrides(t: Tensor, sizes: readonly number[]): number[] {
   const off = sizes.length - t.dim();
   return sizes.map((_, k) => (k < off || t.sizes[k - off] === 1 ? 0 : (t.strides[k - off] as number)));
 }
 
-/** `y[i] = x[offsets[i]]` for every i: y is contiguous from its first element. */
-export function gatherElements(y: StoredElements, x: StoredElements, offsets: Float64Array): void {
-  gatherRuns(y, x, offsets, 1);
+/** `y[i] = x[offsets[i]]` for i < n: y is contiguous from its first element. */
+export function gatherElements(y: StoredElements, x: StoredElements, offsets: Offsets, n: number): void {
+  if (offsets === null) moveElements(y, 0, x, 0, n);
+  else gatherRuns(y, x, offsets, 1);
 }
 
 /**
@@ -217,37 +233,38 @@ export function fillElementsAt(y: StoredElements, offsets: Float64Array, stored:
 }
 
 /**
- * The entries of `targets` (or their positions i, when null) whose mask element is true: `mask` is a bool
- * tensor read at `maskOffsets` (one per target). Read its elements after the call's last allocation.
+ * The entries of `targets` (of n) whose mask element is true: `mask` is a bool tensor read at `maskOffsets`
+ * (one per target). Read its elements after the call's last allocation.
  */
-export function selectWhere(mask: Tensor, maskOffsets: Float64Array, targets: Float64Array | null): Float64Array {
+export function selectWhere(mask: Tensor, maskOffsets: Offsets, targets: Offsets, n: number): Float64Array {
   const { data, base } = mask.dataView();
   const m = data as Uint8Array; // bool storage (Note [Typed storage of each dtype])
-  const n = maskOffsets.length;
   const out = new Float64Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if (m[base + (maskOffsets[i] as number)] !== 0) out[count++] = targets === null ? i : (targets[i] as number);
+    if (m[base + (maskOffsets === null ? i : (maskOffsets[i] as number))] !== 0) {
+      out[count++] = targets === null ? i : (targets[i] as number);
+    }
   }
   return out.subarray(0, count);
 }
 
-/** The row-major positions (i) of the non-zero elements of `x` read at `offsets`: NaN is non-zero, -0 is zero. */
-export function nonzeroPositions(dtype: ScalarType, x: StoredElements, offsets: Float64Array): Float64Array {
+/** The row-major positions (i < n) of the non-zero elements of `x` read at `offsets`: NaN is non-zero, -0 is zero. */
+export function nonzeroPositions(dtype: ScalarType, x: StoredElements, offsets: Offsets, n: number): Float64Array {
   const { data, base, lanes } = x;
-  const n = offsets.length;
   const out = new Float64Array(n);
   let count = 0;
+  const at = (i: number): number => base + (offsets === null ? i : (offsets[i] as number)) * lanes;
   if (lanes === 2) {
     for (let i = 0; i < n; i++) {
-      const s = base + (offsets[i] as number) * 2;
+      const s = at(i);
       if ((data[s] as number) !== 0 || (data[s + 1] as number) !== 0) out[count++] = i;
     }
   } else if (dtype === ScalarType.Half || dtype === ScalarType.BFloat16) {
     // The sign bit alone is -0.
-    for (let i = 0; i < n; i++) if (((data[base + (offsets[i] as number)] as number) & 0x7fff) !== 0) out[count++] = i;
+    for (let i = 0; i < n; i++) if (((data[at(i)] as number) & 0x7fff) !== 0) out[count++] = i;
   } else {
-    for (let i = 0; i < n; i++) if ((data[base + (offsets[i] as number)] as number) !== 0) out[count++] = i;
+    for (let i = 0; i < n; i++) if ((data[at(i)] as number) !== 0) out[count++] = i;
   }
   return out.subarray(0, count);
 }

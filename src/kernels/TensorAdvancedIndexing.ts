@@ -23,6 +23,8 @@ import {
   strideTable,
   stridedOffsets,
   trailingRun,
+  type Offsets,
+  viewOffsets,
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
 
@@ -34,15 +36,16 @@ function checkIndexDtype(index: Tensor, op: string): void {
 
 /** Calls `fn(value, i)` for every element of an int32 / int64 tensor, row-major (int64 is stored as doubles). */
 function forEachIndex(index: Tensor, fn: (value: number, i: number) => void): void {
-  const offsets = stridedOffsets(index.sizes, index.strides);
+  const offsets = viewOffsets(index.sizes, index.strides);
   const { data, base } = index.dataView();
-  for (let i = 0; i < offsets.length; i++) fn(data[base + (offsets[i] as number)] as number, i);
+  const n = index.numel;
+  for (let i = 0; i < n; i++) fn(data[base + (offsets === null ? i : (offsets[i] as number))] as number, i);
 }
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */
 function contiguousCopy(t: Tensor): Tensor {
   const out = emptyLike(t, [...t.sizes]);
-  if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), stridedOffsets(t.sizes, t.strides));
+  if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), viewOffsets(t.sizes, t.strides), t.numel);
   return out;
 }
 
@@ -108,7 +111,7 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   if (self.isMeta() || index.isMeta()) return emptyLike(self, [...index.sizes]);
   const offsets = indexedOffsets(self, d, index, self.dim() === 0 ? 1 : (self.sizes[d] as number));
   const out = emptyLike(self, [...index.sizes]);
-  gatherElements(out.dataView(), self.dataView(), offsets);
+  gatherElements(out.dataView(), self.dataView(), offsets, offsets.length);
   return out;
 }
 
@@ -167,11 +170,11 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   // As PyTorch's expand_outplace(mask, self): the result has the broadcast shape.
   const shape = inferSize(mask.sizes, self.sizes);
   if (self.isMeta() || mask.isMeta()) return emptyLike(self, shape);
-  const from = stridedOffsets(shape, expandedStrides(self, shape));
-  const maskAt = stridedOffsets(shape, expandedStrides(mask, shape));
+  const from = viewOffsets(shape, expandedStrides(self, shape));
+  const maskAt = viewOffsets(shape, expandedStrides(mask, shape));
   const out = emptyLike(self, shape);
-  gatherElements(out.dataView(), self.dataView(), from);
-  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null), storedScalar(self.dtype, value));
+  gatherElements(out.dataView(), self.dataView(), from, out.numel);
+  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel), storedScalar(self.dtype, value));
   return out;
 }
 
@@ -185,7 +188,7 @@ export function maskedFill_(_ks: DispatchKeySet, self: Tensor, mask: Tensor, val
   if (self.isMeta() || mask.isMeta()) return self;
   // Writing self must not change the mask as it is read (b.masked_fill_(b, ...)): an aliasing mask is copied.
   const m = mask.sharesStorageWith(self) ? contiguousCopy(mask) : mask;
-  const at = selectWhere(m, stridedOffsets(shape, expandedStrides(m, shape)), stridedOffsets(self.sizes, self.strides));
+  const at = selectWhere(m, viewOffsets(shape, expandedStrides(m, shape)), viewOffsets(self.sizes, self.strides), self.numel);
   // Written in place: the operator's ADInplaceOrView kernel bumps self's version once.
   fillElementsAt(self.dataView(), at, storedScalar(self.dtype, value));
   return self;
@@ -218,9 +221,10 @@ export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): T
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = inferSize(mask.sizes, self.sizes);
   if (self.isMeta() || mask.isMeta()) return emptyLike(self, [0]);
-  const from = selectWhere(mask, stridedOffsets(shape, expandedStrides(mask, shape)), stridedOffsets(shape, expandedStrides(self, shape)));
+  const n = numelOf(shape);
+  const from = selectWhere(mask, viewOffsets(shape, expandedStrides(mask, shape)), viewOffsets(shape, expandedStrides(self, shape)), n);
   const out = emptyLike(self, [from.length]);
-  gatherElements(out.dataView(), self.dataView(), from);
+  gatherElements(out.dataView(), self.dataView(), from, from.length);
   return out;
 }
 
@@ -232,7 +236,7 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
 function nonzeroOf(self: Tensor): Tensor {
   const nd = self.dim();
   if (self.isMeta()) return emptyLike(self, [0, nd], ScalarType.Long);
-  const positions = nonzeroPositions(self.dtype, self.dataView(), stridedOffsets(self.sizes, self.strides));
+  const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel);
   const n = positions.length;
   const out = emptyLike(self, [n, nd], ScalarType.Long);
   // int64 is stored as doubles (Note [Typed storage of each dtype]): coordinates are written as they are.
@@ -278,6 +282,10 @@ interface IndexPlan {
   trailing: { dims: number; run: number };
 }
 
+function numelOf(sizes: readonly number[]): number {
+  return sizes.reduce((a, b) => a * b, 1);
+}
+
 function broadcastShapes(shapes: readonly (readonly number[])[]): number[] | null {
   const nd = Math.max(0, ...shapes.map((s) => s.length));
   const out = new Array<number>(nd).fill(1);
@@ -310,11 +318,11 @@ function metaBroadcastMessage(shapes: readonly (readonly number[])[]): string {
   return 'shape mismatch';
 }
 
-/** The values of an index view at `offsets` (relative to the view), through `fn(value, i)`. */
-function readIndexView(e: IndexView, offsets: Float64Array, fn: (value: number, i: number) => void): void {
+/** The n values of an index view at `offsets` (relative to the view), through `fn(value, i)`. */
+function readIndexView(e: IndexView, offsets: Offsets, n: number, fn: (value: number, i: number) => void): void {
   const { data, base } = e.tensor.dataView();
   const b = base + e.offset;
-  for (let i = 0; i < offsets.length; i++) fn(data[b + (offsets[i] as number)] as number, i);
+  for (let i = 0; i < n; i++) fn(data[b + (offsets === null ? i : (offsets[i] as number))] as number, i);
 }
 
 function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan {
@@ -376,18 +384,18 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
     const e = expanded[d] as IndexView;
     const size = self.sizes[d] as number;
     // PyTorch's indexer numbers the index tensors (j), not self's dims.
-    readIndexView(e, stridedOffsets(e.sizes, e.strides), (v) => {
+    readIndexView(e, viewOffsets(e.sizes, e.strides), numelOf(e.sizes), (v) => {
       if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
     });
   });
-  const block = new Float64Array(bshape.reduce((a, b) => a * b, 1));
+  const block = new Float64Array(numelOf(bshape));
   for (const d of used) {
     const e = expanded[d] as IndexView;
     const size = self.sizes[d] as number;
     const stride = self.strides[d] as number;
     const off = bshape.length - e.sizes.length;
     const strides = bshape.map((_, k) => (k < off || e.sizes[k - off] === 1 ? 0 : (e.strides[k - off] as number)));
-    readIndexView(e, stridedOffsets(bshape, strides), (v, b) => {
+    readIndexView(e, viewOffsets(bshape, strides), block.length, (v, b) => {
       block[b] = (block[b] as number) + (v < 0 ? v + size : v) * stride;
     });
   }
