@@ -1,7 +1,7 @@
 // Indexing kernels: index_select, gather, scatter, scatter_add, masked_fill, masked_select, nonzero,
 // index.Tensor and index_put(_). Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (shape rules and
-// error texts) and native/IndexingUtils.h; the element loops are in IndexKernel.ts (Note [Indexing kernels
-// move elements at offsets]).
+// error texts) and native/IndexingUtils.h; the element loops are in IndexKernel.ts.
+// See Note [Indexing kernels move elements at offsets].
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
