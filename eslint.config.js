@@ -21,16 +21,15 @@ export default tseslint.config(
     },
   },
   {
-    // No kernel converts storage to JS arrays (issue 13): the value-list helpers of rowMajor.ts stay where values
-    // enter or leave. The files below still use them and are being moved onto storage arrays; the list only shrinks.
-    files: ['src/kernels/**/*.ts'],
-    ignores: ['src/kernels/rowMajor.ts', 'src/kernels/TensorAdvancedIndexing.ts'],
+    // No kernel converts storage to JS arrays (issue 13): values become JS lists only where they leave
+    // (tolist, printing) and enter (construction). Kernels read storage arrays (dataView) in place.
+    files: ['src/kernels/**/*.ts', 'src/iter/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-syntax': [
         'error',
         {
-          patterns: ['node:*', 'fs', 'path', 'os', 'child_process'],
-          paths: [{ name: './rowMajor.js', message: 'kernels work on storage arrays (dataView), not JS value lists (issue 13)' }],
+          selector: "CallExpression[callee.property.name='tolist']",
+          message: 'kernels work on storage arrays (dataView), not JS value lists (issue 13)',
         },
       ],
     },

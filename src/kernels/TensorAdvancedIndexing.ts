@@ -1,18 +1,32 @@
 // Indexing kernels: index_select, gather, scatter, scatter_add, masked_fill, masked_select, nonzero,
 // index.Tensor and index_put(_). Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (shape rules and
-// error texts) and native/IndexingUtils.h.
+// error texts) and native/IndexingUtils.h; the element loops are in IndexKernel.ts.
+// See Note [Indexing kernels move elements at offsets].
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
-import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
-import { aten } from '../generated/Operators.js';
-import type { ScalarValue } from '../tensor/elements.js';
+import { readElement } from '../tensor/elements.js';
 import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { numberValuesOf, scalarValuesOf, tensorFromValues } from './rowMajor.js';
-import { around } from './TensorShape.js';
-import { ravel, unravel } from './TensorTransformations.js';
+import {
+  accumulateElements,
+  expandedStrides,
+  fillElementsAt,
+  gatherElements,
+  gatherRuns,
+  nonzeroPositions,
+  offsetsFromTables,
+  scatterElements,
+  selectWhere,
+  storedScalar,
+  strideTable,
+  stridedOffsets,
+  trailingRun,
+  type Offsets,
+  viewOffsets,
+} from './IndexKernel.js';
+import { emptyLike } from './StorageAccess.js';
 
 function checkIndexDtype(index: Tensor, op: string): void {
   if (index.dtype !== ScalarType.Long && index.dtype !== ScalarType.Int) {
@@ -20,26 +34,65 @@ function checkIndexDtype(index: Tensor, op: string): void {
   }
 }
 
-/** `index_select(self, dim, index)`. */
+/** Calls `fn(value, i)` for every element of an int32 / int64 tensor, row-major (int64 is stored as doubles). */
+function forEachIndex(index: Tensor, fn: (value: number, i: number) => void): void {
+  const offsets = viewOffsets(index.sizes, index.strides);
+  const { data, base } = index.dataView();
+  const n = index.numel;
+  for (let i = 0; i < n; i++) fn(data[base + (offsets === null ? i : (offsets[i] as number))] as number, i);
+}
+
+/** A new contiguous tensor with t's values (a copy even when t is contiguous). */
+function contiguousCopy(t: Tensor): Tensor {
+  const out = emptyLike(t, [...t.sizes]);
+  if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), viewOffsets(t.sizes, t.strides), t.numel);
+  return out;
+}
+
+/** `index_select(self, dim, index)`: index_select_out_cpu_'s checks, in its order. */
 export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor): Tensor {
-  if (index.dim() > 1) throw new Error('index_select(): Index is supposed to be a vector');
-  checkIndexDtype(index, 'index_select');
   const d = maybeWrapDim(dim, self.dim());
-  const idx = numberValuesOf(index);
+  if (index.dim() > 1) throw new Error('index_select(): Index is supposed to be a vector');
+  const numel = index.numel;
+  if (self.dim() === 0 && numel !== 1) throw new Error(`index_select(): Index to scalar can have only 1 value, got ${numel} value(s)`);
+  checkIndexDtype(index, 'index_select');
+  const sizes = [...self.sizes];
+  if (self.dim() > 0) sizes[d] = numel;
+  if (self.isMeta() || index.isMeta()) return emptyLike(self, sizes);
   const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
-  for (const i of idx) if (i < -size || i >= size) throw new Error(`index out of range in self`);
-  const sizes = self.dim() === 0 ? [] : [...self.sizes];
-  if (self.dim() > 0) sizes[d] = idx.length;
-  const [outer, , inner] = around(self.dim() === 0 ? [1] : self.sizes, self.dim() === 0 ? 0 : d);
-  const v = scalarValuesOf(self);
-  const out: ScalarValue[] = [];
-  for (let o = 0; o < outer; o++) {
-    for (const i of idx) {
-      const j = i < 0 ? i + size : i;
-      for (let k = 0; k < inner; k++) out.push(v[(o * size + j) * inner + k] as ScalarValue);
+  if (self.dim() > 1 && numel === 0) return emptyLike(self, sizes);
+  if (self.dim() > 1 && self.numel === 0 && size <= 0) throw new Error('index_select(): self indexing axis dim should be positive');
+  // The empty-self check and the dim-1 fast path (check_indexarray_range) report differently from the others.
+  const arrayRange = self.dim() > 1 && (self.numel === 0 || d === 1);
+  const stride = self.dim() === 0 ? 0 : (self.strides[d] as number);
+  const table = new Float64Array(numel);
+  forEachIndex(index, (v, i) => {
+    if (v < 0 || v >= size) {
+      throw new Error(arrayRange ? `INDICES element is out of DATA bounds, id=${v} axis_dim=${size}` : 'index out of range in self');
     }
-  }
-  return tensorFromValues(self, sizes, self.dtype, out);
+    table[i] = v * stride;
+  });
+  const tables = self.sizes.map((s, k) => (k === d ? table : strideTable(s, self.strides[k] as number)));
+  // The dims after d that are contiguous in self move as blocks.
+  const { dims, run } = trailingRun(self, d + 1);
+  const offsets = offsetsFromTables(tables.slice(0, tables.length - dims));
+  const out = emptyLike(self, sizes);
+  gatherRuns(out.dataView(), self.dataView(), offsets, run);
+  return out;
+}
+
+/**
+ * The offsets in `t` of the elements at index's positions with dimension `d` replaced by index's values
+ * (checked against `size`, the dimension's size): scatter / gather's addressing.
+ */
+function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Float64Array {
+  const stride = (k: number): number => (t.dim() === 0 ? 0 : (t.strides[k] as number));
+  const offsets = offsetsFromTables(index.sizes.map((s, k) => (k === d ? new Float64Array(s) : strideTable(s, stride(k)))));
+  forEachIndex(index, (j, i) => {
+    if (j < 0 || j >= size) throw new Error(`index ${j} is out of bounds for dimension ${d} with size ${size}`);
+    offsets[i] = (offsets[i] as number) + j * stride(d);
+  });
+  return offsets;
 }
 
 /** `gather(self, dim, index)`: out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0). */
@@ -55,16 +108,11 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
       );
     }
   });
-  const v = scalarValuesOf(self);
-  const idx = numberValuesOf(index);
-  const out = idx.map((j, i) => {
-    const pos = unravel(i, index.sizes);
-    const size = self.sizes[d] as number;
-    if (j < -size || j >= size) throw new Error(`index ${j} is out of bounds for dimension ${d} with size ${size}`);
-    pos[d] = j < 0 ? j + size : j;
-    return v[ravel(pos, self.sizes)] as ScalarValue;
-  });
-  return tensorFromValues(self, [...index.sizes], self.dtype, out);
+  if (self.isMeta() || index.isMeta()) return emptyLike(self, [...index.sizes]);
+  const offsets = indexedOffsets(self, d, index, self.dim() === 0 ? 1 : (self.sizes[d] as number));
+  const out = emptyLike(self, [...index.sizes]);
+  gatherElements(out.dataView(), self.dataView(), offsets, offsets.length);
+  return out;
 }
 
 function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | number, add: boolean): Tensor {
@@ -73,10 +121,10 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   const d = maybeWrapDim(dim, self.dim());
   checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
+  const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   if (index.numel > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
       throw new Error('Index tensor must have the same number of dimensions as self tensor');
-    const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
     let wrong = false;
     for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
     if (!wrong && typeof src !== 'number')
@@ -86,20 +134,18 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
       throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
     }
   }
-  const out = scalarValuesOf(self);
-  const idx = numberValuesOf(index);
-  const s = typeof src === 'number' ? null : scalarValuesOf(src);
-  idx.forEach((j, i) => {
-    const pos = unravel(i, index.sizes);
-    const srcPos = s === null ? 0 : ravel(pos, (src as Tensor).sizes);
-    const size = self.sizes[d] as number;
-    if (j < -size || j >= size) throw new Error(`index ${j} is out of bounds for dimension ${d} with size ${size}`);
-    pos[d] = j < 0 ? j + size : j;
-    const at = ravel(pos, self.sizes);
-    const value = s === null ? (src as number) : Number(s[srcPos]);
-    out[at] = add ? Number(out[at]) + value : value;
-  });
-  return tensorFromValues(self, [...self.sizes], self.dtype, out);
+  if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta())) return emptyLike(self, [...self.sizes]);
+  const out = contiguousCopy(self);
+  const at = indexedOffsets(out, d, index, size(self, d));
+  if (typeof src === 'number') {
+    fillElementsAt(out.dataView(), at, storedScalar(self.dtype, src));
+    return out;
+  }
+  const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
+  const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
+  if (add) accumulateElements(self.dtype, out.dataView(), at, src.dataView(), from);
+  else scatterElements(out.dataView(), at, src.dataView(), from);
+  return out;
 }
 
 /** `scatter.src(self, dim, index, src)` and `scatter.value` (src a number): a new tensor. */
@@ -112,33 +158,39 @@ export function scatterAdd(_ks: DispatchKeySet, self: Tensor, dim: number, index
   return scatterImpl(self, dim, index, src, true);
 }
 
-/** `masked_fill.Scalar(self, mask, value)`: mask must be bool and broadcast to self. */
-export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
+function checkMaskDtype(mask: Tensor): void {
   if (mask.dtype !== ScalarType.Bool) {
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
   }
+}
+
+/** `masked_fill.Scalar(self, mask, value)`: mask must be bool and broadcast to self. */
+export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
+  checkMaskDtype(mask);
   // As PyTorch's expand_outplace(mask, self): the result has the broadcast shape.
   const shape = inferSize(mask.sizes, self.sizes);
-  const m = scalarValuesOf(mask.expand(shape));
-  const v = scalarValuesOf(self.expand(shape));
-  return tensorFromValues(
-    self,
-    shape,
-    self.dtype,
-    v.map((x, i) => (m[i] === true ? Number(value) : x)),
-  );
+  if (self.isMeta() || mask.isMeta()) return emptyLike(self, shape);
+  const from = viewOffsets(shape, expandedStrides(self, shape));
+  const maskAt = viewOffsets(shape, expandedStrides(mask, shape));
+  const out = emptyLike(self, shape);
+  gatherElements(out.dataView(), self.dataView(), from, out.numel);
+  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel), storedScalar(self.dtype, value));
+  return out;
 }
 
 /** `masked_fill_(self, mask, value)`: in place; the mask broadcasts to self, never the other way. */
-export function maskedFill_(ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
+export function maskedFill_(_ks: DispatchKeySet, self: Tensor, mask: Tensor, value: number | boolean): Tensor {
   const shape = inferSize(mask.sizes, self.sizes);
   if (shape.length !== self.sizes.length || shape.some((s, i) => s !== self.sizes[i])) {
     throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
   }
-  const filled = maskedFill(ks, self, mask, value);
-  if (self.isMeta()) return self;
-  // The operator's ADInplaceOrView kernel bumps self once (Note [Fresh tensors start at version 0]).
-  belowADInplaceOrView(() => aten().copy_.call(self, filled, false));
+  checkMaskDtype(mask);
+  if (self.isMeta() || mask.isMeta()) return self;
+  // Writing self must not change the mask as it is read (b.masked_fill_(b, ...)): an aliasing mask is copied.
+  const m = mask.sharesStorageWith(self) ? contiguousCopy(mask) : mask;
+  const at = selectWhere(m, viewOffsets(shape, expandedStrides(m, shape)), viewOffsets(self.sizes, self.strides), self.numel);
+  // Written in place: the operator's ADInplaceOrView kernel bumps self's version once.
+  fillElementsAt(self.dataView(), at, storedScalar(self.dtype, value));
   return self;
 }
 
@@ -168,24 +220,36 @@ export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = inferSize(mask.sizes, self.sizes);
-  const v = scalarValuesOf(self.expand(shape));
-  const m = scalarValuesOf(mask.expand(shape));
-  const out = v.filter((_, i) => m[i] === true);
-  return tensorFromValues(self, [out.length], self.dtype, out);
+  if (self.isMeta() || mask.isMeta()) return emptyLike(self, [0]);
+  const n = numelOf(shape);
+  const from = selectWhere(mask, viewOffsets(shape, expandedStrides(mask, shape)), viewOffsets(shape, expandedStrides(self, shape)), n);
+  const out = emptyLike(self, [from.length]);
+  gatherElements(out.dataView(), self.dataView(), from, from.length);
+  return out;
 }
 
 /** `nonzero(self)`: [n, ndim] int64 indices of the non-zero elements, row-major. */
 export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const v = numberValuesOf(self);
-  const rows: number[] = [];
-  let n = 0;
-  v.forEach((x, i) => {
-    if (x !== 0) {
-      rows.push(...unravel(i, self.sizes));
-      n++;
+  return nonzeroOf(self);
+}
+
+function nonzeroOf(self: Tensor): Tensor {
+  const nd = self.dim();
+  if (self.isMeta()) return emptyLike(self, [0, nd], ScalarType.Long);
+  const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel);
+  const n = positions.length;
+  const out = emptyLike(self, [n, nd], ScalarType.Long);
+  // int64 is stored as doubles (Note [Typed storage of each dtype]): coordinates are written as they are.
+  const { data, base } = out.dataView();
+  for (let r = 0; r < n; r++) {
+    let flat = positions[r] as number;
+    for (let k = nd - 1; k >= 0; k--) {
+      const s = self.sizes[k] as number;
+      data[base + r * nd + k] = flat % s;
+      flat = Math.floor(flat / s);
     }
-  });
-  return tensorFromValues(self, [n, self.dim()], ScalarType.Long, rows);
+  }
+  return out;
 }
 
 // Note [Advanced indexing]
@@ -193,35 +257,33 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
 // `index.Tensor` and `index_put(_)` follow TensorAdvancedIndexing.cpp's make_info: a bool/uint8 mask of k dims
 // becomes its k nonzero() columns, the index tensors broadcast together, and the result puts the broadcast
 // index dims in place of the indexed dims when those are adjacent, or first when a null (a full `:` slice)
-// separates them (numpy's rule). Every result element maps to one row-major position of self; index reads
-// those positions and index_put_ writes them (checking every index before writing anything). A meta tensor
-// gets the shape only (index_put(_) on meta checks nothing, as PyTorch's); a mask needs its data (nonzero's count), so
-// masks on meta tensors are rejected.
+// separates them (numpy's rule). Every result element maps to one storage offset of self: the row-major sum
+// of one table per result dim (i * stride for a sliced dim; for the broadcast index block, the sum over the
+// indexed dims of index * stride). index reads those offsets and index_put_ writes them (checking every index
+// before writing anything). A meta tensor gets the shape only (index_put(_) on meta checks nothing, as
+// PyTorch's); a mask needs its data (nonzero's count), so masks on meta tensors are rejected.
+
+/** An int32 / int64 index: a strided view of `tensor`, `offset` elements from its first element. */
+interface IndexView {
+  readonly tensor: Tensor;
+  readonly sizes: readonly number[];
+  readonly strides: readonly number[];
+  readonly offset: number;
+}
 
 interface IndexPlan {
   /** The indexing result's shape. */
   sizes: number[];
-  /** For each result element (row-major), its row-major position in self; null for meta. */
-  positions: number[] | null;
+  /** One offset table per result dim (the broadcast block as one), see offsetsFromTables; null for meta. */
+  tables: Float64Array[] | null;
   /** One bool/uint8 mask and nothing else: index_put_ with one value goes through masked_fill. */
   singleMask: boolean;
+  /** The last `dims` tables are self's trailing sliced dims, contiguous: `run` elements (see trailingRun). */
+  trailing: { dims: number; run: number };
 }
 
-/** Broadcasts a row-major value list of shape `from` to shape `to` (right-aligned, sizes 1 repeat). */
-function broadcastValues<T>(v: readonly T[], from: readonly number[], to: readonly number[]): T[] {
-  const off = to.length - from.length;
-  const n = to.reduce((a, b) => a * b, 1);
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) {
-    const idx = unravel(i, to);
-    let j = 0;
-    for (let k = 0; k < from.length; k++) {
-      const s = from[k] as number;
-      j = j * s + (s === 1 ? 0 : (idx[k + off] as number));
-    }
-    out[i] = v[j] as T;
-  }
-  return out;
+function numelOf(sizes: readonly number[]): number {
+  return sizes.reduce((a, b) => a * b, 1);
 }
 
 function broadcastShapes(shapes: readonly (readonly number[])[]): number[] | null {
@@ -256,6 +318,13 @@ function metaBroadcastMessage(shapes: readonly (readonly number[])[]): string {
   return 'shape mismatch';
 }
 
+/** The n values of an index view at `offsets` (relative to the view), through `fn(value, i)`. */
+function readIndexView(e: IndexView, offsets: Offsets, n: number, fn: (value: number, i: number) => void): void {
+  const { data, base } = e.tensor.dataView();
+  const b = base + e.offset;
+  for (let i = 0; i < n; i++) fn(data[b + (offsets === null ? i : (offsets[i] as number))] as number, i);
+}
+
 function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan {
   if (indices.length > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
   if (indices.length === 0) throw new Error('at least one index must be provided');
@@ -266,7 +335,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   }
   const meta = self.isMeta() || indices.some((t) => t?.isMeta() === true);
   // Expand masks into their nonzero() columns.
-  const expanded: ({ sizes: number[]; values: number[] } | null)[] = [];
+  const expanded: (IndexView | null)[] = [];
   const masks = indices.filter((t) => t !== null && (t.dtype === ScalarType.Bool || t.dtype === ScalarType.Byte)).length;
   for (const t of indices) {
     if (t === null) {
@@ -274,7 +343,7 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
       continue;
     }
     if (t.dtype !== ScalarType.Bool && t.dtype !== ScalarType.Byte) {
-      expanded.push({ sizes: [...t.sizes], values: meta ? [] : numberValuesOf(t) });
+      expanded.push({ tensor: t, sizes: t.sizes, strides: t.strides, offset: 0 });
       continue;
     }
     const first = expanded.length;
@@ -287,21 +356,19 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
       }
     });
     if (meta) throw new Error('index: a bool or uint8 mask needs data (its nonzero count), so it cannot index a meta tensor');
-    const m = numberValuesOf(t);
-    const cols: number[][] = Array.from({ length: t.dim() }, () => []);
-    m.forEach((x, i) => {
-      if (x !== 0) unravel(i, t.sizes).forEach((c, k) => (cols[k] as number[]).push(c));
-    });
-    for (const c of cols) expanded.push({ sizes: [c.length], values: c });
+    const nz = nonzeroOf(t); // [n, k] contiguous: column j is the view of stride k from element j
+    const k = t.dim();
+    for (let j = 0; j < k; j++) expanded.push({ tensor: nz, sizes: [nz.sizes[0] as number], strides: [k], offset: j });
   }
   while (expanded.length < self.dim()) expanded.push(null);
   const used = expanded.flatMap((e, d) => (e === null ? [] : [d]));
   const singleMask = masks === 1 && indices.filter((t) => t !== null).length === 1;
+  const plain = (d: number): Float64Array => strideTable(self.sizes[d] as number, self.strides[d] as number);
+  const trailing = trailingRun(self, 0, (d) => expanded[d] !== null);
   if (used.length === 0) {
-    const n = self.numel;
-    return { sizes: [...self.sizes], positions: meta ? null : Array.from({ length: n }, (_, i) => i), singleMask };
+    return { sizes: [...self.sizes], tables: meta ? null : self.sizes.map((_, d) => plain(d)), singleMask, trailing };
   }
-  const shapes = used.map((d) => (expanded[d] as { sizes: number[] }).sizes);
+  const shapes = used.map((d) => (expanded[d] as IndexView).sizes);
   const bshape = broadcastShapes(shapes);
   if (bshape === null) {
     if (meta) throw new Error(metaBroadcastMessage(shapes));
@@ -311,57 +378,45 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const first = used[0] as number;
   const rest = self.sizes.flatMap((s, d) => (expanded[d] === null ? [s] : []));
   const sizes = adjacent ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)] : [...bshape, ...rest];
-  if (meta) return { sizes, positions: null, singleMask };
-  // Bounds, then each index broadcast to the common shape.
-  const idx: (number[] | null)[] = expanded.map((e, d) => {
-    if (e === null) return null;
+  if (meta) return { sizes, tables: null, singleMask, trailing };
+  // Bounds (every index before anything is written), then the block's table: each index broadcast to bshape.
+  used.forEach((d, j) => {
+    const e = expanded[d] as IndexView;
     const size = self.sizes[d] as number;
-    const j = used.indexOf(d); // PyTorch's indexer numbers the index tensors, not self's dims
-    for (const v of e.values)
+    // PyTorch's indexer numbers the index tensors (j), not self's dims.
+    readIndexView(e, viewOffsets(e.sizes, e.strides), numelOf(e.sizes), (v) => {
       if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
-    return broadcastValues(
-      e.values.map((v) => (v < 0 ? v + size : v)),
-      e.sizes,
-      bshape,
-    );
+    });
   });
-  const n = sizes.reduce((a, b) => a * b, 1);
-  const positions = new Array<number>(n);
-  const bnd = bshape.length;
-  for (let r = 0; r < n; r++) {
-    const ri = unravel(r, sizes);
-    const bpart = adjacent ? ri.slice(first, first + bnd) : ri.slice(0, bnd);
-    const b = ravel(bpart, bshape);
-    const selfIdx = new Array<number>(self.dim());
-    let k = bnd; // the next sliced dim's position in the result (non-adjacent case)
-    for (let d = 0; d < self.dim(); d++) {
-      const e = idx[d];
-      if (e !== null && e !== undefined) selfIdx[d] = e[b] as number;
-      else if (!adjacent) selfIdx[d] = ri[k++] as number;
-      else selfIdx[d] = ri[d < first ? d : d - used.length + bnd] as number;
-    }
-    positions[r] = ravel(selfIdx, self.sizes);
+  const block = new Float64Array(numelOf(bshape));
+  for (const d of used) {
+    const e = expanded[d] as IndexView;
+    const size = self.sizes[d] as number;
+    const stride = self.strides[d] as number;
+    const off = bshape.length - e.sizes.length;
+    const strides = bshape.map((_, k) => (k < off || e.sizes[k - off] === 1 ? 0 : (e.strides[k - off] as number)));
+    readIndexView(e, viewOffsets(bshape, strides), block.length, (v, b) => {
+      block[b] = (block[b] as number) + (v < 0 ? v + size : v) * stride;
+    });
   }
-  return { sizes, positions, singleMask };
+  const sliced = self.sizes.flatMap((_, d) => (expanded[d] === null ? [plain(d)] : []));
+  const tables = adjacent ? [...sliced.slice(0, first), block, ...sliced.slice(first)] : [block, ...sliced];
+  return { sizes, tables, singleMask, trailing };
 }
 
 /** `index.Tensor(self, indices)`: `self[indices]` with tensor (or mask, or null for `:`) indices. */
 export function index(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[]): Tensor {
   const plan = planIndex(self, indices);
-  if (plan.positions === null) return tensorFromValues(self, plan.sizes, self.dtype, []);
-  const v = scalarValuesOf(self);
-  return tensorFromValues(
-    self,
-    plan.sizes,
-    self.dtype,
-    plan.positions.map((p) => v[p] as ScalarValue),
-  );
+  if (plan.tables === null) return emptyLike(self, plan.sizes);
+  const { dims, run } = plan.trailing;
+  const offsets = offsetsFromTables(plan.tables.slice(0, plan.tables.length - dims));
+  const out = emptyLike(self, plan.sizes);
+  gatherRuns(out.dataView(), self.dataView(), offsets, run);
+  return out;
 }
 
-/** The row-major values of self after `index_put_`; null for meta (no checks, as PyTorch's meta kernel). */
-function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate: boolean): ScalarValue[] | null {
-  // PyTorch's meta index_put(_) only returns self's shape: no index, shape or dtype checks.
-  if (self.isMeta() || values.isMeta() || indices.some((t) => t?.isMeta() === true)) return null;
+/** index_put_ on a tensor with data (the meta cases return before): checks every index, then writes self. */
+function putInto(self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate: boolean): void {
   const plan = planIndex(self, indices);
   const off = plan.sizes.length - values.dim();
   const expandable = off >= 0 && values.sizes.every((s, k) => s === 1 || s === plan.sizes[k + off]);
@@ -376,36 +431,36 @@ function putValues(self: Tensor, indices: (Tensor | null)[], values: Tensor, acc
       `Index put requires the source and destination dtypes match, got ${scalarTypeToString(self.dtype)} for the destination and ${scalarTypeToString(values.dtype)} for the source.`,
     );
   }
-  if (plan.positions === null) return null;
-  const out = scalarValuesOf(self);
-  const src = maskedFill
-    ? new Array<ScalarValue>(plan.positions.length).fill(scalarValuesOf(values)[0] as ScalarValue)
-    : broadcastValues(scalarValuesOf(values), values.sizes, plan.sizes);
-  const isBool = self.dtype === ScalarType.Bool;
-  const isFloat32 = self.dtype === ScalarType.Float;
-  plan.positions.forEach((p, i) => {
-    const x = src[i] as ScalarValue;
-    if (!accumulate) out[p] = maskedFill && !isBool && typeof x === 'boolean' ? Number(x) : x;
-    else if (isBool) out[p] = out[p] === true || x === true;
-    else {
-      const sum = Number(out[p]) + Number(x);
-      out[p] = isFloat32 ? Math.fround(sum) : sum;
-    }
-  });
-  return out;
+  const at = offsetsFromTables(plan.tables as Float64Array[]);
+  if (maskedFill) {
+    const v = values.dataView();
+    fillElementsAt(self.dataView(), at, storedScalar(self.dtype, readElement(values.dtype, v.data, v.base)));
+    return;
+  }
+  // Values that share self's memory are read before anything is written.
+  const src = values.sharesStorageWith(self) ? contiguousCopy(values) : values;
+  const from = stridedOffsets(plan.sizes, expandedStrides(src, plan.sizes));
+  if (accumulate) accumulateElements(self.dtype, self.dataView(), at, src.dataView(), from);
+  else scatterElements(self.dataView(), at, src.dataView(), from);
+}
+
+function anyMeta(self: Tensor, indices: (Tensor | null)[], values: Tensor): boolean {
+  return self.isMeta() || values.isMeta() || indices.some((t) => t?.isMeta() === true);
 }
 
 /** `index_put_(self, indices, values, accumulate=False)`: writes (or, accumulating, adds) values in place. */
 export function indexPut_(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate = false): Tensor {
-  const out = putValues(self, indices, values, accumulate);
-  if (out === null) return self;
-  // index_put_'s own ADInplaceOrView kernel bumps self once (Note [Fresh tensors start at version 0]).
-  belowADInplaceOrView(() => aten().copy_.call(self, tensorFromValues(self, [...self.sizes], self.dtype, out), false));
+  // PyTorch's meta index_put(_) only returns self's shape: no index, shape or dtype checks.
+  if (anyMeta(self, indices, values)) return self;
+  // Written in place: index_put_'s own ADInplaceOrView kernel bumps self's version once.
+  putInto(self, indices, values, accumulate);
   return self;
 }
 
 /** `index_put(self, indices, values, accumulate=False)`: index_put_ on a copy. */
 export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | null)[], values: Tensor, accumulate = false): Tensor {
-  const out = putValues(self, indices, values, accumulate);
-  return tensorFromValues(self, [...self.sizes], self.dtype, out ?? []);
+  if (anyMeta(self, indices, values)) return emptyLike(self, [...self.sizes]);
+  const out = contiguousCopy(self);
+  putInto(out, indices, values, accumulate);
+  return out;
 }
