@@ -24,7 +24,7 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import { cat as catBinding } from '../generated/functions.js';
-import { setKernelBackend } from '../wasm/index.js';
+import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
 
 export { scope } from '../tensor/StorageScope.js';
 
@@ -192,6 +192,9 @@ export const cat: typeof catBinding = ((...a: unknown[]) => {
 export { Generator, manualSeed, seed, initialSeed };
 
 export { getDefaultDtype, setDefaultDtype };
+
+/** `torch.get_num_threads()` / `torch.set_num_threads(n)`: threads of intra-op parallel kernels (Note [Worker threads over linear memory]). */
+export { getNumThreads, setNumThreads };
 
 // dtype constants, as torch.float32 etc.
 export const bool = ScalarType.Bool;

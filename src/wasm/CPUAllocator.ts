@@ -151,9 +151,14 @@ export class WasmCPUAllocator implements Allocator {
    * constructor whose instances can run their cleanup now, and `reclaim(registry)`, which collects garbage
    * and runs it; it is called when linear memory is first used, so that its cost stays out of start-up.
    * Node's entry point (src/node.ts) installs one; browsers have none. Storages allocated before keep their
-   * old registration (freed when the event loop turns).
+   * old registration (freed when the event loop turns). `null` removes the reclaimer (the browsers' path).
    */
-  setSynchronousReclaimer(make: () => SynchronousReclaimer | null): void {
+  setSynchronousReclaimer(make: (() => SynchronousReclaimer | null) | null): void {
+    if (make === null) {
+      this.makeReclaimer = null;
+      this.reclaimNow = null;
+      return;
+    }
     this.makeReclaimer = make;
     if (this.rt !== null) this.installReclaimer();
   }

@@ -113,14 +113,22 @@ function browserHost(): ThreadHost | null {
   };
 }
 
-/** Whether linear memory should be shared: there is a way to start workers and more than one core. */
+/** Whether there is a way to start workers here (a host and SharedArrayBuffer). */
+function canSpawn(): boolean {
+  return host !== null && typeof SharedArrayBuffer === 'function';
+}
+
+/**
+ * Whether linear memory made now should be shared: workers can be started and more than one thread is
+ * wanted (`set_num_threads(1)` before first use keeps it an ordinary memory).
+ */
 export function threadsAvailable(): boolean {
-  return host !== null && host.cores > 1 && typeof SharedArrayBuffer === 'function';
+  return canSpawn() && getNumThreads() > 1;
 }
 
 /** `torch.get_num_threads()`: the threads an operator may use (default: the cores, 1 without a host). */
 export function getNumThreads(): number {
-  return requested ?? (threadsAvailable() ? (host as ThreadHost).cores : 1);
+  return requested ?? (canSpawn() ? (host as ThreadHost).cores : 1);
 }
 
 /** `torch.set_num_threads(n)`: the threads intra-op parallel kernels may use, the caller included. */

@@ -87,6 +87,7 @@ describe.runIf(onWasm)('storage lifetime (wasm backend)', () => {
     if (allocator === null) throw new Error('no wasm allocator');
     const softLimit = allocator.softLimitMin;
     allocator.softLimitMin = 4 << 20;
+    allocator.setSynchronousReclaimer(null); // as in browsers (test/setup.ts loads the Node entry, which has one)
     const warnings: string[] = [];
     const previous = setWarningHandler((m) => warnings.push(m));
     try {

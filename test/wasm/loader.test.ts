@@ -18,6 +18,7 @@ import {
   memoryImport,
   memoryViews,
   relaxedSimdSupported,
+  threadsAvailable,
   sections,
   setKernelBackend,
   simdSupported,
@@ -168,9 +169,10 @@ describe('memory views', () => {
 });
 
 describe('the default memory (Note [Linear memory reserved up front])', () => {
-  it('is an ordinary memory with its initial pages reserved up front, unless options say otherwise', () => {
+  it('is an ordinary memory with its initial pages reserved up front, unless options or threads say otherwise', () => {
     const rt = wasmRuntime();
-    expect(rt.memory.shared).toBe(false);
+    // Shared when made with worker threads available and wanted (Note [Worker threads over linear memory]).
+    expect(rt.memory.shared).toBe(threadsAvailable());
     // The earlier test in this file made it with 64 KiB initial; a fresh default reserves 1 GiB (or less where refused).
     const fresh = instantiateKernels({ shared: false, initialBytes: 1 << 30 });
     expect(fresh.memory.byteLength).toBe(1 << 30);
