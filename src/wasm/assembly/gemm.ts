@@ -1,26 +1,32 @@
-// Single-precision matrix product C = alpha·A·B (+ C), with packed panels and a register-blocked 4×8
-// micro-kernel. The shape is BLIS's (and XNNPACK's f32-gemm): five loops around a micro-kernel, A and B
-// packed into contiguous panels so the micro-kernel streams both from cache with unit stride. ATen's
-// counterpart is the BLAS sgemm behind at::mm (native/cpu/BlasKernel.cpp, mkldnn_matmul).
+// Matrix products C = alpha·A·B (+ C) in float32 (f32_gemm, a 4×8 micro-kernel) and float64 (f64_gemm, a 4×4
+// micro-kernel), with packed panels and register blocking. The shape is BLIS's (and XNNPACK's f32-gemm): five
+// loops around a micro-kernel, A and B packed into contiguous panels so the micro-kernel streams both from
+// cache with unit stride. ATen's counterpart is the BLAS sgemm / dgemm behind at::mm (native/cpu/BlasKernel.cpp,
+// mkldnn_matmul).
 //
 // Note [Packed gemm]
 // ~~~~~~~~~~~~~~~~~~
 // - A (m×k) and B (k×n) are read through element strides (rs, cs), so a transposed or sliced operand is
 //   packed straight from its storage: no contiguous copy. C is row-major with row stride ldc.
-// - Blocking: for each NC-column block of B and each KC-deep slice, B is packed into KC×8 panels (8 columns
-//   side by side per k); then for each MC-row block of A, A is packed into KC×4 panels (4 rows side by side
-//   per k), and the micro-kernel runs over every 4×8 tile. KC×8 floats of B (8 KiB) stay in L1 while a
-//   panel of A streams; an MC×KC block of A (64 KiB) stays in L2.
-// - The micro-kernel keeps the 4×8 tile in eight f32x4 accumulators (more than eight live v128 spill on
-//   x86-64 engines). Per k: two loads of B, four splats of A, eight multiplies and eight adds (plain SIMD has
-//   no fused multiply-add; products round before they are added).
-// - Summation order, which the JS twin follows bit for bit: each KC slice sums its products in k order into
-//   a fresh accumulator; the slice's sum times alpha is then stored (the first slice, unless accumulating)
-//   or added to C.
-// - Edge tiles: panels are zero-padded to 4 rows / 8 columns; a partial tile is computed whole into the
+// - Blocking (float32): for each NC-column block of B (NC = 512) and each KC-deep slice (KC = 256), B is packed
+//   into KC×8 panels (8 columns side by side per k); then for each MC-row block of A (MC = 64), A is packed into
+//   KC×4 panels (4 rows side by side per k), and the micro-kernel runs over every 4×8 tile. KC×8 floats of B
+//   (8 KiB) stay in L1 while a panel of A streams; an MC×KC block of A (64 KiB) stays in L2; the packed B
+//   block is 512 KiB.
+// - float64 blocks the same way with the same KC and MC, but B's panels are KC×4 (NR = 4) and NC = 256, so the
+//   packed B block stays at 512 KiB (256×256 doubles); packed A is 128 KiB and a B panel 8 KiB.
+// - The micro-kernels keep their tile in eight v128 accumulators (more than eight live v128 spill on x86-64
+//   engines): float32, 4×8 in f32x4s, per k two loads of B, four splats of A, eight multiplies and eight adds;
+//   float64, 4×4 in f64x2s (4 rows × 2 vectors), the same per k with 64-bit splats. Plain SIMD has no fused
+//   multiply-add; products round before they are added.
+// - Summation order, which the JS twins (src/wasm/reference.ts) follow bit for bit: each KC slice sums its
+//   products in k order into a fresh accumulator; the slice's sum times alpha (skipped when alpha is 1) is then
+//   stored (the first slice, unless accumulating) or added to C.
+// - Edge tiles: panels are zero-padded to 4 rows / NR columns; a partial tile is computed whole into the
 //   workspace's tile scratch and its live part copied to C.
-// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_FLOATS float32s): packed A, packed B, the tile scratch.
-//   Kernels never allocate; the caller lends it (src/kernels/LinearAlgebra.ts).
+// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_BYTES in src/wasm/reference.ts, the larger of the two
+//   layouts): packed A, packed B, the tile scratch. Kernels never allocate; the caller lends it
+//   (src/kernels/LinearAlgebra.ts, `packedGemm`).
 
 const MR: usize = 4;
 const NR: usize = 8;
@@ -208,7 +214,7 @@ export function f32_gemm(
   }
 }
 
-// ---- float64: f64x2 lanes, a 4×4 micro-kernel (Note [Packed gemm]) ----
+// ---- float64: f64x2 lanes, a 4×4 micro-kernel, NR = 4, NC = 256 (Note [Packed gemm]) ----
 
 const MR64: usize = 4;
 const NR64: usize = 4;
