@@ -10,10 +10,10 @@
 //   out[b, group's outputs] (og × L) = W_g (og × K) · columns (+ bias, written first and accumulated onto)
 //   grad columns (K × L) = W_gᵀ · grad_out[b, g];  grad_x[b, g] = col2im(grad columns)  (a scatter-add)
 //   grad_W_g (og × K) += grad_out[b, g] · columnsᵀ   (summed over the batch)
-// The products run on LinearAlgebra's gemmInto (the packed WebAssembly gemm for float32 in linear memory,
-// reading transposed operands through their strides). float16/bfloat16 compute in float32 and round the
-// result once, as PyTorch's CPU kernels accumulate them in float. Sums follow the gemm's order, so results
-// can differ from PyTorch's (oneDNN's) in the last bits of float32.
+// The products run on LinearAlgebra's gemmInto (the packed WebAssembly gemm for float32 and float64 in
+// linear memory, reading transposed operands through their strides). float16/bfloat16 compute in float32
+// and round the result once, as PyTorch's CPU kernels accumulate them in float. Sums follow the gemm's
+// order, so results can differ from PyTorch's (oneDNN's) in the last bits.
 
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';

@@ -27,13 +27,16 @@ export const cppName = (t: ScalarType): string => LOWER[t] ?? scalarTypeToString
 
 // Note [Cache-blocked gemm]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// C += A·B on row-major blocks, in i-k-j order, four rows of A at a time: the innermost loop runs along a row of B and a row of C
-// (unit stride, which V8 compiles to a tight loop), and the k and j ranges are blocked so that the slice of B
-// a block reuses (BK × BJ values) stays in L1/L2 cache across the rows of A. This is the baseline the
-// WebAssembly SIMD kernels will replace: it leaves register blocking (a 4×4 or 6×16 micro-kernel keeping C in
-// registers), packing of A and B into contiguous panels, SIMD and threads on the table (bench/RESULTS.md).
-// Products accumulate in the output's precision with separate multiply and add, so float32 results can differ
-// from PyTorch's BLAS (fused multiply-adds, another summation order) in the last bits.
+// The JS fallback: float32 and float64 products whose operands live in linear memory run on the packed
+// WebAssembly gemm (f32_gemm / f64_gemm, Note [Packed gemm] in src/wasm/assembly/gemm.ts) through `packedGemm`.
+// This loop is what is left: storage outside linear memory (the 'js' backend, small or over-the-cap
+// storages) and dtypes without a kernel (int64, int32, ...), on contiguous copies of the operands.
+// C += A·B on row-major blocks, in i-k-j order, four rows of A at a time: the innermost loop runs along a row
+// of B and a row of C (unit stride, which V8 compiles to a tight loop), and the k and j ranges are blocked so
+// that the slice of B a block reuses (BK × BJ values) stays in L1/L2 cache across the rows of A. Products
+// accumulate in the output's precision with separate multiply and add, so float32 results can differ from
+// PyTorch's BLAS (fused multiply-adds, another summation order) in the last bits; the packed gemm sums in its
+// own order (KC slices), so the two paths can differ from each other in the last bits too.
 const BK = 128;
 const BJ = 256;
 
@@ -126,28 +129,43 @@ type Gemm = (
   ws: number,
 ) => void;
 
+/** The packed gemm kernel of a dtype (Note [Packed gemm]), or null for dtypes without one. */
+const gemmKernelName = (t: ScalarType): 'f32_gemm' | 'f64_gemm' | null =>
+  t === ScalarType.Float ? 'f32_gemm' : t === ScalarType.Double ? 'f64_gemm' : null;
+
+/** Whether `packedGemm` applies to operands of `t`'s dtype in these arrays: a kernel, all in linear memory. */
+function packedGemmApplies(t: ScalarType, ...tensors: Tensor[]): boolean {
+  const name = gemmKernelName(t);
+  return name !== null && wasmKernelFor<Gemm>(name, ...tensors.map((x) => x.storage.data(t))) !== null;
+}
+
 /**
  * `out[i] = alpha·(a[i] @ b[i])` (`+ out[i]` when `accumulate`) for every matrix i of a batch (`batch` 0: 2-D
- * operands), float32, through the packed gemm (Note [Packed gemm]) reading a and b through their strides.
- * False when an operand is not in linear memory (the caller then takes the JS loop); out must be contiguous.
+ * operands), float32 or float64, through the packed gemm (f32_gemm / f64_gemm, Note [Packed gemm]) reading a
+ * and b through their strides (a batch of 3-D operands through their batch strides, 0 when broadcast). False
+ * when the dtype has no kernel or an operand is not in linear memory (the caller then takes the JS loop); out
+ * must be contiguous.
  */
 function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
-  if (out.dtype !== ScalarType.Float) return false;
+  const dtype = out.dtype;
+  const name = gemmKernelName(dtype);
+  if (name === null || a.dtype !== dtype || b.dtype !== dtype) return false;
   const d = a.dim();
   const [m, k] = a.sizes.slice(d - 2) as [number, number];
   const n = b.sizes[d - 1] as number;
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
-  const data = (t: Tensor): StorageArray => t.storage.data(ScalarType.Float);
-  if (wasmKernelFor<Gemm>('f32_gemm', data(a), data(b), data(out)) === null) return false;
+  const data = (t: Tensor): StorageArray => t.storage.data(dtype);
+  if (wasmKernelFor<Gemm>(name, data(a), data(b), data(out)) === null) return false;
   const threads = threadsFor((m * n * k) / 16);
+  // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
-  const [A, B, C, W] = [data(a), data(b), data(out), data(ws)];
-  const gemm = wasmKernelFor<Gemm>('f32_gemm', A, B, C, W);
+  const [A, B, C, W] = [data(a), data(b), data(out), ws.storage.data(ScalarType.Float)];
+  const gemm = wasmKernelFor<Gemm>(name, A, B, C, W);
   if (gemm !== null) {
-    const aOff = a.storage.arrayOffset(ScalarType.Float) + a.storageOffset;
-    const bOff = b.storage.arrayOffset(ScalarType.Float) + b.storageOffset;
-    const cOff = out.storage.arrayOffset(ScalarType.Float) + out.storageOffset;
+    const aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
+    const bOff = b.storage.arrayOffset(dtype) + b.storageOffset;
+    const cOff = out.storage.arrayOffset(dtype) + out.storageOffset;
     const [rsa, csa] = [a.strides[d - 2] as number, a.strides[d - 1] as number];
     const [rsb, csb] = [b.strides[d - 2] as number, b.strides[d - 1] as number];
     const [sa, sb] = d === 3 ? [a.strides[0] as number, b.strides[0] as number] : [0, 0];
@@ -157,7 +175,11 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
       const pb = addressOf(B, bOff + i * sb);
       const pc = addressOf(C, cOff + i * m * n);
       if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
-      else runKernelCalls('f32_gemm', splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], 4));
+      else
+        runKernelCalls(
+          name,
+          splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], C.BYTES_PER_ELEMENT),
+        );
     }
   }
   ws.dispose();
@@ -165,27 +187,12 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
 }
 
 /**
- * One gemm call (f32_gemm's arguments) as `threads` calls over disjoint blocks of C: column blocks (multiples
+ * One gemm call (f32_gemm's or f64_gemm's arguments; elements of `bytes`) as `threads` calls over disjoint blocks of C: column blocks (multiples
  * of 8) when C is wider than tall, else row blocks (multiples of 4), each with its own workspace. Every
  * element of C is summed by one thread in the same order as on one (Note [Worker threads over linear memory]).
  */
-function splitGemm(threads: number, call: readonly number[], bytes: number): number[][] {
-  const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+function splitGemm(threads: number, call: Parameters<Gemm>, bytes: number): number[][] {
+  const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call;
   const byColumns = n >= m;
   const cuts = splitRange(byColumns ? n : m, threads, byColumns ? 8 : 4);
   const calls: number[][] = [];
@@ -240,19 +247,25 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   return out;
 }
 
-/** `bmm(self, mat2)`: [b, n, k] × [b, k, m]. */
-export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
-  if (self.dim() !== 3) throw new Error('batch1 must be a 3D tensor');
-  if (mat2.dim() !== 3) throw new Error('batch2 must be a 3D tensor');
-  const [bs, m, k] = self.sizes as [number, number, number];
-  const [bs2, k2, n] = mat2.sizes as [number, number, number];
+/** bmm's (and baddbmm's) checks of batch1 [b, m, k] and batch2 [b, k, n], in PyTorch's order; returns [b, m, k, n]. */
+function checkBmm(batch1: Tensor, batch2: Tensor): [number, number, number, number] {
+  if (batch1.dim() !== 3) throw new Error('batch1 must be a 3D tensor');
+  if (batch2.dim() !== 3) throw new Error('batch2 must be a 3D tensor');
+  const [bs, m, k] = batch1.sizes as [number, number, number];
+  const [bs2, k2, n] = batch2.sizes as [number, number, number];
   if (bs !== bs2 || k !== k2) {
     throw new Error(`Expected size for first two dimensions of batch2 tensor to be: [${bs}, ${k}] but got: [${bs2}, ${k2}].`);
   }
-  if (self.dtype !== mat2.dtype) {
-    throw new Error(`expected scalar type ${scalarTypeToString(self.dtype)} but found ${scalarTypeToString(mat2.dtype)}`);
+  if (batch1.dtype !== batch2.dtype) {
+    throw new Error(`expected scalar type ${scalarTypeToString(batch1.dtype)} but found ${scalarTypeToString(batch2.dtype)}`);
   }
-  checkDtypes(self, mat2, 'batch1 and batch2');
+  checkDtypes(batch1, batch2, 'batch1 and batch2');
+  return [bs, m, k, n];
+}
+
+/** `bmm(self, mat2)`: [b, n, k] × [b, k, m]. */
+export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
+  const [bs, m, k, n] = checkBmm(self, mat2);
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.dtype, self.device);
   if (out.isMeta() || bs * m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
   const [a, b] = [contiguous(self), contiguous(mat2)];
@@ -441,16 +454,14 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
 }
 
 /**
- * addmm as BLAS computes it, float32 in linear memory: out = beta·self (broadcast), then out += alpha·(mat1 @ mat2)
+ * addmm as BLAS computes it, float32 or float64 in linear memory: out = beta·self (broadcast), then out += alpha·(mat1 @ mat2)
  * in the packed gemm. Null when that path does not apply (the caller then computes mm, scales and adds).
  */
 function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
-  if (mat1.dtype !== ScalarType.Float || self.isMeta() || mat1.sizes[1] !== mat2.sizes[0]) return null;
-  const data = (t: Tensor): StorageArray => t.storage.data(ScalarType.Float);
-  if (wasmKernelFor<Gemm>('f32_gemm', data(mat1), data(mat2)) === null) return null;
+  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || !packedGemmApplies(mat1.dtype, mat1, mat2)) return null;
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
   const bias = self.expand([m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
-  const out = newStrided([m, n], [n, 1], ScalarType.Float, mat1.device);
+  const out = newStrided([m, n], [n, 1], mat1.dtype, mat1.device);
   if (m * n === 0) return out;
   // With beta = 0 self's values (even NaN) are ignored.
   if (beta !== 0) {
@@ -501,14 +512,41 @@ function isBiasLikelyFusable(bias: Tensor): boolean {
   return (bias.dim() === 1 || nonOne === 1) && bias.isContiguous();
 }
 
-/** `baddbmm(self, batch1, batch2, *, beta=1, alpha=1)`. */
+/**
+ * `baddbmm(self, batch1, batch2, *, beta=1, alpha=1)`: beta·self + alpha·(batch1 @ batch2). As BLAS computes it
+ * where the packed gemm applies (baddbmmPacked); else bmm, then scale and add.
+ */
 export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2: Tensor, beta = 1, alpha = 1): Tensor {
   if (self.dtype !== batch1.dtype) {
     const [a, b, c] = [self.dtype, batch1.dtype, batch2.dtype].map(cppName);
     throw new Error(`Input dtypes must be the same, got: input ${a}, batch1: ${b}, batch2: ${c}`);
   }
+  const fused = baddbmmPacked(self, batch1, batch2, beta, alpha);
+  if (fused !== null) return fused;
   const prod = bmm(ks, batch1, batch2);
+  // self must broadcast to the product's shape; with beta = 0 its values (even NaN) are ignored.
   self.expand(prod.sizes);
   const scaled = alpha === 1 ? prod : prod.mul(alpha);
   return beta === 1 ? scaled.add(self) : beta === 0 ? scaled : scaled.add(self.mul(beta));
+}
+
+/**
+ * baddbmm as BLAS computes it, float32 or float64 in linear memory (addmmPacked's shape): out = beta·self
+ * (broadcast to [b, m, n]; not read when beta = 0, so NaN there is ignored), then out += alpha·(batch1 @ batch2)
+ * through the packed gemm, one pass over the batch. Null when that path does not apply.
+ */
+function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): Tensor | null {
+  if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.dtype !== batch2.dtype) return null;
+  if (!packedGemmApplies(batch1.dtype, batch1, batch2)) return null;
+  const [bs, m, , n] = checkBmm(batch1, batch2);
+  const bias = self.expand([bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
+  const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.dtype, batch1.device);
+  if (bs * m * n === 0) return out;
+  if (beta !== 0) {
+    out.copy_(bias);
+    if (beta !== 1) out.mul_(beta);
+  }
+  if (packedGemm(batch1, batch2, out, alpha, beta !== 0)) return out;
+  out.dispose();
+  return null;
 }

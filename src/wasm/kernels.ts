@@ -81,6 +81,23 @@ export interface Kernels {
     accumulate: number,
     ws: number,
   ): void;
+  /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
+  f64_gemm(
+    m: number,
+    n: number,
+    k: number,
+    alpha: number,
+    a: number,
+    rsa: number,
+    csa: number,
+    b: number,
+    rsb: number,
+    csb: number,
+    c: number,
+    ldc: number,
+    accumulate: number,
+    ws: number,
+  ): void;
 }
 
 export type KernelName = keyof Kernels;
@@ -115,6 +132,7 @@ const NAMES: Record<KernelName, true> = {
   f32_softmax_rows: true,
   f32_log_softmax_rows: true,
   f32_gemm: true,
+  f64_gemm: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -232,6 +250,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
       const v = f32();
       ref.f32_gemm(m, n, k, fround(alpha), v, a >>> 2, rsa, csa, v, b >>> 2, rsb, csb, v, c >>> 2, ldc, accumulate !== 0);
+    },
+    f64_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
+      const v = f64();
+      ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
     },
   };
 }

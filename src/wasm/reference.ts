@@ -376,8 +376,11 @@ export function rextreme(isMax: boolean, n: number, x: Float32Array | Float64Arr
 
 /** The depth of one k-slice of the packed gemm: the twin sums in the same slices (Note [Packed gemm]). */
 export const GEMM_KC = 256;
-/** Bytes of workspace f32_gemm needs: packed A (64×256), packed B (256×512) and a 4×8 tile, float32. */
-export const GEMM_WORKSPACE_BYTES = (64 * 256 + 256 * 512 + 32) * 4;
+/**
+ * Bytes of workspace f32_gemm and f64_gemm need, the larger of the two layouts: f32, packed A (64×256), packed
+ * B (256×512) and a 4×8 tile of float32s; f64, packed A (64×256), packed B (256×256) and a 4×4 tile of float64s.
+ */
+export const GEMM_WORKSPACE_BYTES = Math.max((64 * 256 + 256 * 512 + 32) * 4, (64 * 256 + 256 * 256 + 16) * 8);
 
 /**
  * C = alpha·A·B (+ C when `accumulate`), float32, in the kernel's order: per 256-deep k-slice, products
@@ -420,6 +423,52 @@ export function f32_gemm(
       const add = accumulate || p0 !== 0;
       for (let j = 0; j < n; j++) {
         const v = alpha === 1 ? (acc[j] as number) : fround(alpha * (acc[j] as number));
+        c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
+      }
+    }
+  }
+}
+
+/**
+ * f32_gemm's float64 twin, in f64_gemm's order: per 256-deep k-slice, products summed in k order into a fresh
+ * accumulator, then the slice times alpha stored (first slice, not accumulating) or added to C.
+ */
+export function f64_gemm(
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: Float64Array,
+  ai: number,
+  rsa: number,
+  csa: number,
+  b: Float64Array,
+  bi: number,
+  rsb: number,
+  csb: number,
+  c: Float64Array,
+  ci: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
+  if (k === 0) {
+    if (!accumulate) for (let i = 0; i < m; i++) c.fill(0, ci + i * ldc, ci + i * ldc + n);
+    return;
+  }
+  const acc = new Float64Array(n);
+  for (let i = 0; i < m; i++) {
+    const cRow = ci + i * ldc;
+    for (let p0 = 0; p0 < k; p0 += GEMM_KC) {
+      const pEnd = Math.min(p0 + GEMM_KC, k);
+      acc.fill(0);
+      for (let p = p0; p < pEnd; p++) {
+        const av = a[ai + i * rsa + p * csa] as number;
+        const bRow = bi + p * rsb;
+        for (let j = 0; j < n; j++) acc[j] = (acc[j] as number) + av * (b[bRow + j * csb] as number);
+      }
+      const add = accumulate || p0 !== 0;
+      for (let j = 0; j < n; j++) {
+        const v = alpha === 1 ? (acc[j] as number) : alpha * (acc[j] as number);
         c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
       }
     }

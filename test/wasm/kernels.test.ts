@@ -136,54 +136,65 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
-  describe('f32_gemm', () => {
-    // Regions of the 16 MiB test memory: A, B, C (two copies), the workspace.
-    const [GA, GB, GC1, GC2, WS] = [1 << 20, 3 << 20, 5 << 20, 7 << 20, 9 << 20];
-    /** A m×k with strides (rsa, csa), B k×n with (rsb, csb) over `fill`ed values; C filled too (for accumulate). */
-    const cases: [m: number, n: number, k: number, transA: boolean, transB: boolean, alpha: number, acc: number][] = [
-      [1, 1, 1, false, false, 1, 0],
-      [4, 8, 3, false, false, 1, 0],
-      [5, 9, 17, false, false, 1, 0],
-      [3, 7, 0, false, false, 1, 0],
-      [3, 7, 0, false, false, 1, 1],
-      [64, 128, 256, false, false, 1, 0],
-      [65, 513, 257, false, true, 1, 1],
-      [70, 20, 300, true, false, -0.5, 0],
-      [33, 600, 520, true, true, 2, 1],
-    ];
-    for (const [m, n, k, ta, tb, alpha, acc] of cases) {
-      it(`${m}×${k} · ${k}×${n}${ta ? ', A transposed' : ''}${tb ? ', B transposed' : ''}, alpha ${alpha}${acc ? ', accumulating' : ''}: the twin's bits, and close to the exact product`, () => {
-        expect(WS + GEMM_WORKSPACE_BYTES).toBeLessThanOrEqual(1 << 24);
-        const [rsa, csa] = ta ? [1, m] : [k, 1];
-        const [rsb, csb] = tb ? [1, k] : [n, 1];
-        // A little smaller magnitudes than fill's so the exact-product check is meaningful.
-        const a = view(4, GA, m * k) as Float32Array;
-        const b = view(4, GB, k * n) as Float32Array;
-        for (let i = 0; i < a.length; i++) a[i] = Math.sin(i * 0.37 + m) * 3;
-        for (let i = 0; i < b.length; i++) b[i] = Math.cos(i * 0.11 + n) * 2;
-        const c1 = view(4, GC1, m * n) as Float32Array;
-        const c2 = view(4, GC2, m * n) as Float32Array;
-        for (let i = 0; i < m * n; i++) c1[i] = c2[i] = (i % 7) - 3;
-        const before = Float32Array.from(c1);
-        wasm.f32_gemm(m, n, k, alpha, GA, rsa, csa, GB, rsb, csb, GC1, n, acc, WS);
-        js.f32_gemm(m, n, k, alpha, GA, rsa, csa, GB, rsb, csb, GC2, n, acc, WS);
-        expect(bitsOf(view(4, GC1, m * n))).toEqual(bitsOf(view(4, GC2, m * n)));
-        let worst = 0;
-        for (let i = 0; i < m; i++) {
-          for (let j = 0; j < n; j++) {
-            let exact = 0;
-            let scale = 0;
-            for (let p = 0; p < k; p++) {
-              const t = (a[i * rsa + p * csa] as number) * (b[p * rsb + j * csb] as number);
-              exact += t;
-              scale += Math.abs(t);
+  for (const bytes of [4, 8] as const) {
+    const name = bytes === 4 ? 'f32_gemm' : 'f64_gemm';
+    // Close to the exact product, relative to alpha·Σ|a·b|: float32's and float64's rounding over ≤ 600 terms.
+    const tolerance = bytes === 4 ? 1e-5 : 1e-13;
+    describe(name, () => {
+      // Regions of the 16 MiB test memory: A, B (up to 3 MiB, float64 600×520), C (two copies), the workspace.
+      const [GA, GB, GC1, GC2, WS] = [1 << 20, 2 << 20, 6 << 20, 8 << 20, 10 << 20];
+      /** A m×k with strides (rsa, csa), B k×n with (rsb, csb) over `fill`ed values; C filled too (for accumulate). */
+      const cases: [m: number, n: number, k: number, transA: boolean, transB: boolean, alpha: number, acc: number][] = [
+        [1, 1, 1, false, false, 1, 0],
+        [4, 8, 3, false, false, 1, 0],
+        [4, 4, 5, false, false, 1, 1],
+        [5, 9, 17, false, false, 1, 0],
+        [3, 7, 0, false, false, 1, 0],
+        [3, 7, 0, false, false, 1, 1],
+        [64, 128, 256, false, false, 1, 0],
+        [65, 513, 257, false, true, 1, 1],
+        [70, 20, 300, true, false, -0.5, 0],
+        [33, 600, 520, true, true, 2, 1],
+        [67, 259, 600, false, false, 0.1, 0],
+      ];
+      for (const [m, n, k, ta, tb, alpha, acc] of cases) {
+        it(`${m}×${k} · ${k}×${n}${ta ? ', A transposed' : ''}${tb ? ', B transposed' : ''}, alpha ${alpha}${acc ? ', accumulating' : ''}: the twin's bits, and close to the exact product`, () => {
+          expect(WS + GEMM_WORKSPACE_BYTES).toBeLessThanOrEqual(1 << 24);
+          expect(GA + m * k * bytes).toBeLessThanOrEqual(GB);
+          expect(GB + k * n * bytes).toBeLessThanOrEqual(GC1);
+          expect(GC1 + m * n * bytes).toBeLessThanOrEqual(GC2);
+          expect(GC2 + m * n * bytes).toBeLessThanOrEqual(WS);
+          const [rsa, csa] = ta ? [1, m] : [k, 1];
+          const [rsb, csb] = tb ? [1, k] : [n, 1];
+          // A little smaller magnitudes than fill's so the exact-product check is meaningful.
+          const a = view(bytes, GA, m * k);
+          const b = view(bytes, GB, k * n);
+          for (let i = 0; i < a.length; i++) a[i] = Math.sin(i * 0.37 + m) * 3;
+          for (let i = 0; i < b.length; i++) b[i] = Math.cos(i * 0.11 + n) * 2;
+          const c1 = view(bytes, GC1, m * n);
+          const c2 = view(bytes, GC2, m * n);
+          for (let i = 0; i < m * n; i++) c1[i] = c2[i] = (i % 7) - 3;
+          const before = Float64Array.from(c1);
+          wasm[name](m, n, k, alpha, GA, rsa, csa, GB, rsb, csb, GC1, n, acc, WS);
+          js[name](m, n, k, alpha, GA, rsa, csa, GB, rsb, csb, GC2, n, acc, WS);
+          expect(bitsOf(view(bytes, GC1, m * n))).toEqual(bitsOf(view(bytes, GC2, m * n)));
+          let worst = 0;
+          for (let i = 0; i < m; i++) {
+            for (let j = 0; j < n; j++) {
+              let exact = 0;
+              let scale = 0;
+              for (let p = 0; p < k; p++) {
+                const t = (a[i * rsa + p * csa] as number) * (b[p * rsb + j * csb] as number);
+                exact += t;
+                scale += Math.abs(t);
+              }
+              const want = alpha * exact + (acc ? (before[i * n + j] as number) : 0);
+              worst = Math.max(worst, Math.abs((c1[i * n + j] as number) - want) / (Math.abs(alpha) * scale + 1));
             }
-            const want = alpha * exact + (acc ? (before[i * n + j] as number) : 0);
-            worst = Math.max(worst, Math.abs((c1[i * n + j] as number) - want) / (Math.abs(alpha) * scale + 1));
           }
-        }
-        expect(worst).toBeLessThan(1e-5);
-      });
-    }
-  });
+          expect(worst).toBeLessThan(tolerance);
+        });
+      }
+    });
+  }
 });

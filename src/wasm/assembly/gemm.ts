@@ -1,26 +1,32 @@
-// Single-precision matrix product C = alpha·A·B (+ C), with packed panels and a register-blocked 4×8
-// micro-kernel. The shape is BLIS's (and XNNPACK's f32-gemm): five loops around a micro-kernel, A and B
-// packed into contiguous panels so the micro-kernel streams both from cache with unit stride. ATen's
-// counterpart is the BLAS sgemm behind at::mm (native/cpu/BlasKernel.cpp, mkldnn_matmul).
+// Matrix products C = alpha·A·B (+ C) in float32 (f32_gemm, a 4×8 micro-kernel) and float64 (f64_gemm, a 4×4
+// micro-kernel), with packed panels and register blocking. The shape is BLIS's (and XNNPACK's f32-gemm): five
+// loops around a micro-kernel, A and B packed into contiguous panels so the micro-kernel streams both from
+// cache with unit stride. ATen's counterpart is the BLAS sgemm / dgemm behind at::mm (native/cpu/BlasKernel.cpp,
+// mkldnn_matmul).
 //
 // Note [Packed gemm]
 // ~~~~~~~~~~~~~~~~~~
 // - A (m×k) and B (k×n) are read through element strides (rs, cs), so a transposed or sliced operand is
 //   packed straight from its storage: no contiguous copy. C is row-major with row stride ldc.
-// - Blocking: for each NC-column block of B and each KC-deep slice, B is packed into KC×8 panels (8 columns
-//   side by side per k); then for each MC-row block of A, A is packed into KC×4 panels (4 rows side by side
-//   per k), and the micro-kernel runs over every 4×8 tile. KC×8 floats of B (8 KiB) stay in L1 while a
-//   panel of A streams; an MC×KC block of A (64 KiB) stays in L2.
-// - The micro-kernel keeps the 4×8 tile in eight f32x4 accumulators (more than eight live v128 spill on
-//   x86-64 engines). Per k: two loads of B, four splats of A, eight multiplies and eight adds (plain SIMD has
-//   no fused multiply-add; products round before they are added).
-// - Summation order, which the JS twin follows bit for bit: each KC slice sums its products in k order into
-//   a fresh accumulator; the slice's sum times alpha is then stored (the first slice, unless accumulating)
-//   or added to C.
-// - Edge tiles: panels are zero-padded to 4 rows / 8 columns; a partial tile is computed whole into the
+// - Blocking (float32): for each NC-column block of B (NC = 512) and each KC-deep slice (KC = 256), B is packed
+//   into KC×8 panels (8 columns side by side per k); then for each MC-row block of A (MC = 64), A is packed into
+//   KC×4 panels (4 rows side by side per k), and the micro-kernel runs over every 4×8 tile. KC×8 floats of B
+//   (8 KiB) stay in L1 while a panel of A streams; an MC×KC block of A (64 KiB) stays in L2; the packed B
+//   block is 512 KiB.
+// - float64 blocks the same way with the same KC and MC, but B's panels are KC×4 (NR = 4) and NC = 256, so the
+//   packed B block stays at 512 KiB (256×256 doubles); packed A is 128 KiB and a B panel 8 KiB.
+// - The micro-kernels keep their tile in eight v128 accumulators (more than eight live v128 spill on x86-64
+//   engines): float32, 4×8 in f32x4s, per k two loads of B, four splats of A, eight multiplies and eight adds;
+//   float64, 4×4 in f64x2s (4 rows × 2 vectors), the same per k with 64-bit splats. Plain SIMD has no fused
+//   multiply-add; products round before they are added.
+// - Summation order, which the JS twins (src/wasm/reference.ts) follow bit for bit: each KC slice sums its
+//   products in k order into a fresh accumulator; the slice's sum times alpha (skipped when alpha is 1) is then
+//   stored (the first slice, unless accumulating) or added to C.
+// - Edge tiles: panels are zero-padded to 4 rows / NR columns; a partial tile is computed whole into the
 //   workspace's tile scratch and its live part copied to C.
-// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_FLOATS float32s): packed A, packed B, the tile scratch.
-//   Kernels never allocate; the caller lends it (src/kernels/LinearAlgebra.ts).
+// - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_BYTES in src/wasm/reference.ts, the larger of the two
+//   layouts): packed A, packed B, the tile scratch. Kernels never allocate; the caller lends it
+//   (src/kernels/LinearAlgebra.ts, `packedGemm`).
 
 const MR: usize = 4;
 const NR: usize = 8;
@@ -198,6 +204,192 @@ export function f32_gemm(
                   const dst = ct + r * ldcBytes + q * 4;
                   const v = load<f32>(tile + (r * NR + q) * 4);
                   store<f32>(dst, add ? load<f32>(dst) + v : v);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- float64: f64x2 lanes, a 4×4 micro-kernel, NR = 4, NC = 256 (Note [Packed gemm]) ----
+
+const MR64: usize = 4;
+const NR64: usize = 4;
+const NC64: usize = 256;
+const PACK_A64_BYTES: usize = MC * KC * 8;
+const PACK_B64_BYTES: usize = KC * NC64 * 8;
+
+/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/4 panels of kc×4 doubles (rows zero-padded). */
+function packA64(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
+  for (let ir: usize = 0; ir < mc; ir += MR64) {
+    const rows = min<usize>(MR64, mc - ir);
+    const panel = dst + ir * kc * 8;
+    for (let r: usize = 0; r < MR64; r++) {
+      if (r < rows) {
+        let src = a + ((i0 + ir + r) * rsa + p0 * csa) * 8;
+        const step = csa * 8;
+        for (let p: usize = 0; p < kc; p++) {
+          store<f64>(panel + (p * MR64 + r) * 8, load<f64>(src));
+          src += step;
+        }
+      } else {
+        for (let p: usize = 0; p < kc; p++) store<f64>(panel + (p * MR64 + r) * 8, 0);
+      }
+    }
+  }
+}
+
+/** Packs k-slice [p0, p0+kc) × columns [j0, j0+nc) of B into nc/4 panels of kc×4 doubles (columns zero-padded). */
+function packB64(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize, j0: usize, dst: usize): void {
+  for (let jr: usize = 0; jr < nc; jr += NR64) {
+    const cols = min<usize>(NR64, nc - jr);
+    const panel = dst + jr * kc * 8;
+    if (cols == NR64 && csb == 1) {
+      // Row-major B: each k contributes 4 adjacent doubles.
+      let src = b + (p0 * rsb + j0 + jr) * 8;
+      const step = rsb * 8;
+      for (let p: usize = 0; p < kc; p++) {
+        v128.store(panel + p * 32, v128.load(src));
+        v128.store(panel + p * 32, v128.load(src, 16), 16);
+        src += step;
+      }
+      continue;
+    }
+    for (let c: usize = 0; c < NR64; c++) {
+      if (c < cols) {
+        let src = b + (p0 * rsb + (j0 + jr + c) * csb) * 8;
+        const step = rsb * 8;
+        for (let p: usize = 0; p < kc; p++) {
+          store<f64>(panel + (p * NR64 + c) * 8, load<f64>(src));
+          src += step;
+        }
+      } else {
+        for (let p: usize = 0; p < kc; p++) store<f64>(panel + (p * NR64 + c) * 8, 0);
+      }
+    }
+  }
+}
+
+/**
+ * One 4×4 tile of doubles: C[0..4, 0..4] (row stride `ldcBytes`) = alpha·(Apanel·Bpanel) (+ C when `add`),
+ * over `kc` k's.
+ */
+// @ts-ignore: decorator
+@inline function microKernel64(kc: usize, ap: usize, bp: usize, c: usize, ldcBytes: usize, alpha: f64, add: bool): void {
+  let c00 = f64x2.splat(0);
+  let c01 = f64x2.splat(0);
+  let c10 = f64x2.splat(0);
+  let c11 = f64x2.splat(0);
+  let c20 = f64x2.splat(0);
+  let c21 = f64x2.splat(0);
+  let c30 = f64x2.splat(0);
+  let c31 = f64x2.splat(0);
+  for (let p: usize = 0; p < kc; p++) {
+    const b0 = v128.load(bp);
+    const b1 = v128.load(bp, 16);
+    const a0 = v128.load64_splat(ap);
+    const a1 = v128.load64_splat(ap, 8);
+    const a2 = v128.load64_splat(ap, 16);
+    const a3 = v128.load64_splat(ap, 24);
+    c00 = f64x2.add(c00, f64x2.mul(a0, b0));
+    c01 = f64x2.add(c01, f64x2.mul(a0, b1));
+    c10 = f64x2.add(c10, f64x2.mul(a1, b0));
+    c11 = f64x2.add(c11, f64x2.mul(a1, b1));
+    c20 = f64x2.add(c20, f64x2.mul(a2, b0));
+    c21 = f64x2.add(c21, f64x2.mul(a2, b1));
+    c30 = f64x2.add(c30, f64x2.mul(a3, b0));
+    c31 = f64x2.add(c31, f64x2.mul(a3, b1));
+    ap += 32;
+    bp += 32;
+  }
+  if (alpha != 1) {
+    const va = f64x2.splat(alpha);
+    c00 = f64x2.mul(c00, va);
+    c01 = f64x2.mul(c01, va);
+    c10 = f64x2.mul(c10, va);
+    c11 = f64x2.mul(c11, va);
+    c20 = f64x2.mul(c20, va);
+    c21 = f64x2.mul(c21, va);
+    c30 = f64x2.mul(c30, va);
+    c31 = f64x2.mul(c31, va);
+  }
+  if (add) {
+    c00 = f64x2.add(c00, v128.load(c));
+    c01 = f64x2.add(c01, v128.load(c, 16));
+    c10 = f64x2.add(c10, v128.load(c + ldcBytes));
+    c11 = f64x2.add(c11, v128.load(c + ldcBytes, 16));
+    c20 = f64x2.add(c20, v128.load(c + 2 * ldcBytes));
+    c21 = f64x2.add(c21, v128.load(c + 2 * ldcBytes, 16));
+    c30 = f64x2.add(c30, v128.load(c + 3 * ldcBytes));
+    c31 = f64x2.add(c31, v128.load(c + 3 * ldcBytes, 16));
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c + ldcBytes, c10);
+  v128.store(c + ldcBytes, c11, 16);
+  v128.store(c + 2 * ldcBytes, c20);
+  v128.store(c + 2 * ldcBytes, c21, 16);
+  v128.store(c + 3 * ldcBytes, c30);
+  v128.store(c + 3 * ldcBytes, c31, 16);
+}
+
+/**
+ * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero; float64, otherwise as f32_gemm (the same
+ * arguments, strides in elements, the same workspace; Note [Packed gemm]).
+ */
+export function f64_gemm(
+  m: usize,
+  n: usize,
+  k: usize,
+  alpha: f64,
+  a: usize,
+  rsa: usize,
+  csa: usize,
+  b: usize,
+  rsb: usize,
+  csb: usize,
+  c: usize,
+  ldc: usize,
+  accumulate: i32,
+  ws: usize,
+): void {
+  const packedA = ws;
+  const packedB = ws + PACK_A64_BYTES;
+  const tile = packedB + PACK_B64_BYTES;
+  const ldcBytes = ldc * 8;
+  if (k == 0) {
+    if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldcBytes, 0, n * 8);
+    return;
+  }
+  for (let j0: usize = 0; j0 < n; j0 += NC64) {
+    const nc = min<usize>(NC64, n - j0);
+    for (let p0: usize = 0; p0 < k; p0 += KC) {
+      const kc = min<usize>(KC, k - p0);
+      const add = accumulate != 0 || p0 != 0;
+      packB64(kc, nc, b, rsb, csb, p0, j0, packedB);
+      for (let i0: usize = 0; i0 < m; i0 += MC) {
+        const mc = min<usize>(MC, m - i0);
+        packA64(mc, kc, a, rsa, csa, i0, p0, packedA);
+        for (let jr: usize = 0; jr < nc; jr += NR64) {
+          const cols = min<usize>(NR64, nc - jr);
+          const bp = packedB + jr * kc * 8;
+          for (let ir: usize = 0; ir < mc; ir += MR64) {
+            const rows = min<usize>(MR64, mc - ir);
+            const ap = packedA + ir * kc * 8;
+            const ct = c + ((i0 + ir) * ldc + j0 + jr) * 8;
+            if (rows == MR64 && cols == NR64) {
+              if (add) microKernel64(kc, ap, bp, ct, ldcBytes, alpha, true);
+              else microKernel64(kc, ap, bp, ct, ldcBytes, alpha, false);
+            } else {
+              microKernel64(kc, ap, bp, tile, NR64 * 8, alpha, false);
+              for (let r: usize = 0; r < rows; r++) {
+                for (let q: usize = 0; q < cols; q++) {
+                  const dst = ct + r * ldcBytes + q * 8;
+                  const v = load<f64>(tile + (r * NR64 + q) * 8);
+                  store<f64>(dst, add ? load<f64>(dst) + v : v);
                 }
               }
             }
