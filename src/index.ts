@@ -33,9 +33,11 @@ export {
   cpuMemoryStats,
   getKernelBackend,
   initWasm,
+  parallelInfo,
   setKernelBackend,
   type CPUMemoryStats,
   type KernelBackend,
+  type ParallelInfo,
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';

@@ -42,7 +42,9 @@ setThreadHost({
     const prelude =
       "const { parentPort } = require('node:worker_threads');" +
       'globalThis.self = { set onmessage(f) { if (f) parentPort.once("message", (data) => f({ data })); } };';
-    const worker = new Worker(prelude + source, { eval: true });
+    // No inherited execArgv: `--input-type=module` would make the eval'd script a module (no `require`), and
+    // loaders (tsx) would only slow the start. V8 flags are per process, so the workers see the same engine.
+    const worker = new Worker(prelude + source, { eval: true, execArgv: [] });
     worker.unref();
     return worker;
   },

@@ -20,6 +20,9 @@ import type { WasmMemoryObject, WasmModuleObject } from './webassembly.js';
 //   one operator find them awake), and callers only split work above a grain size.
 // - The caller runs the first share itself, then waits: spinning, then Atomics.wait where the thread may
 //   block (Node's main thread, workers), spinning only on a browser's main thread, which may not block.
+// - A worker takes jobs only once it has said it is ready (instantiated); until then the caller runs its
+//   share too. A browser starts a worker only when the page's thread returns to its event loop, so waiting
+//   for one that has not started would never end; the first operators of a program simply run on one thread.
 // - Workers are unref'd: a parked pool never keeps a Node process alive.
 // - Results never depend on the thread count: work is split so that every output element is computed by
 //   one thread in the same order as on one thread (gemm by column blocks, pointwise by ranges, softmax by
@@ -47,6 +50,7 @@ const DONE = 1;
 const KERNEL = 2;
 const NARGS = 3;
 const ERROR = 4;
+const READY = 5;
 const MAX_ARGS = 15;
 const SPIN = 20000;
 
@@ -61,6 +65,7 @@ const start = (init) => {
   try {
     const instance = new WebAssembly.Instance(init.module, { env: { memory: init.memory } });
     fns = init.names.map((n) => instance.exports[n]);
+    Atomics.store(ctl, ${READY}, 1);
   } catch (e) {
     Atomics.store(ctl, ${ERROR}, 1);
   }
@@ -109,7 +114,13 @@ function browserHost(): ThreadHost | null {
   return {
     cores: Math.max(1, g.navigator?.hardwareConcurrency ?? 1),
     canBlock: g.document === undefined, // a window's main thread may not Atomics.wait; a worker may
-    spawn: (source) => new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))),
+    spawn: (source) => {
+      const w = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+      // A worker that fails to load says so; its jobs then run on the caller (it never becomes ready).
+      (w as { onerror?: (e: { message?: string }) => void }).onerror = (e) =>
+        console.error(`aten-ts worker thread: ${e.message ?? 'failed to start'}`);
+      return w;
+    },
   };
 }
 
@@ -149,6 +160,23 @@ interface Pool {
 }
 
 let pool: Pool | null = null;
+let jobsOnWorkers = 0;
+
+/** What `torch.__config__.parallel_info()` tells: threads wanted, workers started and ready, jobs they ran. */
+export interface ParallelInfo {
+  readonly threads: number;
+  readonly workers: number;
+  readonly readyWorkers: number;
+  readonly jobsOnWorkers: number;
+}
+
+/** The pool's state (Note [Worker threads over linear memory]). */
+export function parallelInfo(): ParallelInfo {
+  const p = pool;
+  let ready = 0;
+  if (p !== null) for (let t = 0; t < p.workers.length; t++) ready += Atomics.load(p.ctl, t * SLOT_INTS + READY);
+  return { threads: getNumThreads(), workers: p?.workers.length ?? 0, readyWorkers: ready, jobsOnWorkers };
+}
 const KERNEL_INDEX = new Map<KernelName, number>(KERNEL_NAMES.map((n, i) => [n, i]));
 
 /** The pool over `memory` with `threads - 1` workers (grown on demand; never shrinks). */
@@ -175,6 +203,14 @@ function poolFor(memory: WasmMemoryObject, module: WasmModuleObject, threads: nu
     p.workers.push(w);
   }
   return p;
+}
+
+/**
+ * Starts the pool's workers for a shared memory now, so they are ready by the time an operator splits work
+ * (a browser starts them only once the page's thread yields).
+ */
+export function startWorkers(memory: WasmMemoryObject, module: WasmModuleObject): void {
+  poolFor(memory, module, getNumThreads());
 }
 
 /** Waits until `ctl[at]` equals `value`: spinning, then blocking where allowed. */
@@ -206,7 +242,8 @@ export function parallelKernel(
     return;
   }
   const k = KERNEL_INDEX.get(name) as number;
-  const posted = Math.min(calls.length - 1, p.workers.length);
+  let posted = 0;
+  while (posted < Math.min(calls.length - 1, p.workers.length) && Atomics.load(p.ctl, posted * SLOT_INTS + READY) === 1) posted++;
   const gens: number[] = [];
   for (let t = 0; t < posted; t++) {
     const c = calls[t + 1] as readonly number[];
@@ -217,6 +254,7 @@ export function parallelKernel(
     gens.push(Atomics.add(p.ctl, slot + GO, 1) + 1);
     Atomics.notify(p.ctl, slot + GO);
   }
+  jobsOnWorkers += posted;
   run(...(calls[0] as readonly number[]));
   for (let t = posted + 1; t < calls.length; t++) run(...(calls[t] as readonly number[]));
   let failed = -1;

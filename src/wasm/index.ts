@@ -12,7 +12,7 @@ import { decodeBase64, withSharedMemoryImport } from './binaryFormat.js';
 import { KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
 import { jsKernels, kernelsFromExports, type KernelName, type Kernels } from './kernels.js';
 import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.js';
-import { parallelKernel, threadsAvailable } from './ParallelNative.js';
+import { parallelKernel, startWorkers, threadsAvailable } from './ParallelNative.js';
 import { webAssembly, webAssemblyOrUndefined, type WasmInstanceObject, type WasmModuleObject } from './webassembly.js';
 
 export { ALIGNMENT, CachingAllocator, sizeClass, type AllocatorStats } from './allocator.js';
@@ -27,10 +27,12 @@ export {
 } from './CPUAllocator.js';
 export {
   getNumThreads,
+  parallelInfo,
   parallelSettings,
   setNumThreads,
   setThreadHost,
   threadsAvailable,
+  type ParallelInfo,
   type ThreadHost,
   type ThreadWorker,
 } from './ParallelNative.js';
@@ -225,11 +227,17 @@ function defaultMemoryOptions(options: WasmMemoryOptions | undefined): WasmMemor
   return DEFAULT_INITIAL_BYTES.map((initialBytes) => ({ shared, initialBytes, ...options }));
 }
 
+/** The default runtime's worker threads start with it (Note [Worker threads over linear memory]). */
+function withWorkers(rt: WasmRuntime): WasmRuntime {
+  if (rt.parallel !== null) startWorkers(rt.memory.memory, compileKernelsSync(true));
+  return rt;
+}
+
 function defaultRuntime(options: WasmMemoryOptions | undefined): WasmRuntime {
   const tries = defaultMemoryOptions(options);
   for (let i = 0; ; i++) {
     try {
-      return instantiateKernels(tries[i]);
+      return withWorkers(instantiateKernels(tries[i]));
     } catch (e) {
       if (!(e instanceof RangeError) || i === tries.length - 1) throw e;
     }
@@ -240,7 +248,7 @@ async function defaultRuntimeAsync(options: WasmMemoryOptions | undefined): Prom
   const tries = defaultMemoryOptions(options);
   for (let i = 0; ; i++) {
     try {
-      return await instantiateKernelsAsync(tries[i]);
+      return withWorkers(await instantiateKernelsAsync(tries[i]));
     } catch (e) {
       if (!(e instanceof RangeError) || i === tries.length - 1) throw e;
     }

@@ -52,7 +52,7 @@ const testPage = (isolated: boolean): string => `<!doctype html>
     <script type="module">
       import * as aten from '/dist/bundle/index.js';
       import { runChecks } from '/tools/browser/page.js';
-      globalThis.__results = runChecks(aten, { isolated: ${isolated} });
+      globalThis.__results = await runChecks(aten, { isolated: ${isolated} });
     </script>
   </body>
 </html>

@@ -1,0 +1,125 @@
+// Worker threads over the shared linear memory (src/wasm/ParallelNative.ts, Note [Worker threads over linear
+// memory]): kernels run on the workers, results do not depend on the thread count, set_num_threads checks its
+// argument as PyTorch does, and a Node process with a pool exits by itself.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { torch } from '../../src/api/index.js';
+import type { Tensor } from '../../src/tensor/Tensor.js';
+import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;
+
+const bits = (t: Tensor): number[] => {
+  const c = t.contiguous();
+  const { data, base } = c.dataView();
+  return t.dtype === torch.float32
+    ? [...new Uint32Array(data.buffer, data.byteOffset + base * 4, c.numel)]
+    : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel)];
+};
+
+/** `f()` on 1 thread and on 2, with the default grain (the suite may lower it). */
+function onOneAndTwo(f: () => Tensor): [number[], number[], number] {
+  const [threads, grain] = [getNumThreads(), parallelSettings.grain];
+  parallelSettings.grain = 32768;
+  try {
+    setNumThreads(1);
+    const one = bits(f());
+    setNumThreads(2);
+    const jobs = parallelInfo().jobsOnWorkers;
+    const two = bits(f());
+    return [one, two, parallelInfo().jobsOnWorkers - jobs];
+  } finally {
+    setNumThreads(threads);
+    parallelSettings.grain = grain;
+  }
+}
+
+describe('torch.setNumThreads / getNumThreads', () => {
+  it("takes a positive integer, with PyTorch's message otherwise", () => {
+    const before = getNumThreads();
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => torch.setNumThreads(bad)).toThrow('set_num_threads expects a positive integer');
+    expect(getNumThreads()).toBe(before); // unchanged by the bad calls
+    torch.setNumThreads(3);
+    expect(torch.getNumThreads()).toBe(3);
+    torch.setNumThreads(before);
+  });
+});
+
+describe.runIf(threaded)('kernels on worker threads', () => {
+  it('has its workers ready soon after start-up', async () => {
+    for (let waited = 0; parallelInfo().readyWorkers === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(parallelInfo().readyWorkers).toBeGreaterThanOrEqual(1);
+  });
+
+  const cases: [string, () => Tensor][] = [
+    [
+      'matmul float32 300×200 @ 200×500 (column blocks)',
+      () => torch.matmul(torch.ones(300, 200).mul(0.3).sin(), torch.ones(200, 500).mul(0.7).cos()),
+    ],
+    [
+      'matmul float32 600×200 @ 200×40 (row blocks)',
+      () => torch.matmul(torch.arange(120000).reshape(600, 200).mul(0.01).sin(), torch.ones(200, 40)),
+    ],
+    [
+      'matmul float64, a transposed operand',
+      () =>
+        torch.matmul(
+          torch.arange(80000, { dtype: torch.float64 }).reshape(200, 400).mul(0.001).cos().t(),
+          torch.ones(200, 300, { dtype: torch.float64 }),
+        ),
+    ],
+    [
+      'bmm float32',
+      () =>
+        torch.bmm(
+          torch
+            .arange(2 * 200 * 150)
+            .reshape(2, 200, 150)
+            .mul(0.01)
+            .sin(),
+          torch.ones(2, 150, 220),
+        ),
+    ],
+    ['add float32, 1e6 elements', () => torch.add(torch.arange(1_000_000).mul(0.5), torch.arange(1_000_000).sin())],
+    ['mul by a scalar, float64, 1e6 elements', () => torch.mul(torch.arange(1_000_000, { dtype: torch.float64 }).sin(), 3.5)],
+    ['exp float32, 1e6 elements', () => torch.exp(torch.arange(1_000_000).mul(1e-5))],
+    ['softmax float32 400×300, dim 1', () => torch.softmax(torch.arange(120000).reshape(400, 300).mul(0.01).sin(), 1)],
+  ];
+  for (const [name, f] of cases) {
+    it(`${name}: the same bits on 1 and 2 threads, the second thread doing part`, () => {
+      const [one, two, jobs] = onOneAndTwo(f);
+      expect(two).toEqual(one);
+      expect(jobs).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe.runIf(getKernelBackend() === 'wasm')('a Node process with worker threads', () => {
+  it('exits by itself when its work is done (the workers are unref’d)', () => {
+    const script = `
+      import { torch, parallelInfo } from './src/node.ts';
+      torch.setNumThreads(2);
+      const a = torch.ones(512, 512);
+      for (let i = 0; parallelInfo().readyWorkers === 0 && i < 400; i++) await new Promise((r) => setTimeout(r, 25));
+      const c = torch.matmul(a, a);
+      const info = parallelInfo();
+      console.log(JSON.stringify({ value: c.sum().item(), jobs: info.jobsOnWorkers, workers: info.workers }));
+    `;
+    const started = Date.now();
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.error).toBeUndefined(); // no timeout: the process ended on its own
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout.trim().split('\n').pop() as string) as { value: number; jobs: number; workers: number };
+    expect(out.value).toBe(512 * 512 * 512);
+    expect(out.workers).toBeGreaterThanOrEqual(1);
+    expect(out.jobs).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+});
