@@ -3,7 +3,7 @@
 // rounds of every workload on every system in turn, then medians and same-round ratios (aten-ts ÷ torch 1 thread,
 // per round, then the median of those). `first op after import` runs fresh processes instead (bench/compare/startup.ts).
 //
-// Run: npx tsx bench/compare.ts [--rounds 7] [--quick] [--only w1,w2] [--systems aten-ts,torch1,torch2,tfjs,jax]
+// Run: npx tsx bench/compare.ts [--rounds 7] [--quick] [--only w1,w2] [--systems aten-ts,aten2,torch1,torch2,tfjs,jax]
 //        [--python PATH] [--readback] [--target-ms 60] [--warmup-ms 300] [--settle-ms 20] [--wait-idle SECONDS]
 //        [--write] [--json FILE]
 //   (npm run bench:compare -- ...). Python: --python, $ATEN_TS_TORCH_PYTHON, .venv-golden/bin/python, /tmp/tv/bin/python;
@@ -57,7 +57,12 @@ if (opts.help) {
   process.exit(0);
 }
 
-const ALIASES: Record<string, SystemId[]> = { aten: ['aten-ts'], torch: ['torch1', 'torch2'], 'jax-js': ['jax'], 'tfjs-wasm': ['tfjs'] };
+const ALIASES: Record<string, SystemId[]> = {
+  aten: ['aten-ts', 'aten2'],
+  torch: ['torch1', 'torch2'],
+  'jax-js': ['jax'],
+  'tfjs-wasm': ['tfjs'],
+};
 const list = (s: string | undefined): string[] | undefined =>
   s
     ?.split(',')

@@ -8,6 +8,12 @@ import type { Tensor } from '../../src/node.js';
 import type { Sizes, WorkloadId } from './protocol.js';
 import { type Built, serve } from './worker_host.js';
 
+// `--threads N` (bench/compare/systems.ts): torch.setNumThreads(N) before any tensor, so 1 thread keeps an
+// ordinary linear memory and more threads get a shared one with N - 1 workers.
+const threadsArg = process.argv.indexOf('--threads');
+const threads = threadsArg >= 0 ? Number(process.argv[threadsArg + 1]) : 1;
+torch.setNumThreads(threads);
+
 function build(id: WorkloadId, s: Sizes): Built {
   torch.manualSeed(0);
   switch (id) {
@@ -109,7 +115,8 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 await serve(
   {
     version: pkg.version,
-    threads: '1 (JavaScript, main thread)',
+    threads:
+      threads === 1 ? '1 (the main thread)' : `${threads} (the main thread and ${threads - 1} worker thread${threads > 2 ? 's' : ''})`,
     loaded: `src/index.ts via tsx; linear memory warmed up to its first reclamation (${reclaims()}) before any workload`,
   },
   build,

@@ -14,11 +14,12 @@
 
 export const PREFIX = '@@compare ';
 
-export const SYSTEMS = ['aten-ts', 'torch1', 'torch2', 'tfjs', 'jax'] as const;
+export const SYSTEMS = ['aten-ts', 'aten2', 'torch1', 'torch2', 'tfjs', 'jax'] as const;
 export type SystemId = (typeof SYSTEMS)[number];
 
 export const SYSTEM_TITLES: Record<SystemId, string> = {
-  'aten-ts': 'aten-ts',
+  'aten-ts': 'aten-ts 1 thr',
+  aten2: 'aten-ts 2 thr',
   torch1: 'torch 1 thr',
   torch2: 'torch 2 thr',
   tfjs: 'tfjs-wasm',

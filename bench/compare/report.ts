@@ -70,17 +70,22 @@ export interface TableOptions {
   labels?: Partial<Record<WorkloadId, string>>;
 }
 
-/** The markdown table: one row per workload, a column per system, then aten-ts ÷ torch 1 thr. */
+/** The markdown table: one row per workload, a column per system, then aten-ts ÷ torch on 1 and on 2 threads. */
 export function markdownTable(results: Results, options: TableOptions): string {
-  const head = `| workload | ${SYSTEMS.map((s) => SYSTEM_TITLES[s]).join(' | ')} | ratio |`;
-  const rule = `|---|${SYSTEMS.map(() => '---:').join('|')}|---:|`;
+  const head = `| workload | ${SYSTEMS.map((s) => SYSTEM_TITLES[s]).join(' | ')} | ratio 1 thr | ratio 2 thr |`;
+  const rule = `|---|${SYSTEMS.map(() => '---:').join('|')}|---:|---:|`;
   const rows = options.workloads.map((w) => {
     const byStem = results[w] ?? {};
     const cells = SYSTEMS.map((s) => formatCell(w, byStem[s], w === 'matmul_256' ? (options.matmulSmallN ?? 256) : options.matmulN));
-    const [aten, torch1] = [byStem['aten-ts'], byStem.torch1];
-    const ratio =
-      aten?.status === undefined && torch1?.status === undefined ? sameRoundRatio(aten?.samples ?? [], torch1?.samples ?? []) : undefined;
-    return `| ${options.labels?.[w] ?? LABELS[w]} | ${cells.join(' | ')} | ${ratio === undefined ? '—' : sig3(ratio)} |`;
+    const ratioOf = (a: Cell | undefined, t: Cell | undefined): string => {
+      const r =
+        a !== undefined && t !== undefined && a.status === undefined && t.status === undefined
+          ? sameRoundRatio(a.samples, t.samples)
+          : undefined;
+      return r === undefined ? '—' : sig3(r);
+    };
+    const [r1, r2] = [ratioOf(byStem['aten-ts'], byStem.torch1), ratioOf(byStem.aten2, byStem.torch2)];
+    return `| ${options.labels?.[w] ?? LABELS[w]} | ${cells.join(' | ')} | ${r1} | ${r2} |`;
   });
   return [head, rule, ...rows].join('\n');
 }

@@ -37,7 +37,8 @@ function command(system: SystemId, root: string, python: string | undefined): { 
     args: [...loader, '--input-type=module', '-e', script],
   });
   switch (system) {
-    case 'aten-ts': {
+    case 'aten-ts':
+    case 'aten2': {
       const { useDist } = atenStartupMode(root);
       const url = pathToFileURL(join(root, useDist ? 'dist/bundle/node.js' : 'src/node.ts')).href;
       return node(
@@ -84,6 +85,7 @@ export function firstOp(system: SystemId, root: string, python: string | undefin
 export function startupNote(system: SystemId, root: string): string {
   switch (system) {
     case 'aten-ts':
+    case 'aten2':
       return `fresh process: import of ${atenStartupMode(root).why} + first torch.add`;
     case 'tfjs':
       return "fresh process: import tfjs-core + backend-wasm, await setBackend('wasm') + first tf.add, dataSync()";

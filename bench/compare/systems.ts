@@ -122,7 +122,13 @@ export function startWorker(system: SystemId, root: string, python: string | und
     new WorkerClient(system, process.execPath, ['--import', 'tsx', join(root, 'bench/compare', name)], root);
   switch (system) {
     case 'aten-ts':
-      return nodeWorker('aten_worker.ts');
+    case 'aten2':
+      return new WorkerClient(
+        system,
+        process.execPath,
+        ['--import', 'tsx', join(root, 'bench/compare/aten_worker.ts'), '--threads', system === 'aten-ts' ? '1' : '2'],
+        root,
+      );
     case 'tfjs':
       return nodeWorker('tfjs_worker.ts');
     case 'jax':

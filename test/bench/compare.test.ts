@@ -52,15 +52,19 @@ describe('bench/compare report', () => {
     const results: Results = {
       mul_1e6: {
         'aten-ts': { samples: [4e6, 6e6] },
+        aten2: { samples: [2e6, 2e6] },
         torch1: { samples: [1e6, 2e6] },
+        torch2: { samples: [1e6, 1e6] },
         tfjs: { samples: [], status: 'fails', reason: 'no kernel' },
         jax: { samples: [5e5, 5e5], note: 'wasm' },
       },
     };
     const table = markdownTable(results, { workloads: ['mul_1e6'], matmulN: 1024 }).split('\n');
-    expect(table[0]).toBe('| workload | aten-ts | torch 1 thr | torch 2 thr | tfjs-wasm | jax-js | ratio |');
-    expect(table[1]).toBe('|---|---:|---:|---:|---:|---:|---:|');
-    expect(table[2]).toBe('| mul 1e6, fresh result | 5.00 ms | 1.50 ms | — | fails | 500 µs | 3.50 |');
+    expect(table[0]).toBe(
+      '| workload | aten-ts 1 thr | aten-ts 2 thr | torch 1 thr | torch 2 thr | tfjs-wasm | jax-js | ratio 1 thr | ratio 2 thr |',
+    );
+    expect(table[1]).toBe('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    expect(table[2]).toBe('| mul 1e6, fresh result | 5.00 ms | 2.00 ms | 1.50 ms | 1.00 ms | fails | 500 µs | 3.50 | 2.00 |');
     expect(cellNotes(results, ['mul_1e6'])).toEqual([
       '- tfjs-wasm, mul 1e6, fresh result: fails: no kernel',
       '- jax-js, mul 1e6, fresh result: wasm',
