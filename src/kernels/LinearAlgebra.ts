@@ -156,7 +156,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   const data = (t: Tensor): StorageArray => t.storage.data(dtype);
   if (wasmKernelFor<Gemm>(name, data(a), data(b), data(out)) === null) return false;
-  const threads = threadsFor((m * n * k) / 16);
+  const threads = threadsFor((m * n * k) / 64); // parallelSettings' unit for gemm
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).

@@ -19,7 +19,7 @@ const bits = (t: Tensor): number[] => {
     : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel)];
 };
 
-/** `f()` on 1 thread and on 2, with the default grain (the suite may lower it). */
+/** `f()` on 1 thread and on 2, with a grain of 32768 (ATen's; the suite may lower it to split small tensors). */
 function onOneAndTwo(f: () => Tensor): [number[], number[], number] {
   const [threads, grain] = [getNumThreads(), parallelSettings.grain];
   parallelSettings.grain = 32768;
