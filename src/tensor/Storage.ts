@@ -144,6 +144,21 @@ const SLAB_BYTES = 64 * 1024;
 let slab: BufferArrays = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
 let slabUsed = 0;
 
+// Note [JS-heap buffers follow linear memory]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Once linear memory is a SharedArrayBuffer (worker threads), JS-heap storage is made of SharedArrayBuffers
+// too: V8 compiles a loop over typed arrays for the buffer kind it has seen, and one that sees views over both
+// kinds runs slower (the JS gemm of 64×784×128: 3.7 against 7.7 ms; conv2d's im2col loops ~20%). Storages
+// made before keep their ArrayBuffers.
+let makeBuffer = (n: number): ArrayBuffer | SharedArrayBuffer => new ArrayBuffer(n);
+
+/** Makes JS-heap storage SharedArrayBuffers from now on (`shared`), or ArrayBuffers (Note [JS-heap buffers follow linear memory]). */
+export function setJsHeapBuffersShared(shared: boolean): void {
+  makeBuffer = shared ? (n) => new SharedArrayBuffer(n) : (n) => new ArrayBuffer(n);
+  slab = new BufferArrays(makeBuffer(SLAB_BYTES));
+  slabUsed = 0;
+}
+
 /** The CPU allocator: zero-filled memory, small blocks from slabs. A WebAssembly-memory allocator can replace it. */
 export const cpuAllocator: Allocator = {
   device: CPU,
@@ -160,12 +175,12 @@ export const cpuAllocator: Allocator = {
 export function allocateInJsHeap(nbytes: number, into: Storage): void {
   into.handle = 0;
   if (nbytes > SMALL_BYTES) {
-    into.arrays = new BufferArrays(new ArrayBuffer(nbytes));
+    into.arrays = new BufferArrays(makeBuffer(nbytes));
     into.byteOffset = 0;
     return;
   }
   if (slabUsed + nbytes > SLAB_BYTES) {
-    slab = new BufferArrays(new ArrayBuffer(SLAB_BYTES));
+    slab = new BufferArrays(makeBuffer(SLAB_BYTES));
     slabUsed = 0;
   }
   into.arrays = slab;

@@ -6,7 +6,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { warn } from '../c10/Warning.js';
-import { BufferArrays, allocateInJsHeap, releaseJsHeap, type Allocator, type Storage } from '../tensor/Storage.js';
+import { BufferArrays, allocateInJsHeap, releaseJsHeap, setJsHeapBuffersShared, type Allocator, type Storage } from '../tensor/Storage.js';
 import { WasmOutOfMemoryError } from './memory.js';
 import type { WasmRuntime } from './index.js';
 import type { KernelName, Kernels } from './kernels.js';
@@ -178,6 +178,7 @@ export class WasmCPUAllocator implements Allocator {
   get runtime(): WasmRuntime {
     if (this.rt === null) {
       this.rt = this.runtimeProvider();
+      if (this.rt.memory.shared) setJsHeapBuffersShared(true);
       this.installReclaimer();
     }
     return this.rt;
