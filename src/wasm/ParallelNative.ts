@@ -44,7 +44,7 @@ export interface ThreadWorker {
   terminate(): unknown;
 }
 
-const SLOT_INTS = 16; // 64 bytes per worker: go, done, kernel index, argument count, error flag
+const SLOT_INTS = 16; // 64 bytes per worker: go, done, kernel index, argument count, error flag, ready flag
 const GO = 0;
 const DONE = 1;
 const KERNEL = 2;
