@@ -95,6 +95,8 @@ export function copyStrided(
   let s = sBase;
   for (;;) {
     if (di === 1 && si === 1) (dst as Float64Array).set((src as Float64Array).subarray(s, s + n), d);
+    else if (di === 1 && si === 0)
+      (dst as Float64Array).fill(src[s] as number, d, d + n); // an expanded dim
     else for (let i = 0; i < n; i++) dst[d + i * di] = src[s + i * si] as number;
     let k = dims - 2;
     for (; k >= 0; k--) {
