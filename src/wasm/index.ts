@@ -206,18 +206,19 @@ function alreadyInitialized(caller: string): Error {
 
 // Note [Linear memory reserved up front]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The default runtime's memory is an ordinary (non-shared) one created with 1 GiB of initial pages, which
-// costs no resident memory (pages are mapped on first touch) and about a millisecond. Two V8 effects decide
-// this, both measured on Node 20 with the JS loops that still read storage (gemm of 64×784 by 784×128):
+// The default runtime's memory is created with 1 GiB of initial pages, which costs no resident memory (pages
+// are mapped on first touch) and about a millisecond. It is shared when worker threads can run and more than
+// one is wanted (Note [Worker threads over linear memory]), ordinary otherwise. Two V8 effects shaped this,
+// both measured on Node 20 with a JS gemm of 64×784 by 784×128:
 //   - Growing a non-shared memory detaches its old buffer, and the first detached ArrayBuffer of a process
 //     switches off V8's "no buffer was ever detached" protector: every typed-array loop of the process, ours
 //     and the user's, then runs slower (a JS add of 1e7 float32s: 12.6 -> 16.7 ms). Reserving up front
-//     makes growth rare; it still works past 1 GiB, at that cost.
-//   - A shared memory never detaches, but views over it have another elements kind than views over an
-//     ArrayBuffer, so a loop that sees both (storage in linear memory and small storage in the JS heap) turns
-//     polymorphic: the gemm above took 7.7 ms instead of 3.7 ms.
+//     makes growth rare; it still works past 1 GiB, at that cost. A shared memory never detaches.
+//   - Views over a SharedArrayBuffer and over an ArrayBuffer are compiled apart, so a loop that sees both
+//     turns polymorphic (the gemm took 7.7 ms instead of 3.7 ms): JS-heap storage follows the memory's kind
+//     (Note [JS-heap buffers follow linear memory] in src/tensor/Storage.ts).
 // Engines that refuse the reservation (32-bit, constrained devices) get the largest of 256, 64 and 16 MiB
-// they accept. `initWasm({ shared: true })` gives a shared memory for worker threads.
+// they accept. `initWasm({ shared: true })` asks for a shared memory explicitly.
 const DEFAULT_INITIAL_BYTES = [1 << 30, 256 << 20, 64 << 20, 16 << 20];
 
 /** The memory options of the default runtime to try, in order (Note [Linear memory reserved up front]). */
