@@ -9,6 +9,7 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import type { GemmKernel } from '../wasm/kernels.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
@@ -112,23 +113,6 @@ function checkDtypes(a: Tensor, b: Tensor, what: string): void {
   }
 }
 
-type Gemm = (
-  m: number,
-  n: number,
-  k: number,
-  alpha: number,
-  a: number,
-  rsa: number,
-  csa: number,
-  b: number,
-  rsb: number,
-  csb: number,
-  c: number,
-  ldc: number,
-  accumulate: number,
-  ws: number,
-) => void;
-
 /** The packed gemm kernel of a dtype (Note [Packed gemm]), or null for dtypes without one. */
 const gemmKernelName = (t: ScalarType): 'f32_gemm' | 'f64_gemm' | null =>
   t === ScalarType.Float ? 'f32_gemm' : t === ScalarType.Double ? 'f64_gemm' : null;
@@ -136,7 +120,7 @@ const gemmKernelName = (t: ScalarType): 'f32_gemm' | 'f64_gemm' | null =>
 /** Whether `packedGemm` applies to operands of `t`'s dtype in these arrays: a kernel, all in linear memory. */
 function packedGemmApplies(t: ScalarType, ...tensors: Tensor[]): boolean {
   const name = gemmKernelName(t);
-  return name !== null && wasmKernelFor<Gemm>(name, ...tensors.map((x) => x.storage.data(t))) !== null;
+  return name !== null && wasmKernelFor<GemmKernel>(name, ...tensors.map((x) => x.storage.data(t))) !== null;
 }
 
 /**
@@ -155,13 +139,13 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const n = b.sizes[d - 1] as number;
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   const data = (t: Tensor): StorageArray => t.storage.data(dtype);
-  if (wasmKernelFor<Gemm>(name, data(a), data(b), data(out)) === null) return false;
+  if (wasmKernelFor<GemmKernel>(name, data(a), data(b), data(out)) === null) return false;
   const threads = threadsFor((m * n * k) / 64); // parallelSettings' unit for gemm
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
   const [A, B, C, W] = [data(a), data(b), data(out), ws.storage.data(ScalarType.Float)];
-  const gemm = wasmKernelFor<Gemm>(name, A, B, C, W);
+  const gemm = wasmKernelFor<GemmKernel>(name, A, B, C, W);
   if (gemm !== null) {
     const aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
     const bOff = b.storage.arrayOffset(dtype) + b.storageOffset;
@@ -191,7 +175,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
  * of 8) when C is wider than tall, else row blocks (multiples of 4), each with its own workspace. Every
  * element of C is summed by one thread in the same order as on one (Note [Worker threads over linear memory]).
  */
-function splitGemm(threads: number, call: Parameters<Gemm>, bytes: number): number[][] {
+function splitGemm(threads: number, call: Parameters<GemmKernel>, bytes: number): number[][] {
   const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call;
   const byColumns = n >= m;
   const cuts = splitRange(byColumns ? n : m, threads, byColumns ? 8 : 4);
@@ -462,13 +446,19 @@ function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alp
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
   const bias = self.expand([m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([m, n], [n, 1], mat1.dtype, mat1.device);
-  if (m * n === 0) return out;
-  // With beta = 0 self's values (even NaN) are ignored.
+  return m * n === 0 ? out : scaledSelfPlusProduct(out, bias, mat1, mat2, beta, alpha);
+}
+
+/**
+ * out = beta·bias, then out += alpha·(a @ b) in the packed gemm (BLAS's beta and alpha); with beta = 0 bias is not
+ * read (its NaNs are ignored). Null, out freed, when the packed gemm does not apply after all.
+ */
+function scaledSelfPlusProduct(out: Tensor, bias: Tensor, a: Tensor, b: Tensor, beta: number, alpha: number): Tensor | null {
   if (beta !== 0) {
     out.copy_(bias);
     if (beta !== 1) out.mul_(beta);
   }
-  if (packedGemm(mat1, mat2, out, alpha, beta !== 0)) return out;
+  if (packedGemm(a, b, out, alpha, beta !== 0)) return out;
   out.dispose();
   return null;
 }
@@ -541,12 +531,5 @@ function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: numbe
   const [bs, m, , n] = checkBmm(batch1, batch2);
   const bias = self.expand([bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
   const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.dtype, batch1.device);
-  if (bs * m * n === 0) return out;
-  if (beta !== 0) {
-    out.copy_(bias);
-    if (beta !== 1) out.mul_(beta);
-  }
-  if (packedGemm(batch1, batch2, out, alpha, beta !== 0)) return out;
-  out.dispose();
-  return null;
+  return bs * m * n === 0 ? out : scaledSelfPlusProduct(out, bias, batch1, batch2, beta, alpha);
 }

@@ -8,6 +8,24 @@ import * as ref from './reference.js';
 const fround = Math.fround;
 import type { WasmInstanceObject } from './webassembly.js';
 
+/** f32_gemm / f64_gemm: C = alpha·A·B (+ C), A and B through element strides, byte addresses, a workspace. */
+export type GemmKernel = (
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: number,
+  rsa: number,
+  csa: number,
+  b: number,
+  rsb: number,
+  csb: number,
+  c: number,
+  ldc: number,
+  accumulate: number,
+  ws: number,
+) => void;
+
 /** Every kernel of src/wasm/assembly, by its export name (counts in elements, addresses in bytes). */
 export interface Kernels {
   /** y[i] = a[i] + b[i], float32. */
@@ -65,39 +83,9 @@ export interface Kernels {
    * C = alpha·A·B (+ C when `accumulate` is 1), float32: A m×k and B k×n through element strides, C row-major
    * with row stride ldc, `ws` a workspace of GEMM_WORKSPACE_BYTES (Note [Packed gemm]).
    */
-  f32_gemm(
-    m: number,
-    n: number,
-    k: number,
-    alpha: number,
-    a: number,
-    rsa: number,
-    csa: number,
-    b: number,
-    rsb: number,
-    csb: number,
-    c: number,
-    ldc: number,
-    accumulate: number,
-    ws: number,
-  ): void;
+  f32_gemm: GemmKernel;
   /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
-  f64_gemm(
-    m: number,
-    n: number,
-    k: number,
-    alpha: number,
-    a: number,
-    rsa: number,
-    csa: number,
-    b: number,
-    rsb: number,
-    csb: number,
-    c: number,
-    ldc: number,
-    accumulate: number,
-    ws: number,
-  ): void;
+  f64_gemm: GemmKernel;
 }
 
 export type KernelName = keyof Kernels;

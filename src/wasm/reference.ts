@@ -382,11 +382,60 @@ export const GEMM_KC = 256;
  */
 export const GEMM_WORKSPACE_BYTES = Math.max((64 * 256 + 256 * 512 + 32) * 4, (64 * 256 + 256 * 256 + 16) * 8);
 
+type FloatArray = Float32Array | Float64Array;
+
 /**
- * C = alpha·A·B (+ C when `accumulate`), float32, in the kernel's order: per 256-deep k-slice, products
- * summed in k order, then the slice times alpha stored (first slice, not accumulating) or added to C.
- * Offsets and strides in elements; C is row-major with row stride ldc.
+ * C = alpha·A·B (+ C when `accumulate`) in the packed kernels' order: per 256-deep k-slice, products summed in
+ * k order into a fresh accumulator, then the slice times alpha stored (first slice, not accumulating) or
+ * added to C. Offsets and strides in elements; C is row-major with row stride ldc. `round` is the element
+ * type's rounding (Math.fround for float32: with a Float32Array accumulator every step rounds as in f32x4).
  */
+function gemmTwin(
+  round: (x: number) => number,
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: FloatArray,
+  ai: number,
+  rsa: number,
+  csa: number,
+  b: FloatArray,
+  bi: number,
+  rsb: number,
+  csb: number,
+  c: FloatArray,
+  ci: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
+  if (k === 0) {
+    if (!accumulate) for (let i = 0; i < m; i++) c.fill(0, ci + i * ldc, ci + i * ldc + n);
+    return;
+  }
+  const acc = c instanceof Float32Array ? new Float32Array(n) : new Float64Array(n);
+  for (let i = 0; i < m; i++) {
+    const cRow = ci + i * ldc;
+    for (let p0 = 0; p0 < k; p0 += GEMM_KC) {
+      const pEnd = Math.min(p0 + GEMM_KC, k);
+      acc.fill(0);
+      for (let p = p0; p < pEnd; p++) {
+        const av = a[ai + i * rsa + p * csa] as number;
+        const bRow = bi + p * rsb;
+        for (let j = 0; j < n; j++) acc[j] = (acc[j] as number) + round(av * (b[bRow + j * csb] as number));
+      }
+      const add = accumulate || p0 !== 0;
+      for (let j = 0; j < n; j++) {
+        const v = alpha === 1 ? (acc[j] as number) : round(alpha * (acc[j] as number));
+        c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
+      }
+    }
+  }
+}
+
+const exact = (x: number): number => x;
+
+/** f32_gemm's twin (float32 arrays; `alpha` already a float32 value). */
 export function f32_gemm(
   m: number,
   n: number,
@@ -405,34 +454,10 @@ export function f32_gemm(
   ldc: number,
   accumulate: boolean,
 ): void {
-  if (k === 0) {
-    if (!accumulate) for (let i = 0; i < m; i++) c.fill(0, ci + i * ldc, ci + i * ldc + n);
-    return;
-  }
-  const acc = new Float32Array(n);
-  for (let i = 0; i < m; i++) {
-    const cRow = ci + i * ldc;
-    for (let p0 = 0; p0 < k; p0 += GEMM_KC) {
-      const pEnd = Math.min(p0 + GEMM_KC, k);
-      acc.fill(0);
-      for (let p = p0; p < pEnd; p++) {
-        const av = a[ai + i * rsa + p * csa] as number;
-        const bRow = bi + p * rsb;
-        for (let j = 0; j < n; j++) acc[j] = (acc[j] as number) + fround(av * (b[bRow + j * csb] as number));
-      }
-      const add = accumulate || p0 !== 0;
-      for (let j = 0; j < n; j++) {
-        const v = alpha === 1 ? (acc[j] as number) : fround(alpha * (acc[j] as number));
-        c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
-      }
-    }
-  }
+  gemmTwin(fround, m, n, k, alpha, a, ai, rsa, csa, b, bi, rsb, csb, c, ci, ldc, accumulate);
 }
 
-/**
- * f32_gemm's float64 twin, in f64_gemm's order: per 256-deep k-slice, products summed in k order into a fresh
- * accumulator, then the slice times alpha stored (first slice, not accumulating) or added to C.
- */
+/** f64_gemm's twin (float64 arrays). */
 export function f64_gemm(
   m: number,
   n: number,
@@ -451,26 +476,5 @@ export function f64_gemm(
   ldc: number,
   accumulate: boolean,
 ): void {
-  if (k === 0) {
-    if (!accumulate) for (let i = 0; i < m; i++) c.fill(0, ci + i * ldc, ci + i * ldc + n);
-    return;
-  }
-  const acc = new Float64Array(n);
-  for (let i = 0; i < m; i++) {
-    const cRow = ci + i * ldc;
-    for (let p0 = 0; p0 < k; p0 += GEMM_KC) {
-      const pEnd = Math.min(p0 + GEMM_KC, k);
-      acc.fill(0);
-      for (let p = p0; p < pEnd; p++) {
-        const av = a[ai + i * rsa + p * csa] as number;
-        const bRow = bi + p * rsb;
-        for (let j = 0; j < n; j++) acc[j] = (acc[j] as number) + av * (b[bRow + j * csb] as number);
-      }
-      const add = accumulate || p0 !== 0;
-      for (let j = 0; j < n; j++) {
-        const v = alpha === 1 ? (acc[j] as number) : alpha * (acc[j] as number);
-        c[cRow + j] = add ? (c[cRow + j] as number) + v : v;
-      }
-    }
-  }
+  gemmTwin(exact, m, n, k, alpha, a, ai, rsa, csa, b, bi, rsb, csb, c, ci, ldc, accumulate);
 }

@@ -44,7 +44,9 @@ export function wasmBinaryVec(js: VecOp, f32: KernelName | null, f64: KernelName
     if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf && b.buffer === buf) {
       const k = out instanceof Float32Array ? k32() : out instanceof Float64Array ? k64() : null;
       if (k !== null) {
-        const [pa, pb, py] = [addressOf(a, offs[0] as number), addressOf(b, offs[1] as number), addressOf(out, o)];
+        const pa = addressOf(a, offs[0] as number);
+        const pb = addressOf(b, offs[1] as number);
+        const py = addressOf(out, o);
         const threads = threadsFor(n);
         if (threads === 1) k(n, pa, pb, py);
         else splitCalls((out instanceof Float32Array ? f32 : f64) as KernelName, n, threads, out.BYTES_PER_ELEMENT, [pa, pb], py, []);
