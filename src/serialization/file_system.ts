@@ -9,9 +9,11 @@ export interface SerializationFileSystem {
 
 let fileSystem: SerializationFileSystem | null = null;
 
-/** Lets torch.save / torch.load (and safetensors' save_file / load_file) take file paths. */
-export function setSerializationFileSystem(fs: SerializationFileSystem | null): void {
+/** Lets torch.save / torch.load (and safetensors' save_file / load_file) take file paths; returns the previous one. */
+export function setSerializationFileSystem(fs: SerializationFileSystem | null): SerializationFileSystem | null {
+  const previous = fileSystem;
   fileSystem = fs;
+  return previous;
 }
 
 /** The installed file system, or a clear error saying paths need Node.js. */

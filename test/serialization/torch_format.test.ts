@@ -40,7 +40,16 @@ function recordOffset(bytes: Uint8Array, name: string): number {
   throw new Error(`no record ${name}`);
 }
 
-const PT_FILES = ['model_state_dict.pt', 'adam_state_dict.pt', 'views.pt', 'dtypes.pt', 'nested.pt', 'stem_named.pt'];
+const PT_FILES = [
+  'model_state_dict.pt',
+  'adam_state_dict.pt',
+  'views.pt',
+  'dtypes.pt',
+  'nested.pt',
+  'stem_named.pt',
+  'protocol4.pt',
+  'protocol5.pt',
+];
 
 describe('torch.load reads what PyTorch 2.13 torch.save wrote', () => {
   for (const name of PT_FILES) {

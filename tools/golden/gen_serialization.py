@@ -206,6 +206,20 @@ def main():
         loaded = torch.load(io.BytesIO(data), weights_only=True)
         files[f"{name}.pt"] = describe(loaded, {})
 
+    # Newer pickle protocols (FRAME, SHORT_BINUNICODE, MEMOIZE, ...): torch.save(pickle_protocol=N) writes
+    # them; aten-ts reads them. The tree comes from the object itself (weights_only=True warns on them).
+    for protocol in (4, 5):
+        obj = collections.OrderedDict(
+            w=torch.tensor([[1.0, 2.0], [3.0, 4.0]]), n=torch.tensor(5), meta={"lr": 0.5, "ids": [1, 2**40]}
+        )
+        obj["w_t"] = obj["w"].t()
+        buf = io.BytesIO()
+        torch.save(obj, buf, pickle_protocol=protocol)
+        name = f"protocol{protocol}.pt"
+        with open(os.path.join(OUT, name), "wb") as f:
+            f.write(buf.getvalue())
+        files[name] = describe(torch.load(io.BytesIO(buf.getvalue()), weights_only=False), {})
+
     # Saved through a path: the archive's folder is the file's stem.
     path = os.path.join(OUT, "stem_named.pt")
     torch.save({"w": torch.tensor([1.0, 2.0])}, path)
