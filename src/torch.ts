@@ -3,4 +3,4 @@
 // (torch.serialization's save and load). It sits on the floor above the libraries (.dependency-cruiser.cjs),
 // so src/api stays below them.
 export * from './api/torch.js';
-export { load, save } from './serialization/index.js';
+export { load, save, type LoadOptions } from './serialization/index.js';

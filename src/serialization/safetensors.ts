@@ -100,7 +100,9 @@ export function save(tensors: Record<string, Tensor> | Map<string, Tensor>, meta
 
 /** A loaded safetensors file: its tensors by name (in file order) and its `__metadata__`. */
 export interface SafetensorsFile {
+  /** The tensors by name, in the order of their data in the file. */
   tensors: Record<string, Tensor>;
+  /** The header's `__metadata__` (string to string), or null without one. */
   metadata: Record<string, string> | null;
 }
 
