@@ -29,21 +29,40 @@ const CENTRAL_HEADER = 46;
 const UTF8_NAMES = 0x0800;
 const FLAGS = UTF8_NAMES | 0x0008; // + data descriptor
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
+// CRC-32 slicing by 8 (eight 256-entry tables, eight bytes a step): checkpoints are mostly storage bytes,
+// and this loop is torch.save's cost per byte.
+const CRC_TABLES = (() => {
+  const t = new Int32Array(8 * 256);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
+    t[n] = c;
   }
-  return table;
+  for (let n = 0; n < 256; n++)
+    for (let k = 1; k < 8; k++) t[k * 256 + n] = (t[(k - 1) * 256 + n]! >>> 8) ^ t[t[(k - 1) * 256 + n]! & 0xff]!;
+  return t;
 })();
 
 /** CRC-32 (the zip polynomial) of `data`. */
 export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] as number)) & 0xff] as number) ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
+  const t = CRC_TABLES;
+  let c = -1;
+  let i = 0;
+  const end8 = data.length - (data.length % 8);
+  for (; i < end8; i += 8) {
+    const lo = c ^ (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24));
+    c =
+      t[1792 + (lo & 0xff)]! ^
+      t[1536 + ((lo >>> 8) & 0xff)]! ^
+      t[1280 + ((lo >>> 16) & 0xff)]! ^
+      t[1024 + (lo >>> 24)]! ^
+      t[768 + data[i + 4]!]! ^
+      t[512 + data[i + 5]!]! ^
+      t[256 + data[i + 6]!]! ^
+      t[data[i + 7]!]!;
+  }
+  for (; i < data.length; i++) c = t[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ -1) >>> 0;
 }
 
 const U64 = (1n << 64n) - 1n;
