@@ -58,6 +58,16 @@ describe('the restricted unpickler refuses', () => {
     expect(() => torch.load(archive(pkl, { 'data/0': new Uint8Array(8) }))).toThrow('out of bounds for storage of size 8');
   });
 
+  it('reads storages of a big-endian file (byteorder "big") in their byte order', () => {
+    const pid = `(${str('storage')}ctorch\nFloatStorage\n${str('0')}${str('cpu')}K\x02tQ`;
+    const pkl = `\x80\x02ctorch._utils\n_rebuild_tensor_v2\n(${pid}K\x00K\x02\x85K\x01\x85\x89ccollections\nOrderedDict\n)RtR.`;
+    const data = new Uint8Array(8);
+    new DataView(data.buffer).setFloat32(0, 1.5, false);
+    new DataView(data.buffer).setFloat32(4, -2, false);
+    const big = archive(pkl, { byteorder: new TextEncoder().encode('big'), 'data/0': data });
+    expect((torch.load(big) as { tolist(): unknown }).tolist()).toEqual([1.5, -2]);
+  });
+
   it('truncated pickles, non-zip bytes and the legacy format', () => {
     expect(() => torch.load(archive('\x80\x02X\x05\x00\x00\x00ab'))).toThrow('pickle data was truncated');
     expect(() => torch.load(new Uint8Array([1, 2, 3, 4, 5]))).toThrow('failed finding central directory');
