@@ -16,8 +16,10 @@ const FLOORS = [
   ['kernels', ['^src/kernels/', '^src/wasm/']],
   ['aten', ['^src/aten/', '^src/generated/Register[A-Za-z]*\\.ts$', '^src/generated/CPUFunctions\\.ts$']],
   ['autograd', ['^src/autograd/', '^src/generated/autograd\\.ts$']],
-  ['api', ['^src/api/', '^src/generated/functions\\.ts$', '^src/generated/methods\\.ts$', '^src/index\\.ts$']],
+  ['api', ['^src/api/', '^src/generated/functions\\.ts$', '^src/generated/methods\\.ts$']],
   ['libraries', ['^src/(nn|optim|utils|serialization|library|modes|profiler)/']],
+  // The public entry point and the `torch` namespace it exports gather every floor below (torch/__init__.py).
+  ['package', ['^src/index\\.ts$', '^src/torch\\.ts$']],
   ['cli', ['^src/cli/', '^src/node\\.ts$']],
 ];
 

@@ -27,7 +27,9 @@ export {
   setDispatchTraceEnabled,
   setDispatchTraceSink,
 } from './dispatch/index.js';
-export { torch } from './api/index.js';
+// The `torch` namespace with its libraries (src/torch.ts); src/api/index.ts exports the core one.
+export * as torch from './torch.js';
+export { safetensors } from './serialization/index.js';
 export { Tensor } from './tensor/Tensor.js';
 export {
   cpuMemoryStats,

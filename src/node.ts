@@ -3,10 +3,12 @@
 // `FinalizationRegistry.prototype.cleanupSome` are switched on with flags (they change nothing else) and
 // taken from a fresh context, where the flags apply. Browsers and bundlers use src/index.ts.
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
+import { setSerializationFileSystem } from './serialization/index.js';
 import { setThreadHost, wasmCPUAllocator, type SynchronousReclaimer } from './wasm/index.js';
 
 export * from './index.js';
@@ -52,3 +54,6 @@ setThreadHost({
 
 // Made when linear memory is first used (not at import: creating the context costs start-up time).
 wasmCPUAllocator()?.setSynchronousReclaimer(makeSynchronousReclaimer);
+
+// File paths for torch.save / torch.load and safetensors' save_file / load_file (the core works on bytes).
+setSerializationFileSystem({ readFile: (path) => readFileSync(path), writeFile: (path, data) => writeFileSync(path, data) });

@@ -267,6 +267,16 @@ export async function runChecks(aten: Aten, options: PageOptions): Promise<PageR
     return "getKernelBackend() === 'wasm'";
   });
 
+  check('page: torch.save / torch.load and safetensors round-trip in the browser (bytes, no fs)', () => {
+    const t = aten.torch.arange(6, { dtype: 'float32' }).reshape(2, 3);
+    const back = aten.torch.load(aten.torch.save({ t, view: t.t() })) as Record<string, typeof t>;
+    assert(back.view?.storage === back.t?.storage, 'the view lost its shared storage');
+    assert(JSON.stringify(back.view?.tolist()) === JSON.stringify(t.t().tolist()), `view values ${JSON.stringify(back.view?.tolist())}`);
+    const st = aten.safetensors.load(aten.safetensors.save({ t }));
+    assert(JSON.stringify(st.t?.tolist()) === JSON.stringify(t.tolist()), `safetensors values ${JSON.stringify(st.t?.tolist())}`);
+    return 'a view and its base load over one storage; safetensors values equal';
+  });
+
   const wasm = backendChecks(aten, 'wasm', check);
   const js = backendChecks(aten, 'js', check);
   // The SIMD kernels are bit for bit their JS twins over linear memory (test/wasm/kernels.test.ts), but the
