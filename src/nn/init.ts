@@ -118,8 +118,8 @@ export function kaiming_normal_(tensor: Tensor, options: KaimingOptions = {}): T
   return normal_(tensor, 0, gain / Math.sqrt(fan), { generator: options.generator ?? null });
 }
 
-// erf (for the truncation bounds; Python's math.erf) and erfinv (Tensor.erfinv_, absent from the operator
-// set): W. J. Cody's rational erf via erfc, and Giles' erfinv refined by two Newton steps (float64 accurate).
+// Python's math.erf (trunc_normal_'s acceptance probability): the Maclaurin series below 2.5, erfc's continued
+// fraction above.
 function erf(x: number): number {
   // Abramowitz–Stegun 7.1.26 is too coarse; use the series for |x| < 2.5 and the continued fraction beyond.
   const ax = Math.abs(x);
@@ -153,28 +153,6 @@ function erf(x: number): number {
   return x < 0 ? erfc - 1 : 1 - erfc;
 }
 
-function erfinv(y: number): number {
-  if (y <= -1) return y === -1 ? -Infinity : NaN;
-  if (y >= 1) return y === 1 ? Infinity : NaN;
-  let w = -Math.log((1 - y) * (1 + y));
-  let x: number;
-  if (w < 5) {
-    w -= 2.5;
-    let p = 2.81022636e-8;
-    for (const c of [3.43273939e-7, -3.5233877e-6, -4.39150654e-6, 0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941])
-      p = c + p * w;
-    x = p * y;
-  } else {
-    w = Math.sqrt(w) - 3;
-    let p = -0.000200214257;
-    for (const c of [0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682])
-      p = c + p * w;
-    x = p * y;
-  }
-  for (let i = 0; i < 2; i++) x -= (erf(x) - y) / ((2 / Math.sqrt(Math.PI)) * Math.exp(-x * x));
-  return x;
-}
-
 export interface TruncNormalOptions extends GenOpt {
   mean?: number;
   std?: number;
@@ -183,9 +161,9 @@ export interface TruncNormalOptions extends GenOpt {
 }
 
 /**
- * `trunc_normal_(tensor, mean=0., std=1., a=-2., b=2.)`: PyTorch's inverse-CDF method (uniform_ in
- * [2l-1, 2u-1], erfinv, scale, shift, clamp); erfinv is computed here in float64 (no erfinv operator yet),
- * so values agree with PyTorch's float32 erfinv to a few ulp, not bit for bit.
+ * `trunc_normal_(tensor, mean=0., std=1., a=-2., b=2.)`: PyTorch 2.13's sampler, draw for draw. When the
+ * interval holds more than 30% of the mass, normal_ draws with the rejected ones redrawn; else uniform_
+ * candidates in [a, b] accepted against the density (rejection sampling), redrawn until all are accepted.
  */
 export function trunc_normal_(tensor: Tensor, options: TruncNormalOptions = {}): Tensor {
   checkKeys('trunc_normal_', options, ['mean', 'std', 'a', 'b', 'generator']);
@@ -193,14 +171,52 @@ export function trunc_normal_(tensor: Tensor, options: TruncNormalOptions = {}):
   const std = options.std ?? 1;
   const a = options.a ?? -2;
   const b = options.b ?? 2;
+  const generator = options.generator ?? null;
+  if (tensor.isMeta()) return tensor;
   const normCdf = (x: number): number => (1.0 + erf(x / Math.sqrt(2.0))) / 2.0;
-  const l = normCdf((a - mean) / std);
-  const u = normCdf((b - mean) / std);
   return noGrad(() => {
-    uniform_(tensor, 2 * l - 1, 2 * u - 1, options);
-    const vals = (tensor.flatten().tolist() as number[]).map((v) => erfinv(v) * (std * Math.sqrt(2.0)) + mean);
-    tensor.copy_(torch.tensor(vals, { dtype: 'float64' }).view(tensor.sizes));
-    return tensor.clamp_(a, b);
+    const p = normCdf((b - mean) / std) - normCdf((a - mean) / std);
+    if (p > 0.3) {
+      // The bounds cast to the tensor's dtype, so the rejection test matches its representable values.
+      const lo = Number(torch.tensor(a, { dtype: tensor.dtype }).item());
+      const hi = Number(torch.tensor(b, { dtype: tensor.dtype }).item());
+      let result = tensor.normal_(mean, std, { generator });
+      for (;;) {
+        const mask = result.lt(lo).logical_or(result.gt(hi));
+        if (!mask.any().item()) break;
+        result = torch.where(mask, torch.empty_like(result).normal_(mean, std, { generator }), result);
+      }
+      if (result !== tensor) tensor.copy_(result);
+      return tensor;
+    }
+    const mode = Math.max(a, Math.min(mean, b));
+    const logPeak = -0.5 * ((mode - mean) / std) ** 2;
+    const logPdfMinusPeak = (c: Tensor): Tensor => c.sub(mean).div(std).pow(2).mul(-0.5).sub(logPeak);
+    tensor.uniform_(a, b, { generator: generator ?? undefined });
+    let candidates = logPdfMinusPeak(tensor);
+    const acceptBuf = torch.empty_like(tensor);
+    let pending = acceptBuf
+      .uniform_(0, 1, { generator: generator ?? undefined })
+      .log()
+      .gt(candidates);
+    if (!pending.any().item()) return tensor;
+    let result: Tensor = tensor;
+    for (;;) {
+      const c = torch.empty_like(tensor).uniform_(a, b, { generator: generator ?? undefined });
+      result = torch.where(pending, c, result);
+      candidates = logPdfMinusPeak(c);
+      pending = torch.where(
+        pending,
+        acceptBuf
+          .uniform_(0, 1, { generator: generator ?? undefined })
+          .log()
+          .gt(candidates),
+        pending,
+      );
+      if (!pending.any().item()) break;
+    }
+    tensor.copy_(result);
+    return tensor;
   });
 }
 
