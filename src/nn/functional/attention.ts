@@ -89,7 +89,7 @@ export function multi_head_attention_forward(
   let k: Tensor;
   let v: Tensor;
   if (query === key && key === value) {
-    const proj = linear(query, in_proj_weight, in_proj_bias).unflatten(-1, [3, E]).unsqueeze(0).transpose(0, -2).squeeze(-2);
+    const proj = linear(query, in_proj_weight, in_proj_bias).unflatten(-1, [3, E]).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous();
     [q, k, v] = [proj.select(0, 0), proj.select(0, 1), proj.select(0, 2)];
   } else {
     const [wq, wk, wv] = in_proj_weight.chunk(3) as [Tensor, Tensor, Tensor];
