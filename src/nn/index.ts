@@ -14,6 +14,6 @@ export { LayerNorm, GroupNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
 export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
 export { CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss } from './modules/loss.js';
-export { TransformerEncoderLayer, TransformerEncoder } from './modules/transformer.js';
+export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
 export * as functional from './functional.js';
 export * as init from './init.js';

@@ -14,6 +14,7 @@ export interface BatchNormOptions extends FactoryKwargs {
   momentum?: number | null;
   affine?: boolean;
   track_running_stats?: boolean;
+  bias?: boolean;
 }
 
 type BNRest = Rest<[eps: number, momentum: number | null, affine: boolean, track_running_stats: boolean], BatchNormOptions>;
@@ -42,6 +43,7 @@ export class _NormBase extends Module {
         track_running_stats: true,
         device: null as string | null,
         dtype: null as string | null,
+        bias: true,
       },
       rest,
     );
@@ -53,7 +55,8 @@ export class _NormBase extends Module {
     this.track_running_stats = a.track_running_stats;
     if (a.affine) {
       this.weight = new Parameter(torch.empty([num_features], fk));
-      this.bias = new Parameter(torch.empty([num_features], fk));
+      if (a.bias) this.bias = new Parameter(torch.empty([num_features], fk));
+      else this.register_parameter('bias', null);
     } else {
       this.register_parameter('weight', null);
       this.register_parameter('bias', null);
@@ -84,7 +87,7 @@ export class _NormBase extends Module {
     this.reset_running_stats();
     if (this.affine) {
       init.ones_(this.weight as Parameter);
-      init.zeros_(this.bias as Parameter);
+      if (this.bias !== null) init.zeros_(this.bias);
     }
   }
 
@@ -93,7 +96,7 @@ export class _NormBase extends Module {
   }
 
   override extra_repr(): string {
-    return `${this.num_features}, eps=${pyFloat(this.eps)}, momentum=${this.momentum === null ? 'None' : pyFloat(this.momentum)}, affine=${pyRepr(this.affine)}, track_running_stats=${pyRepr(this.track_running_stats)}`;
+    return `${this.num_features}, eps=${pyFloat(this.eps)}, momentum=${this.momentum === null ? 'None' : pyFloat(this.momentum)}, affine=${pyRepr(this.affine)}, bias=${pyRepr(this.bias !== null)}, track_running_stats=${pyRepr(this.track_running_stats)}`;
   }
 }
 

@@ -3,7 +3,7 @@
 // Mirrors torch/nn/modules/module.py.
 
 import type { Device } from '../../c10/Device.js';
-import type { ScalarType } from '../../c10/ScalarType.js';
+import { parseScalarType, type ScalarType } from '../../c10/ScalarType.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
@@ -449,8 +449,11 @@ export class Module {
   // also recommends.
   /** `to(dtype)` / `to(device)`: floating-point parameters and buffers for a dtype, all of them for a device. */
   to(target: ScalarType | Device | string): this {
-    const isDtype = typeof target === 'number' || (typeof target === 'string' && !/^(cpu|meta|cuda|wasm)/.test(target));
-    return this._apply((t) => (isDtype ? (t.isFloatingPoint() || t.isComplex() ? t.to(target) : t) : t.to(target)));
+    if (typeof target === 'number' || (typeof target === 'string' && !/^(cpu|meta|cuda)/.test(target))) {
+      const dtype = typeof target === 'string' ? parseScalarType(target) : target;
+      return this._apply((t) => (t.isFloatingPoint() || t.isComplex() ? t.to(dtype) : t));
+    }
+    return this._apply((t) => t.to(target));
   }
   float(): this {
     return this.to('float32');
@@ -532,11 +535,11 @@ export class Module {
             continue;
           }
           copies.push([param, inp]);
-        } else if (strict) {
+        } else {
           missing.push(key);
         }
       }
-      if (strict) {
+      {
         for (const key of keys) {
           if (!key.startsWith(prefix)) continue;
           const rest = key.slice(prefix.length);

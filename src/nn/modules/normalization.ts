@@ -59,13 +59,14 @@ export class LayerNorm extends Module {
   }
 
   override extra_repr(): string {
-    return `${pyRepr(this.normalized_shape)}, eps=${pyFloat(this.eps)}, elementwise_affine=${pyRepr(this.elementwise_affine)}`;
+    return `${pyRepr(this.normalized_shape)}, eps=${pyFloat(this.eps)}, elementwise_affine=${pyRepr(this.elementwise_affine)}, bias=${pyRepr(this.bias !== null)}`;
   }
 }
 
 export interface GroupNormOptions extends FactoryKwargs {
   eps?: number;
   affine?: boolean;
+  bias?: boolean;
 }
 
 /** `nn.GroupNorm(num_groups, num_channels, eps=1e-5, affine=True)`. */
@@ -79,8 +80,12 @@ export class GroupNorm extends Module {
 
   constructor(num_groups: number, num_channels: number, ...rest: Rest<[eps: number, affine: boolean], GroupNormOptions>) {
     super();
-    const a = parseArgs('GroupNorm', { eps: 1e-5, affine: true, device: null as string | null, dtype: null as string | null }, rest);
-    if (num_channels % num_groups !== 0) throw new Error('num_channels must be divisible by num_groups');
+    const a = parseArgs(
+      'GroupNorm',
+      { eps: 1e-5, affine: true, device: null as string | null, dtype: null as string | null, bias: true },
+      rest,
+    );
+    if (num_channels % num_groups !== 0) throw new Error(`num_channels (${num_channels}) must be divisible by num_groups (${num_groups})`);
     this.num_groups = num_groups;
     this.num_channels = num_channels;
     this.eps = a.eps;
@@ -88,7 +93,8 @@ export class GroupNorm extends Module {
     const fk = { device: a.device, dtype: a.dtype };
     if (a.affine) {
       this.weight = new Parameter(torch.empty([num_channels], fk));
-      this.bias = new Parameter(torch.empty([num_channels], fk));
+      if (a.bias) this.bias = new Parameter(torch.empty([num_channels], fk));
+      else this.register_parameter('bias', null);
     } else {
       this.register_parameter('weight', null);
       this.register_parameter('bias', null);
@@ -99,7 +105,7 @@ export class GroupNorm extends Module {
   reset_parameters(): void {
     if (this.affine) {
       init.ones_(this.weight as Parameter);
-      init.zeros_(this.bias as Parameter);
+      if (this.bias !== null) init.zeros_(this.bias);
     }
   }
 
@@ -108,6 +114,6 @@ export class GroupNorm extends Module {
   }
 
   override extra_repr(): string {
-    return `${this.num_groups}, ${this.num_channels}, eps=${pyFloat(this.eps)}, affine=${pyRepr(this.affine)}`;
+    return `${this.num_groups}, ${this.num_channels}, eps=${pyFloat(this.eps)}, affine=${pyRepr(this.affine)}, bias=${pyRepr(this.bias !== null)}`;
   }
 }
