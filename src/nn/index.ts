@@ -1,6 +1,7 @@
 // torch.nn: modules, Parameter, functional (as `nn.functional` / `F`) and init. Mirrors torch/nn/__init__.py.
 
 export { Parameter, isParameter } from './parameter.js';
+export type { FactoryKwargs, IntOrList, Rest } from './modules/utils.js';
 export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type IncompatibleKeys, type StateDict } from './modules/module.js';
 export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';

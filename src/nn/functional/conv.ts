@@ -5,9 +5,7 @@
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
-import { ntuple, parseArgs, type Rest } from '../modules/utils.js';
-
-type IntOrList = number | readonly number[];
+import { ntuple, parseArgs, type IntOrList, type Rest } from '../modules/utils.js';
 
 // ---- padding -----------------------------------------------------------------------------------------
 

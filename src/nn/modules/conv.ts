@@ -7,9 +7,7 @@ import { samePadding } from '../functional/conv.js';
 import * as init from '../init.js';
 import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
-import { ntuple, parseArgs, pyRepr, type FactoryKwargs, type Rest } from './utils.js';
-
-type IntOrList = number | readonly number[];
+import { ntuple, parseArgs, pyRepr, type FactoryKwargs, type IntOrList, type Rest } from './utils.js';
 
 export interface ConvOptions extends FactoryKwargs {
   stride?: IntOrList;

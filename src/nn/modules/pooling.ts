@@ -3,9 +3,8 @@
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import { Module } from './module.js';
-import { parseArgs, pyRepr, type Rest } from './utils.js';
+import { parseArgs, pyRepr, type IntOrList, type Rest } from './utils.js';
 
-type IntOrList = number | readonly number[];
 const fmt = (v: IntOrList | null): string => (typeof v === 'number' ? String(v) : pyRepr(v));
 
 export interface MaxPoolOptions {

@@ -4,6 +4,9 @@
 
 import { Tensor } from '../../tensor/Tensor.js';
 
+/** An int or a list of ints (`_size_2_t`). */
+export type IntOrList = number | readonly number[];
+
 /** The optional arguments of a call: each may be given positionally or in the trailing options object. */
 export type Rest<P extends unknown[], O> = { [K in keyof P]?: P[K] | O };
 
