@@ -43,3 +43,4 @@ export {
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
+export * as nn from './nn/index.js';

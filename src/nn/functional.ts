@@ -1,0 +1,47 @@
+// torch.nn.functional: PyTorch's signatures (positional arguments, then one options object with PyTorch's
+// snake_case keys; unknown keys are errors). Mirrors torch/nn/functional.py, split by family in
+// ./functional/ to keep each file readable.
+
+export {
+  bilinear,
+  dropout,
+  embedding,
+  gelu,
+  leaky_relu,
+  linear,
+  log_softmax,
+  relu,
+  sigmoid,
+  silu,
+  softmax,
+  tanh,
+} from './functional/activation.js';
+export {
+  adaptive_avg_pool2d,
+  avg_pool2d,
+  conv1d,
+  conv2d,
+  conv_transpose2d,
+  max_pool1d,
+  max_pool2d,
+  max_pool2d_with_indices,
+  pad,
+} from './functional/conv.js';
+export { batch_norm, group_norm, layer_norm } from './functional/normalization.js';
+export {
+  binary_cross_entropy,
+  binary_cross_entropy_with_logits,
+  cross_entropy,
+  l1_loss,
+  mse_loss,
+  nll_loss,
+  smooth_l1_loss,
+  type CrossEntropyOptions,
+  type Reduction,
+} from './functional/loss.js';
+export {
+  multi_head_attention_forward,
+  scaled_dot_product_attention,
+  type MHAForwardOptions,
+  type SDPAOptions,
+} from './functional/attention.js';

@@ -1,0 +1,128 @@
+// nn.functional: linear maps, activations, dropout, embedding. Mirrors the matching parts of
+// torch/nn/functional.py (see ../functional.ts for the whole namespace).
+
+import { noGrad } from '../../autograd/grad_mode.js';
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as torch from '../../api/torch.js';
+import { parseArgs, type Rest } from '../modules/utils.js';
+
+/** `F.linear(input, weight, bias=None)`: input @ weightᵀ + bias. */
+export function linear(input: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
+  return torch.linear(input, weight, bias);
+}
+
+/** `F.bilinear(input1, input2, weight, bias=None)`: y[.., o] = x1ᵀ W[o] x2 + b[o] (composed from mm). */
+export function bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
+  const [o, i, j] = weight.sizes as [number, number, number];
+  const lead = input1.sizes.slice(0, -1);
+  const x1 = input1.reshape(-1, i);
+  const x2 = input2.reshape(-1, j);
+  // x1 · W viewed as (i, o·j), then the product with x2 summed over j.
+  const t = x1.mm(weight.permute(1, 0, 2).reshape(i, o * j)).view(-1, o, j);
+  let y = t.mul(x2.unsqueeze(1)).sum(-1);
+  if (bias !== null) y = y.add(bias);
+  return y.reshape([...lead, o]);
+}
+
+/** `F.relu(input, inplace=False)`. */
+export function relu(input: Tensor, inplace = false): Tensor {
+  return inplace ? input.relu_() : input.relu();
+}
+
+/** `F.leaky_relu(input, negative_slope=0.01, inplace=False)` (composed: where(x > 0, x, x·slope)). */
+export function leaky_relu(
+  input: Tensor,
+  ...rest: Rest<[negative_slope: number, inplace: boolean], { negative_slope?: number; inplace?: boolean }>
+): Tensor {
+  const { negative_slope, inplace } = parseArgs('leaky_relu', { negative_slope: 0.01, inplace: false }, rest);
+  const out = torch.where(input.gt(0), input, input.mul(negative_slope));
+  return inplace ? noGrad(() => input.copy_(out)) : out;
+}
+
+/** `F.gelu(input, approximate='none')`. */
+export function gelu(input: Tensor, options: { approximate?: string } = {}): Tensor {
+  const { approximate } = parseArgs('gelu', { approximate: 'none' }, [options]);
+  return torch.gelu(input, { approximate });
+}
+
+/** `F.silu(input, inplace=False)`. */
+export function silu(input: Tensor, inplace = false): Tensor {
+  return inplace ? torch.silu_(input) : torch.silu(input);
+}
+
+/** `F.tanh(input)`. */
+export function tanh(input: Tensor): Tensor {
+  return input.tanh();
+}
+
+/** `F.sigmoid(input)`. */
+export function sigmoid(input: Tensor): Tensor {
+  return input.sigmoid();
+}
+
+/** PyTorch's `_get_softmax_dim`: the implicit dim of the deprecated dim=None call. */
+function softmaxDim(name: string, ndim: number): number {
+  // PyTorch warns "Implicit dimension choice for softmax has been deprecated"; the choice is the same.
+  void name;
+  return ndim === 0 || ndim === 1 || ndim === 3 ? 0 : 1;
+}
+
+/** `F.softmax(input, dim=None, dtype=None)`. */
+export function softmax(
+  input: Tensor,
+  ...rest: Rest<[dim: number | null, dtype: string | null], { dim?: number | null; dtype?: string | null }>
+): Tensor {
+  const { dim, dtype } = parseArgs('softmax', { dim: null as number | null, dtype: null as string | null }, rest);
+  return input.softmax(dim ?? softmaxDim('softmax', input.dim()), dtype);
+}
+
+/** `F.log_softmax(input, dim=None, dtype=None)`. */
+export function log_softmax(
+  input: Tensor,
+  ...rest: Rest<[dim: number | null, dtype: string | null], { dim?: number | null; dtype?: string | null }>
+): Tensor {
+  const { dim, dtype } = parseArgs('log_softmax', { dim: null as number | null, dtype: null as string | null }, rest);
+  return input.log_softmax(dim ?? softmaxDim('log_softmax', input.dim()), dtype);
+}
+
+/** `F.dropout(input, p=0.5, training=True, inplace=False)`: PyTorch's mask for the same generator state. */
+export function dropout(
+  input: Tensor,
+  ...rest: Rest<[p: number, training: boolean, inplace: boolean], { p?: number; training?: boolean; inplace?: boolean }>
+): Tensor {
+  const { p, training, inplace } = parseArgs('dropout', { p: 0.5, training: true, inplace: false }, rest);
+  if (p < 0 || p > 1) throw new Error(`dropout probability has to be between 0 and 1, but got ${p}`);
+  const out = torch.dropout(input, p, training);
+  return inplace && out !== input ? noGrad(() => input.copy_(out)) : out;
+}
+
+/**
+ * `F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+ * sparse=False)`. max_norm needs embedding_renorm_, which aten-ts lacks: it is refused.
+ */
+export function embedding(
+  input: Tensor,
+  weight: Tensor,
+  ...rest: Rest<
+    [padding_idx: number | null, max_norm: number | null, norm_type: number, scale_grad_by_freq: boolean, sparse: boolean],
+    { padding_idx?: number | null; max_norm?: number | null; norm_type?: number; scale_grad_by_freq?: boolean; sparse?: boolean }
+  >
+): Tensor {
+  const a = parseArgs(
+    'embedding',
+    { padding_idx: null as number | null, max_norm: null as number | null, norm_type: 2.0, scale_grad_by_freq: false, sparse: false },
+    rest,
+  );
+  let paddingIdx = a.padding_idx;
+  const n = weight.sizes[0] as number;
+  if (paddingIdx !== null) {
+    if (paddingIdx > 0 && paddingIdx >= n) throw new Error('Padding_idx must be within num_embeddings');
+    if (paddingIdx < 0) {
+      if (paddingIdx < -n) throw new Error('Padding_idx must be within num_embeddings');
+      paddingIdx = n + paddingIdx;
+    }
+  }
+  if (a.max_norm !== null) throw new Error('F.embedding: max_norm is not supported yet (aten-ts has no embedding_renorm_)');
+  if (a.sparse) throw new Error('F.embedding: sparse=True is not supported (aten-ts has no sparse tensors)');
+  return torch.embedding(weight, input, paddingIdx ?? -1, a.scale_grad_by_freq, false);
+}

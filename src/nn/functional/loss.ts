@@ -1,0 +1,108 @@
+// nn.functional: the losses. Mirrors the matching parts of torch/nn/functional.py (and torch/nn/_reduction.py:
+// the `reduction` string becomes the aten enum none=0, mean=1, sum=2).
+
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as torch from '../../api/torch.js';
+import { parseArgs } from '../modules/utils.js';
+
+export type Reduction = 'none' | 'mean' | 'sum';
+
+/** `_Reduction.get_enum`. */
+export function reductionEnum(reduction: string): number {
+  if (reduction === 'none') return 0;
+  if (reduction === 'mean') return 1;
+  if (reduction === 'sum') return 2;
+  throw new Error(`${reduction} is not a valid value for reduction`);
+}
+
+function reduce(x: Tensor, reduction: string): Tensor {
+  const r = reductionEnum(reduction);
+  return r === 0 ? x : r === 1 ? x.mean() : x.sum();
+}
+
+export interface CrossEntropyOptions {
+  weight?: Tensor | null;
+  ignore_index?: number;
+  reduction?: Reduction;
+  label_smoothing?: number;
+}
+
+/** `F.cross_entropy(input, target, weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)`. */
+export function cross_entropy(input: Tensor, target: Tensor, options: CrossEntropyOptions = {}): Tensor {
+  const a = parseArgs(
+    'cross_entropy',
+    { weight: null as Tensor | null, ignore_index: -100, reduction: 'mean' as string, label_smoothing: 0.0 },
+    [options],
+  );
+  return torch.cross_entropy_loss(input, target, a.weight, reductionEnum(a.reduction), a.ignore_index, a.label_smoothing);
+}
+
+/** `F.nll_loss(input, target, weight=None, ignore_index=-100, reduction='mean')`. */
+export function nll_loss(input: Tensor, target: Tensor, options: Omit<CrossEntropyOptions, 'label_smoothing'> = {}): Tensor {
+  const a = parseArgs('nll_loss', { weight: null as Tensor | null, ignore_index: -100, reduction: 'mean' as string }, [options]);
+  return torch.nll_loss_nd(input, target, a.weight, reductionEnum(a.reduction), a.ignore_index);
+}
+
+function checkSizes(name: string, input: Tensor, target: Tensor): void {
+  if (input.sizes.length !== target.sizes.length || input.sizes.some((s, i) => s !== target.sizes[i])) {
+    // PyTorch warns ("Using a target size ... that is different to the input size") and broadcasts.
+    void name;
+  }
+}
+
+/** `F.mse_loss(input, target, reduction='mean')`. */
+export function mse_loss(input: Tensor, target: Tensor, options: { reduction?: Reduction } = {}): Tensor {
+  const a = parseArgs('mse_loss', { reduction: 'mean' as string }, [options]);
+  checkSizes('mse_loss', input, target);
+  return torch.mse_loss(input, target, reductionEnum(a.reduction));
+}
+
+/** `F.l1_loss(input, target, reduction='mean')`. */
+export function l1_loss(input: Tensor, target: Tensor, options: { reduction?: Reduction } = {}): Tensor {
+  const a = parseArgs('l1_loss', { reduction: 'mean' as string }, [options]);
+  return torch.l1_loss(input, target, reductionEnum(a.reduction));
+}
+
+/** `F.smooth_l1_loss(input, target, reduction='mean', beta=1.0)` (composed: 0.5·d²/β below β, d − 0.5·β above). */
+export function smooth_l1_loss(input: Tensor, target: Tensor, options: { reduction?: Reduction; beta?: number } = {}): Tensor {
+  const a = parseArgs('smooth_l1_loss', { reduction: 'mean' as string, beta: 1.0 }, [options]);
+  if (a.beta < 0) throw new Error('smooth_l1_loss does not support negative values for beta.');
+  if (a.beta === 0) return l1_loss(input, target, { reduction: a.reduction as Reduction });
+  const d = input.sub(target).abs();
+  const loss = torch.where(d.lt(a.beta), d.mul(d).mul(0.5 / a.beta), d.sub(0.5 * a.beta));
+  return reduce(loss, a.reduction);
+}
+
+/** `F.binary_cross_entropy(input, target, weight=None, reduction='mean')`. */
+export function binary_cross_entropy(
+  input: Tensor,
+  target: Tensor,
+  options: { weight?: Tensor | null; reduction?: Reduction } = {},
+): Tensor {
+  const a = parseArgs('binary_cross_entropy', { weight: null as Tensor | null, reduction: 'mean' as string }, [options]);
+  if (input.sizes.length !== target.sizes.length || input.sizes.some((s, i) => s !== target.sizes[i])) {
+    throw new Error(
+      `Using a target size (torch.Size([${target.sizes.join(', ')}])) that is different to the input size (torch.Size([${input.sizes.join(', ')}])) is deprecated. Please ensure they have the same size.`,
+    );
+  }
+  return torch.binary_cross_entropy(input, target, a.weight, reductionEnum(a.reduction));
+}
+
+/** `F.binary_cross_entropy_with_logits(input, target, weight=None, reduction='mean', pos_weight=None)`. */
+export function binary_cross_entropy_with_logits(
+  input: Tensor,
+  target: Tensor,
+  options: { weight?: Tensor | null; reduction?: Reduction; pos_weight?: Tensor | null } = {},
+): Tensor {
+  const a = parseArgs(
+    'binary_cross_entropy_with_logits',
+    { weight: null as Tensor | null, reduction: 'mean' as string, pos_weight: null as Tensor | null },
+    [options],
+  );
+  if (input.sizes.length !== target.sizes.length || input.sizes.some((s, i) => s !== target.sizes[i])) {
+    throw new Error(
+      `Target size (torch.Size([${target.sizes.join(', ')}])) must be the same as input size (torch.Size([${input.sizes.join(', ')}]))`,
+    );
+  }
+  return torch.binary_cross_entropy_with_logits(input, target, a.weight, a.pos_weight, reductionEnum(a.reduction));
+}

@@ -1,0 +1,20 @@
+// torch.nn: modules, Parameter, functional (as `nn.functional` / `F`) and init. Mirrors torch/nn/__init__.py.
+
+export { Parameter, isParameter } from './parameter.js';
+export type { FactoryKwargs, IntOrList, Rest } from './modules/utils.js';
+export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type IncompatibleKeys, type StateDict } from './modules/module.js';
+export { deepcopyModule } from './modules/copy.js';
+export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
+export { Identity, Linear, Bilinear, NonDynamicallyQuantizableLinear } from './modules/linear.js';
+export { Conv1d, Conv2d, ConvTranspose2d } from './modules/conv.js';
+export { ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention } from './modules/activation.js';
+export { Flatten, Unflatten } from './modules/flatten.js';
+export { Dropout } from './modules/dropout.js';
+export { Embedding } from './modules/sparse.js';
+export { LayerNorm, GroupNorm } from './modules/normalization.js';
+export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
+export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
+export { CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss } from './modules/loss.js';
+export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
+export * as functional from './functional.js';
+export * as init from './init.js';

@@ -1,0 +1,261 @@
+// ReLU, LeakyReLU, GELU, SiLU, Tanh, Sigmoid, Softmax, LogSoftmax, MultiheadAttention.
+// Mirrors torch/nn/modules/activation.py.
+
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as torch from '../../api/torch.js';
+import * as F from '../functional.js';
+import * as init from '../init.js';
+import { Parameter } from '../parameter.js';
+import { NonDynamicallyQuantizableLinear } from './linear.js';
+import { Module } from './module.js';
+import { parseArgs, pyFloat, pyRepr, type FactoryKwargs, type Rest } from './utils.js';
+
+/** `nn.ReLU(inplace=False)`. */
+export class ReLU extends Module {
+  declare inplace: boolean;
+  constructor(...rest: Rest<[inplace: boolean], { inplace?: boolean }>) {
+    super();
+    this.inplace = parseArgs('ReLU', { inplace: false }, rest).inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.relu(input, this.inplace);
+  }
+  override extra_repr(): string {
+    return this.inplace ? 'inplace=True' : '';
+  }
+}
+
+/** `nn.LeakyReLU(negative_slope=0.01, inplace=False)`. */
+export class LeakyReLU extends Module {
+  declare negative_slope: number;
+  declare inplace: boolean;
+  constructor(...rest: Rest<[negative_slope: number, inplace: boolean], { negative_slope?: number; inplace?: boolean }>) {
+    super();
+    const a = parseArgs('LeakyReLU', { negative_slope: 0.01, inplace: false }, rest);
+    this.negative_slope = a.negative_slope;
+    this.inplace = a.inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.leaky_relu(input, this.negative_slope, this.inplace);
+  }
+  override extra_repr(): string {
+    return `negative_slope=${pyFloat(this.negative_slope)}${this.inplace ? ', inplace=True' : ''}`;
+  }
+}
+
+/** `nn.GELU(approximate='none')`. */
+export class GELU extends Module {
+  declare approximate: string;
+  constructor(...rest: Rest<[approximate: string], { approximate?: string }>) {
+    super();
+    this.approximate = parseArgs('GELU', { approximate: 'none' }, rest).approximate;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.gelu(input, { approximate: this.approximate });
+  }
+  override extra_repr(): string {
+    return `approximate=${pyRepr(this.approximate)}`;
+  }
+}
+
+/** `nn.SiLU(inplace=False)`. */
+export class SiLU extends Module {
+  declare inplace: boolean;
+  constructor(...rest: Rest<[inplace: boolean], { inplace?: boolean }>) {
+    super();
+    this.inplace = parseArgs('SiLU', { inplace: false }, rest).inplace;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.silu(input, this.inplace);
+  }
+  override extra_repr(): string {
+    return this.inplace ? 'inplace=True' : '';
+  }
+}
+
+/** `nn.Tanh()`. */
+export class Tanh extends Module {
+  override forward(input: Tensor): Tensor {
+    return input.tanh();
+  }
+}
+
+/** `nn.Sigmoid()`. */
+export class Sigmoid extends Module {
+  override forward(input: Tensor): Tensor {
+    return input.sigmoid();
+  }
+}
+
+/** `nn.Softmax(dim=None)`. */
+export class Softmax extends Module {
+  declare dim: number | null;
+  constructor(...rest: Rest<[dim: number | null], { dim?: number | null }>) {
+    super();
+    this.dim = parseArgs('Softmax', { dim: null as number | null }, rest).dim;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.softmax(input, this.dim);
+  }
+  override extra_repr(): string {
+    return `dim=${pyRepr(this.dim)}`;
+  }
+}
+
+/** `nn.LogSoftmax(dim=None)`. */
+export class LogSoftmax extends Module {
+  declare dim: number | null;
+  constructor(...rest: Rest<[dim: number | null], { dim?: number | null }>) {
+    super();
+    this.dim = parseArgs('LogSoftmax', { dim: null as number | null }, rest).dim;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.log_softmax(input, this.dim);
+  }
+  override extra_repr(): string {
+    return `dim=${pyRepr(this.dim)}`;
+  }
+}
+
+export interface MultiheadAttentionOptions extends FactoryKwargs {
+  dropout?: number;
+  bias?: boolean;
+  add_bias_kv?: boolean;
+  add_zero_attn?: boolean;
+  kdim?: number | null;
+  vdim?: number | null;
+  batch_first?: boolean;
+}
+
+export interface MultiheadAttentionForwardOptions {
+  key_padding_mask?: Tensor | null;
+  need_weights?: boolean;
+  attn_mask?: Tensor | null;
+  average_attn_weights?: boolean;
+  is_causal?: boolean;
+}
+
+/**
+ * `nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False)`: the packed
+ * in-projection case (kdim = vdim = embed_dim; add_bias_kv and add_zero_attn are not supported yet).
+ * `forward(query, key, value, {...})` returns [attn_output, attn_output_weights or null].
+ */
+export class MultiheadAttention extends Module {
+  declare embed_dim: number;
+  declare kdim: number;
+  declare vdim: number;
+  declare _qkv_same_embed_dim: boolean;
+  declare num_heads: number;
+  declare dropout: number;
+  declare batch_first: boolean;
+  declare head_dim: number;
+  declare in_proj_weight: Parameter;
+  declare in_proj_bias: Parameter | null;
+  declare out_proj: NonDynamicallyQuantizableLinear;
+  declare bias_k: Tensor | null;
+  declare bias_v: Tensor | null;
+  declare add_zero_attn: boolean;
+
+  constructor(embed_dim: number, num_heads: number, options: MultiheadAttentionOptions = {}) {
+    super();
+    const a = parseArgs(
+      'MultiheadAttention',
+      {
+        dropout: 0.0,
+        bias: true,
+        add_bias_kv: false,
+        add_zero_attn: false,
+        kdim: null as number | null,
+        vdim: null as number | null,
+        batch_first: false,
+        device: null as string | null,
+        dtype: null as string | null,
+      },
+      [options],
+    );
+    if (embed_dim <= 0 || num_heads <= 0)
+      throw new Error(`embed_dim and num_heads must be greater than 0, got embed_dim=${embed_dim} and num_heads=${num_heads} instead`);
+    if ((a.kdim !== null && a.kdim !== embed_dim) || (a.vdim !== null && a.vdim !== embed_dim))
+      throw new Error('MultiheadAttention: kdim/vdim different from embed_dim are not supported yet');
+    if (a.add_bias_kv || a.add_zero_attn) throw new Error('MultiheadAttention: add_bias_kv and add_zero_attn are not supported yet');
+    const fk = { device: a.device, dtype: a.dtype };
+    this.embed_dim = embed_dim;
+    this.kdim = embed_dim;
+    this.vdim = embed_dim;
+    this._qkv_same_embed_dim = true;
+    this.num_heads = num_heads;
+    this.dropout = a.dropout;
+    this.batch_first = a.batch_first;
+    this.head_dim = Math.floor(embed_dim / num_heads);
+    if (this.head_dim * num_heads !== embed_dim) throw new Error('embed_dim must be divisible by num_heads');
+    this.in_proj_weight = new Parameter(torch.empty([3 * embed_dim, embed_dim], fk));
+    this.register_parameter('q_proj_weight', null);
+    this.register_parameter('k_proj_weight', null);
+    this.register_parameter('v_proj_weight', null);
+    if (a.bias) this.in_proj_bias = new Parameter(torch.empty([3 * embed_dim], fk));
+    else this.register_parameter('in_proj_bias', null);
+    this.out_proj = new NonDynamicallyQuantizableLinear(embed_dim, embed_dim, { bias: a.bias, ...fk });
+    this.bias_k = null;
+    this.bias_v = null;
+    this.add_zero_attn = false;
+    this._reset_parameters();
+  }
+
+  _reset_parameters(): void {
+    init.xavier_uniform_(this.in_proj_weight);
+    if (this.in_proj_bias !== null) {
+      init.constant_(this.in_proj_bias, 0.0);
+      if (this.out_proj.bias !== null) init.constant_(this.out_proj.bias, 0.0);
+    }
+  }
+
+  override forward(query: Tensor, key: Tensor, value: Tensor, options: MultiheadAttentionForwardOptions = {}): [Tensor, Tensor | null] {
+    const a = parseArgs(
+      'MultiheadAttention.forward',
+      {
+        key_padding_mask: null as Tensor | null,
+        need_weights: true,
+        attn_mask: null as Tensor | null,
+        average_attn_weights: true,
+        is_causal: false,
+      },
+      [options],
+    );
+    const batched = query.dim() === 3;
+    let [q, k, v] = [query, key, value];
+    if (!batched) [q, k, v] = [q.unsqueeze(1), k.unsqueeze(1), v.unsqueeze(1)];
+    else if (this.batch_first) {
+      // Keep q, k and v identical objects for self-attention (the packed projection path).
+      if (key === value) {
+        if (query === key) q = k = v = query.transpose(1, 0);
+        else {
+          q = query.transpose(1, 0);
+          k = v = key.transpose(1, 0);
+        }
+      } else [q, k, v] = [query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)];
+    }
+    let kpm = a.key_padding_mask;
+    if (!batched && kpm !== null) kpm = kpm.unsqueeze(0);
+    const [out, weights] = F.multi_head_attention_forward(
+      q,
+      k,
+      v,
+      this.num_heads,
+      this.in_proj_weight,
+      this.in_proj_bias,
+      this.out_proj.weight,
+      this.out_proj.bias,
+      {
+        key_padding_mask: kpm,
+        need_weights: a.need_weights,
+        attn_mask: a.attn_mask,
+        average_attn_weights: a.average_attn_weights,
+        is_causal: a.is_causal && a.attn_mask === null,
+        dropout_p: this.dropout,
+        training: this.training,
+      },
+    );
+    if (!batched) return [out.squeeze(1), weights === null ? null : weights.squeeze(0)];
+    return [this.batch_first ? out.transpose(1, 0) : out, weights];
+  }
+}

@@ -1,0 +1,132 @@
+// The loss modules: CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss.
+// Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
+
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as F from '../functional.js';
+import type { Reduction } from '../functional/loss.js';
+import { reductionEnum } from '../functional/loss.js';
+import { Module } from './module.js';
+import { parseArgs } from './utils.js';
+
+/** `_Loss`: the `reduction` option. */
+export class _Loss extends Module {
+  declare reduction: Reduction;
+  constructor(reduction: string) {
+    super();
+    reductionEnum(reduction);
+    this.reduction = reduction as Reduction;
+  }
+}
+
+/** `_WeightedLoss`: a `weight` buffer too. */
+export class _WeightedLoss extends _Loss {
+  declare weight: Tensor | null;
+  constructor(weight: Tensor | null, reduction: string) {
+    super(reduction);
+    this.register_buffer('weight', weight);
+  }
+}
+
+/** `nn.CrossEntropyLoss(weight=None, ignore_index=-100, reduction='mean', label_smoothing=0.0)`. */
+export class CrossEntropyLoss extends _WeightedLoss {
+  declare ignore_index: number;
+  declare label_smoothing: number;
+  constructor(options: { weight?: Tensor | null; ignore_index?: number; reduction?: Reduction; label_smoothing?: number } = {}) {
+    const a = parseArgs(
+      'CrossEntropyLoss',
+      { weight: null as Tensor | null, ignore_index: -100, reduction: 'mean' as string, label_smoothing: 0.0 },
+      [options],
+    );
+    super(a.weight, a.reduction);
+    this.ignore_index = a.ignore_index;
+    this.label_smoothing = a.label_smoothing;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.cross_entropy(input, target, {
+      weight: this.weight,
+      ignore_index: this.ignore_index,
+      reduction: this.reduction,
+      label_smoothing: this.label_smoothing,
+    });
+  }
+}
+
+/** `nn.NLLLoss(weight=None, ignore_index=-100, reduction='mean')`. */
+export class NLLLoss extends _WeightedLoss {
+  declare ignore_index: number;
+  constructor(options: { weight?: Tensor | null; ignore_index?: number; reduction?: Reduction } = {}) {
+    const a = parseArgs('NLLLoss', { weight: null as Tensor | null, ignore_index: -100, reduction: 'mean' as string }, [options]);
+    super(a.weight, a.reduction);
+    this.ignore_index = a.ignore_index;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.nll_loss(input, target, { weight: this.weight, ignore_index: this.ignore_index, reduction: this.reduction });
+  }
+}
+
+/** `nn.MSELoss(reduction='mean')`. */
+export class MSELoss extends _Loss {
+  constructor(options: { reduction?: Reduction } = {}) {
+    super(parseArgs('MSELoss', { reduction: 'mean' as string }, [options]).reduction);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.mse_loss(input, target, { reduction: this.reduction });
+  }
+}
+
+/** `nn.L1Loss(reduction='mean')`. */
+export class L1Loss extends _Loss {
+  constructor(options: { reduction?: Reduction } = {}) {
+    super(parseArgs('L1Loss', { reduction: 'mean' as string }, [options]).reduction);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.l1_loss(input, target, { reduction: this.reduction });
+  }
+}
+
+/** `nn.SmoothL1Loss(reduction='mean', beta=1.0)`. */
+export class SmoothL1Loss extends _Loss {
+  declare beta: number;
+  constructor(options: { reduction?: Reduction; beta?: number } = {}) {
+    const a = parseArgs('SmoothL1Loss', { reduction: 'mean' as string, beta: 1.0 }, [options]);
+    super(a.reduction);
+    this.beta = a.beta;
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.smooth_l1_loss(input, target, { reduction: this.reduction, beta: this.beta });
+  }
+}
+
+/** `nn.BCELoss(weight=None, reduction='mean')`. */
+export class BCELoss extends _WeightedLoss {
+  constructor(options: { weight?: Tensor | null; reduction?: Reduction } = {}) {
+    const a = parseArgs('BCELoss', { weight: null as Tensor | null, reduction: 'mean' as string }, [options]);
+    super(a.weight, a.reduction);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.binary_cross_entropy(input, target, { weight: this.weight, reduction: this.reduction });
+  }
+}
+
+/** `nn.BCEWithLogitsLoss(weight=None, reduction='mean', pos_weight=None)`. */
+export class BCEWithLogitsLoss extends _Loss {
+  declare weight: Tensor | null;
+  declare pos_weight: Tensor | null;
+  constructor(options: { weight?: Tensor | null; reduction?: Reduction; pos_weight?: Tensor | null } = {}) {
+    const a = parseArgs(
+      'BCEWithLogitsLoss',
+      { weight: null as Tensor | null, reduction: 'mean' as string, pos_weight: null as Tensor | null },
+      [options],
+    );
+    super(a.reduction);
+    this.register_buffer('weight', a.weight);
+    this.register_buffer('pos_weight', a.pos_weight);
+  }
+  override forward(input: Tensor, target: Tensor): Tensor {
+    return F.binary_cross_entropy_with_logits(input, target, {
+      weight: this.weight,
+      reduction: this.reduction,
+      pos_weight: this.pos_weight,
+    });
+  }
+}

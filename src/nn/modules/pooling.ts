@@ -1,0 +1,140 @@
+// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d. Mirrors torch/nn/modules/pooling.py.
+
+import type { Tensor } from '../../tensor/Tensor.js';
+import * as F from '../functional.js';
+import { Module } from './module.js';
+import { parseArgs, pyRepr, type IntOrList, type Rest } from './utils.js';
+
+const fmt = (v: IntOrList | null): string => (typeof v === 'number' ? String(v) : pyRepr(v));
+
+export interface MaxPoolOptions {
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  dilation?: IntOrList;
+  return_indices?: boolean;
+  ceil_mode?: boolean;
+}
+type MaxPoolRest = Rest<
+  [stride: IntOrList | null, padding: IntOrList, dilation: IntOrList, return_indices: boolean, ceil_mode: boolean],
+  MaxPoolOptions
+>;
+
+/** `_MaxPoolNd`: the options and repr of MaxPool1d/2d. */
+export class _MaxPoolNd extends Module {
+  declare kernel_size: IntOrList;
+  declare stride: IntOrList;
+  declare padding: IntOrList;
+  declare dilation: IntOrList;
+  declare return_indices: boolean;
+  declare ceil_mode: boolean;
+
+  constructor(name: string, kernel_size: IntOrList, rest: MaxPoolRest) {
+    super();
+    const a = parseArgs(
+      name,
+      { stride: null as IntOrList | null, padding: 0 as IntOrList, dilation: 1 as IntOrList, return_indices: false, ceil_mode: false },
+      rest,
+    );
+    this.kernel_size = kernel_size;
+    this.stride = a.stride ?? kernel_size;
+    this.padding = a.padding;
+    this.dilation = a.dilation;
+    this.return_indices = a.return_indices;
+    this.ceil_mode = a.ceil_mode;
+  }
+
+  override extra_repr(): string {
+    return `kernel_size=${fmt(this.kernel_size)}, stride=${fmt(this.stride)}, padding=${fmt(this.padding)}, dilation=${fmt(this.dilation)}, ceil_mode=${pyRepr(this.ceil_mode)}`;
+  }
+}
+
+/** `nn.MaxPool1d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)`. */
+export class MaxPool1d extends _MaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
+    super('MaxPool1d', kernel_size, rest);
+    if (this.return_indices) throw new Error('MaxPool1d: return_indices=True is not supported yet');
+  }
+  override forward(input: Tensor): Tensor {
+    return F.max_pool1d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+  }
+}
+
+/** `nn.MaxPool2d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)`. */
+export class MaxPool2d extends _MaxPoolNd {
+  constructor(kernel_size: IntOrList, ...rest: MaxPoolRest) {
+    super('MaxPool2d', kernel_size, rest);
+  }
+  override forward(input: Tensor): Tensor | [Tensor, Tensor] {
+    if (this.return_indices)
+      return F.max_pool2d_with_indices(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+    return F.max_pool2d(input, this.kernel_size, this.stride, this.padding, this.dilation, this.ceil_mode);
+  }
+}
+
+export interface AvgPoolOptions {
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
+  divisor_override?: number | null;
+}
+
+/** `nn.AvgPool2d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
+export class AvgPool2d extends Module {
+  declare kernel_size: IntOrList;
+  declare stride: IntOrList;
+  declare padding: IntOrList;
+  declare ceil_mode: boolean;
+  declare count_include_pad: boolean;
+  declare divisor_override: number | null;
+
+  constructor(
+    kernel_size: IntOrList,
+    ...rest: Rest<
+      [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null],
+      AvgPoolOptions
+    >
+  ) {
+    super();
+    const a = parseArgs(
+      'AvgPool2d',
+      {
+        stride: null as IntOrList | null,
+        padding: 0 as IntOrList,
+        ceil_mode: false,
+        count_include_pad: true,
+        divisor_override: null as number | null,
+      },
+      rest,
+    );
+    this.kernel_size = kernel_size;
+    this.stride = a.stride ?? kernel_size;
+    this.padding = a.padding;
+    this.ceil_mode = a.ceil_mode;
+    this.count_include_pad = a.count_include_pad;
+    this.divisor_override = a.divisor_override;
+  }
+
+  override forward(input: Tensor): Tensor {
+    return F.avg_pool2d(input, this.kernel_size, this.stride, this.padding, this.ceil_mode, this.count_include_pad, this.divisor_override);
+  }
+
+  override extra_repr(): string {
+    return `kernel_size=${fmt(this.kernel_size)}, stride=${fmt(this.stride)}, padding=${fmt(this.padding)}`;
+  }
+}
+
+/** `nn.AdaptiveAvgPool2d(output_size)`. */
+export class AdaptiveAvgPool2d extends Module {
+  declare output_size: IntOrList;
+  constructor(output_size: IntOrList) {
+    super();
+    this.output_size = output_size;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_avg_pool2d(input, this.output_size);
+  }
+  override extra_repr(): string {
+    return `output_size=${fmt(this.output_size)}`;
+  }
+}

@@ -1,0 +1,96 @@
+// Helpers shared by the modules: `_single`/`_pair` (torch/nn/modules/utils.py), the Python-style repr of
+// option values used by `extra_repr`, and the parser of PyTorch-style arguments (positional, then one
+// options object with PyTorch's snake_case keys).
+
+import { Tensor } from '../../tensor/Tensor.js';
+
+/** An int or a list of ints (`_size_2_t`). */
+export type IntOrList = number | readonly number[];
+
+/** The optional arguments of a call: each may be given positionally or in the trailing options object. */
+export type Rest<P extends unknown[], O> = { [K in keyof P]?: P[K] | O };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Tensor) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Binds the optional arguments of `fname` (`spec`: their names and defaults, in PyTorch's order) from
+ * `rest`: positional values first, then an options object. Unknown keys and values given twice are
+ * errors with Python's text.
+ */
+export function parseArgs<T extends Record<string, unknown>>(fname: string, spec: T, rest: readonly unknown[]): T {
+  const names = Object.keys(spec);
+  const out: Record<string, unknown> = { ...spec };
+  let positional = rest.length;
+  let options: Record<string, unknown> | undefined;
+  const last = rest[rest.length - 1];
+  if (rest.length > 0 && isPlainObject(last)) {
+    options = last;
+    positional--;
+  }
+  if (positional > names.length) {
+    throw new TypeError(`${fname}() takes at most ${names.length} optional positional arguments but ${positional} were given`);
+  }
+  for (let i = 0; i < positional; i++) {
+    const v = rest[i];
+    if (v !== undefined) out[names[i] as string] = v;
+  }
+  if (options !== undefined) {
+    for (const [k, v] of Object.entries(options)) {
+      const idx = names.indexOf(k);
+      if (idx < 0) throw new TypeError(`${fname}() got an unexpected keyword argument '${k}'`);
+      if (idx < positional && rest[idx] !== undefined) throw new TypeError(`${fname}() got multiple values for argument '${k}'`);
+      if (v !== undefined) out[k] = v;
+    }
+  }
+  return out as T;
+}
+
+/** `_ntuple(n)`: a number repeated n times, a list checked to have n entries. */
+export function ntuple(n: number, x: number | readonly number[], name = 'argument'): number[] {
+  if (typeof x === 'number') return new Array<number>(n).fill(x);
+  if (x.length === 1 && n > 1) return new Array<number>(n).fill(x[0] as number);
+  if (x.length !== n) throw new Error(`expected ${name} to be a single number or a list of ${n} numbers, got [${x.join(', ')}]`);
+  return [...x];
+}
+export const single = (x: number | readonly number[]): number[] => ntuple(1, x);
+export const pair = (x: number | readonly number[]): number[] => ntuple(2, x);
+
+/** Python's `repr(float)`: shortest round-trip digits, scientific below 1e-4 and from 1e16. */
+export function pyFloat(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const [mant, expStr] = x.toExponential().split('e') as [string, string];
+  const exp = Number(expStr);
+  if (exp < -4 || exp >= 16) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  const s = String(x);
+  return s.includes('.') ? s : `${s}.0`;
+}
+
+/** Python's repr of a value as `extra_repr` prints it: tuples `(5, 5)`, `True`, `None`, `'zeros'`. */
+export function pyRepr(v: unknown, asFloat = false): string {
+  if (v === null || v === undefined) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'number') return asFloat || !Number.isInteger(v) ? pyFloat(v) : String(v);
+  if (typeof v === 'string') return `'${v}'`;
+  if (Array.isArray(v)) {
+    const items = v.map((e) => pyRepr(e, asFloat));
+    return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+  }
+  return String(v);
+}
+
+/** `torch.Size([2, 3])`. */
+export function sizeRepr(sizes: readonly number[]): string {
+  return `torch.Size([${sizes.join(', ')}])`;
+}
+
+/** The `device` and `dtype` keyword arguments of a layer's constructor (`factory_kwargs`). */
+export interface FactoryKwargs {
+  device?: string | null;
+  dtype?: string | null;
+}
