@@ -164,26 +164,51 @@ export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g:
 
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
-  return inFloat([gradOut, weight], ([g0, w0]) => {
-    const gc = contiguousOf(g0 as Tensor);
-    const wc = contiguousOf(w0 as Tensor);
-    const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
-    const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
-    const gx = emptyLike(gc, [n, c, h, w]);
-    const cols = emptyLike(gc, [K, L]);
-    const G = floatArray(gx);
-    G.fill(0, offsetOf(gx), offsetOf(gx) + n * c * h * w);
-    for (let b = 0; b < n; b++) {
-      for (let gr = 0; gr < groups; gr++) {
-        gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
-        col2im(g, floatArray(cols), offsetOf(cols), floatArray(gx), offsetOf(gx) + (b * c + gr * cg) * h * w);
-      }
+  return inFloat([gradOut, weight], ([g0, w0]) => backwardInput(g0 as Tensor, w0 as Tensor, null, g));
+}
+
+// Note [Transposed convolution as a gradient]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A transposed convolution of x [n, ci, h, w] with weight [ci, co/groups, kh, kw] is the input gradient of
+// the convolution whose input is its output [n, co, oh, ow] and whose output is x, with that same weight
+// (slow_conv_transpose2d computes it as gemm + col2im too). So its forward is backwardInput with the roles
+// renamed (geometry: c = co, h×w = oh×ow, o = ci, oh×ow = h×w) plus the bias; its input gradient is that
+// convolution's forward (conv2d of the output gradient) and its weight gradient is that convolution's weight
+// gradient with input and output gradient swapped (src/autograd/FunctionsManual.ts).
+
+/** slow_conv_transpose2d: out [n, c, h, w] of the geometry's convolution from x [n, o, oh, ow] (Note [Transposed convolution as a gradient]). */
+export function convTranspose2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
+  return inFloat([x, weight, bias], ([x0, w0, b0]) => backwardInput(x0 as Tensor, w0 as Tensor, b0 ?? null, g));
+}
+
+/** col2im(Wᵀ · gradOut) per image and group, onto zeros or onto the bias. */
+function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeometry): Tensor {
+  const gc = contiguousOf(g0);
+  const wc = contiguousOf(w0);
+  const bc = b0 === null ? null : contiguousOf(b0);
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const gx = emptyLike(gc, [n, c, h, w]);
+  const cols = emptyLike(gc, [K, L]);
+  const G = floatArray(gx);
+  const go = offsetOf(gx);
+  if (bc === null) G.fill(0, go, go + n * c * h * w);
+  else {
+    const [B, bo] = [floatArray(bc), offsetOf(bc)];
+    for (let b = 0; b < n; b++)
+      for (let ch = 0; ch < c; ch++) G.fill(B[bo + ch] as number, go + (b * c + ch) * h * w, go + (b * c + ch + 1) * h * w);
+  }
+  for (let b = 0; b < n; b++) {
+    for (let gr = 0; gr < groups; gr++) {
+      gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
+      col2im(g, floatArray(cols), offsetOf(cols), floatArray(gx), offsetOf(gx) + (b * c + gr * cg) * h * w);
     }
-    cols.dispose();
-    freeCopy(gc, g0);
-    freeCopy(wc, w0);
-    return gx;
-  });
+  }
+  cols.dispose();
+  freeCopy(gc, g0);
+  freeCopy(wc, w0);
+  freeCopy(bc, b0);
+  return gx;
 }
 
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
