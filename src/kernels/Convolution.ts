@@ -10,6 +10,7 @@ import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/Tensor
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
 import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward, convTranspose2dForward } from './ConvolutionMM2d.js';
+import { depthwiseBackwardInput, depthwiseBackwardWeight, depthwiseForward, isDepthwise } from './DepthwiseConvolution.js';
 import { newStrided } from './TensorFactories.js';
 
 export function pair(v: number[] | number, name: string): [number, number] {
@@ -366,7 +367,8 @@ function convolution2d(
     const sizes = [n, w0, oh, ow];
     if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
     const geometry = { n, c, h, w, o: w0, cg: w1, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
-    return withLayoutOf(conv2dForward(x, weight, bias, geometry), x, weight);
+    const out = isDepthwise(geometry) ? depthwiseForward(x, weight, bias, geometry) : conv2dForward(x, weight, bias, geometry);
+    return withLayoutOf(out, x, weight);
   }
   if (!(oph < sh || oph < dh) || !(opw < sw || opw < dw)) {
     throw new Error(
@@ -454,7 +456,9 @@ export function conv2dBackward(
   const [dh, dw] = pair(dilation, 'dilation');
   const [, , oh, ow] = gb.sizes as [number, number, number, number];
   const geometry = { n, c, h, w, o, cg, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
-  if (which === 'weight') return conv2dBackwardWeightMM(gb, x, geometry);
-  const r = conv2dBackwardInputMM(gb, weight, geometry);
+  // See Note [Depthwise convolution without im2col].
+  const depthwise = isDepthwise(geometry);
+  if (which === 'weight') return depthwise ? depthwiseBackwardWeight(gb, x, geometry) : conv2dBackwardWeightMM(gb, x, geometry);
+  const r = depthwise ? depthwiseBackwardInput(gb, weight, geometry) : conv2dBackwardInputMM(gb, weight, geometry);
   return unbatched ? r.squeeze(0) : r;
 }

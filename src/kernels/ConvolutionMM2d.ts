@@ -102,14 +102,14 @@ function col2im(g: Conv2dGeometry, cols: FloatArray, ci: number, x: FloatArray, 
   }
 }
 
-const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
-const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
-const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
+export const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
+export const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
+export const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
   if (copy !== null && copy.storage !== of?.storage) copy.dispose();
 };
 
 /** Runs `f` on float32 copies of float16/bfloat16 tensors and rounds its result back (Note [Convolution through gemm]). */
-function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
+export function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
   const dtype = ts[0]?.dtype as ScalarType;
   if (dtype === ScalarType.Float || dtype === ScalarType.Double) return f([...ts]);
   const wide = ts.map((t) => (t === null ? null : t.to(ScalarType.Float)));
