@@ -20,6 +20,9 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import type { Im2colKernel } from '../wasm/kernels.js';
+import * as ref from '../wasm/reference.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 /** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */
 export interface Conv2dGeometry {
@@ -42,64 +45,42 @@ export interface Conv2dGeometry {
   readonly groups: number;
 }
 
-type FloatArray = Float32Array | Float64Array;
+export type FloatArray = Float32Array | Float64Array;
+
+/** The geometry arguments of the im2col kernels: cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw. */
+export const im2colGeometry = (g: Conv2dGeometry): Geometry13 => [
+  g.cg,
+  g.h,
+  g.w,
+  g.kh,
+  g.kw,
+  g.oh,
+  g.ow,
+  g.sh,
+  g.sw,
+  g.ph,
+  g.pw,
+  g.dh,
+  g.dw,
+];
+type Geometry13 = Parameters<Im2colKernel> extends [number, number, ...infer G] ? G : never;
 
 /**
  * columns[(ic·kh + p)·kw + q, i·ow + j] = x[ic, i·sh − ph + p·dh, j·sw − pw + q·dw] (0 outside), for the cg
- * channels of x starting at element `xi` (a contiguous [cg, h, w] block).
+ * channels of x starting at element `xi` (a contiguous [cg, h, w] block): the f32_im2col / f64_im2col kernel
+ * when both are in linear memory, else its JS twin.
  */
 function im2col(g: Conv2dGeometry, x: FloatArray, xi: number, cols: FloatArray, ci: number): void {
-  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
-  let r = ci;
-  for (let ic = 0; ic < cg; ic++) {
-    const plane = xi + ic * h * w;
-    for (let p = 0; p < kh; p++) {
-      for (let q = 0; q < kw; q++) {
-        const dx = q * dw - pw;
-        // Output columns j whose input column j·sw + dx lies in [0, w).
-        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
-        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
-        for (let i = 0; i < oh; i++) {
-          const y = i * sh - ph + p * dh;
-          const row = r + i * ow;
-          if (y < 0 || y >= h) {
-            cols.fill(0, row, row + ow);
-            continue;
-          }
-          const src = plane + y * w + dx;
-          if (j0 > 0) cols.fill(0, row, row + j0);
-          if (sw === 1) cols.set(x.subarray(src + j0, src + j1), row + j0);
-          else for (let j = j0; j < j1; j++) cols[row + j] = x[src + j * sw] as number;
-          if (j1 < ow) cols.fill(0, row + j1, row + ow);
-        }
-        r += oh * ow;
-      }
-    }
-  }
+  const k = wasmKernelFor<Im2colKernel>(x instanceof Float32Array ? 'f32_im2col' : 'f64_im2col', x, cols);
+  if (k !== null) k(addressOf(x, xi), addressOf(cols, ci), ...im2colGeometry(g));
+  else ref.im2col(x, xi, cols, ci, ...im2colGeometry(g));
 }
 
 /** The adjoint of im2col: x[...] += columns[...] for every window position inside the input. */
 function col2im(g: Conv2dGeometry, cols: FloatArray, ci: number, x: FloatArray, xi: number): void {
-  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
-  let r = ci;
-  for (let ic = 0; ic < cg; ic++) {
-    const plane = xi + ic * h * w;
-    for (let p = 0; p < kh; p++) {
-      for (let q = 0; q < kw; q++) {
-        const dx = q * dw - pw;
-        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
-        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
-        for (let i = 0; i < oh; i++) {
-          const y = i * sh - ph + p * dh;
-          if (y < 0 || y >= h) continue;
-          const row = r + i * ow;
-          const dst = plane + y * w + dx;
-          for (let j = j0; j < j1; j++) x[dst + j * sw] = (x[dst + j * sw] as number) + (cols[row + j] as number);
-        }
-        r += oh * ow;
-      }
-    }
-  }
+  const k = wasmKernelFor<Im2colKernel>(x instanceof Float32Array ? 'f32_col2im' : 'f64_col2im', cols, x);
+  if (k !== null) k(addressOf(cols, ci), addressOf(x, xi), ...im2colGeometry(g));
+  else ref.col2im(cols, ci, x, xi, ...im2colGeometry(g));
 }
 
 export const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
