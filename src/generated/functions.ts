@@ -1703,7 +1703,7 @@ export function div(...a: unknown[]): unknown {
     return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: string | null;
@@ -1727,7 +1727,7 @@ export function div(...a: unknown[]): unknown {
     return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
     let k0: string | null;
@@ -6025,7 +6025,7 @@ export function conv2d(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // conv2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -6062,7 +6062,7 @@ export function conv2d(...a: unknown[]): unknown {
     return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
   }
   // conv2d.padding
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -6234,7 +6234,7 @@ export function conv1d(...a: unknown[]): unknown {
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // conv1d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -6271,7 +6271,7 @@ export function conv1d(...a: unknown[]): unknown {
     return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
   }
   // conv1d.padding
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;

@@ -32,14 +32,10 @@ const golden = loadGolden<{ cases: Case[]; layouts: Layout[] }>('conv_more.json'
 const make = (s: Spec, requiresGrad = false): Tensor =>
   torch.tensor(s.values, { dtype: s.dtype }).reshape(s.sizes).requiresGrad_(requiresGrad);
 
-// conv1d.padding / conv2d.padding with padding='same'|'valid' given positionally: keyword arguments select an
-// overload by their names only, so a string `padding` keyword would reach the int-list overload.
-const byName = (f: (...a: never[]) => Tensor, x: Tensor, w: Tensor, b: Tensor | null, o: Kwargs): Tensor =>
-  (f as (...a: unknown[]) => Tensor)(x, w, b, o.stride ?? 1, o.padding, o.dilation ?? 1, o.groups ?? 1);
 type Conv = (x: Tensor, w: Tensor, b: Tensor | null, o: Kwargs) => Tensor;
 const fns: Record<Case['fn'], Conv> = {
-  conv1d: (x, w, b, o) => (typeof o.padding === 'string' ? byName(torch.conv1d, x, w, b, o) : torch.conv1d(x, w, b, o as never)),
-  conv2d: (x, w, b, o) => (typeof o.padding === 'string' ? byName(torch.conv2d, x, w, b, o) : torch.conv2d(x, w, b, o as never)),
+  conv1d: (x, w, b, o) => torch.conv1d(x, w, b, o as never),
+  conv2d: (x, w, b, o) => torch.conv2d(x, w, b, o as never),
   conv_transpose1d: (x, w, b, o) => torch.conv_transpose1d(x, w, b, o as never),
   conv_transpose2d: (x, w, b, o) => torch.conv_transpose2d(x, w, b, o as never),
 };
@@ -99,6 +95,16 @@ describe('convolution family (PyTorch golden)', () => {
       }
     },
   );
+
+  it('selects conv2d.padding for a string padding given positionally or as a keyword', () => {
+    const x = torch.randn(1, 2, 5, 5, { dtype: torch.float64 });
+    const w = torch.randn(3, 2, 3, 3, { dtype: torch.float64 });
+    const byKeyword = torch.conv2d(x, w, { padding: 'same' });
+    expect(byKeyword.size()).toEqual([1, 3, 5, 5]);
+    expect(torch.conv2d(x, w, null, 1, 'same').tolist()).toEqual(byKeyword.tolist());
+    expect(torch.conv2d(x, w, null, 1, 1).tolist()).toEqual(byKeyword.tolist());
+    expect(torch.conv1d(x.select(2, 0), w.select(2, 0), { padding: 'valid' }).size()).toEqual([1, 3, 3]);
+  });
 
   it('a channels-last convolution has the values of the contiguous one', () => {
     const x = torch.randn(2, 3, 5, 6, { dtype: torch.float64 });

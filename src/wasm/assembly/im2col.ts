@@ -1,8 +1,9 @@
 // im2col / col2im (the unfolding behind convolution as gemm) and the depthwise convolution loops, float32 and
 // float64, over one image. Mirrors aten/src/ATen/native/im2col.h and cpu/DepthwiseConvKernel.cpp; see Note
 // [Convolution through gemm] and Note [Depthwise convolution without im2col] in src/kernels/. Geometry:
-// input planes h×w, kernel kh×kw, output oh×ow, stride sh,sw, padding ph,pw, dilation dh,dw. Scalar loops,
-// each sum in the order of the JS twins (src/wasm/reference.ts), so both backends give the same bits.
+// input planes h×w, kernel kh×kw, output oh×ow, stride sh,sw, padding ph,pw, dilation dh,dw. Every sum in
+// the order of the JS twins (src/wasm/reference.ts; SIMD only lanewise, for unit stride), so both backends
+// give the same bits.
 
 /** Output columns [j0, j1) whose input column j·sw + dx lies in [0, w), packed as j0 | j1 << 32. */
 @inline
@@ -62,7 +63,9 @@ function col2im<T>(cols: usize, x: usize, cg: i32, h: i32, w: i32, kh: i32, kw: 
           if (y < 0 || y >= h) continue;
           const row = r + <usize>(i * ow) * z;
           const dst = plane + <usize>(y * w) * z + <isize>dx * <isize>z;
-          for (let j = j0; j < j1; j++) {
+          let j = j0;
+          if (sw == 1) j = addRows<T>(dst, row, j0, j1);
+          for (; j < j1; j++) {
             const a = dst + <usize>(j * sw) * z;
             store<T>(a, load<T>(a) + load<T>(row + <usize>j * z));
           }
@@ -71,6 +74,43 @@ function col2im<T>(cols: usize, x: usize, cg: i32, h: i32, w: i32, kh: i32, kw: 
       }
     }
   }
+}
+
+/** y[j] += x[j] for j in [j0, j1) by whole vectors; returns where the scalar tail starts (lanewise, so the same bits). */
+@inline
+function addRows<T>(y: usize, x: usize, j0: i32, j1: i32): i32 {
+  const z = <usize>sizeof<T>();
+  const lanes = 16 / <i32>z;
+  let j = j0;
+  for (; j + lanes <= j1; j += lanes) {
+    const a = y + <usize>j * z;
+    const b = x + <usize>j * z;
+    if (z == 4) v128.store(a, f32x4.add(v128.load(a), v128.load(b)));
+    else v128.store(a, f64x2.add(v128.load(a), v128.load(b)));
+  }
+  return j;
+}
+
+/** y[j] += s·x[j] (a rounded product, then a rounded sum, per lane) for j in [j0, j1) by whole vectors. */
+@inline
+function axpyRows<T>(y: usize, x: usize, s: T, j0: i32, j1: i32): i32 {
+  const z = <usize>sizeof<T>();
+  const lanes = 16 / <i32>z;
+  let j = j0;
+  if (z == 4) {
+    const sv = f32x4.splat(<f32>s);
+    for (; j + lanes <= j1; j += lanes) {
+      const a = y + <usize>j * z;
+      v128.store(a, f32x4.add(v128.load(a), f32x4.mul(sv, v128.load(x + <usize>j * z))));
+    }
+  } else {
+    const sv = f64x2.splat(<f64>s);
+    for (; j + lanes <= j1; j += lanes) {
+      const a = y + <usize>j * z;
+      v128.store(a, f64x2.add(v128.load(a), f64x2.mul(sv, v128.load(x + <usize>j * z))));
+    }
+  }
+  return j;
 }
 
 /**
@@ -100,12 +140,16 @@ function depthwise<T>(mode: i32, x: usize, wt: usize, out: usize, c: i32, mult: 
           const xs = plane + <usize>(y * w) * z + <isize>dx * <isize>z;
           const os = outPlane + <usize>(i * ow) * z;
           if (mode == 0) {
-            for (let j = j0; j < j1; j++) {
+            let j = j0;
+            if (sw == 1) j = axpyRows<T>(os, xs, wv, j0, j1);
+            for (; j < j1; j++) {
               const a = os + <usize>j * z;
               store<T>(a, load<T>(a) + wv * load<T>(xs + <usize>(j * sw) * z));
             }
           } else if (mode == 1) {
-            for (let j = j0; j < j1; j++) {
+            let j = j0;
+            if (sw == 1) j = axpyRows<T>(xs, os, wv, j0, j1);
+            for (; j < j1; j++) {
               const a = xs + <usize>(j * sw) * z;
               store<T>(a, load<T>(a) + wv * load<T>(os + <usize>j * z));
             }
