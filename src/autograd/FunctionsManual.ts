@@ -673,9 +673,9 @@ export function divTensorOtherBackward(grad: Tensor, self: Tensor, other: Tensor
   return roundingMode !== null ? zerosLike(grad) : grad.neg().mul(self.div(other).div(other));
 }
 
-/** conv2d's bias gradient: the gradient summed over batch and space. */
+/** convolution's bias gradient: the gradient summed over batch and space (every dim but the channels). */
 export function conv2dBiasBackward(grad: Tensor): Tensor {
-  return grad.dim() === 3 ? grad.sum([1, 2], false) : grad.sum([0, 2, 3], false);
+  return grad.sum([0, ...Array.from({ length: grad.dim() - 2 }, (_, i) => i + 2)], false);
 }
 
 /** max_pool2d_with_indices's gradient: `max_pool2d_with_indices_backward` scatters it to the saved indices. */
@@ -757,7 +757,25 @@ export function conv2dBackwardWeight(
   return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
 }
 
-/** convolution's input gradient (2-d, not transposed: the convolution kernel rejects the rest). */
+/**
+ * The 2-d view of a 1-d convolution's tensors and parameters (`view1d_as_2d`): [N, C, L] as [N, C, 1, L],
+ * a leading height entry in every parameter list. 2-d convolutions pass through.
+ */
+function as2d(dim: number, ts: Tensor[], stride: number[], padding: number[], dilation: number[]) {
+  if (dim !== 1) return { ts, stride, padding, dilation, back: (t: Tensor) => t };
+  return {
+    ts: ts.map((t) => t.unsqueeze(2)),
+    stride: [1, ...stride],
+    padding: [0, ...padding],
+    dilation: [1, ...dilation],
+    back: (t: Tensor) => t.squeeze(2),
+  };
+}
+
+/**
+ * convolution's input gradient: `_conv2d_backward_input`, or for a transposed convolution the convolution of
+ * the gradient with the same weight (Note [Transposed convolution as a gradient]).
+ */
 export function convolutionBackwardInput(
   grad: Tensor,
   input: Tensor,
@@ -768,11 +786,18 @@ export function convolutionBackwardInput(
   transposed: boolean,
   groups: number,
 ): Tensor {
-  if (transposed) throw new Error('convolution: the gradient of a transposed convolution is not supported yet');
-  return aten()._conv2d_backward_input.call(grad, input, weight, stride, padding, dilation, groups);
+  const v = as2d(weight.dim() - 2, [grad, input, weight], stride, padding, dilation);
+  const [g, x, w] = v.ts as [Tensor, Tensor, Tensor];
+  if (transposed) {
+    // With output_padding ≥ stride (allowed below the dilation) the convolution reaches past the input: keep its first rows.
+    let r = aten().convolution.call(g, w, null, v.stride, v.padding, v.dilation, false, [0], groups);
+    for (let d = 2; d < 4; d++) if (r.sizes[d] !== x.sizes[d]) r = r.narrow(d, 0, x.sizes[d] as number);
+    return v.back(r);
+  }
+  return v.back(aten()._conv2d_backward_input.call(g, x, w, v.stride, v.padding, v.dilation, groups));
 }
 
-/** convolution's weight gradient (2-d, not transposed). */
+/** convolution's weight gradient: `_conv2d_backward_weight`, input and output gradient swapped when transposed. */
 export function convolutionBackwardWeight(
   grad: Tensor,
   input: Tensor,
@@ -783,8 +808,10 @@ export function convolutionBackwardWeight(
   transposed: boolean,
   groups: number,
 ): Tensor {
-  if (transposed) throw new Error('convolution: the gradient of a transposed convolution is not supported yet');
-  return aten()._conv2d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
+  const v = as2d(weight.dim() - 2, [grad, input, weight], stride, padding, dilation);
+  const [g, x, w] = v.ts as [Tensor, Tensor, Tensor];
+  if (transposed) return v.back(aten()._conv2d_backward_weight.call(x, g, w, v.stride, v.padding, v.dilation, groups));
+  return v.back(aten()._conv2d_backward_weight.call(g, x, w, v.stride, v.padding, v.dilation, groups));
 }
 
 /** conv2d without bias (the derivative of both backward operators with respect to the output gradient). */

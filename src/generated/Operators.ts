@@ -694,6 +694,16 @@ export interface AtenOps {
   _conv2d_backward_input: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
   _conv2d_backward_weight: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor` */
+  conv1d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor` */
+  conv1d_padding: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: string, dilation: number[], groups: number) => Tensor>;
+  /** `conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor` */
+  conv2d_padding: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: string, dilation: number[], groups: number) => Tensor>;
+  /** `conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1) -> Tensor` */
+  conv_transpose1d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]) => Tensor>;
+  /** `conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1) -> Tensor` */
+  conv_transpose2d_input: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], outputPadding: number[], groups: number, dilation: number[]) => Tensor>;
   /** `max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor` */
   max_pool2d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
   /** `max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
@@ -1146,6 +1156,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),
     _conv2d_backward_weight: find('aten::_conv2d_backward_weight', ''),
+    conv1d: find('aten::conv1d', ''),
+    conv1d_padding: find('aten::conv1d', 'padding'),
+    conv2d_padding: find('aten::conv2d', 'padding'),
+    conv_transpose1d: find('aten::conv_transpose1d', ''),
+    conv_transpose2d_input: find('aten::conv_transpose2d', 'input'),
     max_pool2d: find('aten::max_pool2d', ''),
     max_pool2d_with_indices: find('aten::max_pool2d_with_indices', ''),
     max_pool2d_with_indices_backward: find('aten::max_pool2d_with_indices_backward', ''),

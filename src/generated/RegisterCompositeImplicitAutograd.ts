@@ -32,5 +32,10 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   layer_norm: layer_norm.layerNorm,
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
+  conv1d: Convolution.conv1d,
+  conv1d_padding: Convolution.conv1dPadding,
+  conv2d_padding: Convolution.conv2dPadding,
+  conv_transpose1d: Convolution.convTranspose1d,
+  conv_transpose2d_input: Convolution.convTranspose2d,
   max_pool2d: Pooling.maxPool2d,
 };

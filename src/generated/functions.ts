@@ -1703,7 +1703,7 @@ export function div(...a: unknown[]): unknown {
     return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let k0: string | null;
@@ -1727,7 +1727,7 @@ export function div(...a: unknown[]): unknown {
     return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = toTensor(a[0]);
     const v1: Tensor = toTensor(a[1]);
     let k0: string | null;
@@ -6004,22 +6004,28 @@ function bad_dropout(a: readonly unknown[]): never {
   ], false, SIGS_dropout);
 }
 
-const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)"];
+const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
-/** `torch.conv2d`: `conv2d`. */
+/** `torch.conv2d`: `conv2d`, `conv2d.padding`. */
 export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
   // conv2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
     const v0: Tensor = a[0] as Tensor;
     const v1: Tensor = a[1] as Tensor;
     let v2: Tensor | null;
@@ -6055,19 +6061,44 @@ export function conv2d(...a: unknown[]): unknown {
     if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
     return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
   }
-  return bad_conv2d(a);
-}
-
-function bad_conv2d(a: readonly unknown[]): never {
-  return badCall("conv2d", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
-    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
-    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
-    { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-  ], false, SIGS_conv2d);
+  // conv2d.padding
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 2);
+    } else v3 = [1, 1];
+    let v4: string;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as string;
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv2d", 'padding', 'str', typeof o.padding === 'string', o.padding);
+      v4 = o.padding as string;
+    } else v4 = "valid";
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v5 = toIntListN(o.dilation, 2);
+    } else v5 = [1, 1];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+    return aten().conv2d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("conv2d", a, SIGS_conv2d);
 }
 
 const SIGS_convolution = ["(Tensor input, Tensor weight, Tensor bias, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int groups)"];
@@ -6180,6 +6211,251 @@ function bad__conv2d_backward_weight(a: readonly unknown[]): never {
     { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
     { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
   ], false, SIGS__conv2d_backward_weight);
+}
+
+const SIGS_conv1d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
+
+/** `torch.conv1d`: `conv1d`, `conv1d.padding`. */
+export function conv1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // conv1d
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 1);
+    } else v3 = [1];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v4 = toIntListN(o.padding, 1);
+    } else v4 = [0];
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v5 = toIntListN(o.dilation, 1);
+    } else v5 = [1];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+    return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  // conv1d.padding
+  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 1);
+    } else v3 = [1];
+    let v4: string;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as string;
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv1d", 'padding', 'str', typeof o.padding === 'string', o.padding);
+      v4 = o.padding as string;
+    } else v4 = "valid";
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v5 = toIntListN(o.dilation, 1);
+    } else v5 = [1];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+    return aten().conv1d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+  }
+  return noMatch("conv1d", a, SIGS_conv1d);
+}
+
+const SIGS_conv_transpose1d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints output_padding = ..., int groups = 1, tuple of ints dilation = ...)"];
+
+/** `torch.conv_transpose1d`: `conv_transpose1d`. */
+export function conv_transpose1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // conv_transpose1d
+  if (n >= 2 && n <= 8 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (n <= 7 || a[7] === undefined || (isInt(a[7]) || isIntList(a[7])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv_transpose1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv_transpose1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 1);
+    } else v3 = [1];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv_transpose1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v4 = toIntListN(o.padding, 1);
+    } else v4 = [0];
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
+    else if (o !== undefined && o.output_padding !== undefined) {
+      kwArg("conv_transpose1d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
+      v5 = toIntListN(o.output_padding, 1);
+    } else v5 = [0];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv_transpose1d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    let v7: number[];
+    if (n > 7 && a[7] !== undefined) v7 = toIntListN(a[7], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv_transpose1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v7 = toIntListN(o.dilation, 1);
+    } else v7 = [1];
+    if (o !== undefined) checkKw("conv_transpose1d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
+    return aten().conv_transpose1d.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_conv_transpose1d(a);
+}
+
+function bad_conv_transpose1d(a: readonly unknown[]): never {
+  return badCall("conv_transpose1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "output_padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_conv_transpose1d);
+}
+
+const SIGS_conv_transpose2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints output_padding = ..., int groups = 1, tuple of ints dilation = ...)"];
+
+/** `torch.conv_transpose2d`: `conv_transpose2d.input`. */
+export function conv_transpose2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // conv_transpose2d.input
+  if (n >= 2 && n <= 8 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (n <= 7 || a[7] === undefined || (isInt(a[7]) || isIntList(a[7])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("conv_transpose2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v2 = o.bias as Tensor | null;
+    } else v2 = null;
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("conv_transpose2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v3 = toIntListN(o.stride, 2);
+    } else v3 = [1, 1];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("conv_transpose2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v4 = toIntListN(o.padding, 2);
+    } else v4 = [0, 0];
+    let v5: number[];
+    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
+    else if (o !== undefined && o.output_padding !== undefined) {
+      kwArg("conv_transpose2d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
+      v5 = toIntListN(o.output_padding, 2);
+    } else v5 = [0, 0];
+    let v6: number;
+    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
+    else if (o !== undefined && o.groups !== undefined) {
+      kwArg("conv_transpose2d", 'groups', 'int', isInt(o.groups), o.groups);
+      v6 = o.groups as number;
+    } else v6 = 1;
+    let v7: number[];
+    if (n > 7 && a[7] !== undefined) v7 = toIntListN(a[7], 2);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("conv_transpose2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v7 = toIntListN(o.dilation, 2);
+    } else v7 = [1, 1];
+    if (o !== undefined) checkKw("conv_transpose2d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
+    return aten().conv_transpose2d_input.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_conv_transpose2d(a);
+}
+
+function bad_conv_transpose2d(a: readonly unknown[]): never {
+  return badCall("conv_transpose2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "output_padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+  ], false, SIGS_conv_transpose2d);
 }
 
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];

@@ -1490,7 +1490,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
     return aten().div_Tensor.call(this, v0);
   }
   // div.Tensor_mode
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = a[0] as Tensor;
     let k0: string | null;
     if (o !== undefined && o.rounding_mode !== undefined) {
@@ -1512,7 +1512,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
     return aten().div_Tensor.call(this, v0);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
     const v0: Tensor = toTensor(a[0]);
     let k0: string | null;
     if (o !== undefined && o.rounding_mode !== undefined) {

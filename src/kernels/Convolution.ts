@@ -6,9 +6,11 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
-import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward } from './ConvolutionMM2d.js';
+import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward, convTranspose2dForward } from './ConvolutionMM2d.js';
+import { depthwiseBackwardInput, depthwiseBackwardWeight, depthwiseForward, isDepthwise } from './DepthwiseConvolution.js';
 import { newStrided } from './TensorFactories.js';
 
 export function pair(v: number[] | number, name: string): [number, number] {
@@ -56,6 +58,177 @@ export function conv2d(
   return unbatched ? out.squeeze(0) : out;
 }
 
+/** `conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)`: conv2d's steps for [N, C, L]. */
+export function conv1d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  checkBiasType(input, bias);
+  const { x, unbatched } = batchify(input, 1, 'conv1d');
+  const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0], groups);
+  return unbatched ? out.squeeze(0) : out;
+}
+
+/** `conv1d.padding(..., str padding="valid", ...)`: padding 'same' or 'valid' (`_convolution_mode`). */
+export function conv1dPadding(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding = 'valid',
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  checkBiasType(input, bias);
+  const { x, unbatched } = batchify(input, 1, 'conv1d');
+  const out = convolutionMode(x, weight, bias, listOf(stride), padding, listOf(dilation), groups);
+  return unbatched ? out.squeeze(0) : out;
+}
+
+/** `conv2d.padding(..., str padding="valid", ...)`. */
+export function conv2dPadding(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding = 'valid',
+  dilation: number[] | number = 1,
+  groups = 1,
+): Tensor {
+  checkBiasType(input, bias);
+  const { x, unbatched } = batchify(input, 2, 'conv2d');
+  const out = convolutionMode(x, weight, bias, listOf(stride), padding, listOf(dilation), groups);
+  return unbatched ? out.squeeze(0) : out;
+}
+
+/**
+ * `_convolution_mode`: 'valid' is padding 0; 'same' (stride 1 only) pads each dim by dilation·(k − 1) in
+ * total, half on each side, and when that total is odd pads a zero column on the high side first
+ * (`_conv_padding_same`, which copies the input as PyTorch does).
+ */
+function convolutionMode(
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  stride: number[],
+  padding: string,
+  dilation: number[],
+  groups: number,
+): Tensor {
+  const dim = weight.dim() - 2;
+  if (padding === 'valid') return aten().convolution.call(input, weight, bias, stride, [0], dilation, false, [0], groups);
+  if (padding !== 'same') throw new Error(`Invalid padding string: '${padding}'`);
+  if (stride.some((s) => s !== 1)) throw new Error("padding='same' is not supported for strided convolutions");
+  const left: number[] = [];
+  let x = input;
+  for (let i = 0; i < dim; i++) {
+    const d = (dilation.length === 1 ? dilation[0] : dilation[i]) as number;
+    const total = d * ((weight.sizes[i + 2] as number) - 1);
+    left.push(Math.floor(total / 2));
+    if (total % 2 !== 0) {
+      // One more zero on the high side of spatial dim i (padding_r − padding_l = 1).
+      const zs = [...x.sizes];
+      zs[i + 2] = 1;
+      x = aten().cat.call([x, aten().zeros.call(zs, x.dtype, null, x.device, null)], i + 2);
+    }
+  }
+  return aten().convolution.call(x, weight, bias, stride, left, dilation, false, [0], groups);
+}
+
+/** `conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
+export function convTranspose1d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  outputPadding: number[] | number = 0,
+  groups = 1,
+  dilation: number[] | number = 1,
+): Tensor {
+  const { x, unbatched } = batchify(input, 1, 'conv_transpose1d');
+  const out = aten().convolution.call(
+    x,
+    weight,
+    bias,
+    listOf(stride),
+    listOf(padding),
+    listOf(dilation),
+    true,
+    listOf(outputPadding),
+    groups,
+  );
+  return unbatched ? out.squeeze(0) : out;
+}
+
+/** `conv_transpose2d.input(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)`. */
+export function convTranspose2d(
+  _ks: DispatchKeySet,
+  input: Tensor,
+  weight: Tensor,
+  bias: Tensor | null = null,
+  stride: number[] | number = 1,
+  padding: number[] | number = 0,
+  outputPadding: number[] | number = 0,
+  groups = 1,
+  dilation: number[] | number = 1,
+): Tensor {
+  const { x, unbatched } = batchify(input, 2, 'conv_transpose2d');
+  const out = aten().convolution.call(
+    x,
+    weight,
+    bias,
+    listOf(stride),
+    listOf(padding),
+    listOf(dilation),
+    true,
+    listOf(outputPadding),
+    groups,
+  );
+  return unbatched ? out.squeeze(0) : out;
+}
+
+function checkBiasType(input: Tensor, bias: Tensor | null): void {
+  if (bias !== null && bias.dtype !== input.dtype) {
+    throw new Error(`Input type (${cppName(input.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
+  }
+}
+
+/** `batchify`: an unbatched input (one dim fewer) gets a batch dim. */
+function batchify(input: Tensor, spatial: number, op: string): { x: Tensor; unbatched: boolean } {
+  const d = spatial + 2;
+  if (input.dim() === d - 1) return { x: input.unsqueeze(0), unbatched: true };
+  if (input.dim() === d) return { x: input, unbatched: false };
+  throw new Error(`Expected ${d - 1}D (unbatched) or ${d}D (batched) input to ${op}, but got input of size: [${input.sizes.join(', ')}]`);
+}
+
+// Note [Channels-last convolution output]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU convolutions (mkldnn, slow_conv2d, slow_conv_transpose2d) compute in channels-last when the
+// input's or the weight's suggest_memory_format() is ChannelsLast (thnn_conv_use_channels_last), and their
+// results then have channels-last strides. The kernels here compute in NCHW and give such results
+// channels-last strides afterwards (a copy), so that strides, and everything that follows them (the
+// layout of later pointwise results, of gradients), match PyTorch.
+
+/** `out` with channels-last strides when `x` or `weight` suggests that format (Note [Channels-last convolution output]). */
+function withLayoutOf(out: Tensor, x: Tensor, weight: Tensor): Tensor {
+  if (out.dim() !== 4 || !(isStridesLikeChannelsLast(x) || isStridesLikeChannelsLast(weight))) return out;
+  const cl = newStrided([...out.sizes], channelsLastStrides(out.sizes), out.dtype, out.device);
+  if (out.isMeta()) return cl;
+  aten().copy_.call(cl, out, false);
+  out.dispose();
+  return cl;
+}
+
 /** `expand_param_if_needed`: one value for every spatial dim, or exactly one per dim. */
 function expandParam(v: number[], name: string, dim: number): number[] {
   if (v.length === 1) return new Array<number>(dim).fill(v[0] as number);
@@ -69,8 +242,10 @@ function expandParam(v: number[], name: string, dim: number): number[] {
 
 /**
  * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`: the
- * checks of PyTorch's `_convolution` (parameter expansion, check_shape_forward) in its order, then the CPU
- * kernel's (slow_conv2d). 2-d (4-D weight), non-transposed convolutions only.
+ * checks of PyTorch's `_convolution` (parameter expansion, check_shape_forward) in its order, then a 1-d
+ * convolution is viewed as a 2-d one of height 1 (`view1d_as_2d`, as PyTorch's slow and mkldnn paths do) and
+ * the CPU kernel runs: slow_conv2d, or for `transposed` slow_conv_transpose2d (See Note [Transposed
+ * convolution as a gradient]).
  */
 export function convolution(
   _ks: DispatchKeySet,
@@ -87,58 +262,135 @@ export function convolution(
   const dim = weight.dim() - 2;
   if (dim <= 0) throw new Error('weight should have at least three dimensions');
   if (groups <= 0) throw new Error('non-positive groups is not supported');
-  const [sh, sw] = expandParam(stride, 'stride', dim) as [number, number];
-  const [ph, pw] = expandParam(padding, 'padding', dim) as [number, number];
-  const [dh, dw] = expandParam(dilation, 'dilation', dim) as [number, number];
+  const st = expandParam(stride, 'stride', dim);
+  const pd = expandParam(padding, 'padding', dim);
+  const dl = expandParam(dilation, 'dilation', dim);
   const op = expandParam(outputPadding, 'output_padding', dim);
-  if (ph < 0 || pw < 0) throw new Error('negative padding is not supported');
+  if (pd.some((v) => v < 0)) throw new Error('negative padding is not supported');
   if (op.some((v) => v < 0)) throw new Error('negative output_padding is not supported');
-  if (sh <= 0 || sw <= 0) throw new Error('non-positive stride is not supported');
-  if (dh < 0 || dw < 0) throw new Error('dilation should be greater than zero');
+  if (st.some((v) => v <= 0)) throw new Error('non-positive stride is not supported');
+  if (dl.some((v) => v < 0)) throw new Error('dilation should be greater than zero');
   const ws = weight.sizes.join(', ');
   if (weight.dim() !== input.dim()) {
     throw new Error(
       `Expected ${weight.dim()}-dimensional input for ${weight.dim()}-dimensional weight [${ws}], but got ${input.dim()}-dimensional input of size [${input.sizes.join(', ')}] instead`,
     );
   }
-  if (transposed) throw new Error('convolution: transposed=True is not supported yet');
-  if (dim !== 2) throw new Error(`convolution: only 2-d convolutions (4-D weight) are supported yet, got a ${weight.dim()}-D weight`);
-  const x = input;
-  const [n, c, h, w] = x.sizes as [number, number, number, number];
-  const [o, cg, kh, kw] = weight.sizes as [number, number, number, number];
-  if (o < groups)
+  const wsz = weight.sizes;
+  const o0 = wsz[0] as number;
+  if (o0 < groups)
     throw new Error(
       `Given groups=${groups}, expected weight to be at least ${groups} at dimension 0, but got weight of size [${ws}] instead`,
     );
-  if (o % groups !== 0) {
+  if (o0 % groups !== 0) {
     throw new Error(
       `Given groups=${groups}, expected weight to be divisible by ${groups} at dimension 0, but got weight of size [[${ws}]] instead`,
     );
   }
-  if (cg * groups !== c) {
-    throw new Error(
-      `Given groups=${groups}, weight of size [${ws}], expected input[${x.sizes.join(', ')}] to have ${cg * groups} channels, but got ${c} channels instead`,
-    );
+  const c = input.sizes[1] as number;
+  const xs = input.sizes.join(', ');
+  if (!transposed) {
+    const cg = wsz[1] as number;
+    if (cg * groups !== c) {
+      throw new Error(
+        `Given groups=${groups}, weight of size [${ws}], expected input[${xs}] to have ${cg * groups} channels, but got ${c} channels instead`,
+      );
+    }
+    if (bias !== null && (bias.dim() !== 1 || bias.sizes[0] !== o0)) {
+      throw new Error(
+        `Given weight of size [${ws}], expected bias to be 1-dimensional with ${o0} elements, but got bias of size [${bias.sizes.join(', ')}] instead`,
+      );
+    }
+    const padded = pd.map((p, i) => (input.sizes[i + 2] as number) + 2 * p);
+    const kernel = dl.map((d, i) => d * ((wsz[i + 2] as number) - 1) + 1);
+    if (padded.some((p, i) => p < (kernel[i] as number))) {
+      throw new Error(
+        `Calculated padded input size per channel: (${padded.join(' x ')}). Kernel size: (${kernel.join(' x ')}). Kernel size can't be greater than actual input size`,
+      );
+    }
+  } else {
+    if (c !== o0) {
+      throw new Error(
+        `Given transposed=1, weight of size [${ws}], expected input[${xs}] to have ${o0} channels, but got ${c} channels instead`,
+      );
+    }
+    const outC = (wsz[1] as number) * groups;
+    if (bias !== null && (bias.dim() !== 1 || bias.sizes[0] !== outC)) {
+      throw new Error(
+        `Given transposed=1, weight of size [${ws}], expected bias to be 1-dimensional with ${outC} elements, but got bias of size [${bias.sizes.join(', ')}] instead`,
+      );
+    }
   }
-  if (bias !== null && (bias.dim() !== 1 || bias.sizes[0] !== o)) {
-    throw new Error(
-      `Given weight of size [${ws}], expected bias to be 1-dimensional with ${o} elements, but got bias of size [${bias.sizes.join(', ')}] instead`,
+  if (dim > 2) throw new Error(`convolution: only 1-d and 2-d convolutions are supported yet, got a ${weight.dim()}-D weight`);
+  if (dim === 1) {
+    // view1d_as_2d: [N, C, L] as [N, C, 1, L], every parameter gets a leading height entry.
+    const out = convolution2d(
+      input.contiguous().unsqueeze(2),
+      weight.unsqueeze(2),
+      bias,
+      [1, ...st],
+      [0, ...pd],
+      [1, ...dl],
+      transposed,
+      [0, ...op],
+      groups,
     );
+    return out.squeeze(2);
   }
-  const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
-  const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
-  if (oh <= 0 || ow <= 0) {
-    throw new Error(
-      `Calculated padded input size per channel: (${h + 2 * ph} x ${w + 2 * pw}). Kernel size: (${dh * (kh - 1) + 1} x ${dw * (kw - 1) + 1}). Kernel size can't be greater than actual input size`,
-    );
-  }
+  return convolution2d(input, weight, bias, st, pd, dl, transposed, op, groups);
+}
+
+/** The 2-d CPU kernels: slow_conv2d, slow_conv_transpose2d (checks, output size, Meta). */
+function convolution2d(
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor | null,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  transposed: boolean,
+  outputPadding: number[],
+  groups: number,
+): Tensor {
+  const [sh, sw] = stride as [number, number];
+  const [ph, pw] = padding as [number, number];
+  const [dh, dw] = dilation as [number, number];
+  const [oph, opw] = outputPadding as [number, number];
+  const [n, c, h, w] = x.sizes as [number, number, number, number];
+  const [w0, w1, kh, kw] = weight.sizes as [number, number, number, number];
   if (weight.dtype !== x.dtype)
     throw new Error(`expected scalar type ${scalarTypeToString(x.dtype)} but found ${scalarTypeToString(weight.dtype)}`);
-  if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
-  const sizes = [n, o, oh, ow];
-  if (x.isMeta()) return newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device);
-  const geometry = { n, c, h, w, o, cg, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
-  return conv2dForward(x, weight, bias, geometry);
+  if (!transposed) {
+    const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+    const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
+    if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
+    const sizes = [n, w0, oh, ow];
+    if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
+    const geometry = { n, c, h, w, o: w0, cg: w1, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
+    const out = isDepthwise(geometry) ? depthwiseForward(x, weight, bias, geometry) : conv2dForward(x, weight, bias, geometry);
+    return withLayoutOf(out, x, weight);
+  }
+  if (!(oph < sh || oph < dh) || !(opw < sw || opw < dw)) {
+    throw new Error(
+      `output padding must be smaller than either stride or dilation, but got output_padding_height: ${oph} output_padding_width: ${opw} stride_height: ${sh} stride_width: ${sw} dilation_height: ${dh} dilation_width: ${dw}`,
+    );
+  }
+  if (dh <= 0 || dw <= 0) {
+    throw new Error(`dilation should be greater than zero, but got dilation_height: ${dh}, dilation_width: ${dw}`);
+  }
+  const oh = (h - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1;
+  const ow = (w - 1) * sw - 2 * pw + dw * (kw - 1) + opw + 1;
+  if (oh < 1 || ow < 1) {
+    throw new Error(
+      `Given input size per channel: (${h} x ${w}). Calculated output size per channel: (${oh} x ${ow}). Output size is too small`,
+    );
+  }
+  if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv_transpose2d_out_cpu', x.dtype);
+  const sizes = [n, w1 * groups, oh, ow];
+  if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
+  // The gradient geometry of the convolution this one transposes: its input is our output.
+  const geometry = { n, c: w1 * groups, h: oh, w: ow, o: c, cg: w1, kh, kw, oh: h, ow: w, sh, sw, ph, pw, dh, dw, groups };
+  return withLayoutOf(convTranspose2dForward(x, weight, bias, geometry), x, weight);
 }
 
 // ---- backward (convolution_backward, max_pool2d_with_indices_backward, avg_pool2d_backward) -----------
@@ -204,7 +456,9 @@ export function conv2dBackward(
   const [dh, dw] = pair(dilation, 'dilation');
   const [, , oh, ow] = gb.sizes as [number, number, number, number];
   const geometry = { n, c, h, w, o, cg, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
-  if (which === 'weight') return conv2dBackwardWeightMM(gb, x, geometry);
-  const r = conv2dBackwardInputMM(gb, weight, geometry);
+  // See Note [Depthwise convolution without im2col].
+  const depthwise = isDepthwise(geometry);
+  if (which === 'weight') return depthwise ? depthwiseBackwardWeight(gb, x, geometry) : conv2dBackwardWeightMM(gb, x, geometry);
+  const r = depthwise ? depthwiseBackwardInput(gb, weight, geometry) : conv2dBackwardInputMM(gb, weight, geometry);
   return unbatched ? r.squeeze(0) : r;
 }

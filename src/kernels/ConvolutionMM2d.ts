@@ -20,6 +20,9 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import type { Im2colKernel } from '../wasm/kernels.js';
+import * as ref from '../wasm/reference.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 /** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */
 export interface Conv2dGeometry {
@@ -42,74 +45,52 @@ export interface Conv2dGeometry {
   readonly groups: number;
 }
 
-type FloatArray = Float32Array | Float64Array;
+export type FloatArray = Float32Array | Float64Array;
+
+/** The geometry arguments of the im2col kernels: cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw. */
+export const im2colGeometry = (g: Conv2dGeometry): Geometry13 => [
+  g.cg,
+  g.h,
+  g.w,
+  g.kh,
+  g.kw,
+  g.oh,
+  g.ow,
+  g.sh,
+  g.sw,
+  g.ph,
+  g.pw,
+  g.dh,
+  g.dw,
+];
+type Geometry13 = Parameters<Im2colKernel> extends [number, number, ...infer G] ? G : never;
 
 /**
  * columns[(ic·kh + p)·kw + q, i·ow + j] = x[ic, i·sh − ph + p·dh, j·sw − pw + q·dw] (0 outside), for the cg
- * channels of x starting at element `xi` (a contiguous [cg, h, w] block).
+ * channels of x starting at element `xi` (a contiguous [cg, h, w] block): the f32_im2col / f64_im2col kernel
+ * when both are in linear memory, else its JS twin.
  */
 function im2col(g: Conv2dGeometry, x: FloatArray, xi: number, cols: FloatArray, ci: number): void {
-  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
-  let r = ci;
-  for (let ic = 0; ic < cg; ic++) {
-    const plane = xi + ic * h * w;
-    for (let p = 0; p < kh; p++) {
-      for (let q = 0; q < kw; q++) {
-        const dx = q * dw - pw;
-        // Output columns j whose input column j·sw + dx lies in [0, w).
-        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
-        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
-        for (let i = 0; i < oh; i++) {
-          const y = i * sh - ph + p * dh;
-          const row = r + i * ow;
-          if (y < 0 || y >= h) {
-            cols.fill(0, row, row + ow);
-            continue;
-          }
-          const src = plane + y * w + dx;
-          if (j0 > 0) cols.fill(0, row, row + j0);
-          if (sw === 1) cols.set(x.subarray(src + j0, src + j1), row + j0);
-          else for (let j = j0; j < j1; j++) cols[row + j] = x[src + j * sw] as number;
-          if (j1 < ow) cols.fill(0, row + j1, row + ow);
-        }
-        r += oh * ow;
-      }
-    }
-  }
+  const k = wasmKernelFor<Im2colKernel>(x instanceof Float32Array ? 'f32_im2col' : 'f64_im2col', x, cols);
+  if (k !== null) k(addressOf(x, xi), addressOf(cols, ci), ...im2colGeometry(g));
+  else ref.im2col(x, xi, cols, ci, ...im2colGeometry(g));
 }
 
 /** The adjoint of im2col: x[...] += columns[...] for every window position inside the input. */
 function col2im(g: Conv2dGeometry, cols: FloatArray, ci: number, x: FloatArray, xi: number): void {
-  const { cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw } = g;
-  let r = ci;
-  for (let ic = 0; ic < cg; ic++) {
-    const plane = xi + ic * h * w;
-    for (let p = 0; p < kh; p++) {
-      for (let q = 0; q < kw; q++) {
-        const dx = q * dw - pw;
-        const j0 = dx >= 0 ? 0 : Math.min(ow, Math.ceil(-dx / sw));
-        const j1 = Math.max(j0, Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
-        for (let i = 0; i < oh; i++) {
-          const y = i * sh - ph + p * dh;
-          if (y < 0 || y >= h) continue;
-          const row = r + i * ow;
-          const dst = plane + y * w + dx;
-          for (let j = j0; j < j1; j++) x[dst + j * sw] = (x[dst + j * sw] as number) + (cols[row + j] as number);
-        }
-        r += oh * ow;
-      }
-    }
-  }
+  const k = wasmKernelFor<Im2colKernel>(x instanceof Float32Array ? 'f32_col2im' : 'f64_col2im', cols, x);
+  if (k !== null) k(addressOf(cols, ci), addressOf(x, xi), ...im2colGeometry(g));
+  else ref.col2im(cols, ci, x, xi, ...im2colGeometry(g));
 }
 
-const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
-const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
-const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
+export const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
+export const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
+export const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
   if (copy !== null && copy.storage !== of?.storage) copy.dispose();
 };
 
 /** Runs `f` on float32 copies of float16/bfloat16 tensors and rounds its result back (Note [Convolution through gemm]). */
-function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
+export function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
   const dtype = ts[0]?.dtype as ScalarType;
   if (dtype === ScalarType.Float || dtype === ScalarType.Double) return f([...ts]);
   const wide = ts.map((t) => (t === null ? null : t.to(ScalarType.Float)));
@@ -164,26 +145,51 @@ export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g:
 
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
-  return inFloat([gradOut, weight], ([g0, w0]) => {
-    const gc = contiguousOf(g0 as Tensor);
-    const wc = contiguousOf(w0 as Tensor);
-    const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
-    const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
-    const gx = emptyLike(gc, [n, c, h, w]);
-    const cols = emptyLike(gc, [K, L]);
-    const G = floatArray(gx);
-    G.fill(0, offsetOf(gx), offsetOf(gx) + n * c * h * w);
-    for (let b = 0; b < n; b++) {
-      for (let gr = 0; gr < groups; gr++) {
-        gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
-        col2im(g, floatArray(cols), offsetOf(cols), floatArray(gx), offsetOf(gx) + (b * c + gr * cg) * h * w);
-      }
+  return inFloat([gradOut, weight], ([g0, w0]) => backwardInput(g0 as Tensor, w0 as Tensor, null, g));
+}
+
+// Note [Transposed convolution as a gradient]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A transposed convolution of x [n, ci, h, w] with weight [ci, co/groups, kh, kw] is the input gradient of
+// the convolution whose input is its output [n, co, oh, ow] and whose output is x, with that same weight
+// (slow_conv_transpose2d computes it as gemm + col2im too). So its forward is backwardInput with the roles
+// renamed (geometry: c = co, h×w = oh×ow, o = ci, oh×ow = h×w) plus the bias; its input gradient is that
+// convolution's forward (conv2d of the output gradient) and its weight gradient is that convolution's weight
+// gradient with input and output gradient swapped (src/autograd/FunctionsManual.ts).
+
+/** slow_conv_transpose2d: out [n, c, h, w] of the geometry's convolution from x [n, o, oh, ow] (Note [Transposed convolution as a gradient]). */
+export function convTranspose2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
+  return inFloat([x, weight, bias], ([x0, w0, b0]) => backwardInput(x0 as Tensor, w0 as Tensor, b0 ?? null, g));
+}
+
+/** col2im(Wᵀ · gradOut) per image and group, onto zeros or onto the bias. */
+function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeometry): Tensor {
+  const gc = contiguousOf(g0);
+  const wc = contiguousOf(w0);
+  const bc = b0 === null ? null : contiguousOf(b0);
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const gx = emptyLike(gc, [n, c, h, w]);
+  const cols = emptyLike(gc, [K, L]);
+  const G = floatArray(gx);
+  const go = offsetOf(gx);
+  if (bc === null) G.fill(0, go, go + n * c * h * w);
+  else {
+    const [B, bo] = [floatArray(bc), offsetOf(bc)];
+    for (let b = 0; b < n; b++)
+      for (let ch = 0; ch < c; ch++) G.fill(B[bo + ch] as number, go + (b * c + ch) * h * w, go + (b * c + ch + 1) * h * w);
+  }
+  for (let b = 0; b < n; b++) {
+    for (let gr = 0; gr < groups; gr++) {
+      gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
+      col2im(g, floatArray(cols), offsetOf(cols), floatArray(gx), offsetOf(gx) + (b * c + gr * cg) * h * w);
     }
-    cols.dispose();
-    freeCopy(gc, g0);
-    freeCopy(wc, w0);
-    return gx;
-  });
+  }
+  cols.dispose();
+  freeCopy(gc, g0);
+  freeCopy(wc, w0);
+  freeCopy(bc, b0);
+  return gx;
 }
 
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */

@@ -46,3 +46,22 @@ export function channelsLastStrides(sizes: readonly number[]): number[] {
   const s0 = s2 * (sizes[2] as number);
   return [s0, s1, s2, s3];
 }
+
+/**
+ * `is_strides_like_channels_last()` (c10/core/MemoryFormat.h, is_channels_last_strides_2d_s4), the test behind
+ * `suggest_memory_format() == ChannelsLast` for a 4-d tensor: strides ordered C < W < H < N, with PyTorch's
+ * tie-breaks for size-1 dims (ambiguous cases are NCHW).
+ */
+export function isStridesLikeChannelsLast(t: { readonly sizes: readonly number[]; readonly strides: readonly number[] }): boolean {
+  const { sizes, strides } = t;
+  if (sizes.length !== 4 || strides[1] === 0) return false;
+  let min = 0;
+  for (const d of [1, 3, 2, 0]) {
+    const size = sizes[d] as number;
+    const stride = strides[d] as number;
+    if (size === 0 || stride < min) return false;
+    if (d === 0 && min === strides[1]) return false;
+    min = size > 1 ? stride * size : stride;
+  }
+  return true;
+}

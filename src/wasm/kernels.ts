@@ -6,6 +6,7 @@ import type { WasmMemory } from './memory.js';
 import * as ref from './reference.js';
 
 const fround = Math.fround;
+const same = (v: number): number => v;
 import type { WasmInstanceObject } from './webassembly.js';
 
 /** f32_gemm / f64_gemm: C = alpha·A·B (+ C), A and B through element strides, byte addresses, a workspace. */
@@ -86,7 +87,33 @@ export interface Kernels {
   f32_gemm: GemmKernel;
   /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
   f64_gemm: GemmKernel;
+  /** cols = im2col(x) for cg channels of one image, float32 (Note [Convolution through gemm]). */
+  f32_im2col: Im2colKernel;
+  /** f32_im2col for float64. */
+  f64_im2col: Im2colKernel;
+  /** x += col2im(cols) (the adjoint of im2col), float32; the arguments are (cols, x, geometry). */
+  f32_col2im: Im2colKernel;
+  /** f32_col2im for float64. */
+  f64_col2im: Im2colKernel;
+  /** The depthwise convolution sweeps of one image, float32 (Note [Depthwise convolution without im2col]). */
+  f32_depthwise: DepthwiseKernel;
+  /** f32_depthwise for float64. */
+  f64_depthwise: DepthwiseKernel;
 }
+
+/**
+ * f32_im2col / f32_col2im (and f64): source and destination byte addresses, then the geometry of one group
+ * of one image: cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw.
+ */
+export type Im2colKernel = (src: number, dst: number, ...geometry: Geometry13) => void;
+type Geometry13 = [number, number, number, number, number, number, number, number, number, number, number, number, number];
+
+/**
+ * f32_depthwise / f64_depthwise(mode, x, w, out, c, mult, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw): mode 0
+ * out += conv(x, w); 1 x += the input gradient of out; 2 w += the weight gradient (out the output gradient).
+ */
+export type DepthwiseKernel = (mode: number, x: number, wt: number, out: number, c: number, mult: number, ...geometry: Geometry12) => void;
+type Geometry12 = [number, number, number, number, number, number, number, number, number, number, number, number];
 
 export type KernelName = keyof Kernels;
 
@@ -121,6 +148,12 @@ const NAMES: Record<KernelName, true> = {
   f32_log_softmax_rows: true,
   f32_gemm: true,
   f64_gemm: true,
+  f32_im2col: true,
+  f64_im2col: true,
+  f32_col2im: true,
+  f64_col2im: true,
+  f32_depthwise: true,
+  f64_depthwise: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -243,5 +276,13 @@ export function jsKernels(memory: WasmMemory): Kernels {
       const v = f64();
       ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
     },
+    f32_im2col: (x, cols, ...g) => ref.im2col(f32(), x >>> 2, f32(), cols >>> 2, ...g),
+    f64_im2col: (x, cols, ...g) => ref.im2col(f64(), x >>> 3, f64(), cols >>> 3, ...g),
+    f32_col2im: (cols, x, ...g) => ref.col2im(f32(), cols >>> 2, f32(), x >>> 2, ...g),
+    f64_col2im: (cols, x, ...g) => ref.col2im(f64(), cols >>> 3, f64(), x >>> 3, ...g),
+    f32_depthwise: (mode, x, wt, out, c, mult, ...g) =>
+      ref.depthwise(fround, mode, f32(), x >>> 2, f32(), wt >>> 2, f32(), out >>> 2, c, mult, ...g),
+    f64_depthwise: (mode, x, wt, out, c, mult, ...g) =>
+      ref.depthwise(same, mode, f64(), x >>> 3, f64(), wt >>> 3, f64(), out >>> 3, c, mult, ...g),
   };
 }

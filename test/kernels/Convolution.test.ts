@@ -167,7 +167,7 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
     expect(() => conv(torch.zeros(2, 3), w)).toThrow(
       'Expected 4-dimensional input for 4-dimensional weight [1, 1, 1, 1], but got 2-dimensional input of size [2, 3] instead',
     );
-    expect(() => conv(x, w, [1, 1], [0, 0], 1, true)).toThrow('convolution: transposed=True is not supported yet');
+    expect(conv(x, w, [1, 1], [0, 0], 1, true).size()).toEqual([1, 1, 3, 3]);
     expect(() => torch.conv2d(torch.zeros(3, 3), w, torch.zeros(1, { dtype: torch.float64 }))).toThrow(
       'Input type (float) and bias type (double) should be the same',
     );

@@ -197,4 +197,65 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       }
     });
   }
+
+  // im2col / col2im / depthwise (assembly/im2col.ts): geometries with padding, stride, dilation, windows past
+  // the input, and a channel multiplier; every output region starts from the same (nonzero) bits.
+  // cg, h, w, kh, kw, sh, sw, ph, pw, dh, dw
+  const GEOMETRIES = [
+    [1, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1],
+    [2, 7, 5, 3, 2, 2, 3, 0, 2, 1, 2],
+    [3, 4, 9, 2, 4, 1, 2, 3, 0, 2, 1],
+    [1, 3, 3, 5, 5, 1, 1, 2, 2, 1, 1],
+  ] as const;
+  // Moderate values (the products must not overflow: a NaN's sign and payload may differ between backends).
+  const fillSmall = (a: Float32Array | Float64Array, seed: number): void => {
+    for (let i = 0; i < a.length; i++) a[i] = i % 11 === 4 ? 0 : Math.sin(i * 0.731 + seed) * 4;
+  };
+  const [X, Z1, Z2, WT] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536];
+  for (const bytes of [4, 8] as const) {
+    const t = bytes === 4 ? 'f32' : 'f64';
+    it(`${t}_im2col, ${t}_col2im, ${t}_depthwise: same bits as the twins`, () => {
+      for (const [cg, h, w, kh, kw, sh, sw, ph, pw, dh, dw] of GEOMETRIES) {
+        const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+        const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
+        const geometry = [cg, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw] as const;
+        const cols = cg * kh * kw * oh * ow;
+        const prime = (n: number): void => {
+          fillSmall(view(bytes, X, cg * h * w * 2), 3 + n);
+          fillSmall(view(bytes, Z1, cols * 2), 5 + n);
+          view(bytes, Z2, cols * 2).set(view(bytes, Z1, cols * 2));
+          fillSmall(view(bytes, WT, cg * 2 * kh * kw), 9 + n);
+        };
+        prime(0);
+        wasm[`${t}_im2col`](X, Z1, ...geometry);
+        js[`${t}_im2col`](X, Z2, ...geometry);
+        expect(bitsOf(view(bytes, Z1, cols))).toEqual(bitsOf(view(bytes, Z2, cols)));
+        expect(view(bytes, Z1, cols).some((v) => v !== 0)).toBe(true);
+        // col2im into two copies of one image.
+        prime(1);
+        const xs = cg * h * w;
+        const xCopy = view(bytes, Z2 + cols * bytes, xs);
+        xCopy.set(view(bytes, X, xs));
+        wasm[`${t}_col2im`](Z1, X, ...geometry);
+        js[`${t}_col2im`](Z1, Z2 + cols * bytes, ...geometry);
+        expect(bitsOf(view(bytes, X, xs))).toEqual(bitsOf(xCopy));
+        // depthwise, every mode, multiplier 2: out [2·cg, oh, ow] at Z1 / Z2, weight at WT (mode 2: two copies).
+        for (const mode of [0, 1, 2]) {
+          prime(2 + mode);
+          const outs = 2 * cg * oh * ow;
+          const args = [cg, 2, h, w, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw] as const;
+          const saved = Float64Array.from(
+            view(bytes, mode === 1 ? X : mode === 2 ? WT : Z1, mode === 1 ? xs : mode === 2 ? 2 * cg * kh * kw : outs),
+          );
+          wasm[`${t}_depthwise`](mode, X, WT, Z1, ...args);
+          const got = Float64Array.from(view(bytes, mode === 1 ? X : mode === 2 ? WT : Z1, saved.length));
+          view(bytes, mode === 1 ? X : mode === 2 ? WT : Z1, saved.length).set(saved);
+          js[`${t}_depthwise`](mode, X, WT, Z1, ...args);
+          const want = Float64Array.from(view(bytes, mode === 1 ? X : mode === 2 ? WT : Z1, saved.length));
+          expect(bitsOf(bytes === 4 ? Float32Array.from(got) : got)).toEqual(bitsOf(bytes === 4 ? Float32Array.from(want) : want));
+          expect(got.some((v, i) => v !== saved[i])).toBe(true);
+        }
+      }
+    });
+  }
 });

@@ -441,7 +441,7 @@ export function tsSignatures(ov: Overload, method: boolean): string[] {
 export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolean): string {
   // With several overloads, keyword arguments take part in choosing one, as in PyTorch's parser
   // (`torch.div(a, b, { rounding_mode })` selects div.Tensor_mode over div.Tensor).
-  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov))}))` : '';
+  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov))}))${strKwChecks(ov, numbers)}` : '';
   if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))${kw}`;
   const parts = [
     ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`,
@@ -451,6 +451,26 @@ export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolea
     parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
   });
   return parts.join(' && ') + kw;
+}
+
+/**
+ * With several overloads, a `str` argument given as a keyword must be a string for this overload to match
+ * (`torch.conv2d(x, w, { padding: 'same' })` selects conv2d.padding, not conv2d's int-list padding), as
+ * PyTorch's parser checks keyword types when it picks a signature.
+ */
+function strKwChecks(ov: Overload, numbers: boolean): string {
+  // str arguments, and the int lists a str overload stands beside (conv1d's and conv2d's padding).
+  const isStr = (a: Argument): boolean => {
+    const t = a.type instanceof OptionalType ? a.type.elem : a.type;
+    return t.kind === 'StringType' || (a.name === 'padding' && fixedIntList(a) !== null);
+  };
+  const parts: string[] = [];
+  ov.positional.forEach((a, i) => {
+    if (isStr(a)) parts.push(` && (o === undefined || o.${a.name} === undefined || n > ${i} || ${argCheck(a, `o.${a.name}`, numbers)})`);
+  });
+  for (const a of ov.kwOnly)
+    if (isStr(a)) parts.push(` && (o === undefined || o.${a.name} === undefined || ${argCheck(a, `o.${a.name}`, numbers)})`);
+  return parts.join('');
 }
 
 /** The keyword names an overload accepts. */
