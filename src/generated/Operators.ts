@@ -798,6 +798,20 @@ export interface AtenOps {
   norm_ScalarOpt_dim: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean) => Tensor>;
   /** `norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
   norm_out: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor) => Tensor>;
+  /** `batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
+  batch_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+  native_batch_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+  native_batch_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, weight: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveInvstd: Opt<Tensor>, train: boolean, eps: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
+  /** `instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
+  instance_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor` */
+  group_norm: OperatorHandle<(input: Tensor, numGroups: number, weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)` */
+  native_group_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, N: number, C: number, HxW: number, group: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+  native_group_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, N: number, C: number, HxW: number, group: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
 }
 
 // Note [Handles in one object literal]
@@ -1198,6 +1212,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     norm_Scalar: find('aten::norm', 'Scalar'),
     norm_ScalarOpt_dim: find('aten::norm', 'ScalarOpt_dim'),
     norm_out: find('aten::norm', 'out'),
+    batch_norm: find('aten::batch_norm', ''),
+    native_batch_norm: find('aten::native_batch_norm', ''),
+    native_batch_norm_backward: find('aten::native_batch_norm_backward', ''),
+    instance_norm: find('aten::instance_norm', ''),
+    group_norm: find('aten::group_norm', ''),
+    native_group_norm: find('aten::native_group_norm', ''),
+    native_group_norm_backward: find('aten::native_group_norm_backward', ''),
   } as AtenOps;
 }
 

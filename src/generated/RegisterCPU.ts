@@ -20,6 +20,7 @@ import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
@@ -33,6 +34,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
 /** `add.Tensor`, CPU (functional). */
@@ -2240,4 +2242,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: cpu_norm_ScalarOpt_dim,
   norm_out: cpu_norm_out,
+  native_batch_norm: Normalization.nativeBatchNorm,
+  native_batch_norm_backward: Normalization.nativeBatchNormBackward,
+  native_group_norm: group_norm.nativeGroupNorm,
+  native_group_norm_backward: group_norm.nativeGroupNormBackward,
 };

@@ -9,11 +9,13 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Normalization from '../kernels/Normalization.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
 /** The CompositeImplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeImplicitAutograd.cpp). */
@@ -33,4 +35,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
   max_pool2d: Pooling.maxPool2d,
+  batch_norm: Normalization.batchNorm,
+  instance_norm: Normalization.instanceNorm,
+  group_norm: group_norm.groupNorm,
 };

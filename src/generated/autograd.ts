@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3581,6 +3581,92 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
+/** Backward of `native_batch_norm` (derivatives.yaml:525). */
+export class NativeBatchNormBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['native_batch_norm']['call']>[5];
+  eps_!: Parameters<AtenOps['native_batch_norm']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpackOpt(this);
+    const running_var = this.running_var_.unpackOpt(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `native_group_norm` (derivatives.yaml:531). */
+export class NativeGroupNormBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  N_!: Parameters<AtenOps['native_group_norm']['call']>[3];
+  C_!: Parameters<AtenOps['native_group_norm']['call']>[4];
+  HxW_!: Parameters<AtenOps['native_group_norm']['call']>[5];
+  group_!: Parameters<AtenOps['native_group_norm']['call']>[6];
+  eps_!: Parameters<AtenOps['native_group_norm']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeGroupNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const N = this.N_;
+    const C = this.C_;
+    const HxW = this.HxW_;
+    const group = this.group_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -6790,6 +6876,63 @@ export function autogradKernels(ops: AtenOps) {
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
     return ops.norm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim, out);
+  }),
+  native_batch_norm: kernel('native_batch_norm', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const gradFn = new NativeBatchNormBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.running_mean_ = savedOpt(runningMean);
+    gradFn.running_var_ = savedOpt(runningVar);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  native_batch_norm_backward: kernel('native_batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask) => {
+    const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveInvstd);
+    if (!rg) return ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_batch_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveInvstd)]);
+    const result = ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  native_group_norm: kernel('native_group_norm', (ks, input, weight, bias, N, C, HxW, group, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias);
+    if (!rg) return ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    const gradFn = new NativeGroupNormBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.N_ = N;
+    gradFn.C_ = C;
+    gradFn.HxW_ = HxW;
+    gradFn.group_ = group;
+    gradFn.eps_ = eps;
+    const result = ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  native_group_norm_backward: kernel('native_group_norm_backward', (ks, gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask) => {
+    const rg = anyRequiresGrad(gradOut, input, mean, rstd) || anyRequiresGrad(weight);
+    if (!rg) return ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_group_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(mean), gradientEdge(rstd), gradientEdge(weight)]);
+    const result = ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
   }),
   };
 }

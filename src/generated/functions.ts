@@ -7471,3 +7471,301 @@ export function norm(...a: unknown[]): unknown {
   }
   return noMatch("norm", a, SIGS_norm);
 }
+
+const SIGS_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled)"];
+
+/** `torch.batch_norm`: `batch_norm`. */
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+export function batch_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // batch_norm
+  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: boolean = a[8] as boolean;
+    if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
+    return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  }
+  return bad_batch_norm(a);
+}
+
+function bad_batch_norm(a: readonly unknown[]): never {
+  return badCall("batch_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_batch_norm);
+}
+
+const SIGS_native_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)"];
+
+/** `torch.native_batch_norm`: `native_batch_norm`. */
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
+export function native_batch_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_batch_norm
+  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
+    return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_native_batch_norm(a);
+}
+
+function bad_native_batch_norm(a: readonly unknown[]): never {
+  return badCall("native_batch_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_batch_norm);
+}
+
+const SIGS_native_batch_norm_backward = ["(Tensor grad_out, Tensor input, Tensor weight, Tensor running_mean, Tensor running_var, Tensor save_mean, Tensor save_invstd, bool train, float eps, tuple of bools output_mask)"];
+
+/** `torch.native_batch_norm_backward`: `native_batch_norm_backward`. */
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_batch_norm_backward
+  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && (a[5] === null || isTensor(a[5])) && (a[6] === null || isTensor(a[6])) && isBool(a[7]) && isFloat(a[8]) && Array.isArray(a[9])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: Tensor | null = a[5] as Tensor | null;
+    const v6: Tensor | null = a[6] as Tensor | null;
+    const v7: boolean = a[7] as boolean;
+    const v8: number = a[8] as number;
+    const v9: boolean[] = a[9] as boolean[];
+    if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
+    return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  }
+  return bad_native_batch_norm_backward(a);
+}
+
+function bad_native_batch_norm_backward(a: readonly unknown[]): never {
+  return badCall("native_batch_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_invstd", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_batch_norm_backward);
+}
+
+const SIGS_instance_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"];
+
+/** `torch.instance_norm`: `instance_norm`. */
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+export function instance_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // instance_norm
+  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: boolean = a[8] as boolean;
+    if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
+    return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  }
+  return bad_instance_norm(a);
+}
+
+function bad_instance_norm(a: readonly unknown[]): never {
+  return badCall("instance_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "use_input_stats", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_instance_norm);
+}
+
+const SIGS_group_norm = ["(Tensor input, int num_groups, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enabled = True)"];
+
+/** `torch.group_norm`: `group_norm`. */
+export function group_norm(input: Tensor, numGroups: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnabled?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // group_norm
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("group_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: Tensor | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("group_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v3 = o.bias as Tensor | null;
+    } else v3 = null;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("group_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+      v4 = o.eps as number;
+    } else v4 = 0.00001;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.cudnn_enabled !== undefined) {
+      kwArg("group_norm", 'cudnn_enabled', 'bool', isBool(o.cudnn_enabled), o.cudnn_enabled);
+      v5 = o.cudnn_enabled as boolean;
+    } else v5 = true;
+    if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
+    return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_group_norm(a);
+}
+
+function bad_group_norm(a: readonly unknown[]): never {
+  return badCall("group_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_group_norm);
+}
+
+const SIGS_native_group_norm = ["(Tensor input, Tensor weight, Tensor bias, int N, int C, int HxW, int group, float eps)"];
+
+/** `torch.native_group_norm`: `native_group_norm`. */
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number): [Tensor, Tensor, Tensor];
+export function native_group_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_group_norm
+  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && isInt(a[3]) && isInt(a[4]) && isInt(a[5]) && isInt(a[6]) && isFloat(a[7])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: number = a[3] as number;
+    const v4: number = a[4] as number;
+    const v5: number = a[5] as number;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
+    return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_native_group_norm(a);
+}
+
+function bad_native_group_norm(a: readonly unknown[]): never {
+  return badCall("native_group_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "C", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "HxW", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "group", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_group_norm);
+}
+
+const SIGS_native_group_norm_backward = ["(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor weight, int N, int C, int HxW, int group, tuple of bools output_mask)"];
+
+/** `torch.native_group_norm_backward`: `native_group_norm_backward`. */
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_group_norm_backward
+  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (a[4] === null || isTensor(a[4])) && isInt(a[5]) && isInt(a[6]) && isInt(a[7]) && isInt(a[8]) && Array.isArray(a[9])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: Tensor = a[3] as Tensor;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: number = a[5] as number;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: number = a[8] as number;
+    const v9: boolean[] = a[9] as boolean[];
+    if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
+    return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  }
+  return bad_native_group_norm_backward(a);
+}
+
+function bad_native_group_norm_backward(a: readonly unknown[]): never {
+  return badCall("native_group_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mean", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rstd", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "C", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "HxW", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "group", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_group_norm_backward);
+}

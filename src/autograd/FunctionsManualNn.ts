@@ -1,0 +1,125 @@
+// The derivative helpers of the normalization, pooling, padding, upsampling and activation operators of
+// issue 15 (the everyday operators a model needs): the parts of torch/csrc/autograd/FunctionsManual.cpp that
+// derivatives.yaml's native_batch_norm, native_group_norm, ... entries call. Re-exported by FunctionsManual.ts,
+// where the generated autograd code imports every helper from.
+
+import { autogradState } from '../c10/AutogradState.js';
+import { aten } from '../generated/Operators.js';
+import type { Tensor } from '../tensor/Tensor.js';
+
+// Note [One backward call for three gradients]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's derivatives.yaml gives native_batch_norm's input, weight and bias one formula
+// (`input, weight, bias: native_batch_norm_backward(..., grad_input_mask)`); aten-ts's formulas are one per
+// input, so the three call one helper with the index of the gradient they want. The helper runs the backward
+// operator once per upstream gradient: the result is kept against the `grad` tensor (a WeakMap, so nothing
+// outlives the node's apply) and the two other formulas of the same apply take theirs from it. Under
+// create_graph (grad mode on in the backward) the gradients are built from differentiable operators instead,
+// recomputing the statistics from the input, so double backward works (PyTorch's
+// batchnorm_double_backward / infinitely_differentiable_native_group_norm_backward give the same values).
+const cache = new WeakMap<Tensor, { key: Tensor; grads: Tensor[] }>();
+
+function cached(grad: Tensor, key: Tensor, compute: () => Tensor[]): Tensor[] {
+  const hit = cache.get(grad);
+  if (hit !== undefined && hit.key === key) return hit.grads;
+  const grads = compute();
+  cache.set(grad, { key, grads });
+  return grads;
+}
+
+/** [1, C, 1, ...]: a per-channel tensor broadcast over the input. */
+function channelShape(input: Tensor): number[] {
+  return input.sizes.map((s, i) => (i === 1 ? s : 1));
+}
+
+/** native_batch_norm's gradient number `which` (0 input, 1 weight, 2 bias). See Note [One backward call for three gradients]. */
+export function batchNormBackward(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor | null,
+  runningMean: Tensor | null,
+  runningVar: Tensor | null,
+  saveMean: Tensor,
+  saveInvstd: Tensor,
+  training: boolean,
+  eps: number,
+): Tensor {
+  if (!autogradState.gradMode) {
+    const grads = cached(grad, saveInvstd, () =>
+      aten().native_batch_norm_backward.call(grad, input, weight, runningMean, runningVar, saveMean, saveInvstd, training, eps, [
+        true,
+        true,
+        true,
+      ]),
+    );
+    return grads[which] as Tensor;
+  }
+  const dims = input.sizes.map((_, i) => i).filter((i) => i !== 1);
+  const cs = channelShape(input);
+  if (which === 2) return grad.sum(dims);
+  let mean: Tensor;
+  let invstd: Tensor;
+  if (training) {
+    mean = input.mean(dims, true);
+    const xc = input.sub(mean);
+    invstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
+  } else {
+    mean = (runningMean as Tensor).reshape(cs);
+    invstd = (runningVar as Tensor).add(eps).rsqrt().reshape(cs);
+  }
+  const xhat = input.sub(mean).mul(invstd);
+  if (which === 1) return grad.mul(xhat).sum(dims);
+  const g = weight === null ? grad : grad.mul(weight.reshape(cs));
+  if (!training) return g.mul(invstd);
+  const n = input.numel / (input.sizes[1] as number);
+  return invstd.div(n).mul(
+    g
+      .mul(n)
+      .sub(g.sum(dims, true))
+      .sub(xhat.mul(g.mul(xhat).sum(dims, true))),
+  );
+}
+
+/** native_group_norm's gradient number `which` (0 input, 1 weight, 2 bias). See Note [One backward call for three gradients]. */
+export function groupNormBackward(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  input: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor | null,
+  N: number,
+  C: number,
+  HxW: number,
+  group: number,
+  eps: number,
+): Tensor {
+  if (!autogradState.gradMode) {
+    const grads = cached(grad, rstd, () =>
+      aten().native_group_norm_backward.call(grad.contiguous(), input.contiguous(), mean, rstd, weight, N, C, HxW, group, [
+        true,
+        true,
+        true,
+      ]),
+    );
+    return grads[which] as Tensor;
+  }
+  const g3 = grad.reshape([N, C, HxW]);
+  if (which === 2) return g3.sum([0, 2]);
+  const xg = input.reshape([N, group, -1]);
+  const m = xg.mean([2], true);
+  const xc = xg.sub(m);
+  const r = xc.mul(xc).mean([2], true).add(eps).rsqrt();
+  const xhat = xc.mul(r);
+  if (which === 1) return g3.mul(xhat.reshape([N, C, HxW])).sum([0, 2]);
+  const gw = (weight === null ? g3 : g3.mul(weight.reshape([1, C, 1]))).reshape([N, group, -1]);
+  const n = (C / group) * HxW;
+  const gi = r.div(n).mul(
+    gw
+      .mul(n)
+      .sub(gw.sum([2], true))
+      .sub(xhat.mul(gw.mul(xhat).sum([2], true))),
+  );
+  return gi.reshape([...input.sizes]);
+}
