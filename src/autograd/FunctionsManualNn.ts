@@ -123,3 +123,18 @@ export function groupNormBackward(
   );
   return gi.reshape([...input.sizes]);
 }
+
+/** `_adaptive_avg_pool2d_backward(grad, self)`. */
+export function adaptiveAvgPool2dBackward(grad: Tensor, self: Tensor): Tensor {
+  return aten()._adaptive_avg_pool2d_backward.call(grad, self);
+}
+
+/** `_adaptive_avg_pool2d(grad, output_size)`: the derivative of the backward in its grad_output. */
+export function adaptiveAvgPool2dForward(grad: Tensor, outputSize: number[]): Tensor {
+  return aten()._adaptive_avg_pool2d.call(grad, outputSize);
+}
+
+/** `adaptive_max_pool2d_backward(grad, self, indices)`. */
+export function adaptiveMaxPool2dBackward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
+  return aten().adaptive_max_pool2d_backward.call(grad, self, indices);
+}

@@ -812,6 +812,26 @@ export interface AtenOps {
   native_group_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, N: number, C: number, HxW: number, group: number, eps: number) => [Tensor, Tensor, Tensor]>;
   /** `native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
   native_group_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, N: number, C: number, HxW: number, group: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
+  /** `adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor` */
+  adaptive_avg_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor` */
+  _adaptive_avg_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  _adaptive_avg_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+  adaptive_max_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
+  /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+  max_pool1d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
+  /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
+  max_pool1d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor` */
+  avg_pool1d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean) => Tensor>;
+  /** `adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor` */
+  adaptive_avg_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
 }
 
 // Note [Handles in one object literal]
@@ -1219,6 +1239,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     group_norm: find('aten::group_norm', ''),
     native_group_norm: find('aten::native_group_norm', ''),
     native_group_norm_backward: find('aten::native_group_norm_backward', ''),
+    adaptive_avg_pool2d: find('aten::adaptive_avg_pool2d', ''),
+    _adaptive_avg_pool2d: find('aten::_adaptive_avg_pool2d', ''),
+    _adaptive_avg_pool2d_backward: find('aten::_adaptive_avg_pool2d_backward', ''),
+    adaptive_max_pool2d: find('aten::adaptive_max_pool2d', ''),
+    adaptive_max_pool2d_backward: find('aten::adaptive_max_pool2d_backward', ''),
+    max_pool1d_with_indices: find('aten::max_pool1d_with_indices', ''),
+    max_pool1d: find('aten::max_pool1d', ''),
+    avg_pool1d: find('aten::avg_pool1d', ''),
+    adaptive_avg_pool1d: find('aten::adaptive_avg_pool1d', ''),
+    adaptive_max_pool1d: find('aten::adaptive_max_pool1d', ''),
   } as AtenOps;
 }
 

@@ -5,12 +5,14 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Pooling from '../kernels/Pooling.js';
+import * as Pooling1d from '../kernels/Pooling1d.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
@@ -38,4 +40,10 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   batch_norm: Normalization.batchNorm,
   instance_norm: Normalization.instanceNorm,
   group_norm: group_norm.groupNorm,
+  adaptive_avg_pool2d: AdaptiveAveragePooling.adaptiveAvgPool2d,
+  max_pool1d_with_indices: Pooling1d.maxPool1dWithIndices,
+  max_pool1d: Pooling1d.maxPool1d,
+  avg_pool1d: Pooling1d.avgPool1d,
+  adaptive_avg_pool1d: Pooling1d.adaptiveAvgPool1d,
+  adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
 };

@@ -11,6 +11,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
 import * as Activation from '../kernels/Activation.js';
+import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
@@ -1897,4 +1899,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   native_batch_norm_backward: Normalization.nativeBatchNormBackward,
   native_group_norm: group_norm.nativeGroupNorm,
   native_group_norm_backward: group_norm.nativeGroupNormBackward,
+  _adaptive_avg_pool2d: AdaptiveAveragePooling._adaptiveAvgPool2d,
+  _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
+  adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
+  adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
 };

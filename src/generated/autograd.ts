@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3667,6 +3667,104 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:537). */
+export class AdaptiveAvgPool2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveAvgPool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:540). */
+export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'AdaptiveAvgPool2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, self_sizes.slice(-2));
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:544). */
+export class AdaptiveMaxPool2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveMaxPool2dBackward(grad, self, result1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:548). */
+export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 2);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -6932,6 +7030,49 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[0], gradFn, 0);
     setHistory(result[1], gradFn, 1);
     setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  _adaptive_avg_pool2d: kernel('_adaptive_avg_pool2d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveAvgPool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _adaptive_avg_pool2d_backward: kernel('_adaptive_avg_pool2d_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new AdaptiveAvgPool2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  adaptive_max_pool2d: kernel('adaptive_max_pool2d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveMaxPool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  adaptive_max_pool2d_backward: kernel('adaptive_max_pool2d_backward', (ks, gradOutput, self, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    const gradFn = new AdaptiveMaxPool2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   };

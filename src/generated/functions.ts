@@ -7769,3 +7769,361 @@ function bad_native_group_norm_backward(a: readonly unknown[]): never {
     { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
   ], false, SIGS_native_group_norm_backward);
 }
+
+const SIGS_adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_avg_pool2d`: `adaptive_avg_pool2d`. */
+export function adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function adaptive_avg_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_avg_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_avg_pool2d.call(v0, v1);
+  }
+  return bad_adaptive_avg_pool2d(a);
+}
+
+function bad_adaptive_avg_pool2d(a: readonly unknown[]): never {
+  return badCall("adaptive_avg_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_avg_pool2d);
+}
+
+const SIGS__adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch._adaptive_avg_pool2d`: `_adaptive_avg_pool2d`. */
+export function _adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _adaptive_avg_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten()._adaptive_avg_pool2d.call(v0, v1);
+  }
+  return bad__adaptive_avg_pool2d(a);
+}
+
+function bad__adaptive_avg_pool2d(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__adaptive_avg_pool2d);
+}
+
+const SIGS__adaptive_avg_pool2d_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch._adaptive_avg_pool2d_backward`: `_adaptive_avg_pool2d_backward`. */
+export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _adaptive_avg_pool2d_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+  }
+  return bad__adaptive_avg_pool2d_backward(a);
+}
+
+function bad__adaptive_avg_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__adaptive_avg_pool2d_backward);
+}
+
+const SIGS_adaptive_max_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool2d`: `adaptive_max_pool2d`. */
+export function adaptive_max_pool2d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_max_pool2d.call(v0, v1);
+  }
+  return bad_adaptive_max_pool2d(a);
+}
+
+function bad_adaptive_max_pool2d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool2d);
+}
+
+const SIGS_adaptive_max_pool2d_backward = ["(Tensor grad_output, Tensor input, Tensor indices)"];
+
+/** `torch.adaptive_max_pool2d_backward`: `adaptive_max_pool2d_backward`. */
+export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
+export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","indices"], ["grad_output","self","indices"], n);
+    return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+  }
+  return bad_adaptive_max_pool2d_backward(a);
+}
+
+function bad_adaptive_max_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_adaptive_max_pool2d_backward);
+}
+
+const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool1d_with_indices`: `max_pool1d_with_indices`. */
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool1d_with_indices
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool1d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool1d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool1d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 1);
+    } else v4 = [1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool1d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_max_pool1d_with_indices(a);
+}
+
+function bad_max_pool1d_with_indices(a: readonly unknown[]): never {
+  return badCall("max_pool1d_with_indices", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool1d_with_indices);
+}
+
+const SIGS_max_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool1d`: `max_pool1d`. */
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool1d
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 1);
+    } else v4 = [1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    if (o !== undefined) checkKw("max_pool1d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_max_pool1d(a);
+}
+
+function bad_max_pool1d(a: readonly unknown[]): never {
+  return badCall("max_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool1d);
+}
+
+const SIGS_avg_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True)"];
+
+/** `torch.avg_pool1d`: `avg_pool1d`. */
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // avg_pool1d
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("avg_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("avg_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("avg_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v4 = o.ceil_mode as boolean;
+    } else v4 = false;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.count_include_pad !== undefined) {
+      kwArg("avg_pool1d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+      v5 = o.count_include_pad as boolean;
+    } else v5 = true;
+    if (o !== undefined) checkKw("avg_pool1d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
+    return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_avg_pool1d(a);
+}
+
+function bad_avg_pool1d(a: readonly unknown[]): never {
+  return badCall("avg_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_avg_pool1d);
+}
+
+const SIGS_adaptive_avg_pool1d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_avg_pool1d`: `adaptive_avg_pool1d`. */
+export function adaptive_avg_pool1d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function adaptive_avg_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_avg_pool1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_avg_pool1d.call(v0, v1);
+  }
+  return bad_adaptive_avg_pool1d(a);
+}
+
+function bad_adaptive_avg_pool1d(a: readonly unknown[]): never {
+  return badCall("adaptive_avg_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_avg_pool1d);
+}
+
+const SIGS_adaptive_max_pool1d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool1d`: `adaptive_max_pool1d`. */
+export function adaptive_max_pool1d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_max_pool1d.call(v0, v1);
+  }
+  return bad_adaptive_max_pool1d(a);
+}
+
+function bad_adaptive_max_pool1d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool1d);
+}
