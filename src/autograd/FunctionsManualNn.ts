@@ -138,3 +138,24 @@ export function adaptiveAvgPool2dForward(grad: Tensor, outputSize: number[]): Te
 export function adaptiveMaxPool2dBackward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
   return aten().adaptive_max_pool2d_backward.call(grad, self, indices);
 }
+
+/** `constant_pad_nd_backward`: the gradient cut back out of the padding (the pads negated). */
+export function constantPadNdBackward(grad: Tensor, pad: number[]): Tensor {
+  return aten().constant_pad_nd.call(
+    grad,
+    pad.map((p) => -p),
+    0,
+  );
+}
+
+type PadOp = 'reflection_pad1d' | 'reflection_pad2d' | 'replication_pad1d' | 'replication_pad2d';
+
+/** `<mode>_pad<n>d_backward(grad, self, padding)`. */
+export function padBackwardOp(op: `${PadOp}_backward`, grad: Tensor, self: Tensor, padding: number[]): Tensor {
+  return aten()[op].call(grad, self, padding);
+}
+
+/** `<mode>_pad<n>d(grad, padding)`: the derivative of a padding backward in its grad_output. */
+export function padForwardOp(op: PadOp, grad: Tensor, padding: number[]): Tensor {
+  return aten()[op].call(grad, padding);
+}

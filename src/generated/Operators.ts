@@ -832,6 +832,28 @@ export interface AtenOps {
   adaptive_avg_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
   /** `adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)` */
   adaptive_max_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor` */
+  constant_pad_nd: OperatorHandle<(self: Tensor, pad: number[], value: number | boolean) => Tensor>;
+  /** `_pad_circular(Tensor self, SymInt[] pad) -> Tensor` */
+  _pad_circular: OperatorHandle<(self: Tensor, pad: number[]) => Tensor>;
+  /** `pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor` */
+  pad: OperatorHandle<(self: Tensor, pad: number[], mode: string, value?: Opt<number>) => Tensor>;
+  /** `reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor` */
+  reflection_pad1d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor` */
+  reflection_pad1d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor` */
+  reflection_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
+  reflection_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor` */
+  replication_pad1d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor` */
+  replication_pad1d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor` */
+  replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
+  replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1249,6 +1271,17 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     avg_pool1d: find('aten::avg_pool1d', ''),
     adaptive_avg_pool1d: find('aten::adaptive_avg_pool1d', ''),
     adaptive_max_pool1d: find('aten::adaptive_max_pool1d', ''),
+    constant_pad_nd: find('aten::constant_pad_nd', ''),
+    _pad_circular: find('aten::_pad_circular', ''),
+    pad: find('aten::pad', ''),
+    reflection_pad1d: find('aten::reflection_pad1d', ''),
+    reflection_pad1d_backward: find('aten::reflection_pad1d_backward', ''),
+    reflection_pad2d: find('aten::reflection_pad2d', ''),
+    reflection_pad2d_backward: find('aten::reflection_pad2d_backward', ''),
+    replication_pad1d: find('aten::replication_pad1d', ''),
+    replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
+    replication_pad2d: find('aten::replication_pad2d', ''),
+    replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
   } as AtenOps;
 }
 

@@ -24,9 +24,12 @@ import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
+import * as PadNd from '../kernels/PadNd.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -2252,4 +2255,13 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
   adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
   adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
+  constant_pad_nd: PadNd.constantPadNd,
+  reflection_pad1d: ReflectionPad.reflectionPad1d,
+  reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,
+  reflection_pad2d: ReflectionPad.reflectionPad2d,
+  reflection_pad2d_backward: ReflectionPad.reflectionPad2dBackward,
+  replication_pad1d: ReplicationPad.replicationPad1d,
+  replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
+  replication_pad2d: ReplicationPad.replicationPad2d,
+  replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
 };

@@ -11,6 +11,7 @@ import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
+import * as PadNd from '../kernels/PadNd.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pooling1d from '../kernels/Pooling1d.js';
 import * as Scalar from '../kernels/Scalar.js';
@@ -46,4 +47,6 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   avg_pool1d: Pooling1d.avgPool1d,
   adaptive_avg_pool1d: Pooling1d.adaptiveAvgPool1d,
   adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
+  _pad_circular: PadNd.padCircular,
+  pad: PadNd.pad,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3765,6 +3765,220 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
+/** Backward of `constant_pad_nd` (derivatives.yaml:552). */
+export class ConstantPadNdBackward0 extends Node {
+  pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
+
+  name(): string {
+    return 'ConstantPadNdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const pad = this.pad_;
+    if (this.shouldComputeOutput(0)) out[0] = constantPadNdBackward(grad, pad);
+    return out;
+  }
+}
+
+/** Backward of `reflection_pad1d` (derivatives.yaml:555). */
+export class ReflectionPad1DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
+
+  name(): string {
+    return 'ReflectionPad1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('reflection_pad1d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:558). */
+export class ReflectionPad1DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReflectionPad1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('reflection_pad1d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad2d` (derivatives.yaml:562). */
+export class ReflectionPad2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
+
+  name(): string {
+    return 'ReflectionPad2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('reflection_pad2d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:565). */
+export class ReflectionPad2DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReflectionPad2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('reflection_pad2d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad1d` (derivatives.yaml:569). */
+export class ReplicationPad1DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
+
+  name(): string {
+    return 'ReplicationPad1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('replication_pad1d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:572). */
+export class ReplicationPad1DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReplicationPad1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('replication_pad1d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad2d` (derivatives.yaml:576). */
+export class ReplicationPad2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
+
+  name(): string {
+    return 'ReplicationPad2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('replication_pad2d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:579). */
+export class ReplicationPad2DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReplicationPad2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('replication_pad2d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -7072,6 +7286,104 @@ export function autogradKernels(ops: AtenOps) {
     if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  constant_pad_nd: kernel('constant_pad_nd', (ks, self, pad, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    const gradFn = new ConstantPadNdBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.pad_ = pad;
+    const result = ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad1d: kernel('reflection_pad1d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReflectionPad1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad1d_backward: kernel('reflection_pad1d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReflectionPad1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad2d: kernel('reflection_pad2d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReflectionPad2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad2d_backward: kernel('reflection_pad2d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReflectionPad2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad1d: kernel('replication_pad1d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReplicationPad1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad1d_backward: kernel('replication_pad1d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReplicationPad1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad2d: kernel('replication_pad2d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReplicationPad2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad2d_backward: kernel('replication_pad2d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReplicationPad2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
     setHistory(result, gradFn, 0);
     return result;
   }),

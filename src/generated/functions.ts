@@ -8127,3 +8127,321 @@ function bad_adaptive_max_pool1d(a: readonly unknown[]): never {
     { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
   ], false, SIGS_adaptive_max_pool1d);
 }
+
+const SIGS_constant_pad_nd = ["(Tensor input, tuple of ints pad, Number value = 0)"];
+
+/** `torch.constant_pad_nd`: `constant_pad_nd`. */
+export function constant_pad_nd(input: Tensor, pad: readonly number[], options?: { value?: number | boolean }): Tensor;
+export function constant_pad_nd(input: Tensor, pad: readonly number[], value?: number | boolean, options?: { value?: number | boolean }): Tensor;
+export function constant_pad_nd(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // constant_pad_nd
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.value !== undefined) {
+      kwArg("constant_pad_nd", 'value', 'Number', isScalar(o.value), o.value);
+      v2 = o.value as number | boolean;
+    } else v2 = 0;
+    if (o !== undefined) checkKw("constant_pad_nd", o, ["pad","value"], ["self","pad","value"], n);
+    return aten().constant_pad_nd.call(v0, v1, v2);
+  }
+  return bad_constant_pad_nd(a);
+}
+
+function bad_constant_pad_nd(a: readonly unknown[]): never {
+  return badCall("constant_pad_nd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_constant_pad_nd);
+}
+
+const SIGS__pad_circular = ["(Tensor input, tuple of ints pad)"];
+
+/** `torch._pad_circular`: `_pad_circular`. */
+export function _pad_circular(input: Tensor, pad: readonly number[]): Tensor;
+export function _pad_circular(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _pad_circular
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("_pad_circular", o, ["pad"], ["self","pad"], n);
+    return aten()._pad_circular.call(v0, v1);
+  }
+  return bad__pad_circular(a);
+}
+
+function bad__pad_circular(a: readonly unknown[]): never {
+  return badCall("_pad_circular", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__pad_circular);
+}
+
+const SIGS_pad = ["(Tensor input, tuple of ints pad, str mode = ..., float value = None)"];
+
+/** `torch.pad`: `pad`. */
+export function pad(input: Tensor, pad: readonly number[], options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(input: Tensor, pad: readonly number[], mode?: string, options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(input: Tensor, pad: readonly number[], mode?: string, value?: number | null, options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pad
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || typeof a[2] === 'string') && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: string;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as string;
+    else if (o !== undefined && o.mode !== undefined) {
+      kwArg("pad", 'mode', 'str', typeof o.mode === 'string', o.mode);
+      v2 = o.mode as string;
+    } else v2 = "constant";
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.value !== undefined) {
+      kwArg("pad", 'value', 'float', (o.value === null || isFloat(o.value)), o.value);
+      v3 = o.value as number | null;
+    } else v3 = null;
+    if (o !== undefined) checkKw("pad", o, ["pad","mode","value"], ["self","pad","mode","value"], n);
+    return aten().pad.call(v0, v1, v2, v3);
+  }
+  return bad_pad(a);
+}
+
+function bad_pad(a: readonly unknown[]): never {
+  return badCall("pad", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "mode", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+    { name: "value", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_pad);
+}
+
+const SIGS_reflection_pad1d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad1d`: `reflection_pad1d`. */
+export function reflection_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("reflection_pad1d", o, ["padding"], ["self","padding"], n);
+    return aten().reflection_pad1d.call(v0, v1);
+  }
+  return bad_reflection_pad1d(a);
+}
+
+function bad_reflection_pad1d(a: readonly unknown[]): never {
+  return badCall("reflection_pad1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad1d);
+}
+
+const SIGS_reflection_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad1d_backward`: `reflection_pad1d_backward`. */
+export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad1d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad1d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().reflection_pad1d_backward.call(v0, v1, v2);
+  }
+  return bad_reflection_pad1d_backward(a);
+}
+
+function bad_reflection_pad1d_backward(a: readonly unknown[]): never {
+  return badCall("reflection_pad1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad1d_backward);
+}
+
+const SIGS_reflection_pad2d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad2d`: `reflection_pad2d`. */
+export function reflection_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 4);
+    if (o !== undefined) checkKw("reflection_pad2d", o, ["padding"], ["self","padding"], n);
+    return aten().reflection_pad2d.call(v0, v1);
+  }
+  return bad_reflection_pad2d(a);
+}
+
+function bad_reflection_pad2d(a: readonly unknown[]): never {
+  return badCall("reflection_pad2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad2d);
+}
+
+const SIGS_reflection_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad2d_backward`: `reflection_pad2d_backward`. */
+export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 4);
+    if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().reflection_pad2d_backward.call(v0, v1, v2);
+  }
+  return bad_reflection_pad2d_backward(a);
+}
+
+function bad_reflection_pad2d_backward(a: readonly unknown[]): never {
+  return badCall("reflection_pad2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad2d_backward);
+}
+
+const SIGS_replication_pad1d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad1d`: `replication_pad1d`. */
+export function replication_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("replication_pad1d", o, ["padding"], ["self","padding"], n);
+    return aten().replication_pad1d.call(v0, v1);
+  }
+  return bad_replication_pad1d(a);
+}
+
+function bad_replication_pad1d(a: readonly unknown[]): never {
+  return badCall("replication_pad1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad1d);
+}
+
+const SIGS_replication_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad1d_backward`: `replication_pad1d_backward`. */
+export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad1d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad1d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().replication_pad1d_backward.call(v0, v1, v2);
+  }
+  return bad_replication_pad1d_backward(a);
+}
+
+function bad_replication_pad1d_backward(a: readonly unknown[]): never {
+  return badCall("replication_pad1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad1d_backward);
+}
+
+const SIGS_replication_pad2d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad2d`: `replication_pad2d`. */
+export function replication_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 4);
+    if (o !== undefined) checkKw("replication_pad2d", o, ["padding"], ["self","padding"], n);
+    return aten().replication_pad2d.call(v0, v1);
+  }
+  return bad_replication_pad2d(a);
+}
+
+function bad_replication_pad2d(a: readonly unknown[]): never {
+  return badCall("replication_pad2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad2d);
+}
+
+const SIGS_replication_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad2d_backward`: `replication_pad2d_backward`. */
+export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 4);
+    if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().replication_pad2d_backward.call(v0, v1, v2);
+  }
+  return bad_replication_pad2d_backward(a);
+}
+
+function bad_replication_pad2d_backward(a: readonly unknown[]): never {
+  return badCall("replication_pad2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad2d_backward);
+}
