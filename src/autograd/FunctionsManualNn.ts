@@ -159,3 +159,42 @@ export function padBackwardOp(op: `${PadOp}_backward`, grad: Tensor, self: Tenso
 export function padForwardOp(op: PadOp, grad: Tensor, padding: number[]): Tensor {
   return aten()[op].call(grad, padding);
 }
+
+/** `upsample_nearest2d_backward(grad, output_size, input_size, scales_h, scales_w)`. */
+export function upsampleNearest2dBackward(
+  grad: Tensor,
+  outputSize: number[],
+  inputSize: readonly number[],
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_nearest2d_backward.call(grad, outputSize, [...inputSize], scalesH, scalesW);
+}
+
+/** `upsample_nearest2d(grad, output_size, scales_h, scales_w)`. */
+export function upsampleNearest2d(grad: Tensor, outputSize: number[], scalesH: number | null, scalesW: number | null): Tensor {
+  return aten().upsample_nearest2d.call(grad, outputSize, scalesH, scalesW);
+}
+
+/** `upsample_bilinear2d_backward(grad, output_size, input_size, align_corners, scales_h, scales_w)`. */
+export function upsampleBilinear2dBackward(
+  grad: Tensor,
+  outputSize: number[],
+  inputSize: readonly number[],
+  alignCorners: boolean,
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_bilinear2d_backward.call(grad, outputSize, [...inputSize], alignCorners, scalesH, scalesW);
+}
+
+/** `upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)`. */
+export function upsampleBilinear2d(
+  grad: Tensor,
+  outputSize: number[],
+  alignCorners: boolean,
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_bilinear2d.call(grad, outputSize, alignCorners, scalesH, scalesW);
+}

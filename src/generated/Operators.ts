@@ -854,6 +854,18 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  upsample_nearest2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest2d: OperatorHandle<(self: Tensor, outputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  upsample_bilinear2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bilinear2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bilinear2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1282,6 +1294,12 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    upsample_nearest2d_vec: find('aten::upsample_nearest2d', 'vec'),
+    upsample_nearest2d: find('aten::upsample_nearest2d', ''),
+    upsample_nearest2d_backward: find('aten::upsample_nearest2d_backward', ''),
+    upsample_bilinear2d_vec: find('aten::upsample_bilinear2d', 'vec'),
+    upsample_bilinear2d: find('aten::upsample_bilinear2d', ''),
+    upsample_bilinear2d_backward: find('aten::upsample_bilinear2d_backward', ''),
   } as AtenOps;
 }
 

@@ -39,6 +39,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UpSample from '../kernels/UpSample.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
@@ -2264,4 +2265,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
   replication_pad2d: ReplicationPad.replicationPad2d,
   replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  upsample_nearest2d: UpSample.upsampleNearest2d,
+  upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
+  upsample_bilinear2d: UpSample.upsampleBilinear2d,
+  upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
 };

@@ -18,6 +18,7 @@ import * as Scalar from '../kernels/Scalar.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as UpSample from '../kernels/UpSample.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
@@ -49,4 +50,6 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
   _pad_circular: PadNd.padCircular,
   pad: PadNd.pad,
+  upsample_nearest2d_vec: UpSample.upsampleNearest2dVec,
+  upsample_bilinear2d_vec: UpSample.upsampleBilinear2dVec,
 };

@@ -424,4 +424,10 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   replication_pad1d_backward: 'replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor',
   replication_pad2d: 'replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor',
   replication_pad2d_backward: 'replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor',
+  upsample_nearest2d_vec: 'upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor',
+  upsample_nearest2d: 'upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor',
+  upsample_nearest2d_backward: 'upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor',
+  upsample_bilinear2d_vec: 'upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor',
+  upsample_bilinear2d: 'upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
+  upsample_bilinear2d_backward: 'upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor',
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3979,6 +3979,102 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
+/** Backward of `upsample_nearest2d` (derivatives.yaml:583). */
+export class UpsampleNearest2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
+  scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
+  scales_w_!: Parameters<AtenOps['upsample_nearest2d']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearest2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2dBackward(grad, output_size, self_sizes, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:586). */
+export class UpsampleNearest2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
+  scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[4];
+
+  name(): string {
+    return 'UpsampleNearest2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2d(grad, output_size, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:589). */
+export class UpsampleBilinear2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
+  scales_h_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBilinear2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2dBackward(grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:592). */
+export class UpsampleBilinear2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBilinear2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2d(grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -7384,6 +7480,58 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.padding_ = padding;
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest2d: kernel('upsample_nearest2d', (ks, self, outputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearest2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest2d_backward: kernel('upsample_nearest2d_backward', (ks, gradOutput, outputSize, inputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearest2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bilinear2d: kernel('upsample_bilinear2d', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bilinear2d_backward: kernel('upsample_bilinear2d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -8445,3 +8445,179 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
     { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
   ], false, SIGS_replication_pad2d_backward);
 }
+
+const SIGS_upsample_nearest2d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest2d`: `upsample_nearest2d.vec`, `upsample_nearest2d`. */
+export function upsample_nearest2d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_nearest2d.vec
+  if (n === 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (a[2] === null || Array.isArray(a[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v2: number[] | null = a[2] as number[] | null;
+    if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+    return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+  }
+  // upsample_nearest2d
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (o === undefined || kwFits(o, ["output_size","scales_h","scales_w"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_nearest2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v2 = o.scales_h as number | null;
+    } else v2 = null;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_nearest2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v3 = o.scales_w as number | null;
+    } else v3 = null;
+    if (o !== undefined) checkKw("upsample_nearest2d", o, ["output_size","scales_h","scales_w"], ["self","output_size","scales_h","scales_w"], n);
+    return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+  }
+  return noMatch("upsample_nearest2d", a, SIGS_upsample_nearest2d);
+}
+
+const SIGS_upsample_nearest2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest2d_backward`: `upsample_nearest2d_backward`. */
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_nearest2d_backward
+  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: number[] = toIntListN(a[2], 4);
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_nearest2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v3 = o.scales_h as number | null;
+    } else v3 = null;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_nearest2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v4 = o.scales_w as number | null;
+    } else v4 = null;
+    if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
+    return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+  }
+  return bad_upsample_nearest2d_backward(a);
+}
+
+function bad_upsample_nearest2d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_nearest2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_nearest2d_backward);
+}
+
+const SIGS_upsample_bilinear2d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bilinear2d`: `upsample_bilinear2d.vec`, `upsample_bilinear2d`. */
+export function upsample_bilinear2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_bilinear2d.vec
+  if (n === 4 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && isBool(a[2]) && (a[3] === null || Array.isArray(a[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v2: boolean = a[2] as boolean;
+    const v3: number[] | null = a[3] as number[] | null;
+    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+    return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+  }
+  // upsample_bilinear2d
+  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && isBool(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (o === undefined || kwFits(o, ["output_size","align_corners","scales_h","scales_w"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: boolean = a[2] as boolean;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_bilinear2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v3 = o.scales_h as number | null;
+    } else v3 = null;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_bilinear2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v4 = o.scales_w as number | null;
+    } else v4 = null;
+    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["output_size","align_corners","scales_h","scales_w"], ["self","output_size","align_corners","scales_h","scales_w"], n);
+    return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("upsample_bilinear2d", a, SIGS_upsample_bilinear2d);
+}
+
+const SIGS_upsample_bilinear2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bilinear2d_backward`: `upsample_bilinear2d_backward`. */
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_bilinear2d_backward
+  if (n >= 4 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && isBool(a[3]) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (n <= 5 || a[5] === undefined || (a[5] === null || isFloat(a[5])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: number[] = toIntListN(a[2], 4);
+    const v3: boolean = a[3] as boolean;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_bilinear2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v4 = o.scales_h as number | null;
+    } else v4 = null;
+    let v5: number | null;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_bilinear2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v5 = o.scales_w as number | null;
+    } else v5 = null;
+    if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+    return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_upsample_bilinear2d_backward(a);
+}
+
+function bad_upsample_bilinear2d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_bilinear2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_bilinear2d_backward);
+}

@@ -74,7 +74,7 @@ def decode(v):
     return {'nan': math.nan, 'inf': math.inf, '-inf': -math.inf}.get(v, v) if isinstance(v, str) else v
 
 
-def build(v, leaves, tensors):
+def build(v, leaves, tensors, in_list=False):
     if is_spec(v):
         if v.get('meta'):
             t = torch.empty(v['sizes'], dtype=DTYPES[v['dtype']], device='meta')
@@ -86,8 +86,8 @@ def build(v, leaves, tensors):
         tensors.append(t)
         return t.permute(v['permute']) if 'permute' in v else t
     if isinstance(v, list):
-        return [build(x, leaves, tensors) for x in v]
-    if isinstance(v, float):
+        return [build(x, leaves, tensors, True) for x in v]
+    if isinstance(v, float) and not in_list:  # a Scalar: an integral float would read as an int (float[] is fine)
         assert not v.is_integer(), f'float scalar {v} would read as an int in JavaScript'
     return decode(v) if isinstance(v, str) else v
 
