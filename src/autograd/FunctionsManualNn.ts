@@ -198,3 +198,29 @@ export function upsampleBilinear2d(
 ): Tensor {
   return aten().upsample_bilinear2d.call(grad, outputSize, alignCorners, scalesH, scalesW);
 }
+
+type ActivationBackward =
+  'leaky_relu_backward' | 'softplus_backward' | 'hardtanh_backward' | 'hardswish_backward' | 'hardsigmoid_backward' | 'mish_backward';
+
+/** An activation's backward operator, `<op>(grad, self, ...scalars)`. */
+export function activationBackward(op: ActivationBackward, grad: Tensor, self: Tensor, ...rest: (number | boolean)[]): Tensor {
+  const call = aten()[op].call as (g: Tensor, s: Tensor, ...r: (number | boolean)[]) => Tensor;
+  return call(grad, self, ...rest);
+}
+
+/** `elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)`. */
+export function eluBackward(
+  grad: Tensor,
+  alpha: number | boolean,
+  scale: number | boolean,
+  inputScale: number | boolean,
+  isResult: boolean,
+  selfOrResult: Tensor,
+): Tensor {
+  return aten().elu_backward.call(grad, alpha, scale, inputScale, isResult, selfOrResult);
+}
+
+/** `log_sigmoid_backward(grad, self, buffer)`. */
+export function logSigmoidBackward(grad: Tensor, self: Tensor, buffer: Tensor): Tensor {
+  return aten().log_sigmoid_backward.call(grad, self, buffer);
+}

@@ -866,6 +866,78 @@ export interface AtenOps {
   upsample_bilinear2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_bilinear2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor` */
+  leaky_relu: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
+  /** `leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)` */
+  leaky_relu_: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
+  /** `leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)` */
+  leaky_relu_out: OperatorHandle<(self: Tensor, negativeSlope: number | boolean, out: Tensor) => Tensor>;
+  /** `elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor` */
+  elu: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean) => Tensor>;
+  /** `elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)` */
+  elu_: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean) => Tensor>;
+  /** `elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)` */
+  elu_out: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor) => Tensor>;
+  /** `softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor` */
+  softplus: OperatorHandle<(self: Tensor, beta: number | boolean, threshold: number | boolean) => Tensor>;
+  /** `softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)` */
+  softplus_out: OperatorHandle<(self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor) => Tensor>;
+  /** `hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor` */
+  hardtanh: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)` */
+  hardtanh_: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardtanh_out: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor) => Tensor>;
+  /** `hardswish(Tensor self) -> Tensor` */
+  hardswish: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardswish_(Tensor(a!) self) -> Tensor(a!)` */
+  hardswish_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardswish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `hardsigmoid(Tensor self) -> Tensor` */
+  hardsigmoid: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardsigmoid_(Tensor(a!) self) -> Tensor(a!)` */
+  hardsigmoid_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardsigmoid_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `mish(Tensor self) -> Tensor` */
+  mish: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `mish_(Tensor(a!) self) -> Tensor(a!)` */
+  mish_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  mish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
+  leaky_relu_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean) => Tensor>;
+  /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */
+  elu_backward: OperatorHandle<(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor) => Tensor>;
+  /** `softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor` */
+  softplus_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, beta: number | boolean, threshold: number | boolean) => Tensor>;
+  /** `hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor` */
+  hardtanh_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardswish_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  hardswish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  hardsigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  mish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `log_sigmoid(Tensor self) -> Tensor` */
+  log_sigmoid: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */
+  log_sigmoid_forward: OperatorHandle<(self: Tensor) => [Tensor, Tensor]>;
+  /** `log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor` */
+  log_sigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, buffer: Tensor) => Tensor>;
+  /** `selu(Tensor self) -> Tensor` */
+  selu: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `selu_(Tensor(a!) self) -> Tensor(a!)` */
+  selu_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `celu(Tensor self, Scalar alpha=1.0) -> Tensor` */
+  celu: OperatorHandle<(self: Tensor, alpha: number | boolean) => Tensor>;
+  /** `celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)` */
+  celu_: OperatorHandle<(self: Tensor, alpha: number | boolean) => Tensor>;
+  /** `relu6(Tensor self) -> Tensor` */
+  relu6: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `relu6_(Tensor(a!) self) -> Tensor(a!)` */
+  relu6_: OperatorHandle<(self: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1300,6 +1372,42 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     upsample_bilinear2d_vec: find('aten::upsample_bilinear2d', 'vec'),
     upsample_bilinear2d: find('aten::upsample_bilinear2d', ''),
     upsample_bilinear2d_backward: find('aten::upsample_bilinear2d_backward', ''),
+    leaky_relu: find('aten::leaky_relu', ''),
+    leaky_relu_: find('aten::leaky_relu_', ''),
+    leaky_relu_out: find('aten::leaky_relu', 'out'),
+    elu: find('aten::elu', ''),
+    elu_: find('aten::elu_', ''),
+    elu_out: find('aten::elu', 'out'),
+    softplus: find('aten::softplus', ''),
+    softplus_out: find('aten::softplus', 'out'),
+    hardtanh: find('aten::hardtanh', ''),
+    hardtanh_: find('aten::hardtanh_', ''),
+    hardtanh_out: find('aten::hardtanh', 'out'),
+    hardswish: find('aten::hardswish', ''),
+    hardswish_: find('aten::hardswish_', ''),
+    hardswish_out: find('aten::hardswish', 'out'),
+    hardsigmoid: find('aten::hardsigmoid', ''),
+    hardsigmoid_: find('aten::hardsigmoid_', ''),
+    hardsigmoid_out: find('aten::hardsigmoid', 'out'),
+    mish: find('aten::mish', ''),
+    mish_: find('aten::mish_', ''),
+    mish_out: find('aten::mish', 'out'),
+    leaky_relu_backward: find('aten::leaky_relu_backward', ''),
+    elu_backward: find('aten::elu_backward', ''),
+    softplus_backward: find('aten::softplus_backward', ''),
+    hardtanh_backward: find('aten::hardtanh_backward', ''),
+    hardswish_backward: find('aten::hardswish_backward', ''),
+    hardsigmoid_backward: find('aten::hardsigmoid_backward', ''),
+    mish_backward: find('aten::mish_backward', ''),
+    log_sigmoid: find('aten::log_sigmoid', ''),
+    log_sigmoid_forward: find('aten::log_sigmoid_forward', ''),
+    log_sigmoid_backward: find('aten::log_sigmoid_backward', ''),
+    selu: find('aten::selu', ''),
+    selu_: find('aten::selu_', ''),
+    celu: find('aten::celu', ''),
+    celu_: find('aten::celu_', ''),
+    relu6: find('aten::relu6', ''),
+    relu6_: find('aten::relu6_', ''),
   } as AtenOps;
 }
 

@@ -1910,6 +1910,186 @@ export function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | 
   return out;
 }
 
+/** `leaky_relu`, CPU (functional). */
+export function cpu_leaky_relu(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const fast = k.fast?.(self, negativeSlope);
+  if (fast) return fast;
+  const iter = k.meta(null, self, negativeSlope);
+  k.impl(iter, self, negativeSlope);
+  return iter.output() as Tensor;
+}
+
+/** `leaky_relu_`, CPU (inplace). */
+export function cpu_leaky_relu_(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(self, self, negativeSlope);
+  checkInplace(self, iter);
+  k.impl(iter, self, negativeSlope);
+  return self;
+}
+
+/** `leaky_relu.out`, CPU (out). */
+export function cpu_leaky_relu_out(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean, out: Tensor): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(out, self, negativeSlope);
+  k.impl(iter, self, negativeSlope);
+  return out;
+}
+
+/** `elu`, CPU (functional). */
+export function cpu_elu(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const fast = k.fast?.(self, alpha, scale, inputScale);
+  if (fast) return fast;
+  const iter = k.meta(null, self, alpha, scale, inputScale);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return iter.output() as Tensor;
+}
+
+/** `elu_`, CPU (inplace). */
+export function cpu_elu_(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(self, self, alpha, scale, inputScale);
+  checkInplace(self, iter);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return self;
+}
+
+/** `elu.out`, CPU (out). */
+export function cpu_elu_out(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(out, self, alpha, scale, inputScale);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return out;
+}
+
+/** `softplus`, CPU (functional). */
+export function cpu_softplus(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean): Tensor {
+  const k = Activation.softplusStructured;
+  const fast = k.fast?.(self, beta, threshold);
+  if (fast) return fast;
+  const iter = k.meta(null, self, beta, threshold);
+  k.impl(iter, self, beta, threshold);
+  return iter.output() as Tensor;
+}
+
+/** `softplus.out`, CPU (out). */
+export function cpu_softplus_out(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softplusStructured;
+  const iter = k.meta(out, self, beta, threshold);
+  k.impl(iter, self, beta, threshold);
+  return out;
+}
+
+/** `hardtanh`, CPU (functional). */
+export function cpu_hardtanh(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const fast = k.fast?.(self, minVal, maxVal);
+  if (fast) return fast;
+  const iter = k.meta(null, self, minVal, maxVal);
+  k.impl(iter, self, minVal, maxVal);
+  return iter.output() as Tensor;
+}
+
+/** `hardtanh_`, CPU (inplace). */
+export function cpu_hardtanh_(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(self, self, minVal, maxVal);
+  checkInplace(self, iter);
+  k.impl(iter, self, minVal, maxVal);
+  return self;
+}
+
+/** `hardtanh.out`, CPU (out). */
+export function cpu_hardtanh_out(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(out, self, minVal, maxVal);
+  k.impl(iter, self, minVal, maxVal);
+  return out;
+}
+
+/** `hardswish`, CPU (functional). */
+export function cpu_hardswish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardswish_`, CPU (inplace). */
+export function cpu_hardswish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `hardswish.out`, CPU (out). */
+export function cpu_hardswish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `hardsigmoid`, CPU (functional). */
+export function cpu_hardsigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardsigmoid_`, CPU (inplace). */
+export function cpu_hardsigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `hardsigmoid.out`, CPU (out). */
+export function cpu_hardsigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `mish`, CPU (functional). */
+export function cpu_mish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `mish_`, CPU (inplace). */
+export function cpu_mish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `mish.out`, CPU (out). */
+export function cpu_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2269,4 +2449,35 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
   upsample_bilinear2d: UpSample.upsampleBilinear2d,
   upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
+  leaky_relu: cpu_leaky_relu,
+  leaky_relu_: cpu_leaky_relu_,
+  leaky_relu_out: cpu_leaky_relu_out,
+  elu: cpu_elu,
+  elu_: cpu_elu_,
+  elu_out: cpu_elu_out,
+  softplus: cpu_softplus,
+  softplus_out: cpu_softplus_out,
+  hardtanh: cpu_hardtanh,
+  hardtanh_: cpu_hardtanh_,
+  hardtanh_out: cpu_hardtanh_out,
+  hardswish: cpu_hardswish,
+  hardswish_: cpu_hardswish_,
+  hardswish_out: cpu_hardswish_out,
+  hardsigmoid: cpu_hardsigmoid,
+  hardsigmoid_: cpu_hardsigmoid_,
+  hardsigmoid_out: cpu_hardsigmoid_out,
+  mish: cpu_mish,
+  mish_: cpu_mish_,
+  mish_out: cpu_mish_out,
+  leaky_relu_backward: Activation.leakyReluBackward,
+  elu_backward: Activation.eluBackward,
+  softplus_backward: Activation.softplusBackward,
+  hardtanh_backward: Activation.hardtanhBackward,
+  hardswish_backward: Activation.hardswishBackward,
+  hardsigmoid_backward: Activation.hardsigmoidBackward,
+  mish_backward: Activation.mishBackward,
+  log_sigmoid_forward: Activation.logSigmoidForward,
+  log_sigmoid_backward: Activation.logSigmoidBackward,
+  celu: Activation.celu,
+  celu_: Activation.celu_,
 };

@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Dropout from '../kernels/Dropout.js';
@@ -52,4 +53,9 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   pad: PadNd.pad,
   upsample_nearest2d_vec: UpSample.upsampleNearest2dVec,
   upsample_bilinear2d_vec: UpSample.upsampleBilinear2dVec,
+  log_sigmoid: Activation.logSigmoid,
+  selu: Activation.selu,
+  selu_: Activation.selu_,
+  relu6: Activation.relu6,
+  relu6_: Activation.relu6_,
 };

@@ -1561,6 +1561,152 @@ function meta_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolea
   return out;
 }
 
+/** `leaky_relu`, Meta (functional). */
+function meta_leaky_relu(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(null, self, negativeSlope);
+  return iter.output() as Tensor;
+}
+
+/** `leaky_relu_`, Meta (inplace). */
+function meta_leaky_relu_(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(self, self, negativeSlope);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `leaky_relu.out`, Meta (out). */
+function meta_leaky_relu_out(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean, out: Tensor): Tensor {
+  const k = Activation.leakyReluStructured;
+  k.meta(out, self, negativeSlope);
+  return out;
+}
+
+/** `elu`, Meta (functional). */
+function meta_elu(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(null, self, alpha, scale, inputScale);
+  return iter.output() as Tensor;
+}
+
+/** `elu_`, Meta (inplace). */
+function meta_elu_(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(self, self, alpha, scale, inputScale);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `elu.out`, Meta (out). */
+function meta_elu_out(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor): Tensor {
+  const k = Activation.eluStructured;
+  k.meta(out, self, alpha, scale, inputScale);
+  return out;
+}
+
+/** `softplus`, Meta (functional). */
+function meta_softplus(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean): Tensor {
+  const k = Activation.softplusStructured;
+  const iter = k.meta(null, self, beta, threshold);
+  return iter.output() as Tensor;
+}
+
+/** `softplus.out`, Meta (out). */
+function meta_softplus_out(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softplusStructured;
+  k.meta(out, self, beta, threshold);
+  return out;
+}
+
+/** `hardtanh`, Meta (functional). */
+function meta_hardtanh(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(null, self, minVal, maxVal);
+  return iter.output() as Tensor;
+}
+
+/** `hardtanh_`, Meta (inplace). */
+function meta_hardtanh_(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(self, self, minVal, maxVal);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardtanh.out`, Meta (out). */
+function meta_hardtanh_out(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardtanhStructured;
+  k.meta(out, self, minVal, maxVal);
+  return out;
+}
+
+/** `hardswish`, Meta (functional). */
+function meta_hardswish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardswish_`, Meta (inplace). */
+function meta_hardswish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardswish.out`, Meta (out). */
+function meta_hardswish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `hardsigmoid`, Meta (functional). */
+function meta_hardsigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardsigmoid_`, Meta (inplace). */
+function meta_hardsigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardsigmoid.out`, Meta (out). */
+function meta_hardsigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `mish`, Meta (functional). */
+function meta_mish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `mish_`, Meta (inplace). */
+function meta_mish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `mish.out`, Meta (out). */
+function meta_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  k.meta(out, self);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -1920,4 +2066,35 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
   upsample_bilinear2d: UpSample.upsampleBilinear2d,
   upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
+  leaky_relu: meta_leaky_relu,
+  leaky_relu_: meta_leaky_relu_,
+  leaky_relu_out: meta_leaky_relu_out,
+  elu: meta_elu,
+  elu_: meta_elu_,
+  elu_out: meta_elu_out,
+  softplus: meta_softplus,
+  softplus_out: meta_softplus_out,
+  hardtanh: meta_hardtanh,
+  hardtanh_: meta_hardtanh_,
+  hardtanh_out: meta_hardtanh_out,
+  hardswish: meta_hardswish,
+  hardswish_: meta_hardswish_,
+  hardswish_out: meta_hardswish_out,
+  hardsigmoid: meta_hardsigmoid,
+  hardsigmoid_: meta_hardsigmoid_,
+  hardsigmoid_out: meta_hardsigmoid_out,
+  mish: meta_mish,
+  mish_: meta_mish_,
+  mish_out: meta_mish_out,
+  leaky_relu_backward: Activation.leakyReluBackward,
+  elu_backward: Activation.eluBackward,
+  softplus_backward: Activation.softplusBackward,
+  hardtanh_backward: Activation.hardtanhBackward,
+  hardswish_backward: Activation.hardswishBackward,
+  hardsigmoid_backward: Activation.hardsigmoidBackward,
+  mish_backward: Activation.mishBackward,
+  log_sigmoid_forward: Activation.logSigmoidForward,
+  log_sigmoid_backward: Activation.logSigmoidBackward,
+  celu: Activation.celu,
+  celu_: Activation.celu_,
 };

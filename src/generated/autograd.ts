@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4075,6 +4075,301 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
+/** Backward of `leaky_relu` (derivatives.yaml:595). */
+export class LeakyReluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
+
+  name(): string {
+    return 'LeakyReluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const negative_slope = this.negative_slope_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('leaky_relu_backward', grad, self, negative_slope, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `leaky_relu_` (derivatives.yaml:598). */
+export class LeakyReluBackward1 extends Node {
+  negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LeakyReluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const negative_slope = this.negative_slope_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('leaky_relu_backward', grad, result, negative_slope, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `elu` (derivatives.yaml:601). */
+export class EluBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['elu']['call']>[1];
+  scale_!: Parameters<AtenOps['elu']['call']>[2];
+  input_scale_!: Parameters<AtenOps['elu']['call']>[3];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const scale = this.scale_;
+    const input_scale = this.input_scale_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, scale, input_scale, false, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `elu_` (derivatives.yaml:604). */
+export class EluBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['elu_']['call']>[1];
+  scale_!: Parameters<AtenOps['elu_']['call']>[2];
+  input_scale_!: Parameters<AtenOps['elu_']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const scale = this.scale_;
+    const input_scale = this.input_scale_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, scale, input_scale, true, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `celu` (derivatives.yaml:607). */
+export class CeluBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['celu']['call']>[1];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CeluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, 1, 1 / Number(alpha), false, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `celu_` (derivatives.yaml:610). */
+export class CeluBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['celu_']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CeluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, 1, 1 / Number(alpha), true, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `softplus` (derivatives.yaml:613). */
+export class SoftplusBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  beta_!: Parameters<AtenOps['softplus']['call']>[1];
+  threshold_!: Parameters<AtenOps['softplus']['call']>[2];
+
+  name(): string {
+    return 'SoftplusBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const beta = this.beta_;
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('softplus_backward', grad, self, beta, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardtanh` (derivatives.yaml:616). */
+export class HardtanhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
+  max_val_!: Parameters<AtenOps['hardtanh']['call']>[2];
+
+  name(): string {
+    return 'HardtanhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min_val = this.min_val_;
+    const max_val = this.max_val_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardtanh_backward', grad, self, min_val, max_val);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardswish` (derivatives.yaml:619). */
+export class HardswishBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HardswishBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardswish_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardsigmoid` (derivatives.yaml:622). */
+export class HardsigmoidBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HardsigmoidBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardsigmoid_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `mish` (derivatives.yaml:625). */
+export class MishBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MishBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('mish_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:628). */
+export class LogSigmoidBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  buffer_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogSigmoidBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const buffer = this.buffer_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logSigmoidBackward(grad, self, buffer);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.buffer_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -7535,6 +7830,290 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  leaky_relu: kernel('leaky_relu', (ks, self, negativeSlope) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const gradFn = new LeakyReluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.negative_slope_ = negativeSlope;
+    const result = ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const gradFn = new LeakyReluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.negative_slope_ = negativeSlope;
+    const result = ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  leaky_relu_out: kernel('leaky_relu_out', (ks, self, negativeSlope, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('leaky_relu'));
+    return ops.leaky_relu_out.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope, out);
+  }),
+  elu: kernel('elu', (ks, self, alpha, scale, inputScale) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const gradFn = new EluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.scale_ = scale;
+    gradFn.input_scale_ = inputScale;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  elu_: kernel('elu_', (ks, self, alpha, scale, inputScale) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const gradFn = new EluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.scale_ = scale;
+    gradFn.input_scale_ = inputScale;
+    const result = ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  elu_out: kernel('elu_out', (ks, self, alpha, scale, inputScale, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('elu'));
+    return ops.elu_out.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale, out);
+  }),
+  softplus: kernel('softplus', (ks, self, beta, threshold) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    const gradFn = new SoftplusBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.beta_ = beta;
+    gradFn.threshold_ = threshold;
+    const result = ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softplus_out: kernel('softplus_out', (ks, self, beta, threshold, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softplus'));
+    return ops.softplus_out.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold, out);
+  }),
+  hardtanh: kernel('hardtanh', (ks, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const gradFn = new HardtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_val_ = minVal;
+    gradFn.max_val_ = maxVal;
+    const result = ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardtanh_: kernel('hardtanh_', (ks, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const gradFn = new HardtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_val_ = minVal;
+    gradFn.max_val_ = maxVal;
+    const result = ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardtanh_out: kernel('hardtanh_out', (ks, self, minVal, maxVal, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardtanh'));
+    return ops.hardtanh_out.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal, out);
+  }),
+  hardswish: kernel('hardswish', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardswishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardswish_: kernel('hardswish_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardswishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardswish_out: kernel('hardswish_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardswish'));
+    return ops.hardswish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  hardsigmoid: kernel('hardsigmoid', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardsigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardsigmoid_: kernel('hardsigmoid_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardsigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardsigmoid_out: kernel('hardsigmoid_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardsigmoid'));
+    return ops.hardsigmoid_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  mish: kernel('mish', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mish_: kernel('mish_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  mish_out: kernel('mish_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mish'));
+    return ops.mish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  leaky_relu_backward: kernel('leaky_relu_backward', (ks, gradOutput, self, negativeSlope, selfIsResult) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('leaky_relu_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  elu_backward: kernel('elu_backward', (ks, gradOutput, alpha, scale, inputScale, isResult, selfOrResult) => {
+    const rg = anyRequiresGrad(gradOutput, selfOrResult);
+    if (!rg) return ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('elu_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(selfOrResult)]);
+    const result = ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softplus_backward: kernel('softplus_backward', (ks, gradOutput, self, beta, threshold) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('softplus_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardtanh_backward: kernel('hardtanh_backward', (ks, gradOutput, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardtanh_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardswish_backward: kernel('hardswish_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardswish_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardsigmoid_backward: kernel('hardsigmoid_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardsigmoid_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mish_backward: kernel('mish_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mish_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  log_sigmoid_forward: kernel('log_sigmoid_forward', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LogSigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result[0], gradFn, 0);
+    gradFn.buffer_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  log_sigmoid_backward: kernel('log_sigmoid_backward', (ks, gradOutput, self, buffer) => {
+    const rg = anyRequiresGrad(gradOutput, self, buffer);
+    if (!rg) return ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log_sigmoid_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(buffer)]);
+    const result = ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  celu: kernel('celu', (ks, self, alpha) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const gradFn = new CeluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  celu_: kernel('celu_', (ks, self, alpha) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const gradFn = new CeluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
   };
 }
 
@@ -8516,6 +9095,76 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     const result = ops.norm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, keepdim, out);
     out.bumpVersion();
+    return result;
+  }),
+  leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
+    const result = ops.leaky_relu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, negativeSlope);
+    self.bumpVersion();
+    return result;
+  }),
+  leaky_relu_out: kernel('leaky_relu_out', (ks, self, negativeSlope, out) => {
+    const result = ops.leaky_relu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, negativeSlope, out);
+    out.bumpVersion();
+    return result;
+  }),
+  elu_: kernel('elu_', (ks, self, alpha, scale, inputScale) => {
+    const result = ops.elu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha, scale, inputScale);
+    self.bumpVersion();
+    return result;
+  }),
+  elu_out: kernel('elu_out', (ks, self, alpha, scale, inputScale, out) => {
+    const result = ops.elu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha, scale, inputScale, out);
+    out.bumpVersion();
+    return result;
+  }),
+  softplus_out: kernel('softplus_out', (ks, self, beta, threshold, out) => {
+    const result = ops.softplus_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, beta, threshold, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardtanh_: kernel('hardtanh_', (ks, self, minVal, maxVal) => {
+    const result = ops.hardtanh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, minVal, maxVal);
+    self.bumpVersion();
+    return result;
+  }),
+  hardtanh_out: kernel('hardtanh_out', (ks, self, minVal, maxVal, out) => {
+    const result = ops.hardtanh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, minVal, maxVal, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardswish_: kernel('hardswish_', (ks, self) => {
+    const result = ops.hardswish_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  hardswish_out: kernel('hardswish_out', (ks, self, out) => {
+    const result = ops.hardswish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardsigmoid_: kernel('hardsigmoid_', (ks, self) => {
+    const result = ops.hardsigmoid_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  hardsigmoid_out: kernel('hardsigmoid_out', (ks, self, out) => {
+    const result = ops.hardsigmoid_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  mish_: kernel('mish_', (ks, self) => {
+    const result = ops.mish_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  mish_out: kernel('mish_out', (ks, self, out) => {
+    const result = ops.mish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  celu_: kernel('celu_', (ks, self, alpha) => {
+    const result = ops.celu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha);
+    self.bumpVersion();
     return result;
   }),
   };

@@ -8621,3 +8621,907 @@ function bad_upsample_bilinear2d_backward(a: readonly unknown[]): never {
     { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
   ], false, SIGS_upsample_bilinear2d_backward);
 }
+
+const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)"];
+
+/** `torch.leaky_relu`: `leaky_relu`. */
+export function leaky_relu(input: Tensor, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu (out=: leaky_relu.out)
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.negative_slope !== undefined) {
+      kwArg("leaky_relu", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+      v1 = o.negative_slope as number | boolean;
+    } else v1 = 0.01;
+    if (o !== undefined) checkKw("leaky_relu", o, ["negative_slope","out"], ["self","negative_slope"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
+      return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+    }
+    return aten().leaky_relu.call(v0, v1);
+  }
+  return bad_leaky_relu(a);
+}
+
+function bad_leaky_relu(a: readonly unknown[]): never {
+  return badCall("leaky_relu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_leaky_relu);
+}
+
+const SIGS_leaky_relu_ = ["(Tensor input, Number negative_slope = 0.01)"];
+
+/** `torch.leaky_relu_`: `leaky_relu_`. */
+export function leaky_relu_(input: Tensor, options?: { negative_slope?: number | boolean }): Tensor;
+export function leaky_relu_(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean }): Tensor;
+export function leaky_relu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu_
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.negative_slope !== undefined) {
+      kwArg("leaky_relu_", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+      v1 = o.negative_slope as number | boolean;
+    } else v1 = 0.01;
+    if (o !== undefined) checkKw("leaky_relu_", o, ["negative_slope"], ["self","negative_slope"], n);
+    return aten().leaky_relu_.call(v0, v1);
+  }
+  return bad_leaky_relu_(a);
+}
+
+function bad_leaky_relu_(a: readonly unknown[]): never {
+  return badCall("leaky_relu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_leaky_relu_);
+}
+
+const SIGS_elu = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1, *, Tensor out = None)"];
+
+/** `torch.elu`: `elu`. */
+export function elu(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu (out=: elu.out)
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("elu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.scale !== undefined) {
+      kwArg("elu", 'scale', 'Number', isScalar(o.scale), o.scale);
+      v2 = o.scale as number | boolean;
+    } else v2 = 1;
+    let v3: number | boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
+    else if (o !== undefined && o.input_scale !== undefined) {
+      kwArg("elu", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+      v3 = o.input_scale as number | boolean;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("elu", o, ["alpha","scale","input_scale","out"], ["self","alpha","scale","input_scale"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("elu", 'out', 'Tensor', isTensor(out), out);
+      return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+    }
+    return aten().elu.call(v0, v1, v2, v3);
+  }
+  return bad_elu(a);
+}
+
+function bad_elu(a: readonly unknown[]): never {
+  return badCall("elu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_elu);
+}
+
+const SIGS_elu_ = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1)"];
+
+/** `torch.elu_`: `elu_`. */
+export function elu_(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu_
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("elu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.scale !== undefined) {
+      kwArg("elu_", 'scale', 'Number', isScalar(o.scale), o.scale);
+      v2 = o.scale as number | boolean;
+    } else v2 = 1;
+    let v3: number | boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
+    else if (o !== undefined && o.input_scale !== undefined) {
+      kwArg("elu_", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+      v3 = o.input_scale as number | boolean;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("elu_", o, ["alpha","scale","input_scale"], ["self","alpha","scale","input_scale"], n);
+    return aten().elu_.call(v0, v1, v2, v3);
+  }
+  return bad_elu_(a);
+}
+
+function bad_elu_(a: readonly unknown[]): never {
+  return badCall("elu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_elu_);
+}
+
+const SIGS_softplus = ["(Tensor input, Number beta = 1, Number threshold = 20, *, Tensor out = None)"];
+
+/** `torch.softplus`: `softplus`. */
+export function softplus(input: Tensor, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(input: Tensor, beta?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(input: Tensor, beta?: number | boolean, threshold?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softplus (out=: softplus.out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.beta !== undefined) {
+      kwArg("softplus", 'beta', 'Number', isScalar(o.beta), o.beta);
+      v1 = o.beta as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.threshold !== undefined) {
+      kwArg("softplus", 'threshold', 'Number', isScalar(o.threshold), o.threshold);
+      v2 = o.threshold as number | boolean;
+    } else v2 = 20;
+    if (o !== undefined) checkKw("softplus", o, ["beta","threshold","out"], ["self","beta","threshold"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
+      return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().softplus.call(v0, v1, v2);
+  }
+  return bad_softplus(a);
+}
+
+function bad_softplus(a: readonly unknown[]): never {
+  return badCall("softplus", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_softplus);
+}
+
+const SIGS_hardtanh = ["(Tensor input, Number min_val = -1, Number max_val = 1, *, Tensor out = None)"];
+
+/** `torch.hardtanh`: `hardtanh`. */
+export function hardtanh(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh (out=: hardtanh.out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.min_val !== undefined) {
+      kwArg("hardtanh", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+      v1 = o.min_val as number | boolean;
+    } else v1 = -1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.max_val !== undefined) {
+      kwArg("hardtanh", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+      v2 = o.max_val as number | boolean;
+    } else v2 = 1;
+    if (o !== undefined) checkKw("hardtanh", o, ["min_val","max_val","out"], ["self","min_val","max_val"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().hardtanh.call(v0, v1, v2);
+  }
+  return bad_hardtanh(a);
+}
+
+function bad_hardtanh(a: readonly unknown[]): never {
+  return badCall("hardtanh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardtanh);
+}
+
+const SIGS_hardtanh_ = ["(Tensor input, Number min_val = -1, Number max_val = 1)"];
+
+/** `torch.hardtanh_`: `hardtanh_`. */
+export function hardtanh_(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh_
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.min_val !== undefined) {
+      kwArg("hardtanh_", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+      v1 = o.min_val as number | boolean;
+    } else v1 = -1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.max_val !== undefined) {
+      kwArg("hardtanh_", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+      v2 = o.max_val as number | boolean;
+    } else v2 = 1;
+    if (o !== undefined) checkKw("hardtanh_", o, ["min_val","max_val"], ["self","min_val","max_val"], n);
+    return aten().hardtanh_.call(v0, v1, v2);
+  }
+  return bad_hardtanh_(a);
+}
+
+function bad_hardtanh_(a: readonly unknown[]): never {
+  return badCall("hardtanh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_hardtanh_);
+}
+
+const SIGS_hardswish = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.hardswish`: `hardswish`. */
+export function hardswish(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function hardswish(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish (out=: hardswish.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardswish", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardswish_out.call(v0, out as Tensor);
+    }
+    return aten().hardswish.call(v0);
+  }
+  return bad_hardswish(a);
+}
+
+function bad_hardswish(a: readonly unknown[]): never {
+  return badCall("hardswish", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardswish);
+}
+
+const SIGS_hardswish_ = ["(Tensor input)"];
+
+/** `torch.hardswish_`: `hardswish_`. */
+export function hardswish_(input: Tensor): Tensor;
+export function hardswish_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardswish_", o, [], ["self"], n);
+    return aten().hardswish_.call(v0);
+  }
+  return bad_hardswish_(a);
+}
+
+function bad_hardswish_(a: readonly unknown[]): never {
+  return badCall("hardswish_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardswish_);
+}
+
+const SIGS_hardsigmoid = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.hardsigmoid`: `hardsigmoid`. */
+export function hardsigmoid(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function hardsigmoid(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid (out=: hardsigmoid.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardsigmoid_out.call(v0, out as Tensor);
+    }
+    return aten().hardsigmoid.call(v0);
+  }
+  return bad_hardsigmoid(a);
+}
+
+function bad_hardsigmoid(a: readonly unknown[]): never {
+  return badCall("hardsigmoid", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardsigmoid);
+}
+
+const SIGS_hardsigmoid_ = ["(Tensor input)"];
+
+/** `torch.hardsigmoid_`: `hardsigmoid_`. */
+export function hardsigmoid_(input: Tensor): Tensor;
+export function hardsigmoid_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid_", o, [], ["self"], n);
+    return aten().hardsigmoid_.call(v0);
+  }
+  return bad_hardsigmoid_(a);
+}
+
+function bad_hardsigmoid_(a: readonly unknown[]): never {
+  return badCall("hardsigmoid_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardsigmoid_);
+}
+
+const SIGS_mish = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.mish`: `mish`. */
+export function mish(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function mish(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish (out=: mish.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mish", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("mish", 'out', 'Tensor', isTensor(out), out);
+      return aten().mish_out.call(v0, out as Tensor);
+    }
+    return aten().mish.call(v0);
+  }
+  return bad_mish(a);
+}
+
+function bad_mish(a: readonly unknown[]): never {
+  return badCall("mish", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mish);
+}
+
+const SIGS_mish_ = ["(Tensor input)"];
+
+/** `torch.mish_`: `mish_`. */
+export function mish_(input: Tensor): Tensor;
+export function mish_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mish_", o, [], ["self"], n);
+    return aten().mish_.call(v0);
+  }
+  return bad_mish_(a);
+}
+
+function bad_mish_(a: readonly unknown[]): never {
+  return badCall("mish_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mish_);
+}
+
+const SIGS_leaky_relu_backward = ["(Tensor grad_output, Tensor input, Number negative_slope, bool self_is_result)"];
+
+/** `torch.leaky_relu_backward`: `leaky_relu_backward`. */
+export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor;
+export function leaky_relu_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isBool(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: boolean = a[3] as boolean;
+    if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","negative_slope","self_is_result"], ["grad_output","self","negative_slope","self_is_result"], n);
+    return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+  }
+  return bad_leaky_relu_backward(a);
+}
+
+function bad_leaky_relu_backward(a: readonly unknown[]): never {
+  return badCall("leaky_relu_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "self_is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_leaky_relu_backward);
+}
+
+const SIGS_elu_backward = ["(Tensor grad_output, Number alpha, Number scale, Number input_scale, bool is_result, Tensor self_or_result)"];
+
+/** `torch.elu_backward`: `elu_backward`. */
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor): Tensor;
+export function elu_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu_backward
+  if (n === 6 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && isScalar(a[3]) && isBool(a[4]) && isTensor(a[5])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    const v4: boolean = a[4] as boolean;
+    const v5: Tensor = a[5] as Tensor;
+    if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
+    return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_elu_backward(a);
+}
+
+function bad_elu_backward(a: readonly unknown[]): never {
+  return badCall("elu_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "self_or_result", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_elu_backward);
+}
+
+const SIGS_softplus_backward = ["(Tensor grad_output, Tensor input, Number beta, Number threshold)"];
+
+/** `torch.softplus_backward`: `softplus_backward`. */
+export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, threshold: number | boolean): Tensor;
+export function softplus_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softplus_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","beta","threshold"], ["grad_output","self","beta","threshold"], n);
+    return aten().softplus_backward.call(v0, v1, v2, v3);
+  }
+  return bad_softplus_backward(a);
+}
+
+function bad_softplus_backward(a: readonly unknown[]): never {
+  return badCall("softplus_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_softplus_backward);
+}
+
+const SIGS_hardtanh_backward = ["(Tensor grad_output, Tensor input, Number min_val, Number max_val)"];
+
+/** `torch.hardtanh_backward`: `hardtanh_backward`. */
+export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor;
+export function hardtanh_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","min_val","max_val"], ["grad_output","self","min_val","max_val"], n);
+    return aten().hardtanh_backward.call(v0, v1, v2, v3);
+  }
+  return bad_hardtanh_backward(a);
+}
+
+function bad_hardtanh_backward(a: readonly unknown[]): never {
+  return badCall("hardtanh_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardtanh_backward);
+}
+
+const SIGS_hardswish_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.hardswish_backward`: `hardswish_backward`. */
+export function hardswish_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function hardswish_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().hardswish_backward.call(v0, v1);
+  }
+  return bad_hardswish_backward(a);
+}
+
+function bad_hardswish_backward(a: readonly unknown[]): never {
+  return badCall("hardswish_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardswish_backward);
+}
+
+const SIGS_hardsigmoid_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.hardsigmoid_backward`: `hardsigmoid_backward`. */
+export function hardsigmoid_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function hardsigmoid_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().hardsigmoid_backward.call(v0, v1);
+  }
+  return bad_hardsigmoid_backward(a);
+}
+
+function bad_hardsigmoid_backward(a: readonly unknown[]): never {
+  return badCall("hardsigmoid_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardsigmoid_backward);
+}
+
+const SIGS_mish_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.mish_backward`: `mish_backward`. */
+export function mish_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function mish_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("mish_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().mish_backward.call(v0, v1);
+  }
+  return bad_mish_backward(a);
+}
+
+function bad_mish_backward(a: readonly unknown[]): never {
+  return badCall("mish_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mish_backward);
+}
+
+const SIGS_log_sigmoid = ["(Tensor input)"];
+
+/** `torch.log_sigmoid`: `log_sigmoid`. */
+export function log_sigmoid(input: Tensor): Tensor;
+export function log_sigmoid(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid", o, [], ["self"], n);
+    return aten().log_sigmoid.call(v0);
+  }
+  return bad_log_sigmoid(a);
+}
+
+function bad_log_sigmoid(a: readonly unknown[]): never {
+  return badCall("log_sigmoid", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid);
+}
+
+const SIGS_log_sigmoid_forward = ["(Tensor input)"];
+
+/** `torch.log_sigmoid_forward`: `log_sigmoid_forward`. */
+export function log_sigmoid_forward(input: Tensor): [Tensor, Tensor];
+export function log_sigmoid_forward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid_forward
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid_forward", o, [], ["self"], n);
+    return aten().log_sigmoid_forward.call(v0);
+  }
+  return bad_log_sigmoid_forward(a);
+}
+
+function bad_log_sigmoid_forward(a: readonly unknown[]): never {
+  return badCall("log_sigmoid_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid_forward);
+}
+
+const SIGS_log_sigmoid_backward = ["(Tensor grad_output, Tensor input, Tensor buffer)"];
+
+/** `torch.log_sigmoid_backward`: `log_sigmoid_backward`. */
+export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, buffer: Tensor): Tensor;
+export function log_sigmoid_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","buffer"], ["grad_output","self","buffer"], n);
+    return aten().log_sigmoid_backward.call(v0, v1, v2);
+  }
+  return bad_log_sigmoid_backward(a);
+}
+
+function bad_log_sigmoid_backward(a: readonly unknown[]): never {
+  return badCall("log_sigmoid_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "buffer", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid_backward);
+}
+
+const SIGS_selu = ["(Tensor input)"];
+
+/** `torch.selu`: `selu`. */
+export function selu(input: Tensor): Tensor;
+export function selu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // selu
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("selu", o, [], ["self"], n);
+    return aten().selu.call(v0);
+  }
+  return bad_selu(a);
+}
+
+function bad_selu(a: readonly unknown[]): never {
+  return badCall("selu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_selu);
+}
+
+const SIGS_selu_ = ["(Tensor input)"];
+
+/** `torch.selu_`: `selu_`. */
+export function selu_(input: Tensor): Tensor;
+export function selu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // selu_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("selu_", o, [], ["self"], n);
+    return aten().selu_.call(v0);
+  }
+  return bad_selu_(a);
+}
+
+function bad_selu_(a: readonly unknown[]): never {
+  return badCall("selu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_selu_);
+}
+
+const SIGS_celu = ["(Tensor input, Number alpha = 1)"];
+
+/** `torch.celu`: `celu`. */
+export function celu(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function celu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function celu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // celu
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("celu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    if (o !== undefined) checkKw("celu", o, ["alpha"], ["self","alpha"], n);
+    return aten().celu.call(v0, v1);
+  }
+  return bad_celu(a);
+}
+
+function bad_celu(a: readonly unknown[]): never {
+  return badCall("celu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_celu);
+}
+
+const SIGS_celu_ = ["(Tensor input, Number alpha = 1)"];
+
+/** `torch.celu_`: `celu_`. */
+export function celu_(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function celu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function celu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // celu_
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("celu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    if (o !== undefined) checkKw("celu_", o, ["alpha"], ["self","alpha"], n);
+    return aten().celu_.call(v0, v1);
+  }
+  return bad_celu_(a);
+}
+
+function bad_celu_(a: readonly unknown[]): never {
+  return badCall("celu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_celu_);
+}
+
+const SIGS_relu6 = ["(Tensor input)"];
+
+/** `torch.relu6`: `relu6`. */
+export function relu6(input: Tensor): Tensor;
+export function relu6(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu6
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu6", o, [], ["self"], n);
+    return aten().relu6.call(v0);
+  }
+  return bad_relu6(a);
+}
+
+function bad_relu6(a: readonly unknown[]): never {
+  return badCall("relu6", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu6);
+}
+
+const SIGS_relu6_ = ["(Tensor input)"];
+
+/** `torch.relu6_`: `relu6_`. */
+export function relu6_(input: Tensor): Tensor;
+export function relu6_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu6_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu6_", o, [], ["self"], n);
+    return aten().relu6_.call(v0);
+  }
+  return bad_relu6_(a);
+}
+
+function bad_relu6_(a: readonly unknown[]): never {
+  return badCall("relu6_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu6_);
+}
