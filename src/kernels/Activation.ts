@@ -253,8 +253,8 @@ export function logSigmoidBackward(_ks: DispatchKeySet, grad: Tensor, self: Tens
 }
 
 /** `selu(self)`, CompositeImplicitAutograd: elu with SELU's alpha and scale (EluBackward0). */
-const SELU_ALPHA = 1.6732632423543772848170429916717;
-const SELU_SCALE = 1.0507009873554804934193349852946;
+const SELU_ALPHA = 1.6732632423543772;
+const SELU_SCALE = 1.0507009873554805;
 export function selu(_ks: DispatchKeySet, self: Tensor): Tensor {
   return aten().elu.call(self, SELU_ALPHA, SELU_SCALE, 1);
 }
