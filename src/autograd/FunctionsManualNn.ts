@@ -224,3 +224,31 @@ export function eluBackward(
 export function logSigmoidBackward(grad: Tensor, self: Tensor, buffer: Tensor): Tensor {
   return aten().log_sigmoid_backward.call(grad, self, buffer);
 }
+
+/** The number of elements input and target broadcast to, for a Mean reduction (1 otherwise). */
+function lossNorm(self: Tensor, target: Tensor, reduction: number): number {
+  if (reduction !== 1) return 1;
+  const n = Math.max(self.dim(), target.dim());
+  let total = 1;
+  for (let i = 0; i < n; i++) {
+    const a = self.sizes[self.dim() - n + i] ?? 1;
+    const b = target.sizes[target.dim() - n + i] ?? 1;
+    total *= a === 1 ? b : a;
+  }
+  return total;
+}
+
+/** `smooth_l1_loss_backward`: (x - y) / beta inside (-beta, beta), its sign outside, times grad / n. */
+export function smoothL1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
+  const d = self.sub(target);
+  const n = lossNorm(self, target, reduction);
+  const g = beta === 0 ? d.sign() : d.div(beta).where(d.abs().le(beta), d.sign());
+  return g.mul(grad).div(n);
+}
+
+/** `huber_loss_backward`: x - y inside [-delta, delta], delta times its sign outside, times grad / n. */
+export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  const d = self.sub(target);
+  const n = lossNorm(self, target, reduction);
+  return d.where(d.abs().le(delta), d.sign().mul(delta)).mul(grad).div(n);
+}

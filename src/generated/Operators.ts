@@ -938,6 +938,16 @@ export interface AtenOps {
   relu6: OperatorHandle<(self: Tensor) => Tensor>;
   /** `relu6_(Tensor(a!) self) -> Tensor(a!)` */
   relu6_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor` */
+  smooth_l1_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, beta: number) => Tensor>;
+  /** `huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor` */
+  huber_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, delta: number) => Tensor>;
+  /** `kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor` */
+  kl_div: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, logTarget: boolean) => Tensor>;
+  /** `cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor` */
+  cosine_similarity: OperatorHandle<(x1: Tensor, x2: Tensor, dim: number, eps: number) => Tensor>;
+  /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
+  pairwise_distance: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1408,6 +1418,11 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     celu_: find('aten::celu_', ''),
     relu6: find('aten::relu6', ''),
     relu6_: find('aten::relu6_', ''),
+    smooth_l1_loss: find('aten::smooth_l1_loss', ''),
+    huber_loss: find('aten::huber_loss', ''),
+    kl_div: find('aten::kl_div', ''),
+    cosine_similarity: find('aten::cosine_similarity', ''),
+    pairwise_distance: find('aten::pairwise_distance', ''),
   } as AtenOps;
 }
 

@@ -8,8 +8,10 @@ import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
@@ -58,4 +60,7 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   selu_: Activation.selu_,
   relu6: Activation.relu6,
   relu6_: Activation.relu6_,
+  kl_div: Loss.klDiv,
+  cosine_similarity: Distance.cosineSimilarity,
+  pairwise_distance: Distance.pairwiseDistance,
 };

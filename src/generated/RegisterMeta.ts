@@ -2097,4 +2097,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   log_sigmoid_backward: Activation.logSigmoidBackward,
   celu: Activation.celu,
   celu_: Activation.celu_,
+  smooth_l1_loss: Loss.smoothL1Loss,
+  huber_loss: Loss.huberLoss,
 };

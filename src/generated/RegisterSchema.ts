@@ -466,4 +466,9 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   celu_: 'celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)',
   relu6: 'relu6(Tensor self) -> Tensor',
   relu6_: 'relu6_(Tensor(a!) self) -> Tensor(a!)',
+  smooth_l1_loss: 'smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor',
+  huber_loss: 'huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor',
+  kl_div: 'kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor',
+  cosine_similarity: 'cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor',
+  pairwise_distance: 'pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor',
 };

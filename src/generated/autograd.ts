@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4370,6 +4370,66 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
+/** Backward of `smooth_l1_loss` (derivatives.yaml:632). */
+export class SmoothL1LossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['smooth_l1_loss']['call']>[2];
+  beta_!: Parameters<AtenOps['smooth_l1_loss']['call']>[3];
+
+  name(): string {
+    return 'SmoothL1LossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const beta = this.beta_;
+    if (this.shouldComputeOutput(0)) out[0] = smoothL1LossBackward(grad, self, target, reduction, beta);
+    if (this.shouldComputeOutput(1)) out[1] = smoothL1LossBackward(grad, self, target, reduction, beta).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `huber_loss` (derivatives.yaml:636). */
+export class HuberLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['huber_loss']['call']>[2];
+  delta_!: Parameters<AtenOps['huber_loss']['call']>[3];
+
+  name(): string {
+    return 'HuberLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const delta = this.delta_;
+    if (this.shouldComputeOutput(0)) out[0] = huberLossBackward(grad, self, target, reduction, delta);
+    if (this.shouldComputeOutput(1)) out[1] = huberLossBackward(grad, self, target, reduction, delta).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8112,6 +8172,32 @@ export function autogradKernels(ops: AtenOps) {
     const result = ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
     rebaseHistory(self, gradFn);
     gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  smooth_l1_loss: kernel('smooth_l1_loss', (ks, self, target, reduction, beta) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    const gradFn = new SmoothL1LossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    gradFn.beta_ = beta;
+    const result = ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  huber_loss: kernel('huber_loss', (ks, self, target, reduction, delta) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    const gradFn = new HuberLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    gradFn.delta_ = delta;
+    const result = ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   };

@@ -9525,3 +9525,219 @@ function bad_relu6_(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_relu6_);
 }
+
+const SIGS_smooth_l1_loss = ["(Tensor input, Tensor target, int reduction = 1, float beta = 1)"];
+
+/** `torch.smooth_l1_loss`: `smooth_l1_loss`. */
+export function smooth_l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, beta?: number, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // smooth_l1_loss
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("smooth_l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.beta !== undefined) {
+      kwArg("smooth_l1_loss", 'beta', 'float', isFloat(o.beta), o.beta);
+      v3 = o.beta as number;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("smooth_l1_loss", o, ["target","reduction","beta"], ["self","target","reduction","beta"], n);
+    return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+  }
+  return bad_smooth_l1_loss(a);
+}
+
+function bad_smooth_l1_loss(a: readonly unknown[]): never {
+  return badCall("smooth_l1_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "beta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_smooth_l1_loss);
+}
+
+const SIGS_huber_loss = ["(Tensor input, Tensor target, int reduction = 1, float delta = 1)"];
+
+/** `torch.huber_loss`: `huber_loss`. */
+export function huber_loss(input: Tensor, target: Tensor, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number, delta?: number, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // huber_loss
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("huber_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.delta !== undefined) {
+      kwArg("huber_loss", 'delta', 'float', isFloat(o.delta), o.delta);
+      v3 = o.delta as number;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("huber_loss", o, ["target","reduction","delta"], ["self","target","reduction","delta"], n);
+    return aten().huber_loss.call(v0, v1, v2, v3);
+  }
+  return bad_huber_loss(a);
+}
+
+function bad_huber_loss(a: readonly unknown[]): never {
+  return badCall("huber_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "delta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_huber_loss);
+}
+
+const SIGS_kl_div = ["(Tensor input, Tensor target, int reduction = 1, *, bool log_target = False)"];
+
+/** `torch.kl_div`: `kl_div`. */
+export function kl_div(input: Tensor, target: Tensor, options?: { reduction?: number; log_target?: boolean }): Tensor;
+export function kl_div(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; log_target?: boolean }): Tensor;
+export function kl_div(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // kl_div
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("kl_div", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let k0: boolean;
+    if (o !== undefined && o.log_target !== undefined) {
+      kwArg("kl_div", 'log_target', 'bool', isBool(o.log_target), o.log_target);
+      k0 = o.log_target as boolean;
+    } else k0 = false;
+    if (o !== undefined) checkKw("kl_div", o, ["target","reduction","log_target"], ["self","target","reduction"], n);
+    return aten().kl_div.call(v0, v1, v2, k0);
+  }
+  return bad_kl_div(a);
+}
+
+function bad_kl_div(a: readonly unknown[]): never {
+  return badCall("kl_div", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "log_target", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_kl_div);
+}
+
+const SIGS_cosine_similarity = ["(Tensor x1, Tensor x2, int dim = 1, float eps = 1e-8)"];
+
+/** `torch.cosine_similarity`: `cosine_similarity`. */
+export function cosine_similarity(x1: Tensor, x2: Tensor, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, eps?: number, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosine_similarity
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("cosine_similarity", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("cosine_similarity", 'eps', 'float', isFloat(o.eps), o.eps);
+      v3 = o.eps as number;
+    } else v3 = 1e-8;
+    if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
+    return aten().cosine_similarity.call(v0, v1, v2, v3);
+  }
+  return bad_cosine_similarity(a);
+}
+
+function bad_cosine_similarity(a: readonly unknown[]): never {
+  return badCall("cosine_similarity", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_cosine_similarity);
+}
+
+const SIGS_pairwise_distance = ["(Tensor x1, Tensor x2, float p = 2, float eps = 0.000001, bool keepdim = False)"];
+
+/** `torch.pairwise_distance`: `pairwise_distance`. */
+export function pairwise_distance(x1: Tensor, x2: Tensor, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, keepdim?: boolean, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pairwise_distance
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.p !== undefined) {
+      kwArg("pairwise_distance", 'p', 'float', isFloat(o.p), o.p);
+      v2 = o.p as number;
+    } else v2 = 2;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("pairwise_distance", 'eps', 'float', isFloat(o.eps), o.eps);
+      v3 = o.eps as number;
+    } else v3 = 0.000001;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("pairwise_distance", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v4 = o.keepdim as boolean;
+    } else v4 = false;
+    if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
+    return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+  }
+  return bad_pairwise_distance(a);
+}
+
+function bad_pairwise_distance(a: readonly unknown[]): never {
+  return badCall("pairwise_distance", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_pairwise_distance);
+}
