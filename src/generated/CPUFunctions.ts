@@ -632,4 +632,36 @@ export const atenCpu = {
   mish_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
   /** `at::cpu::mish_outf` */
   mish_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
+  /** `at::cpu::addcmul_out` */
+  addcmul_out: (out: Tensor, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcmul_outf` */
+  addcmul_outf: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_addcmul_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcmul` */
+  addcmul: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcmul_` */
+  addcmul_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul_(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcdiv_out` */
+  addcdiv_out: (out: Tensor, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcdiv_outf` */
+  addcdiv_outf: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_addcdiv_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcdiv` */
+  addcdiv: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcdiv_` */
+  addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv_(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::clamp_min` */
+  clamp_min: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_` */
+  clamp_min_: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_out` */
+  clamp_min_out: (out: Tensor, self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_min_outf` */
+  clamp_min_outf: (self: Tensor, min: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_max` */
+  clamp_max: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_` */
+  clamp_max_: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_out` */
+  clamp_max_out: (out: Tensor, self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
+  /** `at::cpu::clamp_max_outf` */
+  clamp_max_outf: (self: Tensor, max: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
 };

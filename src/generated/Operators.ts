@@ -948,6 +948,32 @@ export interface AtenOps {
   cosine_similarity: OperatorHandle<(x1: Tensor, x2: Tensor, dim: number, eps: number) => Tensor>;
   /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
   pairwise_distance: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean) => Tensor>;
+  /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
+  addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
+  /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcmul: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcmul_: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
+  addcdiv_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
+  /** `addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcdiv: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcdiv_: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `clamp_min(Tensor self, Scalar min) -> Tensor` */
+  clamp_min: OperatorHandle<(self: Tensor, min: number | boolean) => Tensor>;
+  /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)` */
+  clamp_min_: OperatorHandle<(self: Tensor, min: number | boolean) => Tensor>;
+  /** `clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_min_out: OperatorHandle<(self: Tensor, min: number | boolean, out: Tensor) => Tensor>;
+  /** `clamp_max(Tensor self, Scalar max) -> Tensor` */
+  clamp_max: OperatorHandle<(self: Tensor, max: number | boolean) => Tensor>;
+  /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)` */
+  clamp_max_: OperatorHandle<(self: Tensor, max: number | boolean) => Tensor>;
+  /** `clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_max_out: OperatorHandle<(self: Tensor, max: number | boolean, out: Tensor) => Tensor>;
+  /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
+  isclose: OperatorHandle<(self: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1423,6 +1449,19 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     kl_div: find('aten::kl_div', ''),
     cosine_similarity: find('aten::cosine_similarity', ''),
     pairwise_distance: find('aten::pairwise_distance', ''),
+    addcmul_out: find('aten::addcmul', 'out'),
+    addcmul: find('aten::addcmul', ''),
+    addcmul_: find('aten::addcmul_', ''),
+    addcdiv_out: find('aten::addcdiv', 'out'),
+    addcdiv: find('aten::addcdiv', ''),
+    addcdiv_: find('aten::addcdiv_', ''),
+    clamp_min: find('aten::clamp_min', ''),
+    clamp_min_: find('aten::clamp_min_', ''),
+    clamp_min_out: find('aten::clamp_min', 'out'),
+    clamp_max: find('aten::clamp_max', ''),
+    clamp_max_: find('aten::clamp_max_', ''),
+    clamp_max_out: find('aten::clamp_max', 'out'),
+    isclose: find('aten::isclose', ''),
   } as AtenOps;
 }
 

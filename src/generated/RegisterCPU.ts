@@ -25,6 +25,7 @@ import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
 import * as PadNd from '../kernels/PadNd.js';
+import * as PointwiseOps from '../kernels/PointwiseOps.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
@@ -2090,6 +2091,114 @@ export function cpu_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Te
   return out;
 }
 
+/** `addcmul.out`, CPU (out). */
+export function cpu_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(out, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcmul`, CPU (functional). */
+export function cpu_addcmul(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const fast = k.fast?.(self, tensor1, tensor2, value);
+  if (fast) return fast;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcmul_`, CPU (inplace). */
+export function cpu_addcmul_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return self;
+}
+
+/** `addcdiv.out`, CPU (out). */
+export function cpu_addcdiv_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(out, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcdiv`, CPU (functional). */
+export function cpu_addcdiv(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const fast = k.fast?.(self, tensor1, tensor2, value);
+  if (fast) return fast;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcdiv_`, CPU (inplace). */
+export function cpu_addcdiv_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return self;
+}
+
+/** `clamp_min`, CPU (functional). */
+export function cpu_clamp_min(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const fast = k.fast?.(self, min);
+  if (fast) return fast;
+  const iter = k.meta(null, self, min);
+  k.impl(iter, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_`, CPU (inplace). */
+export function cpu_clamp_min_(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  k.impl(iter, self, min);
+  return self;
+}
+
+/** `clamp_min.out`, CPU (out). */
+export function cpu_clamp_min_out(_ks: DispatchKeySet, self: Tensor, min: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(out, self, min);
+  k.impl(iter, self, min);
+  return out;
+}
+
+/** `clamp_max`, CPU (functional). */
+export function cpu_clamp_max(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const fast = k.fast?.(self, max);
+  if (fast) return fast;
+  const iter = k.meta(null, self, max);
+  k.impl(iter, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_`, CPU (inplace). */
+export function cpu_clamp_max_(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  k.impl(iter, self, max);
+  return self;
+}
+
+/** `clamp_max.out`, CPU (out). */
+export function cpu_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(out, self, max);
+  k.impl(iter, self, max);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2482,4 +2591,17 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   celu_: Activation.celu_,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
+  addcmul_out: cpu_addcmul_out,
+  addcmul: cpu_addcmul,
+  addcmul_: cpu_addcmul_,
+  addcdiv_out: cpu_addcdiv_out,
+  addcdiv: cpu_addcdiv,
+  addcdiv_: cpu_addcdiv_,
+  clamp_min: cpu_clamp_min,
+  clamp_min_: cpu_clamp_min_,
+  clamp_min_out: cpu_clamp_min_out,
+  clamp_max: cpu_clamp_max,
+  clamp_max_: cpu_clamp_max_,
+  clamp_max_out: cpu_clamp_max_out,
+  isclose: PointwiseOps.isclose,
 };

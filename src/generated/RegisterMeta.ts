@@ -25,6 +25,7 @@ import * as LossNLL from '../kernels/LossNLL.js';
 import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
 import * as PadNd from '../kernels/PadNd.js';
+import * as PointwiseOps from '../kernels/PointwiseOps.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
@@ -1707,6 +1708,94 @@ function meta_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
   return out;
 }
 
+/** `addcmul.out`, Meta (out). */
+function meta_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  k.meta(out, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcmul`, Meta (functional). */
+function meta_addcmul(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcmul_`, Meta (inplace). */
+function meta_addcmul_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `addcdiv.out`, Meta (out). */
+function meta_addcdiv_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  k.meta(out, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcdiv`, Meta (functional). */
+function meta_addcdiv(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcdiv_`, Meta (inplace). */
+function meta_addcdiv_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_min`, Meta (functional). */
+function meta_clamp_min(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(null, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_`, Meta (inplace). */
+function meta_clamp_min_(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_min.out`, Meta (out). */
+function meta_clamp_min_out(_ks: DispatchKeySet, self: Tensor, min: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  k.meta(out, self, min);
+  return out;
+}
+
+/** `clamp_max`, Meta (functional). */
+function meta_clamp_max(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(null, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_`, Meta (inplace). */
+function meta_clamp_max_(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_max.out`, Meta (out). */
+function meta_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  k.meta(out, self, max);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2099,4 +2188,17 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   celu_: Activation.celu_,
   smooth_l1_loss: Loss.smoothL1Loss,
   huber_loss: Loss.huberLoss,
+  addcmul_out: meta_addcmul_out,
+  addcmul: meta_addcmul,
+  addcmul_: meta_addcmul_,
+  addcdiv_out: meta_addcdiv_out,
+  addcdiv: meta_addcdiv,
+  addcdiv_: meta_addcdiv_,
+  clamp_min: meta_clamp_min,
+  clamp_min_: meta_clamp_min_,
+  clamp_min_out: meta_clamp_min_out,
+  clamp_max: meta_clamp_max,
+  clamp_max_: meta_clamp_max_,
+  clamp_max_out: meta_clamp_max_out,
+  isclose: PointwiseOps.isclose,
 };

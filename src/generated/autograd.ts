@@ -4430,6 +4430,112 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
+/** Backward of `addcmul` (derivatives.yaml:640). */
+export class AddcmulBackward0 extends Node {
+  tensor2_: SavedVariable = NONE;
+  value_!: Parameters<AtenOps['addcmul']['call']>[3];
+  tensor1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddcmulBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensor2 = (this.tensor2_.defined() ? this.tensor2_.unpack(this) : null) as Tensor;
+    const value = this.value_;
+    const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.mul(value));
+    if (this.shouldComputeOutput(2)) out[2] = grad.mul(tensor1.mul(value));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.tensor2_.reset();
+    this.tensor1_.reset();
+  }
+}
+
+/** Backward of `addcdiv` (derivatives.yaml:645). */
+export class AddcdivBackward0 extends Node {
+  tensor2_: SavedVariable = NONE;
+  value_!: Parameters<AtenOps['addcdiv']['call']>[3];
+  tensor1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddcdivBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensor2 = (this.tensor2_.defined() ? this.tensor2_.unpack(this) : null) as Tensor;
+    const value = this.value_;
+    const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.reciprocal().mul(value));
+    if (this.shouldComputeOutput(2)) out[2] = grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2)));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.tensor2_.reset();
+    this.tensor1_.reset();
+  }
+}
+
+/** Backward of `clamp_min` (derivatives.yaml:650). */
+export class ClampMinBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  min_!: Parameters<AtenOps['clamp_min']['call']>[1];
+
+  name(): string {
+    return 'ClampMinBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_;
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `clamp_max` (derivatives.yaml:653). */
+export class ClampMaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  max_!: Parameters<AtenOps['clamp_max']['call']>[1];
+
+  name(): string {
+    return 'ClampMaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const max = this.max_;
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8200,6 +8306,127 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
+    if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcmul'));
+    return ops.addcmul_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+  }),
+  addcmul: kernel('addcmul', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    if (!rg) return ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcmulBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addcmul_: kernel('addcmul_', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    checkInplace(self, rg);
+    if (!rg) return ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcmulBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  addcdiv_out: kernel('addcdiv_out', (ks, self, tensor1, tensor2, value, out) => {
+    if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcdiv'));
+    return ops.addcdiv_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+  }),
+  addcdiv: kernel('addcdiv', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    if (!rg) return ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcdivBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addcdiv_: kernel('addcdiv_', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    checkInplace(self, rg);
+    if (!rg) return ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcdivBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min: kernel('clamp_min', (ks, self, min) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = min;
+    const result = ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_min_: kernel('clamp_min_', (ks, self, min) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = min;
+    const result = ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min_out: kernel('clamp_min_out', (ks, self, min, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
+    return ops.clamp_min_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+  }),
+  clamp_max: kernel('clamp_max', (ks, self, max) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.max_ = max;
+    const result = ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_max_: kernel('clamp_max_', (ks, self, max) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.max_ = max;
+    const result = ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
+    return ops.clamp_max_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+  }),
+  isclose: kernel('isclose', (ks, self, other, rtol, atol, equalNan) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isclose'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -9251,6 +9478,46 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   celu_: kernel('celu_', (ks, self, alpha) => {
     const result = ops.celu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha);
     self.bumpVersion();
+    return result;
+  }),
+  addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
+    const result = ops.addcmul_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  addcmul_: kernel('addcmul_', (ks, self, tensor1, tensor2, value) => {
+    const result = ops.addcmul_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    self.bumpVersion();
+    return result;
+  }),
+  addcdiv_out: kernel('addcdiv_out', (ks, self, tensor1, tensor2, value, out) => {
+    const result = ops.addcdiv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  addcdiv_: kernel('addcdiv_', (ks, self, tensor1, tensor2, value) => {
+    const result = ops.addcdiv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_: kernel('clamp_min_', (ks, self, min) => {
+    const result = ops.clamp_min_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_out: kernel('clamp_min_out', (ks, self, min, out) => {
+    const result = ops.clamp_min_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_max_: kernel('clamp_max_', (ks, self, max) => {
+    const result = ops.clamp_max_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
+    const result = ops.clamp_max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
+    out.bumpVersion();
     return result;
   }),
   };

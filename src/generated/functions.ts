@@ -9741,3 +9741,249 @@ function bad_pairwise_distance(a: readonly unknown[]): never {
     { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_pairwise_distance);
 }
+
+const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+/** `torch.addcmul`: `addcmul`. */
+export function addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+export function addcmul(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcmul (out=: addcmul.out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+    }
+    return aten().addcmul.call(v0, v1, v2, k0);
+  }
+  return bad_addcmul(a);
+}
+
+function bad_addcmul(a: readonly unknown[]): never {
+  return badCall("addcmul", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcmul);
+}
+
+const SIGS_addcdiv = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+/** `torch.addcdiv`: `addcdiv`. */
+export function addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+export function addcdiv(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcdiv (out=: addcdiv.out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+    }
+    return aten().addcdiv.call(v0, v1, v2, k0);
+  }
+  return bad_addcdiv(a);
+}
+
+function bad_addcdiv(a: readonly unknown[]): never {
+  return badCall("addcdiv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcdiv);
+}
+
+const SIGS_clamp_min = ["(Tensor input, Number min, *, Tensor out = None)"];
+
+/** `torch.clamp_min`: `clamp_min`. */
+export function clamp_min(input: Tensor, min: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_min(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min (out=: clamp_min.out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["self","min"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_min_out.call(v0, v1, out as Tensor);
+    }
+    return aten().clamp_min.call(v0, v1);
+  }
+  return bad_clamp_min(a);
+}
+
+function bad_clamp_min(a: readonly unknown[]): never {
+  return badCall("clamp_min", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_min);
+}
+
+const SIGS_clamp_min_ = ["(Tensor input, Number min)"];
+
+/** `torch.clamp_min_`: `clamp_min_`. */
+export function clamp_min_(input: Tensor, min: number | boolean): Tensor;
+export function clamp_min_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min_
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["self","min"], n);
+    return aten().clamp_min_.call(v0, v1);
+  }
+  return bad_clamp_min_(a);
+}
+
+function bad_clamp_min_(a: readonly unknown[]): never {
+  return badCall("clamp_min_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_min_);
+}
+
+const SIGS_clamp_max = ["(Tensor input, Number max, *, Tensor out = None)"];
+
+/** `torch.clamp_max`: `clamp_max`. */
+export function clamp_max(input: Tensor, max: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_max(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max (out=: clamp_max.out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["self","max"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_max_out.call(v0, v1, out as Tensor);
+    }
+    return aten().clamp_max.call(v0, v1);
+  }
+  return bad_clamp_max(a);
+}
+
+function bad_clamp_max(a: readonly unknown[]): never {
+  return badCall("clamp_max", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_max);
+}
+
+const SIGS_clamp_max_ = ["(Tensor input, Number max)"];
+
+/** `torch.clamp_max_`: `clamp_max_`. */
+export function clamp_max_(input: Tensor, max: number | boolean): Tensor;
+export function clamp_max_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max_
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["self","max"], n);
+    return aten().clamp_max_.call(v0, v1);
+  }
+  return bad_clamp_max_(a);
+}
+
+function bad_clamp_max_(a: readonly unknown[]): never {
+  return badCall("clamp_max_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_max_);
+}
+
+const SIGS_isclose = ["(Tensor input, Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
+
+/** `torch.isclose`: `isclose`. */
+export function isclose(input: Tensor, other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isclose
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.rtol !== undefined) {
+      kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+      v2 = o.rtol as number;
+    } else v2 = 0.00001;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.atol !== undefined) {
+      kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
+      v3 = o.atol as number;
+    } else v3 = 1e-8;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.equal_nan !== undefined) {
+      kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+      v4 = o.equal_nan as boolean;
+    } else v4 = false;
+    if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["self","other","rtol","atol","equal_nan"], n);
+    return aten().isclose.call(v0, v1, v2, v3, v4);
+  }
+  return bad_isclose(a);
+}
+
+function bad_isclose(a: readonly unknown[]): never {
+  return badCall("isclose", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rtol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_isclose);
+}

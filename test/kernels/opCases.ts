@@ -52,9 +52,16 @@ type Fn = (...args: unknown[]) => unknown;
 function call(c: OpCase, leaves: Tensor[]): { result: unknown; args: unknown[] } {
   const args = c.args.map((a) => build(a, leaves));
   const kwargs = Object.fromEntries(Object.entries(c.kwargs).map(([k, v]) => [k, build(v, leaves)]));
+  if (Object.keys(kwargs).length > 0) args.push(kwargs);
+  if (c.fn.startsWith('Tensor.')) {
+    const self = args[0] as unknown as Record<string, Fn | undefined>;
+    const m = self[c.name];
+    if (m === undefined) throw new Error(`aten-ts has no method Tensor.${c.name}`);
+    return { result: m.apply(self, args.slice(1)), args };
+  }
   const f = (torch as unknown as Record<string, Fn | undefined>)[c.name];
   if (f === undefined) throw new Error(`aten-ts has no function torch.${c.name}`);
-  const result = Object.keys(kwargs).length > 0 ? f(...args, kwargs) : f(...args);
+  const result = f(...args);
   return { result, args };
 }
 

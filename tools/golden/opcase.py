@@ -4,8 +4,8 @@ gen_activation.py, ...): each case is a call spec that test/kernels/opCases.ts r
 
   {id, name, fn, method, args, kwargs, outputs, after?, select?, grad_outputs?, grads?, grad_fn?, error?, meta?}
 
-* `fn`: the Python callable (`torch.<x>`, `torch.ops.aten.<x>.<overload>`, `torch._C._nn.<x>`); `name`: the
-  aten-ts function `torch.<name>` taking the same arguments (the schema's, positionally).
+* `fn`: the Python callable (`torch.<x>`, `torch.ops.aten.<x>.<overload>`, `torch._C._nn.<x>`, or `Tensor.<x>`, a
+  method of the first argument); `name`: the aten-ts function `torch.<name>` (or method) taking the same arguments.
 * `args`, `kwargs`: tensors are `{dtype, sizes, values}` (row-major; "nan"/"inf"/"-inf" for non-finite floats),
   `grad: true` on the differentiable inputs (leaves with requires_grad), `permute` for a non-contiguous view.
 * `outputs`: every tensor output. `after`: `{index: tensor}` the values of tensor arguments after the call
@@ -93,6 +93,9 @@ def build(v, leaves, tensors, in_list=False):
 
 
 def resolve(fn):
+    if fn.startswith('Tensor.'):
+        name = fn[len('Tensor.'):]
+        return lambda self, *a, **k: getattr(self, name)(*a, **k)
     if fn.startswith('torch.ops.aten.'):
         name, overload = fn[len('torch.ops.aten.'):].split('.')
         return getattr(getattr(torch.ops.aten, name), overload)
