@@ -825,3 +825,5 @@ export function conv2dForward(
 ): Tensor {
   return aten().conv2d.call(input, weight, null, stride, padding, dilation, groups);
 }
+
+export * from './FunctionsManualNn.js';

@@ -578,4 +578,90 @@ export const atenCpu = {
   norm_out: (out: Tensor, self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean = false): Tensor => RegisterCPU.cpu_norm_out(NO_KEYS, self, p, dim, keepdim, out),
   /** `at::cpu::norm_outf` */
   norm_outf: (self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor): Tensor => RegisterCPU.cpu_norm_out(NO_KEYS, self, p, dim, keepdim, out),
+  /** `at::cpu::leaky_relu` */
+  leaky_relu: (self: Tensor, negativeSlope: number | boolean = 0.01): Tensor => RegisterCPU.cpu_leaky_relu(NO_KEYS, self, negativeSlope),
+  /** `at::cpu::leaky_relu_` */
+  leaky_relu_: (self: Tensor, negativeSlope: number | boolean = 0.01): Tensor => RegisterCPU.cpu_leaky_relu_(NO_KEYS, self, negativeSlope),
+  /** `at::cpu::leaky_relu_out` */
+  leaky_relu_out: (out: Tensor, self: Tensor, negativeSlope: number | boolean = 0.01): Tensor => RegisterCPU.cpu_leaky_relu_out(NO_KEYS, self, negativeSlope, out),
+  /** `at::cpu::leaky_relu_outf` */
+  leaky_relu_outf: (self: Tensor, negativeSlope: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_leaky_relu_out(NO_KEYS, self, negativeSlope, out),
+  /** `at::cpu::elu` */
+  elu: (self: Tensor, alpha: number | boolean = 1, scale: number | boolean = 1, inputScale: number | boolean = 1): Tensor => RegisterCPU.cpu_elu(NO_KEYS, self, alpha, scale, inputScale),
+  /** `at::cpu::elu_` */
+  elu_: (self: Tensor, alpha: number | boolean = 1, scale: number | boolean = 1, inputScale: number | boolean = 1): Tensor => RegisterCPU.cpu_elu_(NO_KEYS, self, alpha, scale, inputScale),
+  /** `at::cpu::elu_out` */
+  elu_out: (out: Tensor, self: Tensor, alpha: number | boolean = 1, scale: number | boolean = 1, inputScale: number | boolean = 1): Tensor => RegisterCPU.cpu_elu_out(NO_KEYS, self, alpha, scale, inputScale, out),
+  /** `at::cpu::elu_outf` */
+  elu_outf: (self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_elu_out(NO_KEYS, self, alpha, scale, inputScale, out),
+  /** `at::cpu::softplus` */
+  softplus: (self: Tensor, beta: number | boolean = 1, threshold: number | boolean = 20): Tensor => RegisterCPU.cpu_softplus(NO_KEYS, self, beta, threshold),
+  /** `at::cpu::softplus_out` */
+  softplus_out: (out: Tensor, self: Tensor, beta: number | boolean = 1, threshold: number | boolean = 20): Tensor => RegisterCPU.cpu_softplus_out(NO_KEYS, self, beta, threshold, out),
+  /** `at::cpu::softplus_outf` */
+  softplus_outf: (self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_softplus_out(NO_KEYS, self, beta, threshold, out),
+  /** `at::cpu::hardtanh` */
+  hardtanh: (self: Tensor, minVal: number | boolean = -1, maxVal: number | boolean = 1): Tensor => RegisterCPU.cpu_hardtanh(NO_KEYS, self, minVal, maxVal),
+  /** `at::cpu::hardtanh_` */
+  hardtanh_: (self: Tensor, minVal: number | boolean = -1, maxVal: number | boolean = 1): Tensor => RegisterCPU.cpu_hardtanh_(NO_KEYS, self, minVal, maxVal),
+  /** `at::cpu::hardtanh_out` */
+  hardtanh_out: (out: Tensor, self: Tensor, minVal: number | boolean = -1, maxVal: number | boolean = 1): Tensor => RegisterCPU.cpu_hardtanh_out(NO_KEYS, self, minVal, maxVal, out),
+  /** `at::cpu::hardtanh_outf` */
+  hardtanh_outf: (self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_hardtanh_out(NO_KEYS, self, minVal, maxVal, out),
+  /** `at::cpu::hardswish` */
+  hardswish: (self: Tensor): Tensor => RegisterCPU.cpu_hardswish(NO_KEYS, self),
+  /** `at::cpu::hardswish_` */
+  hardswish_: (self: Tensor): Tensor => RegisterCPU.cpu_hardswish_(NO_KEYS, self),
+  /** `at::cpu::hardswish_out` */
+  hardswish_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_hardswish_out(NO_KEYS, self, out),
+  /** `at::cpu::hardswish_outf` */
+  hardswish_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_hardswish_out(NO_KEYS, self, out),
+  /** `at::cpu::hardsigmoid` */
+  hardsigmoid: (self: Tensor): Tensor => RegisterCPU.cpu_hardsigmoid(NO_KEYS, self),
+  /** `at::cpu::hardsigmoid_` */
+  hardsigmoid_: (self: Tensor): Tensor => RegisterCPU.cpu_hardsigmoid_(NO_KEYS, self),
+  /** `at::cpu::hardsigmoid_out` */
+  hardsigmoid_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_hardsigmoid_out(NO_KEYS, self, out),
+  /** `at::cpu::hardsigmoid_outf` */
+  hardsigmoid_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_hardsigmoid_out(NO_KEYS, self, out),
+  /** `at::cpu::mish` */
+  mish: (self: Tensor): Tensor => RegisterCPU.cpu_mish(NO_KEYS, self),
+  /** `at::cpu::mish_` */
+  mish_: (self: Tensor): Tensor => RegisterCPU.cpu_mish_(NO_KEYS, self),
+  /** `at::cpu::mish_out` */
+  mish_out: (out: Tensor, self: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
+  /** `at::cpu::mish_outf` */
+  mish_outf: (self: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_mish_out(NO_KEYS, self, out),
+  /** `at::cpu::addcmul_out` */
+  addcmul_out: (out: Tensor, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcmul_outf` */
+  addcmul_outf: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_addcmul_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcmul` */
+  addcmul: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcmul_` */
+  addcmul_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcmul_(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcdiv_out` */
+  addcdiv_out: (out: Tensor, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcdiv_outf` */
+  addcdiv_outf: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_addcdiv_out(NO_KEYS, self, tensor1, tensor2, value, out),
+  /** `at::cpu::addcdiv` */
+  addcdiv: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::addcdiv_` */
+  addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv_(NO_KEYS, self, tensor1, tensor2, value),
+  /** `at::cpu::clamp_min` */
+  clamp_min: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_` */
+  clamp_min_: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_out` */
+  clamp_min_out: (out: Tensor, self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_min_outf` */
+  clamp_min_outf: (self: Tensor, min: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_max` */
+  clamp_max: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_` */
+  clamp_max_: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_out` */
+  clamp_max_out: (out: Tensor, self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
+  /** `at::cpu::clamp_max_outf` */
+  clamp_max_outf: (self: Tensor, max: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
 };

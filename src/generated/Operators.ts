@@ -808,6 +808,182 @@ export interface AtenOps {
   norm_ScalarOpt_dim: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean) => Tensor>;
   /** `norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)` */
   norm_out: OperatorHandle<(self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean, out: Tensor) => Tensor>;
+  /** `batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
+  batch_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)` */
+  native_batch_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, training: boolean, momentum: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+  native_batch_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, weight: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, saveMean: Opt<Tensor>, saveInvstd: Opt<Tensor>, train: boolean, eps: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
+  /** `instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor` */
+  instance_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, runningMean: Opt<Tensor>, runningVar: Opt<Tensor>, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor` */
+  group_norm: OperatorHandle<(input: Tensor, numGroups: number, weight: Opt<Tensor>, bias: Opt<Tensor>, eps: number, cudnnEnabled: boolean) => Tensor>;
+  /** `native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)` */
+  native_group_norm: OperatorHandle<(input: Tensor, weight: Opt<Tensor>, bias: Opt<Tensor>, N: number, C: number, HxW: number, group: number, eps: number) => [Tensor, Tensor, Tensor]>;
+  /** `native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)` */
+  native_group_norm_backward: OperatorHandle<(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Opt<Tensor>, N: number, C: number, HxW: number, group: number, outputMask: boolean[]) => [Tensor, Tensor, Tensor]>;
+  /** `adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor` */
+  adaptive_avg_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor` */
+  _adaptive_avg_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  _adaptive_avg_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool2d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor` */
+  adaptive_max_pool2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, indices: Tensor) => Tensor>;
+  /** `max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)` */
+  max_pool1d_with_indices: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => [Tensor, Tensor]>;
+  /** `max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, int[1] dilation=1, bool ceil_mode=False) -> Tensor` */
+  max_pool1d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], dilation: number[], ceilMode: boolean) => Tensor>;
+  /** `avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=0, bool ceil_mode=False, bool count_include_pad=True) -> Tensor` */
+  avg_pool1d: OperatorHandle<(self: Tensor, kernelSize: number[], stride: number[], padding: number[], ceilMode: boolean, countIncludePad: boolean) => Tensor>;
+  /** `adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor` */
+  adaptive_avg_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)` */
+  adaptive_max_pool1d: OperatorHandle<(self: Tensor, outputSize: number[]) => [Tensor, Tensor]>;
+  /** `constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor` */
+  constant_pad_nd: OperatorHandle<(self: Tensor, pad: number[], value: number | boolean) => Tensor>;
+  /** `_pad_circular(Tensor self, SymInt[] pad) -> Tensor` */
+  _pad_circular: OperatorHandle<(self: Tensor, pad: number[]) => Tensor>;
+  /** `pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor` */
+  pad: OperatorHandle<(self: Tensor, pad: number[], mode: string, value?: Opt<number>) => Tensor>;
+  /** `reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor` */
+  reflection_pad1d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor` */
+  reflection_pad1d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor` */
+  reflection_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
+  reflection_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor` */
+  replication_pad1d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor` */
+  replication_pad1d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor` */
+  replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
+  /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
+  replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  upsample_nearest2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest2d: OperatorHandle<(self: Tensor, outputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  upsample_bilinear2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bilinear2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bilinear2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor` */
+  leaky_relu: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
+  /** `leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)` */
+  leaky_relu_: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
+  /** `leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)` */
+  leaky_relu_out: OperatorHandle<(self: Tensor, negativeSlope: number | boolean, out: Tensor) => Tensor>;
+  /** `elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor` */
+  elu: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean) => Tensor>;
+  /** `elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)` */
+  elu_: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean) => Tensor>;
+  /** `elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)` */
+  elu_out: OperatorHandle<(self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor) => Tensor>;
+  /** `softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor` */
+  softplus: OperatorHandle<(self: Tensor, beta: number | boolean, threshold: number | boolean) => Tensor>;
+  /** `softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)` */
+  softplus_out: OperatorHandle<(self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor) => Tensor>;
+  /** `hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor` */
+  hardtanh: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)` */
+  hardtanh_: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardtanh_out: OperatorHandle<(self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor) => Tensor>;
+  /** `hardswish(Tensor self) -> Tensor` */
+  hardswish: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardswish_(Tensor(a!) self) -> Tensor(a!)` */
+  hardswish_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardswish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `hardsigmoid(Tensor self) -> Tensor` */
+  hardsigmoid: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardsigmoid_(Tensor(a!) self) -> Tensor(a!)` */
+  hardsigmoid_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  hardsigmoid_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `mish(Tensor self) -> Tensor` */
+  mish: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `mish_(Tensor(a!) self) -> Tensor(a!)` */
+  mish_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  mish_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor` */
+  leaky_relu_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, negativeSlope: number | boolean, selfIsResult: boolean) => Tensor>;
+  /** `elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor` */
+  elu_backward: OperatorHandle<(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor) => Tensor>;
+  /** `softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor` */
+  softplus_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, beta: number | boolean, threshold: number | boolean) => Tensor>;
+  /** `hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor` */
+  hardtanh_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, minVal: number | boolean, maxVal: number | boolean) => Tensor>;
+  /** `hardswish_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  hardswish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  hardsigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `mish_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  mish_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `log_sigmoid(Tensor self) -> Tensor` */
+  log_sigmoid: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)` */
+  log_sigmoid_forward: OperatorHandle<(self: Tensor) => [Tensor, Tensor]>;
+  /** `log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor` */
+  log_sigmoid_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, buffer: Tensor) => Tensor>;
+  /** `selu(Tensor self) -> Tensor` */
+  selu: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `selu_(Tensor(a!) self) -> Tensor(a!)` */
+  selu_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `celu(Tensor self, Scalar alpha=1.0) -> Tensor` */
+  celu: OperatorHandle<(self: Tensor, alpha: number | boolean) => Tensor>;
+  /** `celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)` */
+  celu_: OperatorHandle<(self: Tensor, alpha: number | boolean) => Tensor>;
+  /** `relu6(Tensor self) -> Tensor` */
+  relu6: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `relu6_(Tensor(a!) self) -> Tensor(a!)` */
+  relu6_: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor` */
+  smooth_l1_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, beta: number) => Tensor>;
+  /** `huber_loss(Tensor self, Tensor target, int reduction=Mean, float delta=1.0) -> Tensor` */
+  huber_loss: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, delta: number) => Tensor>;
+  /** `kl_div(Tensor self, Tensor target, int reduction=Mean, *, bool log_target=False) -> Tensor` */
+  kl_div: OperatorHandle<(self: Tensor, target: Tensor, reduction: number, logTarget: boolean) => Tensor>;
+  /** `cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor` */
+  cosine_similarity: OperatorHandle<(x1: Tensor, x2: Tensor, dim: number, eps: number) => Tensor>;
+  /** `pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) -> Tensor` */
+  pairwise_distance: OperatorHandle<(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean) => Tensor>;
+  /** `addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
+  addcmul_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
+  /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcmul: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcmul_: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)` */
+  addcdiv_out: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor) => Tensor>;
+  /** `addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcdiv: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcdiv_: OperatorHandle<(self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean) => Tensor>;
+  /** `clamp_min(Tensor self, Scalar min) -> Tensor` */
+  clamp_min: OperatorHandle<(self: Tensor, min: number | boolean) => Tensor>;
+  /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)` */
+  clamp_min_: OperatorHandle<(self: Tensor, min: number | boolean) => Tensor>;
+  /** `clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_min_out: OperatorHandle<(self: Tensor, min: number | boolean, out: Tensor) => Tensor>;
+  /** `clamp_max(Tensor self, Scalar max) -> Tensor` */
+  clamp_max: OperatorHandle<(self: Tensor, max: number | boolean) => Tensor>;
+  /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)` */
+  clamp_max_: OperatorHandle<(self: Tensor, max: number | boolean) => Tensor>;
+  /** `clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_max_out: OperatorHandle<(self: Tensor, max: number | boolean, out: Tensor) => Tensor>;
+  /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
+  isclose: OperatorHandle<(self: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1213,6 +1389,94 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     norm_Scalar: find('aten::norm', 'Scalar'),
     norm_ScalarOpt_dim: find('aten::norm', 'ScalarOpt_dim'),
     norm_out: find('aten::norm', 'out'),
+    batch_norm: find('aten::batch_norm', ''),
+    native_batch_norm: find('aten::native_batch_norm', ''),
+    native_batch_norm_backward: find('aten::native_batch_norm_backward', ''),
+    instance_norm: find('aten::instance_norm', ''),
+    group_norm: find('aten::group_norm', ''),
+    native_group_norm: find('aten::native_group_norm', ''),
+    native_group_norm_backward: find('aten::native_group_norm_backward', ''),
+    adaptive_avg_pool2d: find('aten::adaptive_avg_pool2d', ''),
+    _adaptive_avg_pool2d: find('aten::_adaptive_avg_pool2d', ''),
+    _adaptive_avg_pool2d_backward: find('aten::_adaptive_avg_pool2d_backward', ''),
+    adaptive_max_pool2d: find('aten::adaptive_max_pool2d', ''),
+    adaptive_max_pool2d_backward: find('aten::adaptive_max_pool2d_backward', ''),
+    max_pool1d_with_indices: find('aten::max_pool1d_with_indices', ''),
+    max_pool1d: find('aten::max_pool1d', ''),
+    avg_pool1d: find('aten::avg_pool1d', ''),
+    adaptive_avg_pool1d: find('aten::adaptive_avg_pool1d', ''),
+    adaptive_max_pool1d: find('aten::adaptive_max_pool1d', ''),
+    constant_pad_nd: find('aten::constant_pad_nd', ''),
+    _pad_circular: find('aten::_pad_circular', ''),
+    pad: find('aten::pad', ''),
+    reflection_pad1d: find('aten::reflection_pad1d', ''),
+    reflection_pad1d_backward: find('aten::reflection_pad1d_backward', ''),
+    reflection_pad2d: find('aten::reflection_pad2d', ''),
+    reflection_pad2d_backward: find('aten::reflection_pad2d_backward', ''),
+    replication_pad1d: find('aten::replication_pad1d', ''),
+    replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
+    replication_pad2d: find('aten::replication_pad2d', ''),
+    replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    upsample_nearest2d_vec: find('aten::upsample_nearest2d', 'vec'),
+    upsample_nearest2d: find('aten::upsample_nearest2d', ''),
+    upsample_nearest2d_backward: find('aten::upsample_nearest2d_backward', ''),
+    upsample_bilinear2d_vec: find('aten::upsample_bilinear2d', 'vec'),
+    upsample_bilinear2d: find('aten::upsample_bilinear2d', ''),
+    upsample_bilinear2d_backward: find('aten::upsample_bilinear2d_backward', ''),
+    leaky_relu: find('aten::leaky_relu', ''),
+    leaky_relu_: find('aten::leaky_relu_', ''),
+    leaky_relu_out: find('aten::leaky_relu', 'out'),
+    elu: find('aten::elu', ''),
+    elu_: find('aten::elu_', ''),
+    elu_out: find('aten::elu', 'out'),
+    softplus: find('aten::softplus', ''),
+    softplus_out: find('aten::softplus', 'out'),
+    hardtanh: find('aten::hardtanh', ''),
+    hardtanh_: find('aten::hardtanh_', ''),
+    hardtanh_out: find('aten::hardtanh', 'out'),
+    hardswish: find('aten::hardswish', ''),
+    hardswish_: find('aten::hardswish_', ''),
+    hardswish_out: find('aten::hardswish', 'out'),
+    hardsigmoid: find('aten::hardsigmoid', ''),
+    hardsigmoid_: find('aten::hardsigmoid_', ''),
+    hardsigmoid_out: find('aten::hardsigmoid', 'out'),
+    mish: find('aten::mish', ''),
+    mish_: find('aten::mish_', ''),
+    mish_out: find('aten::mish', 'out'),
+    leaky_relu_backward: find('aten::leaky_relu_backward', ''),
+    elu_backward: find('aten::elu_backward', ''),
+    softplus_backward: find('aten::softplus_backward', ''),
+    hardtanh_backward: find('aten::hardtanh_backward', ''),
+    hardswish_backward: find('aten::hardswish_backward', ''),
+    hardsigmoid_backward: find('aten::hardsigmoid_backward', ''),
+    mish_backward: find('aten::mish_backward', ''),
+    log_sigmoid: find('aten::log_sigmoid', ''),
+    log_sigmoid_forward: find('aten::log_sigmoid_forward', ''),
+    log_sigmoid_backward: find('aten::log_sigmoid_backward', ''),
+    selu: find('aten::selu', ''),
+    selu_: find('aten::selu_', ''),
+    celu: find('aten::celu', ''),
+    celu_: find('aten::celu_', ''),
+    relu6: find('aten::relu6', ''),
+    relu6_: find('aten::relu6_', ''),
+    smooth_l1_loss: find('aten::smooth_l1_loss', ''),
+    huber_loss: find('aten::huber_loss', ''),
+    kl_div: find('aten::kl_div', ''),
+    cosine_similarity: find('aten::cosine_similarity', ''),
+    pairwise_distance: find('aten::pairwise_distance', ''),
+    addcmul_out: find('aten::addcmul', 'out'),
+    addcmul: find('aten::addcmul', ''),
+    addcmul_: find('aten::addcmul_', ''),
+    addcdiv_out: find('aten::addcdiv', 'out'),
+    addcdiv: find('aten::addcdiv', ''),
+    addcdiv_: find('aten::addcdiv_', ''),
+    clamp_min: find('aten::clamp_min', ''),
+    clamp_min_: find('aten::clamp_min_', ''),
+    clamp_min_out: find('aten::clamp_min', 'out'),
+    clamp_max: find('aten::clamp_max', ''),
+    clamp_max_: find('aten::clamp_max_', ''),
+    clamp_max_out: find('aten::clamp_max', 'out'),
+    isclose: find('aten::isclose', ''),
   } as AtenOps;
 }
 

@@ -11,6 +11,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
 import * as Activation from '../kernels/Activation.js';
+import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
@@ -20,10 +22,15 @@ import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
+import * as PadNd from '../kernels/PadNd.js';
+import * as PointwiseOps from '../kernels/PointwiseOps.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -33,6 +40,8 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UpSample from '../kernels/UpSample.js';
+import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
 /** `add.Tensor`, CPU (functional). */
@@ -1902,6 +1911,294 @@ export function cpu_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | 
   return out;
 }
 
+/** `leaky_relu`, CPU (functional). */
+export function cpu_leaky_relu(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const fast = k.fast?.(self, negativeSlope);
+  if (fast) return fast;
+  const iter = k.meta(null, self, negativeSlope);
+  k.impl(iter, self, negativeSlope);
+  return iter.output() as Tensor;
+}
+
+/** `leaky_relu_`, CPU (inplace). */
+export function cpu_leaky_relu_(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(self, self, negativeSlope);
+  checkInplace(self, iter);
+  k.impl(iter, self, negativeSlope);
+  return self;
+}
+
+/** `leaky_relu.out`, CPU (out). */
+export function cpu_leaky_relu_out(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean, out: Tensor): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(out, self, negativeSlope);
+  k.impl(iter, self, negativeSlope);
+  return out;
+}
+
+/** `elu`, CPU (functional). */
+export function cpu_elu(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const fast = k.fast?.(self, alpha, scale, inputScale);
+  if (fast) return fast;
+  const iter = k.meta(null, self, alpha, scale, inputScale);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return iter.output() as Tensor;
+}
+
+/** `elu_`, CPU (inplace). */
+export function cpu_elu_(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(self, self, alpha, scale, inputScale);
+  checkInplace(self, iter);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return self;
+}
+
+/** `elu.out`, CPU (out). */
+export function cpu_elu_out(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(out, self, alpha, scale, inputScale);
+  k.impl(iter, self, alpha, scale, inputScale);
+  return out;
+}
+
+/** `softplus`, CPU (functional). */
+export function cpu_softplus(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean): Tensor {
+  const k = Activation.softplusStructured;
+  const fast = k.fast?.(self, beta, threshold);
+  if (fast) return fast;
+  const iter = k.meta(null, self, beta, threshold);
+  k.impl(iter, self, beta, threshold);
+  return iter.output() as Tensor;
+}
+
+/** `softplus.out`, CPU (out). */
+export function cpu_softplus_out(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softplusStructured;
+  const iter = k.meta(out, self, beta, threshold);
+  k.impl(iter, self, beta, threshold);
+  return out;
+}
+
+/** `hardtanh`, CPU (functional). */
+export function cpu_hardtanh(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const fast = k.fast?.(self, minVal, maxVal);
+  if (fast) return fast;
+  const iter = k.meta(null, self, minVal, maxVal);
+  k.impl(iter, self, minVal, maxVal);
+  return iter.output() as Tensor;
+}
+
+/** `hardtanh_`, CPU (inplace). */
+export function cpu_hardtanh_(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(self, self, minVal, maxVal);
+  checkInplace(self, iter);
+  k.impl(iter, self, minVal, maxVal);
+  return self;
+}
+
+/** `hardtanh.out`, CPU (out). */
+export function cpu_hardtanh_out(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(out, self, minVal, maxVal);
+  k.impl(iter, self, minVal, maxVal);
+  return out;
+}
+
+/** `hardswish`, CPU (functional). */
+export function cpu_hardswish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardswish_`, CPU (inplace). */
+export function cpu_hardswish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `hardswish.out`, CPU (out). */
+export function cpu_hardswish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `hardsigmoid`, CPU (functional). */
+export function cpu_hardsigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardsigmoid_`, CPU (inplace). */
+export function cpu_hardsigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `hardsigmoid.out`, CPU (out). */
+export function cpu_hardsigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `mish`, CPU (functional). */
+export function cpu_mish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const fast = k.fast?.(self);
+  if (fast) return fast;
+  const iter = k.meta(null, self);
+  k.impl(iter, self);
+  return iter.output() as Tensor;
+}
+
+/** `mish_`, CPU (inplace). */
+export function cpu_mish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  k.impl(iter, self);
+  return self;
+}
+
+/** `mish.out`, CPU (out). */
+export function cpu_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(out, self);
+  k.impl(iter, self);
+  return out;
+}
+
+/** `addcmul.out`, CPU (out). */
+export function cpu_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(out, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcmul`, CPU (functional). */
+export function cpu_addcmul(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const fast = k.fast?.(self, tensor1, tensor2, value);
+  if (fast) return fast;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcmul_`, CPU (inplace). */
+export function cpu_addcmul_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return self;
+}
+
+/** `addcdiv.out`, CPU (out). */
+export function cpu_addcdiv_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(out, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcdiv`, CPU (functional). */
+export function cpu_addcdiv(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const fast = k.fast?.(self, tensor1, tensor2, value);
+  if (fast) return fast;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcdiv_`, CPU (inplace). */
+export function cpu_addcdiv_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  k.impl(iter, self, tensor1, tensor2, value);
+  return self;
+}
+
+/** `clamp_min`, CPU (functional). */
+export function cpu_clamp_min(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const fast = k.fast?.(self, min);
+  if (fast) return fast;
+  const iter = k.meta(null, self, min);
+  k.impl(iter, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_`, CPU (inplace). */
+export function cpu_clamp_min_(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  k.impl(iter, self, min);
+  return self;
+}
+
+/** `clamp_min.out`, CPU (out). */
+export function cpu_clamp_min_out(_ks: DispatchKeySet, self: Tensor, min: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(out, self, min);
+  k.impl(iter, self, min);
+  return out;
+}
+
+/** `clamp_max`, CPU (functional). */
+export function cpu_clamp_max(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const fast = k.fast?.(self, max);
+  if (fast) return fast;
+  const iter = k.meta(null, self, max);
+  k.impl(iter, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_`, CPU (inplace). */
+export function cpu_clamp_max_(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  k.impl(iter, self, max);
+  return self;
+}
+
+/** `clamp_max.out`, CPU (out). */
+export function cpu_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(out, self, max);
+  k.impl(iter, self, max);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2240,4 +2537,71 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: cpu_norm_ScalarOpt_dim,
   norm_out: cpu_norm_out,
+  native_batch_norm: Normalization.nativeBatchNorm,
+  native_batch_norm_backward: Normalization.nativeBatchNormBackward,
+  native_group_norm: group_norm.nativeGroupNorm,
+  native_group_norm_backward: group_norm.nativeGroupNormBackward,
+  _adaptive_avg_pool2d: AdaptiveAveragePooling._adaptiveAvgPool2d,
+  _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
+  adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
+  adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
+  constant_pad_nd: PadNd.constantPadNd,
+  reflection_pad1d: ReflectionPad.reflectionPad1d,
+  reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,
+  reflection_pad2d: ReflectionPad.reflectionPad2d,
+  reflection_pad2d_backward: ReflectionPad.reflectionPad2dBackward,
+  replication_pad1d: ReplicationPad.replicationPad1d,
+  replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
+  replication_pad2d: ReplicationPad.replicationPad2d,
+  replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  upsample_nearest2d: UpSample.upsampleNearest2d,
+  upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
+  upsample_bilinear2d: UpSample.upsampleBilinear2d,
+  upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
+  leaky_relu: cpu_leaky_relu,
+  leaky_relu_: cpu_leaky_relu_,
+  leaky_relu_out: cpu_leaky_relu_out,
+  elu: cpu_elu,
+  elu_: cpu_elu_,
+  elu_out: cpu_elu_out,
+  softplus: cpu_softplus,
+  softplus_out: cpu_softplus_out,
+  hardtanh: cpu_hardtanh,
+  hardtanh_: cpu_hardtanh_,
+  hardtanh_out: cpu_hardtanh_out,
+  hardswish: cpu_hardswish,
+  hardswish_: cpu_hardswish_,
+  hardswish_out: cpu_hardswish_out,
+  hardsigmoid: cpu_hardsigmoid,
+  hardsigmoid_: cpu_hardsigmoid_,
+  hardsigmoid_out: cpu_hardsigmoid_out,
+  mish: cpu_mish,
+  mish_: cpu_mish_,
+  mish_out: cpu_mish_out,
+  leaky_relu_backward: Activation.leakyReluBackward,
+  elu_backward: Activation.eluBackward,
+  softplus_backward: Activation.softplusBackward,
+  hardtanh_backward: Activation.hardtanhBackward,
+  hardswish_backward: Activation.hardswishBackward,
+  hardsigmoid_backward: Activation.hardsigmoidBackward,
+  mish_backward: Activation.mishBackward,
+  log_sigmoid_forward: Activation.logSigmoidForward,
+  log_sigmoid_backward: Activation.logSigmoidBackward,
+  celu: Activation.celu,
+  celu_: Activation.celu_,
+  smooth_l1_loss: Loss.smoothL1Loss,
+  huber_loss: Loss.huberLoss,
+  addcmul_out: cpu_addcmul_out,
+  addcmul: cpu_addcmul,
+  addcmul_: cpu_addcmul_,
+  addcdiv_out: cpu_addcdiv_out,
+  addcdiv: cpu_addcdiv,
+  addcdiv_: cpu_addcdiv_,
+  clamp_min: cpu_clamp_min,
+  clamp_min_: cpu_clamp_min_,
+  clamp_min_out: cpu_clamp_min_out,
+  clamp_max: cpu_clamp_max,
+  clamp_max_: cpu_clamp_max_,
+  clamp_max_out: cpu_clamp_max_out,
+  isclose: PointwiseOps.isclose,
 };

@@ -5,15 +5,24 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as Activation from '../kernels/Activation.js';
+import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Normalization from '../kernels/Normalization.js';
+import * as PadNd from '../kernels/PadNd.js';
 import * as Pooling from '../kernels/Pooling.js';
+import * as Pooling1d from '../kernels/Pooling1d.js';
 import * as Scalar from '../kernels/Scalar.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as UpSample from '../kernels/UpSample.js';
+import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
 /** The CompositeImplicitAutograd kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCompositeImplicitAutograd.cpp). */
@@ -38,4 +47,25 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   conv_transpose1d: Convolution.convTranspose1d,
   conv_transpose2d_input: Convolution.convTranspose2d,
   max_pool2d: Pooling.maxPool2d,
+  batch_norm: Normalization.batchNorm,
+  instance_norm: Normalization.instanceNorm,
+  group_norm: group_norm.groupNorm,
+  adaptive_avg_pool2d: AdaptiveAveragePooling.adaptiveAvgPool2d,
+  max_pool1d_with_indices: Pooling1d.maxPool1dWithIndices,
+  max_pool1d: Pooling1d.maxPool1d,
+  avg_pool1d: Pooling1d.avgPool1d,
+  adaptive_avg_pool1d: Pooling1d.adaptiveAvgPool1d,
+  adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
+  _pad_circular: PadNd.padCircular,
+  pad: PadNd.pad,
+  upsample_nearest2d_vec: UpSample.upsampleNearest2dVec,
+  upsample_bilinear2d_vec: UpSample.upsampleBilinear2dVec,
+  log_sigmoid: Activation.logSigmoid,
+  selu: Activation.selu,
+  selu_: Activation.selu_,
+  relu6: Activation.relu6,
+  relu6_: Activation.relu6_,
+  kl_div: Loss.klDiv,
+  cosine_similarity: Distance.cosineSimilarity,
+  pairwise_distance: Distance.pairwiseDistance,
 };

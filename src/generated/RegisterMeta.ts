@@ -11,6 +11,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
 import * as Activation from '../kernels/Activation.js';
+import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
@@ -20,10 +22,15 @@ import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
+import * as Normalization from '../kernels/Normalization.js';
 import * as Onehot from '../kernels/Onehot.js';
+import * as PadNd from '../kernels/PadNd.js';
+import * as PointwiseOps from '../kernels/PointwiseOps.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pow from '../kernels/Pow.js';
 import * as ReduceOps from '../kernels/ReduceOps.js';
+import * as ReflectionPad from '../kernels/ReflectionPad.js';
+import * as ReplicationPad from '../kernels/ReplicationPad.js';
 import * as SoftMax from '../kernels/SoftMax.js';
 import * as Sorting from '../kernels/Sorting.js';
 import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
@@ -33,6 +40,8 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UpSample from '../kernels/UpSample.js';
+import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
 /** `add.Tensor`, Meta (functional). */
@@ -1553,6 +1562,240 @@ function meta_norm_out(_ks: DispatchKeySet, self: Tensor, p: Opt<number | boolea
   return out;
 }
 
+/** `leaky_relu`, Meta (functional). */
+function meta_leaky_relu(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(null, self, negativeSlope);
+  return iter.output() as Tensor;
+}
+
+/** `leaky_relu_`, Meta (inplace). */
+function meta_leaky_relu_(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean): Tensor {
+  const k = Activation.leakyReluStructured;
+  const iter = k.meta(self, self, negativeSlope);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `leaky_relu.out`, Meta (out). */
+function meta_leaky_relu_out(_ks: DispatchKeySet, self: Tensor, negativeSlope: number | boolean, out: Tensor): Tensor {
+  const k = Activation.leakyReluStructured;
+  k.meta(out, self, negativeSlope);
+  return out;
+}
+
+/** `elu`, Meta (functional). */
+function meta_elu(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(null, self, alpha, scale, inputScale);
+  return iter.output() as Tensor;
+}
+
+/** `elu_`, Meta (inplace). */
+function meta_elu_(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean): Tensor {
+  const k = Activation.eluStructured;
+  const iter = k.meta(self, self, alpha, scale, inputScale);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `elu.out`, Meta (out). */
+function meta_elu_out(_ks: DispatchKeySet, self: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, out: Tensor): Tensor {
+  const k = Activation.eluStructured;
+  k.meta(out, self, alpha, scale, inputScale);
+  return out;
+}
+
+/** `softplus`, Meta (functional). */
+function meta_softplus(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean): Tensor {
+  const k = Activation.softplusStructured;
+  const iter = k.meta(null, self, beta, threshold);
+  return iter.output() as Tensor;
+}
+
+/** `softplus.out`, Meta (out). */
+function meta_softplus_out(_ks: DispatchKeySet, self: Tensor, beta: number | boolean, threshold: number | boolean, out: Tensor): Tensor {
+  const k = Activation.softplusStructured;
+  k.meta(out, self, beta, threshold);
+  return out;
+}
+
+/** `hardtanh`, Meta (functional). */
+function meta_hardtanh(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(null, self, minVal, maxVal);
+  return iter.output() as Tensor;
+}
+
+/** `hardtanh_`, Meta (inplace). */
+function meta_hardtanh_(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor {
+  const k = Activation.hardtanhStructured;
+  const iter = k.meta(self, self, minVal, maxVal);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardtanh.out`, Meta (out). */
+function meta_hardtanh_out(_ks: DispatchKeySet, self: Tensor, minVal: number | boolean, maxVal: number | boolean, out: Tensor): Tensor {
+  const k = Activation.hardtanhStructured;
+  k.meta(out, self, minVal, maxVal);
+  return out;
+}
+
+/** `hardswish`, Meta (functional). */
+function meta_hardswish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardswish_`, Meta (inplace). */
+function meta_hardswish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardswish.out`, Meta (out). */
+function meta_hardswish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardswishStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `hardsigmoid`, Meta (functional). */
+function meta_hardsigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `hardsigmoid_`, Meta (inplace). */
+function meta_hardsigmoid_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `hardsigmoid.out`, Meta (out). */
+function meta_hardsigmoid_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.hardsigmoidStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `mish`, Meta (functional). */
+function meta_mish(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(null, self);
+  return iter.output() as Tensor;
+}
+
+/** `mish_`, Meta (inplace). */
+function meta_mish_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  const iter = k.meta(self, self);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `mish.out`, Meta (out). */
+function meta_mish_out(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  const k = Activation.mishStructured;
+  k.meta(out, self);
+  return out;
+}
+
+/** `addcmul.out`, Meta (out). */
+function meta_addcmul_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  k.meta(out, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcmul`, Meta (functional). */
+function meta_addcmul(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcmul_`, Meta (inplace). */
+function meta_addcmul_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcmulStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `addcdiv.out`, Meta (out). */
+function meta_addcdiv_out(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  k.meta(out, self, tensor1, tensor2, value);
+  return out;
+}
+
+/** `addcdiv`, Meta (functional). */
+function meta_addcdiv(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(null, self, tensor1, tensor2, value);
+  return iter.output() as Tensor;
+}
+
+/** `addcdiv_`, Meta (inplace). */
+function meta_addcdiv_(_ks: DispatchKeySet, self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean): Tensor {
+  const k = PointwiseOps.addcdivStructured;
+  const iter = k.meta(self, self, tensor1, tensor2, value);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_min`, Meta (functional). */
+function meta_clamp_min(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(null, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_`, Meta (inplace). */
+function meta_clamp_min_(_ks: DispatchKeySet, self: Tensor, min: number | boolean): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_min.out`, Meta (out). */
+function meta_clamp_min_out(_ks: DispatchKeySet, self: Tensor, min: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMinStructured;
+  k.meta(out, self, min);
+  return out;
+}
+
+/** `clamp_max`, Meta (functional). */
+function meta_clamp_max(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(null, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_`, Meta (inplace). */
+function meta_clamp_max_(_ks: DispatchKeySet, self: Tensor, max: number | boolean): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_max.out`, Meta (out). */
+function meta_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number | boolean, out: Tensor): Tensor {
+  const k = PointwiseOps.clampMaxStructured;
+  k.meta(out, self, max);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -1891,4 +2134,71 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: meta_norm_ScalarOpt_dim,
   norm_out: meta_norm_out,
+  native_batch_norm: Normalization.nativeBatchNorm,
+  native_batch_norm_backward: Normalization.nativeBatchNormBackward,
+  native_group_norm: group_norm.nativeGroupNorm,
+  native_group_norm_backward: group_norm.nativeGroupNormBackward,
+  _adaptive_avg_pool2d: AdaptiveAveragePooling._adaptiveAvgPool2d,
+  _adaptive_avg_pool2d_backward: AdaptiveAveragePooling._adaptiveAvgPool2dBackward,
+  adaptive_max_pool2d: AdaptiveMaxPooling.adaptiveMaxPool2d,
+  adaptive_max_pool2d_backward: AdaptiveMaxPooling.adaptiveMaxPool2dBackward,
+  constant_pad_nd: PadNd.constantPadNd,
+  reflection_pad1d: ReflectionPad.reflectionPad1d,
+  reflection_pad1d_backward: ReflectionPad.reflectionPad1dBackward,
+  reflection_pad2d: ReflectionPad.reflectionPad2d,
+  reflection_pad2d_backward: ReflectionPad.reflectionPad2dBackward,
+  replication_pad1d: ReplicationPad.replicationPad1d,
+  replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
+  replication_pad2d: ReplicationPad.replicationPad2d,
+  replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
+  upsample_nearest2d: UpSample.upsampleNearest2d,
+  upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
+  upsample_bilinear2d: UpSample.upsampleBilinear2d,
+  upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
+  leaky_relu: meta_leaky_relu,
+  leaky_relu_: meta_leaky_relu_,
+  leaky_relu_out: meta_leaky_relu_out,
+  elu: meta_elu,
+  elu_: meta_elu_,
+  elu_out: meta_elu_out,
+  softplus: meta_softplus,
+  softplus_out: meta_softplus_out,
+  hardtanh: meta_hardtanh,
+  hardtanh_: meta_hardtanh_,
+  hardtanh_out: meta_hardtanh_out,
+  hardswish: meta_hardswish,
+  hardswish_: meta_hardswish_,
+  hardswish_out: meta_hardswish_out,
+  hardsigmoid: meta_hardsigmoid,
+  hardsigmoid_: meta_hardsigmoid_,
+  hardsigmoid_out: meta_hardsigmoid_out,
+  mish: meta_mish,
+  mish_: meta_mish_,
+  mish_out: meta_mish_out,
+  leaky_relu_backward: Activation.leakyReluBackward,
+  elu_backward: Activation.eluBackward,
+  softplus_backward: Activation.softplusBackward,
+  hardtanh_backward: Activation.hardtanhBackward,
+  hardswish_backward: Activation.hardswishBackward,
+  hardsigmoid_backward: Activation.hardsigmoidBackward,
+  mish_backward: Activation.mishBackward,
+  log_sigmoid_forward: Activation.logSigmoidForward,
+  log_sigmoid_backward: Activation.logSigmoidBackward,
+  celu: Activation.celu,
+  celu_: Activation.celu_,
+  smooth_l1_loss: Loss.smoothL1Loss,
+  huber_loss: Loss.huberLoss,
+  addcmul_out: meta_addcmul_out,
+  addcmul: meta_addcmul,
+  addcmul_: meta_addcmul_,
+  addcdiv_out: meta_addcdiv_out,
+  addcdiv: meta_addcdiv,
+  addcdiv_: meta_addcdiv_,
+  clamp_min: meta_clamp_min,
+  clamp_min_: meta_clamp_min_,
+  clamp_min_out: meta_clamp_min_out,
+  clamp_max: meta_clamp_max,
+  clamp_max_: meta_clamp_max_,
+  clamp_max_out: meta_clamp_max_out,
+  isclose: PointwiseOps.isclose,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, embeddingBackward, gatherBackward, geluBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3581,6 +3581,961 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
+/** Backward of `native_batch_norm` (derivatives.yaml:525). */
+export class NativeBatchNormBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  running_mean_: SavedVariable = NONE;
+  running_var_: SavedVariable = NONE;
+  training_!: Parameters<AtenOps['native_batch_norm']['call']>[5];
+  eps_!: Parameters<AtenOps['native_batch_norm']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeBatchNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const running_mean = this.running_mean_.unpackOpt(this);
+    const running_var = this.running_var_.unpackOpt(this);
+    const training = this.training_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = batchNormBackward(0, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(1)) out[1] = batchNormBackward(1, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    if (this.shouldComputeOutput(2)) out[2] = batchNormBackward(2, grad, input, weight, running_mean, running_var, result1, result2, training, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.running_mean_.reset();
+    this.running_var_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `native_group_norm` (derivatives.yaml:531). */
+export class NativeGroupNormBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  N_!: Parameters<AtenOps['native_group_norm']['call']>[3];
+  C_!: Parameters<AtenOps['native_group_norm']['call']>[4];
+  HxW_!: Parameters<AtenOps['native_group_norm']['call']>[5];
+  group_!: Parameters<AtenOps['native_group_norm']['call']>[6];
+  eps_!: Parameters<AtenOps['native_group_norm']['call']>[7];
+  result1_: SavedVariable = NONE;
+  result2_: SavedVariable = NONE;
+
+  name(): string {
+    return 'NativeGroupNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const weight = this.weight_.unpackOpt(this);
+    const N = this.N_;
+    const C = this.C_;
+    const HxW = this.HxW_;
+    const group = this.group_;
+    const eps = this.eps_;
+    const result1 = this.result1_.unpack(this);
+    const result2 = this.result2_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.weight_.reset();
+    this.result1_.reset();
+    this.result2_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:537). */
+export class AdaptiveAvgPool2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveAvgPool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:540). */
+export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  self_sizes!: number[];
+
+  name(): string {
+    return 'AdaptiveAvgPool2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, self_sizes.slice(-2));
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:544). */
+export class AdaptiveMaxPool2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  result1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result1 = this.result1_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveMaxPool2dBackward(grad, self, result1);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result1_.reset();
+  }
+}
+
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:548). */
+export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
+  indices_: SavedVariable = NONE;
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveMaxPool2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const indices = (this.indices_.defined() ? this.indices_.unpack(this) : null) as Tensor;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = maxPoolDoubleBackward(grad, indices, 2);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+    this.self_.reset();
+  }
+}
+
+/** Backward of `constant_pad_nd` (derivatives.yaml:552). */
+export class ConstantPadNdBackward0 extends Node {
+  pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
+
+  name(): string {
+    return 'ConstantPadNdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const pad = this.pad_;
+    if (this.shouldComputeOutput(0)) out[0] = constantPadNdBackward(grad, pad);
+    return out;
+  }
+}
+
+/** Backward of `reflection_pad1d` (derivatives.yaml:555). */
+export class ReflectionPad1DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
+
+  name(): string {
+    return 'ReflectionPad1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('reflection_pad1d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:558). */
+export class ReflectionPad1DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReflectionPad1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('reflection_pad1d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad2d` (derivatives.yaml:562). */
+export class ReflectionPad2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
+
+  name(): string {
+    return 'ReflectionPad2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('reflection_pad2d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:565). */
+export class ReflectionPad2DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReflectionPad2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('reflection_pad2d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad1d` (derivatives.yaml:569). */
+export class ReplicationPad1DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
+
+  name(): string {
+    return 'ReplicationPad1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('replication_pad1d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:572). */
+export class ReplicationPad1DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReplicationPad1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('replication_pad1d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad2d` (derivatives.yaml:576). */
+export class ReplicationPad2DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
+
+  name(): string {
+    return 'ReplicationPad2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const padding = this.padding_;
+    if (this.shouldComputeOutput(0)) out[0] = padBackwardOp('replication_pad2d_backward', grad, self, padding);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:579). */
+export class ReplicationPad2DBackwardBackward0 extends Node {
+  padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ReplicationPad2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const padding = this.padding_;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = padForwardOp('replication_pad2d', grad, padding);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `upsample_nearest2d` (derivatives.yaml:583). */
+export class UpsampleNearest2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
+  scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
+  scales_w_!: Parameters<AtenOps['upsample_nearest2d']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearest2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2dBackward(grad, output_size, self_sizes, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:586). */
+export class UpsampleNearest2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
+  scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[4];
+
+  name(): string {
+    return 'UpsampleNearest2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2d(grad, output_size, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:589). */
+export class UpsampleBilinear2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
+  scales_h_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBilinear2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2dBackward(grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:592). */
+export class UpsampleBilinear2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBilinear2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2d(grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `leaky_relu` (derivatives.yaml:595). */
+export class LeakyReluBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
+
+  name(): string {
+    return 'LeakyReluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const negative_slope = this.negative_slope_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('leaky_relu_backward', grad, self, negative_slope, false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `leaky_relu_` (derivatives.yaml:598). */
+export class LeakyReluBackward1 extends Node {
+  negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LeakyReluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const negative_slope = this.negative_slope_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('leaky_relu_backward', grad, result, negative_slope, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `elu` (derivatives.yaml:601). */
+export class EluBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['elu']['call']>[1];
+  scale_!: Parameters<AtenOps['elu']['call']>[2];
+  input_scale_!: Parameters<AtenOps['elu']['call']>[3];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const scale = this.scale_;
+    const input_scale = this.input_scale_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, scale, input_scale, false, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `elu_` (derivatives.yaml:604). */
+export class EluBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['elu_']['call']>[1];
+  scale_!: Parameters<AtenOps['elu_']['call']>[2];
+  input_scale_!: Parameters<AtenOps['elu_']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'EluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const scale = this.scale_;
+    const input_scale = this.input_scale_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, scale, input_scale, true, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `celu` (derivatives.yaml:607). */
+export class CeluBackward0 extends Node {
+  alpha_!: Parameters<AtenOps['celu']['call']>[1];
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CeluBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, 1, 1 / Number(alpha), false, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `celu_` (derivatives.yaml:610). */
+export class CeluBackward1 extends Node {
+  alpha_!: Parameters<AtenOps['celu_']['call']>[1];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'CeluBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const alpha = this.alpha_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = eluBackward(grad, alpha, 1, 1 / Number(alpha), true, result);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.result_.reset();
+  }
+}
+
+/** Backward of `softplus` (derivatives.yaml:613). */
+export class SoftplusBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  beta_!: Parameters<AtenOps['softplus']['call']>[1];
+  threshold_!: Parameters<AtenOps['softplus']['call']>[2];
+
+  name(): string {
+    return 'SoftplusBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const beta = this.beta_;
+    const threshold = this.threshold_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('softplus_backward', grad, self, beta, threshold);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardtanh` (derivatives.yaml:616). */
+export class HardtanhBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
+  max_val_!: Parameters<AtenOps['hardtanh']['call']>[2];
+
+  name(): string {
+    return 'HardtanhBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min_val = this.min_val_;
+    const max_val = this.max_val_;
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardtanh_backward', grad, self, min_val, max_val);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardswish` (derivatives.yaml:619). */
+export class HardswishBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HardswishBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardswish_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `hardsigmoid` (derivatives.yaml:622). */
+export class HardsigmoidBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'HardsigmoidBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('hardsigmoid_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `mish` (derivatives.yaml:625). */
+export class MishBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MishBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = activationBackward('mish_backward', grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:628). */
+export class LogSigmoidBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  buffer_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogSigmoidBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const buffer = this.buffer_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = logSigmoidBackward(grad, self, buffer);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.buffer_.reset();
+  }
+}
+
+/** Backward of `smooth_l1_loss` (derivatives.yaml:632). */
+export class SmoothL1LossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['smooth_l1_loss']['call']>[2];
+  beta_!: Parameters<AtenOps['smooth_l1_loss']['call']>[3];
+
+  name(): string {
+    return 'SmoothL1LossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const beta = this.beta_;
+    if (this.shouldComputeOutput(0)) out[0] = smoothL1LossBackward(grad, self, target, reduction, beta);
+    if (this.shouldComputeOutput(1)) out[1] = smoothL1LossBackward(grad, self, target, reduction, beta).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `huber_loss` (derivatives.yaml:636). */
+export class HuberLossBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  target_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['huber_loss']['call']>[2];
+  delta_!: Parameters<AtenOps['huber_loss']['call']>[3];
+
+  name(): string {
+    return 'HuberLossBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const target = this.target_.unpack(this);
+    const reduction = this.reduction_;
+    const delta = this.delta_;
+    if (this.shouldComputeOutput(0)) out[0] = huberLossBackward(grad, self, target, reduction, delta);
+    if (this.shouldComputeOutput(1)) out[1] = huberLossBackward(grad, self, target, reduction, delta).neg();
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.target_.reset();
+  }
+}
+
+/** Backward of `addcmul` (derivatives.yaml:640). */
+export class AddcmulBackward0 extends Node {
+  tensor2_: SavedVariable = NONE;
+  value_!: Parameters<AtenOps['addcmul']['call']>[3];
+  tensor1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddcmulBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensor2 = (this.tensor2_.defined() ? this.tensor2_.unpack(this) : null) as Tensor;
+    const value = this.value_;
+    const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.mul(value));
+    if (this.shouldComputeOutput(2)) out[2] = grad.mul(tensor1.mul(value));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.tensor2_.reset();
+    this.tensor1_.reset();
+  }
+}
+
+/** Backward of `addcdiv` (derivatives.yaml:645). */
+export class AddcdivBackward0 extends Node {
+  tensor2_: SavedVariable = NONE;
+  value_!: Parameters<AtenOps['addcdiv']['call']>[3];
+  tensor1_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AddcdivBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const tensor2 = (this.tensor2_.defined() ? this.tensor2_.unpack(this) : null) as Tensor;
+    const value = this.value_;
+    const tensor1 = (this.tensor1_.defined() ? this.tensor1_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = grad;
+    if (this.shouldComputeOutput(1)) out[1] = grad.mul(tensor2.reciprocal().mul(value));
+    if (this.shouldComputeOutput(2)) out[2] = grad.neg().mul(tensor1.mul(value).div(tensor2.mul(tensor2)));
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.tensor2_.reset();
+    this.tensor1_.reset();
+  }
+}
+
+/** Backward of `clamp_min` (derivatives.yaml:650). */
+export class ClampMinBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  min_!: Parameters<AtenOps['clamp_min']['call']>[1];
+
+  name(): string {
+    return 'ClampMinBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_;
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `clamp_max` (derivatives.yaml:653). */
+export class ClampMaxBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  max_!: Parameters<AtenOps['clamp_max']['call']>[1];
+
+  name(): string {
+    return 'ClampMaxBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const max = this.max_;
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -6791,6 +7746,687 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
     return ops.norm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim, out);
   }),
+  native_batch_norm: kernel('native_batch_norm', (ks, input, weight, bias, runningMean, runningVar, training, momentum, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias, runningMean) || anyRequiresGrad(runningVar);
+    if (!rg) return ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    const gradFn = new NativeBatchNormBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.running_mean_ = savedOpt(runningMean);
+    gradFn.running_var_ = savedOpt(runningVar);
+    gradFn.training_ = training;
+    gradFn.eps_ = eps;
+    const result = ops.native_batch_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, runningMean, runningVar, training, momentum, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  native_batch_norm_backward: kernel('native_batch_norm_backward', (ks, gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask) => {
+    const rg = anyRequiresGrad(gradOut, input, weight, runningMean) || anyRequiresGrad(runningVar, saveMean, saveInvstd);
+    if (!rg) return ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_batch_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(weight), gradientEdge(runningMean), gradientEdge(runningVar), gradientEdge(saveMean), gradientEdge(saveInvstd)]);
+    const result = ops.native_batch_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, weight, runningMean, runningVar, saveMean, saveInvstd, train, eps, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  native_group_norm: kernel('native_group_norm', (ks, input, weight, bias, N, C, HxW, group, eps) => {
+    const rg = anyRequiresGrad(input, weight, bias);
+    if (!rg) return ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    const gradFn = new NativeGroupNormBackward0();
+    gradFn.setNextEdges([gradientEdge(input), gradientEdge(weight), gradientEdge(bias)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.N_ = N;
+    gradFn.C_ = C;
+    gradFn.HxW_ = HxW;
+    gradFn.group_ = group;
+    gradFn.eps_ = eps;
+    const result = ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    gradFn.result2_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  native_group_norm_backward: kernel('native_group_norm_backward', (ks, gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask) => {
+    const rg = anyRequiresGrad(gradOut, input, mean, rstd) || anyRequiresGrad(weight);
+    if (!rg) return ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('native_group_norm_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(input), gradientEdge(mean), gradientEdge(rstd), gradientEdge(weight)]);
+    const result = ops.native_group_norm_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, input, mean, rstd, weight, N, C, HxW, group, outputMask);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    return result;
+  }),
+  _adaptive_avg_pool2d: kernel('_adaptive_avg_pool2d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveAvgPool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops._adaptive_avg_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _adaptive_avg_pool2d_backward: kernel('_adaptive_avg_pool2d_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new AdaptiveAvgPool2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  adaptive_max_pool2d: kernel('adaptive_max_pool2d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveMaxPool2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result[0], gradFn, 0);
+    gradFn.result1_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  adaptive_max_pool2d_backward: kernel('adaptive_max_pool2d_backward', (ks, gradOutput, self, indices) => {
+    const rg = anyRequiresGrad(gradOutput, self, indices);
+    if (!rg) return ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    const gradFn = new AdaptiveMaxPool2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.indices_ = new SavedVariable(indices, false);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.adaptive_max_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, indices);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  constant_pad_nd: kernel('constant_pad_nd', (ks, self, pad, value) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    const gradFn = new ConstantPadNdBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.pad_ = pad;
+    const result = ops.constant_pad_nd.redispatch(ks.and(afterAutogradKeyset), self, pad, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad1d: kernel('reflection_pad1d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReflectionPad1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.reflection_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad1d_backward: kernel('reflection_pad1d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReflectionPad1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.reflection_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad2d: kernel('reflection_pad2d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReflectionPad2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.reflection_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  reflection_pad2d_backward: kernel('reflection_pad2d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReflectionPad2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.reflection_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad1d: kernel('replication_pad1d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReplicationPad1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.replication_pad1d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad1d_backward: kernel('replication_pad1d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReplicationPad1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.replication_pad1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad2d: kernel('replication_pad2d', (ks, self, padding) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    const gradFn = new ReplicationPad2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.padding_ = padding;
+    const result = ops.replication_pad2d.redispatch(ks.and(afterAutogradKeyset), self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  replication_pad2d_backward: kernel('replication_pad2d_backward', (ks, gradOutput, self, padding) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    const gradFn = new ReplicationPad2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    gradFn.padding_ = padding;
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.replication_pad2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, padding);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest2d: kernel('upsample_nearest2d', (ks, self, outputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearest2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest2d_backward: kernel('upsample_nearest2d_backward', (ks, gradOutput, outputSize, inputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearest2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bilinear2d: kernel('upsample_bilinear2d', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_bilinear2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bilinear2d_backward: kernel('upsample_bilinear2d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  leaky_relu: kernel('leaky_relu', (ks, self, negativeSlope) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const gradFn = new LeakyReluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.negative_slope_ = negativeSlope;
+    const result = ops.leaky_relu.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    const gradFn = new LeakyReluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.negative_slope_ = negativeSlope;
+    const result = ops.leaky_relu_.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  leaky_relu_out: kernel('leaky_relu_out', (ks, self, negativeSlope, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('leaky_relu'));
+    return ops.leaky_relu_out.redispatch(ks.and(afterAutogradKeyset), self, negativeSlope, out);
+  }),
+  elu: kernel('elu', (ks, self, alpha, scale, inputScale) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const gradFn = new EluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.scale_ = scale;
+    gradFn.input_scale_ = inputScale;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.elu.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  elu_: kernel('elu_', (ks, self, alpha, scale, inputScale) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    const gradFn = new EluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.scale_ = scale;
+    gradFn.input_scale_ = inputScale;
+    const result = ops.elu_.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  elu_out: kernel('elu_out', (ks, self, alpha, scale, inputScale, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('elu'));
+    return ops.elu_out.redispatch(ks.and(afterAutogradKeyset), self, alpha, scale, inputScale, out);
+  }),
+  softplus: kernel('softplus', (ks, self, beta, threshold) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    const gradFn = new SoftplusBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.beta_ = beta;
+    gradFn.threshold_ = threshold;
+    const result = ops.softplus.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softplus_out: kernel('softplus_out', (ks, self, beta, threshold, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('softplus'));
+    return ops.softplus_out.redispatch(ks.and(afterAutogradKeyset), self, beta, threshold, out);
+  }),
+  hardtanh: kernel('hardtanh', (ks, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const gradFn = new HardtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_val_ = minVal;
+    gradFn.max_val_ = maxVal;
+    const result = ops.hardtanh.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardtanh_: kernel('hardtanh_', (ks, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    const gradFn = new HardtanhBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_val_ = minVal;
+    gradFn.max_val_ = maxVal;
+    const result = ops.hardtanh_.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardtanh_out: kernel('hardtanh_out', (ks, self, minVal, maxVal, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardtanh'));
+    return ops.hardtanh_out.redispatch(ks.and(afterAutogradKeyset), self, minVal, maxVal, out);
+  }),
+  hardswish: kernel('hardswish', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardswishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.hardswish.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardswish_: kernel('hardswish_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardswishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.hardswish_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardswish_out: kernel('hardswish_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardswish'));
+    return ops.hardswish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  hardsigmoid: kernel('hardsigmoid', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardsigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.hardsigmoid.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardsigmoid_: kernel('hardsigmoid_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new HardsigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.hardsigmoid_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  hardsigmoid_out: kernel('hardsigmoid_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('hardsigmoid'));
+    return ops.hardsigmoid_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  mish: kernel('mish', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.mish.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mish_: kernel('mish_', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MishBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    const result = ops.mish_.redispatch(ks.and(afterAutogradKeyset), self);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  mish_out: kernel('mish_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('mish'));
+    return ops.mish_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  leaky_relu_backward: kernel('leaky_relu_backward', (ks, gradOutput, self, negativeSlope, selfIsResult) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('leaky_relu_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.leaky_relu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, negativeSlope, selfIsResult);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  elu_backward: kernel('elu_backward', (ks, gradOutput, alpha, scale, inputScale, isResult, selfOrResult) => {
+    const rg = anyRequiresGrad(gradOutput, selfOrResult);
+    if (!rg) return ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('elu_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(selfOrResult)]);
+    const result = ops.elu_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, alpha, scale, inputScale, isResult, selfOrResult);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  softplus_backward: kernel('softplus_backward', (ks, gradOutput, self, beta, threshold) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('softplus_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.softplus_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, beta, threshold);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardtanh_backward: kernel('hardtanh_backward', (ks, gradOutput, self, minVal, maxVal) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardtanh_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardtanh_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, minVal, maxVal);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardswish_backward: kernel('hardswish_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardswish_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardswish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  hardsigmoid_backward: kernel('hardsigmoid_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('hardsigmoid_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.hardsigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  mish_backward: kernel('mish_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('mish_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    const result = ops.mish_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  log_sigmoid_forward: kernel('log_sigmoid_forward', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new LogSigmoidBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.log_sigmoid_forward.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result[0], gradFn, 0);
+    gradFn.buffer_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  log_sigmoid_backward: kernel('log_sigmoid_backward', (ks, gradOutput, self, buffer) => {
+    const rg = anyRequiresGrad(gradOutput, self, buffer);
+    if (!rg) return ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('log_sigmoid_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self), gradientEdge(buffer)]);
+    const result = ops.log_sigmoid_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, buffer);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  celu: kernel('celu', (ks, self, alpha) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const gradFn = new CeluBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.celu.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  celu_: kernel('celu_', (ks, self, alpha) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    const gradFn = new CeluBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.alpha_ = alpha;
+    const result = ops.celu_.redispatch(ks.and(afterAutogradKeyset), self, alpha);
+    rebaseHistory(self, gradFn);
+    gradFn.result_ = new SavedVariable(self, true);
+    return result;
+  }),
+  smooth_l1_loss: kernel('smooth_l1_loss', (ks, self, target, reduction, beta) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    const gradFn = new SmoothL1LossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    gradFn.beta_ = beta;
+    const result = ops.smooth_l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, beta);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  huber_loss: kernel('huber_loss', (ks, self, target, reduction, delta) => {
+    const rg = anyRequiresGrad(self, target);
+    if (!rg) return ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    const gradFn = new HuberLossBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.target_ = new SavedVariable(target, false);
+    gradFn.reduction_ = reduction;
+    gradFn.delta_ = delta;
+    const result = ops.huber_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction, delta);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
+    if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcmul'));
+    return ops.addcmul_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+  }),
+  addcmul: kernel('addcmul', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    if (!rg) return ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcmulBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcmul.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addcmul_: kernel('addcmul_', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    checkInplace(self, rg);
+    if (!rg) return ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcmulBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcmul_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  addcdiv_out: kernel('addcdiv_out', (ks, self, tensor1, tensor2, value, out) => {
+    if (anyRequiresGrad(self, tensor1, tensor2, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('addcdiv'));
+    return ops.addcdiv_out.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value, out);
+  }),
+  addcdiv: kernel('addcdiv', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    if (!rg) return ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcdivBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcdiv.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  addcdiv_: kernel('addcdiv_', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGrad(self, tensor1, tensor2);
+    checkInplace(self, rg);
+    if (!rg) return ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new AddcdivBackward0();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(tensor1), gradientEdge(tensor2)]);
+    if (gradFn.hasEdge(1) || gradFn.hasEdge(2)) gradFn.tensor2_ = new SavedVariable(tensor2, false);
+    gradFn.value_ = value;
+    if (gradFn.hasEdge(2)) gradFn.tensor1_ = new SavedVariable(tensor1, false);
+    const result = ops.addcdiv_.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min: kernel('clamp_min', (ks, self, min) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = min;
+    const result = ops.clamp_min.redispatch(ks.and(afterAutogradKeyset), self, min);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_min_: kernel('clamp_min_', (ks, self, min) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = min;
+    const result = ops.clamp_min_.redispatch(ks.and(afterAutogradKeyset), self, min);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min_out: kernel('clamp_min_out', (ks, self, min, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
+    return ops.clamp_min_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+  }),
+  clamp_max: kernel('clamp_max', (ks, self, max) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.max_ = max;
+    const result = ops.clamp_max.redispatch(ks.and(afterAutogradKeyset), self, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_max_: kernel('clamp_max_', (ks, self, max) => {
+    const rg = anyRequiresGrad(self);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.max_ = max;
+    const result = ops.clamp_max_.redispatch(ks.and(afterAutogradKeyset), self, max);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
+    return ops.clamp_max_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+  }),
+  isclose: kernel('isclose', (ks, self, other, rtol, atol, equalNan) => {
+    const rg = anyRequiresGrad(self, other);
+    if (!rg) return ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('isclose'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
+    const result = ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -7771,6 +9407,116 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     const result = ops.norm_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, p, dim, keepdim, out);
+    out.bumpVersion();
+    return result;
+  }),
+  leaky_relu_: kernel('leaky_relu_', (ks, self, negativeSlope) => {
+    const result = ops.leaky_relu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, negativeSlope);
+    self.bumpVersion();
+    return result;
+  }),
+  leaky_relu_out: kernel('leaky_relu_out', (ks, self, negativeSlope, out) => {
+    const result = ops.leaky_relu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, negativeSlope, out);
+    out.bumpVersion();
+    return result;
+  }),
+  elu_: kernel('elu_', (ks, self, alpha, scale, inputScale) => {
+    const result = ops.elu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha, scale, inputScale);
+    self.bumpVersion();
+    return result;
+  }),
+  elu_out: kernel('elu_out', (ks, self, alpha, scale, inputScale, out) => {
+    const result = ops.elu_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha, scale, inputScale, out);
+    out.bumpVersion();
+    return result;
+  }),
+  softplus_out: kernel('softplus_out', (ks, self, beta, threshold, out) => {
+    const result = ops.softplus_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, beta, threshold, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardtanh_: kernel('hardtanh_', (ks, self, minVal, maxVal) => {
+    const result = ops.hardtanh_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, minVal, maxVal);
+    self.bumpVersion();
+    return result;
+  }),
+  hardtanh_out: kernel('hardtanh_out', (ks, self, minVal, maxVal, out) => {
+    const result = ops.hardtanh_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, minVal, maxVal, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardswish_: kernel('hardswish_', (ks, self) => {
+    const result = ops.hardswish_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  hardswish_out: kernel('hardswish_out', (ks, self, out) => {
+    const result = ops.hardswish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  hardsigmoid_: kernel('hardsigmoid_', (ks, self) => {
+    const result = ops.hardsigmoid_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  hardsigmoid_out: kernel('hardsigmoid_out', (ks, self, out) => {
+    const result = ops.hardsigmoid_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  mish_: kernel('mish_', (ks, self) => {
+    const result = ops.mish_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    self.bumpVersion();
+    return result;
+  }),
+  mish_out: kernel('mish_out', (ks, self, out) => {
+    const result = ops.mish_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  celu_: kernel('celu_', (ks, self, alpha) => {
+    const result = ops.celu_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, alpha);
+    self.bumpVersion();
+    return result;
+  }),
+  addcmul_out: kernel('addcmul_out', (ks, self, tensor1, tensor2, value, out) => {
+    const result = ops.addcmul_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  addcmul_: kernel('addcmul_', (ks, self, tensor1, tensor2, value) => {
+    const result = ops.addcmul_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    self.bumpVersion();
+    return result;
+  }),
+  addcdiv_out: kernel('addcdiv_out', (ks, self, tensor1, tensor2, value, out) => {
+    const result = ops.addcdiv_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value, out);
+    out.bumpVersion();
+    return result;
+  }),
+  addcdiv_: kernel('addcdiv_', (ks, self, tensor1, tensor2, value) => {
+    const result = ops.addcdiv_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_: kernel('clamp_min_', (ks, self, min) => {
+    const result = ops.clamp_min_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_out: kernel('clamp_min_out', (ks, self, min, out) => {
+    const result = ops.clamp_min_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_max_: kernel('clamp_max_', (ks, self, max) => {
+    const result = ops.clamp_max_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
+    const result = ops.clamp_max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
     out.bumpVersion();
     return result;
   }),

@@ -7747,3 +7747,2519 @@ export function norm(...a: unknown[]): unknown {
   }
   return noMatch("norm", a, SIGS_norm);
 }
+
+const SIGS_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled)"];
+
+/** `torch.batch_norm`: `batch_norm`. */
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+export function batch_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // batch_norm
+  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: boolean = a[8] as boolean;
+    if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
+    return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  }
+  return bad_batch_norm(a);
+}
+
+function bad_batch_norm(a: readonly unknown[]): never {
+  return badCall("batch_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_batch_norm);
+}
+
+const SIGS_native_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)"];
+
+/** `torch.native_batch_norm`: `native_batch_norm`. */
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
+export function native_batch_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_batch_norm
+  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
+    return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_native_batch_norm(a);
+}
+
+function bad_native_batch_norm(a: readonly unknown[]): never {
+  return badCall("native_batch_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "training", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_batch_norm);
+}
+
+const SIGS_native_batch_norm_backward = ["(Tensor grad_out, Tensor input, Tensor weight, Tensor running_mean, Tensor running_var, Tensor save_mean, Tensor save_invstd, bool train, float eps, tuple of bools output_mask)"];
+
+/** `torch.native_batch_norm_backward`: `native_batch_norm_backward`. */
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_batch_norm_backward
+  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && (a[5] === null || isTensor(a[5])) && (a[6] === null || isTensor(a[6])) && isBool(a[7]) && isFloat(a[8]) && Array.isArray(a[9])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: Tensor | null = a[5] as Tensor | null;
+    const v6: Tensor | null = a[6] as Tensor | null;
+    const v7: boolean = a[7] as boolean;
+    const v8: number = a[8] as number;
+    const v9: boolean[] = a[9] as boolean[];
+    if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
+    return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  }
+  return bad_native_batch_norm_backward(a);
+}
+
+function bad_native_batch_norm_backward(a: readonly unknown[]): never {
+  return badCall("native_batch_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "save_invstd", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "train", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_batch_norm_backward);
+}
+
+const SIGS_instance_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"];
+
+/** `torch.instance_norm`: `instance_norm`. */
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+export function instance_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // instance_norm
+  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: Tensor | null = a[3] as Tensor | null;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: boolean = a[5] as boolean;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: boolean = a[8] as boolean;
+    if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
+    return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  }
+  return bad_instance_norm(a);
+}
+
+function bad_instance_norm(a: readonly unknown[]): never {
+  return badCall("instance_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_mean", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "running_var", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "use_input_stats", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_instance_norm);
+}
+
+const SIGS_group_norm = ["(Tensor input, int num_groups, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enabled = True)"];
+
+/** `torch.group_norm`: `group_norm`. */
+export function group_norm(input: Tensor, numGroups: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnabled?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // group_norm
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number = a[1] as number;
+    let v2: Tensor | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
+    else if (o !== undefined && o.weight !== undefined) {
+      kwArg("group_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+      v2 = o.weight as Tensor | null;
+    } else v2 = null;
+    let v3: Tensor | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
+    else if (o !== undefined && o.bias !== undefined) {
+      kwArg("group_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+      v3 = o.bias as Tensor | null;
+    } else v3 = null;
+    let v4: number;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("group_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+      v4 = o.eps as number;
+    } else v4 = 0.00001;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.cudnn_enabled !== undefined) {
+      kwArg("group_norm", 'cudnn_enabled', 'bool', isBool(o.cudnn_enabled), o.cudnn_enabled);
+      v5 = o.cudnn_enabled as boolean;
+    } else v5 = true;
+    if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
+    return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_group_norm(a);
+}
+
+function bad_group_norm(a: readonly unknown[]): never {
+  return badCall("group_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "cudnn_enabled", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_group_norm);
+}
+
+const SIGS_native_group_norm = ["(Tensor input, Tensor weight, Tensor bias, int N, int C, int HxW, int group, float eps)"];
+
+/** `torch.native_group_norm`: `native_group_norm`. */
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number): [Tensor, Tensor, Tensor];
+export function native_group_norm(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_group_norm
+  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && isInt(a[3]) && isInt(a[4]) && isInt(a[5]) && isInt(a[6]) && isFloat(a[7])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor | null = a[1] as Tensor | null;
+    const v2: Tensor | null = a[2] as Tensor | null;
+    const v3: number = a[3] as number;
+    const v4: number = a[4] as number;
+    const v5: number = a[5] as number;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
+    return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  }
+  return bad_native_group_norm(a);
+}
+
+function bad_native_group_norm(a: readonly unknown[]): never {
+  return badCall("native_group_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "bias", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "C", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "HxW", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "group", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_group_norm);
+}
+
+const SIGS_native_group_norm_backward = ["(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor weight, int N, int C, int HxW, int group, tuple of bools output_mask)"];
+
+/** `torch.native_group_norm_backward`: `native_group_norm_backward`. */
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // native_group_norm_backward
+  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (a[4] === null || isTensor(a[4])) && isInt(a[5]) && isInt(a[6]) && isInt(a[7]) && isInt(a[8]) && Array.isArray(a[9])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    const v3: Tensor = a[3] as Tensor;
+    const v4: Tensor | null = a[4] as Tensor | null;
+    const v5: number = a[5] as number;
+    const v6: number = a[6] as number;
+    const v7: number = a[7] as number;
+    const v8: number = a[8] as number;
+    const v9: boolean[] = a[9] as boolean[];
+    if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
+    return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  }
+  return bad_native_group_norm_backward(a);
+}
+
+function bad_native_group_norm_backward(a: readonly unknown[]): never {
+  return badCall("native_group_norm_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "mean", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rstd", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "N", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "C", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "HxW", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "group", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "output_mask", type: "tuple of bools", check: (v) => Array.isArray(v), optional: false, kwOnly: false },
+  ], false, SIGS_native_group_norm_backward);
+}
+
+const SIGS_adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_avg_pool2d`: `adaptive_avg_pool2d`. */
+export function adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function adaptive_avg_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_avg_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_avg_pool2d.call(v0, v1);
+  }
+  return bad_adaptive_avg_pool2d(a);
+}
+
+function bad_adaptive_avg_pool2d(a: readonly unknown[]): never {
+  return badCall("adaptive_avg_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_avg_pool2d);
+}
+
+const SIGS__adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch._adaptive_avg_pool2d`: `_adaptive_avg_pool2d`. */
+export function _adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _adaptive_avg_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten()._adaptive_avg_pool2d.call(v0, v1);
+  }
+  return bad__adaptive_avg_pool2d(a);
+}
+
+function bad__adaptive_avg_pool2d(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__adaptive_avg_pool2d);
+}
+
+const SIGS__adaptive_avg_pool2d_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch._adaptive_avg_pool2d_backward`: `_adaptive_avg_pool2d_backward`. */
+export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _adaptive_avg_pool2d_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+  }
+  return bad__adaptive_avg_pool2d_backward(a);
+}
+
+function bad__adaptive_avg_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__adaptive_avg_pool2d_backward);
+}
+
+const SIGS_adaptive_max_pool2d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool2d`: `adaptive_max_pool2d`. */
+export function adaptive_max_pool2d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_max_pool2d.call(v0, v1);
+  }
+  return bad_adaptive_max_pool2d(a);
+}
+
+function bad_adaptive_max_pool2d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool2d);
+}
+
+const SIGS_adaptive_max_pool2d_backward = ["(Tensor grad_output, Tensor input, Tensor indices)"];
+
+/** `torch.adaptive_max_pool2d_backward`: `adaptive_max_pool2d_backward`. */
+export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
+export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","indices"], ["grad_output","self","indices"], n);
+    return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+  }
+  return bad_adaptive_max_pool2d_backward(a);
+}
+
+function bad_adaptive_max_pool2d_backward(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_adaptive_max_pool2d_backward);
+}
+
+const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool1d_with_indices`: `max_pool1d_with_indices`. */
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool1d_with_indices
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool1d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool1d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool1d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 1);
+    } else v4 = [1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool1d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_max_pool1d_with_indices(a);
+}
+
+function bad_max_pool1d_with_indices(a: readonly unknown[]): never {
+  return badCall("max_pool1d_with_indices", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool1d_with_indices);
+}
+
+const SIGS_max_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
+
+/** `torch.max_pool1d`: `max_pool1d`. */
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // max_pool1d
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("max_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("max_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: number[];
+    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
+    else if (o !== undefined && o.dilation !== undefined) {
+      kwArg("max_pool1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+      v4 = toIntListN(o.dilation, 1);
+    } else v4 = [1];
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("max_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v5 = o.ceil_mode as boolean;
+    } else v5 = false;
+    if (o !== undefined) checkKw("max_pool1d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
+    return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_max_pool1d(a);
+}
+
+function bad_max_pool1d(a: readonly unknown[]): never {
+  return badCall("max_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_max_pool1d);
+}
+
+const SIGS_avg_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True)"];
+
+/** `torch.avg_pool1d`: `avg_pool1d`. */
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // avg_pool1d
+  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    let v2: number[];
+    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
+    else if (o !== undefined && o.stride !== undefined) {
+      kwArg("avg_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+      v2 = toIntListN(o.stride, 1);
+    } else v2 = [];
+    let v3: number[];
+    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
+    else if (o !== undefined && o.padding !== undefined) {
+      kwArg("avg_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+      v3 = toIntListN(o.padding, 1);
+    } else v3 = [0];
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.ceil_mode !== undefined) {
+      kwArg("avg_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+      v4 = o.ceil_mode as boolean;
+    } else v4 = false;
+    let v5: boolean;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
+    else if (o !== undefined && o.count_include_pad !== undefined) {
+      kwArg("avg_pool1d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+      v5 = o.count_include_pad as boolean;
+    } else v5 = true;
+    if (o !== undefined) checkKw("avg_pool1d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
+    return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_avg_pool1d(a);
+}
+
+function bad_avg_pool1d(a: readonly unknown[]): never {
+  return badCall("avg_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "kernel_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: true, kwOnly: false, list: 'int' },
+    { name: "ceil_mode", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "count_include_pad", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_avg_pool1d);
+}
+
+const SIGS_adaptive_avg_pool1d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_avg_pool1d`: `adaptive_avg_pool1d`. */
+export function adaptive_avg_pool1d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function adaptive_avg_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_avg_pool1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_avg_pool1d.call(v0, v1);
+  }
+  return bad_adaptive_avg_pool1d(a);
+}
+
+function bad_adaptive_avg_pool1d(a: readonly unknown[]): never {
+  return badCall("adaptive_avg_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_avg_pool1d);
+}
+
+const SIGS_adaptive_max_pool1d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_max_pool1d`: `adaptive_max_pool1d`. */
+export function adaptive_max_pool1d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+export function adaptive_max_pool1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // adaptive_max_pool1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 1);
+    if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["output_size"], ["self","output_size"], n);
+    return aten().adaptive_max_pool1d.call(v0, v1);
+  }
+  return bad_adaptive_max_pool1d(a);
+}
+
+function bad_adaptive_max_pool1d(a: readonly unknown[]): never {
+  return badCall("adaptive_max_pool1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_max_pool1d);
+}
+
+const SIGS_constant_pad_nd = ["(Tensor input, tuple of ints pad, Number value = 0)"];
+
+/** `torch.constant_pad_nd`: `constant_pad_nd`. */
+export function constant_pad_nd(input: Tensor, pad: readonly number[], options?: { value?: number | boolean }): Tensor;
+export function constant_pad_nd(input: Tensor, pad: readonly number[], value?: number | boolean, options?: { value?: number | boolean }): Tensor;
+export function constant_pad_nd(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // constant_pad_nd
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.value !== undefined) {
+      kwArg("constant_pad_nd", 'value', 'Number', isScalar(o.value), o.value);
+      v2 = o.value as number | boolean;
+    } else v2 = 0;
+    if (o !== undefined) checkKw("constant_pad_nd", o, ["pad","value"], ["self","pad","value"], n);
+    return aten().constant_pad_nd.call(v0, v1, v2);
+  }
+  return bad_constant_pad_nd(a);
+}
+
+function bad_constant_pad_nd(a: readonly unknown[]): never {
+  return badCall("constant_pad_nd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_constant_pad_nd);
+}
+
+const SIGS__pad_circular = ["(Tensor input, tuple of ints pad)"];
+
+/** `torch._pad_circular`: `_pad_circular`. */
+export function _pad_circular(input: Tensor, pad: readonly number[]): Tensor;
+export function _pad_circular(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // _pad_circular
+  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    if (o !== undefined) checkKw("_pad_circular", o, ["pad"], ["self","pad"], n);
+    return aten()._pad_circular.call(v0, v1);
+  }
+  return bad__pad_circular(a);
+}
+
+function bad__pad_circular(a: readonly unknown[]): never {
+  return badCall("_pad_circular", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__pad_circular);
+}
+
+const SIGS_pad = ["(Tensor input, tuple of ints pad, str mode = ..., float value = None)"];
+
+/** `torch.pad`: `pad`. */
+export function pad(input: Tensor, pad: readonly number[], options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(input: Tensor, pad: readonly number[], mode?: string, options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(input: Tensor, pad: readonly number[], mode?: string, value?: number | null, options?: { mode?: string; value?: number | null }): Tensor;
+export function pad(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pad
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || typeof a[2] === 'string') && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntList(a[1]);
+    let v2: string;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as string;
+    else if (o !== undefined && o.mode !== undefined) {
+      kwArg("pad", 'mode', 'str', typeof o.mode === 'string', o.mode);
+      v2 = o.mode as string;
+    } else v2 = "constant";
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.value !== undefined) {
+      kwArg("pad", 'value', 'float', (o.value === null || isFloat(o.value)), o.value);
+      v3 = o.value as number | null;
+    } else v3 = null;
+    if (o !== undefined) checkKw("pad", o, ["pad","mode","value"], ["self","pad","mode","value"], n);
+    return aten().pad.call(v0, v1, v2, v3);
+  }
+  return bad_pad(a);
+}
+
+function bad_pad(a: readonly unknown[]): never {
+  return badCall("pad", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "pad", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "mode", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+    { name: "value", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_pad);
+}
+
+const SIGS_reflection_pad1d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad1d`: `reflection_pad1d`. */
+export function reflection_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("reflection_pad1d", o, ["padding"], ["self","padding"], n);
+    return aten().reflection_pad1d.call(v0, v1);
+  }
+  return bad_reflection_pad1d(a);
+}
+
+function bad_reflection_pad1d(a: readonly unknown[]): never {
+  return badCall("reflection_pad1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad1d);
+}
+
+const SIGS_reflection_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad1d_backward`: `reflection_pad1d_backward`. */
+export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad1d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad1d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().reflection_pad1d_backward.call(v0, v1, v2);
+  }
+  return bad_reflection_pad1d_backward(a);
+}
+
+function bad_reflection_pad1d_backward(a: readonly unknown[]): never {
+  return badCall("reflection_pad1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad1d_backward);
+}
+
+const SIGS_reflection_pad2d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad2d`: `reflection_pad2d`. */
+export function reflection_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 4);
+    if (o !== undefined) checkKw("reflection_pad2d", o, ["padding"], ["self","padding"], n);
+    return aten().reflection_pad2d.call(v0, v1);
+  }
+  return bad_reflection_pad2d(a);
+}
+
+function bad_reflection_pad2d(a: readonly unknown[]): never {
+  return badCall("reflection_pad2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad2d);
+}
+
+const SIGS_reflection_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.reflection_pad2d_backward`: `reflection_pad2d_backward`. */
+export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function reflection_pad2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // reflection_pad2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 4);
+    if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().reflection_pad2d_backward.call(v0, v1, v2);
+  }
+  return bad_reflection_pad2d_backward(a);
+}
+
+function bad_reflection_pad2d_backward(a: readonly unknown[]): never {
+  return badCall("reflection_pad2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_reflection_pad2d_backward);
+}
+
+const SIGS_replication_pad1d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad1d`: `replication_pad1d`. */
+export function replication_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad1d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad1d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    if (o !== undefined) checkKw("replication_pad1d", o, ["padding"], ["self","padding"], n);
+    return aten().replication_pad1d.call(v0, v1);
+  }
+  return bad_replication_pad1d(a);
+}
+
+function bad_replication_pad1d(a: readonly unknown[]): never {
+  return badCall("replication_pad1d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad1d);
+}
+
+const SIGS_replication_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad1d_backward`: `replication_pad1d_backward`. */
+export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad1d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad1d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 2);
+    if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().replication_pad1d_backward.call(v0, v1, v2);
+  }
+  return bad_replication_pad1d_backward(a);
+}
+
+function bad_replication_pad1d_backward(a: readonly unknown[]): never {
+  return badCall("replication_pad1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad1d_backward);
+}
+
+const SIGS_replication_pad2d = ["(Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad2d`: `replication_pad2d`. */
+export function replication_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad2d
+  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 4);
+    if (o !== undefined) checkKw("replication_pad2d", o, ["padding"], ["self","padding"], n);
+    return aten().replication_pad2d.call(v0, v1);
+  }
+  return bad_replication_pad2d(a);
+}
+
+function bad_replication_pad2d(a: readonly unknown[]): never {
+  return badCall("replication_pad2d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad2d);
+}
+
+const SIGS_replication_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
+
+/** `torch.replication_pad2d_backward`: `replication_pad2d_backward`. */
+export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
+export function replication_pad2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // replication_pad2d_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number[] = toIntListN(a[2], 4);
+    if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
+    return aten().replication_pad2d_backward.call(v0, v1, v2);
+  }
+  return bad_replication_pad2d_backward(a);
+}
+
+function bad_replication_pad2d_backward(a: readonly unknown[]): never {
+  return badCall("replication_pad2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_replication_pad2d_backward);
+}
+
+const SIGS_upsample_nearest2d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest2d`: `upsample_nearest2d.vec`, `upsample_nearest2d`. */
+export function upsample_nearest2d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_nearest2d.vec
+  if (n === 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (a[2] === null || Array.isArray(a[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v2: number[] | null = a[2] as number[] | null;
+    if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+    return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+  }
+  // upsample_nearest2d
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (o === undefined || kwFits(o, ["output_size","scales_h","scales_w"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    let v2: number | null;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_nearest2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v2 = o.scales_h as number | null;
+    } else v2 = null;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_nearest2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v3 = o.scales_w as number | null;
+    } else v3 = null;
+    if (o !== undefined) checkKw("upsample_nearest2d", o, ["output_size","scales_h","scales_w"], ["self","output_size","scales_h","scales_w"], n);
+    return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+  }
+  return noMatch("upsample_nearest2d", a, SIGS_upsample_nearest2d);
+}
+
+const SIGS_upsample_nearest2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest2d_backward`: `upsample_nearest2d_backward`. */
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_nearest2d_backward
+  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: number[] = toIntListN(a[2], 4);
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_nearest2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v3 = o.scales_h as number | null;
+    } else v3 = null;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_nearest2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v4 = o.scales_w as number | null;
+    } else v4 = null;
+    if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
+    return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+  }
+  return bad_upsample_nearest2d_backward(a);
+}
+
+function bad_upsample_nearest2d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_nearest2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_nearest2d_backward);
+}
+
+const SIGS_upsample_bilinear2d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bilinear2d`: `upsample_bilinear2d.vec`, `upsample_bilinear2d`. */
+export function upsample_bilinear2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_bilinear2d.vec
+  if (n === 4 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && isBool(a[2]) && (a[3] === null || Array.isArray(a[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
+    const v2: boolean = a[2] as boolean;
+    const v3: number[] | null = a[3] as number[] | null;
+    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+    return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+  }
+  // upsample_bilinear2d
+  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && isBool(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (o === undefined || kwFits(o, ["output_size","align_corners","scales_h","scales_w"]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: boolean = a[2] as boolean;
+    let v3: number | null;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_bilinear2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v3 = o.scales_h as number | null;
+    } else v3 = null;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_bilinear2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v4 = o.scales_w as number | null;
+    } else v4 = null;
+    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["output_size","align_corners","scales_h","scales_w"], ["self","output_size","align_corners","scales_h","scales_w"], n);
+    return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+  }
+  return noMatch("upsample_bilinear2d", a, SIGS_upsample_bilinear2d);
+}
+
+const SIGS_upsample_bilinear2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bilinear2d_backward`: `upsample_bilinear2d_backward`. */
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // upsample_bilinear2d_backward
+  if (n >= 4 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && isBool(a[3]) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (n <= 5 || a[5] === undefined || (a[5] === null || isFloat(a[5])))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number[] = toIntListN(a[1], 2);
+    const v2: number[] = toIntListN(a[2], 4);
+    const v3: boolean = a[3] as boolean;
+    let v4: number | null;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
+    else if (o !== undefined && o.scales_h !== undefined) {
+      kwArg("upsample_bilinear2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+      v4 = o.scales_h as number | null;
+    } else v4 = null;
+    let v5: number | null;
+    if (n > 5 && a[5] !== undefined) v5 = a[5] as number | null;
+    else if (o !== undefined && o.scales_w !== undefined) {
+      kwArg("upsample_bilinear2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+      v5 = o.scales_w as number | null;
+    } else v5 = null;
+    if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+    return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_upsample_bilinear2d_backward(a);
+}
+
+function bad_upsample_bilinear2d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_bilinear2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_bilinear2d_backward);
+}
+
+const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)"];
+
+/** `torch.leaky_relu`: `leaky_relu`. */
+export function leaky_relu(input: Tensor, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu (out=: leaky_relu.out)
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.negative_slope !== undefined) {
+      kwArg("leaky_relu", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+      v1 = o.negative_slope as number | boolean;
+    } else v1 = 0.01;
+    if (o !== undefined) checkKw("leaky_relu", o, ["negative_slope","out"], ["self","negative_slope"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
+      return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+    }
+    return aten().leaky_relu.call(v0, v1);
+  }
+  return bad_leaky_relu(a);
+}
+
+function bad_leaky_relu(a: readonly unknown[]): never {
+  return badCall("leaky_relu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_leaky_relu);
+}
+
+const SIGS_leaky_relu_ = ["(Tensor input, Number negative_slope = 0.01)"];
+
+/** `torch.leaky_relu_`: `leaky_relu_`. */
+export function leaky_relu_(input: Tensor, options?: { negative_slope?: number | boolean }): Tensor;
+export function leaky_relu_(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean }): Tensor;
+export function leaky_relu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu_
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.negative_slope !== undefined) {
+      kwArg("leaky_relu_", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+      v1 = o.negative_slope as number | boolean;
+    } else v1 = 0.01;
+    if (o !== undefined) checkKw("leaky_relu_", o, ["negative_slope"], ["self","negative_slope"], n);
+    return aten().leaky_relu_.call(v0, v1);
+  }
+  return bad_leaky_relu_(a);
+}
+
+function bad_leaky_relu_(a: readonly unknown[]): never {
+  return badCall("leaky_relu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_leaky_relu_);
+}
+
+const SIGS_elu = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1, *, Tensor out = None)"];
+
+/** `torch.elu`: `elu`. */
+export function elu(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu (out=: elu.out)
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("elu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.scale !== undefined) {
+      kwArg("elu", 'scale', 'Number', isScalar(o.scale), o.scale);
+      v2 = o.scale as number | boolean;
+    } else v2 = 1;
+    let v3: number | boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
+    else if (o !== undefined && o.input_scale !== undefined) {
+      kwArg("elu", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+      v3 = o.input_scale as number | boolean;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("elu", o, ["alpha","scale","input_scale","out"], ["self","alpha","scale","input_scale"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("elu", 'out', 'Tensor', isTensor(out), out);
+      return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+    }
+    return aten().elu.call(v0, v1, v2, v3);
+  }
+  return bad_elu(a);
+}
+
+function bad_elu(a: readonly unknown[]): never {
+  return badCall("elu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_elu);
+}
+
+const SIGS_elu_ = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1)"];
+
+/** `torch.elu_`: `elu_`. */
+export function elu_(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu_
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("elu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.scale !== undefined) {
+      kwArg("elu_", 'scale', 'Number', isScalar(o.scale), o.scale);
+      v2 = o.scale as number | boolean;
+    } else v2 = 1;
+    let v3: number | boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
+    else if (o !== undefined && o.input_scale !== undefined) {
+      kwArg("elu_", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+      v3 = o.input_scale as number | boolean;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("elu_", o, ["alpha","scale","input_scale"], ["self","alpha","scale","input_scale"], n);
+    return aten().elu_.call(v0, v1, v2, v3);
+  }
+  return bad_elu_(a);
+}
+
+function bad_elu_(a: readonly unknown[]): never {
+  return badCall("elu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_elu_);
+}
+
+const SIGS_softplus = ["(Tensor input, Number beta = 1, Number threshold = 20, *, Tensor out = None)"];
+
+/** `torch.softplus`: `softplus`. */
+export function softplus(input: Tensor, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(input: Tensor, beta?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(input: Tensor, beta?: number | boolean, threshold?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
+export function softplus(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softplus (out=: softplus.out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.beta !== undefined) {
+      kwArg("softplus", 'beta', 'Number', isScalar(o.beta), o.beta);
+      v1 = o.beta as number | boolean;
+    } else v1 = 1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.threshold !== undefined) {
+      kwArg("softplus", 'threshold', 'Number', isScalar(o.threshold), o.threshold);
+      v2 = o.threshold as number | boolean;
+    } else v2 = 20;
+    if (o !== undefined) checkKw("softplus", o, ["beta","threshold","out"], ["self","beta","threshold"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
+      return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().softplus.call(v0, v1, v2);
+  }
+  return bad_softplus(a);
+}
+
+function bad_softplus(a: readonly unknown[]): never {
+  return badCall("softplus", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_softplus);
+}
+
+const SIGS_hardtanh = ["(Tensor input, Number min_val = -1, Number max_val = 1, *, Tensor out = None)"];
+
+/** `torch.hardtanh`: `hardtanh`. */
+export function hardtanh(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh (out=: hardtanh.out)
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.min_val !== undefined) {
+      kwArg("hardtanh", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+      v1 = o.min_val as number | boolean;
+    } else v1 = -1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.max_val !== undefined) {
+      kwArg("hardtanh", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+      v2 = o.max_val as number | boolean;
+    } else v2 = 1;
+    if (o !== undefined) checkKw("hardtanh", o, ["min_val","max_val","out"], ["self","min_val","max_val"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+    }
+    return aten().hardtanh.call(v0, v1, v2);
+  }
+  return bad_hardtanh(a);
+}
+
+function bad_hardtanh(a: readonly unknown[]): never {
+  return badCall("hardtanh", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardtanh);
+}
+
+const SIGS_hardtanh_ = ["(Tensor input, Number min_val = -1, Number max_val = 1)"];
+
+/** `torch.hardtanh_`: `hardtanh_`. */
+export function hardtanh_(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh_
+  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.min_val !== undefined) {
+      kwArg("hardtanh_", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+      v1 = o.min_val as number | boolean;
+    } else v1 = -1;
+    let v2: number | boolean;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
+    else if (o !== undefined && o.max_val !== undefined) {
+      kwArg("hardtanh_", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+      v2 = o.max_val as number | boolean;
+    } else v2 = 1;
+    if (o !== undefined) checkKw("hardtanh_", o, ["min_val","max_val"], ["self","min_val","max_val"], n);
+    return aten().hardtanh_.call(v0, v1, v2);
+  }
+  return bad_hardtanh_(a);
+}
+
+function bad_hardtanh_(a: readonly unknown[]): never {
+  return badCall("hardtanh_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_hardtanh_);
+}
+
+const SIGS_hardswish = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.hardswish`: `hardswish`. */
+export function hardswish(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function hardswish(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish (out=: hardswish.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardswish", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardswish_out.call(v0, out as Tensor);
+    }
+    return aten().hardswish.call(v0);
+  }
+  return bad_hardswish(a);
+}
+
+function bad_hardswish(a: readonly unknown[]): never {
+  return badCall("hardswish", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardswish);
+}
+
+const SIGS_hardswish_ = ["(Tensor input)"];
+
+/** `torch.hardswish_`: `hardswish_`. */
+export function hardswish_(input: Tensor): Tensor;
+export function hardswish_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardswish_", o, [], ["self"], n);
+    return aten().hardswish_.call(v0);
+  }
+  return bad_hardswish_(a);
+}
+
+function bad_hardswish_(a: readonly unknown[]): never {
+  return badCall("hardswish_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardswish_);
+}
+
+const SIGS_hardsigmoid = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.hardsigmoid`: `hardsigmoid`. */
+export function hardsigmoid(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function hardsigmoid(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid (out=: hardsigmoid.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
+      return aten().hardsigmoid_out.call(v0, out as Tensor);
+    }
+    return aten().hardsigmoid.call(v0);
+  }
+  return bad_hardsigmoid(a);
+}
+
+function bad_hardsigmoid(a: readonly unknown[]): never {
+  return badCall("hardsigmoid", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_hardsigmoid);
+}
+
+const SIGS_hardsigmoid_ = ["(Tensor input)"];
+
+/** `torch.hardsigmoid_`: `hardsigmoid_`. */
+export function hardsigmoid_(input: Tensor): Tensor;
+export function hardsigmoid_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid_", o, [], ["self"], n);
+    return aten().hardsigmoid_.call(v0);
+  }
+  return bad_hardsigmoid_(a);
+}
+
+function bad_hardsigmoid_(a: readonly unknown[]): never {
+  return badCall("hardsigmoid_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardsigmoid_);
+}
+
+const SIGS_mish = ["(Tensor input, *, Tensor out = None)"];
+
+/** `torch.mish`: `mish`. */
+export function mish(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function mish(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish (out=: mish.out)
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mish", o, ["out"], ["self"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("mish", 'out', 'Tensor', isTensor(out), out);
+      return aten().mish_out.call(v0, out as Tensor);
+    }
+    return aten().mish.call(v0);
+  }
+  return bad_mish(a);
+}
+
+function bad_mish(a: readonly unknown[]): never {
+  return badCall("mish", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_mish);
+}
+
+const SIGS_mish_ = ["(Tensor input)"];
+
+/** `torch.mish_`: `mish_`. */
+export function mish_(input: Tensor): Tensor;
+export function mish_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("mish_", o, [], ["self"], n);
+    return aten().mish_.call(v0);
+  }
+  return bad_mish_(a);
+}
+
+function bad_mish_(a: readonly unknown[]): never {
+  return badCall("mish_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mish_);
+}
+
+const SIGS_leaky_relu_backward = ["(Tensor grad_output, Tensor input, Number negative_slope, bool self_is_result)"];
+
+/** `torch.leaky_relu_backward`: `leaky_relu_backward`. */
+export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor;
+export function leaky_relu_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // leaky_relu_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isBool(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: boolean = a[3] as boolean;
+    if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","negative_slope","self_is_result"], ["grad_output","self","negative_slope","self_is_result"], n);
+    return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+  }
+  return bad_leaky_relu_backward(a);
+}
+
+function bad_leaky_relu_backward(a: readonly unknown[]): never {
+  return badCall("leaky_relu_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "negative_slope", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "self_is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+  ], false, SIGS_leaky_relu_backward);
+}
+
+const SIGS_elu_backward = ["(Tensor grad_output, Number alpha, Number scale, Number input_scale, bool is_result, Tensor self_or_result)"];
+
+/** `torch.elu_backward`: `elu_backward`. */
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor): Tensor;
+export function elu_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // elu_backward
+  if (n === 6 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && isScalar(a[3]) && isBool(a[4]) && isTensor(a[5])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    const v4: boolean = a[4] as boolean;
+    const v5: Tensor = a[5] as Tensor;
+    if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
+    return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+  }
+  return bad_elu_backward(a);
+}
+
+function bad_elu_backward(a: readonly unknown[]): never {
+  return badCall("elu_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "scale", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "input_scale", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "is_result", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "self_or_result", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_elu_backward);
+}
+
+const SIGS_softplus_backward = ["(Tensor grad_output, Tensor input, Number beta, Number threshold)"];
+
+/** `torch.softplus_backward`: `softplus_backward`. */
+export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, threshold: number | boolean): Tensor;
+export function softplus_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // softplus_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","beta","threshold"], ["grad_output","self","beta","threshold"], n);
+    return aten().softplus_backward.call(v0, v1, v2, v3);
+  }
+  return bad_softplus_backward(a);
+}
+
+function bad_softplus_backward(a: readonly unknown[]): never {
+  return badCall("softplus_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "beta", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "threshold", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_softplus_backward);
+}
+
+const SIGS_hardtanh_backward = ["(Tensor grad_output, Tensor input, Number min_val, Number max_val)"];
+
+/** `torch.hardtanh_backward`: `hardtanh_backward`. */
+export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor;
+export function hardtanh_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardtanh_backward
+  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: number | boolean = a[2] as number | boolean;
+    const v3: number | boolean = a[3] as number | boolean;
+    if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","min_val","max_val"], ["grad_output","self","min_val","max_val"], n);
+    return aten().hardtanh_backward.call(v0, v1, v2, v3);
+  }
+  return bad_hardtanh_backward(a);
+}
+
+function bad_hardtanh_backward(a: readonly unknown[]): never {
+  return badCall("hardtanh_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min_val", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: "max_val", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardtanh_backward);
+}
+
+const SIGS_hardswish_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.hardswish_backward`: `hardswish_backward`. */
+export function hardswish_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function hardswish_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardswish_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().hardswish_backward.call(v0, v1);
+  }
+  return bad_hardswish_backward(a);
+}
+
+function bad_hardswish_backward(a: readonly unknown[]): never {
+  return badCall("hardswish_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardswish_backward);
+}
+
+const SIGS_hardsigmoid_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.hardsigmoid_backward`: `hardsigmoid_backward`. */
+export function hardsigmoid_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function hardsigmoid_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // hardsigmoid_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().hardsigmoid_backward.call(v0, v1);
+  }
+  return bad_hardsigmoid_backward(a);
+}
+
+function bad_hardsigmoid_backward(a: readonly unknown[]): never {
+  return badCall("hardsigmoid_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_hardsigmoid_backward);
+}
+
+const SIGS_mish_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch.mish_backward`: `mish_backward`. */
+export function mish_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function mish_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // mish_backward
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    if (o !== undefined) checkKw("mish_backward", o, ["grad_output"], ["grad_output","self"], n);
+    return aten().mish_backward.call(v0, v1);
+  }
+  return bad_mish_backward(a);
+}
+
+function bad_mish_backward(a: readonly unknown[]): never {
+  return badCall("mish_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_mish_backward);
+}
+
+const SIGS_log_sigmoid = ["(Tensor input)"];
+
+/** `torch.log_sigmoid`: `log_sigmoid`. */
+export function log_sigmoid(input: Tensor): Tensor;
+export function log_sigmoid(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid", o, [], ["self"], n);
+    return aten().log_sigmoid.call(v0);
+  }
+  return bad_log_sigmoid(a);
+}
+
+function bad_log_sigmoid(a: readonly unknown[]): never {
+  return badCall("log_sigmoid", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid);
+}
+
+const SIGS_log_sigmoid_forward = ["(Tensor input)"];
+
+/** `torch.log_sigmoid_forward`: `log_sigmoid_forward`. */
+export function log_sigmoid_forward(input: Tensor): [Tensor, Tensor];
+export function log_sigmoid_forward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid_forward
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid_forward", o, [], ["self"], n);
+    return aten().log_sigmoid_forward.call(v0);
+  }
+  return bad_log_sigmoid_forward(a);
+}
+
+function bad_log_sigmoid_forward(a: readonly unknown[]): never {
+  return badCall("log_sigmoid_forward", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid_forward);
+}
+
+const SIGS_log_sigmoid_backward = ["(Tensor grad_output, Tensor input, Tensor buffer)"];
+
+/** `torch.log_sigmoid_backward`: `log_sigmoid_backward`. */
+export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, buffer: Tensor): Tensor;
+export function log_sigmoid_backward(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // log_sigmoid_backward
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","buffer"], ["grad_output","self","buffer"], n);
+    return aten().log_sigmoid_backward.call(v0, v1, v2);
+  }
+  return bad_log_sigmoid_backward(a);
+}
+
+function bad_log_sigmoid_backward(a: readonly unknown[]): never {
+  return badCall("log_sigmoid_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "buffer", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_log_sigmoid_backward);
+}
+
+const SIGS_selu = ["(Tensor input)"];
+
+/** `torch.selu`: `selu`. */
+export function selu(input: Tensor): Tensor;
+export function selu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // selu
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("selu", o, [], ["self"], n);
+    return aten().selu.call(v0);
+  }
+  return bad_selu(a);
+}
+
+function bad_selu(a: readonly unknown[]): never {
+  return badCall("selu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_selu);
+}
+
+const SIGS_selu_ = ["(Tensor input)"];
+
+/** `torch.selu_`: `selu_`. */
+export function selu_(input: Tensor): Tensor;
+export function selu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // selu_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("selu_", o, [], ["self"], n);
+    return aten().selu_.call(v0);
+  }
+  return bad_selu_(a);
+}
+
+function bad_selu_(a: readonly unknown[]): never {
+  return badCall("selu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_selu_);
+}
+
+const SIGS_celu = ["(Tensor input, Number alpha = 1)"];
+
+/** `torch.celu`: `celu`. */
+export function celu(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function celu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function celu(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // celu
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("celu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    if (o !== undefined) checkKw("celu", o, ["alpha"], ["self","alpha"], n);
+    return aten().celu.call(v0, v1);
+  }
+  return bad_celu(a);
+}
+
+function bad_celu(a: readonly unknown[]): never {
+  return badCall("celu", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_celu);
+}
+
+const SIGS_celu_ = ["(Tensor input, Number alpha = 1)"];
+
+/** `torch.celu_`: `celu_`. */
+export function celu_(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
+export function celu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
+export function celu_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // celu_
+  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number | boolean;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
+    else if (o !== undefined && o.alpha !== undefined) {
+      kwArg("celu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+      v1 = o.alpha as number | boolean;
+    } else v1 = 1;
+    if (o !== undefined) checkKw("celu_", o, ["alpha"], ["self","alpha"], n);
+    return aten().celu_.call(v0, v1);
+  }
+  return bad_celu_(a);
+}
+
+function bad_celu_(a: readonly unknown[]): never {
+  return badCall("celu_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "alpha", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+  ], false, SIGS_celu_);
+}
+
+const SIGS_relu6 = ["(Tensor input)"];
+
+/** `torch.relu6`: `relu6`. */
+export function relu6(input: Tensor): Tensor;
+export function relu6(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu6
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu6", o, [], ["self"], n);
+    return aten().relu6.call(v0);
+  }
+  return bad_relu6(a);
+}
+
+function bad_relu6(a: readonly unknown[]): never {
+  return badCall("relu6", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu6);
+}
+
+const SIGS_relu6_ = ["(Tensor input)"];
+
+/** `torch.relu6_`: `relu6_`. */
+export function relu6_(input: Tensor): Tensor;
+export function relu6_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // relu6_
+  if (n === 1 && isTensor(a[0])) {
+    const v0: Tensor = a[0] as Tensor;
+    if (o !== undefined) checkKw("relu6_", o, [], ["self"], n);
+    return aten().relu6_.call(v0);
+  }
+  return bad_relu6_(a);
+}
+
+function bad_relu6_(a: readonly unknown[]): never {
+  return badCall("relu6_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_relu6_);
+}
+
+const SIGS_smooth_l1_loss = ["(Tensor input, Tensor target, int reduction = 1, float beta = 1)"];
+
+/** `torch.smooth_l1_loss`: `smooth_l1_loss`. */
+export function smooth_l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, beta?: number, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // smooth_l1_loss
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("smooth_l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.beta !== undefined) {
+      kwArg("smooth_l1_loss", 'beta', 'float', isFloat(o.beta), o.beta);
+      v3 = o.beta as number;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("smooth_l1_loss", o, ["target","reduction","beta"], ["self","target","reduction","beta"], n);
+    return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+  }
+  return bad_smooth_l1_loss(a);
+}
+
+function bad_smooth_l1_loss(a: readonly unknown[]): never {
+  return badCall("smooth_l1_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "beta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_smooth_l1_loss);
+}
+
+const SIGS_huber_loss = ["(Tensor input, Tensor target, int reduction = 1, float delta = 1)"];
+
+/** `torch.huber_loss`: `huber_loss`. */
+export function huber_loss(input: Tensor, target: Tensor, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number, delta?: number, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // huber_loss
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("huber_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.delta !== undefined) {
+      kwArg("huber_loss", 'delta', 'float', isFloat(o.delta), o.delta);
+      v3 = o.delta as number;
+    } else v3 = 1;
+    if (o !== undefined) checkKw("huber_loss", o, ["target","reduction","delta"], ["self","target","reduction","delta"], n);
+    return aten().huber_loss.call(v0, v1, v2, v3);
+  }
+  return bad_huber_loss(a);
+}
+
+function bad_huber_loss(a: readonly unknown[]): never {
+  return badCall("huber_loss", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "delta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_huber_loss);
+}
+
+const SIGS_kl_div = ["(Tensor input, Tensor target, int reduction = 1, *, bool log_target = False)"];
+
+/** `torch.kl_div`: `kl_div`. */
+export function kl_div(input: Tensor, target: Tensor, options?: { reduction?: number; log_target?: boolean }): Tensor;
+export function kl_div(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; log_target?: boolean }): Tensor;
+export function kl_div(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // kl_div
+  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.reduction !== undefined) {
+      kwArg("kl_div", 'reduction', 'int', isInt(o.reduction), o.reduction);
+      v2 = o.reduction as number;
+    } else v2 = 1;
+    let k0: boolean;
+    if (o !== undefined && o.log_target !== undefined) {
+      kwArg("kl_div", 'log_target', 'bool', isBool(o.log_target), o.log_target);
+      k0 = o.log_target as boolean;
+    } else k0 = false;
+    if (o !== undefined) checkKw("kl_div", o, ["target","reduction","log_target"], ["self","target","reduction"], n);
+    return aten().kl_div.call(v0, v1, v2, k0);
+  }
+  return bad_kl_div(a);
+}
+
+function bad_kl_div(a: readonly unknown[]): never {
+  return badCall("kl_div", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "log_target", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_kl_div);
+}
+
+const SIGS_cosine_similarity = ["(Tensor x1, Tensor x2, int dim = 1, float eps = 1e-8)"];
+
+/** `torch.cosine_similarity`: `cosine_similarity`. */
+export function cosine_similarity(x1: Tensor, x2: Tensor, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, eps?: number, options?: { dim?: number; eps?: number }): Tensor;
+export function cosine_similarity(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // cosine_similarity
+  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.dim !== undefined) {
+      kwArg("cosine_similarity", 'dim', 'int', isInt(o.dim), o.dim);
+      v2 = o.dim as number;
+    } else v2 = 1;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("cosine_similarity", 'eps', 'float', isFloat(o.eps), o.eps);
+      v3 = o.eps as number;
+    } else v3 = 1e-8;
+    if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
+    return aten().cosine_similarity.call(v0, v1, v2, v3);
+  }
+  return bad_cosine_similarity(a);
+}
+
+function bad_cosine_similarity(a: readonly unknown[]): never {
+  return badCall("cosine_similarity", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+  ], false, SIGS_cosine_similarity);
+}
+
+const SIGS_pairwise_distance = ["(Tensor x1, Tensor x2, float p = 2, float eps = 0.000001, bool keepdim = False)"];
+
+/** `torch.pairwise_distance`: `pairwise_distance`. */
+export function pairwise_distance(x1: Tensor, x2: Tensor, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, keepdim?: boolean, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
+export function pairwise_distance(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // pairwise_distance
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.p !== undefined) {
+      kwArg("pairwise_distance", 'p', 'float', isFloat(o.p), o.p);
+      v2 = o.p as number;
+    } else v2 = 2;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.eps !== undefined) {
+      kwArg("pairwise_distance", 'eps', 'float', isFloat(o.eps), o.eps);
+      v3 = o.eps as number;
+    } else v3 = 0.000001;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.keepdim !== undefined) {
+      kwArg("pairwise_distance", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+      v4 = o.keepdim as boolean;
+    } else v4 = false;
+    if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
+    return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+  }
+  return bad_pairwise_distance(a);
+}
+
+function bad_pairwise_distance(a: readonly unknown[]): never {
+  return badCall("pairwise_distance", a, [
+    { name: "x1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "x2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_pairwise_distance);
+}
+
+const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+/** `torch.addcmul`: `addcmul`. */
+export function addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+export function addcmul(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcmul (out=: addcmul.out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+    }
+    return aten().addcmul.call(v0, v1, v2, k0);
+  }
+  return bad_addcmul(a);
+}
+
+function bad_addcmul(a: readonly unknown[]): never {
+  return badCall("addcmul", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcmul);
+}
+
+const SIGS_addcdiv = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+/** `torch.addcdiv`: `addcdiv`. */
+export function addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+export function addcdiv(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcdiv (out=: addcdiv.out)
+  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    const v2: Tensor = a[2] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+    }
+    return aten().addcdiv.call(v0, v1, v2, k0);
+  }
+  return bad_addcdiv(a);
+}
+
+function bad_addcdiv(a: readonly unknown[]): never {
+  return badCall("addcdiv", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcdiv);
+}
+
+const SIGS_clamp_min = ["(Tensor input, Number min, *, Tensor out = None)"];
+
+/** `torch.clamp_min`: `clamp_min`. */
+export function clamp_min(input: Tensor, min: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_min(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min (out=: clamp_min.out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["self","min"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_min_out.call(v0, v1, out as Tensor);
+    }
+    return aten().clamp_min.call(v0, v1);
+  }
+  return bad_clamp_min(a);
+}
+
+function bad_clamp_min(a: readonly unknown[]): never {
+  return badCall("clamp_min", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_min);
+}
+
+const SIGS_clamp_min_ = ["(Tensor input, Number min)"];
+
+/** `torch.clamp_min_`: `clamp_min_`. */
+export function clamp_min_(input: Tensor, min: number | boolean): Tensor;
+export function clamp_min_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min_
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["self","min"], n);
+    return aten().clamp_min_.call(v0, v1);
+  }
+  return bad_clamp_min_(a);
+}
+
+function bad_clamp_min_(a: readonly unknown[]): never {
+  return badCall("clamp_min_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_min_);
+}
+
+const SIGS_clamp_max = ["(Tensor input, Number max, *, Tensor out = None)"];
+
+/** `torch.clamp_max`: `clamp_max`. */
+export function clamp_max(input: Tensor, max: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_max(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max (out=: clamp_max.out)
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["self","max"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_max_out.call(v0, v1, out as Tensor);
+    }
+    return aten().clamp_max.call(v0, v1);
+  }
+  return bad_clamp_max(a);
+}
+
+function bad_clamp_max(a: readonly unknown[]): never {
+  return badCall("clamp_max", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_max);
+}
+
+const SIGS_clamp_max_ = ["(Tensor input, Number max)"];
+
+/** `torch.clamp_max_`: `clamp_max_`. */
+export function clamp_max_(input: Tensor, max: number | boolean): Tensor;
+export function clamp_max_(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max_
+  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: number | boolean = a[1] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["self","max"], n);
+    return aten().clamp_max_.call(v0, v1);
+  }
+  return bad_clamp_max_(a);
+}
+
+function bad_clamp_max_(a: readonly unknown[]): never {
+  return badCall("clamp_max_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_max_);
+}
+
+const SIGS_isclose = ["(Tensor input, Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
+
+/** `torch.isclose`: `isclose`. */
+export function isclose(input: Tensor, other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isclose
+  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.rtol !== undefined) {
+      kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+      v2 = o.rtol as number;
+    } else v2 = 0.00001;
+    let v3: number;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
+    else if (o !== undefined && o.atol !== undefined) {
+      kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
+      v3 = o.atol as number;
+    } else v3 = 1e-8;
+    let v4: boolean;
+    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
+    else if (o !== undefined && o.equal_nan !== undefined) {
+      kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+      v4 = o.equal_nan as boolean;
+    } else v4 = false;
+    if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["self","other","rtol","atol","equal_nan"], n);
+    return aten().isclose.call(v0, v1, v2, v3, v4);
+  }
+  return bad_isclose(a);
+}
+
+function bad_isclose(a: readonly unknown[]): never {
+  return badCall("isclose", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rtol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_isclose);
+}

@@ -525,6 +525,27 @@ export interface TensorMethods {
   norm(p?: number | boolean, options?: { p?: number | boolean }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcmul(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+  /** `addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcmul_(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean }): this;
+  /** `addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcdiv(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
+  /** `addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean }): this;
+  /** `clamp_min(Tensor self, Scalar min) -> Tensor` */
+  clamp_min(min: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)` */
+  clamp_min_(min: number | boolean): this;
+  /** `clamp_max(Tensor self, Scalar max) -> Tensor` */
+  clamp_max(max: number | boolean, options?: { out?: Tensor }): Tensor;
+  /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)` */
+  clamp_max_(max: number | boolean): this;
+  /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
+  isclose(other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -5617,6 +5638,281 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.norm", a, SIGS_norm);
 }
 
+const SIGS_addcmul = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcmul (out=: addcmul.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcmul_out.call(this, v0, v1, k0, out as Tensor);
+    }
+    return aten().addcmul.call(this, v0, v1, k0);
+  }
+  return bad_addcmul(a);
+}
+
+function bad_addcmul(a: readonly unknown[]): never {
+  return badCall("addcmul", a, [
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcmul);
+}
+
+const SIGS_addcmul_ = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1)"];
+
+function method_addcmul_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcmul_
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcmul_", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcmul_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
+    return aten().addcmul_.call(this, v0, v1, k0);
+  }
+  return bad_addcmul_(a);
+}
+
+function bad_addcmul_(a: readonly unknown[]): never {
+  return badCall("addcmul_", a, [
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcmul_);
+}
+
+const SIGS_addcdiv = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
+
+function method_addcdiv(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcdiv (out=: addcdiv.out)
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
+      return aten().addcdiv_out.call(this, v0, v1, k0, out as Tensor);
+    }
+    return aten().addcdiv.call(this, v0, v1, k0);
+  }
+  return bad_addcdiv(a);
+}
+
+function bad_addcdiv(a: readonly unknown[]): never {
+  return badCall("addcdiv", a, [
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcdiv);
+}
+
+const SIGS_addcdiv_ = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1)"];
+
+function method_addcdiv_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // addcdiv_
+  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
+    const v0: Tensor = a[0] as Tensor;
+    const v1: Tensor = a[1] as Tensor;
+    let k0: number | boolean;
+    if (o !== undefined && o.value !== undefined) {
+      kwArg("addcdiv_", 'value', 'Number', isScalar(o.value), o.value);
+      k0 = o.value as number | boolean;
+    } else k0 = 1;
+    if (o !== undefined) checkKw("addcdiv_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
+    return aten().addcdiv_.call(this, v0, v1, k0);
+  }
+  return bad_addcdiv_(a);
+}
+
+function bad_addcdiv_(a: readonly unknown[]): never {
+  return badCall("addcdiv_", a, [
+    { name: "tensor1", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "tensor2", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: true },
+  ], false, SIGS_addcdiv_);
+}
+
+const SIGS_clamp_min = ["(Number min, *, Tensor out = None)"];
+
+function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min (out=: clamp_min.out)
+  if (n === 1 && isScalar(a[0])) {
+    const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["min"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_min_out.call(this, v0, out as Tensor);
+    }
+    return aten().clamp_min.call(this, v0);
+  }
+  return bad_clamp_min(a);
+}
+
+function bad_clamp_min(a: readonly unknown[]): never {
+  return badCall("clamp_min", a, [
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_min);
+}
+
+const SIGS_clamp_min_ = ["(Number min)"];
+
+function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_min_
+  if (n === 1 && isScalar(a[0])) {
+    const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
+    return aten().clamp_min_.call(this, v0);
+  }
+  return bad_clamp_min_(a);
+}
+
+function bad_clamp_min_(a: readonly unknown[]): never {
+  return badCall("clamp_min_", a, [
+    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_min_);
+}
+
+const SIGS_clamp_max = ["(Number max, *, Tensor out = None)"];
+
+function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max (out=: clamp_max.out)
+  if (n === 1 && isScalar(a[0])) {
+    const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["max"], n);
+    const out = o === undefined ? undefined : o.out;
+    if (out !== undefined && out !== null) {
+      kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+      return aten().clamp_max_out.call(this, v0, out as Tensor);
+    }
+    return aten().clamp_max.call(this, v0);
+  }
+  return bad_clamp_max(a);
+}
+
+function bad_clamp_max(a: readonly unknown[]): never {
+  return badCall("clamp_max", a, [
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
+  ], false, SIGS_clamp_max);
+}
+
+const SIGS_clamp_max_ = ["(Number max)"];
+
+function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // clamp_max_
+  if (n === 1 && isScalar(a[0])) {
+    const v0: number | boolean = a[0] as number | boolean;
+    if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
+    return aten().clamp_max_.call(this, v0);
+  }
+  return bad_clamp_max_(a);
+}
+
+function bad_clamp_max_(a: readonly unknown[]): never {
+  return badCall("clamp_max_", a, [
+    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
+  ], false, SIGS_clamp_max_);
+}
+
+const SIGS_isclose = ["(Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
+
+function method_isclose(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  // isclose
+  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isFloat(a[1])) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
+    const v0: Tensor = a[0] as Tensor;
+    let v1: number;
+    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
+    else if (o !== undefined && o.rtol !== undefined) {
+      kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+      v1 = o.rtol as number;
+    } else v1 = 0.00001;
+    let v2: number;
+    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
+    else if (o !== undefined && o.atol !== undefined) {
+      kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
+      v2 = o.atol as number;
+    } else v2 = 1e-8;
+    let v3: boolean;
+    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
+    else if (o !== undefined && o.equal_nan !== undefined) {
+      kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+      v3 = o.equal_nan as boolean;
+    } else v3 = false;
+    if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
+    return aten().isclose.call(this, v0, v1, v2, v3);
+  }
+  return bad_isclose(a);
+}
+
+function bad_isclose(a: readonly unknown[]): never {
+  return badCall("isclose", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rtol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_isclose);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -5819,5 +6115,14 @@ export function installTensorMethods(proto: object): void {
     cumprod: { value: method_cumprod, writable: true, configurable: true },
     cumprod_: { value: method_cumprod_, writable: true, configurable: true },
     norm: { value: method_norm, writable: true, configurable: true },
+    addcmul: { value: method_addcmul, writable: true, configurable: true },
+    addcmul_: { value: method_addcmul_, writable: true, configurable: true },
+    addcdiv: { value: method_addcdiv, writable: true, configurable: true },
+    addcdiv_: { value: method_addcdiv_, writable: true, configurable: true },
+    clamp_min: { value: method_clamp_min, writable: true, configurable: true },
+    clamp_min_: { value: method_clamp_min_, writable: true, configurable: true },
+    clamp_max: { value: method_clamp_max, writable: true, configurable: true },
+    clamp_max_: { value: method_clamp_max_, writable: true, configurable: true },
+    isclose: { value: method_isclose, writable: true, configurable: true },
   });
 }

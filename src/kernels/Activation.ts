@@ -3,8 +3,10 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
-import { TensorIterator, cpuKernel } from '../iter/index.js';
+import { aten } from '../generated/Operators.js';
+import { TensorIterator, TensorIteratorConfig, cpuKernel } from '../iter/index.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import type { StructuredKernel } from './TensorMeta.js';
 import { GELU_BETA, GELU_KAPPA, SPECS, SQRT1_2, build, erfDouble, rounderFor, runLoop } from './UnaryOps.js';
 
 // ---- relu (functional and in-place only, as in PyTorch) --------------------------------------------
@@ -68,4 +70,224 @@ export function gelu_(_ks: DispatchKeySet, self: Tensor, approximate: string = '
 export function geluOut(_ks: DispatchKeySet, self: Tensor, approximate: string, out: Tensor): Tensor {
   geluLoop(TensorIterator.unaryOp(out, self), geluIsTanh(approximate));
   return out;
+}
+
+// ---- the activations of issue 15: leaky_relu, elu, softplus, hardtanh, hardswish, hardsigmoid, mish, log_sigmoid
+// (structured pointwise, their functional / in-place / out= variants generated) and their backward operators;
+// selu, celu and relu6 are compositions (Activation.cpp). Each loop computes in double and rounds once to the
+// dtype (PyTorch's float kernels compute in float: the values agree to a few ulps).
+
+type Num = number | boolean;
+
+/** A structured unary floating-point op: `f(scalars)` gives the elementwise function. */
+function floatUnary(name: string, f: (...args: number[]) => (x: number) => number): StructuredKernel<[Tensor, ...Num[]]> {
+  return {
+    meta: (out, self) => TensorIterator.unaryOp(out, self),
+    impl(iter, _self, ...args) {
+      if (iter.isMeta) return;
+      const dtype = iter.commonDtype;
+      if (!isFloatingType(dtype)) throw notImplementedForDtype(name, dtype);
+      const r = rounderFor(dtype);
+      const g = f(...args.map((a) => Number(a)));
+      cpuKernel(iter, (x) => r(g(x)));
+    },
+  };
+}
+
+/** A backward operator: `f(grad, x)` over the broadcast (grad_output, self) pair. */
+function floatBackward(ks: DispatchKeySet, name: string, grad: Tensor, self: Tensor, f: (g: number, x: number) => number): Tensor {
+  void ks;
+  const iter = TensorIterator.binaryOp(null, grad, self);
+  if (!iter.isMeta) {
+    const dtype = iter.commonDtype;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype(name, dtype);
+    const r = rounderFor(dtype);
+    cpuKernel(iter, (g, x) => r(f(g, x)));
+  }
+  return iter.output() as Tensor;
+}
+
+const softplusOf = (x: number): number => (x > 20 ? x : Math.log1p(Math.exp(x)));
+
+export const leakyReluStructured = floatUnary(
+  'leaky_relu_cpu',
+  (slope = 0) =>
+    (x) =>
+      x > 0 ? x : x * slope,
+);
+
+export function leakyReluBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor, negativeSlope: Num, selfIsResult: boolean): Tensor {
+  const s = Number(negativeSlope);
+  if (selfIsResult && s < 0) {
+    throw new Error(
+      'In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward calculation with negative slope',
+    );
+  }
+  return floatBackward(ks, 'leaky_relu_backward_cpu', grad, self, (g, x) => (x > 0 ? g : g * s));
+}
+
+export const eluStructured = floatUnary(
+  'elu_cpu',
+  (alpha = 1, scale = 1, inputScale = 1) =>
+    (x) =>
+      x <= 0 ? Math.expm1(x * inputScale) * alpha * scale : x * scale,
+);
+
+export function eluBackward(
+  ks: DispatchKeySet,
+  grad: Tensor,
+  alpha: Num,
+  scale: Num,
+  inputScale: Num,
+  isResult: boolean,
+  selfOrResult: Tensor,
+): Tensor {
+  const [negcoef, poscoef, negiptcoef] = [Number(alpha) * Number(scale), Number(scale), Number(inputScale)];
+  if (isResult && Number(alpha) < 0) {
+    throw new Error(
+      'In-place elu backward calculation is triggered with a negative slope which is not supported. This is caused by calling in-place forward function with a negative slope, please call out-of-place version instead.',
+    );
+  }
+  return floatBackward(ks, 'elu_backward_cpu', grad, selfOrResult, (g, b) =>
+    isResult
+      ? b <= 0
+        ? g * negiptcoef * (b + negcoef)
+        : g * poscoef
+      : b <= 0
+        ? g * negiptcoef * negcoef * Math.exp(b * negiptcoef)
+        : g * poscoef,
+  );
+}
+
+export const softplusStructured = floatUnary(
+  'softplus_cpu',
+  (beta = 1, threshold = 20) =>
+    (x) =>
+      x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta,
+);
+
+export function softplusBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor, beta: Num, threshold: Num): Tensor {
+  const [b, t] = [Number(beta), Number(threshold)];
+  return floatBackward(ks, 'softplus_backward_cpu', grad, self, (g, x) => {
+    if (x * b > t) return g;
+    const z = Math.exp(x * b);
+    return (g * z) / (z + 1);
+  });
+}
+
+/** hardtanh: a clamp (integer dtypes too, as hardtanh_out calls clamp_out); Bool is rejected. */
+export const hardtanhStructured: StructuredKernel<[Tensor, Num, Num]> = {
+  meta: (out, self) => TensorIterator.unaryOp(out, self),
+  impl(iter, _self, minVal, maxVal) {
+    if (iter.isMeta) return;
+    const dtype = iter.commonDtype;
+    if (dtype === ScalarType.Bool) throw new Error('Bool inputs not supported for hardtanh');
+    const [lo, hi] = [Number(minVal), Number(maxVal)];
+    if (dtype === ScalarType.Byte && (lo < 0 || hi < 0)) {
+      throw new Error('hardtanh with uint8 inputs ... min_val and max_val must be non-negative');
+    }
+    const r = rounderFor(dtype);
+    const [l, h] = isFloatingType(dtype) ? [r(lo), r(hi)] : [Math.trunc(lo), Math.trunc(hi)];
+    cpuKernel(iter, (x) => (x !== x ? x : Math.min(Math.max(x, l), h)));
+  },
+};
+
+export function hardtanhBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor, minVal: Num, maxVal: Num): Tensor {
+  const [lo, hi] = [Number(minVal), Number(maxVal)];
+  return floatBackward(ks, 'hardtanh_backward_cpu', grad, self, (g, x) => (x <= lo || x >= hi ? 0 : g));
+}
+
+export const hardswishStructured = floatUnary('hardswish_cpu', () => (x) => (x * Math.min(Math.max(x + 3, 0), 6)) / 6);
+
+export function hardswishBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor): Tensor {
+  return floatBackward(ks, 'hardswish_backward_cpu', grad, self, (g, x) => (x < -3 ? 0 : x <= 3 ? g * (x / 3 + 0.5) : g));
+}
+
+export const hardsigmoidStructured = floatUnary('hardsigmoid_cpu', () => (x) => Math.min(Math.max(x + 3, 0), 6) / 6);
+
+export function hardsigmoidBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor): Tensor {
+  return floatBackward(ks, 'hardsigmoid_backward_cpu', grad, self, (g, x) => (x > -3 && x < 3 ? g / 6 : 0));
+}
+
+export const mishStructured = floatUnary('mish_cpu', () => (x) => x * Math.tanh(softplusOf(x)));
+
+export function mishBackward(ks: DispatchKeySet, grad: Tensor, self: Tensor): Tensor {
+  return floatBackward(ks, 'mish_backward_cpu', grad, self, (g, x) => {
+    const sigmoid = 1 / (1 + Math.exp(-x));
+    const t = Math.tanh(softplusOf(x));
+    return g * (t + x * sigmoid * (1 - t * t));
+  });
+}
+
+/** `log_sigmoid_forward(self) -> (output, buffer)`: min(x, 0) - log1p(exp(-|x|)), buffer exp(-|x|). */
+export function logSigmoidForward(_ks: DispatchKeySet, self: Tensor): [Tensor, Tensor] {
+  const out = TensorIterator.unaryOp(null, self);
+  const buf = TensorIterator.unaryOp(null, self);
+  if (!out.isMeta) {
+    const dtype = out.commonDtype;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype('log_sigmoid_cpu', dtype);
+    const r = rounderFor(dtype);
+    cpuKernel(out, (x) => r(Math.min(x, 0) - Math.log1p(Math.exp(-Math.abs(x)))));
+    cpuKernel(buf, (x) => r(Math.exp(-Math.abs(x))));
+  }
+  return [out.output() as Tensor, buf.output() as Tensor];
+}
+
+/** `log_sigmoid(self)`, CompositeImplicitAutograd: the output of log_sigmoid_forward (LogSigmoidBackward0). */
+export function logSigmoid(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().log_sigmoid_forward.call(self)[0];
+}
+
+export function logSigmoidBackward(_ks: DispatchKeySet, grad: Tensor, self: Tensor, buffer: Tensor): Tensor {
+  const iter = new TensorIteratorConfig().addOutput(null).addConstInput(grad).addConstInput(self).addConstInput(buffer).build();
+  if (!iter.isMeta) {
+    const dtype = iter.commonDtype;
+    if (!isFloatingType(dtype)) throw notImplementedForDtype('log_sigmoid_backward_cpu', dtype);
+    const r = rounderFor(dtype);
+    cpuKernel(iter, (g, x, z) => {
+      const neg = x < 0;
+      return r(g * ((neg ? 1 : 0) - (neg ? 1 : -1) * (z / (1 + z))));
+    });
+  }
+  return iter.output() as Tensor;
+}
+
+/** `selu(self)`, CompositeImplicitAutograd: elu with SELU's alpha and scale (EluBackward0). */
+const SELU_ALPHA = 1.6732632423543772;
+const SELU_SCALE = 1.0507009873554805;
+export function selu(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().elu.call(self, SELU_ALPHA, SELU_SCALE, 1);
+}
+export function selu_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().elu_.call(self, SELU_ALPHA, SELU_SCALE, 1);
+}
+
+function celuCheck(alpha: Num): number {
+  const a = Number(alpha);
+  if (a === 0) throw new Error('ZeroDivisionError: alpha cannot be 0 for CELU');
+  return a;
+}
+
+/**
+ * `celu(self, alpha=1.)`: elu's loop with (alpha, 1, 1 / alpha). PyTorch's is CompositeExplicitAutograd over
+ * elu; here the loop runs in this kernel (registered at CPU and Meta), so no inner elu is dispatched.
+ */
+export function celu(_ks: DispatchKeySet, self: Tensor, alpha: Num = 1): Tensor {
+  const a = celuCheck(alpha);
+  const iter = eluStructured.meta(null, self, a, 1, 1 / a);
+  eluStructured.impl(iter, self, a, 1, 1 / a);
+  return iter.output() as Tensor;
+}
+export function celu_(_ks: DispatchKeySet, self: Tensor, alpha: Num = 1): Tensor {
+  const a = celuCheck(alpha);
+  eluStructured.impl(eluStructured.meta(self, self, a, 1, 1 / a), self, a, 1, 1 / a);
+  return self;
+}
+
+/** `relu6(self)`, CompositeImplicitAutograd: hardtanh(self, 0, 6) (HardtanhBackward0). */
+export function relu6(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().hardtanh.call(self, 0, 6);
+}
+export function relu6_(_ks: DispatchKeySet, self: Tensor): Tensor {
+  return aten().hardtanh_.call(self, 0, 6);
 }

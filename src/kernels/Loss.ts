@@ -2,7 +2,8 @@
 // aten/src/ATen/native/Loss.cpp and ATen/core/Reduction.h, with torch/nn/functional.py's argument handling.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { scalarTypeToString } from '../c10/ScalarType.js';
+import { isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { writeElement } from '../tensor/elements.js';
@@ -45,7 +46,7 @@ export function reduceLoss(self: Tensor, losses: ArrayLike<number>, sizes: numbe
  * An elementwise loss over input and target broadcast together (as PyTorch's TensorIterator-based losses):
  * `f(x, y, e, extras)` for element e, with `extras` readers of further broadcast operands (weights).
  */
-function pointwiseLoss(
+export function pointwiseLoss(
   self: Tensor,
   target: Tensor,
   reduction: number,
@@ -160,4 +161,62 @@ export function binaryCrossEntropyWithLogits(
     shape,
     extraOperands,
   );
+}
+
+// ---- issue 15: smooth_l1_loss, huber_loss, kl_div --------------------------------------------------------
+
+/** `smooth_l1_loss(self, target, reduction=Mean, beta=1.)`: 0.5 z² / beta below beta, z - 0.5 beta above (z = |x - y|). */
+export function smoothL1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean, beta = 1): Tensor {
+  if (beta < 0) throw new Error('smooth_l1_loss does not support negative values for beta.');
+  return pointwiseLoss(
+    self,
+    target,
+    reduction,
+    (x, y) => {
+      const z = Math.abs(x - y);
+      return z < beta ? (0.5 * z * z) / beta : z - 0.5 * beta;
+    },
+    'smooth_l1_cpu',
+  );
+}
+
+/** `huber_loss(self, target, reduction=Mean, delta=1.)`: 0.5 z² below delta, delta (z - 0.5 delta) above. */
+export function huberLoss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean, delta = 1): Tensor {
+  if (!(delta > 0)) throw new Error('huber_loss does not support non-positive values for delta.');
+  return pointwiseLoss(
+    self,
+    target,
+    reduction,
+    (x, y) => {
+      const z = Math.abs(x - y);
+      return z < delta ? 0.5 * z * z : delta * (z - 0.5 * delta);
+    },
+    'huber_cpu',
+  );
+}
+
+/**
+ * `kl_div(self, target, reduction=Mean, *, log_target=False)`, CompositeImplicitAutograd (Loss.cpp):
+ * `exp(target) * (target - self)` or `xlogy(target, target) - target * self`, then the reduction; xlogy is
+ * `where(target == 0, 0, target * log(target))` with the log taken of a 1 where target is 0, so no NaN
+ * reaches the gradient.
+ */
+export function klDiv(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean, logTarget = false): Tensor {
+  const ops = aten();
+  if (isComplexType(self.dtype) || isComplexType(target.dtype)) throw new Error('kl_div: Complex inputs not supported.');
+  if (!isFloatingType(self.dtype) || !isFloatingType(target.dtype)) throw new Error('kl_div: Integral inputs not supported.');
+  let output: Tensor;
+  if (logTarget) output = ops.mul_Tensor.call(ops.exp.call(target), ops.sub_Tensor.call(target, self, 1));
+  else {
+    const zero = ops.eq_Scalar.call(target, 0);
+    const tlogt = ops.mul_Tensor.call(
+      target,
+      ops.log.call(ops.where_self.call(zero, ops.ones_like.call(target, null, null, null, null, null), target)),
+    );
+    const xlogy = ops.where_self.call(zero, ops.zeros_like.call(target, null, null, null, null, null), tlogt);
+    output = ops.sub_Tensor.call(xlogy, ops.mul_Tensor.call(target, self), 1);
+  }
+  if (reduction === Reduction.Mean) return ops.mean.call(output, null);
+  if (reduction === Reduction.Sum) return ops.sum.call(output, null);
+  return output;
 }

@@ -78,7 +78,7 @@ function nodeBaseName(base: string): string {
     .split('_')
     .filter((p) => p !== '')
     .map(title)
-    .join('')}Backward`;
+    .join('')}Backward`.replace('ForwardBackward', 'Backward'); // torchgen's _create_op_prefix: log_sigmoid_forward → LogSigmoidBackward
 }
 
 function stripStrings(s: string): string {

@@ -1,0 +1,254 @@
+// The derivative helpers of the normalization, pooling, padding, upsampling and activation operators of
+// issue 15 (the everyday operators a model needs): the parts of torch/csrc/autograd/FunctionsManual.cpp that
+// derivatives.yaml's native_batch_norm, native_group_norm, ... entries call. Re-exported by FunctionsManual.ts,
+// where the generated autograd code imports every helper from.
+
+import { autogradState } from '../c10/AutogradState.js';
+import { aten } from '../generated/Operators.js';
+import type { Tensor } from '../tensor/Tensor.js';
+
+// Note [One backward call for three gradients]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's derivatives.yaml gives native_batch_norm's input, weight and bias one formula
+// (`input, weight, bias: native_batch_norm_backward(..., grad_input_mask)`); aten-ts's formulas are one per
+// input, so the three call one helper with the index of the gradient they want. The helper runs the backward
+// operator once per upstream gradient: the result is kept against the `grad` tensor (a WeakMap, so nothing
+// outlives the node's apply) and the two other formulas of the same apply take theirs from it. Under
+// create_graph (grad mode on in the backward) the gradients are built from differentiable operators instead,
+// recomputing the statistics from the input, so double backward works (PyTorch's
+// batchnorm_double_backward / infinitely_differentiable_native_group_norm_backward give the same values).
+const cache = new WeakMap<Tensor, { key: Tensor; grads: Tensor[] }>();
+
+function cached(grad: Tensor, key: Tensor, compute: () => Tensor[]): Tensor[] {
+  const hit = cache.get(grad);
+  if (hit !== undefined && hit.key === key) return hit.grads;
+  const grads = compute();
+  cache.set(grad, { key, grads });
+  return grads;
+}
+
+/** [1, C, 1, ...]: a per-channel tensor broadcast over the input. */
+function channelShape(input: Tensor): number[] {
+  return input.sizes.map((s, i) => (i === 1 ? s : 1));
+}
+
+/** native_batch_norm's gradient number `which` (0 input, 1 weight, 2 bias). See Note [One backward call for three gradients]. */
+export function batchNormBackward(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor | null,
+  runningMean: Tensor | null,
+  runningVar: Tensor | null,
+  saveMean: Tensor,
+  saveInvstd: Tensor,
+  training: boolean,
+  eps: number,
+): Tensor {
+  if (!autogradState.gradMode) {
+    const grads = cached(grad, saveInvstd, () =>
+      aten().native_batch_norm_backward.call(grad, input, weight, runningMean, runningVar, saveMean, saveInvstd, training, eps, [
+        true,
+        true,
+        true,
+      ]),
+    );
+    return grads[which] as Tensor;
+  }
+  const dims = input.sizes.map((_, i) => i).filter((i) => i !== 1);
+  const cs = channelShape(input);
+  if (which === 2) return grad.sum(dims);
+  let mean: Tensor;
+  let invstd: Tensor;
+  if (training) {
+    mean = input.mean(dims, true);
+    const xc = input.sub(mean);
+    invstd = xc.mul(xc).mean(dims, true).add(eps).rsqrt();
+  } else {
+    mean = (runningMean as Tensor).reshape(cs);
+    invstd = (runningVar as Tensor).add(eps).rsqrt().reshape(cs);
+  }
+  const xhat = input.sub(mean).mul(invstd);
+  if (which === 1) return grad.mul(xhat).sum(dims);
+  const g = weight === null ? grad : grad.mul(weight.reshape(cs));
+  if (!training) return g.mul(invstd);
+  const n = input.numel / (input.sizes[1] as number);
+  return invstd.div(n).mul(
+    g
+      .mul(n)
+      .sub(g.sum(dims, true))
+      .sub(xhat.mul(g.mul(xhat).sum(dims, true))),
+  );
+}
+
+/** native_group_norm's gradient number `which` (0 input, 1 weight, 2 bias). See Note [One backward call for three gradients]. */
+export function groupNormBackward(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  input: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor | null,
+  N: number,
+  C: number,
+  HxW: number,
+  group: number,
+  eps: number,
+): Tensor {
+  if (!autogradState.gradMode) {
+    const grads = cached(grad, rstd, () =>
+      aten().native_group_norm_backward.call(grad.contiguous(), input.contiguous(), mean, rstd, weight, N, C, HxW, group, [
+        true,
+        true,
+        true,
+      ]),
+    );
+    return grads[which] as Tensor;
+  }
+  const g3 = grad.reshape([N, C, HxW]);
+  if (which === 2) return g3.sum([0, 2]);
+  const xg = input.reshape([N, group, -1]);
+  const m = xg.mean([2], true);
+  const xc = xg.sub(m);
+  const r = xc.mul(xc).mean([2], true).add(eps).rsqrt();
+  const xhat = xc.mul(r);
+  if (which === 1) return g3.mul(xhat.reshape([N, C, HxW])).sum([0, 2]);
+  const gw = (weight === null ? g3 : g3.mul(weight.reshape([1, C, 1]))).reshape([N, group, -1]);
+  const n = (C / group) * HxW;
+  const gi = r.div(n).mul(
+    gw
+      .mul(n)
+      .sub(gw.sum([2], true))
+      .sub(xhat.mul(gw.mul(xhat).sum([2], true))),
+  );
+  return gi.reshape([...input.sizes]);
+}
+
+/** `_adaptive_avg_pool2d_backward(grad, self)`. */
+export function adaptiveAvgPool2dBackward(grad: Tensor, self: Tensor): Tensor {
+  return aten()._adaptive_avg_pool2d_backward.call(grad, self);
+}
+
+/** `_adaptive_avg_pool2d(grad, output_size)`: the derivative of the backward in its grad_output. */
+export function adaptiveAvgPool2dForward(grad: Tensor, outputSize: number[]): Tensor {
+  return aten()._adaptive_avg_pool2d.call(grad, outputSize);
+}
+
+/** `adaptive_max_pool2d_backward(grad, self, indices)`. */
+export function adaptiveMaxPool2dBackward(grad: Tensor, self: Tensor, indices: Tensor): Tensor {
+  return aten().adaptive_max_pool2d_backward.call(grad, self, indices);
+}
+
+/** `constant_pad_nd_backward`: the gradient cut back out of the padding (the pads negated). */
+export function constantPadNdBackward(grad: Tensor, pad: number[]): Tensor {
+  return aten().constant_pad_nd.call(
+    grad,
+    pad.map((p) => -p),
+    0,
+  );
+}
+
+type PadOp = 'reflection_pad1d' | 'reflection_pad2d' | 'replication_pad1d' | 'replication_pad2d';
+
+/** `<mode>_pad<n>d_backward(grad, self, padding)`. */
+export function padBackwardOp(op: `${PadOp}_backward`, grad: Tensor, self: Tensor, padding: number[]): Tensor {
+  return aten()[op].call(grad, self, padding);
+}
+
+/** `<mode>_pad<n>d(grad, padding)`: the derivative of a padding backward in its grad_output. */
+export function padForwardOp(op: PadOp, grad: Tensor, padding: number[]): Tensor {
+  return aten()[op].call(grad, padding);
+}
+
+/** `upsample_nearest2d_backward(grad, output_size, input_size, scales_h, scales_w)`. */
+export function upsampleNearest2dBackward(
+  grad: Tensor,
+  outputSize: number[],
+  inputSize: readonly number[],
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_nearest2d_backward.call(grad, outputSize, [...inputSize], scalesH, scalesW);
+}
+
+/** `upsample_nearest2d(grad, output_size, scales_h, scales_w)`. */
+export function upsampleNearest2d(grad: Tensor, outputSize: number[], scalesH: number | null, scalesW: number | null): Tensor {
+  return aten().upsample_nearest2d.call(grad, outputSize, scalesH, scalesW);
+}
+
+/** `upsample_bilinear2d_backward(grad, output_size, input_size, align_corners, scales_h, scales_w)`. */
+export function upsampleBilinear2dBackward(
+  grad: Tensor,
+  outputSize: number[],
+  inputSize: readonly number[],
+  alignCorners: boolean,
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_bilinear2d_backward.call(grad, outputSize, [...inputSize], alignCorners, scalesH, scalesW);
+}
+
+/** `upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)`. */
+export function upsampleBilinear2d(
+  grad: Tensor,
+  outputSize: number[],
+  alignCorners: boolean,
+  scalesH: number | null,
+  scalesW: number | null,
+): Tensor {
+  return aten().upsample_bilinear2d.call(grad, outputSize, alignCorners, scalesH, scalesW);
+}
+
+type ActivationBackward =
+  'leaky_relu_backward' | 'softplus_backward' | 'hardtanh_backward' | 'hardswish_backward' | 'hardsigmoid_backward' | 'mish_backward';
+
+/** An activation's backward operator, `<op>(grad, self, ...scalars)`. */
+export function activationBackward(op: ActivationBackward, grad: Tensor, self: Tensor, ...rest: (number | boolean)[]): Tensor {
+  const call = aten()[op].call as (g: Tensor, s: Tensor, ...r: (number | boolean)[]) => Tensor;
+  return call(grad, self, ...rest);
+}
+
+/** `elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)`. */
+export function eluBackward(
+  grad: Tensor,
+  alpha: number | boolean,
+  scale: number | boolean,
+  inputScale: number | boolean,
+  isResult: boolean,
+  selfOrResult: Tensor,
+): Tensor {
+  return aten().elu_backward.call(grad, alpha, scale, inputScale, isResult, selfOrResult);
+}
+
+/** `log_sigmoid_backward(grad, self, buffer)`. */
+export function logSigmoidBackward(grad: Tensor, self: Tensor, buffer: Tensor): Tensor {
+  return aten().log_sigmoid_backward.call(grad, self, buffer);
+}
+
+/** The number of elements input and target broadcast to, for a Mean reduction (1 otherwise). */
+function lossNorm(self: Tensor, target: Tensor, reduction: number): number {
+  if (reduction !== 1) return 1;
+  const n = Math.max(self.dim(), target.dim());
+  let total = 1;
+  for (let i = 0; i < n; i++) {
+    const a = self.sizes[self.dim() - n + i] ?? 1;
+    const b = target.sizes[target.dim() - n + i] ?? 1;
+    total *= a === 1 ? b : a;
+  }
+  return total;
+}
+
+/** `smooth_l1_loss_backward`: (x - y) / beta inside (-beta, beta), its sign outside, times grad / n. */
+export function smoothL1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, beta: number): Tensor {
+  const d = self.sub(target);
+  const n = lossNorm(self, target, reduction);
+  const g = beta === 0 ? d.sign() : d.div(beta).where(d.abs().le(beta), d.sign());
+  return g.mul(grad).div(n);
+}
+
+/** `huber_loss_backward`: x - y inside [-delta, delta], delta times its sign outside, times grad / n. */
+export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number, delta: number): Tensor {
+  const d = self.sub(target);
+  const n = lossNorm(self, target, reduction);
+  return d.where(d.abs().le(delta), d.sign().mul(delta)).mul(grad).div(n);
+}

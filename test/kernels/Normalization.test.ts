@@ -1,0 +1,32 @@
+// batch_norm, native_batch_norm (+ backward, running statistics), instance_norm, group_norm and
+// native_group_norm (+ backward) against PyTorch 2.13: test/golden/normalization.json
+// (tools/golden/gen_normalization.py), replayed by ./opCases.ts.
+import { describe, expect, it } from 'vitest';
+import { torch, type Tensor } from '../../src/api/index.js';
+import { loadGolden } from '../golden.js';
+import { opCases, type OpCase } from './opCases.js';
+
+describe('normalization (PyTorch golden)', () => {
+  opCases(loadGolden<{ cases: OpCase[] }>('normalization.json').cases);
+});
+
+// Second order: under createGraph the formulas rebuild the gradients from differentiable operators (Note [One
+// backward call for three gradients]); gradgradcheck compares them with finite differences of the first order.
+describe('normalization: second-order gradients (gradgradcheck, float64)', () => {
+  const leaf = (...sizes: number[]): Tensor => torch.randn(sizes, { dtype: torch.float64 }).requiresGrad_();
+
+  it('batch_norm in training and evaluation, group_norm', () => {
+    torch.manualSeed(15);
+    const [x, w, b] = [leaf(3, 2, 4), leaf(2), leaf(2)];
+    const rv = torch.rand([2], { dtype: torch.float64 }).add(0.5);
+    const train = (xx: Tensor, ww: Tensor, bb: Tensor): Tensor =>
+      torch.sin(torch.batch_norm(xx, ww, bb, null, null, true, 0.1, 1e-5, false));
+    const evalMode = (xx: Tensor, ww: Tensor, bb: Tensor): Tensor =>
+      torch.sin(torch.batch_norm(xx, ww, bb, torch.zeros([2], { dtype: torch.float64 }), rv, false, 0.1, 1e-5, false));
+    const gn = (xx: Tensor, ww: Tensor, bb: Tensor): Tensor => torch.sin(torch.group_norm(xx, 2, ww, bb));
+    expect(torch.autograd.gradgradcheck(train, [x, w, b])).toBe(true);
+    expect(torch.autograd.gradgradcheck(evalMode, [x, w, b])).toBe(true);
+    const [y, gw, gb] = [leaf(2, 4, 3), leaf(4), leaf(4)];
+    expect(torch.autograd.gradgradcheck(gn, [y, gw, gb])).toBe(true);
+  });
+});
