@@ -6,7 +6,7 @@
 // that differ between kernel paths (wasm/js, threads) are listed separately and accepted either way.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixtureFiles, loadFixture, runFixture } from './harness.js';
+import { STRESS_SUBSET, fixtureFiles, loadFixture, runFixture } from './harness.js';
 
 interface Known {
   generated_by: string;
@@ -39,7 +39,8 @@ describe('OpInfo samples (PyTorch 2.13 op_db)', () => {
     const unexpectedPasses = outcomes
       .filter((o) => o.problem === '' && o.key in failing)
       .map((o) => `${o.key} passes now (listed: ${failing[o.key]})`);
-    const stale = [...Object.keys(failing), ...Object.keys(either)].filter((k) => !keys.has(k));
+    // (the stress path replays a subset of the samples: listed outcomes outside it are checked by the other runs)
+    const stale = STRESS_SUBSET ? [] : [...Object.keys(failing), ...Object.keys(either)].filter((k) => !keys.has(k));
     expect(unexpectedFailures, 'failures not in test/opinfo/known_failures.json').toEqual([]);
     expect(unexpectedPasses, 'listed failures that pass: regenerate with `npx tsx tools/opinfo-report.ts`').toEqual([]);
     expect(stale, 'listed outcomes that no fixture has').toEqual([]);
