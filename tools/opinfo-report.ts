@@ -80,7 +80,7 @@ function report(rows: Row[], pathDependent: number, skipped: Record<string, numb
     'raises), meta (dtype/shape/strides on Meta tensors, or the error), grads (float64 first-order gradients),',
     `grad_fn (name), errors (\`error_inputs\` texts). Skipped while generating: ${skipped['too_large'] ?? 0} samples with a tensor over`,
     `1,000 elements, ${skipped['unserializable'] ?? 0} with an argument without a JSON form. ${pathDependent} outcomes differ between kernel paths`,
-    '(the stress path replays the first sample of each op/dtype). Rates of the wasm path:',
+    '(the stress path replays the first sample of each op). Rates of the wasm path:',
     '',
     '| area | pass rate |',
     '|---|---|',
