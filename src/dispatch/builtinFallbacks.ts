@@ -83,8 +83,9 @@ const autogradFallback = KernelFunction.fromBoxed(
 const metaFallback = KernelFunction.fromBoxed((op: OperatorHandle) => {
   throw new Error(
     `${op.operatorName}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta ` +
-      'kernel registered. Register a Meta kernel for it (or a CompositeExplicitAutograd kernel that works on ' +
-      'Meta tensors) to run it without data.',
+      'kernel registered. You may have run into this message while using an operator with PT2 compilation APIs ' +
+      "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake impl. " +
+      'Please see the following for next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html',
   );
 });
 

@@ -2109,7 +2109,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   masked_fill__Scalar: TensorAdvancedIndexing.maskedFill_,
   masked_fill_Tensor: TensorAdvancedIndexing.maskedFillTensor,
   masked_fill__Tensor: TensorAdvancedIndexing.maskedFillTensor_,
-  masked_select: TensorAdvancedIndexing.maskedSelect,
   nonzero: TensorAdvancedIndexing.nonzero,
   tril: TriangularOps.tril,
   triu: TriangularOps.triu,

@@ -95,22 +95,28 @@ function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Floa
   return offsets;
 }
 
-/** `gather(self, dim, index)`: out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0). */
+/**
+ * `gather(self, dim, index)`: out[i][j][k] = self[index[i][j][k]][j][k] (for dim 0). PyTorch's gather meta: the
+ * result has index's sizes; an empty index skips the dtype and shape checks (any dtype); else int32/int64
+ * and gather_shape_check, where a 0-dim tensor counts as 1-D of size 1 (ensure_nonempty_dim/size).
+ */
 export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor): Tensor {
-  checkIndexDtype(index, 'gather');
-  if (index.dtype !== ScalarType.Long) throw new Error('gather(): Expected dtype int64 for index');
   const d = maybeWrapDim(dim, self.dim());
-  if (index.dim() !== self.dim()) throw new Error('Index tensor must have the same number of dimensions as input tensor');
-  index.sizes.forEach((s, k) => {
-    if (k !== d && s > (self.sizes[k] as number)) {
+  if (index.numel === 0) return emptyLike(self, [...index.sizes]);
+  checkIndexDtype(index, 'gather');
+  const dims = Math.max(self.dim(), 1);
+  if (Math.max(index.dim(), 1) !== dims) throw new Error('Index tensor must have the same number of dimensions as input tensor');
+  const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
+  for (let k = 0; k < dims; k++) {
+    if (k !== d && size(index, k) > size(self, k)) {
       throw new Error(
         `Size does not match at dimension ${k} expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`,
       );
     }
-  });
+  }
   if (self.isMeta() || index.isMeta()) return emptyLike(self, [...index.sizes]);
-  const offsets = indexedOffsets(self, d, index, self.dim() === 0 ? 1 : (self.sizes[d] as number));
   const out = emptyLike(self, [...index.sizes]);
+  const offsets = indexedOffsets(self, d, index, size(self, d));
   gatherElements(out.dataView(), self.dataView(), offsets, offsets.length);
   return out;
 }
@@ -216,11 +222,13 @@ export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor
   return maskedFill_(ks, self, mask, maskedFillValue(value));
 }
 
-/** `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. */
+/**
+ * `masked_select(self, mask)`: the broadcast elements where mask is true, 1-D. CPU only: its size depends on
+ * the data, so on Meta tensors PyTorch (no Meta kernel) raises the dispatcher's Meta error, and so does aten-ts.
+ */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
   if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = inferSize(mask.sizes, self.sizes);
-  if (self.isMeta() || mask.isMeta()) return emptyLike(self, [0]);
   const n = numelOf(shape);
   const from = selectWhere(mask, viewOffsets(shape, expandedStrides(mask, shape)), viewOffsets(shape, expandedStrides(self, shape)), n);
   const out = emptyLike(self, [from.length]);

@@ -2,6 +2,7 @@
 // aten/src/ATen/native/TensorCompare.cpp and native/cpu/TensorCompareKernel.cpp.
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { scalarTypeOfNumber } from '../c10/Scalar.js';
 import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import {
   type ComplexOp,
@@ -22,6 +23,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
 import { argmaxRun, argminRun, functionalOutputs, maxRunVec, minRunVec, zeroNumelCheckDims } from './ReduceOps.js';
+import { emptyLike } from './StorageAccess.js';
 import type { StructuredKernel, StructuredMeta, StructuredOutputsKernel } from './TensorMeta.js';
 
 type OptNum = Num | null | undefined;
@@ -64,17 +66,27 @@ export function where(_ks: DispatchKeySet, condition: Tensor, self: Tensor, othe
 export function whereOut(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Tensor, out: Tensor): Tensor {
   return whereImpl(out, condition, self, other);
 }
+/**
+ * A number of `where`'s Scalar overloads as a wrapped 0-dim tensor on `like`'s device: PyTorch makes it with
+ * `scalar_tensor(v, like.options())`, so `where(metaCondition, 1.5, -2.5)` runs on Meta. A Meta one holds no value.
+ */
+function wrapOn(v: Num, like: Tensor): Tensor {
+  if (!like.isMeta()) return wrapScalar(v);
+  const t = emptyLike(like, [], scalarTypeOfNumber(v));
+  t.isWrappedNumber = true;
+  return t;
+}
 /** `where.ScalarSelf` */
 export function whereScalarSelf(_ks: DispatchKeySet, condition: Tensor, self: Num, other: Tensor): Tensor {
-  return whereImpl(null, condition, wrapScalar(self), other);
+  return whereImpl(null, condition, wrapOn(self, other), other);
 }
 /** `where.ScalarOther` */
 export function whereScalarOther(_ks: DispatchKeySet, condition: Tensor, self: Tensor, other: Num): Tensor {
-  return whereImpl(null, condition, self, wrapScalar(other));
+  return whereImpl(null, condition, self, wrapOn(other, self));
 }
 /** `where.Scalar` */
 export function whereScalar(_ks: DispatchKeySet, condition: Tensor, self: Num, other: Num): Tensor {
-  return whereImpl(null, condition, wrapScalar(self), wrapScalar(other));
+  return whereImpl(null, condition, wrapOn(self, condition), wrapOn(other, condition));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { ScalarType, isIntegralType } from '../c10/ScalarType.js';
 import { computeDispatchKey } from '../c10/TensorOptions.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
+import { formatDouble } from '../random/distributions.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { toStored } from '../tensor/elements.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
@@ -140,6 +141,8 @@ export function arange(
   layout?: Layout | null,
   device?: Device | null,
 ): Tensor {
+  // Python bools are ints here (torch.arange(False, True, True)), as in PyTorch's Scalar
+  [start, end, step] = [Number(start), Number(end), Number(step)];
   const allInt = Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(step);
   const type = dtype ?? (allInt ? ScalarType.Long : getDefaultDtype());
   if (isIntegralType(type, true)) {
@@ -147,7 +150,8 @@ export function arange(
     [start, end, step] = [Math.trunc(start), Math.trunc(end), Math.trunc(step)];
   }
   if (step === 0) throw new Error('step must be nonzero');
-  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new Error(`unsupported range: ${start} -> ${end}`);
+  if (!Number.isFinite(start) || !Number.isFinite(end))
+    throw new Error(`unsupported range: ${formatDouble(start)} -> ${formatDouble(end)}`);
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
     throw new Error('upper bound and lower bound inconsistent with step sign');
   }

@@ -312,7 +312,10 @@ export function expand(_ks: DispatchKeySet, self: Tensor, size: number[], _impli
         throw new Error(`The expanded size of the tensor (${target}) isn't allowed in a leading, non-existing dimension ${i}`);
       }
       sizes[i] = target;
-      strides[i] = 0;
+      // PyTorch's inferExpandGeometry: a new size-1 dimension gets the stride of a dimension of that size just
+      // outside the next one (sizes[i+1] * strides[i+1], a valid contiguous-like stride); other new dimensions,
+      // and all of a 0-dim tensor's, get 0
+      strides[i] = target === 1 && n > 0 ? (sizes[i + 1] as number) * (strides[i + 1] as number) : 0;
     }
   }
   return makeView(self, sizes, strides, self.storageOffset);

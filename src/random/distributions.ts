@@ -78,7 +78,7 @@ function uniform24(gen: Generator): number {
 }
 
 /** Formats a double the way C++'s `operator<<` does in TORCH_CHECK messages (printf `%g`). */
-function formatDouble(x: number): string {
+export function formatDouble(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';

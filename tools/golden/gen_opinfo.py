@@ -1,0 +1,466 @@
+#!/usr/bin/env python3
+"""OpInfo fixtures: PyTorch's own test samples (`op_db` of torch.testing._internal.common_methods_invocations)
+for every OpInfo entry whose operator aten-ts has, replayed by test/opinfo/opinfo.test.ts.
+
+Run from the repository root (op_db imports `expecttest`, which the wheel does not ship: this script puts a
+stub module in its place when it is missing):
+
+    npx tsx tools/opinfo-ops.ts                       # tools/golden/opinfo_ops.json (aten-ts's names)
+    /tmp/tv/bin/python tools/golden/gen_opinfo.py     # test/golden/opinfo/*.json.gz and index.json
+    npx tsx tools/opinfo-report.ts                    # test/opinfo/known_failures.json, FEATURES.md section
+
+Which entries: an OpInfo `name` (`nn.functional.X` → `X`) that is a `torch.*` function or a Tensor method of
+aten-ts (tools/golden/opinfo_ops.json), with every `variant_test_name`. For each of float32, float64, int64,
+int32 and bool that the OpInfo supports on the CPU:
+
+- `samples`: the first SAMPLES of `sample_inputs(cpu, dtype)` and the first REFERENCE of the extra samples of
+  `reference_inputs` (those after the ones it shares with `sample_inputs`); each with its input/args/kwargs,
+  the expected output (values, dtype, shape, strides; `view` when it shares storage with an input), the Meta
+  result (the call on meta tensors of the same sizes/strides: dtype, shape, strides, or the error), and for
+  float64 with `supports_autograd` the first-order gradients of the inputs OpInfo marks as requiring grad
+  (`grad_inputs`: paths into the call) for a seeded cotangent (rounded to 2 decimals) per differentiable
+  output, and the `grad_fn` name of the first output.
+- `errors` (once per entry): the first ERRORS of `error_inputs(cpu)`, with the exception type and message.
+
+Samples with a tensor of more than MAX_NUMEL elements, or with an argument that has no JSON form, are skipped
+and counted (`skipped`). Random and uninitialised results (NO_VALUES) record dtype/shape only.
+
+Encoding: a tensor is {"$t": dtype, "shape", "values"} (values flat in logical order; floats "nan"/"inf"/
+"-inf" as strings) plus "strides"/"offset"/"storage" for a non-contiguous tensor or a view into a larger
+storage (then `storage` holds its whole storage and the tensor is `storage.as_strided(shape, strides, offset)`); a Python float is
+a number (integral floats are {"$f": x}, as JS cannot tell 2.0 from 2), a dtype {"$dtype": name}, a
+torch.Size/tuple/list a JSON list, None null; an error {"error": message, "type": name}.
+
+Deterministic: torch.manual_seed per entry/dtype from a CRC-32 of its name (never Python's hash()), no set
+iteration, gzip with mtime 0.
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import sys
+import types
+import warnings
+import zlib
+
+import numpy as np
+import torch
+
+try:
+    import expecttest  # noqa: F401 - imported by op_db's modules; the wheel does not ship it
+except ImportError:
+    expecttest = types.ModuleType("expecttest")
+    expecttest.TestCase = type("TestCase", (), {})
+    sys.modules["expecttest"] = expecttest
+
+from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
+from torch.testing._internal.opinfo.core import BinaryUfuncInfo, ReductionOpInfo, UnaryUfuncInfo
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLES = 8
+REFERENCE = 4
+ERRORS = 8
+MAX_NUMEL = 1000
+FILE_BYTES = 280_000
+DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
+# results that are random or uninitialised memory: dtype/shape/strides only
+NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_strided", "nn.functional.dropout", "randint", "randn"]
+
+FAMILIES = [
+    ("factories", ["arange", "empty", "empty_like", "empty_strided", "eye", "full", "full_like", "linspace", "ones",
+                   "ones_like", "randint", "randn", "zeros", "zeros_like", "bernoulli", "zero_"]),
+    ("views", ["as_strided", "chunk", "contiguous", "expand", "flatten", "narrow", "permute", "reshape", "select",
+               "slice", "split", "split_with_sizes", "squeeze", "t", "transpose", "unbind", "unflatten", "unsqueeze",
+               "view", "clone", "to", "item"]),
+    ("indexing", ["cat", "flip", "gather", "index_put", "index_select", "masked_fill", "masked_select", "nonzero",
+                  "repeat", "roll", "scatter", "scatter_add", "sort", "argsort", "stack", "tile", "topk", "tril",
+                  "triu", "where"]),
+    ("linalg", ["addmm", "baddbmm", "bmm", "dot", "matmul", "mm", "mv", "outer", "norm"]),
+    ("nn", ["softmax", "log_softmax", "native_layer_norm", "max_pool2d_with_indices_backward"]),
+]
+
+
+def family(op):
+    if op.name.startswith("nn.functional."):
+        return "nn"
+    for fam, names in FAMILIES:
+        if op.name in names:
+            return fam
+    if isinstance(op, UnaryUfuncInfo):
+        return "unary"
+    if isinstance(op, BinaryUfuncInfo):
+        return "binary"
+    if isinstance(op, ReductionOpInfo):
+        return "reductions"
+    return "other"
+
+
+class Unserializable(Exception):
+    pass
+
+
+class TooLarge(Exception):
+    pass
+
+
+def dname(d):
+    return str(d).replace("torch.", "")
+
+
+def err_text(e):
+    return str(e).split("\nException raised from ")[0]
+
+
+def num(v, dtype):
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        if abs(v) > 2**53:
+            raise Unserializable("integer beyond 2**53")
+        return v
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if dtype == torch.float32:
+        return float(str(np.float32(v)))
+    return v
+
+
+def flat_values(t):
+    if t.dtype.is_complex or t.dtype in (torch.float16, torch.bfloat16) or t.is_quantized:
+        raise Unserializable(f"dtype {t.dtype}")
+    return [num(v, t.dtype) for v in t.detach().reshape(-1).tolist()]
+
+
+def enc_tensor(t, values=True, storage=True):
+    """`storage`: an input, whose storage outside the view matters (results and gradients: values only)."""
+    if t.layout != torch.strided:
+        raise Unserializable("layout")
+    if t.numel() > MAX_NUMEL:
+        raise TooLarge()
+    if t.is_conj() or t.is_neg():
+        raise Unserializable("conj/neg bit")
+    out = {"$t": dname(t.dtype), "shape": list(t.shape)}
+    if t.is_meta or not values:
+        out["strides"] = list(t.stride())
+        return out
+    storage_numel = t.untyped_storage().nbytes() // t.element_size()
+    if not storage or (t.is_contiguous() and t.storage_offset() == 0 and storage_numel == t.numel()):
+        out["values"] = flat_values(t)
+        return out
+    # a view into a larger storage or a non-contiguous tensor: its whole storage, strides and offset (as_strided
+    # samples read storage outside the view)
+    if storage_numel > MAX_NUMEL:
+        raise TooLarge()
+    out["strides"] = list(t.stride())
+    out["offset"] = t.storage_offset()
+    out["storage"] = flat_values(t.as_strided([storage_numel], [1], 0))
+    out["values"] = flat_values(t)
+    return out
+
+
+def enc(v):
+    if isinstance(v, torch.Tensor):
+        return enc_tensor(v)
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, int):
+        return num(v, None)
+    if isinstance(v, float):
+        if math.isfinite(v) and v == int(v):
+            return {"$f": v}
+        return {"$f": num(v, None)} if not math.isfinite(v) else v
+    if isinstance(v, torch.dtype):
+        return {"$dtype": dname(v)}
+    if isinstance(v, torch.device):
+        return {"$device": str(v)}
+    if isinstance(v, torch.memory_format):
+        return {"$memory_format": dname(v)}
+    if isinstance(v, (list, tuple)):  # torch.Size is a tuple
+        return [enc(x) for x in v]
+    raise Unserializable(type(v).__name__)
+
+
+def enc_result(v, inputs):
+    """An op's result: tensors with strides and `view` when sharing storage with an input."""
+    if isinstance(v, torch.Tensor):
+        out = enc_tensor(v, storage=False)
+        out["strides"] = list(v.stride())
+        if any(v.untyped_storage().data_ptr() == i.untyped_storage().data_ptr() and v.numel() > 0 for i in inputs):
+            out["view"] = True
+        return out
+    if isinstance(v, (list, tuple)):
+        return [enc_result(x, inputs) for x in v]
+    return enc(v)
+
+
+def enc_meta(v):
+    if isinstance(v, torch.Tensor):
+        return {"$t": dname(v.dtype), "shape": list(v.shape), "strides": list(v.stride())}
+    if isinstance(v, (list, tuple)):
+        return [enc_meta(x) for x in v]
+    return enc(v)
+
+
+def tensors_of(v, path, out):
+    if isinstance(v, torch.Tensor):
+        out.append((path, v))
+    elif isinstance(v, (list, tuple)):
+        for i, x in enumerate(v):
+            tensors_of(x, path + [i], out)
+    elif isinstance(v, dict):
+        for k in sorted(v):
+            tensors_of(v[k], path + [k], out)
+    return out
+
+
+def sample_tensors(s):
+    return tensors_of([s.input, list(s.args), dict(s.kwargs)], [], [])
+
+
+def map_tensors(v, f):
+    if isinstance(v, torch.Tensor):
+        return f(v)
+    if isinstance(v, tuple):
+        return tuple(map_tensors(x, f) for x in v)
+    if isinstance(v, list):
+        return [map_tensors(x, f) for x in v]
+    if isinstance(v, dict):
+        return {k: map_tensors(x, f) for k, x in v.items()}
+    return v
+
+
+def seed_of(*parts):
+    return zlib.crc32(".".join(parts).encode()) & 0x7FFFFFFF
+
+
+def call(op, inp, args, kwargs):
+    return op(inp, *args, **kwargs)
+
+
+def result_tensors(v):
+    return [t for _, t in tensors_of(v, [], [])]
+
+
+def record_sample(op, s, dtype, grad_sample, seed):
+    """One sample: call, result, Meta result and (float64) gradients."""
+    rec = {"input": enc(s.input), "args": enc(list(s.args)), "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)}}
+    ins = [t for _, t in sample_tensors(s)]
+    no_values = op.name in NO_VALUES
+    try:
+        torch.manual_seed(seed)
+        r = call(op, s.input, s.args, s.kwargs)
+        if no_values:
+            rec["result"] = map_tensors(r, lambda t: enc_tensor(t, values=False)) if isinstance(r, torch.Tensor) else enc_meta(r)
+            rec["no_values"] = True
+        else:
+            rec["result"] = enc_result(r, ins)
+    except (Unserializable, TooLarge):
+        raise
+    except Exception as e:  # noqa: BLE001 - PyTorch's own error for this sample is the expected behaviour
+        rec["result"] = {"error": err_text(e), "type": type(e).__name__}
+    # Meta: the same call on meta tensors of the same sizes and strides
+    def to_meta(t):
+        return torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    try:
+        mr = call(op, to_meta(s.input) if isinstance(s.input, torch.Tensor) else map_tensors(s.input, to_meta),
+                  map_tensors(list(s.args), to_meta), map_tensors(dict(s.kwargs), to_meta))
+        rec["meta"] = enc_meta(mr)
+    except (Unserializable, TooLarge):
+        raise
+    except Exception as e:  # noqa: BLE001
+        rec["meta"] = {"error": err_text(e), "type": type(e).__name__}
+    if grad_sample is not None and "error" not in rec["result"]:
+        rec.update(record_grads(op, grad_sample, seed))
+    return rec
+
+
+def record_grads(op, gs, seed):
+    leaves = [(p, t) for p, t in sample_tensors(gs) if t.requires_grad]
+    if not leaves:
+        return {}
+    out = {"grad_inputs": [p for p, _ in leaves]}
+    try:
+        r = call(op, gs.input, gs.args, gs.kwargs)
+        outs = [t for t in result_tensors(r) if t.requires_grad]
+        if not outs:
+            return {}
+        out["grad_fn"] = outs[0].grad_fn.name() if outs[0].grad_fn is not None else None
+        g = torch.Generator().manual_seed(seed)
+        cots = [torch.randn(o.shape, generator=g, dtype=o.dtype).round(decimals=2) for o in outs]
+        out["cotangents"] = [flat_values(c) for c in cots]
+        out["grad_outputs"] = [i for i, t in enumerate(result_tensors(r)) if t.requires_grad]
+        grads = torch.autograd.grad(outs, [t for _, t in leaves], cots, allow_unused=True)
+        out["grads"] = [None if x is None else enc_tensor(x, storage=False) for x in grads]
+    except (Unserializable, TooLarge):
+        raise
+    except Exception as e:  # noqa: BLE001
+        out["grads"] = {"error": err_text(e), "type": type(e).__name__}
+    return out
+
+
+def first(gen, n, skip=0):
+    out = []
+    for i, x in enumerate(gen):
+        if i < skip:
+            continue
+        if len(out) >= n:
+            break
+        out.append(x)
+    return out
+
+
+def safe_first(make, n, skip=0):
+    """`first` of a requires_grad=True generation, or None when OpInfo cannot make one (integral parts)."""
+    try:
+        return first(make(), n, skip)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def same_sample(s, g):
+    try:
+        return json.dumps(call_json(s)) == json.dumps(call_json(g))
+    except (TooLarge, Unserializable):
+        return False
+
+
+def call_json(s):
+    return [enc(map_tensors(s.input, torch.Tensor.detach)), enc(map_tensors(list(s.args), torch.Tensor.detach)),
+            {k: enc(map_tensors(s.kwargs[k], torch.Tensor.detach)) for k in sorted(s.kwargs)}]
+
+
+def gen_samples(op, dtype, key, counts):
+    seed = seed_of(key, dname(dtype))
+    torch.manual_seed(seed)
+    samples = first(op.sample_inputs("cpu", dtype, requires_grad=False), SAMPLES)
+    grad_samples = [None] * len(samples)
+    if dtype == torch.float64 and op.supports_autograd:
+        torch.manual_seed(seed)
+        gs = safe_first(lambda: op.sample_inputs("cpu", dtype, requires_grad=True), SAMPLES)
+        if gs is not None and len(gs) == len(samples):
+            grad_samples = gs
+    sources = [("sample", s, g) for s, g in zip(samples, grad_samples)]
+    if op.reference_inputs_func is not None:
+        torch.manual_seed(seed)
+        n_plain = sum(1 for _ in op.sample_inputs("cpu", dtype, requires_grad=False))
+        torch.manual_seed(seed)
+        refs = first(op.reference_inputs("cpu", dtype, requires_grad=False), REFERENCE, skip=n_plain)
+        grefs = [None] * len(refs)
+        if dtype == torch.float64 and op.supports_autograd:
+            torch.manual_seed(seed)
+            gr = safe_first(lambda: op.reference_inputs("cpu", dtype, requires_grad=True), REFERENCE, n_plain)
+            if gr is not None and len(gr) == len(refs):
+                grefs = gr
+        sources += [("reference", s, g) for s, g in zip(refs, grefs)]
+    out = []
+    for i, (kind, s, g) in enumerate(sources):
+        if g is not None and not same_sample(s, g):
+            g = None  # the requires_grad=True generation yields other samples: no gradients for this one
+        try:
+            rec = record_sample(op, s, dtype, g, seed_of(key, dname(dtype), str(i)))
+        except TooLarge:
+            counts["too_large"] += 1
+            continue
+        except Unserializable:
+            counts["unserializable"] += 1
+            continue
+        rec["index"] = i
+        rec["kind"] = kind
+        out.append(rec)
+    return out
+
+
+def gen_errors(op, key, counts):
+    torch.manual_seed(seed_of(key, "errors"))
+    try:
+        eis = first(op.error_inputs("cpu"), ERRORS)
+    except Exception:  # noqa: BLE001 - no error_inputs for this entry
+        return []
+    out = []
+    for i, ei in enumerate(eis):
+        s = ei.sample_input
+        try:
+            rec = {"index": i, "input": enc(s.input), "args": enc(list(s.args)),
+                   "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)}}
+        except (TooLarge, Unserializable):
+            counts["unserializable"] += 1
+            continue
+        try:
+            call(op, s.input, s.args, s.kwargs)
+            rec["error"] = None  # OpInfo expects an error PyTorch 2.13 no longer raises
+        except Exception as e:  # noqa: BLE001
+            rec["error"] = err_text(e)
+            rec["type"] = type(e).__name__
+        out.append(rec)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ops", default=os.path.join(ROOT, "tools/golden/opinfo_ops.json"))
+    ap.add_argument("-o", "--out", default=os.path.join(ROOT, "test/golden/opinfo"))
+    args = ap.parse_args()
+    with open(args.ops) as f:
+        have = json.load(f)
+    names = set(have["functions"]) | set(have["methods"])
+    torch.set_default_dtype(torch.float32)
+    warnings.simplefilter("ignore")
+    # uninitialised memory (torch.empty in error_inputs' `out=` tensors) is filled with NaN / the largest
+    # integer, so that every run writes the same bytes
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    families = {}
+    counts = {"too_large": 0, "unserializable": 0}
+    for op in op_db:
+        base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
+        if base not in names:
+            continue
+        key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+        supported = op.supported_dtypes("cpu")
+        entry = {"name": op.name, "variant": op.variant_test_name, "key": key, "call": base,
+                 "supports_autograd": bool(op.supports_autograd), "dtypes": {}}
+        for dtype in DTYPES:
+            if dtype not in supported:
+                continue
+            entry["dtypes"][dname(dtype)] = gen_samples(op, dtype, key, counts)
+        entry["errors"] = gen_errors(op, key, counts)
+        families.setdefault(family(op), []).append(entry)
+        print(f"{key}: " + ", ".join(f"{d} {len(v)}" for d, v in entry["dtypes"].items()) + f", errors {len(entry['errors'])}",
+              file=sys.stderr)
+    os.makedirs(args.out, exist_ok=True)
+    for name in sorted(os.listdir(args.out)):
+        if name.endswith(".json.gz"):
+            os.remove(os.path.join(args.out, name))
+    files = []
+    for fam in sorted(families):
+        # files of at most ~FILE_BYTES compressed: ops in op_db order, a new file when the next op would not fit
+        chunks, size = [[]], 0
+        for entry in families[fam]:
+            n = len(gzip.compress(json.dumps(entry, separators=(",", ":")).encode(), mtime=0))
+            if chunks[-1] and size + n > FILE_BYTES:
+                chunks.append([])
+                size = 0
+            chunks[-1].append(entry)
+            size += n
+        for i, ops in enumerate(chunks):
+            name = f"{fam}.json.gz" if len(chunks) == 1 else f"{fam}-{i + 1}.json.gz"
+            doc = {"generated_by": "tools/golden/gen_opinfo.py", "torch_version": torch.__version__, "family": fam,
+                   "ops": ops}
+            data = json.dumps(doc, separators=(",", ":"), allow_nan=False).encode()
+            with open(os.path.join(args.out, name), "wb") as f:
+                f.write(gzip.compress(data, compresslevel=9, mtime=0))
+            files.append(name)
+    summary = {"generated_by": "tools/golden/gen_opinfo.py", "torch_version": torch.__version__, "files": files,
+               "skipped": counts}
+    with open(os.path.join(args.out, "index.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    print(json.dumps(counts), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+// Lists aten-ts's public operator names — the `torch.*` functions and the Tensor methods — for
+// tools/golden/gen_opinfo.py, which generates OpInfo fixtures for the OpInfo entries aten-ts has.
+// Run: `npx tsx tools/opinfo-ops.ts` → tools/golden/opinfo_ops.json (then regenerate the fixtures).
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+import { torch, Tensor } from '../src/api/index.js';
+
+const functions = Object.keys(torch)
+  .filter((k) => typeof (torch as Record<string, unknown>)[k] === 'function')
+  .sort();
+const methods = Object.getOwnPropertyNames(Tensor.prototype)
+  .filter((k) => k !== 'constructor')
+  .sort();
+const out = new URL('./golden/opinfo_ops.json', import.meta.url);
+const text = JSON.stringify({ generated_by: 'tools/opinfo-ops.ts', functions, methods });
+// in prettier's layout, so that `npm run format:check` passes on the written file
+writeFileSync(out, await format(text, { ...(await resolveConfig(fileURLToPath(out))), parser: 'json' }));
+console.log(`${functions.length} functions, ${methods.length} methods → tools/golden/opinfo_ops.json`);

@@ -1,0 +1,149 @@
+// Runs the OpInfo harness (test/opinfo/harness.ts) on every kernel path the test suite uses and writes
+//   test/opinfo/known_failures.json  the outcomes that disagree with PyTorch, keyed
+//                                    `<op>[.<variant>]|<dtype>|<sample>|<area>`, with a one-line reason class;
+//                                    outcomes that fail on some paths only are listed under `path_dependent`
+//   FEATURES.md                      the "OpInfo pass rates" section (between the opinfo markers)
+// Run after changing an operator or regenerating the fixtures:  npx tsx tools/opinfo-report.ts
+// (`--run` is the child mode: one harness run on the path set by the environment, outcomes as JSON.)
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
+
+interface Row {
+  file: string;
+  family: string;
+  op: string;
+  key: string;
+  area: string;
+  problem: string;
+}
+
+/** The configurations of `npm test` (vitest.config.ts runs test/setup.ts, which reads these variables). */
+const CONFIGS: Record<string, Record<string, string>> = {
+  wasm: {},
+  'wasm-2-threads': { ATEN_TS_THREADS: '2' },
+  js: { ATEN_TS_KERNELS: 'js' },
+  stress: { ATEN_TS_THREADS: '1', ATEN_TS_STRESS_GROW: '1', ATEN_TS_FILL_UNINITIALIZED: '1' },
+};
+const AREAS = ['values', 'meta', 'grads', 'grad_fn', 'errors'];
+const ROOT = new URL('../', import.meta.url);
+const BEGIN = '<!-- opinfo-report:begin -->';
+const END = '<!-- opinfo-report:end -->';
+
+async function runOnce(): Promise<void> {
+  await import('../test/setup.js');
+  const { fixtureFiles, loadFixture, runFixture } = await import('../test/opinfo/harness.js');
+  const rows: Row[] = [];
+  for (const file of fixtureFiles()) {
+    for (const o of runFixture(loadFixture(file)))
+      rows.push({ file, family: o.family, op: o.op, key: o.key, area: o.area, problem: o.problem });
+  }
+  process.stdout.write(JSON.stringify(rows));
+}
+
+function runConfig(name: string): Row[] {
+  const env = { ...process.env, ...CONFIGS[name] };
+  for (const k of ['ATEN_TS_THREADS', 'ATEN_TS_KERNELS', 'ATEN_TS_STRESS_GROW', 'ATEN_TS_FILL_UNINITIALIZED']) {
+    if (!(k in (CONFIGS[name] ?? {}))) delete env[k];
+  }
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--run'], {
+    env,
+    maxBuffer: 1 << 28,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error(`harness run '${name}' failed (exit ${String(r.status)})`);
+  return JSON.parse(r.stdout) as Row[];
+}
+
+function pct(pass: number, total: number): string {
+  return total === 0 ? '–' : `${((100 * pass) / total).toFixed(1)}% (${pass}/${total})`;
+}
+
+function report(rows: Row[], pathDependent: number, skipped: Record<string, number>): string {
+  const count = (filter: (r: Row) => boolean): [number, number] => {
+    const sel = rows.filter(filter);
+    return [sel.filter((r) => r.problem === '').length, sel.length];
+  };
+  const families = [...new Set(rows.map((r) => r.family))].sort();
+  const ops = new Set(rows.map((r) => r.op)).size;
+  const lines = [
+    BEGIN,
+    '## OpInfo pass rates',
+    '',
+    `PyTorch's own OpInfo samples (\`op_db\`, ${ops} entries whose operator aten-ts has, every variant; float32, float64,`,
+    'int64, int32, bool) replayed through `torch.*` / Tensor methods by `test/opinfo/` (part of `vitest run`).',
+    'Fixtures: `npx tsx tools/opinfo-ops.ts && /tmp/tv/bin/python tools/golden/gen_opinfo.py`;',
+    'this section and `test/opinfo/known_failures.json`: `npx tsx tools/opinfo-report.ts` (generated, do not edit).',
+    'Areas: values (dtype, shape, values at torch.testing tolerances, strides of views, error text where PyTorch',
+    'raises), meta (dtype/shape/strides on Meta tensors, or the error), grads (float64 first-order gradients),',
+    `grad_fn (name), errors (\`error_inputs\` texts). Skipped while generating: ${skipped['too_large'] ?? 0} samples with a tensor over`,
+    `1,000 elements, ${skipped['unserializable'] ?? 0} with an argument without a JSON form. ${pathDependent} outcomes differ between kernel paths`,
+    '(the stress path replays the first sample of each op). Rates of the wasm path:',
+    '',
+    '| area | pass rate |',
+    '|---|---|',
+    ...AREAS.map((a) => `| ${a} | ${pct(...count((r) => r.area === a))} |`),
+    `| all | ${pct(...count(() => true))} |`,
+    '',
+    `| family | ${AREAS.join(' | ')} |`,
+    `|---|${AREAS.map(() => '---').join('|')}|`,
+    ...families.map((f) => `| ${f} | ${AREAS.map((a) => pct(...count((r) => r.family === f && r.area === a))).join(' | ')} |`),
+    END,
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const names = Object.keys(CONFIGS);
+  const runs = names.map((n) => {
+    const t0 = Date.now();
+    const rows = runConfig(n);
+    console.log(`${n}: ${rows.length} outcomes, ${rows.filter((r) => r.problem !== '').length} failing (${Date.now() - t0} ms)`);
+    return rows;
+  });
+  // merged by key: the stress run replays a subset (harness.ts STRESS_SUBSET)
+  const base = runs[0] as Row[];
+  const byKey = runs.map((rows) => new Map(rows.map((r) => [r.key, r])));
+  const failures: Record<string, Record<string, string>> = {};
+  const pathDependent: Record<string, Record<string, string>> = {};
+  let nPath = 0;
+  for (const r of base) {
+    const ran = names.filter((_, c) => byKey[c]?.has(r.key));
+    const failingIn = ran.filter((n) => byKey[names.indexOf(n)]?.get(r.key)?.problem !== '');
+    if (failingIn.length === 0) continue;
+    if (failingIn.length === ran.length) {
+      (failures[r.file] ??= {})[r.key] = reasonClass(r.problem);
+    } else {
+      (pathDependent[r.file] ??= {})[r.key] = `fails on ${failingIn.join(', ')}`;
+      nPath++;
+    }
+  }
+  for (const [c, rows] of runs.entries()) {
+    const extra = rows.filter((r) => !byKey[0]?.has(r.key));
+    if (extra.length > 0) throw new Error(`run '${names[c] ?? ''}' has outcomes the first run lacks: ${extra[0]?.key ?? ''}`);
+  }
+  const known = { generated_by: 'tools/opinfo-report.ts', failures, path_dependent: pathDependent };
+  // in prettier's layout, so that `npm run format:check` passes on the written file
+  const knownUrl = new URL('test/opinfo/known_failures.json', ROOT);
+  writeFileSync(knownUrl, await format(JSON.stringify(known), { ...(await resolveConfig(fileURLToPath(knownUrl))), parser: 'json' }));
+  const index = JSON.parse(readFileSync(new URL('test/golden/opinfo/index.json', ROOT), 'utf8')) as { skipped: Record<string, number> };
+  const featuresUrl = new URL('FEATURES.md', ROOT);
+  const features = readFileSync(featuresUrl, 'utf8');
+  const section = report(base, nPath, index.skipped);
+  const b = features.indexOf(BEGIN);
+  const e = features.indexOf(END);
+  const next = b >= 0 && e > b ? features.slice(0, b) + section + features.slice(e + END.length) : `${features.trimEnd()}\n\n${section}\n`;
+  writeFileSync(featuresUrl, next);
+  console.log(section);
+}
+
+/** The class of a problem: its text without numbers, one line. */
+function reasonClass(problem: string): string {
+  const line = problem.replace(/(?<![\w.])-?\d+(\.\d+)?(e[-+]?\d+)?(?![\w])/g, 'N').replace(/\s+/g, ' ');
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+if (process.argv.includes('--run')) await runOnce();
+else await main();
