@@ -86,6 +86,8 @@ export interface Kernels {
   f32_gemm: GemmKernel;
   /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
   f64_gemm: GemmKernel;
+  /** y[i] = r[i] <= 0 ? 0 : g[i], float32 (relu's gradient from its result r). */
+  f32_vrelu_backward(n: number, g: number, r: number, y: number): void;
 }
 
 export type KernelName = keyof Kernels;
@@ -121,6 +123,7 @@ const NAMES: Record<KernelName, true> = {
   f32_log_softmax_rows: true,
   f32_gemm: true,
   f64_gemm: true,
+  f32_vrelu_backward: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -242,6 +245,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f64_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
       const v = f64();
       ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
+    },
+    f32_vrelu_backward: (n, g, r, y) => {
+      const v = f32();
+      ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
     },
   };
 }

@@ -478,3 +478,10 @@ export function f64_gemm(
 ): void {
   gemmTwin(exact, m, n, k, alpha, a, ai, rsa, csa, b, bi, rsb, csb, c, ci, ldc, accumulate);
 }
+
+// ---- activation backward (assembly/backward.ts) ----
+
+/** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */
+export function vrelu_backward(n: number, g: Float32Array, gi: number, r: Float32Array, ri: number, y: Float32Array, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (r[ri + i] as number) <= 0 ? 0 : (g[gi + i] as number);
+}

@@ -138,6 +138,24 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
+  it('f32_vrelu_backward: same bits as the twin (zeros, -0, NaN results), and in place', () => {
+    for (const n of LENGTHS) {
+      setup(4, n);
+      const r = view(4, B, n);
+      for (let i = 0; i < n; i += 11) r[i] = Number.NaN;
+      const g = Float32Array.from(view(4, A, n));
+      wasm.f32_vrelu_backward(n, A, B, Y1);
+      js.f32_vrelu_backward(n, A, B, Y2);
+      expect(bitsOf(view(4, Y1, n))).toEqual(bitsOf(view(4, Y2, n)));
+      for (let i = 0; i < n; i++) {
+        const want = (r[i] as number) <= 0 ? 0 : (g[i] as number);
+        expect(Object.is(view(4, Y1, n)[i], want) || (Number.isNaN(want) && Number.isNaN(view(4, Y1, n)[i] as number))).toBe(true);
+      }
+      wasm.f32_vrelu_backward(n, A, B, A); // y = g
+      expect(bitsOf(view(4, A, n))).toEqual(bitsOf(view(4, Y2, n)));
+    }
+  });
+
   for (const bytes of [4, 8] as const) {
     const name = bytes === 4 ? 'f32_gemm' : 'f64_gemm';
     // Close to the exact product, relative to alpha·Σ|a·b|: float32's and float64's rounding over ≤ 600 terms.

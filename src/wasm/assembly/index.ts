@@ -6,3 +6,4 @@ export { f32_rsum, f64_rsum, f32_rmax, f32_rmin, f64_rmax, f64_rmin } from './re
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_vrelu, f32_vsigmoid } from './activation';
 export { f32_gemm, f64_gemm } from './gemm';
+export { f32_vrelu_backward } from './backward';
