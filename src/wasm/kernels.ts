@@ -88,6 +88,10 @@ export interface Kernels {
   f64_gemm: GemmKernel;
   /** y[i] = r[i] <= 0 ? 0 : g[i], float32 (relu's gradient from its result r). */
   f32_vrelu_backward(n: number, g: number, r: number, y: number): void;
+  /** out[c] = f32_rsum of chunk c (`chunk` elements; the last may be shorter) of x[0..n): float32 partials. */
+  f32_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
+  /** f32_rsum_chunks for float64 (f64_rsum per chunk). */
+  f64_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
 }
 
 export type KernelName = keyof Kernels;
@@ -124,6 +128,8 @@ const NAMES: Record<KernelName, true> = {
   f32_gemm: true,
   f64_gemm: true,
   f32_vrelu_backward: true,
+  f32_rsum_chunks: true,
+  f64_rsum_chunks: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -249,6 +255,14 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_vrelu_backward: (n, g, r, y) => {
       const v = f32();
       ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
+    },
+    f32_rsum_chunks: (n, chunk, x, out) => {
+      const v = f32();
+      ref.rsum_chunks(n, chunk, v, x >>> 2, v, out >>> 2);
+    },
+    f64_rsum_chunks: (n, chunk, x, out) => {
+      const v = f64();
+      ref.rsum_chunks(n, chunk, v, x >>> 3, v, out >>> 3);
     },
   };
 }

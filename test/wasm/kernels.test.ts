@@ -138,6 +138,29 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
+  for (const bytes of [4, 8] as const) {
+    const name = bytes === 4 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
+    it(`${name}: the twin's partials, each the chunk's ${bytes === 4 ? 'f32' : 'f64'}_rsum`, () => {
+      for (const [n, chunk] of [
+        [1, 1],
+        [100, 16],
+        [1027, 100],
+        [2048, 1024],
+        [3000, 64],
+      ] as const) {
+        setup(bytes, n);
+        const parts = Math.ceil(n / chunk);
+        wasm[name](n, chunk, A, Y1);
+        js[name](n, chunk, A, Y2);
+        expect(bitsOf(view(bytes, Y1, parts))).toEqual(bitsOf(view(bytes, Y2, parts)));
+        const rsum = bytes === 4 ? wasm.f32_rsum : wasm.f64_rsum;
+        for (let c = 0; c < parts; c++) {
+          expect(view(bytes, Y1, parts)[c]).toBe(rsum(Math.min(chunk, n - c * chunk), A + c * chunk * bytes));
+        }
+      }
+    });
+  }
+
   it('f32_vrelu_backward: same bits as the twin (zeros, -0, NaN results), and in place', () => {
     for (const n of LENGTHS) {
       setup(4, n);

@@ -7,3 +7,4 @@ export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_vrelu, f32_vsigmoid } from './activation';
 export { f32_gemm, f64_gemm } from './gemm';
 export { f32_vrelu_backward } from './backward';
+export { f32_rsum_chunks, f64_rsum_chunks } from './reduce_chunks';
