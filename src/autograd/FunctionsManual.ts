@@ -5,6 +5,7 @@
 import { autogradState } from '../c10/AutogradState.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
+import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { Tensor } from '../tensor/Tensor.js';
 
@@ -513,6 +514,9 @@ export function siluBackward(grad: Tensor, self: Tensor): Tensor {
 
 /** `threshold_backward(grad, result, 0)` for relu: the gradient where the output is positive. */
 export function reluBackward(grad: Tensor, result: Tensor): Tensor {
+  // One SIMD pass where it applies (the same values as the composite below, bit for bit).
+  const fast = autogradState.gradMode && result.requiresGrad ? null : reluBackwardSimd(grad, result);
+  if (fast !== null) return fast;
   const g = grad.masked_fill(result.le(0), 0);
   // Under create_graph PyTorch's threshold_backward is itself differentiable in `result` (with a zero
   // derivative); adding 0 * result gives the first-order gradient that history, so double backward works.

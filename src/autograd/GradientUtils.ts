@@ -5,6 +5,7 @@
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
 import { Tensor } from '../tensor/Tensor.js';
+import { isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 
 /** A copy of `t` without autograd history. */
@@ -12,13 +13,40 @@ export function detachedClone(t: Tensor): Tensor {
   return aten().clone.call(t.detach(), null);
 }
 
+// Note [Stealing the gradient]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// accumulate_grad.h stores the first incoming gradient without a copy (`new_grad.detach()`) when grad mode is
+// off, no other tensor references it (`new_grad.use_count() <= num_expected_refs`) and it obeys the gradient
+// layout contract; otherwise it stores a copy. JS has no reference counts, so "no other reference" is what
+// the engine can vouch for (`stealableGrads` in function.ts): a gradient a built-in node's backward made
+// itself — not a tensor it was handed (a pass-through like add's `self: grad`), not one it returned on two
+// edges, not the user's root gradient, and with no hook or custom Function around that could keep it — or
+// the engine's own sum of two gradients. Anything else is copied as before. A stolen gradient may be a view
+// of an engine gradient (a reshape's backward): its storage escapes the pass's scope with `.grad`.
+
 /**
- * AccumulateGrad's update of `.grad`: the first gradient is stored as a copy (formulas may hand the same
- * tensor to several inputs, so it is never stored by reference); later ones are added in place, or out of
- * place with history when grad mode is on (create_graph), as accumulate_grad.h does.
+ * `obeys_layout_contract` (torch/csrc/autograd/utils/grad_layout_contract.h): `grad`'s strides are the
+ * variable's in every dim of size > 1 when the variable is non-overlapping and dense, else grad is contiguous.
  */
-export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad): Tensor {
+export function obeysLayoutContract(grad: Tensor, variable: Tensor): boolean {
+  if (!isNonOverlappingAndDense(variable)) return grad.isContiguous();
+  if (grad.sizes.length !== variable.sizes.length) return false;
+  for (let d = 0; d < grad.sizes.length; d++) {
+    if (grad.sizes[d] !== variable.sizes[d]) return false;
+    if ((grad.sizes[d] as number) !== 1 && grad.strides[d] !== variable.strides[d]) return false;
+  }
+  return true;
+}
+
+/**
+ * AccumulateGrad's update of `.grad`: the first gradient is stored by reference when `stealable` (the engine
+ * vouches that nothing else holds it), grad mode is off and it obeys the layout contract, else as a copy
+ * (Note [Stealing the gradient]); later ones are added in place, or out of place with history when grad mode
+ * is on (create_graph), as accumulate_grad.h does.
+ */
+export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad, stealable = false): Tensor {
   if (old === null) {
+    if (!gradMode && stealable && obeysLayoutContract(grad, variable)) return grad.detach();
     if (!gradMode) return aten().clone.call(grad.detach(), null);
     // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
     // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).

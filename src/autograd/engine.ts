@@ -10,7 +10,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { isExpandableTo, sameSizes } from '../tensor/ExpandUtils.js';
 import { sumTo } from './FunctionsManual.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
-import { GraphRoot, Node, setActiveExecInfo } from './function.js';
+import { AccumulateGrad, GraphRoot, Node, setActiveExecInfo, stealableGrads } from './function.js';
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
 import { CustomFunctionBackward } from './customFunction.js';
 import { closeScope, escapeStorage, openScope } from '../tensor/StorageScope.js';
@@ -305,7 +305,8 @@ function execute(
         const e = edges[i] as Edge;
         const next = e.fn;
         if (next === null) continue;
-        let g = outs[i] ?? null;
+        const made = outs[i] ?? null;
+        let g = made;
         if (g !== null) g = validateGrad(node, i, e, g);
         let buf = buffers.get(next);
         if (buf === undefined) {
@@ -314,7 +315,15 @@ function execute(
         }
         if (g !== null) {
           const old = buf[e.inputNr];
-          buf[e.inputNr] = old === null || old === undefined ? g : aten().add_Tensor.call(old, g, 1);
+          if (old === null || old === undefined) {
+            buf[e.inputNr] = g;
+            if (next instanceof AccumulateGrad && (g.storage !== (made as Tensor).storage || madeBy(node, made as Tensor, outs, inputs)))
+              stealableGrads.add(g);
+          } else {
+            const sum = aten().add_Tensor.call(old, g, 1);
+            buf[e.inputNr] = sum;
+            if (next instanceof AccumulateGrad && !createGraph) stealableGrads.add(sum);
+          }
         } else if (buf[e.inputNr] === undefined) {
           buf[e.inputNr] = null;
         }
@@ -328,6 +337,17 @@ function execute(
     setActiveExecInfo(prevExec);
   }
   return captured;
+}
+
+/**
+ * Whether `g`, output of `node`, is a tensor the node's backward made itself and handed out once: a built-in
+ * node without hooks, `g` not one of its incoming gradients nor on two of its edges (Note [Stealing the
+ * gradient] in GradientUtils.ts). (A gradient validateGrad had to reduce or cast to the input's shape and
+ * dtype is new storage, the engine's own, whatever the node returned.)
+ */
+function madeBy(node: Node, g: Tensor, outs: readonly (Tensor | null)[], inputs: readonly (Tensor | null)[]): boolean {
+  if (node instanceof GraphRoot || node instanceof CustomFunctionBackward || node.hooks !== null) return false;
+  return outs.indexOf(g) === outs.lastIndexOf(g) && !inputs.includes(g);
 }
 
 function asList<T>(x: T | readonly T[] | null | undefined): T[] {

@@ -176,6 +176,12 @@ export function setActiveExecInfo(info: ReadonlySet<Node> | null): ReadonlySet<N
   return prev;
 }
 
+/**
+ * Gradients the engine hands to an AccumulateGrad that nothing else references, which it may store as `.grad`
+ * without a copy (Note [Stealing the gradient] in GradientUtils.ts).
+ */
+export const stealableGrads = new WeakSet<Tensor>();
+
 /** `AccumulateGrad`: the node of a leaf; adds the incoming gradient into `variable.grad`. */
 export class AccumulateGrad extends Node {
   constructor(readonly variable: Tensor) {
@@ -192,7 +198,8 @@ export class AccumulateGrad extends Node {
     const grad = grads[0];
     if (grad === null || grad === undefined) return [];
     const m = materializeAutogradMeta(this.variable);
-    m.grad = accumulateInto(m.grad, grad, autogradState.gradMode, this.variable);
+    const stealable = this.hooks === null && stealableGrads.has(grad);
+    m.grad = accumulateInto(m.grad, grad, autogradState.gradMode, this.variable, stealable);
     if (m.grad !== null) escapeStorage(m.grad.storage); // a leaf's .grad outlives any torch.scope
     return [];
   }

@@ -124,6 +124,18 @@ function packedGemmApplies(t: ScalarType, ...tensors: Tensor[]): boolean {
 }
 
 /**
+ * Multiply-adds of a gemm per unit of parallelSettings.grain (Note [Gemm grain]).
+ */
+export const GEMM_WORK_PER_UNIT = 8;
+
+// Note [Gemm grain]
+// ~~~~~~~~~~~~~~~~~
+// A gemm splits among threads from 2·grain·8 = 2.1M multiply-adds (the grain is 131072): about 50 µs of
+// the packed kernel on one thread, twice the 13–23 µs it takes to wake a parked worker, and below the MLP's
+// 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. Each thread packs its own
+// copy of the shared operand, so a split costs one extra packing of it (≤ 5% of the product here).
+
+/**
  * `out[i] = alpha·(a[i] @ b[i])` (`+ out[i]` when `accumulate`) for every matrix i of a batch (`batch` 0: 2-D
  * operands), float32 or float64, through the packed gemm (f32_gemm / f64_gemm, Note [Packed gemm]) reading a
  * and b through their strides (a batch of 3-D operands through their batch strides, 0 when broadcast). False
@@ -140,7 +152,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   const data = (t: Tensor): StorageArray => t.storage.data(dtype);
   if (wasmKernelFor<GemmKernel>(name, data(a), data(b), data(out)) === null) return false;
-  const threads = threadsFor((m * n * k) / 64); // parallelSettings' unit for gemm
+  const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).

@@ -5,6 +5,7 @@
 // makes structured are StructuredKernels (`sumStructured`, ...) or StructuredOutputsKernels
 // (`cumsumStructured`); see Note [Structured reductions].
 
+import { Device, DeviceType } from '../c10/Device.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import {
   ScalarType,
@@ -23,7 +24,7 @@ import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
 import { type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel, allocateStructuredOutput } from './TensorMeta.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 type Opt<T> = T | null | undefined;
 
@@ -195,9 +196,62 @@ function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: number): num
   if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
     const isF32 = src instanceof Float32Array;
     const k = wasmKernelFor<(n: number, x: number) => number>(isF32 ? 'f32_rsum' : 'f64_rsum', src);
-    if (k !== null) return k(n, addressOf(src, o));
+    if (k !== null) return n <= SUM_CHUNK ? k(n, addressOf(src, o)) : chunkedSum(k, isF32, n, addressOf(src, o));
   }
   return sumRun(src, o, s, n);
+}
+
+// Note [Deterministic parallel sum]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A run longer than SUM_CHUNK elements is summed as chunks of SUM_CHUNK (the last shorter), each the cascade
+// sum of f32_rsum / f64_rsum, and the chunks' partial sums are then added in chunk order in the run's
+// precision. The split depends on the length alone, never on the thread count: on one thread the chunks run
+// one after another, on more the chunks are shared out (f32_rsum_chunks writes each chunk's partial to a
+// scratch buffer in linear memory), and the same partials are added in the same order, so the bits are the
+// same on any number of threads. A run of at most SUM_CHUNK is one cascade sum, as before. (PyTorch's cascade
+// sum over the whole run differs in the last bits either way; so does the JS loop of the 'js' backend.)
+const SUM_CHUNK = 65536;
+const CPU_DEVICE = new Device(DeviceType.CPU);
+
+type SumKernel = (n: number, x: number) => number;
+type ChunksKernel = (n: number, chunk: number, x: number, out: number) => void;
+
+/** The chunked sum of n > SUM_CHUNK elements at byte address `x` (Note [Deterministic parallel sum]). */
+function chunkedSum(k: SumKernel, isF32: boolean, n: number, x: number): number {
+  const bytes = isF32 ? 4 : 8;
+  const chunks = Math.ceil(n / SUM_CHUNK);
+  const add = isF32 ? (a: number, b: number): number => Math.fround(a + b) : (a: number, b: number): number => a + b;
+  const threads = Math.min(threadsFor(n), chunks);
+  let total = 0;
+  if (threads === 1) {
+    for (let c = 0; c < chunks; c++) total = add(total, k(Math.min(SUM_CHUNK, n - c * SUM_CHUNK), x + c * SUM_CHUNK * bytes));
+    return total;
+  }
+  // Threads run over a shared memory, which never detaches: `x` stays valid across this allocation. The
+  // scratch is at least SMALL_BYTES so that it is in linear memory.
+  const dtype = isF32 ? ScalarType.Float : ScalarType.Double;
+  const scratch = newStrided([Math.max(chunks, 256)], [1], dtype, CPU_DEVICE);
+  const parts = scratch.storage.data(dtype) as Float32Array | Float64Array;
+  const name = isF32 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
+  if (wasmKernelFor<ChunksKernel>(name, parts) === null) {
+    scratch.dispose();
+    for (let c = 0; c < chunks; c++) total = add(total, k(Math.min(SUM_CHUNK, n - c * SUM_CHUNK), x + c * SUM_CHUNK * bytes));
+    return total;
+  }
+  const p0 = scratch.storage.arrayOffset(dtype);
+  const out = addressOf(parts, p0);
+  const cuts = splitRange(chunks, threads, 1);
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+    const start = from * SUM_CHUNK;
+    calls.push([Math.min(to * SUM_CHUNK, n) - start, SUM_CHUNK, x + start * bytes, out + from * bytes]);
+  }
+  runKernelCalls(name, calls);
+  const view = scratch.storage.data(dtype) as Float32Array | Float64Array;
+  for (let c = 0; c < chunks; c++) total = add(total, view[p0 + c] as number);
+  scratch.dispose();
+  return total;
 }
 
 type Extreme = (n: number, x: number) => number;

@@ -149,7 +149,7 @@ export function setNumThreads(n: number): void {
 }
 
 /**
- * Each thread gets at least `grain` units of work (elements; a gemm counts multiply-adds / 64), and work below
+ * Each thread gets at least `grain` units of work (elements; a gemm counts multiply-adds / 8, Note [Gemm grain] in src/kernels/LinearAlgebra.ts), and work below
  * two grains stays on the caller. ATen's GRAIN_SIZE is 32768 elements; waking a parked worker costs 13–23 µs
  * here against a few µs for OpenMP's spinning threads, so the grain is 4 times larger (~50 µs of a pointwise
  * kernel; a gemm of 16.7M multiply-adds, ~400 µs). The MLP step of bench/compare ran at 3.49 ms on 2 threads

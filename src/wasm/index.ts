@@ -9,7 +9,7 @@ import { cpuAllocator, setAllocator } from '../tensor/Storage.js';
 import { CachingAllocator } from './allocator.js';
 import { WasmCPUAllocator, wasmStorage, type CPUMemoryStats, type ParallelRunner } from './CPUAllocator.js';
 import { decodeBase64, withSharedMemoryImport } from './binaryFormat.js';
-import { KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
+import { KERNELS_RELAXED_WASM_BASE64, KERNELS_WASM_BASE64 } from './generated/kernelsWasm.js';
 import { jsKernels, kernelsFromExports, type KernelName, type Kernels } from './kernels.js';
 import { WasmMemory, type MemoryViews, type WasmMemoryOptions } from './memory.js';
 import { parallelKernel, startWorkers, threadsAvailable } from './ParallelNative.js';
@@ -78,8 +78,8 @@ export function simdSupported(): boolean {
 
 /**
  * Whether this engine runs relaxed SIMD (on by default in Chromium >= 114; behind
- * --experimental-wasm-relaxed-simd on Node 20). No kernel uses it yet: a relaxed build would be a second
- * module with the same export names (Note [asc flags] in tools/wasm/build.ts).
+ * --experimental-wasm-relaxed-simd on Node 20). Where it does, the loader takes the relaxed build of the
+ * kernels (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
  */
 export function relaxedSimdSupported(): boolean {
   return (relaxedSimd ??= validates(FEATURE_PROBES.relaxedSimd));
@@ -101,41 +101,53 @@ export function relaxedSimdSupported(): boolean {
 const SYNC_HINT = 'this engine refused to compile WebAssembly synchronously here (old Chromium main thread); call `await initWasm()` first';
 
 let bytesCache: Uint8Array<ArrayBuffer> | null = null;
-const moduleCache: { plain: WasmModuleObject | null; shared: WasmModuleObject | null } = { plain: null, shared: null };
+let relaxedBytesCache: Uint8Array<ArrayBuffer> | null = null;
+const moduleCache = new Map<string, WasmModuleObject>();
 
-/** The embedded kernel module's bytes (decoded once; do not mutate). */
-export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
+/**
+ * The embedded kernel module's bytes (decoded once; do not mutate); `relaxed`: its relaxed-SIMD build, which
+ * only engines with relaxed SIMD compile (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts).
+ */
+export function kernelsWasmBytes(relaxed = false): Uint8Array<ArrayBuffer> {
+  if (relaxed) return (relaxedBytesCache ??= decodeBase64(KERNELS_RELAXED_WASM_BASE64));
   return (bytesCache ??= decodeBase64(KERNELS_WASM_BASE64));
 }
 
-function variantBytes(shared: boolean): Uint8Array<ArrayBuffer> {
-  return shared ? withSharedMemoryImport(kernelsWasmBytes()) : kernelsWasmBytes();
+function variantBytes(shared: boolean, relaxed: boolean): Uint8Array<ArrayBuffer> {
+  return shared ? withSharedMemoryImport(kernelsWasmBytes(relaxed)) : kernelsWasmBytes(relaxed);
 }
 
-/** The compiled kernel module (cached); `shared` gives the variant that imports a shared memory. */
-export function compileKernelsSync(shared = false): WasmModuleObject {
-  const key = shared ? 'shared' : 'plain';
-  const cached = moduleCache[key];
-  if (cached !== null) return cached;
+/**
+ * The compiled kernel module (cached); `shared` gives the variant that imports a shared memory, `relaxed`
+ * the relaxed-SIMD build (default: where the engine has relaxed SIMD; Note [Relaxed gemm]).
+ */
+export function compileKernelsSync(shared = false, relaxed = relaxedSimdSupported()): WasmModuleObject {
+  const key = `${shared}/${relaxed}`;
+  const cached = moduleCache.get(key);
+  if (cached !== undefined) return cached;
   requireSimd();
   let mod: WasmModuleObject;
   try {
-    mod = new (webAssembly().Module)(variantBytes(shared));
+    mod = new (webAssembly().Module)(variantBytes(shared, relaxed));
   } catch (e) {
     if (e instanceof RangeError) throw new RangeError(`wasm kernels: ${SYNC_HINT} (${e.message})`);
     throw e;
   }
-  return (moduleCache[key] = mod);
+  moduleCache.set(key, mod);
+  return mod;
 }
 
 /** compileKernelsSync, off the calling thread (WebAssembly.compile). */
-export async function compileKernels(shared = false): Promise<WasmModuleObject> {
-  const key = shared ? 'shared' : 'plain';
-  const cached = moduleCache[key];
-  if (cached !== null) return cached;
+export async function compileKernels(shared = false, relaxed = relaxedSimdSupported()): Promise<WasmModuleObject> {
+  const key = `${shared}/${relaxed}`;
+  const cached = moduleCache.get(key);
+  if (cached !== undefined) return cached;
   requireSimd();
-  const mod = await webAssembly().compile(variantBytes(shared));
-  return (moduleCache[key] ??= mod);
+  const mod = await webAssembly().compile(variantBytes(shared, relaxed));
+  const again = moduleCache.get(key);
+  if (again !== undefined) return again;
+  moduleCache.set(key, mod);
+  return mod;
 }
 
 function requireSimd(): void {

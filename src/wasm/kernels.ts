@@ -99,6 +99,12 @@ export interface Kernels {
   f32_depthwise: DepthwiseKernel;
   /** f32_depthwise for float64. */
   f64_depthwise: DepthwiseKernel;
+  /** y[i] = r[i] <= 0 ? 0 : g[i], float32 (relu's gradient from its result r). */
+  f32_vrelu_backward(n: number, g: number, r: number, y: number): void;
+  /** out[c] = f32_rsum of chunk c (`chunk` elements; the last may be shorter) of x[0..n): float32 partials. */
+  f32_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
+  /** f32_rsum_chunks for float64 (f64_rsum per chunk). */
+  f64_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
 }
 
 /**
@@ -154,6 +160,9 @@ const NAMES: Record<KernelName, true> = {
   f64_col2im: true,
   f32_depthwise: true,
   f64_depthwise: true,
+  f32_vrelu_backward: true,
+  f32_rsum_chunks: true,
+  f64_rsum_chunks: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -284,5 +293,17 @@ export function jsKernels(memory: WasmMemory): Kernels {
       ref.depthwise(fround, mode, f32(), x >>> 2, f32(), wt >>> 2, f32(), out >>> 2, c, mult, ...g),
     f64_depthwise: (mode, x, wt, out, c, mult, ...g) =>
       ref.depthwise(same, mode, f64(), x >>> 3, f64(), wt >>> 3, f64(), out >>> 3, c, mult, ...g),
+    f32_vrelu_backward: (n, g, r, y) => {
+      const v = f32();
+      ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);
+    },
+    f32_rsum_chunks: (n, chunk, x, out) => {
+      const v = f32();
+      ref.rsum_chunks(n, chunk, v, x >>> 2, v, out >>> 2);
+    },
+    f64_rsum_chunks: (n, chunk, x, out) => {
+      const v = f64();
+      ref.rsum_chunks(n, chunk, v, x >>> 3, v, out >>> 3);
+    },
   };
 }

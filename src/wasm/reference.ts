@@ -577,4 +577,27 @@ export function depthwise(round: (v: number) => number, mode: number, xv: Floats
       }
     }
   }
+// ---- activation backward (assembly/backward.ts) ----
+
+/** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */
+export function vrelu_backward(n: number, g: Float32Array, gi: number, r: Float32Array, ri: number, y: Float32Array, yi: number): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (r[ri + i] as number) <= 0 ? 0 : (g[gi + i] as number);
+}
+
+// ---- chunked sums (assembly/reduce_chunks.ts) ----
+
+/** out[c] = the cascade sum (f32_rsum / f64_rsum) of chunk c of x[xi..xi+n), chunks of `chunk` elements. */
+export function rsum_chunks(
+  n: number,
+  chunk: number,
+  x: Float32Array | Float64Array,
+  xi: number,
+  out: Float32Array | Float64Array,
+  oi: number,
+): void {
+  const sum =
+    x instanceof Float32Array
+      ? (m: number, at: number): number => f32_rsum(m, x, at)
+      : (m: number, at: number): number => f64_rsum(m, x as Float64Array, at);
+  for (let i = 0, c = 0; i < n; i += chunk, c++) out[oi + c] = sum(Math.min(chunk, n - i), xi + i);
 }

@@ -1,10 +1,12 @@
 // Every SIMD kernel against its JS twin (src/wasm/reference.ts) on the same linear memory: the same bits
-// (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place.
+// (log_softmax: within 1 ulp), for lengths around every unrolling boundary and in place. The plain-SIMD build
+// always, also where the engine would load the relaxed one (whose gemm test/wasm/relaxed.test.ts checks;
+// Note [Relaxed gemm]).
 import { describe, expect, it } from 'vitest';
-import { KERNEL_NAMES, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
+import { KERNEL_NAMES, compileKernelsSync, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
 import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/reference.js';
 
-const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }) : null;
+const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }, compileKernelsSync(false, false)) : null;
 const LENGTHS = [0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 100, 1027];
 
 /** Deterministic values in [-lo, hi) with some exact zeros, -0, and huge/tiny magnitudes. */
@@ -133,6 +135,47 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
         const ulp = Math.max(2 ** -149, 2 ** (Math.floor(Math.log2(Math.abs(y2[i] as number) || 1)) - 23));
         expect(Math.abs((y1[i] as number) - (y2[i] as number))).toBeLessThanOrEqual(ulp);
       }
+    }
+  });
+
+  for (const bytes of [4, 8] as const) {
+    const name = bytes === 4 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
+    it(`${name}: the twin's partials, each the chunk's ${bytes === 4 ? 'f32' : 'f64'}_rsum`, () => {
+      for (const [n, chunk] of [
+        [1, 1],
+        [100, 16],
+        [1027, 100],
+        [2048, 1024],
+        [3000, 64],
+      ] as const) {
+        setup(bytes, n);
+        const parts = Math.ceil(n / chunk);
+        wasm[name](n, chunk, A, Y1);
+        js[name](n, chunk, A, Y2);
+        expect(bitsOf(view(bytes, Y1, parts))).toEqual(bitsOf(view(bytes, Y2, parts)));
+        const rsum = bytes === 4 ? wasm.f32_rsum : wasm.f64_rsum;
+        for (let c = 0; c < parts; c++) {
+          expect(view(bytes, Y1, parts)[c]).toBe(rsum(Math.min(chunk, n - c * chunk), A + c * chunk * bytes));
+        }
+      }
+    });
+  }
+
+  it('f32_vrelu_backward: same bits as the twin (zeros, -0, NaN results), and in place', () => {
+    for (const n of LENGTHS) {
+      setup(4, n);
+      const r = view(4, B, n);
+      for (let i = 0; i < n; i += 11) r[i] = Number.NaN;
+      const g = Float32Array.from(view(4, A, n));
+      wasm.f32_vrelu_backward(n, A, B, Y1);
+      js.f32_vrelu_backward(n, A, B, Y2);
+      expect(bitsOf(view(4, Y1, n))).toEqual(bitsOf(view(4, Y2, n)));
+      for (let i = 0; i < n; i++) {
+        const want = (r[i] as number) <= 0 ? 0 : (g[i] as number);
+        expect(Object.is(view(4, Y1, n)[i], want) || (Number.isNaN(want) && Number.isNaN(view(4, Y1, n)[i] as number))).toBe(true);
+      }
+      wasm.f32_vrelu_backward(n, A, B, A); // y = g
+      expect(bitsOf(view(4, A, n))).toEqual(bitsOf(view(4, Y2, n)));
     }
   });
 

@@ -87,6 +87,15 @@ describe.runIf(threaded)('kernels on worker threads', () => {
     ['mul by a scalar, float64, 1e6 elements', () => torch.mul(torch.arange(1_000_000, { dtype: torch.float64 }).sin(), 3.5)],
     ['exp float32, 1e6 elements', () => torch.exp(torch.arange(1_000_000).mul(1e-5))],
     ['softmax float32 400×300, dim 1', () => torch.softmax(torch.arange(120000).reshape(400, 300).mul(0.01).sin(), 1)],
+    ['sum float32, 1e6 elements (chunks of 65536)', () => torch.sum(torch.arange(1_000_000).mul(1e-3).sin())],
+    ['mean float64, 1e6 elements', () => torch.mean(torch.arange(1_000_000, { dtype: torch.float64 }).mul(1e-3).cos())],
+    [
+      'relu backward float32, 1e6 elements',
+      () => {
+        const x = torch.arange(1_000_000).mul(1e-5).sin().requiresGrad_();
+        return torch.autograd.grad(x.relu().mul(torch.arange(1_000_000).cos()).sum(), [x])[0] as Tensor;
+      },
+    ],
   ];
   for (const [name, f] of cases) {
     it(`${name}: the same bits on 1 and 2 threads, the second thread doing part`, () => {

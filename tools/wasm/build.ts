@@ -1,6 +1,8 @@
 // `npm run build:wasm`: compiles the AssemblyScript kernels (src/wasm/assembly/index.ts) with the pinned
-// assemblyscript compiler and writes the two committed outputs:
+// assemblyscript compiler, plain and relaxed SIMD (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts), and
+// writes the committed outputs:
 //   src/wasm/kernels.wasm                  the module (for inspection, tools, and anyone who wants the file)
+//   src/wasm/kernels-relaxed.wasm          the relaxed-SIMD build of the same source
 //   src/wasm/generated/kernelsWasm.ts      the same bytes as base64, what src/wasm/index.ts loads, so the
 //                                          package needs no bundler plugin, fetch, or Node API to find it
 // `npm run check:wasm` (this script with --check) compiles in memory and exits 1 if either committed file
@@ -19,14 +21,16 @@ import { webAssembly } from '../../src/wasm/webassembly.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = 'src/wasm/assembly/index.ts';
 const WASM_PATH = 'src/wasm/kernels.wasm';
+const RELAXED_WASM_PATH = 'src/wasm/kernels-relaxed.wasm';
 const TS_PATH = 'src/wasm/generated/kernelsWasm.ts';
 
 // Note [asc flags]
 // ~~~~~~~~~~~~~~~~
 // -O3 --noAssert       release build tuned for speed (optimizeLevel 3, shrinkLevel 0); assertions compiled out
 // --runtime stub       no TLSF heap and no GC: kernels never allocate, the JS CachingAllocator owns memory
-// --enable simd        fixed-width SIMD (v128, f32x4, f64x2). Relaxed SIMD is left out: it is behind a flag
-//                      on Node 20; a relaxed build would be a second module with the same export names.
+// --enable simd        fixed-width SIMD (v128, f32x4, f64x2). The relaxed build (RELAXED_ASC_FLAGS) enables
+//                      simd,relaxed-simd instead, which sets ASC_FEATURE_RELAXED_SIMD for the kernels that
+//                      branch on it (Note [Relaxed gemm]); everything else is the same flags and source.
 // --importMemory       JS creates the WebAssembly.Memory (src/wasm/memory.ts) and passes it in as env.memory,
 // --noExportMemory     so there is nothing to export back
 // --maximumMemory 65536  the import declares a maximum (4 GiB, the wasm32 limit), which a shared memory
@@ -47,8 +51,11 @@ export const ASC_FLAGS = [
   '65536',
 ] as const;
 
-/** Compiles the kernels in memory; returns the module's bytes. */
-export async function compile(): Promise<Uint8Array> {
+/** The relaxed-SIMD build's flags: ASC_FLAGS with `--enable simd,relaxed-simd`. */
+export const RELAXED_ASC_FLAGS = ASC_FLAGS.map((f) => (f === 'simd' ? 'simd,relaxed-simd' : f));
+
+/** Compiles the kernels in memory (`relaxed`: the relaxed-SIMD build); returns the module's bytes. */
+export async function compile(relaxed = false): Promise<Uint8Array> {
   let wasm: Uint8Array | null = null;
   let log = '';
   const sink = {
@@ -56,18 +63,45 @@ export async function compile(): Promise<Uint8Array> {
       log += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
     },
   };
-  const result = await asc.main([ENTRY, '--outFile', 'kernels.wasm', '--baseDir', ROOT, '--noColors', ...ASC_FLAGS], {
-    stdout: sink,
-    stderr: sink,
-    writeFile(name: string, contents: Uint8Array | string) {
-      if (name.endsWith('kernels.wasm') && typeof contents !== 'string') wasm = contents;
+  const result = await asc.main(
+    [ENTRY, '--outFile', 'kernels.wasm', '--baseDir', ROOT, '--noColors', ...(relaxed ? RELAXED_ASC_FLAGS : ASC_FLAGS)],
+    {
+      stdout: sink,
+      stderr: sink,
+      writeFile(name: string, contents: Uint8Array | string) {
+        if (name.endsWith('kernels.wasm') && typeof contents !== 'string') wasm = contents;
+      },
     },
-  });
+  );
   if (result.error !== null) throw new Error(`asc failed: ${result.error.message}\n${log}`);
   if (wasm === null) throw new Error(`asc wrote no kernels.wasm\n${log}`);
   if (log.trim() !== '') console.error(log.trim());
-  validate(wasm);
   return wasm;
+}
+
+/** Both builds, checked: the plain one compiled here, the relaxed one against it (sameShape). */
+export async function compileBoth(): Promise<{ plain: Uint8Array; relaxed: Uint8Array }> {
+  const plain = await compile(false);
+  validate(plain);
+  const relaxed = await compile(true);
+  sameShape(plain, relaxed);
+  return { plain, relaxed };
+}
+
+/**
+ * The relaxed build may differ from the plain one only in function bodies: the same types, import, exports
+ * and no other section, so the loader can use either. Checked on the bytes, since Node 20 compiles relaxed
+ * SIMD only behind a flag.
+ */
+function sameShape(plain: Uint8Array, relaxed: Uint8Array): void {
+  const parts = (bytes: Uint8Array): string[] =>
+    sections(bytes)
+      .filter((s) => s.id !== SectionId.code)
+      .map((s) => `${s.id}:${Buffer.from(bytes.subarray(s.start, s.start + s.size)).toString('hex')}`);
+  if (parts(plain).join() !== parts(relaxed).join())
+    throw new Error('kernels-relaxed.wasm: differs from kernels.wasm outside the code section (Note [Relaxed gemm])');
+  if (Buffer.from(plain).equals(Buffer.from(relaxed)))
+    throw new Error('kernels-relaxed.wasm: no relaxed instruction (same bytes as kernels.wasm)');
 }
 
 /** The module's shape the loader and the allocator rely on. */
@@ -100,22 +134,31 @@ function validate(bytes: Uint8Array): void {
 }
 
 /** The generated TypeScript module for `bytes`. */
-export function generatedModule(bytes: Uint8Array): string {
+export function generatedModule(bytes: Uint8Array, relaxedBytes: Uint8Array): string {
   const version = (JSON.parse(readFileSync(resolve(ROOT, 'node_modules/assemblyscript/package.json'), 'utf8')) as { version: string })
     .version;
-  const sha = createHash('sha256').update(bytes).digest('hex');
-  const b64 = Buffer.from(bytes).toString('base64');
-  const lines: string[] = [];
-  for (let i = 0; i < b64.length; i += 100) lines.push(`  '${b64.slice(i, i + 100)}'`);
+  const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+  const base64Lines = (b: Uint8Array): string => {
+    const b64 = Buffer.from(b).toString('base64');
+    const lines: string[] = [];
+    for (let i = 0; i < b64.length; i += 100) lines.push(`  '${b64.slice(i, i + 100)}'`);
+    return lines.join(' +\n') + ';';
+  };
   return [
     '// @generated by npm run build:wasm. Do not edit.',
-    `// ${WASM_PATH} as base64: ${bytes.length} bytes, sha256 ${sha}.`,
+    `// ${WASM_PATH} as base64: ${bytes.length} bytes, sha256 ${sha(bytes)}.`,
+    `// ${RELAXED_WASM_PATH} as base64: ${relaxedBytes.length} bytes, sha256 ${sha(relaxedBytes)}.`,
     `// Compiled from src/wasm/assembly/ by assemblyscript ${version} (tools/wasm/build.ts, Note [asc flags]):`,
     `//   asc ${ENTRY} ${ASC_FLAGS.join(' ')}`,
+    `//   asc ${ENTRY} ${RELAXED_ASC_FLAGS.join(' ')}`,
     '',
     '/** The kernel module, base64. Decode with decodeBase64 (src/wasm/binaryFormat.ts). */',
     'export const KERNELS_WASM_BASE64 =',
-    lines.join(' +\n') + ';',
+    base64Lines(bytes),
+    '',
+    '/** The relaxed-SIMD build of the kernel module, base64 (Note [Relaxed gemm] in src/wasm/assembly/gemm.ts). */',
+    'export const KERNELS_RELAXED_WASM_BASE64 =',
+    base64Lines(relaxedBytes),
     '',
   ].join('\n');
 }
@@ -129,15 +172,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   let bytes: Uint8Array;
+  let relaxedBytes: Uint8Array;
   try {
-    bytes = await compile();
+    ({ plain: bytes, relaxed: relaxedBytes } = await compileBoth());
   } catch (e) {
     console.error(`build:wasm: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
   const outputs: [string, Uint8Array][] = [
     [WASM_PATH, bytes],
-    [TS_PATH, new TextEncoder().encode(generatedModule(bytes))],
+    [RELAXED_WASM_PATH, relaxedBytes],
+    [TS_PATH, new TextEncoder().encode(generatedModule(bytes, relaxedBytes))],
   ];
   let status = 0;
   for (const [path, want] of outputs) {

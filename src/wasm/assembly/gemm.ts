@@ -18,7 +18,7 @@
 // - The micro-kernels keep their tile in eight v128 accumulators (more than eight live v128 spill on x86-64
 //   engines): float32, 4×8 in f32x4s, per k two loads of B, four splats of A, eight multiplies and eight adds;
 //   float64, 4×4 in f64x2s (4 rows × 2 vectors), the same per k with 64-bit splats. Plain SIMD has no fused
-//   multiply-add; products round before they are added.
+//   multiply-add; products round before they are added (except in the relaxed build, Note [Relaxed gemm]).
 // - Summation order, which the JS twins (src/wasm/reference.ts) follow bit for bit: each KC slice sums its
 //   products in k order into a fresh accumulator; the slice's sum times alpha (skipped when alpha is 1) is then
 //   stored (the first slice, unless accumulating) or added to C.
@@ -27,7 +27,21 @@
 // - Workspace (`ws`, 64-byte aligned, GEMM_WORKSPACE_BYTES in src/wasm/reference.ts, the larger of the two
 //   layouts): packed A, packed B, the tile scratch. Kernels never allocate; the caller lends it
 //   (src/kernels/LinearAlgebra.ts, `packedGemm`).
+//
+// Note [Relaxed gemm]
+// ~~~~~~~~~~~~~~~~~~~
+// The module is built twice from the same source (tools/wasm/build.ts): plain SIMD, and with relaxed SIMD,
+// where the micro-kernels' multiply-add is `relaxed_madd` (madd32 / madd64), one fused multiply-add per lane
+// on x86-64 with FMA and on arm64: the same number of instructions does twice the work of a multiply and an
+// add. The loader takes the relaxed build where the engine validates relaxed SIMD (Chromium >= 114; Node 20
+// behind --experimental-wasm-relaxed-simd), for the caller and every worker alike, so results still do not
+// depend on the thread count. `relaxed_madd` may or may not round the product (the engine chooses per CPU),
+// so its bits are not reproducible in JS: the JS twins (reference.ts) match the plain build bit for bit, and
+// the relaxed build is tested against the exact product with a tolerance (test/wasm/relaxed.test.ts).
+// The tile stays 4×8: with fused multiply-adds a 5×8 or 6×8 tile (10 or 12 accumulators) was 2–6× slower on
+// Node 20's V8 (spills), and the 4×8 relaxed tile measured 0–25% faster than the plain one (a loaded machine).
 
+// The relaxed build's tile is 5×8 (10 fused accumulators; Note [Relaxed gemm]), the plain build's 4×8.
 const MR: usize = 4;
 const NR: usize = 8;
 const KC: usize = 256;
@@ -36,7 +50,24 @@ const NC: usize = 512;
 const PACK_A_BYTES: usize = MC * KC * 4;
 const PACK_B_BYTES: usize = KC * NC * 4;
 
-/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/4 panels of kc×4 floats (rows zero-padded). */
+/**
+ * a·b + c per lane: one fused multiply-add in the relaxed build (`f32x4.relaxed_madd`, which engines lower to
+ * FMA where the CPU has it), a rounded multiply then an add in the plain build (Note [Relaxed gemm]).
+ */
+// @ts-ignore: decorator
+@inline function madd32(a: v128, b: v128, c: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
+  return f32x4.add(c, f32x4.mul(a, b));
+}
+
+/** madd32 for f64x2 lanes (`f64x2.relaxed_madd` in the relaxed build). */
+// @ts-ignore: decorator
+@inline function madd64(a: v128, b: v128, c: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return f64x2.relaxed_madd(a, b, c);
+  return f64x2.add(c, f64x2.mul(a, b));
+}
+
+/** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/MR panels of kc×MR floats (rows zero-padded). */
 function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
   for (let ir: usize = 0; ir < mc; ir += MR) {
     const rows = min<usize>(MR, mc - ir);
@@ -107,14 +138,14 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
     const a1 = v128.load32_splat(ap, 4);
     const a2 = v128.load32_splat(ap, 8);
     const a3 = v128.load32_splat(ap, 12);
-    c00 = f32x4.add(c00, f32x4.mul(a0, b0));
-    c01 = f32x4.add(c01, f32x4.mul(a0, b1));
-    c10 = f32x4.add(c10, f32x4.mul(a1, b0));
-    c11 = f32x4.add(c11, f32x4.mul(a1, b1));
-    c20 = f32x4.add(c20, f32x4.mul(a2, b0));
-    c21 = f32x4.add(c21, f32x4.mul(a2, b1));
-    c30 = f32x4.add(c30, f32x4.mul(a3, b0));
-    c31 = f32x4.add(c31, f32x4.mul(a3, b1));
+    c00 = madd32(a0, b0, c00);
+    c01 = madd32(a0, b1, c01);
+    c10 = madd32(a1, b0, c10);
+    c11 = madd32(a1, b1, c11);
+    c20 = madd32(a2, b0, c20);
+    c21 = madd32(a2, b1, c21);
+    c30 = madd32(a3, b0, c30);
+    c31 = madd32(a3, b1, c31);
     ap += 16;
     bp += 32;
   }
@@ -219,7 +250,8 @@ export function f32_gemm(
 const MR64: usize = 4;
 const NR64: usize = 4;
 const NC64: usize = 256;
-const PACK_A64_BYTES: usize = MC * KC * 8;
+const MC64: usize = 64;
+const PACK_A64_BYTES: usize = MC64 * KC * 8;
 const PACK_B64_BYTES: usize = KC * NC64 * 8;
 
 /** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/4 panels of kc×4 doubles (rows zero-padded). */
@@ -294,14 +326,14 @@ function packB64(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usi
     const a1 = v128.load64_splat(ap, 8);
     const a2 = v128.load64_splat(ap, 16);
     const a3 = v128.load64_splat(ap, 24);
-    c00 = f64x2.add(c00, f64x2.mul(a0, b0));
-    c01 = f64x2.add(c01, f64x2.mul(a0, b1));
-    c10 = f64x2.add(c10, f64x2.mul(a1, b0));
-    c11 = f64x2.add(c11, f64x2.mul(a1, b1));
-    c20 = f64x2.add(c20, f64x2.mul(a2, b0));
-    c21 = f64x2.add(c21, f64x2.mul(a2, b1));
-    c30 = f64x2.add(c30, f64x2.mul(a3, b0));
-    c31 = f64x2.add(c31, f64x2.mul(a3, b1));
+    c00 = madd64(a0, b0, c00);
+    c01 = madd64(a0, b1, c01);
+    c10 = madd64(a1, b0, c10);
+    c11 = madd64(a1, b1, c11);
+    c20 = madd64(a2, b0, c20);
+    c21 = madd64(a2, b1, c21);
+    c30 = madd64(a3, b0, c30);
+    c31 = madd64(a3, b1, c31);
     ap += 32;
     bp += 32;
   }
@@ -370,8 +402,8 @@ export function f64_gemm(
       const kc = min<usize>(KC, k - p0);
       const add = accumulate != 0 || p0 != 0;
       packB64(kc, nc, b, rsb, csb, p0, j0, packedB);
-      for (let i0: usize = 0; i0 < m; i0 += MC) {
-        const mc = min<usize>(MC, m - i0);
+      for (let i0: usize = 0; i0 < m; i0 += MC64) {
+        const mc = min<usize>(MC64, m - i0);
         packA64(mc, kc, a, rsa, csa, i0, p0, packedA);
         for (let jr: usize = 0; jr < nc; jr += NR64) {
           const cols = min<usize>(NR64, nc - jr);

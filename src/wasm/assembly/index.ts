@@ -7,3 +7,5 @@ export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_vrelu, f32_vsigmoid } from './activation';
 export { f32_gemm, f64_gemm } from './gemm';
 export { f32_im2col, f64_im2col, f32_col2im, f64_col2im, f32_depthwise, f64_depthwise } from './im2col';
+export { f32_vrelu_backward } from './backward';
+export { f32_rsum_chunks, f64_rsum_chunks } from './reduce_chunks';

@@ -1,0 +1,47 @@
+// relu's gradient as one SIMD pass: threshold_backward(grad, result, 0) over contiguous float32 tensors in
+// linear memory. Mirrors threshold_backward's kernel in aten/src/ATen/native/cpu/Activation.cpp; the
+// composite (masked_fill of `result <= 0`) in src/autograd/FunctionsManual.ts is the path for everything else.
+
+import { ScalarType } from '../c10/ScalarType.js';
+import { sameSizes } from '../tensor/ExpandUtils.js';
+import type { Tensor } from '../tensor/Tensor.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { newStrided } from './TensorFactories.js';
+
+type Kernel = (n: number, g: number, r: number, y: number) => void;
+
+/**
+ * `result <= 0 ? 0 : grad` (f32_vrelu_backward) as a new contiguous tensor, split among threads by ranges;
+ * null when the fast path does not apply (not both contiguous float32 of one shape in linear memory).
+ */
+export function reluBackwardSimd(grad: Tensor, result: Tensor): Tensor | null {
+  const f = ScalarType.Float;
+  if (grad.dtype !== f || result.dtype !== f || !sameSizes(grad.sizes, result.sizes)) return null;
+  if (!grad.isContiguous() || !result.isContiguous() || grad.isMeta() || result.isMeta()) return null;
+  if (wasmKernelFor<Kernel>('f32_vrelu_backward', grad.storage.data(f), result.storage.data(f)) === null) return null;
+  const out = newStrided([...grad.sizes], contiguousStrides(grad.sizes), f, grad.device);
+  // Arrays after the last allocation (Note [Storage lifetime]).
+  const [G, R, Y] = [grad.storage.data(f), result.storage.data(f), out.storage.data(f)];
+  const k = wasmKernelFor<Kernel>('f32_vrelu_backward', G, R, Y);
+  if (k === null) {
+    out.dispose();
+    return null;
+  }
+  const n = grad.numel;
+  const g = addressOf(G, grad.storage.arrayOffset(f) + grad.storageOffset);
+  const r = addressOf(R, result.storage.arrayOffset(f) + result.storageOffset);
+  const y = addressOf(Y, out.storage.arrayOffset(f) + out.storageOffset);
+  const threads = threadsFor(n);
+  if (threads === 1) k(n, g, r, y);
+  else {
+    const cuts = splitRange(n, threads, 16);
+    const calls: number[][] = [];
+    for (let t = 0; t + 1 < cuts.length; t++) {
+      const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+      calls.push([to - from, g + 4 * from, r + 4 * from, y + 4 * from]);
+    }
+    runKernelCalls('f32_vrelu_backward', calls);
+  }
+  return out;
+}
