@@ -577,6 +577,8 @@ export function depthwise(round: (v: number) => number, mode: number, xv: Floats
       }
     }
   }
+}
+
 // ---- activation backward (assembly/backward.ts) ----
 
 /** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */
