@@ -41,3 +41,4 @@ export {
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
+export * as optim from './optim/index.js';

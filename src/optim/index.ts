@@ -1,0 +1,16 @@
+// torch.optim: the optimisers and their learning-rate schedulers. Mirrors torch/optim/__init__.py.
+
+export {
+  Optimizer,
+  type OptimizerStateDict,
+  type OptimizerStateDictInput,
+  type ParamGroup,
+  type ParamGroupInput,
+  type ParamState,
+  type Params,
+} from './optimizer.js';
+export { SGD, type SGDOptions } from './sgd.js';
+export { Adam, type AdamOptions } from './adam.js';
+export { AdamW, type AdamWOptions } from './adamw.js';
+export { RMSprop, type RMSpropOptions } from './rmsprop.js';
+export { Adagrad, type AdagradOptions } from './adagrad.js';
