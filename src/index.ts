@@ -42,3 +42,4 @@ export {
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
 export * as optim from './optim/index.js';
+export * as utils from './utils/index.js';
