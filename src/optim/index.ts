@@ -14,3 +14,4 @@ export { Adam, type AdamOptions } from './adam.js';
 export { AdamW, type AdamWOptions } from './adamw.js';
 export { RMSprop, type RMSpropOptions } from './rmsprop.js';
 export { Adagrad, type AdagradOptions } from './adagrad.js';
+export * as lr_scheduler from './lr_scheduler.js';
