@@ -19,7 +19,7 @@ export interface AdagradOptions {
   fused?: boolean | null;
 }
 
-type AdagradDefaults = Required<AdagradOptions>;
+export type AdagradDefaults = Required<AdagradOptions>;
 
 /**
  * `torch.optim.Adagrad(params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10)`.

@@ -9,9 +9,9 @@ export {
   type ParamState,
   type Params,
 } from './optimizer.js';
-export { SGD, type SGDOptions } from './sgd.js';
-export { Adam, type AdamOptions } from './adam.js';
+export { SGD, type SGDDefaults, type SGDOptions } from './sgd.js';
+export { Adam, type AdamDefaults, type AdamOptions } from './adam.js';
 export { AdamW, type AdamWOptions } from './adamw.js';
-export { RMSprop, type RMSpropOptions } from './rmsprop.js';
-export { Adagrad, type AdagradOptions } from './adagrad.js';
+export { RMSprop, type RMSpropDefaults, type RMSpropOptions } from './rmsprop.js';
+export { Adagrad, type AdagradDefaults, type AdagradOptions } from './adagrad.js';
 export * as lr_scheduler from './lr_scheduler.js';

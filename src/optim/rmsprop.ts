@@ -20,7 +20,7 @@ export interface RMSpropOptions {
   differentiable?: boolean;
 }
 
-type RMSpropDefaults = Required<RMSpropOptions>;
+export type RMSpropDefaults = Required<RMSpropOptions>;
 
 /**
  * `torch.optim.RMSprop(params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False)`.

@@ -19,7 +19,7 @@ export interface SGDOptions {
   fused?: boolean | null;
 }
 
-type SGDDefaults = Required<SGDOptions>;
+export type SGDDefaults = Required<SGDOptions>;
 
 /**
  * `torch.optim.SGD(params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *, maximize=False)`.
