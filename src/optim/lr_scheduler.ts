@@ -2,6 +2,7 @@
 // OneCycleLR and ReduceLROnPlateau. Mirrors torch/optim/lr_scheduler.py: the recursive (chainable) `get_lr`
 // forms, evaluated in the same order on doubles, so `get_last_lr()` gives PyTorch's values.
 
+import { cos } from './_math.js';
 import { Optimizer } from './optimizer.js';
 
 type Group = Record<string, unknown> & { lr: number };
@@ -189,12 +190,12 @@ export class CosineAnnealingLR extends LRScheduler {
     const { T_max: T, eta_min: etaMin, last_epoch: e } = this;
     if (this.isInitial) return groups.map((g) => g.lr);
     if (this.stepCount === 1 && e > 0) {
-      return this.base_lrs.map((base) => etaMin + ((base - etaMin) * (1 + Math.cos((e * Math.PI) / T))) / 2);
+      return this.base_lrs.map((base) => etaMin + ((base - etaMin) * (1 + cos((e * Math.PI) / T))) / 2);
     }
     if ((((e - 1 - T) % (2 * T)) + 2 * T) % (2 * T) === 0) {
-      return groups.map((g, i) => g.lr + (((this.base_lrs[i] as number) - etaMin) * (1 - Math.cos(Math.PI / T))) / 2);
+      return groups.map((g, i) => g.lr + (((this.base_lrs[i] as number) - etaMin) * (1 - cos(Math.PI / T))) / 2);
     }
-    return groups.map((g) => ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin);
+    return groups.map((g) => ((1 + cos((Math.PI * e) / T)) / (1 + cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin);
   }
 }
 
@@ -375,7 +376,7 @@ export class OneCycleLR extends LRScheduler {
   }
 
   private anneal(start: number, end: number, pct: number): number {
-    if (this.annealStrategy === 'cos') return end + ((start - end) / 2.0) * (Math.cos(Math.PI * pct) + 1);
+    if (this.annealStrategy === 'cos') return end + ((start - end) / 2.0) * (cos(Math.PI * pct) + 1);
     return (end - start) * pct + start;
   }
 

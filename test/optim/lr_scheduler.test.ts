@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/index.js';
 import * as optim from '../../src/optim/index.js';
 import type { Optimizer } from '../../src/optim/index.js';
+import fc from 'fast-check';
+import { cos } from '../../src/optim/_math.js';
 import { loadGolden } from '../golden.js';
 
 const L = optim.lr_scheduler;
@@ -112,41 +114,16 @@ const CASES: Record<string, () => SchedCase> = {
     run((o) => [new L.MultiStepLR(o, { milestones: [3, 9], gamma: 0.5 }), new L.ExponentialLR(o, { gamma: 0.97 })]),
 };
 
-/** Distance in float64 ulps between two values given as bit-pattern hex strings (same sign assumed). */
-function ulps(a: string, b: string): number {
-  return Number(BigInt(`0x${a}`) - BigInt(`0x${b}`)) * (a < b ? -1 : 1);
-}
-
-// Note [V8's cos is not glibc's]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// PyTorch's schedulers call Python's math.cos, which is glibc's correctly rounded cos; V8's Math.cos is fdlibm's
-// (< 1 ulp, not always correctly rounded). The schedulers whose values come from a cosine (CosineAnnealingLR,
-// OneCycleLR's cos annealing) then drift by a few float64 ulps over the recursive schedule; every other
-// scheduler is compared bit for bit. COS_ULPS is the smallest bound that passes.
-const COS_ULPS = 3;
-const USES_COS = new Set(['CosineAnnealingLR', 'CosineAnnealingLR_zero_min', 'OneCycleLR_cos', 'OneCycleLR_adam', 'chained_Linear_Cosine']);
-
-function expectClose(got: string[], want: string[], bound: number): void {
-  expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(ulps(g, want[i]!), `${g} vs ${want[i]}`).toBeLessThanOrEqual(bound));
-}
-
-describe('lr schedulers give PyTorch’s get_last_lr()', () => {
+// The cosine-based schedules rely on a correctly rounded cos (Note [Correctly rounded cos for schedules]).
+describe('lr schedulers give PyTorch’s get_last_lr() bit for bit', () => {
   for (const [name, want] of Object.entries(golden.schedulers)) {
     it(name, () => {
       const build = CASES[name];
       expect(build, `no case ${name}`).toBeDefined();
       const got = build!();
-      if (!USES_COS.has(name)) {
-        expect(got.lrs).toEqual(want.lrs);
-        expect(got.group_lrs).toEqual(want.group_lrs);
-        expect(got.momenta).toEqual(want.momenta);
-      } else {
-        expect(got.lrs.length).toBe(want.lrs.length);
-        got.lrs.forEach((row, k) => expectClose(row, want.lrs[k]!, COS_ULPS));
-        expectClose(got.group_lrs, want.group_lrs, COS_ULPS);
-        expectClose(got.momenta, want.momenta, COS_ULPS);
-      }
+      expect(got.lrs).toEqual(want.lrs);
+      expect(got.group_lrs).toEqual(want.group_lrs);
+      expect(got.momenta).toEqual(want.momenta);
     });
   }
 
@@ -172,5 +149,20 @@ describe('lr schedulers give PyTorch’s get_last_lr()', () => {
     expect(() => new L.LinearLR(opt, { start_factor: 0 })).toThrow(
       'Starting multiplicative factor expected to be greater than 0 and less or equal to 1.',
     );
+  });
+});
+
+describe('correctly rounded cos (src/optim/_math.ts)', () => {
+  it('is within 1 ulp of V8’s Math.cos (< 1 ulp itself), and exact where the value is known', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -1000, max: 1000, noNaN: true }), (x) => {
+        const c = cos(x);
+        const ulp = 2 ** (Math.floor(Math.log2(Math.max(Math.abs(c), 2 ** -1022))) - 52);
+        return Math.abs(c - Math.cos(x)) <= ulp;
+      }),
+    );
+    expect(cos(0)).toBe(1);
+    expect(cos(Math.PI)).toBe(-1);
+    expect(cos(Math.PI / 3)).toBe(0.5000000000000001); // glibc: cos(fl(π/3)) rounds up
   });
 });
