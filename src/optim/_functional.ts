@@ -14,11 +14,13 @@ import type { Tensor } from '../tensor/Tensor.js';
 // add kernel keeps its alpha a double and sums in doubles, so these helpers cast the scalar to float32 first
 // (`scalarFor`): a + fround(alpha) * b is then exact in a double (a 24 × 24-bit product) and rounded once to
 // double and once to float32, which equals the fused result (the double rounding can differ only when the
-// exact sum lies within 2^-29 ulp of a float32 tie). addcmul's tensor × tensor product has no such operator
-// yet (aten-ts has no addcmul); it runs in float64 by the same argument: the float32 product value * t1, then
-// `self + p * t2` in doubles, rounded to float32 once. float64 tensors get unfused double arithmetic (the last
-// bit can differ from PyTorch's fused double FMA). When aten's addcmul_/addcdiv_ exist (with the same fused
-// semantics), these helpers become one call each.
+// exact sum lies within 2^-29 ulp of a float32 tie). addcmul's tensor × tensor product has no such operator in
+// aten-ts yet (no addcmul); emulating the fusion through float64 cost ~7× the whole Adam step (the dtype
+// conversions), and every optimiser that calls addcmul also takes a float32 sqrt that already differs from the
+// wheel's (Note [PyTorch's float32 sqrt is MKL's] in test/optim/optim.test.ts), so addcmul here rounds its
+// product and its sum separately (≤ 1 ulp from PyTorch per step; the goldens' bounds are unchanged by it).
+// float64 tensors get unfused double arithmetic throughout. When aten's addcmul_/addcdiv_ exist (with
+// PyTorch's fused semantics), these helpers become one call each.
 
 /** The scalar as the kernel of `t`'s dtype sees it: float32 (and reduced floats) round it to float. */
 export function scalarFor(t: Tensor, x: number): number {
@@ -35,17 +37,19 @@ export function addScaled(self: Tensor, other: Tensor, alpha: number): Tensor {
   return alpha === 1 ? self.add(other) : self.add(other, { alpha: scalarFor(self, alpha) });
 }
 
-/** `self + (value * t1) * t2` rounded once per element, PyTorch's fused addcmul; returns a new tensor. */
+/**
+ * `self + (value * t1) * t2`, returns a new tensor. Each step is rounded in the tensor's dtype: PyTorch fuses the
+ * last multiply-add, so the last bit can differ (Note [The fused multiply-adds of PyTorch's CPU kernels]).
+ */
 export function addcmul(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tensor {
-  const p = value === 1 ? t1 : t1.mul(scalarFor(self, value));
-  if (self.dtype === ScalarType.Double) return self.add(p.mul(t2));
-  const q = p.to(ScalarType.Double).mul_(t2.to(ScalarType.Double));
-  return self.to(ScalarType.Double).add_(q).to(self.dtype);
+  const p = value === 1 ? t1.mul(t2) : t1.mul(scalarFor(self, value)).mul_(t2);
+  return self.add(p);
 }
 
 /** `self.addcmul_(t1, t2, value=value)` (Note [The fused multiply-adds of PyTorch's CPU kernels]). */
 export function addcmul_(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tensor {
-  return self.copy_(addcmul(self, t1, t2, value));
+  const p = value === 1 ? t1.mul(t2) : t1.mul(scalarFor(self, value)).mul_(t2);
+  return self.add_(p);
 }
 
 /** `self.addcdiv_(t1, t2, value=value)`: self + (value * t1) / t2, each step rounded (PyTorch does not fuse it). */
