@@ -43,8 +43,7 @@ export class Adagrad extends Optimizer<AdagradDefaults> {
       differentiable: false,
       fused: null,
     };
-    checkOptionKeys('Adagrad', options, defaults);
-    Object.assign(defaults, options);
+    Object.assign(defaults, checkOptionKeys('Adagrad', options, defaults));
     if (!(defaults.lr >= 0)) throw new Error(`Invalid learning rate: ${pyRepr(defaults.lr)}`);
     if (!(defaults.lr_decay >= 0)) throw new Error(`Invalid lr_decay value: ${pyRepr(defaults.lr_decay)}`);
     if (!(defaults.weight_decay >= 0)) throw new Error(`Invalid weight_decay value: ${pyRepr(defaults.weight_decay)}`);

@@ -26,7 +26,7 @@ export type AdamDefaults = Omit<Required<AdamOptions>, 'betas'> & { betas: [numb
 
 /** Adam's and AdamW's argument checks (adam.py `Adam.__init__`). */
 export function adamDefaults(name: string, options: AdamOptions, defaults: AdamDefaults): AdamDefaults {
-  checkOptionKeys(name, options, defaults);
+  options = checkOptionKeys(name, options, defaults);
   const d = { ...defaults, ...options, betas: [...(options.betas ?? defaults.betas)] as [number, number] };
   if (!(d.lr >= 0)) throw new Error(`Invalid learning rate: ${pyRepr(d.lr)}`);
   if (!(d.eps >= 0)) throw new Error(`Invalid epsilon value: ${pyRepr(d.eps)}`);

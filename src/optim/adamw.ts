@@ -18,7 +18,7 @@ export type AdamWOptions = Omit<AdamOptions, 'decoupled_weight_decay'>;
 export class AdamW extends Optimizer<AdamDefaults> {
   constructor(params: Params, options: AdamWOptions = {}) {
     const defaults = adamBaseDefaults(1e-2, true);
-    if ('decoupled_weight_decay' in options) {
+    if ('decoupled_weight_decay' in options || 'decoupledWeightDecay' in options) {
       throw new TypeError("AdamW.__init__() got an unexpected keyword argument 'decoupled_weight_decay'");
     }
     super(params, adamDefaults('AdamW', options, defaults));

@@ -71,11 +71,21 @@ function pyStr(v: unknown): string {
   return String(v);
 }
 
-/** Rejects option keys the optimiser does not have, with Python's TypeError text. */
-export function checkOptionKeys(name: string, options: object, defaults: object): void {
-  for (const k of Object.keys(options)) {
-    if (!(k in defaults)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
+/**
+ * The options object with camelCase keys in PyTorch's snake_case spelling (`weightDecay` → `weight_decay`), as
+ * the codebase's option-key rule accepts both; then rejects keys the function does not have, with Python's
+ * TypeError text. Both spellings of one key is Python's "multiple values" error.
+ */
+export function checkOptionKeys<T extends object>(name: string, options: T, defaults: object): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined) continue;
+    const key = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (!(key in defaults)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
+    if (key in out) throw new TypeError(`${name}.__init__() got multiple values for argument '${key}'`);
+    out[key] = v;
   }
+  return out as T;
 }
 
 /** `_get_scalar_dtype()`: the dtype of `step` counters (float64 when that is the default dtype). */
@@ -152,8 +162,7 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
 
   /** `zero_grad(set_to_none=True)`: drops (or zeroes) every parameter's gradient. */
   zeroGrad(options: { set_to_none?: boolean } = {}): void {
-    checkOptionKeys('zero_grad', options, { set_to_none: true });
-    const setToNone = options.set_to_none ?? true;
+    const setToNone = checkOptionKeys('zero_grad', options, { set_to_none: true }).set_to_none ?? true;
     for (const group of this.param_groups) {
       for (const p of group.params) {
         const g = p.grad;

@@ -44,8 +44,7 @@ export class RMSprop extends Optimizer<RMSpropDefaults> {
       maximize: false,
       differentiable: false,
     };
-    checkOptionKeys('RMSprop', options, defaults);
-    Object.assign(defaults, options);
+    Object.assign(defaults, checkOptionKeys('RMSprop', options, defaults));
     if (!(defaults.lr >= 0)) throw new Error(`Invalid learning rate: ${pyRepr(defaults.lr)}`);
     if (!(defaults.eps >= 0)) throw new Error(`Invalid epsilon value: ${pyRepr(defaults.eps)}`);
     if (!(defaults.momentum >= 0)) throw new Error(`Invalid momentum value: ${pyRepr(defaults.momentum)}`);

@@ -42,8 +42,7 @@ export class SGD extends Optimizer<SGDDefaults> {
       differentiable: false,
       fused: null,
     };
-    checkOptionKeys('SGD', options, defaults);
-    Object.assign(defaults, options);
+    Object.assign(defaults, checkOptionKeys('SGD', options, defaults));
     if (defaults.lr < 0) throw new Error(`Invalid learning rate: ${pyRepr(defaults.lr)}`);
     if (defaults.momentum < 0) throw new Error(`Invalid momentum value: ${pyRepr(defaults.momentum)}`);
     if (defaults.weight_decay < 0) throw new Error(`Invalid weight_decay value: ${pyRepr(defaults.weight_decay)}`);

@@ -201,6 +201,14 @@ describe('errors carry PyTorch text', () => {
     expect(() => new optim.AdamW([p()], { decoupled_weight_decay: false } as never)).toThrow('unexpected keyword argument');
   });
 
+  it('camelCase option keys mean the snake_case ones; both at once is an error', () => {
+    const opt = new optim.SGD([p()], { lr: 0.1, weightDecay: 0.25 } as never);
+    expect(opt.param_groups[0]!.weight_decay).toBe(0.25);
+    expect(() => new optim.SGD([p()], { weight_decay: 0.1, weightDecay: 0.2 } as never)).toThrow(
+      "got multiple values for argument 'weight_decay'",
+    );
+  });
+
   it('a Tensor is not an iterable of parameters', () => {
     expect(() => new optim.SGD(p() as never, { lr: 0.1 })).toThrow(
       'params argument given to the optimizer should be an iterable of Tensors or dicts',
