@@ -3,7 +3,7 @@
 // forms, evaluated in the same order on doubles, so `get_last_lr()` gives PyTorch's values.
 
 import { cos } from './_math.js';
-import { Optimizer } from './optimizer.js';
+import { Optimizer, checkOptionKeys } from './optimizer.js';
 
 type Group = Record<string, unknown> & { lr: number };
 
@@ -11,10 +11,9 @@ function groupsOf(optimizer: Optimizer<object>): Group[] {
   return optimizer.param_groups as unknown as Group[];
 }
 
-function checkKeys(name: string, options: object, keys: readonly string[]): void {
-  for (const k of Object.keys(options)) {
-    if (!keys.includes(k)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
-  }
+/** The options with camelCase keys as their snake_case names, checked (checkOptionKeys of optimizer.ts). */
+function checkKeys<T extends object>(name: string, options: T, keys: readonly string[]): T {
+  return checkOptionKeys(name, options, Object.fromEntries(keys.map((k) => [k, true])));
 }
 
 /**
@@ -118,7 +117,7 @@ export class StepLR extends LRScheduler {
   gamma: number;
 
   constructor(optimizer: Optimizer<object>, options: { step_size: number; gamma?: number; last_epoch?: number }) {
-    checkKeys('StepLR', options, ['step_size', 'gamma', 'last_epoch']);
+    options = checkKeys('StepLR', options, ['step_size', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.step_size = options.step_size;
     this.gamma = options.gamma ?? 0.1;
@@ -138,7 +137,7 @@ export class MultiStepLR extends LRScheduler {
   gamma: number;
 
   constructor(optimizer: Optimizer<object>, options: { milestones: readonly number[]; gamma?: number; last_epoch?: number }) {
-    checkKeys('MultiStepLR', options, ['milestones', 'gamma', 'last_epoch']);
+    options = checkKeys('MultiStepLR', options, ['milestones', 'gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.milestones = new Map();
     for (const m of options.milestones) this.milestones.set(m, (this.milestones.get(m) ?? 0) + 1);
@@ -159,7 +158,7 @@ export class ExponentialLR extends LRScheduler {
   gamma: number;
 
   constructor(optimizer: Optimizer<object>, options: { gamma: number; last_epoch?: number }) {
-    checkKeys('ExponentialLR', options, ['gamma', 'last_epoch']);
+    options = checkKeys('ExponentialLR', options, ['gamma', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.gamma = options.gamma;
     this.initialStep();
@@ -178,7 +177,7 @@ export class CosineAnnealingLR extends LRScheduler {
   eta_min: number;
 
   constructor(optimizer: Optimizer<object>, options: { T_max: number; eta_min?: number; last_epoch?: number }) {
-    checkKeys('CosineAnnealingLR', options, ['T_max', 'eta_min', 'last_epoch']);
+    options = checkKeys('CosineAnnealingLR', options, ['T_max', 'eta_min', 'last_epoch']);
     super(optimizer, options.last_epoch ?? -1);
     this.T_max = options.T_max;
     this.eta_min = options.eta_min ?? 0;
@@ -209,7 +208,7 @@ export class LinearLR extends LRScheduler {
     optimizer: Optimizer<object>,
     options: { start_factor?: number; end_factor?: number; total_iters?: number; last_epoch?: number } = {},
   ) {
-    checkKeys('LinearLR', options, ['start_factor', 'end_factor', 'total_iters', 'last_epoch']);
+    options = checkKeys('LinearLR', options, ['start_factor', 'end_factor', 'total_iters', 'last_epoch']);
     const start = options.start_factor ?? 1.0 / 3;
     const end = options.end_factor ?? 1.0;
     if (start > 1.0 || start <= 0) throw new Error('Starting multiplicative factor expected to be greater than 0 and less or equal to 1.');
@@ -276,7 +275,7 @@ export class OneCycleLR extends LRScheduler {
   private readonly annealStrategy: 'cos' | 'linear';
 
   constructor(optimizer: Optimizer<object>, options: OneCycleLROptions) {
-    checkKeys('OneCycleLR', options, [
+    options = checkKeys('OneCycleLR', options, [
       'max_lr',
       'total_steps',
       'epochs',
@@ -439,7 +438,16 @@ export class ReduceLROnPlateau {
   private lastLr: number[];
 
   constructor(optimizer: Optimizer<object>, options: ReduceLROnPlateauOptions = {}) {
-    checkKeys('ReduceLROnPlateau', options, ['mode', 'factor', 'patience', 'threshold', 'threshold_mode', 'cooldown', 'min_lr', 'eps']);
+    options = checkKeys('ReduceLROnPlateau', options, [
+      'mode',
+      'factor',
+      'patience',
+      'threshold',
+      'threshold_mode',
+      'cooldown',
+      'min_lr',
+      'eps',
+    ]);
     const factor = options.factor ?? 0.1;
     if (factor >= 1.0) throw new Error('Factor should be < 1.0.');
     if (!(optimizer instanceof Optimizer)) throw new TypeError(`${typeof optimizer} is not an Optimizer`);

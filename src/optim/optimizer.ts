@@ -80,7 +80,7 @@ export function checkOptionKeys<T extends object>(name: string, options: T, defa
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(options)) {
     if (v === undefined) continue;
-    const key = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const key = k in defaults ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`); // (T_max is PyTorch's own spelling)
     if (!(key in defaults)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
     if (key in out) throw new TypeError(`${name}.__init__() got multiple values for argument '${key}'`);
     out[key] = v;

@@ -144,6 +144,12 @@ describe('lr schedulers give PyTorch’s get_last_lr() bit for bit', () => {
     expect((sd['_last_lr'] as number[]).map(hex)).toEqual(want['_last_lr']);
   });
 
+  it('camelCase option keys are accepted', () => {
+    const opt = new optim.SGD([torch.zeros(2, { requires_grad: true })], { lr: 0.1 });
+    const s = new L.StepLR(opt, { stepSize: 2, gamma: 0.5 } as never);
+    expect(s.step_size).toBe(2);
+  });
+
   it('LinearLR checks its factors with PyTorch’s text', () => {
     const opt = new optim.SGD([torch.zeros(2, { requires_grad: true })], { lr: 0.1 });
     expect(() => new L.LinearLR(opt, { start_factor: 0 })).toThrow(
