@@ -90,6 +90,15 @@ describe('DataLoader order equals PyTorch', () => {
     expect(got).toEqual(c.epochs[0]);
   });
 
+  it('camelCase option keys are accepted', () => {
+    const loader = new data.DataLoader(new Range(10), { batchSize: 4, dropLast: true } as never);
+    expect(loader.len()).toBe(2);
+    expect([...loader].map((b) => (b as Tensor).tolist())).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
+  });
+
   it('refuses num_workers > 0 and bad combinations', () => {
     expect(() => new data.DataLoader(new Range(3), { num_workers: 2 })).toThrow('num_workers=2 is not supported');
     expect(() => new data.DataLoader(new Range(3), { sampler: new data.SequentialSampler(new Range(3)), shuffle: true })).toThrow(
