@@ -17,7 +17,8 @@ const FLOORS = [
   ['aten', ['^src/aten/', '^src/generated/Register[A-Za-z]*\\.ts$', '^src/generated/CPUFunctions\\.ts$']],
   ['autograd', ['^src/autograd/', '^src/generated/autograd\\.ts$']],
   ['api', ['^src/api/', '^src/generated/functions\\.ts$', '^src/generated/methods\\.ts$']],
-  ['libraries', ['^src/(nn|optim|utils|serialization|library|modes|profiler)/', '^src/index\\.ts$']],
+  ['libraries', ['^src/(nn|optim|utils|serialization|library|modes|profiler)/']],
+  ['entry', ['^src/index\\.ts$']],
   ['cli', ['^src/cli/', '^src/node\\.ts$']],
 ];
 

@@ -42,3 +42,5 @@ export {
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
 export * as nn from './nn/index.js';
+export * as optim from './optim/index.js';
+export * as utils from './utils/index.js';

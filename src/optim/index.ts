@@ -1,0 +1,17 @@
+// torch.optim: the optimisers and their learning-rate schedulers. Mirrors torch/optim/__init__.py.
+
+export {
+  Optimizer,
+  type OptimizerStateDict,
+  type OptimizerStateDictInput,
+  type ParamGroup,
+  type ParamGroupInput,
+  type ParamState,
+  type Params,
+} from './optimizer.js';
+export { SGD, type SGDDefaults, type SGDOptions } from './sgd.js';
+export { Adam, type AdamDefaults, type AdamOptions } from './adam.js';
+export { AdamW, type AdamWOptions } from './adamw.js';
+export { RMSprop, type RMSpropDefaults, type RMSpropOptions } from './rmsprop.js';
+export { Adagrad, type AdagradDefaults, type AdagradOptions } from './adagrad.js';
+export * as lr_scheduler from './lr_scheduler.js';

@@ -1,0 +1,296 @@
+// torch.optim.Optimizer: parameter groups, per-parameter state, zero_grad, state_dict/load_state_dict and
+// add_param_group. Mirrors torch/optim/optimizer.py (PyTorch 2.13).
+
+import { enableGrad, isGradEnabled, setGradEnabled } from '../autograd/grad_mode.js';
+import { ScalarType, isFloatingType } from '../c10/ScalarType.js';
+import { getDefaultDtype } from '../tensor/defaults.js';
+import { Tensor } from '../tensor/Tensor.js';
+
+/** One parameter group as given to a constructor or `add_param_group`: `{ params, lr, ... }`. */
+export interface ParamGroupInput {
+  params: Tensor | Iterable<Tensor>;
+  [option: string]: unknown;
+}
+
+/** What an optimiser takes: tensors (one group) or group objects. */
+export type Params = Iterable<Tensor> | Iterable<ParamGroupInput>;
+
+/** A parameter group held by an optimiser: its tensors and every option (the group's own, then defaults). */
+export type ParamGroup<O extends object = Record<string, unknown>> = O & { params: Tensor[]; [option: string]: unknown };
+
+/** The state of one parameter (`momentum_buffer`, `step`, `exp_avg`, ...). */
+export type ParamState = Record<string, unknown>;
+
+/**
+ * `Optimizer.state_dict()`: PyTorch's layout. `state` maps a parameter's index (its position across all groups,
+ * in order) to its state; each group holds its options and `params`, the indices of its parameters. See
+ * Note [Optimizer state_dict layout].
+ */
+export interface OptimizerStateDict {
+  state: Map<number, ParamState>;
+  param_groups: Record<string, unknown>[];
+}
+
+/** What `load_state_dict` accepts: `state` as a Map or as an object with numeric-string keys (JSON). */
+export interface OptimizerStateDictInput {
+  state: Map<number, ParamState> | Record<string, ParamState>;
+  param_groups: Record<string, unknown>[];
+}
+
+// Note [Optimizer state_dict layout]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's `{'state': {0: {...}, 1: {...}}, 'param_groups': [{'lr': ..., 'params': [0, 1]}]}` has int keys
+// in `state`; JavaScript objects only have string keys, so `state` is a `Map<number, ParamState>` (a pickler
+// writes its keys as ints, and nothing confuses them with the string keys of the inner dicts). Everything
+// else is plain: a group is an object with PyTorch's keys in PyTorch's order (the group's options, then
+// `params` last), Python tuples (Adam's `betas`) are arrays, None is null, and state values are the live
+// tensors (as PyTorch returns them; clone to snapshot). `load_state_dict` also takes `state` as an object
+// with numeric-string keys, as JSON gives it back.
+
+/**
+ * Python's `repr()` of a number (`1e-08`, `0.0001`, `1e+16`). Integral values print as Python ints: JavaScript
+ * has one number type (Note [JavaScript numbers as Python scalars]).
+ */
+export function pyRepr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  if (Number.isInteger(x) && Math.abs(x) < 1e16) return String(x);
+  const [mantissa, e] = x.toExponential().split('e') as [string, string];
+  const exp = Number(e);
+  if (exp < -4 || exp >= 16) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(x);
+}
+
+/** Python's `str()` of an option value, for the optimiser's repr. */
+function pyStr(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return pyRepr(v);
+  if (Array.isArray(v)) return `(${v.map(pyStr).join(', ')}${v.length === 1 ? ',' : ''})`;
+  return String(v);
+}
+
+/** Rejects option keys the optimiser does not have, with Python's TypeError text. */
+export function checkOptionKeys(name: string, options: object, defaults: object): void {
+  for (const k of Object.keys(options)) {
+    if (!(k in defaults)) throw new TypeError(`${name}.__init__() got an unexpected keyword argument '${k}'`);
+  }
+}
+
+/** `_get_scalar_dtype()`: the dtype of `step` counters (float64 when that is the default dtype). */
+export function scalarDtype(): ScalarType {
+  return getDefaultDtype() === ScalarType.Double ? ScalarType.Double : ScalarType.Float;
+}
+
+/** `_get_value(x)`: a tensor's number, or the number. */
+export function getValue(x: unknown): number {
+  return x instanceof Tensor ? Number(x.item()) : (x as number);
+}
+
+/**
+ * `torch.optim.Optimizer`: the base class of every optimiser.
+ *
+ * @example
+ * ```ts
+ * const opt = new optim.SGD(model.parameters(), { lr: 0.1, momentum: 0.9 });
+ * opt.zero_grad(); loss.backward(); opt.step();
+ * ```
+ */
+export abstract class Optimizer<O extends object = Record<string, unknown>> {
+  /** The options a group gets when it does not set them. */
+  readonly defaults: O;
+  /** The parameter groups, in order (PyTorch's `param_groups`). */
+  param_groups: ParamGroup<O>[] = [];
+  /** Per-parameter state (PyTorch's `state`, a defaultdict(dict) keyed by the parameter). */
+  state = new Map<Tensor, ParamState>();
+
+  constructor(params: Params, defaults: O) {
+    this.defaults = defaults;
+    if (params instanceof Tensor) {
+      throw new TypeError('params argument given to the optimizer should be an iterable of Tensors or dicts, but got torch.FloatTensor');
+    }
+    if (params === null || params === undefined || typeof (params as Iterable<unknown>)[Symbol.iterator] !== 'function') {
+      throw new TypeError(`params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${String(params)}`);
+    }
+    let groups = [...(params as Iterable<unknown>)];
+    if (groups.length === 0) throw new Error('optimizer got an empty parameter list');
+    if (groups[0] instanceof Tensor) groups = [{ params: groups }];
+    for (const g of groups) this.addParamGroup(g as ParamGroupInput);
+  }
+
+  /** camelCase name of `param_groups`. */
+  get paramGroups(): ParamGroup<O>[] {
+    return this.param_groups;
+  }
+
+  /** The state of `p`, created empty on first use (PyTorch's defaultdict). */
+  protected stateOf(p: Tensor): ParamState {
+    let s = this.state.get(p);
+    if (s === undefined) {
+      s = {};
+      this.state.set(p, s);
+    }
+    return s;
+  }
+
+  /** The update of every group, run as PyTorch's `step` runs it: the closure with grad on, the update with grad off. */
+  protected runStep<T>(closure: (() => T) | undefined, update: () => void): T | undefined {
+    const loss = closure === undefined ? undefined : enableGrad(closure);
+    const prev = isGradEnabled();
+    setGradEnabled(Boolean((this.defaults as { differentiable?: boolean }).differentiable));
+    try {
+      update();
+    } finally {
+      setGradEnabled(prev);
+    }
+    return loss;
+  }
+
+  /** `step(closure=None)`: one optimisation step; returns what the closure returned. */
+  abstract step<T = unknown>(closure?: () => T): T | undefined;
+
+  /** `zero_grad(set_to_none=True)`: drops (or zeroes) every parameter's gradient. */
+  zeroGrad(options: { set_to_none?: boolean } = {}): void {
+    checkOptionKeys('zero_grad', options, { set_to_none: true });
+    const setToNone = options.set_to_none ?? true;
+    for (const group of this.param_groups) {
+      for (const p of group.params) {
+        const g = p.grad;
+        if (g === null) continue;
+        if (setToNone) {
+          p.grad = null;
+        } else {
+          if (g.gradFn !== null) g.detach_();
+          else g.requiresGrad_(false);
+          g.zero_();
+        }
+      }
+    }
+  }
+
+  /** PyTorch's name of `zeroGrad`. */
+  zero_grad(options: { set_to_none?: boolean } = {}): void {
+    this.zeroGrad(options);
+  }
+
+  /** `add_param_group(param_group)`: adds a group; its missing options come from the defaults. */
+  addParamGroup(paramGroup: ParamGroupInput): void {
+    if (paramGroup === null || typeof paramGroup !== 'object' || paramGroup instanceof Tensor || Array.isArray(paramGroup)) {
+      throw new TypeError(`param_group must be a dict, but got ${paramGroup instanceof Tensor ? 'Tensor' : typeof paramGroup}`);
+    }
+    const raw = paramGroup.params;
+    if (raw instanceof Set) {
+      throw new TypeError(
+        'optimizer parameters need to be organized in ordered collections, but the ordering of tensors in sets will change between runs. Please use a list instead.',
+      );
+    }
+    const params = raw instanceof Tensor ? [raw] : [...(raw as Iterable<unknown>)];
+    for (const p of params) {
+      if (!(p instanceof Tensor)) throw new TypeError(`optimizer can only optimize Tensors, but one of the params is ${typeof p}`);
+      const differentiable = (this.defaults as { differentiable?: boolean }).differentiable === true;
+      if (!differentiable && !(p.isLeaf || p.retainsGrad)) throw new Error("can't optimize a non-leaf Tensor");
+    }
+    const group: Record<string, unknown> = { ...paramGroup, params: params as Tensor[] };
+    for (const [name, value] of Object.entries(this.defaults)) if (!(name in group)) group[name] = value;
+    if (new Set(params).size !== params.length) {
+      console.warn(
+        'optimizer contains a parameter group with duplicate parameters; in future, this will cause an error; see github.com/pytorch/pytorch/issues/40967 for more information',
+      );
+    }
+    const seen = new Set<Tensor>();
+    for (const g of this.param_groups) for (const p of g.params) seen.add(p);
+    if ((params as Tensor[]).some((p) => seen.has(p))) throw new Error('some parameters appear in more than one parameter group');
+    this.param_groups.push(group as ParamGroup<O>);
+  }
+
+  /** PyTorch's name of `addParamGroup`. */
+  add_param_group(paramGroup: ParamGroupInput): void {
+    this.addParamGroup(paramGroup);
+  }
+
+  /** `state_dict()`: the state and the groups, parameters replaced by indices (Note [Optimizer state_dict layout]). */
+  stateDict(): OptimizerStateDict {
+    const index = new Map<Tensor, number>();
+    let start = 0;
+    const paramGroups = this.param_groups.map((g) => {
+      const packed: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(g)) if (k !== 'params') packed[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
+      g.params.forEach((p, i) => {
+        if (!index.has(p)) index.set(p, start + i);
+      });
+      packed['params'] = g.params.map((p) => index.get(p) as number);
+      start += g.params.length;
+      return packed;
+    });
+    const state = new Map<number, ParamState>();
+    for (const [p, s] of this.state) state.set(index.get(p) as number, s);
+    return { state, param_groups: paramGroups };
+  }
+
+  /** PyTorch's name of `stateDict`. */
+  state_dict(): OptimizerStateDict {
+    return this.stateDict();
+  }
+
+  /** `load_state_dict(state_dict)`: takes the state and group options of a `state_dict()` of the same layout. */
+  loadStateDict(stateDict: OptimizerStateDictInput): void {
+    const groups = this.param_groups;
+    const saved = stateDict.param_groups;
+    if (!Array.isArray(saved) || groups.length !== saved.length) {
+      throw new Error('loaded state dict has a different number of parameter groups');
+    }
+    groups.forEach((g, i) => {
+      const sp = (saved[i] as { params?: unknown }).params;
+      if (!Array.isArray(sp) || sp.length !== g.params.length) {
+        throw new Error("loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
+      }
+    });
+    const idMap = new Map<number, { param: Tensor; group: Record<string, unknown> }>();
+    saved.forEach((sg, i) => {
+      (sg['params'] as number[]).forEach((id, j) =>
+        idMap.set(Number(id), { param: (groups[i] as ParamGroup<O>).params[j] as Tensor, group: sg }),
+      );
+    });
+    const entries: [number, ParamState][] =
+      stateDict.state instanceof Map ? [...stateDict.state] : Object.entries(stateDict.state).map(([k, v]) => [Number(k), v]);
+    const state = new Map<Tensor, ParamState>();
+    for (const [id, value] of entries) {
+      const target = idMap.get(id);
+      if (target === undefined) continue; // PyTorch keeps such entries under the int key; a Map keyed by Tensor cannot
+      const cast: ParamState = {};
+      for (const [k, v] of Object.entries(value)) cast[k] = castStateValue(target.param, v, k, target.group);
+      state.set(target.param, cast);
+    }
+    const newGroups = saved.map((sg, i) => {
+      const ng: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(sg)) ng[k] = Array.isArray(v) ? [...(v as unknown[])] : v;
+      ng['params'] = (groups[i] as ParamGroup<O>).params;
+      return ng as ParamGroup<O>;
+    });
+    this.state = state;
+    this.param_groups = newGroups;
+  }
+
+  /** PyTorch's name of `loadStateDict`. */
+  load_state_dict(stateDict: OptimizerStateDictInput): void {
+    this.loadStateDict(stateDict);
+  }
+
+  /** PyTorch's repr: `SGD (\nParameter Group 0\n    dampening: 0\n ...)`, options sorted by name. */
+  toString(): string {
+    let s = `${this.constructor.name} (`;
+    this.param_groups.forEach((g, i) => {
+      s += `\nParameter Group ${i}\n`;
+      for (const k of Object.keys(g).sort()) if (k !== 'params') s += `    ${k}: ${pyStr(g[k])}\n`;
+    });
+    return s + ')';
+  }
+}
+
+/** `_process_value_according_to_param_policy`: `step` stays as saved; other tensors take the parameter's dtype. */
+function castStateValue(param: Tensor, value: unknown, key: string, group: Record<string, unknown>): unknown {
+  if (!(value instanceof Tensor)) return value;
+  if (key === 'step') return group['capturable'] === true || group['fused'] === true ? value.to(ScalarType.Float) : value;
+  return isFloatingType(param.dtype) ? value.to(param.dtype) : value;
+}

@@ -1,0 +1,3 @@
+// torch.utils: `utils.data` (datasets, samplers, DataLoader).
+
+export * as data from './data/index.js';
