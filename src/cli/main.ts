@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// The aten-ts command line (Node only): `npm start` runs the tour; `npx aten-ts dispatch-table <op>` and
+// The aten-ts command line (Node only): `npm start` trains a CNN on Fashion-MNIST (train.ts); `npx aten-ts tour`, `npx aten-ts dispatch-table <op>` and
 // `npx aten-ts dump <op>` print an operator's computed dispatch table and registrations.
 import { Command } from 'commander';
 import { aten } from '../generated/Operators.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { tour } from './tour.js';
+import { trainCommand } from './train.js';
 
 function findOp(name: string) {
   aten(); // registers the built-in operators
@@ -24,7 +25,18 @@ function findOp(name: string) {
 const program = new Command();
 program.name('aten-ts').description("PyTorch's operator dispatcher and tensor core in TypeScript");
 program
-  .command('tour', { isDefault: true })
+  .command('train', { isDefault: true })
+  .description('train a LeNet-style CNN on Fashion-MNIST (the shipped subset, or --data DIR) and report test accuracy')
+  .option('--data <dir>', 'a folder with the four Fashion-MNIST IDX files (.gz or not)')
+  .option('--epochs <n>', 'epochs', '2')
+  .option('--batch-size <n>', 'batch size', '64')
+  .option('--lr <x>', 'learning rate of SGD (momentum 0.9)', '0.05')
+  .option('--seed <n>', 'torch.manual_seed and the shuffling generator', '0')
+  .option('--save <file>', 'write the trained state_dict in PyTorch\'s format (torch.load reads it)')
+  .option('--profile', 'print the operators called, time per operator family and the dispatch overhead')
+  .action(trainCommand);
+program
+  .command('tour')
   .description('print a short tour of real dispatch facts')
   .action(() => tour((line) => console.log(line)));
 program
@@ -51,9 +63,7 @@ program
     console.log(Dispatcher.singleton().getAllOpNames().join('\n'));
   });
 
-try {
-  program.parse();
-} catch (e) {
+program.parseAsync().catch((e: unknown) => {
   console.error(`aten-ts: ${(e as Error).message}`);
   process.exit(1);
-}
+});
