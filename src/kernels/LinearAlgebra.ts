@@ -135,50 +135,87 @@ export const GEMM_WORK_PER_UNIT = 8;
 // 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. Each thread packs its own
 // copy of the shared operand, so a split costs one extra packing of it (≤ 5% of the product here).
 
+// Note [Small gemm operands]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Storages up to SMALL_BYTES live in the JS heap (Note [Storage lifetime]), out of the packed kernel's reach:
+// conv1's weight [6, 1, 5, 5] or a bias gradient would send a whole product to the JS loop (LeNet's first
+// convolution took 16 ms there). Such an operand is copied into the tail of the gemm's workspace, which lives
+// in linear memory, and an output there is copied back: a copy of at most 1 KiB per call. The products are
+// then the packed kernel's whatever the operands' sizes, so their bits do not depend on where storage lives.
+
 /**
  * `out[i] = alpha·(a[i] @ b[i])` (`+ out[i]` when `accumulate`) for every matrix i of a batch (`batch` 0: 2-D
  * operands), float32 or float64, through the packed gemm (f32_gemm / f64_gemm, Note [Packed gemm]) reading a
- * and b through their strides (a batch of 3-D operands through their batch strides, 0 when broadcast). False
- * when the dtype has no kernel or an operand is not in linear memory (the caller then takes the JS loop); out
- * must be contiguous.
+ * and b through their strides (a batch of 3-D operands through their batch strides, 0 when broadcast); an
+ * operand in the JS heap goes through the workspace (Note [Small gemm operands]). False when the dtype has no
+ * kernel or linear memory could not hold the workspace (the caller then takes the JS loop); out must be
+ * contiguous.
  */
 function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
   const dtype = out.dtype;
   const name = gemmKernelName(dtype);
   if (name === null || a.dtype !== dtype || b.dtype !== dtype) return false;
+  if (wasmKernelFor<GemmKernel>(name) === null) return false;
   const d = a.dim();
   const [m, k] = a.sizes.slice(d - 2) as [number, number];
   const n = b.sizes[d - 1] as number;
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
   const data = (t: Tensor): StorageArray => t.storage.data(dtype);
-  if (wasmKernelFor<GemmKernel>(name, data(a), data(b), data(out)) === null) return false;
+  const inLinear = (t: Tensor): boolean => wasmKernelFor<GemmKernel>(name, data(t)) !== null;
+  // Operands to stage, as contiguous tensors (made before the workspace: arrays after the last allocation).
+  const sa0 = inLinear(a) ? null : a.contiguous();
+  const sb0 = inLinear(b) ? null : b.contiguous();
+  const stageC = !inLinear(out);
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
+  const bytes = data(out).BYTES_PER_ELEMENT;
+  const room = (numel: number): number => Math.ceil((numel * bytes) / 64) * 64;
+  const aAt = threads * GEMM_WORKSPACE_BYTES;
+  const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel));
+  const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel));
+  const wsBytes = cAt + (stageC ? room(out.numel) : 0);
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
-  const ws = newStrided([(threads * GEMM_WORKSPACE_BYTES) / 4], [1], ScalarType.Float, out.device);
+  const ws = newStrided([wsBytes / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
   const [A, B, C, W] = [data(a), data(b), data(out), ws.storage.data(ScalarType.Float)];
-  const gemm = wasmKernelFor<GemmKernel>(name, A, B, C, W);
+  const gemm = wasmKernelFor<GemmKernel>(name, W);
   if (gemm !== null) {
-    const aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
-    const bOff = b.storage.arrayOffset(dtype) + b.storageOffset;
-    const cOff = out.storage.arrayOffset(dtype) + out.storageOffset;
-    const [rsa, csa] = [a.strides[d - 2] as number, a.strides[d - 1] as number];
-    const [rsb, csb] = [b.strides[d - 2] as number, b.strides[d - 1] as number];
-    const [sa, sb] = d === 3 ? [a.strides[0] as number, b.strides[0] as number] : [0, 0];
+    const WD = ws.storage.data(dtype);
+    const wOff = ws.storage.arrayOffset(dtype);
+    const stage = (t: Tensor, at: number): number => {
+      const from = t.storage.arrayOffset(dtype) + t.storageOffset;
+      WD.set(data(t).subarray(from, from + t.numel), wOff + at / bytes);
+      return wOff + at / bytes;
+    };
+    let [aArr, aOff, rsa, csa] = [
+      A,
+      a.storage.arrayOffset(dtype) + a.storageOffset,
+      a.strides[d - 2] as number,
+      a.strides[d - 1] as number,
+    ];
+    let [bArr, bOff, rsb, csb] = [
+      B,
+      b.storage.arrayOffset(dtype) + b.storageOffset,
+      b.strides[d - 2] as number,
+      b.strides[d - 1] as number,
+    ];
+    let [sa, sb] = d === 3 ? [a.strides[0] as number, b.strides[0] as number] : [0, 0];
+    if (sa0 !== null) [aArr, aOff, rsa, csa, sa] = [WD, stage(sa0, aAt), k, 1, m * k];
+    if (sb0 !== null) [bArr, bOff, rsb, csb, sb] = [WD, stage(sb0, bAt), n, 1, k * n];
+    const outOff = out.storage.arrayOffset(dtype) + out.storageOffset;
+    const [cArr, cOff] = stageC ? [WD, accumulate ? stage(out, cAt) : wOff + cAt / bytes] : [C, outOff];
     const w = addressOf(W, ws.storage.arrayOffset(ScalarType.Float));
     for (let i = 0; i < bs; i++) {
-      const pa = addressOf(A, aOff + i * sa);
-      const pb = addressOf(B, bOff + i * sb);
-      const pc = addressOf(C, cOff + i * m * n);
+      const pa = addressOf(aArr, aOff + i * sa);
+      const pb = addressOf(bArr, bOff + i * sb);
+      const pc = addressOf(cArr, cOff + i * m * n);
       if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
-      else
-        runKernelCalls(
-          name,
-          splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], C.BYTES_PER_ELEMENT),
-        );
+      else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], bytes));
     }
+    if (stageC) C.set(WD.subarray(cOff, cOff + out.numel), outOff);
   }
   ws.dispose();
+  if (sa0 !== null && sa0 !== a) sa0.dispose();
+  if (sb0 !== null && sb0 !== b) sb0.dispose();
   return gemm !== null;
 }
 
