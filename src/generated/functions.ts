@@ -11,51 +11,56 @@ import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
+import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toReduction, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.empty`: `empty.memory_format`. */
+export function empty(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty(...size: number[]): Tensor;
-export function empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }]): Tensor;
-export function empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty", a[--n] as Kw);
   // empty.memory_format
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("empty", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
-    const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("empty", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
+      const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty(a);
 }
@@ -75,40 +80,46 @@ function bad_empty(a: readonly unknown[]): never {
 const SIGS_empty_strided = ["(tuple of ints size, tuple of ints stride, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.empty_strided`: `empty_strided`. */
-export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function empty_strided(options: { size: readonly number[]; stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_strided(size: readonly number[], options: { stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_strided", a[--n] as Kw);
   // empty_strided
-  if (n === 2 && isIntList(a[0]) && isIntList(a[1])) {
-    const v0: number[] = toIntList(a[0]);
-    const v1: number[] = toIntList(a[1]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty_strided", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty_strided", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty_strided", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
-    const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_strided", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_strided", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_strided", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
+      const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty_strided(a);
 }
@@ -128,41 +139,46 @@ function bad_empty_strided(a: readonly unknown[]): never {
 const SIGS_zeros = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.zeros`: `zeros`. */
+export function zeros(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros(...size: number[]): Tensor;
-export function zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zeros", a[--n] as Kw);
   // zeros
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().zeros.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().zeros.call(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_zeros(a);
 }
@@ -181,41 +197,46 @@ function bad_zeros(a: readonly unknown[]): never {
 const SIGS_ones = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.ones`: `ones`. */
+export function ones(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones(...size: number[]): Tensor;
-export function ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ones", a[--n] as Kw);
   // ones
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().ones.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().ones.call(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_ones(a);
 }
@@ -234,40 +255,46 @@ function bad_ones(a: readonly unknown[]): never {
 const SIGS_full = ["(tuple of ints size, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.full`: `full`. */
-export function full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function full(options: { size: readonly number[]; fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full(size: readonly number[], options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("full", a[--n] as Kw);
   // full
-  if (n === 2 && isIntList(a[0]) && isScalar(a[1])) {
-    const v0: number[] = toIntList(a[0]);
-    const v1: number | boolean = a[1] as number | boolean;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
-    const r = aten().full.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isScalar(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
+      const r = aten().full.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_full(a);
 }
@@ -287,47 +314,53 @@ function bad_full(a: readonly unknown[]): never {
 const SIGS_arange = ["(Number start, Number end, Number step = 1, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.arange`: `arange.start_step`. */
-export function arange(start: number | boolean, end: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
-export function arange(start: number | boolean, end: number | boolean, step?: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function arange(options: { start: number | boolean; end: number | boolean; step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, options: { end: number | boolean; step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, end: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, end: number | boolean, step?: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function arange(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("arange", a[--n] as Kw);
   // arange.start_step
-  if (n >= 2 && n <= 3 && isScalar(a[0]) && isScalar(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: number | boolean = a[1] as number | boolean;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.step !== undefined) {
-      kwArg("arange", 'step', 'Number', isScalar(o.step), o.step);
-      v2 = o.step as number | boolean;
-    } else v2 = 1;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("arange", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("arange", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("arange", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("arange", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
-    const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isScalar(p[0]) && isScalar(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("arange", 'step', 'Number', isScalar(o.step), o.step);
+        v2 = o.step as number | boolean;
+      } else v2 = 1;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("arange", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("arange", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("arange", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("arange", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
+      const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_arange(a);
 }
@@ -348,41 +381,48 @@ function bad_arange(a: readonly unknown[]): never {
 const SIGS_linspace = ["(Number start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.linspace`: `linspace`. */
-export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function linspace(options: { start: number | boolean; end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, options: { end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: number | boolean, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linspace", a[--n] as Kw);
   // linspace
-  if (n === 3 && isScalar(a[0]) && isScalar(a[1]) && isInt(a[2])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: number = a[2] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-    const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
+      const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_linspace(a);
 }
@@ -403,40 +443,46 @@ function bad_linspace(a: readonly unknown[]): never {
 const SIGS_eye = ["(int n, int m, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.eye`: `eye.m`. */
-export function eye(n: number, m: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function eye(options: { n: number; m: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function eye(n: number, options: { m: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function eye(n: number, m: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function eye(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eye", a[--n] as Kw);
   // eye.m
-  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("eye", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("eye", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("eye", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("eye", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
-    const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","m"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("eye", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("eye", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("eye", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("eye", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
+      const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_eye(a);
 }
@@ -456,44 +502,48 @@ function bad_eye(a: readonly unknown[]): never {
 const SIGS_empty_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.empty_like`: `empty_like`. */
-export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_like", a[--n] as Kw);
   // empty_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("empty_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("empty_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("empty_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("empty_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty_like(a);
 }
@@ -513,44 +563,48 @@ function bad_empty_like(a: readonly unknown[]): never {
 const SIGS_zeros_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.zeros_like`: `zeros_like`. */
-export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zeros_like", a[--n] as Kw);
   // zeros_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("zeros_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("zeros_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("zeros_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("zeros_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("zeros_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("zeros_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("zeros_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("zeros_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("zeros_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("zeros_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("zeros_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("zeros_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_zeros_like(a);
 }
@@ -570,44 +624,48 @@ function bad_zeros_like(a: readonly unknown[]): never {
 const SIGS_ones_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.ones_like`: `ones_like`. */
-export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ones_like", a[--n] as Kw);
   // ones_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("ones_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("ones_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("ones_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("ones_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("ones_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("ones_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("ones_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("ones_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("ones_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("ones_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("ones_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("ones_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_ones_like(a);
 }
@@ -627,45 +685,50 @@ function bad_ones_like(a: readonly unknown[]): never {
 const SIGS_full_like = ["(Tensor input, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.full_like`: `full_like`. */
-export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function full_like(input: Tensor, options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("full_like", a[--n] as Kw);
   // full_like
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("full_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("full_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("full_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("full_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("full_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("full_like", o, ["fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self","fill_value"], n);
-    const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("full_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("full_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("full_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("full_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("full_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("full_like", o, ["input","fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","fill_value"], n);
+      const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_full_like(a);
 }
@@ -686,18 +749,23 @@ function bad_full_like(a: readonly unknown[]): never {
 const SIGS_reshape = ["(Tensor input, tuple of ints shape)"];
 
 /** `torch.reshape`: `reshape`. */
+export function reshape(input: Tensor, options: { shape: readonly number[] }): Tensor;
 export function reshape(input: Tensor, shape: readonly number[]): Tensor;
 export function reshape(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reshape", a[--n] as Kw);
   // reshape
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("reshape", o, ["shape"], ["self","shape"], n);
-    return aten().reshape.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","shape"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("reshape", o, ["input","shape"], ["input","shape"], n);
+      return aten().reshape.call(v0, v1);
+    }
   }
   return bad_reshape(a);
 }
@@ -712,26 +780,32 @@ function bad_reshape(a: readonly unknown[]): never {
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 /** `torch.as_strided`: `as_strided`. */
-export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
-export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
+export function as_strided(input: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
 export function as_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided", a[--n] as Kw);
   // as_strided
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && isIntList(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    const v2: number[] = toIntList(a[2]);
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.storage_offset !== undefined) {
-      kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
-      v3 = o.storage_offset as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["self","size","stride","storage_offset"], n);
-    return aten().as_strided.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v3 = o.storage_offset as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("as_strided", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
+      return aten().as_strided.call(v0, v1, v2, v3);
+    }
   }
   return bad_as_strided(a);
 }
@@ -748,19 +822,25 @@ function bad_as_strided(a: readonly unknown[]): never {
 const SIGS_transpose = ["(Tensor input, int dim0, int dim1)"];
 
 /** `torch.transpose`: `transpose.int`. */
+export function transpose(input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+export function transpose(input: Tensor, dim0: number, options: { dim1: number }): Tensor;
 export function transpose(input: Tensor, dim0: number, dim1: number): Tensor;
 export function transpose(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose", a[--n] as Kw);
   // transpose.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["self","dim0","dim1"], n);
-    return aten().transpose_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("transpose", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
+      return aten().transpose_int.call(v0, v1, v2);
+    }
   }
   return bad_transpose(a);
 }
@@ -781,12 +861,16 @@ export function t(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t", a[--n] as Kw);
   // t
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("t", o, [], ["self"], n);
-    return aten().t.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("t", o, ["input"], ["input"], n);
+      return aten().t.call(v0);
+    }
   }
   return bad_t(a);
 }
@@ -800,18 +884,23 @@ function bad_t(a: readonly unknown[]): never {
 const SIGS_permute = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.permute`: `permute`. */
+export function permute(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function permute(input: Tensor, dims: readonly number[]): Tensor;
 export function permute(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("permute", a[--n] as Kw);
   // permute
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("permute", o, ["dims"], ["self","dims"], n);
-    return aten().permute.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("permute", o, ["input","dims"], ["input","dims"], n);
+      return aten().permute.call(v0, v1);
+    }
   }
   return bad_permute(a);
 }
@@ -827,32 +916,46 @@ const SIGS_squeeze = ["(Tensor input)","(Tensor input, int dim)","(Tensor input,
 
 /** `torch.squeeze`: `squeeze`, `squeeze.dim`, `squeeze.dims`. */
 export function squeeze(input: Tensor): Tensor;
+export function squeeze(input: Tensor, options: { dim: number }): Tensor;
 export function squeeze(input: Tensor, dim: number): Tensor;
+export function squeeze(input: Tensor, options: { dim: readonly number[] }): Tensor;
 export function squeeze(input: Tensor, dim: readonly number[]): Tensor;
 export function squeeze(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze", a[--n] as Kw);
   // squeeze
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("squeeze", o, [], ["self"], n);
-    return aten().squeeze.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("squeeze", o, ["input"], ["input"], n);
+      return aten().squeeze.call(v0);
+    }
   }
   // squeeze.dim
-  if (n === 2 && isTensor(a[0]) && isInt(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
-    return aten().squeeze_dim.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().squeeze_dim.call(v0, v1);
+    }
   }
   // squeeze.dims
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
-    return aten().squeeze_dims.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().squeeze_dims.call(v0, v1);
+    }
   }
   return noMatch("squeeze", a, SIGS_squeeze);
 }
@@ -860,18 +963,23 @@ export function squeeze(...a: unknown[]): unknown {
 const SIGS_unsqueeze = ["(Tensor input, int dim)"];
 
 /** `torch.unsqueeze`: `unsqueeze`. */
+export function unsqueeze(input: Tensor, options: { dim: number }): Tensor;
 export function unsqueeze(input: Tensor, dim: number): Tensor;
 export function unsqueeze(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze", a[--n] as Kw);
   // unsqueeze
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["self","dim"], n);
-    return aten().unsqueeze.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("unsqueeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().unsqueeze.call(v0, v1);
+    }
   }
   return bad_unsqueeze(a);
 }
@@ -886,19 +994,25 @@ function bad_unsqueeze(a: readonly unknown[]): never {
 const SIGS_select = ["(Tensor input, int dim, int index)"];
 
 /** `torch.select`: `select.int`. */
+export function select(input: Tensor, options: { dim: number; index: number }): Tensor;
+export function select(input: Tensor, dim: number, options: { index: number }): Tensor;
 export function select(input: Tensor, dim: number, index: number): Tensor;
 export function select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("select", a[--n] as Kw);
   // select.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    if (o !== undefined) checkKw("select", o, ["dim","index"], ["self","dim","index"], n);
-    return aten().select_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("select", o, ["input","dim","index"], ["input","dim","index"], n);
+      return aten().select_int.call(v0, v1, v2);
+    }
   }
   return bad_select(a);
 }
@@ -923,36 +1037,40 @@ export function slice(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("slice", a[--n] as Kw);
   // slice.Tensor
-  if (n >= 1 && n <= 5 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.start !== undefined) {
-      kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
-      v2 = o.start as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.end !== undefined) {
-      kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
-      v3 = o.end as number | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.step !== undefined) {
-      kwArg("slice", 'step', 'int', isInt(o.step), o.step);
-      v4 = o.step as number;
-    } else v4 = 1;
-    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["self","dim","start","end","step"], n);
-    return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","dim","start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3]))) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.start !== undefined) {
+        kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
+        v2 = o.start as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.end !== undefined) {
+        kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
+        v3 = o.end as number | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("slice", 'step', 'int', isInt(o.step), o.step);
+        v4 = o.step as number;
+      } else v4 = 1;
+      if (o !== undefined) checkKw("slice", o, ["input","dim","start","end","step"], ["input","dim","start","end","step"], n);
+      return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_slice(a);
 }
@@ -970,20 +1088,27 @@ function bad_slice(a: readonly unknown[]): never {
 const SIGS_narrow = ["(Tensor input, int dim, int start, int length)"];
 
 /** `torch.narrow`: `narrow`. */
+export function narrow(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, start: number, length: number): Tensor;
 export function narrow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow", a[--n] as Kw);
   // narrow
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2]) && isInt(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    const v3: number = a[3] as number;
-    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["self","dim","start","length"], n);
-    return aten().narrow.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return aten().narrow.call(v0, v1, v2, v3);
+    }
   }
   return bad_narrow(a);
 }
@@ -1000,31 +1125,35 @@ function bad_narrow(a: readonly unknown[]): never {
 const SIGS_flatten = ["(Tensor input, int start_dim = 0, int end_dim = -1)"];
 
 /** `torch.flatten`: `flatten.using_ints`. */
-export function flatten(input: Tensor, options?: { start_dim?: number; end_dim?: number }): Tensor;
-export function flatten(input: Tensor, startDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
-export function flatten(input: Tensor, startDim?: number, endDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
+export function flatten(input: Tensor, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+export function flatten(input: Tensor, startDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+export function flatten(input: Tensor, startDim?: number, endDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
 export function flatten(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flatten", a[--n] as Kw);
   // flatten.using_ints
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.start_dim !== undefined) {
-      kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
-      v1 = o.start_dim as number;
-    } else v1 = 0;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.end_dim !== undefined) {
-      kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
-      v2 = o.end_dim as number;
-    } else v2 = -1;
-    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["self","start_dim","end_dim"], n);
-    return aten().flatten_using_ints.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","start_dim","end_dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.start_dim !== undefined) {
+        kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
+        v1 = o.start_dim as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.end_dim !== undefined) {
+        kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
+        v2 = o.end_dim as number;
+      } else v2 = -1;
+      if (o !== undefined) checkKw("flatten", o, ["input","start_dim","end_dim"], ["input","start_dim","end_dim"], n);
+      return aten().flatten_using_ints.call(v0, v1, v2);
+    }
   }
   return bad_flatten(a);
 }
@@ -1040,19 +1169,25 @@ function bad_flatten(a: readonly unknown[]): never {
 const SIGS_unflatten = ["(Tensor input, int dim, tuple of ints sizes)"];
 
 /** `torch.unflatten`: `unflatten.int`. */
+export function unflatten(input: Tensor, options: { dim: number; sizes: readonly number[] }): Tensor;
+export function unflatten(input: Tensor, dim: number, options: { sizes: readonly number[] }): Tensor;
 export function unflatten(input: Tensor, dim: number, sizes: readonly number[]): Tensor;
 export function unflatten(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unflatten", a[--n] as Kw);
   // unflatten.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number[] = toIntList(a[2]);
-    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["self","dim","sizes"], n);
-    return aten().unflatten_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","sizes"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isIntList(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("unflatten", o, ["input","dim","sizes"], ["input","dim","sizes"], n);
+      return aten().unflatten_int.call(v0, v1, v2);
+    }
   }
   return bad_unflatten(a);
 }
@@ -1073,12 +1208,16 @@ export function alias(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alias", a[--n] as Kw);
   // alias
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("alias", o, [], ["self"], n);
-    return aten().alias.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("alias", o, ["input"], ["input"], n);
+      return aten().alias.call(v0);
+    }
   }
   return bad_alias(a);
 }
@@ -1092,22 +1231,26 @@ function bad_alias(a: readonly unknown[]): never {
 const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)"];
 
 /** `torch.clone`: `clone`. */
-export function clone(input: Tensor, options?: { memory_format?: MemoryFormat | null }): Tensor;
+export function clone(input: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
 export function clone(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clone", a[--n] as Kw);
   // clone
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k0 = o.memory_format as number | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("clone", o, ["memory_format"], ["self"], n);
-    return aten().clone.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("clone", o, ["input","memory_format"], ["input"], n);
+      return aten().clone.call(v0, k0);
+    }
   }
   return bad_clone(a);
 }
@@ -1122,18 +1265,23 @@ function bad_clone(a: readonly unknown[]): never {
 const SIGS_fill_ = ["(Tensor input, Number value)"];
 
 /** `torch.fill_`: `fill_.Scalar`. */
+export function fill_(input: Tensor, options: { value: number | boolean }): Tensor;
 export function fill_(input: Tensor, value: number | boolean): Tensor;
 export function fill_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fill_", a[--n] as Kw);
   // fill_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("fill_", o, ["value"], ["self","value"], n);
-    return aten().fill__Scalar.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
+      return aten().fill__Scalar.call(v0, v1);
+    }
   }
   return bad_fill_(a);
 }
@@ -1153,12 +1301,16 @@ export function zero_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zero_", a[--n] as Kw);
   // zero_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("zero_", o, [], ["self"], n);
-    return aten().zero_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("zero_", o, ["input"], ["input"], n);
+      return aten().zero_.call(v0);
+    }
   }
   return bad_zero_(a);
 }
@@ -1172,49 +1324,53 @@ function bad_zero_(a: readonly unknown[]): never {
 const SIGS__to_copy = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool non_blocking = False, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch._to_copy`: `_to_copy`. */
-export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; non_blocking?: boolean; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; non_blocking?: boolean; nonBlocking?: boolean; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function _to_copy(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_to_copy", a[--n] as Kw);
   // _to_copy
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("_to_copy", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("_to_copy", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("_to_copy", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("_to_copy", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: boolean;
-    if (o !== undefined && o.non_blocking !== undefined) {
-      kwArg("_to_copy", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
-      k4 = o.non_blocking as boolean;
-    } else k4 = false;
-    let k5: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("_to_copy", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k5 = o.memory_format as number | null;
-    } else k5 = null;
-    if (o !== undefined) checkKw("_to_copy", o, ["dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["self"], n);
-    const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("_to_copy", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("_to_copy", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("_to_copy", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("_to_copy", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: boolean;
+      if (o !== undefined && o.non_blocking !== undefined) {
+        kwArg("_to_copy", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
+        k4 = o.non_blocking as boolean;
+      } else k4 = false;
+      let k5: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("_to_copy", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k5 = o.memory_format as number | null;
+      } else k5 = null;
+      if (o !== undefined) checkKw("_to_copy", o, ["input","dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["input"], n);
+      const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad__to_copy(a);
 }
@@ -1240,12 +1396,16 @@ export function _local_scalar_dense(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_local_scalar_dense", a[--n] as Kw);
   // _local_scalar_dense
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("_local_scalar_dense", o, [], ["self"], n);
-    return aten()._local_scalar_dense.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_local_scalar_dense", o, ["input"], ["input"], n);
+      return aten()._local_scalar_dense.call(v0);
+    }
   }
   return bad__local_scalar_dense(a);
 }
@@ -1260,34 +1420,43 @@ const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None)","(
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */
 export function bernoulli(input: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function bernoulli(input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
 export function bernoulli(input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
 export function bernoulli(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
   // bernoulli
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["generator"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["generator"], ["self"], n);
-    return aten().bernoulli.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["input","generator"], ["input"], n);
+      return aten().bernoulli.call(v0, k0);
+    }
   }
   // bernoulli.p
-  if (n === 2 && isTensor(a[0]) && isFloat(a[1]) && (o === undefined || kwFits(o, ["p","generator"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["self","p"], n);
-    return aten().bernoulli_p.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isFloat(p[1]) && (o === undefined || kwFits(o, ["input","p","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["input","p","generator"], ["input","p"], n);
+      return aten().bernoulli_p.call(v0, v1, k0);
+    }
   }
   return noMatch("bernoulli", a, SIGS_bernoulli);
 }
@@ -1295,45 +1464,50 @@ export function bernoulli(...a: unknown[]): unknown {
 const SIGS_rand = ["(tuple of ints size, *, torch.Generator generator, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.rand`: `rand.generator`. */
-export function rand(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function rand(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function rand(options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function rand(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function rand(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function rand(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rand", a[--n] as Kw);
   // rand.generator
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("rand", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_rand(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("rand", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = null;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("rand", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("rand", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("rand", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("rand", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_rand(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("rand", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("rand", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("rand", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("rand", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_rand(a);
 }
@@ -1353,45 +1527,50 @@ function bad_rand(a: readonly unknown[]): never {
 const SIGS_randn = ["(tuple of ints size, *, torch.Generator generator, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randn`: `randn.generator`. */
-export function randn(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function randn(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randn(options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randn(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function randn(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randn(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randn", a[--n] as Kw);
   // randn.generator
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randn", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randn(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randn", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = null;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randn", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randn", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randn", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randn", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randn(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randn", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randn", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randn", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randn", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randn(a);
 }
@@ -1411,46 +1590,53 @@ function bad_randn(a: readonly unknown[]): never {
 const SIGS_randint = ["(int low, int high, tuple of ints size, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randint`: `randint.low_generator`. */
-export function randint(low: number, high: number, size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randint(options: { low: number; high: number; size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, options: { high: number; size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, high: number, options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, high: number, size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randint(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randint", a[--n] as Kw);
   // randint.low_generator
-  if (n === 3 && isInt(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    const v2: number[] = toIntList(a[2]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randint", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randint(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randint", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = 4;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randint", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randint", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randint", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
-    const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["low","high","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isIntList(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randint", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randint(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randint", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = 4;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randint", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randint", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randint", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
+      const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randint(a);
 }
@@ -1472,44 +1658,49 @@ function bad_randint(a: readonly unknown[]): never {
 const SIGS_randperm = ["(int n, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randperm`: `randperm.generator`. */
-export function randperm(n: number, options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randperm(options: { n: number; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randperm(n: number, options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randperm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randperm", a[--n] as Kw);
   // randperm.generator
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randperm", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randperm(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randperm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = 4;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randperm", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randperm", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randperm", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
-    const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randperm", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randperm(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randperm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = 4;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randperm", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randperm", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randperm", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
+      const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randperm(a);
 }
@@ -1529,45 +1720,54 @@ function bad_randperm(a: readonly unknown[]): never {
 const SIGS_add = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.add`: `add.Tensor`. */
+export function add(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("add", a[--n] as Kw);
   // add.Tensor (out=: add.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(v0, v1, k0);
     }
-    return aten().add_Tensor.call(v0, v1, k0);
   }
   // add.Tensor (out=: add.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(v0, v1, k0);
     }
-    return aten().add_Tensor.call(v0, v1, k0);
   }
   return bad_add(a);
 }
@@ -1584,45 +1784,54 @@ function bad_add(a: readonly unknown[]): never {
 const SIGS_sub = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.sub`: `sub.Tensor`. */
+export function sub(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sub", a[--n] as Kw);
   // sub.Tensor (out=: sub.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(v0, v1, k0);
     }
-    return aten().sub_Tensor.call(v0, v1, k0);
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(v0, v1, k0);
     }
-    return aten().sub_Tensor.call(v0, v1, k0);
   }
   return bad_sub(a);
 }
@@ -1639,35 +1848,44 @@ function bad_sub(a: readonly unknown[]): never {
 const SIGS_mul = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.mul`: `mul.Tensor`. */
+export function mul(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
 export function mul(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
 export function mul(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mul", a[--n] as Kw);
   // mul.Tensor (out=: mul.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mul", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(v0, v1, out as Tensor);
+      }
+      return aten().mul_Tensor.call(v0, v1);
     }
-    return aten().mul_Tensor.call(v0, v1);
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      if (o !== undefined) checkKw("mul", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(v0, v1, out as Tensor);
+      }
+      return aten().mul_Tensor.call(v0, v1);
     }
-    return aten().mul_Tensor.call(v0, v1);
   }
   return bad_mul(a);
 }
@@ -1683,60 +1901,78 @@ function bad_mul(a: readonly unknown[]): never {
 const SIGS_div = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Tensor other, *, str rounding_mode)"];
 
 /** `torch.div`: `div.Tensor`, `div.Tensor_mode`. */
+export function div(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
-export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode: string | null }): Tensor;
+export function div(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
+export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
 export function div(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("div", a[--n] as Kw);
   // div.Tensor (out=: div.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("div", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(v0, v1, out as Tensor);
+      }
+      return aten().div_Tensor.call(v0, v1);
     }
-    return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
-    return aten().div_Tensor_mode.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","rounding_mode"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
+      return aten().div_Tensor_mode.call(v0, v1, k0);
+    }
   }
   // div.Tensor (out=: div.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      if (o !== undefined) checkKw("div", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(v0, v1, out as Tensor);
+      }
+      return aten().div_Tensor.call(v0, v1);
     }
-    return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
-    return aten().div_Tensor_mode.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1]) && (o === undefined || kwFits(o, ["input","other","rounding_mode"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
+      return aten().div_Tensor_mode.call(v0, v1, k0);
+    }
   }
   return noMatch("div", a, SIGS_div);
 }
@@ -1749,17 +1985,21 @@ export function neg(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg", a[--n] as Kw);
   // neg (out=: neg.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("neg", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-      return aten().neg_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("neg", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("neg", 'out', 'Tensor', isTensor(out), out);
+        return aten().neg_out.call(v0, out as Tensor);
+      }
+      return aten().neg.call(v0);
     }
-    return aten().neg.call(v0);
   }
   return bad_neg(a);
 }
@@ -1779,12 +2019,16 @@ export function neg_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg_", a[--n] as Kw);
   // neg_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("neg_", o, [], ["self"], n);
-    return aten().neg_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("neg_", o, ["input"], ["input"], n);
+      return aten().neg_.call(v0);
+    }
   }
   return bad_neg_(a);
 }
@@ -1803,17 +2047,21 @@ export function abs(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs", a[--n] as Kw);
   // abs (out=: abs.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("abs", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-      return aten().abs_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("abs", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("abs", 'out', 'Tensor', isTensor(out), out);
+        return aten().abs_out.call(v0, out as Tensor);
+      }
+      return aten().abs.call(v0);
     }
-    return aten().abs.call(v0);
   }
   return bad_abs(a);
 }
@@ -1833,12 +2081,16 @@ export function abs_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs_", a[--n] as Kw);
   // abs_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("abs_", o, [], ["self"], n);
-    return aten().abs_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("abs_", o, ["input"], ["input"], n);
+      return aten().abs_.call(v0);
+    }
   }
   return bad_abs_(a);
 }
@@ -1857,17 +2109,21 @@ export function sign(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sign", a[--n] as Kw);
   // sign (out=: sign.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sign", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-      return aten().sign_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sign", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sign", 'out', 'Tensor', isTensor(out), out);
+        return aten().sign_out.call(v0, out as Tensor);
+      }
+      return aten().sign.call(v0);
     }
-    return aten().sign.call(v0);
   }
   return bad_sign(a);
 }
@@ -1887,17 +2143,21 @@ export function exp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp", a[--n] as Kw);
   // exp (out=: exp.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp_out.call(v0, out as Tensor);
+      }
+      return aten().exp.call(v0);
     }
-    return aten().exp.call(v0);
   }
   return bad_exp(a);
 }
@@ -1917,12 +2177,16 @@ export function exp_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp_", a[--n] as Kw);
   // exp_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp_", o, [], ["self"], n);
-    return aten().exp_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp_", o, ["input"], ["input"], n);
+      return aten().exp_.call(v0);
+    }
   }
   return bad_exp_(a);
 }
@@ -1941,17 +2205,21 @@ export function exp2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2", a[--n] as Kw);
   // exp2 (out=: exp2.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp2", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp2_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp2", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp2_out.call(v0, out as Tensor);
+      }
+      return aten().exp2.call(v0);
     }
-    return aten().exp2.call(v0);
   }
   return bad_exp2(a);
 }
@@ -1971,12 +2239,16 @@ export function exp2_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2_", a[--n] as Kw);
   // exp2_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp2_", o, [], ["self"], n);
-    return aten().exp2_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp2_", o, ["input"], ["input"], n);
+      return aten().exp2_.call(v0);
+    }
   }
   return bad_exp2_(a);
 }
@@ -1995,17 +2267,21 @@ export function log(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log", a[--n] as Kw);
   // log (out=: log.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log", 'out', 'Tensor', isTensor(out), out);
-      return aten().log_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log", 'out', 'Tensor', isTensor(out), out);
+        return aten().log_out.call(v0, out as Tensor);
+      }
+      return aten().log.call(v0);
     }
-    return aten().log.call(v0);
   }
   return bad_log(a);
 }
@@ -2025,12 +2301,16 @@ export function log_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_", a[--n] as Kw);
   // log_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log_", o, [], ["self"], n);
-    return aten().log_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log_", o, ["input"], ["input"], n);
+      return aten().log_.call(v0);
+    }
   }
   return bad_log_(a);
 }
@@ -2049,17 +2329,21 @@ export function log2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2", a[--n] as Kw);
   // log2 (out=: log2.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log2", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-      return aten().log2_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log2", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log2", 'out', 'Tensor', isTensor(out), out);
+        return aten().log2_out.call(v0, out as Tensor);
+      }
+      return aten().log2.call(v0);
     }
-    return aten().log2.call(v0);
   }
   return bad_log2(a);
 }
@@ -2079,12 +2363,16 @@ export function log2_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2_", a[--n] as Kw);
   // log2_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log2_", o, [], ["self"], n);
-    return aten().log2_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log2_", o, ["input"], ["input"], n);
+      return aten().log2_.call(v0);
+    }
   }
   return bad_log2_(a);
 }
@@ -2103,17 +2391,21 @@ export function log1p(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p", a[--n] as Kw);
   // log1p (out=: log1p.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log1p", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-      return aten().log1p_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log1p", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
+        return aten().log1p_out.call(v0, out as Tensor);
+      }
+      return aten().log1p.call(v0);
     }
-    return aten().log1p.call(v0);
   }
   return bad_log1p(a);
 }
@@ -2133,12 +2425,16 @@ export function log1p_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p_", a[--n] as Kw);
   // log1p_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log1p_", o, [], ["self"], n);
-    return aten().log1p_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log1p_", o, ["input"], ["input"], n);
+      return aten().log1p_.call(v0);
+    }
   }
   return bad_log1p_(a);
 }
@@ -2157,17 +2453,21 @@ export function expm1(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1", a[--n] as Kw);
   // expm1 (out=: expm1.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("expm1", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-      return aten().expm1_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("expm1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
+        return aten().expm1_out.call(v0, out as Tensor);
+      }
+      return aten().expm1.call(v0);
     }
-    return aten().expm1.call(v0);
   }
   return bad_expm1(a);
 }
@@ -2187,12 +2487,16 @@ export function expm1_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1_", a[--n] as Kw);
   // expm1_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("expm1_", o, [], ["self"], n);
-    return aten().expm1_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("expm1_", o, ["input"], ["input"], n);
+      return aten().expm1_.call(v0);
+    }
   }
   return bad_expm1_(a);
 }
@@ -2211,17 +2515,21 @@ export function sqrt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt", a[--n] as Kw);
   // sqrt (out=: sqrt.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sqrt", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().sqrt_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sqrt", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().sqrt_out.call(v0, out as Tensor);
+      }
+      return aten().sqrt.call(v0);
     }
-    return aten().sqrt.call(v0);
   }
   return bad_sqrt(a);
 }
@@ -2241,12 +2549,16 @@ export function sqrt_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt_", a[--n] as Kw);
   // sqrt_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sqrt_", o, [], ["self"], n);
-    return aten().sqrt_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sqrt_", o, ["input"], ["input"], n);
+      return aten().sqrt_.call(v0);
+    }
   }
   return bad_sqrt_(a);
 }
@@ -2265,17 +2577,21 @@ export function rsqrt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt", a[--n] as Kw);
   // rsqrt (out=: rsqrt.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("rsqrt", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().rsqrt_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rsqrt", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().rsqrt_out.call(v0, out as Tensor);
+      }
+      return aten().rsqrt.call(v0);
     }
-    return aten().rsqrt.call(v0);
   }
   return bad_rsqrt(a);
 }
@@ -2295,12 +2611,16 @@ export function rsqrt_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt_", a[--n] as Kw);
   // rsqrt_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("rsqrt_", o, [], ["self"], n);
-    return aten().rsqrt_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rsqrt_", o, ["input"], ["input"], n);
+      return aten().rsqrt_.call(v0);
+    }
   }
   return bad_rsqrt_(a);
 }
@@ -2319,17 +2639,21 @@ export function sin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin", a[--n] as Kw);
   // sin (out=: sin.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sin", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-      return aten().sin_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sin", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sin", 'out', 'Tensor', isTensor(out), out);
+        return aten().sin_out.call(v0, out as Tensor);
+      }
+      return aten().sin.call(v0);
     }
-    return aten().sin.call(v0);
   }
   return bad_sin(a);
 }
@@ -2349,12 +2673,16 @@ export function sin_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin_", a[--n] as Kw);
   // sin_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sin_", o, [], ["self"], n);
-    return aten().sin_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sin_", o, ["input"], ["input"], n);
+      return aten().sin_.call(v0);
+    }
   }
   return bad_sin_(a);
 }
@@ -2373,17 +2701,21 @@ export function cos(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos", a[--n] as Kw);
   // cos (out=: cos.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cos", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-      return aten().cos_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cos", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cos", 'out', 'Tensor', isTensor(out), out);
+        return aten().cos_out.call(v0, out as Tensor);
+      }
+      return aten().cos.call(v0);
     }
-    return aten().cos.call(v0);
   }
   return bad_cos(a);
 }
@@ -2403,12 +2735,16 @@ export function cos_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos_", a[--n] as Kw);
   // cos_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cos_", o, [], ["self"], n);
-    return aten().cos_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cos_", o, ["input"], ["input"], n);
+      return aten().cos_.call(v0);
+    }
   }
   return bad_cos_(a);
 }
@@ -2427,17 +2763,21 @@ export function tan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan", a[--n] as Kw);
   // tan (out=: tan.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tan", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-      return aten().tan_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tan", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tan", 'out', 'Tensor', isTensor(out), out);
+        return aten().tan_out.call(v0, out as Tensor);
+      }
+      return aten().tan.call(v0);
     }
-    return aten().tan.call(v0);
   }
   return bad_tan(a);
 }
@@ -2457,12 +2797,16 @@ export function tan_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan_", a[--n] as Kw);
   // tan_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tan_", o, [], ["self"], n);
-    return aten().tan_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tan_", o, ["input"], ["input"], n);
+      return aten().tan_.call(v0);
+    }
   }
   return bad_tan_(a);
 }
@@ -2481,17 +2825,21 @@ export function asin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin", a[--n] as Kw);
   // asin (out=: asin.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("asin", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-      return aten().asin_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asin", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asin", 'out', 'Tensor', isTensor(out), out);
+        return aten().asin_out.call(v0, out as Tensor);
+      }
+      return aten().asin.call(v0);
     }
-    return aten().asin.call(v0);
   }
   return bad_asin(a);
 }
@@ -2511,12 +2859,16 @@ export function asin_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin_", a[--n] as Kw);
   // asin_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("asin_", o, [], ["self"], n);
-    return aten().asin_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asin_", o, ["input"], ["input"], n);
+      return aten().asin_.call(v0);
+    }
   }
   return bad_asin_(a);
 }
@@ -2535,17 +2887,21 @@ export function acos(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos", a[--n] as Kw);
   // acos (out=: acos.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("acos", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-      return aten().acos_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acos", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acos", 'out', 'Tensor', isTensor(out), out);
+        return aten().acos_out.call(v0, out as Tensor);
+      }
+      return aten().acos.call(v0);
     }
-    return aten().acos.call(v0);
   }
   return bad_acos(a);
 }
@@ -2565,12 +2921,16 @@ export function acos_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos_", a[--n] as Kw);
   // acos_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("acos_", o, [], ["self"], n);
-    return aten().acos_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acos_", o, ["input"], ["input"], n);
+      return aten().acos_.call(v0);
+    }
   }
   return bad_acos_(a);
 }
@@ -2589,17 +2949,21 @@ export function atan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan", a[--n] as Kw);
   // atan (out=: atan.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan_out.call(v0, out as Tensor);
+      }
+      return aten().atan.call(v0);
     }
-    return aten().atan.call(v0);
   }
   return bad_atan(a);
 }
@@ -2619,12 +2983,16 @@ export function atan_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan_", a[--n] as Kw);
   // atan_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan_", o, [], ["self"], n);
-    return aten().atan_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan_", o, ["input"], ["input"], n);
+      return aten().atan_.call(v0);
+    }
   }
   return bad_atan_(a);
 }
@@ -2643,17 +3011,21 @@ export function sinh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh", a[--n] as Kw);
   // sinh (out=: sinh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sinh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-      return aten().sinh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinh_out.call(v0, out as Tensor);
+      }
+      return aten().sinh.call(v0);
     }
-    return aten().sinh.call(v0);
   }
   return bad_sinh(a);
 }
@@ -2673,12 +3045,16 @@ export function sinh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh_", a[--n] as Kw);
   // sinh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sinh_", o, [], ["self"], n);
-    return aten().sinh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinh_", o, ["input"], ["input"], n);
+      return aten().sinh_.call(v0);
+    }
   }
   return bad_sinh_(a);
 }
@@ -2697,17 +3073,21 @@ export function cosh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh", a[--n] as Kw);
   // cosh (out=: cosh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cosh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-      return aten().cosh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cosh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().cosh_out.call(v0, out as Tensor);
+      }
+      return aten().cosh.call(v0);
     }
-    return aten().cosh.call(v0);
   }
   return bad_cosh(a);
 }
@@ -2727,12 +3107,16 @@ export function cosh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh_", a[--n] as Kw);
   // cosh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cosh_", o, [], ["self"], n);
-    return aten().cosh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cosh_", o, ["input"], ["input"], n);
+      return aten().cosh_.call(v0);
+    }
   }
   return bad_cosh_(a);
 }
@@ -2751,17 +3135,21 @@ export function tanh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh", a[--n] as Kw);
   // tanh (out=: tanh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tanh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-      return aten().tanh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tanh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().tanh_out.call(v0, out as Tensor);
+      }
+      return aten().tanh.call(v0);
     }
-    return aten().tanh.call(v0);
   }
   return bad_tanh(a);
 }
@@ -2781,12 +3169,16 @@ export function tanh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh_", a[--n] as Kw);
   // tanh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tanh_", o, [], ["self"], n);
-    return aten().tanh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tanh_", o, ["input"], ["input"], n);
+      return aten().tanh_.call(v0);
+    }
   }
   return bad_tanh_(a);
 }
@@ -2805,17 +3197,21 @@ export function sigmoid(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid", a[--n] as Kw);
   // sigmoid (out=: sigmoid.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sigmoid", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-      return aten().sigmoid_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sigmoid", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
+        return aten().sigmoid_out.call(v0, out as Tensor);
+      }
+      return aten().sigmoid.call(v0);
     }
-    return aten().sigmoid.call(v0);
   }
   return bad_sigmoid(a);
 }
@@ -2835,12 +3231,16 @@ export function sigmoid_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid_", a[--n] as Kw);
   // sigmoid_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sigmoid_", o, [], ["self"], n);
-    return aten().sigmoid_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sigmoid_", o, ["input"], ["input"], n);
+      return aten().sigmoid_.call(v0);
+    }
   }
   return bad_sigmoid_(a);
 }
@@ -2859,12 +3259,16 @@ export function relu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu", a[--n] as Kw);
   // relu
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu", o, [], ["self"], n);
-    return aten().relu.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu", o, ["input"], ["input"], n);
+      return aten().relu.call(v0);
+    }
   }
   return bad_relu(a);
 }
@@ -2883,12 +3287,16 @@ export function relu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu_", a[--n] as Kw);
   // relu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu_", o, [], ["self"], n);
-    return aten().relu_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu_", o, ["input"], ["input"], n);
+      return aten().relu_.call(v0);
+    }
   }
   return bad_relu_(a);
 }
@@ -2907,22 +3315,26 @@ export function gelu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gelu", a[--n] as Kw);
   // gelu (out=: gelu.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: string;
-    if (o !== undefined && o.approximate !== undefined) {
-      kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
-      k0 = o.approximate as string;
-    } else k0 = "none";
-    if (o !== undefined) checkKw("gelu", o, ["approximate","out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
-      return aten().gelu_out.call(v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.approximate !== undefined) {
+        kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+        k0 = o.approximate as string;
+      } else k0 = "none";
+      if (o !== undefined) checkKw("gelu", o, ["input","approximate","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
+        return aten().gelu_out.call(v0, k0, out as Tensor);
+      }
+      return aten().gelu.call(v0, k0);
     }
-    return aten().gelu.call(v0, k0);
   }
   return bad_gelu(a);
 }
@@ -2943,17 +3355,21 @@ export function gelu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gelu_", a[--n] as Kw);
   // gelu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: string;
-    if (o !== undefined && o.approximate !== undefined) {
-      kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
-      k0 = o.approximate as string;
-    } else k0 = "none";
-    if (o !== undefined) checkKw("gelu_", o, ["approximate"], ["self"], n);
-    return aten().gelu_.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.approximate !== undefined) {
+        kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+        k0 = o.approximate as string;
+      } else k0 = "none";
+      if (o !== undefined) checkKw("gelu_", o, ["input","approximate"], ["input"], n);
+      return aten().gelu_.call(v0, k0);
+    }
   }
   return bad_gelu_(a);
 }
@@ -2973,17 +3389,21 @@ export function silu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("silu", a[--n] as Kw);
   // silu (out=: silu.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("silu", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("silu", 'out', 'Tensor', isTensor(out), out);
-      return aten().silu_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("silu", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("silu", 'out', 'Tensor', isTensor(out), out);
+        return aten().silu_out.call(v0, out as Tensor);
+      }
+      return aten().silu.call(v0);
     }
-    return aten().silu.call(v0);
   }
   return bad_silu(a);
 }
@@ -3003,12 +3423,16 @@ export function silu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("silu_", a[--n] as Kw);
   // silu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("silu_", o, [], ["self"], n);
-    return aten().silu_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("silu_", o, ["input"], ["input"], n);
+      return aten().silu_.call(v0);
+    }
   }
   return bad_silu_(a);
 }
@@ -3027,17 +3451,21 @@ export function erf(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf", a[--n] as Kw);
   // erf (out=: erf.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("erf", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-      return aten().erf_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erf", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erf", 'out', 'Tensor', isTensor(out), out);
+        return aten().erf_out.call(v0, out as Tensor);
+      }
+      return aten().erf.call(v0);
     }
-    return aten().erf.call(v0);
   }
   return bad_erf(a);
 }
@@ -3057,12 +3485,16 @@ export function erf_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf_", a[--n] as Kw);
   // erf_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("erf_", o, [], ["self"], n);
-    return aten().erf_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erf_", o, ["input"], ["input"], n);
+      return aten().erf_.call(v0);
+    }
   }
   return bad_erf_(a);
 }
@@ -3081,17 +3513,21 @@ export function floor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor", a[--n] as Kw);
   // floor (out=: floor.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("floor", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-      return aten().floor_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("floor", 'out', 'Tensor', isTensor(out), out);
+        return aten().floor_out.call(v0, out as Tensor);
+      }
+      return aten().floor.call(v0);
     }
-    return aten().floor.call(v0);
   }
   return bad_floor(a);
 }
@@ -3111,12 +3547,16 @@ export function floor_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_", a[--n] as Kw);
   // floor_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("floor_", o, [], ["self"], n);
-    return aten().floor_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor_", o, ["input"], ["input"], n);
+      return aten().floor_.call(v0);
+    }
   }
   return bad_floor_(a);
 }
@@ -3135,17 +3575,21 @@ export function ceil(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil", a[--n] as Kw);
   // ceil (out=: ceil.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ceil", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-      return aten().ceil_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ceil", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
+        return aten().ceil_out.call(v0, out as Tensor);
+      }
+      return aten().ceil.call(v0);
     }
-    return aten().ceil.call(v0);
   }
   return bad_ceil(a);
 }
@@ -3165,12 +3609,16 @@ export function ceil_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil_", a[--n] as Kw);
   // ceil_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ceil_", o, [], ["self"], n);
-    return aten().ceil_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ceil_", o, ["input"], ["input"], n);
+      return aten().ceil_.call(v0);
+    }
   }
   return bad_ceil_(a);
 }
@@ -3190,33 +3638,41 @@ export function round(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round", a[--n] as Kw);
   // round (out=: round.out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("round", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_out.call(v0, out as Tensor);
+      }
+      return aten().round.call(v0);
     }
-    return aten().round.call(v0);
   }
   // round.decimals (out=: round.decimals_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round", 'decimals');
-    if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_decimals_out.call(v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","decimals","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round", 'decimals');
+      if (o !== undefined) checkKw("round", o, ["input","decimals","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_decimals_out.call(v0, k0, out as Tensor);
+      }
+      return aten().round_decimals.call(v0, k0);
     }
-    return aten().round_decimals.call(v0, k0);
   }
   return noMatch("round", a, SIGS_round);
 }
@@ -3230,23 +3686,31 @@ export function round_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round_", a[--n] as Kw);
   // round_
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("round_", o, [], ["self"], n);
-    return aten().round_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("round_", o, ["input"], ["input"], n);
+      return aten().round_.call(v0);
+    }
   }
   // round_.decimals
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round_", 'decimals');
-    if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
-    return aten().round__decimals.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","decimals"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round_", 'decimals');
+      if (o !== undefined) checkKw("round_", o, ["input","decimals"], ["input"], n);
+      return aten().round__decimals.call(v0, k0);
+    }
   }
   return noMatch("round_", a, SIGS_round_);
 }
@@ -3259,17 +3723,21 @@ export function trunc(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc", a[--n] as Kw);
   // trunc (out=: trunc.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("trunc", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-      return aten().trunc_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trunc", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
+        return aten().trunc_out.call(v0, out as Tensor);
+      }
+      return aten().trunc.call(v0);
     }
-    return aten().trunc.call(v0);
   }
   return bad_trunc(a);
 }
@@ -3289,12 +3757,16 @@ export function trunc_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc_", a[--n] as Kw);
   // trunc_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("trunc_", o, [], ["self"], n);
-    return aten().trunc_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trunc_", o, ["input"], ["input"], n);
+      return aten().trunc_.call(v0);
+    }
   }
   return bad_trunc_(a);
 }
@@ -3313,17 +3785,21 @@ export function frac(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac", a[--n] as Kw);
   // frac (out=: frac.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("frac", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-      return aten().frac_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("frac", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("frac", 'out', 'Tensor', isTensor(out), out);
+        return aten().frac_out.call(v0, out as Tensor);
+      }
+      return aten().frac.call(v0);
     }
-    return aten().frac.call(v0);
   }
   return bad_frac(a);
 }
@@ -3343,12 +3819,16 @@ export function frac_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac_", a[--n] as Kw);
   // frac_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("frac_", o, [], ["self"], n);
-    return aten().frac_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("frac_", o, ["input"], ["input"], n);
+      return aten().frac_.call(v0);
+    }
   }
   return bad_frac_(a);
 }
@@ -3367,17 +3847,21 @@ export function reciprocal(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal", a[--n] as Kw);
   // reciprocal (out=: reciprocal.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("reciprocal", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-      return aten().reciprocal_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("reciprocal", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
+        return aten().reciprocal_out.call(v0, out as Tensor);
+      }
+      return aten().reciprocal.call(v0);
     }
-    return aten().reciprocal.call(v0);
   }
   return bad_reciprocal(a);
 }
@@ -3397,12 +3881,16 @@ export function reciprocal_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal_", a[--n] as Kw);
   // reciprocal_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("reciprocal_", o, [], ["self"], n);
-    return aten().reciprocal_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("reciprocal_", o, ["input"], ["input"], n);
+      return aten().reciprocal_.call(v0);
+    }
   }
   return bad_reciprocal_(a);
 }
@@ -3421,12 +3909,16 @@ export function isnan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isnan", a[--n] as Kw);
   // isnan
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isnan", o, [], ["self"], n);
-    return aten().isnan.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isnan", o, ["input"], ["input"], n);
+      return aten().isnan.call(v0);
+    }
   }
   return bad_isnan(a);
 }
@@ -3445,12 +3937,16 @@ export function isinf(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isinf", a[--n] as Kw);
   // isinf
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isinf", o, [], ["self"], n);
-    return aten().isinf.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isinf", o, ["input"], ["input"], n);
+      return aten().isinf.call(v0);
+    }
   }
   return bad_isinf(a);
 }
@@ -3469,12 +3965,16 @@ export function isfinite(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isfinite", a[--n] as Kw);
   // isfinite
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isfinite", o, [], ["self"], n);
-    return aten().isfinite.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isfinite", o, ["input"], ["input"], n);
+      return aten().isfinite.call(v0);
+    }
   }
   return bad_isfinite(a);
 }
@@ -3496,35 +3996,39 @@ export function nan_to_num(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num", a[--n] as Kw);
   // nan_to_num (out=: nan_to_num.out)
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v1 = o.nan as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v2 = o.posinf as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v3 = o.neginf as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["self","nan","posinf","neginf"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-      return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v1 = o.nan as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v2 = o.posinf as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v3 = o.neginf as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("nan_to_num", o, ["input","nan","posinf","neginf","out"], ["input","nan","posinf","neginf"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
+        return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+      }
+      return aten().nan_to_num.call(v0, v1, v2, v3);
     }
-    return aten().nan_to_num.call(v0, v1, v2, v3);
   }
   return bad_nan_to_num(a);
 }
@@ -3550,30 +4054,34 @@ export function nan_to_num_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num_", a[--n] as Kw);
   // nan_to_num_
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v1 = o.nan as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v2 = o.posinf as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v3 = o.neginf as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["self","nan","posinf","neginf"], n);
-    return aten().nan_to_num_.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v1 = o.nan as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v2 = o.posinf as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v3 = o.neginf as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("nan_to_num_", o, ["input","nan","posinf","neginf"], ["input","nan","posinf","neginf"], n);
+      return aten().nan_to_num_.call(v0, v1, v2, v3);
+    }
   }
   return bad_nan_to_num_(a);
 }
@@ -3590,36 +4098,46 @@ function bad_nan_to_num_(a: readonly unknown[]): never {
 const SIGS_eq = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.eq`: `eq.Tensor`, `eq.Scalar`. */
+export function eq(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function eq(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function eq(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function eq(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function eq(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eq", a[--n] as Kw);
   // eq.Tensor (out=: eq.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("eq", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().eq_Tensor.call(v0, v1);
     }
-    return aten().eq_Tensor.call(v0, v1);
   }
   // eq.Scalar (out=: eq.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("eq", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().eq_Scalar.call(v0, v1);
     }
-    return aten().eq_Scalar.call(v0, v1);
   }
   return noMatch("eq", a, SIGS_eq);
 }
@@ -3627,36 +4145,46 @@ export function eq(...a: unknown[]): unknown {
 const SIGS_ne = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.ne`: `ne.Tensor`, `ne.Scalar`. */
+export function ne(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function ne(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ne(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ne(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ne(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ne", a[--n] as Kw);
   // ne.Tensor (out=: ne.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ne", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ne_Tensor.call(v0, v1);
     }
-    return aten().ne_Tensor.call(v0, v1);
   }
   // ne.Scalar (out=: ne.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("ne", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ne_Scalar.call(v0, v1);
     }
-    return aten().ne_Scalar.call(v0, v1);
   }
   return noMatch("ne", a, SIGS_ne);
 }
@@ -3664,36 +4192,46 @@ export function ne(...a: unknown[]): unknown {
 const SIGS_lt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.lt`: `lt.Tensor`, `lt.Scalar`. */
+export function lt(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function lt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function lt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function lt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function lt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lt", a[--n] as Kw);
   // lt.Tensor (out=: lt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().lt_Tensor.call(v0, v1);
     }
-    return aten().lt_Tensor.call(v0, v1);
   }
   // lt.Scalar (out=: lt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("lt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().lt_Scalar.call(v0, v1);
     }
-    return aten().lt_Scalar.call(v0, v1);
   }
   return noMatch("lt", a, SIGS_lt);
 }
@@ -3701,36 +4239,46 @@ export function lt(...a: unknown[]): unknown {
 const SIGS_le = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.le`: `le.Tensor`, `le.Scalar`. */
+export function le(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function le(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function le(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function le(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function le(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("le", a[--n] as Kw);
   // le.Tensor (out=: le.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("le", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().le_Tensor.call(v0, v1);
     }
-    return aten().le_Tensor.call(v0, v1);
   }
   // le.Scalar (out=: le.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("le", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().le_Scalar.call(v0, v1);
     }
-    return aten().le_Scalar.call(v0, v1);
   }
   return noMatch("le", a, SIGS_le);
 }
@@ -3738,36 +4286,46 @@ export function le(...a: unknown[]): unknown {
 const SIGS_gt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.gt`: `gt.Tensor`, `gt.Scalar`. */
+export function gt(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function gt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function gt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function gt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function gt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gt", a[--n] as Kw);
   // gt.Tensor (out=: gt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("gt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().gt_Tensor.call(v0, v1);
     }
-    return aten().gt_Tensor.call(v0, v1);
   }
   // gt.Scalar (out=: gt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("gt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().gt_Scalar.call(v0, v1);
     }
-    return aten().gt_Scalar.call(v0, v1);
   }
   return noMatch("gt", a, SIGS_gt);
 }
@@ -3775,36 +4333,46 @@ export function gt(...a: unknown[]): unknown {
 const SIGS_ge = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.ge`: `ge.Tensor`, `ge.Scalar`. */
+export function ge(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function ge(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ge(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ge(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ge(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ge", a[--n] as Kw);
   // ge.Tensor (out=: ge.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ge", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ge_Tensor.call(v0, v1);
     }
-    return aten().ge_Tensor.call(v0, v1);
   }
   // ge.Scalar (out=: ge.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("ge", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ge_Scalar.call(v0, v1);
     }
-    return aten().ge_Scalar.call(v0, v1);
   }
   return noMatch("ge", a, SIGS_ge);
 }
@@ -3812,23 +4380,28 @@ export function ge(...a: unknown[]): unknown {
 const SIGS_logical_and = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_and`: `logical_and`. */
+export function logical_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_and(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_and", a[--n] as Kw);
   // logical_and (out=: logical_and.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_and_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_and_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_and.call(v0, v1);
     }
-    return aten().logical_and.call(v0, v1);
   }
   return bad_logical_and(a);
 }
@@ -3844,23 +4417,28 @@ function bad_logical_and(a: readonly unknown[]): never {
 const SIGS_logical_or = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_or`: `logical_or`. */
+export function logical_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_or(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_or", a[--n] as Kw);
   // logical_or (out=: logical_or.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_or_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_or_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_or.call(v0, v1);
     }
-    return aten().logical_or.call(v0, v1);
   }
   return bad_logical_or(a);
 }
@@ -3876,23 +4454,28 @@ function bad_logical_or(a: readonly unknown[]): never {
 const SIGS_logical_xor = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_xor`: `logical_xor`. */
+export function logical_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_xor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_xor", a[--n] as Kw);
   // logical_xor (out=: logical_xor.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_xor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_xor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_xor.call(v0, v1);
     }
-    return aten().logical_xor.call(v0, v1);
   }
   return bad_logical_xor(a);
 }
@@ -3913,17 +4496,21 @@ export function logical_not(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_not", a[--n] as Kw);
   // logical_not (out=: logical_not.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_not", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_not_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_not", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_not_out.call(v0, out as Tensor);
+      }
+      return aten().logical_not.call(v0);
     }
-    return aten().logical_not.call(v0);
   }
   return bad_logical_not(a);
 }
@@ -3943,17 +4530,21 @@ export function bitwise_not(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_not", a[--n] as Kw);
   // bitwise_not (out=: bitwise_not.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_not", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_not_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_not", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_not_out.call(v0, out as Tensor);
+      }
+      return aten().bitwise_not.call(v0);
     }
-    return aten().bitwise_not.call(v0);
   }
   return bad_bitwise_not(a);
 }
@@ -3968,44 +4559,60 @@ function bad_bitwise_not(a: readonly unknown[]): never {
 const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_and`: `bitwise_and.Tensor`, `bitwise_and.Scalar`, `bitwise_and.Scalar_Tensor`. */
+export function bitwise_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_and(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_and(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_and(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_and(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_and", a[--n] as Kw);
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_and_Tensor.call(v0, v1);
     }
-    return aten().bitwise_and_Tensor.call(v0, v1);
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_and_Scalar.call(v0, v1);
     }
-    return aten().bitwise_and_Scalar.call(v0, v1);
   }
   // bitwise_and.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
-    return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
 }
@@ -4013,44 +4620,60 @@ export function bitwise_and(...a: unknown[]): unknown {
 const SIGS_bitwise_or = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_or`: `bitwise_or.Tensor`, `bitwise_or.Scalar`, `bitwise_or.Scalar_Tensor`. */
+export function bitwise_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_or(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_or(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_or(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_or(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_or", a[--n] as Kw);
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_or_Tensor.call(v0, v1);
     }
-    return aten().bitwise_or_Tensor.call(v0, v1);
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_or_Scalar.call(v0, v1);
     }
-    return aten().bitwise_or_Scalar.call(v0, v1);
   }
   // bitwise_or.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
-    return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
 }
@@ -4058,44 +4681,60 @@ export function bitwise_or(...a: unknown[]): unknown {
 const SIGS_bitwise_xor = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_xor`: `bitwise_xor.Tensor`, `bitwise_xor.Scalar`, `bitwise_xor.Scalar_Tensor`. */
+export function bitwise_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_xor(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_xor(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_xor(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_xor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_xor", a[--n] as Kw);
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_xor_Tensor.call(v0, v1);
     }
-    return aten().bitwise_xor_Tensor.call(v0, v1);
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_xor_Scalar.call(v0, v1);
     }
-    return aten().bitwise_xor_Scalar.call(v0, v1);
   }
   // bitwise_xor.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
-    return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
 }
@@ -4103,23 +4742,28 @@ export function bitwise_xor(...a: unknown[]): unknown {
 const SIGS_maximum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.maximum`: `maximum`. */
+export function maximum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function maximum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function maximum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("maximum", a[--n] as Kw);
   // maximum (out=: maximum.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-      return aten().maximum_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("maximum", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
+        return aten().maximum_out.call(v0, v1, out as Tensor);
+      }
+      return aten().maximum.call(v0, v1);
     }
-    return aten().maximum.call(v0, v1);
   }
   return bad_maximum(a);
 }
@@ -4135,23 +4779,28 @@ function bad_maximum(a: readonly unknown[]): never {
 const SIGS_minimum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.minimum`: `minimum`. */
+export function minimum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function minimum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function minimum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("minimum", a[--n] as Kw);
   // minimum (out=: minimum.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-      return aten().minimum_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("minimum", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
+        return aten().minimum_out.call(v0, v1, out as Tensor);
+      }
+      return aten().minimum.call(v0, v1);
     }
-    return aten().minimum.call(v0, v1);
   }
   return bad_minimum(a);
 }
@@ -4167,51 +4816,75 @@ function bad_minimum(a: readonly unknown[]): never {
 const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number input, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number input, Number other)"];
 
 /** `torch.where`: `where.self`, `where.ScalarSelf`, `where.ScalarOther`, `where.Scalar`. */
+export function where(condition: Tensor, options: { input: Tensor; other: Tensor; out?: Tensor }): Tensor;
+export function where(condition: Tensor, input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function where(condition: Tensor, input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function where(condition: Tensor, options: { input: number | boolean; other: Tensor }): Tensor;
+export function where(condition: Tensor, input: number | boolean, options: { other: Tensor }): Tensor;
 export function where(condition: Tensor, input: number | boolean, other: Tensor): Tensor;
+export function where(condition: Tensor, options: { input: Tensor; other: number | boolean }): Tensor;
+export function where(condition: Tensor, input: Tensor, options: { other: number | boolean }): Tensor;
 export function where(condition: Tensor, input: Tensor, other: number | boolean): Tensor;
+export function where(condition: Tensor, options: { input: number | boolean; other: number | boolean }): Tensor;
+export function where(condition: Tensor, input: number | boolean, options: { other: number | boolean }): Tensor;
 export function where(condition: Tensor, input: number | boolean, other: number | boolean): Tensor;
 export function where(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("where", a[--n] as Kw);
   // where.self (out=: where.self_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("where", 'out', 'Tensor', isTensor(out), out);
-      return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["condition","input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other","out"], ["condition","input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("where", 'out', 'Tensor', isTensor(out), out);
+        return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().where_self.call(v0, v1, v2);
     }
-    return aten().where_self.call(v0, v1, v2);
   }
   // where.ScalarSelf
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_ScalarSelf.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_ScalarSelf.call(v0, v1, v2);
+    }
   }
   // where.ScalarOther
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_ScalarOther.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_ScalarOther.call(v0, v1, v2);
+    }
   }
   // where.Scalar
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_Scalar.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_Scalar.call(v0, v1, v2);
+    }
   }
   return noMatch("where", a, SIGS_where);
 }
@@ -4229,52 +4902,60 @@ export function clamp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp", a[--n] as Kw);
   // clamp (out=: clamp.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v1 = o.min as number | boolean | null;
-    } else v1 = null;
-    let v2: number | boolean | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v2 = o.max as number | boolean | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isScalar(p[2]))) && (o === undefined || kwFits(o, ["input","min","max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v1 = o.min as number | boolean | null;
+      } else v1 = null;
+      let v2: number | boolean | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v2 = o.max as number | boolean | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp", o, ["input","min","max","out"], ["input","min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().clamp.call(v0, v1, v2);
     }
-    return aten().clamp.call(v0, v1, v2);
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v1 = o.min as Tensor | null;
-    } else v1 = null;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v2 = o.max as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (o === undefined || kwFits(o, ["input","min","max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v1 = o.min as Tensor | null;
+      } else v1 = null;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v2 = o.max as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp", o, ["input","min","max","out"], ["input","min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().clamp_Tensor.call(v0, v1, v2);
     }
-    return aten().clamp_Tensor.call(v0, v1, v2);
   }
   return noMatch("clamp", a, SIGS_clamp);
 }
@@ -4292,42 +4973,50 @@ export function clamp_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_", a[--n] as Kw);
   // clamp_
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v1 = o.min as number | boolean | null;
-    } else v1 = null;
-    let v2: number | boolean | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v2 = o.max as number | boolean | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
-    return aten().clamp_.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isScalar(p[2]))) && (o === undefined || kwFits(o, ["input","min","max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v1 = o.min as number | boolean | null;
+      } else v1 = null;
+      let v2: number | boolean | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v2 = o.max as number | boolean | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
+      return aten().clamp_.call(v0, v1, v2);
+    }
   }
   // clamp_.Tensor
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v1 = o.min as Tensor | null;
-    } else v1 = null;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v2 = o.max as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
-    return aten().clamp__Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (o === undefined || kwFits(o, ["input","min","max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v1 = o.min as Tensor | null;
+      } else v1 = null;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v2 = o.max as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
+      return aten().clamp__Tensor.call(v0, v1, v2);
+    }
   }
   return noMatch("clamp_", a, SIGS_clamp_);
 }
@@ -4335,44 +5024,60 @@ export function clamp_(...a: unknown[]): unknown {
 const SIGS_remainder = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.remainder`: `remainder.Tensor`, `remainder.Scalar`, `remainder.Scalar_Tensor`. */
+export function remainder(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function remainder(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function remainder(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function remainder(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function remainder(options: { input: number | boolean; other: Tensor }): Tensor;
+export function remainder(input: number | boolean, options: { other: Tensor }): Tensor;
 export function remainder(input: number | boolean, other: Tensor): Tensor;
 export function remainder(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("remainder", a[--n] as Kw);
   // remainder.Tensor (out=: remainder.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("remainder", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().remainder_Tensor.call(v0, v1);
     }
-    return aten().remainder_Tensor.call(v0, v1);
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("remainder", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().remainder_Scalar.call(v0, v1);
     }
-    return aten().remainder_Scalar.call(v0, v1);
   }
   // remainder.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
-    return aten().remainder_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("remainder", o, ["input","other"], ["input","other"], n);
+      return aten().remainder_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("remainder", a, SIGS_remainder);
 }
@@ -4380,36 +5085,46 @@ export function remainder(...a: unknown[]): unknown {
 const SIGS_fmod = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.fmod`: `fmod.Tensor`, `fmod.Scalar`. */
+export function fmod(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function fmod(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function fmod(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function fmod(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function fmod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmod", a[--n] as Kw);
   // fmod.Tensor (out=: fmod.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fmod", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().fmod_Tensor.call(v0, v1);
     }
-    return aten().fmod_Tensor.call(v0, v1);
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fmod", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().fmod_Scalar.call(v0, v1);
     }
-    return aten().fmod_Scalar.call(v0, v1);
   }
   return noMatch("fmod", a, SIGS_fmod);
 }
@@ -4417,23 +5132,28 @@ export function fmod(...a: unknown[]): unknown {
 const SIGS_atan2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.atan2`: `atan2`. */
+export function atan2(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function atan2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function atan2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan2", a[--n] as Kw);
   // atan2 (out=: atan2.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan2_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("atan2", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan2_out.call(v0, v1, out as Tensor);
+      }
+      return aten().atan2.call(v0, v1);
     }
-    return aten().atan2.call(v0, v1);
   }
   return bad_atan2(a);
 }
@@ -4449,38 +5169,50 @@ function bad_atan2(a: readonly unknown[]): never {
 const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)","(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)"];
 
 /** `torch.lerp`: `lerp.Scalar`, `lerp.Tensor`. */
+export function lerp(input: Tensor, options: { end: Tensor; weight: number | boolean; out?: Tensor }): Tensor;
+export function lerp(input: Tensor, end: Tensor, options: { weight: number | boolean; out?: Tensor }): Tensor;
 export function lerp(input: Tensor, end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+export function lerp(input: Tensor, options: { end: Tensor; weight: Tensor; out?: Tensor }): Tensor;
+export function lerp(input: Tensor, end: Tensor, options: { weight: Tensor; out?: Tensor }): Tensor;
 export function lerp(input: Tensor, end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
 export function lerp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lerp", a[--n] as Kw);
   // lerp.Scalar (out=: lerp.Scalar_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["input","end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("lerp", o, ["input","end","weight","out"], ["input","end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().lerp_Scalar.call(v0, v1, v2);
     }
-    return aten().lerp_Scalar.call(v0, v1, v2);
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["input","end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("lerp", o, ["input","end","weight","out"], ["input","end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().lerp_Tensor.call(v0, v1, v2);
     }
-    return aten().lerp_Tensor.call(v0, v1, v2);
   }
   return noMatch("lerp", a, SIGS_lerp);
 }
@@ -4489,46 +5221,55 @@ const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, 
 
 /** `torch.sum`: `sum`, `sum.dim_IntList`. */
 export function sum(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sum", a[--n] as Kw);
   // sum
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
-    return aten().sum.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["input","dtype"], ["input"], n);
+      return aten().sum.call(v0, k0);
+    }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-      return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sum", 'out', 'Tensor', isTensor(out), out);
+        return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().sum_dim_IntList.call(v0, v1, v2, k0);
     }
-    return aten().sum_dim_IntList.call(v0, v1, v2, k0);
   }
   return noMatch("sum", a, SIGS_sum);
 }
@@ -4537,46 +5278,55 @@ const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input,
 
 /** `torch.mean`: `mean`, `mean.dim`. */
 export function mean(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mean", a[--n] as Kw);
   // mean
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
-    return aten().mean.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["input","dtype"], ["input"], n);
+      return aten().mean.call(v0, k0);
+    }
   }
   // mean.dim (out=: mean.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-      return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mean", 'out', 'Tensor', isTensor(out), out);
+        return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().mean_dim.call(v0, v1, v2, k0);
     }
-    return aten().mean_dim.call(v0, v1, v2, k0);
   }
   return noMatch("mean", a, SIGS_mean);
 }
@@ -4585,46 +5335,55 @@ const SIGS_prod = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input,
 
 /** `torch.prod`: `prod`, `prod.dim_int`. */
 export function prod(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function prod(input: Tensor, options: { dim: number; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("prod", a[--n] as Kw);
   // prod
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
-    return aten().prod.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["input","dtype"], ["input"], n);
+      return aten().prod.call(v0, k0);
+    }
   }
   // prod.dim_int (out=: prod.int_out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-      return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("prod", 'out', 'Tensor', isTensor(out), out);
+        return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().prod_dim_int.call(v0, v1, v2, k0);
     }
-    return aten().prod_dim_int.call(v0, v1, v2, k0);
   }
   return noMatch("prod", a, SIGS_prod);
 }
@@ -4639,29 +5398,33 @@ export function amax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amax", a[--n] as Kw);
   // amax (out=: amax.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v1 = toIntListN(o.dim, 1);
-    } else v1 = [];
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-      return aten().amax_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v1 = toIntListN(o.dim, 1);
+      } else v1 = [];
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("amax", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amax", 'out', 'Tensor', isTensor(out), out);
+        return aten().amax_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().amax.call(v0, v1, v2);
     }
-    return aten().amax.call(v0, v1, v2);
   }
   return bad_amax(a);
 }
@@ -4685,29 +5448,33 @@ export function amin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amin", a[--n] as Kw);
   // amin (out=: amin.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v1 = toIntListN(o.dim, 1);
-    } else v1 = [];
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-      return aten().amin_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v1 = toIntListN(o.dim, 1);
+      } else v1 = [];
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("amin", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amin", 'out', 'Tensor', isTensor(out), out);
+        return aten().amin_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().amin.call(v0, v1, v2);
     }
-    return aten().amin.call(v0, v1, v2);
   }
   return bad_amin(a);
 }
@@ -4724,6 +5491,7 @@ function bad_amin(a: readonly unknown[]): never {
 const SIGS_all = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
 /** `torch.all`: `all.dim`, `all.dims`, `all`. */
+export function all(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -4734,58 +5502,70 @@ export function all(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("all", a[--n] as Kw);
   // all.dim (out=: all.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("all", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().all_dim.call(v0, v1, v2);
     }
-    return aten().all_dim.call(v0, v1, v2);
   }
   // all.dims (out=: all.dims_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntList(p[1]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v1 = o.dim === null ? null : toIntList(o.dim);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("all", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().all_dims.call(v0, v1, v2);
     }
-    return aten().all_dims.call(v0, v1, v2);
   }
   // all (out=: all.all_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("all", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_all_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("all", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_all_out.call(v0, out as Tensor);
+      }
+      return aten().all.call(v0);
     }
-    return aten().all.call(v0);
   }
   return noMatch("all", a, SIGS_all);
 }
@@ -4793,6 +5573,7 @@ export function all(...a: unknown[]): unknown {
 const SIGS_any = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
 /** `torch.any`: `any.dim`, `any.dims`, `any`. */
+export function any(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -4803,58 +5584,70 @@ export function any(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("any", a[--n] as Kw);
   // any.dim (out=: any.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("any", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().any_dim.call(v0, v1, v2);
     }
-    return aten().any_dim.call(v0, v1, v2);
   }
   // any.dims (out=: any.dims_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntList(p[1]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v1 = o.dim === null ? null : toIntList(o.dim);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("any", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().any_dims.call(v0, v1, v2);
     }
-    return aten().any_dims.call(v0, v1, v2);
   }
   // any (out=: any.all_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("any", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_all_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("any", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_all_out.call(v0, out as Tensor);
+      }
+      return aten().any.call(v0);
     }
-    return aten().any.call(v0);
   }
   return noMatch("any", a, SIGS_any);
 }
@@ -4869,29 +5662,33 @@ export function argmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmax", a[--n] as Kw);
   // argmax (out=: argmax.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v1 = o.dim as number | null;
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argmax", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().argmax.call(v0, v1, v2);
     }
-    return aten().argmax.call(v0, v1, v2);
   }
   return bad_argmax(a);
 }
@@ -4915,29 +5712,33 @@ export function argmin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmin", a[--n] as Kw);
   // argmin (out=: argmin.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v1 = o.dim as number | null;
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argmin", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().argmin.call(v0, v1, v2);
     }
-    return aten().argmin.call(v0, v1, v2);
   }
   return bad_argmin(a);
 }
@@ -4954,30 +5755,35 @@ function bad_argmin(a: readonly unknown[]): never {
 const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.max`: `max.dim`. */
+export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max", a[--n] as Kw);
   // max.dim (out=: max.dim_max)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("max", out, 2, 3);
-      return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("max", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("max", out, 2, 3);
+        return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().max_dim.call(v0, v1, v2);
     }
-    return aten().max_dim.call(v0, v1, v2);
   }
   return bad_max(a);
 }
@@ -4994,30 +5800,35 @@ function bad_max(a: readonly unknown[]): never {
 const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.min`: `min.dim`. */
+export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("min", a[--n] as Kw);
   // min.dim (out=: min.dim_min)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("min", out, 2, 3);
-      return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("min", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("min", out, 2, 3);
+        return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().min_dim.call(v0, v1, v2);
     }
-    return aten().min_dim.call(v0, v1, v2);
   }
   return bad_min(a);
 }
@@ -5040,28 +5851,32 @@ function varFunction(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("var", a[--n] as Kw);
   // var.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v1 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
-    return aten().var_correction.call(v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("var", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().var_correction.call(v0, v1, k0, k1);
+    }
   }
   return bad_var(a);
 }
@@ -5085,28 +5900,32 @@ export function std(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("std", a[--n] as Kw);
   // std.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v1 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
-    return aten().std_correction.call(v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("std", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().std_correction.call(v0, v1, k0, k1);
+    }
   }
   return bad_std(a);
 }
@@ -5123,25 +5942,30 @@ function bad_std(a: readonly unknown[]): never {
 const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
 
 /** `torch.logsumexp`: `logsumexp`. */
+export function logsumexp(input: Tensor, options: { dim: number | readonly number[]; keepdim?: boolean }): Tensor;
 export function logsumexp(input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(input: Tensor, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logsumexp", a[--n] as Kw);
   // logsumexp
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
-    return aten().logsumexp.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("logsumexp", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().logsumexp.call(v0, v1, v2);
+    }
   }
   return bad_logsumexp(a);
 }
@@ -5157,18 +5981,23 @@ function bad_logsumexp(a: readonly unknown[]): never {
 const SIGS_mm = ["(Tensor input, Tensor mat2)"];
 
 /** `torch.mm`: `mm`. */
+export function mm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function mm(input: Tensor, mat2: Tensor): Tensor;
 export function mm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mm", a[--n] as Kw);
   // mm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mm", o, ["mat2"], ["self","mat2"], n);
-    return aten().mm.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mm", o, ["input","mat2"], ["input","mat2"], n);
+      return aten().mm.call(v0, v1);
+    }
   }
   return bad_mm(a);
 }
@@ -5183,18 +6012,23 @@ function bad_mm(a: readonly unknown[]): never {
 const SIGS_bmm = ["(Tensor input, Tensor mat2)"];
 
 /** `torch.bmm`: `bmm`. */
+export function bmm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function bmm(input: Tensor, mat2: Tensor): Tensor;
 export function bmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bmm", a[--n] as Kw);
   // bmm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["self","mat2"], n);
-    return aten().bmm.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bmm", o, ["input","mat2"], ["input","mat2"], n);
+      return aten().bmm.call(v0, v1);
+    }
   }
   return bad_bmm(a);
 }
@@ -5209,18 +6043,23 @@ function bad_bmm(a: readonly unknown[]): never {
 const SIGS_matmul = ["(Tensor input, Tensor other)"];
 
 /** `torch.matmul`: `matmul`. */
+export function matmul(input: Tensor, options: { other: Tensor }): Tensor;
 export function matmul(input: Tensor, other: Tensor): Tensor;
 export function matmul(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
   // matmul
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("matmul", o, ["other"], ["self","other"], n);
-    return aten().matmul.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("matmul", o, ["input","other"], ["input","other"], n);
+      return aten().matmul.call(v0, v1);
+    }
   }
   return bad_matmul(a);
 }
@@ -5235,18 +6074,23 @@ function bad_matmul(a: readonly unknown[]): never {
 const SIGS__unsafe_view = ["(Tensor input, tuple of ints size)"];
 
 /** `torch._unsafe_view`: `_unsafe_view`. */
+export function _unsafe_view(input: Tensor, options: { size: readonly number[] }): Tensor;
 export function _unsafe_view(input: Tensor, size: readonly number[]): Tensor;
 export function _unsafe_view(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_unsafe_view", a[--n] as Kw);
   // _unsafe_view
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("_unsafe_view", o, ["size"], ["self","size"], n);
-    return aten()._unsafe_view.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("_unsafe_view", o, ["input","size"], ["input","size"], n);
+      return aten()._unsafe_view.call(v0, v1);
+    }
   }
   return bad__unsafe_view(a);
 }
@@ -5261,18 +6105,23 @@ function bad__unsafe_view(a: readonly unknown[]): never {
 const SIGS_dot = ["(Tensor input, Tensor tensor)"];
 
 /** `torch.dot`: `dot`. */
+export function dot(input: Tensor, options: { tensor: Tensor }): Tensor;
 export function dot(input: Tensor, tensor: Tensor): Tensor;
 export function dot(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dot", a[--n] as Kw);
   // dot
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("dot", o, ["tensor"], ["self","tensor"], n);
-    return aten().dot.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","tensor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("dot", o, ["input","tensor"], ["input","tensor"], n);
+      return aten().dot.call(v0, v1);
+    }
   }
   return bad_dot(a);
 }
@@ -5287,18 +6136,23 @@ function bad_dot(a: readonly unknown[]): never {
 const SIGS_mv = ["(Tensor input, Tensor vec)"];
 
 /** `torch.mv`: `mv`. */
+export function mv(input: Tensor, options: { vec: Tensor }): Tensor;
 export function mv(input: Tensor, vec: Tensor): Tensor;
 export function mv(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mv", a[--n] as Kw);
   // mv
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mv", o, ["vec"], ["self","vec"], n);
-    return aten().mv.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mv", o, ["input","vec"], ["input","vec"], n);
+      return aten().mv.call(v0, v1);
+    }
   }
   return bad_mv(a);
 }
@@ -5313,18 +6167,23 @@ function bad_mv(a: readonly unknown[]): never {
 const SIGS_outer = ["(Tensor input, Tensor vec2)"];
 
 /** `torch.outer`: `outer`. */
+export function outer(input: Tensor, options: { vec2: Tensor }): Tensor;
 export function outer(input: Tensor, vec2: Tensor): Tensor;
 export function outer(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("outer", a[--n] as Kw);
   // outer
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("outer", o, ["vec2"], ["self","vec2"], n);
-    return aten().outer.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("outer", o, ["input","vec2"], ["input","vec2"], n);
+      return aten().outer.call(v0, v1);
+    }
   }
   return bad_outer(a);
 }
@@ -5339,29 +6198,35 @@ function bad_outer(a: readonly unknown[]): never {
 const SIGS_addmm = ["(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
 
 /** `torch.addmm`: `addmm`. */
+export function addmm(input: Tensor, options: { mat1: Tensor; mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmm(input: Tensor, mat1: Tensor, options: { mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmm", a[--n] as Kw);
   // addmm
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["self","mat1","mat2"], n);
-    return aten().addmm.call(v0, v1, v2, k0, k1);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat1","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmm", o, ["input","mat1","mat2","beta","alpha"], ["input","mat1","mat2"], n);
+      return aten().addmm.call(v0, v1, v2, k0, k1);
+    }
   }
   return bad_addmm(a);
 }
@@ -5379,29 +6244,35 @@ function bad_addmm(a: readonly unknown[]): never {
 const SIGS_baddbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
 
 /** `torch.baddbmm`: `baddbmm`. */
+export function baddbmm(input: Tensor, options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function baddbmm(input: Tensor, batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("baddbmm", a[--n] as Kw);
   // baddbmm
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["self","batch1","batch2"], n);
-    return aten().baddbmm.call(v0, v1, v2, k0, k1);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("baddbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
+      return aten().baddbmm.call(v0, v1, v2, k0, k1);
+    }
   }
   return bad_baddbmm(a);
 }
@@ -5419,25 +6290,30 @@ function bad_baddbmm(a: readonly unknown[]): never {
 const SIGS_linear = ["(Tensor input, Tensor weight, Tensor bias = None)"];
 
 /** `torch.linear`: `linear`. */
+export function linear(input: Tensor, options: { weight: Tensor; bias?: Tensor | null }): Tensor;
 export function linear(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null }): Tensor;
 export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null }): Tensor;
 export function linear(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linear", a[--n] as Kw);
   // linear
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
-    return aten().linear.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","weight","bias"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
+      return aten().linear.call(v0, v1, v2);
+    }
   }
   return bad_linear(a);
 }
@@ -5453,25 +6329,30 @@ function bad_linear(a: readonly unknown[]): never {
 const SIGS_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
 
 /** `torch.softmax`: `softmax.int`. */
+export function softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike | null }): Tensor;
 export function softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softmax", a[--n] as Kw);
   // softmax.int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: ScalarType | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v2 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v2 = null;
-    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
-    return aten().softmax_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
+      return aten().softmax_int.call(v0, v1, v2);
+    }
   }
   return bad_softmax(a);
 }
@@ -5487,25 +6368,30 @@ function bad_softmax(a: readonly unknown[]): never {
 const SIGS_log_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
 
 /** `torch.log_softmax`: `log_softmax.int`. */
+export function log_softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_softmax", a[--n] as Kw);
   // log_softmax.int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: ScalarType | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v2 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v2 = null;
-    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
-    return aten().log_softmax_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("log_softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
+      return aten().log_softmax_int.call(v0, v1, v2);
+    }
   }
   return bad_log_softmax(a);
 }
@@ -5521,39 +6407,44 @@ function bad_log_softmax(a: readonly unknown[]): never {
 const SIGS_nll_loss_nd = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss_nd`: `nll_loss_nd`. */
-export function nll_loss_nd(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss_nd(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss_nd", a[--n] as Kw);
   // nll_loss_nd
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss_nd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss_nd", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss_nd", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss_nd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss_nd", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss_nd", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss_nd(a);
 }
@@ -5563,7 +6454,7 @@ function bad_nll_loss_nd(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss_nd);
 }
@@ -5571,39 +6462,44 @@ function bad_nll_loss_nd(a: readonly unknown[]): never {
 const SIGS_nll_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss`: `nll_loss`. */
-export function nll_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss", a[--n] as Kw);
   // nll_loss
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss(a);
 }
@@ -5613,7 +6509,7 @@ function bad_nll_loss(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss);
 }
@@ -5621,39 +6517,44 @@ function bad_nll_loss(a: readonly unknown[]): never {
 const SIGS_nll_loss2d = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss2d`: `nll_loss2d`. */
-export function nll_loss2d(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss2d", a[--n] as Kw);
   // nll_loss2d
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss2d", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss2d", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss2d", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss2d", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss2d", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss2d", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss2d", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss2d", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss2d(a);
 }
@@ -5663,7 +6564,7 @@ function bad_nll_loss2d(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss2d);
 }
@@ -5671,46 +6572,51 @@ function bad_nll_loss2d(a: readonly unknown[]): never {
 const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
 
 /** `torch.cross_entropy_loss`: `cross_entropy_loss`. */
-export function cross_entropy_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
 export function cross_entropy_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross_entropy_loss", a[--n] as Kw);
   // cross_entropy_loss
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4])) && (n <= 5 || a[5] === undefined || isFloat(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("cross_entropy_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("cross_entropy_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("cross_entropy_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    let v5: number;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as number;
-    else if (o !== undefined && o.label_smoothing !== undefined) {
-      kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
-      v5 = o.label_smoothing as number;
-    } else v5 = 0;
-    if (o !== undefined) checkKw("cross_entropy_loss", o, ["target","weight","reduction","ignore_index","label_smoothing"], ["self","target","weight","reduction","ignore_index","label_smoothing"], n);
-    return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index","label_smoothing"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isFloat(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("cross_entropy_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("cross_entropy_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("cross_entropy_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number;
+      else if (o !== undefined && o.label_smoothing !== undefined) {
+        kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
+        v5 = o.label_smoothing as number;
+      } else v5 = 0;
+      if (o !== undefined) checkKw("cross_entropy_loss", o, ["input","target","weight","reduction","ignore_index","label_smoothing"], ["input","target","weight","reduction","ignore_index","label_smoothing"], n);
+      return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_cross_entropy_loss(a);
 }
@@ -5720,7 +6626,7 @@ function bad_cross_entropy_loss(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
     { name: "label_smoothing", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
   ], false, SIGS_cross_entropy_loss);
@@ -5729,25 +6635,30 @@ function bad_cross_entropy_loss(a: readonly unknown[]): never {
 const SIGS_mse_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
 
 /** `torch.mse_loss`: `mse_loss`. */
-export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
-export function mse_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function mse_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function mse_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function mse_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mse_loss", a[--n] as Kw);
   // mse_loss
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("mse_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("mse_loss", o, ["target","reduction"], ["self","target","reduction"], n);
-    return aten().mse_loss.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("mse_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("mse_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return aten().mse_loss.call(v0, v1, v2);
+    }
   }
   return bad_mse_loss(a);
 }
@@ -5756,32 +6667,37 @@ function bad_mse_loss(a: readonly unknown[]): never {
   return badCall("mse_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_mse_loss);
 }
 
 const SIGS_l1_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
 
 /** `torch.l1_loss`: `l1_loss`. */
-export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
-export function l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function l1_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function l1_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("l1_loss", a[--n] as Kw);
   // l1_loss
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("l1_loss", o, ["target","reduction"], ["self","target","reduction"], n);
-    return aten().l1_loss.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("l1_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("l1_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return aten().l1_loss.call(v0, v1, v2);
+    }
   }
   return bad_l1_loss(a);
 }
@@ -5790,39 +6706,44 @@ function bad_l1_loss(a: readonly unknown[]): never {
   return badCall("l1_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_l1_loss);
 }
 
 const SIGS_binary_cross_entropy = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1)"];
 
 /** `torch.binary_cross_entropy`: `binary_cross_entropy`. */
-export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("binary_cross_entropy", a[--n] as Kw);
   // binary_cross_entropy
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("binary_cross_entropy", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("binary_cross_entropy", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("binary_cross_entropy", o, ["target","weight","reduction"], ["self","target","weight","reduction"], n);
-    return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("binary_cross_entropy", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("binary_cross_entropy", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      if (o !== undefined) checkKw("binary_cross_entropy", o, ["input","target","weight","reduction"], ["input","target","weight","reduction"], n);
+      return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+    }
   }
   return bad_binary_cross_entropy(a);
 }
@@ -5832,46 +6753,51 @@ function bad_binary_cross_entropy(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_binary_cross_entropy);
 }
 
 const SIGS_binary_cross_entropy_with_logits = ["(Tensor input, Tensor target, Tensor weight = None, Tensor pos_weight = None, int reduction = 1)"];
 
 /** `torch.binary_cross_entropy_with_logits`: `binary_cross_entropy_with_logits`. */
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, options: { target: Tensor; weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("binary_cross_entropy_with_logits", a[--n] as Kw);
   // binary_cross_entropy_with_logits
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: Tensor | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
-    else if (o !== undefined && o.pos_weight !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'pos_weight', 'Tensor', (o.pos_weight === null || isTensor(o.pos_weight)), o.pos_weight);
-      v3 = o.pos_weight as Tensor | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v4 = o.reduction as number;
-    } else v4 = 1;
-    if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["target","weight","pos_weight","reduction"], ["self","target","weight","pos_weight","reduction"], n);
-    return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","pos_weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.pos_weight !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'pos_weight', 'Tensor', (o.pos_weight === null || isTensor(o.pos_weight)), o.pos_weight);
+        v3 = o.pos_weight as Tensor | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["input","target","weight","pos_weight","reduction"], ["input","target","weight","pos_weight","reduction"], n);
+      return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_binary_cross_entropy_with_logits(a);
 }
@@ -5882,53 +6808,58 @@ function bad_binary_cross_entropy_with_logits(a: readonly unknown[]): never {
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
     { name: "pos_weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_binary_cross_entropy_with_logits);
 }
 
 const SIGS_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enable = True)"];
 
 /** `torch.layer_norm`: `layer_norm`. */
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
 export function layer_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("layer_norm", a[--n] as Kw);
   // layer_norm
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("layer_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: Tensor | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("layer_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v3 = o.bias as Tensor | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.eps !== undefined) {
-      kwArg("layer_norm", 'eps', 'float', isFloat(o.eps), o.eps);
-      v4 = o.eps as number;
-    } else v4 = 0.00001;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.cudnn_enable !== undefined) {
-      kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
-      v5 = o.cudnn_enable as boolean;
-    } else v5 = true;
-    if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
-    return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isFloat(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("layer_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("layer_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v3 = o.bias as Tensor | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("layer_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+        v4 = o.eps as number;
+      } else v4 = 0.00001;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.cudnn_enable !== undefined) {
+        kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
+        v5 = o.cudnn_enable as boolean;
+      } else v5 = true;
+      if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
+      return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_layer_norm(a);
 }
@@ -5947,21 +6878,29 @@ function bad_layer_norm(a: readonly unknown[]): never {
 const SIGS_native_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight, Tensor bias, float eps)"];
 
 /** `torch.native_layer_norm`: `native_layer_norm`. */
+export function native_layer_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight: Tensor | null; bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], options: { weight: Tensor | null; bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, options: { bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number): [Tensor, Tensor, Tensor];
 export function native_layer_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_layer_norm", a[--n] as Kw);
   // native_layer_norm
-  if (n === 5 && isTensor(a[0]) && isIntList(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && isFloat(a[4])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: number = a[4] as number;
-    if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
-    return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","bias","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isIntList(p[1]) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && isFloat(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: number = p[4] as number;
+      if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
+      return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_native_layer_norm(a);
 }
@@ -5979,19 +6918,25 @@ function bad_native_layer_norm(a: readonly unknown[]): never {
 const SIGS_dropout = ["(Tensor input, float p, bool train)"];
 
 /** `torch.dropout`: `dropout`. */
+export function dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
 export function dropout(input: Tensor, p: number, train: boolean): Tensor;
 export function dropout(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dropout", a[--n] as Kw);
   // dropout
-  if (n === 3 && isTensor(a[0]) && isFloat(a[1]) && isBool(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: boolean = a[2] as boolean;
-    if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
-    return aten().dropout.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return aten().dropout.call(v0, v1, v2);
+    }
   }
   return bad_dropout(a);
 }
@@ -6007,6 +6952,7 @@ function bad_dropout(a: readonly unknown[]): never {
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv2d`: `conv2d`. */
+export function conv2d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
@@ -6017,43 +6963,47 @@ export function conv2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv2d", a[--n] as Kw);
   // conv2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 2);
-    } else v3 = [1, 1];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v4 = toIntListN(o.padding, 2);
-    } else v4 = [0, 0];
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v5 = toIntListN(o.dilation, 2);
-    } else v5 = [1, 1];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-    return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 2);
+      } else v3 = [1, 1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 2);
+      } else v4 = [0, 0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 2);
+      } else v5 = [1, 1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad_conv2d(a);
 }
@@ -6073,25 +7023,37 @@ function bad_conv2d(a: readonly unknown[]): never {
 const SIGS_convolution = ["(Tensor input, Tensor weight, Tensor bias, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int groups)"];
 
 /** `torch.convolution`: `convolution`. */
+export function convolution(input: Tensor, options: { weight: Tensor; bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, options: { bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, options: { stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], options: { padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], options: { dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], options: { transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, options: { output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], options: { groups: number }): Tensor;
 export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], groups: number): Tensor;
 export function convolution(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("convolution", a[--n] as Kw);
   // convolution
-  if (n === 9 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && isIntList(a[3]) && isIntList(a[4]) && isIntList(a[5]) && isBool(a[6]) && isIntList(a[7]) && isInt(a[8])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: number[] = toIntList(a[3]);
-    const v4: number[] = toIntList(a[4]);
-    const v5: number[] = toIntList(a[5]);
-    const v6: boolean = a[6] as boolean;
-    const v7: number[] = toIntList(a[7]);
-    const v8: number = a[8] as number;
-    if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
-    return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 9 && isTensor(p[0]) && isTensor(p[1]) && (p[2] === null || isTensor(p[2])) && isIntList(p[3]) && isIntList(p[4]) && isIntList(p[5]) && isBool(p[6]) && isIntList(p[7]) && isInt(p[8])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: number[] = toIntList(p[3]);
+      const v4: number[] = toIntList(p[4]);
+      const v5: number[] = toIntList(p[5]);
+      const v6: boolean = p[6] as boolean;
+      const v7: number[] = toIntList(p[7]);
+      const v8: number = p[8] as number;
+      if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
+      return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
   }
   return bad_convolution(a);
 }
@@ -6113,23 +7075,33 @@ function bad_convolution(a: readonly unknown[]): never {
 const SIGS__conv2d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
 
 /** `torch._conv2d_backward_input`: `_conv2d_backward_input`. */
+export function _conv2d_backward_input(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_input(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv2d_backward_input", a[--n] as Kw);
   // _conv2d_backward_input
-  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: number = a[6] as number;
-    if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-    return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad__conv2d_backward_input(a);
 }
@@ -6149,23 +7121,33 @@ function bad__conv2d_backward_input(a: readonly unknown[]): never {
 const SIGS__conv2d_backward_weight = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
 
 /** `torch._conv2d_backward_weight`: `_conv2d_backward_weight`. */
+export function _conv2d_backward_weight(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_weight(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv2d_backward_weight", a[--n] as Kw);
   // _conv2d_backward_weight
-  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: number = a[6] as number;
-    if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-    return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad__conv2d_backward_weight(a);
 }
@@ -6185,46 +7167,51 @@ function bad__conv2d_backward_weight(a: readonly unknown[]): never {
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d`: `max_pool2d`. */
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d", a[--n] as Kw);
   // max_pool2d
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 2);
-    } else v4 = [1, 1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 2);
+      } else v4 = [1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool2d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool2d(a);
 }
@@ -6243,46 +7230,51 @@ function bad_max_pool2d(a: readonly unknown[]): never {
 const SIGS_max_pool2d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d_with_indices`: `max_pool2d_with_indices`. */
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool2d_with_indices(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d_with_indices", a[--n] as Kw);
   // max_pool2d_with_indices
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool2d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool2d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool2d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 2);
-    } else v4 = [1, 1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool2d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool2d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool2d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool2d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 2);
+      } else v4 = [1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool2d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool2d_with_indices(a);
 }
@@ -6301,24 +7293,35 @@ function bad_max_pool2d_with_indices(a: readonly unknown[]): never {
 const SIGS_max_pool2d_with_indices_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool ceil_mode, Tensor indices)"];
 
 /** `torch.max_pool2d_with_indices_backward`: `max_pool2d_with_indices_backward`. */
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options: { indices: Tensor }): Tensor;
 export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
 export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d_with_indices_backward", a[--n] as Kw);
   // max_pool2d_with_indices_backward
-  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isBool(a[6]) && isTensor(a[7])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: boolean = a[6] as boolean;
-    const v7: Tensor = a[7] as Tensor;
-    if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","self","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
-    return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isBool(p[6]) && isTensor(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: boolean = p[6] as boolean;
+      const v7: Tensor = p[7] as Tensor;
+      if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
+      return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_max_pool2d_with_indices_backward(a);
 }
@@ -6339,53 +7342,58 @@ function bad_max_pool2d_with_indices_backward(a: readonly unknown[]): never {
 const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
 
 /** `torch.avg_pool2d`: `avg_pool2d`. */
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool2d", a[--n] as Kw);
   // avg_pool2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("avg_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("avg_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("avg_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v4 = o.ceil_mode as boolean;
-    } else v4 = false;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.count_include_pad !== undefined) {
-      kwArg("avg_pool2d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
-      v5 = o.count_include_pad as boolean;
-    } else v5 = true;
-    let v6: number | null;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number | null;
-    else if (o !== undefined && o.divisor_override !== undefined) {
-      kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
-      v6 = o.divisor_override as number | null;
-    } else v6 = null;
-    if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-    return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isInt(p[6])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("avg_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("avg_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("avg_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v4 = o.ceil_mode as boolean;
+      } else v4 = false;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.count_include_pad !== undefined) {
+        kwArg("avg_pool2d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+        v5 = o.count_include_pad as boolean;
+      } else v5 = true;
+      let v6: number | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number | null;
+      else if (o !== undefined && o.divisor_override !== undefined) {
+        kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
+        v6 = o.divisor_override as number | null;
+      } else v6 = null;
+      if (o !== undefined) checkKw("avg_pool2d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad_avg_pool2d(a);
 }
@@ -6405,24 +7413,35 @@ function bad_avg_pool2d(a: readonly unknown[]): never {
 const SIGS_avg_pool2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, bool ceil_mode, bool count_include_pad, int divisor_override)"];
 
 /** `torch.avg_pool2d_backward`: `avg_pool2d_backward`. */
+export function avg_pool2d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, options: { count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options: { divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
 export function avg_pool2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool2d_backward", a[--n] as Kw);
   // avg_pool2d_backward
-  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && isBool(a[5]) && isBool(a[6]) && (a[7] === null || isInt(a[7]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: boolean = a[5] as boolean;
-    const v6: boolean = a[6] as boolean;
-    const v7: number | null = a[7] as number | null;
-    if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-    return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && isBool(p[5]) && isBool(p[6]) && (p[7] === null || isInt(p[7]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      const v7: number | null = p[7] as number | null;
+      if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_avg_pool2d_backward(a);
 }
@@ -6443,24 +7462,29 @@ function bad_avg_pool2d_backward(a: readonly unknown[]): never {
 const SIGS_cat = ["(tuple of Tensors tensors, int dim = 0)"];
 
 /** `torch.cat`: `cat`. */
+export function cat(options: { tensors: readonly Tensor[]; dim?: number }): Tensor;
 export function cat(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function cat(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function cat(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cat", a[--n] as Kw);
   // cat
-  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor[] = a[0] as Tensor[];
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
-    return aten().cat.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensors","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensorList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
+      return aten().cat.call(v0, v1);
+    }
   }
   return bad_cat(a);
 }
@@ -6475,24 +7499,29 @@ function bad_cat(a: readonly unknown[]): never {
 const SIGS_stack = ["(tuple of Tensors tensors, int dim = 0)"];
 
 /** `torch.stack`: `stack`. */
+export function stack(options: { tensors: readonly Tensor[]; dim?: number }): Tensor;
 export function stack(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function stack(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function stack(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("stack", a[--n] as Kw);
   // stack
-  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor[] = a[0] as Tensor[];
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
-    return aten().stack.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensors","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensorList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
+      return aten().stack.call(v0, v1);
+    }
   }
   return bad_stack(a);
 }
@@ -6507,25 +7536,30 @@ function bad_stack(a: readonly unknown[]): never {
 const SIGS_split = ["(Tensor input, int split_size, int dim = 0)"];
 
 /** `torch.split`: `split.Tensor`. */
+export function split(input: Tensor, options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
 export function split(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split", a[--n] as Kw);
   // split.Tensor
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["self","split_size","dim"], n);
-    return aten().split_Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return aten().split_Tensor.call(v0, v1, v2);
+    }
   }
   return bad_split(a);
 }
@@ -6541,25 +7575,30 @@ function bad_split(a: readonly unknown[]): never {
 const SIGS_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
 
 /** `torch.split_with_sizes`: `split_with_sizes`. */
+export function split_with_sizes(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split_with_sizes(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split_with_sizes", a[--n] as Kw);
   // split_with_sizes
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["self","split_sizes","dim"], n);
-    return aten().split_with_sizes.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return aten().split_with_sizes.call(v0, v1, v2);
+    }
   }
   return bad_split_with_sizes(a);
 }
@@ -6575,25 +7614,30 @@ function bad_split_with_sizes(a: readonly unknown[]): never {
 const SIGS_chunk = ["(Tensor input, int chunks, int dim = 0)"];
 
 /** `torch.chunk`: `chunk`. */
+export function chunk(input: Tensor, options: { chunks: number; dim?: number }): Tensor[];
 export function chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
 export function chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
 export function chunk(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("chunk", a[--n] as Kw);
   // chunk
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["self","chunks","dim"], n);
-    return aten().chunk.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
+      return aten().chunk.call(v0, v1, v2);
+    }
   }
   return bad_chunk(a);
 }
@@ -6615,18 +7659,22 @@ export function unbind(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unbind", a[--n] as Kw);
   // unbind.int
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("unbind", o, ["dim"], ["self","dim"], n);
-    return aten().unbind_int.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unbind", o, ["input","dim"], ["input","dim"], n);
+      return aten().unbind_int.call(v0, v1);
+    }
   }
   return bad_unbind(a);
 }
@@ -6641,18 +7689,23 @@ function bad_unbind(a: readonly unknown[]): never {
 const SIGS_flip = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.flip`: `flip`. */
+export function flip(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function flip(input: Tensor, dims: readonly number[]): Tensor;
 export function flip(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flip", a[--n] as Kw);
   // flip
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("flip", o, ["dims"], ["self","dims"], n);
-    return aten().flip.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("flip", o, ["input","dims"], ["input","dims"], n);
+      return aten().flip.call(v0, v1);
+    }
   }
   return bad_flip(a);
 }
@@ -6667,25 +7720,30 @@ function bad_flip(a: readonly unknown[]): never {
 const SIGS_roll = ["(Tensor input, tuple of ints shifts, tuple of ints dims = ...)"];
 
 /** `torch.roll`: `roll`. */
+export function roll(input: Tensor, options: { shifts: number | readonly number[]; dims?: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("roll", a[--n] as Kw);
   // roll
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
-    else if (o !== undefined && o.dims !== undefined) {
-      kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
-      v2 = toIntListN(o.dims, 1);
-    } else v2 = [];
-    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
-    return aten().roll.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","shifts","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
+        v2 = toIntListN(o.dims, 1);
+      } else v2 = [];
+      if (o !== undefined) checkKw("roll", o, ["input","shifts","dims"], ["input","shifts","dims"], n);
+      return aten().roll.call(v0, v1, v2);
+    }
   }
   return bad_roll(a);
 }
@@ -6701,18 +7759,23 @@ function bad_roll(a: readonly unknown[]): never {
 const SIGS_tile = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.tile`: `tile`. */
+export function tile(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function tile(input: Tensor, dims: readonly number[]): Tensor;
 export function tile(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tile", a[--n] as Kw);
   // tile
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("tile", o, ["dims"], ["self","dims"], n);
-    return aten().tile.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("tile", o, ["input","dims"], ["input","dims"], n);
+      return aten().tile.call(v0, v1);
+    }
   }
   return bad_tile(a);
 }
@@ -6727,19 +7790,25 @@ function bad_tile(a: readonly unknown[]): never {
 const SIGS_index_select = ["(Tensor input, int dim, Tensor index)"];
 
 /** `torch.index_select`: `index_select`. */
+export function index_select(input: Tensor, options: { dim: number; index: Tensor }): Tensor;
+export function index_select(input: Tensor, dim: number, options: { index: Tensor }): Tensor;
 export function index_select(input: Tensor, dim: number, index: Tensor): Tensor;
 export function index_select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_select", a[--n] as Kw);
   // index_select
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["self","dim","index"], n);
-    return aten().index_select.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_select", o, ["input","dim","index"], ["input","dim","index"], n);
+      return aten().index_select.call(v0, v1, v2);
+    }
   }
   return bad_index_select(a);
 }
@@ -6755,18 +7824,23 @@ function bad_index_select(a: readonly unknown[]): never {
 const SIGS_index = ["(Tensor input, tuple of Tensors indices)"];
 
 /** `torch.index`: `index.Tensor`. */
+export function index(input: Tensor, options: { indices: readonly (Tensor | null)[] }): Tensor;
 export function index(input: Tensor, indices: readonly (Tensor | null)[]): Tensor;
 export function index(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index", a[--n] as Kw);
   // index.Tensor
-  if (n === 2 && isTensor(a[0]) && isOptionalTensorList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    if (o !== undefined) checkKw("index", o, ["indices"], ["self","indices"], n);
-    return aten().index_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isOptionalTensorList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      if (o !== undefined) checkKw("index", o, ["input","indices"], ["input","indices"], n);
+      return aten().index_Tensor.call(v0, v1);
+    }
   }
   return bad_index(a);
 }
@@ -6781,26 +7855,32 @@ function bad_index(a: readonly unknown[]): never {
 const SIGS_index_put_ = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 /** `torch.index_put_`: `index_put_`. */
+export function index_put_(input: Tensor, options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): Tensor;
+export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): Tensor;
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put_", a[--n] as Kw);
   // index_put_
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    const v2: Tensor = a[2] as Tensor;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v3 = o.accumulate as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
-    return aten().index_put_.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isOptionalTensorList(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v3 = o.accumulate as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("index_put_", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
+      return aten().index_put_.call(v0, v1, v2, v3);
+    }
   }
   return bad_index_put_(a);
 }
@@ -6817,26 +7897,32 @@ function bad_index_put_(a: readonly unknown[]): never {
 const SIGS_index_put = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 /** `torch.index_put`: `index_put`. */
+export function index_put(input: Tensor, options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): Tensor;
+export function index_put(input: Tensor, indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): Tensor;
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put", a[--n] as Kw);
   // index_put
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    const v2: Tensor = a[2] as Tensor;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v3 = o.accumulate as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
-    return aten().index_put.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isOptionalTensorList(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v3 = o.accumulate as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("index_put", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
+      return aten().index_put.call(v0, v1, v2, v3);
+    }
   }
   return bad_index_put(a);
 }
@@ -6853,24 +7939,30 @@ function bad_index_put(a: readonly unknown[]): never {
 const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];
 
 /** `torch.gather`: `gather`. */
-export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
+export function gather(input: Tensor, options: { dim: number; index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+export function gather(input: Tensor, dim: number, options: { index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
 export function gather(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gather", a[--n] as Kw);
   // gather
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: boolean;
-    if (o !== undefined && o.sparse_grad !== undefined) {
-      kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
-      k0 = o.sparse_grad as boolean;
-    } else k0 = false;
-    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["self","dim","index"], n);
-    return aten().gather.call(v0, v1, v2, k0);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.sparse_grad !== undefined) {
+        kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
+        k0 = o.sparse_grad as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("gather", o, ["input","dim","index","sparse_grad"], ["input","dim","index"], n);
+      return aten().gather.call(v0, v1, v2, k0);
+    }
   }
   return bad_gather(a);
 }
@@ -6887,30 +7979,44 @@ function bad_gather(a: readonly unknown[]): never {
 const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)"];
 
 /** `torch.scatter`: `scatter.src`, `scatter.value`. */
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; value: number | boolean }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
 export function scatter(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter", a[--n] as Kw);
   // scatter.src
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: Tensor = a[3] as Tensor;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
-    return aten().scatter_src.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","src"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
+      return aten().scatter_src.call(v0, v1, v2, v3);
+    }
   }
   // scatter.value
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number | boolean = a[3] as number | boolean;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
-    return aten().scatter_value.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isScalar(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
+      return aten().scatter_value.call(v0, v1, v2, v3);
+    }
   }
   return noMatch("scatter", a, SIGS_scatter);
 }
@@ -6918,20 +8024,27 @@ export function scatter(...a: unknown[]): unknown {
 const SIGS_scatter_add = ["(Tensor input, int dim, Tensor index, Tensor src)"];
 
 /** `torch.scatter_add`: `scatter_add`. */
+export function scatter_add(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+export function scatter_add(input: Tensor, dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+export function scatter_add(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
 export function scatter_add(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
 export function scatter_add(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_add", a[--n] as Kw);
   // scatter_add
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: Tensor = a[3] as Tensor;
-    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["self","dim","index","src"], n);
-    return aten().scatter_add.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("scatter_add", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
+      return aten().scatter_add.call(v0, v1, v2, v3);
+    }
   }
   return bad_scatter_add(a);
 }
@@ -6948,28 +8061,40 @@ function bad_scatter_add(a: readonly unknown[]): never {
 const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)","(Tensor input, Tensor mask, Tensor value)"];
 
 /** `torch.masked_fill`: `masked_fill.Scalar`, `masked_fill.Tensor`. */
+export function masked_fill(input: Tensor, options: { mask: Tensor; value: number | boolean }): Tensor;
+export function masked_fill(input: Tensor, mask: Tensor, options: { value: number | boolean }): Tensor;
 export function masked_fill(input: Tensor, mask: Tensor, value: number | boolean): Tensor;
+export function masked_fill(input: Tensor, options: { mask: Tensor; value: Tensor }): Tensor;
+export function masked_fill(input: Tensor, mask: Tensor, options: { value: Tensor }): Tensor;
 export function masked_fill(input: Tensor, mask: Tensor, value: Tensor): Tensor;
 export function masked_fill(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_fill", a[--n] as Kw);
   // masked_fill.Scalar
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
-    return aten().masked_fill_Scalar.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["input","mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
+      return aten().masked_fill_Scalar.call(v0, v1, v2);
+    }
   }
   // masked_fill.Tensor
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
-    return aten().masked_fill_Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["input","mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
+      return aten().masked_fill_Tensor.call(v0, v1, v2);
+    }
   }
   return noMatch("masked_fill", a, SIGS_masked_fill);
 }
@@ -6977,18 +8102,23 @@ export function masked_fill(...a: unknown[]): unknown {
 const SIGS_masked_select = ["(Tensor input, Tensor mask)"];
 
 /** `torch.masked_select`: `masked_select`. */
+export function masked_select(input: Tensor, options: { mask: Tensor }): Tensor;
 export function masked_select(input: Tensor, mask: Tensor): Tensor;
 export function masked_select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_select", a[--n] as Kw);
   // masked_select
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["self","mask"], n);
-    return aten().masked_select.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_select", o, ["input","mask"], ["input","mask"], n);
+      return aten().masked_select.call(v0, v1);
+    }
   }
   return bad_masked_select(a);
 }
@@ -7008,12 +8138,16 @@ export function nonzero(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero", a[--n] as Kw);
   // nonzero
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("nonzero", o, [], ["self"], n);
-    return aten().nonzero.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nonzero", o, ["input"], ["input"], n);
+      return aten().nonzero.call(v0);
+    }
   }
   return bad_nonzero(a);
 }
@@ -7033,18 +8167,22 @@ export function tril(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tril", a[--n] as Kw);
   // tril
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v1 = o.diagonal as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["self","diagonal"], n);
-    return aten().tril.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tril", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().tril.call(v0, v1);
+    }
   }
   return bad_tril(a);
 }
@@ -7065,18 +8203,22 @@ export function triu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triu", a[--n] as Kw);
   // triu
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v1 = o.diagonal as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["self","diagonal"], n);
-    return aten().triu.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("triu", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().triu.call(v0, v1);
+    }
   }
   return bad_triu(a);
 }
@@ -7098,24 +8240,28 @@ export function sort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sort", a[--n] as Kw);
   // sort
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = -1;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v2 = o.descending as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["self","dim","descending"], n);
-    return aten().sort.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v2 = o.descending as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("sort", o, ["input","dim","descending"], ["input","dim","descending"], n);
+      return aten().sort.call(v0, v1, v2);
+    }
   }
   return bad_sort(a);
 }
@@ -7138,24 +8284,28 @@ export function argsort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argsort", a[--n] as Kw);
   // argsort
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = -1;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v2 = o.descending as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["self","dim","descending"], n);
-    return aten().argsort.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v2 = o.descending as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["input","dim","descending"], ["input","dim","descending"], n);
+      return aten().argsort.call(v0, v1, v2);
+    }
   }
   return bad_argsort(a);
 }
@@ -7171,6 +8321,7 @@ function bad_argsort(a: readonly unknown[]): never {
 const SIGS_topk = ["(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True)"];
 
 /** `torch.topk`: `topk`. */
+export function topk(input: Tensor, options: { k: number; dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
@@ -7179,31 +8330,35 @@ export function topk(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("topk", a[--n] as Kw);
   // topk
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = -1;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.largest !== undefined) {
-      kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
-      v3 = o.largest as boolean;
-    } else v3 = true;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.sorted !== undefined) {
-      kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
-      v4 = o.sorted as boolean;
-    } else v4 = true;
-    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["self","k","dim","largest","sorted"], n);
-    return aten().topk.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","k","dim","largest","sorted"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.largest !== undefined) {
+        kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
+        v3 = o.largest as boolean;
+      } else v3 = true;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.sorted !== undefined) {
+        kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+        v4 = o.sorted as boolean;
+      } else v4 = true;
+      if (o !== undefined) checkKw("topk", o, ["input","k","dim","largest","sorted"], ["input","k","dim","largest","sorted"], n);
+      return aten().topk.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_topk(a);
 }
@@ -7221,24 +8376,28 @@ function bad_topk(a: readonly unknown[]): never {
 const SIGS_one_hot = ["(Tensor input, int num_classes = -1)"];
 
 /** `torch.one_hot`: `one_hot`. */
-export function one_hot(input: Tensor, options?: { num_classes?: number }): Tensor;
-export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number }): Tensor;
+export function one_hot(input: Tensor, options?: { num_classes?: number; numClasses?: number }): Tensor;
+export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number; numClasses?: number }): Tensor;
 export function one_hot(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("one_hot", a[--n] as Kw);
   // one_hot
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.num_classes !== undefined) {
-      kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
-      v1 = o.num_classes as number;
-    } else v1 = -1;
-    if (o !== undefined) checkKw("one_hot", o, ["num_classes"], ["self","num_classes"], n);
-    return aten().one_hot.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","num_classes"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.num_classes !== undefined) {
+        kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
+        v1 = o.num_classes as number;
+      } else v1 = -1;
+      if (o !== undefined) checkKw("one_hot", o, ["input","num_classes"], ["input","num_classes"], n);
+      return aten().one_hot.call(v0, v1);
+    }
   }
   return bad_one_hot(a);
 }
@@ -7253,39 +8412,44 @@ function bad_one_hot(a: readonly unknown[]): never {
 const SIGS_embedding = ["(Tensor weight, Tensor indices, int padding_idx = -1, bool scale_grad_by_freq = False, bool sparse = False)"];
 
 /** `torch.embedding`: `embedding`. */
-export function embedding(weight: Tensor, indices: Tensor, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, options: { indices: Tensor; padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
 export function embedding(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("embedding", a[--n] as Kw);
   // embedding
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.padding_idx !== undefined) {
-      kwArg("embedding", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
-      v2 = o.padding_idx as number;
-    } else v2 = -1;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
-      kwArg("embedding", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
-      v3 = o.scale_grad_by_freq as boolean;
-    } else v3 = false;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.sparse !== undefined) {
-      kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
-      v4 = o.sparse as boolean;
-    } else v4 = false;
-    if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
-    return aten().embedding.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("embedding", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v2 = o.padding_idx as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+        kwArg("embedding", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+        v3 = o.scale_grad_by_freq as boolean;
+      } else v3 = false;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.sparse !== undefined) {
+        kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+        v4 = o.sparse as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
+      return aten().embedding.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_embedding(a);
 }
@@ -7303,49 +8467,65 @@ function bad_embedding(a: readonly unknown[]): never {
 const SIGS_pow = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)","(Number input, Tensor exponent, *, Tensor out = None)"];
 
 /** `torch.pow`: `pow.Tensor_Tensor`, `pow.Tensor_Scalar`, `pow.Scalar`. */
+export function pow(input: Tensor, options: { exponent: Tensor; out?: Tensor }): Tensor;
 export function pow(input: Tensor, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function pow(input: Tensor, options: { exponent: number | boolean; out?: Tensor }): Tensor;
 export function pow(input: Tensor, exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+export function pow(options: { input: number | boolean; exponent: Tensor; out?: Tensor }): Tensor;
+export function pow(input: number | boolean, options: { exponent: Tensor; out?: Tensor }): Tensor;
 export function pow(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
 export function pow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pow", a[--n] as Kw);
   // pow.Tensor_Tensor (out=: pow.Tensor_Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Tensor_Tensor.call(v0, v1);
     }
-    return aten().pow_Tensor_Tensor.call(v0, v1);
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Tensor_Scalar.call(v0, v1);
     }
-    return aten().pow_Tensor_Scalar.call(v0, v1);
   }
   // pow.Scalar (out=: pow.Scalar_out)
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Scalar.call(v0, v1);
     }
-    return aten().pow_Scalar.call(v0, v1);
   }
   return noMatch("pow", a, SIGS_pow);
 }
@@ -7353,28 +8533,33 @@ export function pow(...a: unknown[]): unknown {
 const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumsum`: `cumsum`. */
+export function cumsum(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumsum", a[--n] as Kw);
   // cumsum (out=: cumsum.out)
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["self","dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumsum", o, ["input","dim","dtype","out"], ["input","dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().cumsum.call(v0, v1, k0);
     }
-    return aten().cumsum.call(v0, v1, k0);
   }
   return bad_cumsum(a);
 }
@@ -7391,28 +8576,33 @@ function bad_cumsum(a: readonly unknown[]): never {
 const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumprod`: `cumprod`. */
+export function cumprod(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumprod", a[--n] as Kw);
   // cumprod (out=: cumprod.out)
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["self","dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumprod", o, ["input","dim","dtype","out"], ["input","dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().cumprod.call(v0, v1, k0);
     }
-    return aten().cumprod.call(v0, v1, k0);
   }
   return bad_cumprod(a);
 }
@@ -7431,43 +8621,53 @@ const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tupl
 /** `torch.norm`: `norm.Scalar`, `norm.ScalarOpt_dim`. */
 export function norm(input: Tensor, options?: { p?: number | boolean }): Tensor;
 export function norm(input: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+export function norm(input: Tensor, options: { p: number | boolean | null; dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("norm", a[--n] as Kw);
   // norm.Scalar
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (o === undefined || kwFits(o, ["p"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.p !== undefined) {
-      kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
-      v1 = o.p as number | boolean;
-    } else v1 = 2;
-    if (o !== undefined) checkKw("norm", o, ["p"], ["self","p"], n);
-    return aten().norm_Scalar.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
+        v1 = o.p as number | boolean;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("norm", o, ["input","p"], ["input","p"], n);
+      return aten().norm_Scalar.call(v0, v1);
+    }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean | null = a[1] as number | boolean | null;
-    const v2: number[] = toIntListN(a[2], 1);
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v3 = o.keepdim as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["self","p","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-      return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","p","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && (p[1] === null || isScalar(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","p","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean | null = p[1] as number | boolean | null;
+      const v2: number[] = toIntListN(p[2], 1);
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("norm", o, ["input","p","dim","keepdim","out"], ["input","p","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("norm", 'out', 'Tensor', isTensor(out), out);
+        return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+      }
+      return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
     }
-    return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
   }
   return noMatch("norm", a, SIGS_norm);
 }

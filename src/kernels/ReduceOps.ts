@@ -6,6 +6,7 @@
 // (`cumsumStructured`); see Note [Structured reductions].
 
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { int64Hint } from '../c10/Scalar.js';
 import {
   ScalarType,
   isComplexType,
@@ -259,7 +260,7 @@ function meanMeta(
     const what = dtype != null ? 'Optional' : 'Input';
     throw new Error(
       `mean(): could not infer output dtype. ${what} dtype must be either a floating point or complex dtype. ` +
-        `Got: ${scalarTypeToString(dtype ?? self.dtype)}`,
+        `Got: ${scalarTypeToString(dtype ?? self.dtype)}${dtype == null ? int64Hint(self) : ''}`,
     );
   }
   noComplex(self, 'mean');
