@@ -16,8 +16,9 @@ import { registerAten } from '../aten/register.js';
 import { Device } from '../c10/Device.js';
 import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
 import type { Layout } from '../c10/Layout.js';
-import { ScalarType } from '../c10/ScalarType.js';
-import { restride } from '../iter/Resize.js';
+import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
+import { canCast } from '../iter/resultType.js';
+import { resizeOutput, restride } from '../iter/Resize.js';
 import { warn } from '../c10/Warning.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
@@ -44,7 +45,15 @@ import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
-import { cat as catBinding } from '../generated/functions.js';
+import {
+  broadcast_tensors as broadcastTensorsBinding,
+  cat as catBinding,
+  gather as gatherBinding,
+  index_select as indexSelectBinding,
+  masked_select as maskedSelectBinding,
+  nonzero as nonzeroBinding,
+  norm as normBinding,
+} from '../generated/functions.js';
 import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
 
 export { scope } from '../tensor/StorageScope.js';
@@ -62,6 +71,7 @@ Dispatcher.addStaticInitializer(registerAten);
 Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
+installNonzeroAsTuple();
 setKernelBackend('wasm');
 
 /**
@@ -312,14 +322,169 @@ export function randperm(n: number | (RandomOptions & { n: number }), options?: 
   );
 }
 
+// Note [out= without an out overload]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch has `cat.out`, `gather.out`, `index_select.out`, `masked_select.out`; aten-ts declares only the
+// functional overloads, so `out` is handled here: the functional result is computed, checked against `out` as
+// PyTorch's out kernel checks it (its dtype rule and text), then `out` is resized as `resize_output` does (with
+// its deprecation warning when it had elements) and the result copied in. `out` is returned.
+type OutRule = (out: Tensor, r: Tensor) => void;
+
+function withOut<F>(name: string, f: F, rule: OutRule): F {
+  return ((...a: unknown[]) => {
+    let n = a.length;
+    while (n > 0 && a[n - 1] === undefined) n--;
+    const last = a[n - 1];
+    if (n === 0 || !isKw(last)) return (f as (...args: unknown[]) => unknown)(...a);
+    const o = normalizeKw(name, last);
+    if (o.out === undefined || o.out === null) return (f as (...args: unknown[]) => unknown)(...a);
+    const out = o.out;
+    if (!isTensor(out)) throw new TypeError(`${name}(): argument 'out' must be Tensor, not ${typeName(out)}`);
+    const rest = { ...o };
+    delete rest.out;
+    const r = (f as (...args: unknown[]) => unknown)(...a.slice(0, n - 1), rest) as Tensor;
+    rule(out, r);
+    resizeOutput(out, r.sizes);
+    aten().copy_.call(out, r, false);
+    return out;
+  }) as F;
+}
+
+const sameDtype =
+  (name: string): OutRule =>
+  (out, r) => {
+    if (out.dtype !== r.dtype) throw new Error(`${name}(): self and result must have the same scalar type`);
+  };
+
 /**
- * `torch.cat(tensors, dim=0)`: the generated binding, with the empty-list check PyTorch's Python binding makes
- * before dispatching (an empty list has no tensor to dispatch on).
+ * `torch.cat(tensors, dim=0, *, out=None)`: the generated binding, with the empty-list check PyTorch's Python
+ * binding makes before dispatching (an empty list has no tensor to dispatch on), and `out`.
  */
-export const cat: typeof catBinding = ((...a: unknown[]) => {
-  if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
-  return (catBinding as (...args: unknown[]) => unknown)(...a);
-}) as typeof catBinding;
+export const cat: typeof catBinding &
+  ((tensors: readonly Tensor[], options: { dim?: number; out?: Tensor | null }) => Tensor) &
+  ((tensors: readonly Tensor[], dim: number, options: { out?: Tensor | null }) => Tensor) = withOut(
+  'cat',
+  ((...a: unknown[]) => {
+    if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
+    return (catBinding as (...args: unknown[]) => unknown)(...a);
+  }) as typeof catBinding,
+  (out, r) => {
+    if (!canCast(r.dtype, out.dtype)) {
+      throw new Error(
+        `result type ${scalarTypeToString(r.dtype)} can't be cast to the desired output type ${scalarTypeToString(out.dtype)}`,
+      );
+    }
+  },
+);
+
+/** `torch.gather(input, dim, index, *, sparse_grad=False, out=None)`. */
+export const gather: typeof gatherBinding &
+  ((input: Tensor, dim: number, index: Tensor, options: { sparse_grad?: boolean; out?: Tensor | null }) => Tensor) = withOut(
+  'gather',
+  gatherBinding,
+  (out, r) => {
+    if (out.dtype !== r.dtype) {
+      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+    }
+  },
+);
+
+/** `torch.index_select(input, dim, index, *, out=None)`. */
+export const index_select: typeof indexSelectBinding &
+  ((input: Tensor, dim: number, index: Tensor, options: { out?: Tensor | null }) => Tensor) = withOut(
+  'index_select',
+  indexSelectBinding,
+  sameDtype('index_select'),
+);
+
+/** `torch.masked_select(input, mask, *, out=None)`. */
+export const masked_select: typeof maskedSelectBinding & ((input: Tensor, mask: Tensor, options: { out?: Tensor | null }) => Tensor) =
+  withOut('masked_select', maskedSelectBinding, sameDtype('masked_select'));
+
+/** `torch.broadcast_tensors(*tensors)`: the tensors as varargs (as Python's) or one list. */
+export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
+  const list = tensors.length === 1 && Array.isArray(tensors[0]) ? (tensors[0] as readonly Tensor[]) : (tensors as Tensor[]);
+  return broadcastTensorsBinding([...list]);
+}
+
+/**
+ * `torch.nonzero(input, *, as_tuple=False, out=None)`: with `as_tuple`, one index tensor per dimension (a 0-dim
+ * input counts as 1-dim), as PyTorch's binding does through nonzero_numpy. `x.nonzero({ as_tuple: true })`
+ * works the same at run time.
+ */
+export function nonzero(input: Tensor, options?: { as_tuple?: false; asTuple?: false; out?: Tensor }): Tensor;
+export function nonzero(input: Tensor, options: { as_tuple: true } | { asTuple: true }): Tensor[];
+export function nonzero(...a: unknown[]): Tensor | Tensor[] {
+  const last = a[a.length - 1];
+  if (a.length === 2 && isKw(last)) {
+    const o = normalizeKw('nonzero', last);
+    if (o.as_tuple === true) {
+      if (o.out !== undefined) throw new TypeError("nonzero() got an unexpected keyword argument 'out'");
+      const x = a[0] as Tensor;
+      // PyTorch's nonzero is column-major, so each of its columns is contiguous.
+      return (x.dim() === 0 ? x.unsqueeze(0) : x)
+        .nonzero()
+        .unbind(1)
+        .map((t) => t.contiguous());
+    }
+    const rest = { ...o };
+    delete rest.as_tuple;
+    return (withOut('nonzero', nonzeroBinding, sameDtype('nonzero')) as (...args: unknown[]) => Tensor)(a[0], rest);
+  }
+  return (nonzeroBinding as (...args: unknown[]) => Tensor)(...a);
+}
+
+/** `x.nonzero({ as_tuple: true })`: the generated method, with the `as_tuple` keyword of PyTorch's binding. */
+function installNonzeroAsTuple(): void {
+  const generated = (Tensor.prototype as unknown as { nonzero: (...a: unknown[]) => Tensor }).nonzero;
+  Object.defineProperty(Tensor.prototype, 'nonzero', {
+    value: function (this: Tensor, ...a: unknown[]): Tensor | Tensor[] {
+      if (a.length === 1 && isKw(a[0]) && normalizeKw('nonzero', a[0]).as_tuple !== undefined) {
+        const o = { ...normalizeKw('nonzero', a[0]) };
+        if (o.as_tuple !== true) delete o.as_tuple;
+        return nonzero(this, o as { as_tuple: true });
+      }
+      return generated.apply(this, a);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+/**
+ * `torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None)` (torch/functional.py): `p` a number, `'fro'`
+ * (the 2-norm of the flattened input or over `dim`) or `'nuc'` (needs an SVD, which aten-ts does not have yet).
+ */
+export function norm(
+  input: Tensor,
+  p?: number | 'fro' | 'nuc' | null | { p?: number | 'fro' | 'nuc' | null; dim?: number | readonly number[] | null; keepdim?: boolean },
+  ...rest: unknown[]
+): Tensor {
+  const a: unknown[] = [input, p, ...rest];
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  const o = n > 0 && isKw(a[n - 1]) ? parseKw('norm', a[--n], ['p', 'dim', 'keepdim', 'dtype', 'out']) : {};
+  const names = ['input', 'p', 'dim', 'keepdim'];
+  const v: Record<string, unknown> = { p: 'fro', dim: null, keepdim: false };
+  names.forEach((k, i) => {
+    if (i < n) {
+      if (o[k] !== undefined) throw new TypeError(`norm() got multiple values for argument '${k}'`);
+      v[k] = a[i];
+    } else if (o[k] !== undefined) v[k] = o[k];
+  });
+  let pv = v.p ?? 'fro';
+  if (pv === 'nuc')
+    throw new Error("torch.norm(p='nuc'): the nuclear norm needs an SVD (torch.linalg.svd), which aten-ts does not have yet");
+  if (pv === 'fro') pv = 2;
+  if (typeof pv === 'string') throw new Error(`norm(): p must be a number, 'fro' or 'nuc', got '${pv}'`);
+  const x = v.input as Tensor;
+  const dim = v.dim === null ? null : typeof v.dim === 'number' ? [v.dim] : [...(v.dim as number[])];
+  const extra: Record<string, unknown> = {};
+  if (o.out !== undefined) extra.out = o.out;
+  if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
+  if (dim === null && v.keepdim !== true) return normBinding(x, pv as number);
+  return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
+}
 
 export { Generator, manualSeed, seed, initialSeed };
 

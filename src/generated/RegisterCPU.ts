@@ -2240,4 +2240,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: cpu_norm_ScalarOpt_dim,
   norm_out: cpu_norm_out,
+  max: ReduceOps.maxAll,
+  min: ReduceOps.minAll,
+  sort_stable: Sorting.sortStable,
 };

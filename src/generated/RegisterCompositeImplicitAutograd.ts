@@ -10,7 +10,10 @@ import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as LossNLL from '../kernels/LossNLL.js';
 import * as Pooling from '../kernels/Pooling.js';
+import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as Scalar from '../kernels/Scalar.js';
+import * as Sorting from '../kernels/Sorting.js';
+import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -33,4 +36,15 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
   max_pool2d: Pooling.maxPool2d,
+  max_other: ReduceOps.maxOther,
+  min_other: ReduceOps.minOther,
+  var: ReduceOps.varUnbiased,
+  var_dim: ReduceOps.varDim,
+  std: ReduceOps.stdUnbiased,
+  std_dim: ReduceOps.stdDim,
+  argsort_stable: Sorting.argsortStable,
+  split_sizes: TensorShape.splitSizes,
+  broadcast_tensors: TensorShape.broadcastTensors,
+  take_along_dim: TensorAdvancedIndexing.takeAlongDim,
+  narrow_Tensor: TensorShape.narrowTensor,
 };

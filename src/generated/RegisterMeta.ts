@@ -1891,4 +1891,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   norm_Scalar: ReduceOps.normAll,
   norm_ScalarOpt_dim: meta_norm_ScalarOpt_dim,
   norm_out: meta_norm_out,
+  max: ReduceOps.maxAll,
+  min: ReduceOps.minAll,
+  sort_stable: Sorting.sortStable,
 };

@@ -3581,6 +3581,82 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
+/** Backward of `max` (derivatives.yaml:525). */
+export class MaxBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, [], false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `min` (derivatives.yaml:528). */
+export class MinBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MinBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, [], false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sort.stable` (derivatives.yaml:531). */
+export class SortBackward1 extends Node {
+  dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SortBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -6790,6 +6866,40 @@ export function autogradKernels(ops: AtenOps) {
   norm_out: kernel('norm_out', (ks, self, p, dim, keepdim, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('norm'));
     return ops.norm_out.redispatch(ks.and(afterAutogradKeyset), self, p, dim, keepdim, out);
+  }),
+  max: kernel('max', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  min: kernel('min', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MinBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  sort_stable: kernel('sort_stable', (ks, self, stable, dim, descending) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    const gradFn = new SortBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
+    return result;
   }),
   };
 }

@@ -1085,13 +1085,17 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(Tensor input, int dim, int start, int length)"];
+const SIGS_narrow = ["(Tensor input, int dim, int start, int length)","(Tensor input, int dim, Tensor start, int length)"];
 
-/** `torch.narrow`: `narrow`. */
+/** `torch.narrow`: `narrow`, `narrow.Tensor`. */
 export function narrow(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, start: number, length: number): Tensor;
+export function narrow(input: Tensor, options: { dim: number; start: Tensor; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, options: { start: Tensor; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: Tensor, options: { length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: Tensor, length: number): Tensor;
 export function narrow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -1101,7 +1105,7 @@ export function narrow(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
     const m = p === a ? n : p.length;
-    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3])) {
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3]) && (o === undefined || kwFits(o, ["input","dim","start","length"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
@@ -1110,16 +1114,20 @@ export function narrow(...a: unknown[]): unknown {
       return aten().narrow.call(v0, v1, v2, v3);
     }
   }
-  return bad_narrow(a);
-}
-
-function bad_narrow(a: readonly unknown[]): never {
-  return badCall("narrow", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-  ], false, SIGS_narrow);
+  // narrow.Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isInt(p[3]) && (o === undefined || kwFits(o, ["input","dim","start","length"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return aten().narrow_Tensor.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("narrow", a, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(Tensor input, int start_dim = 0, int end_dim = -1)"];
@@ -5752,12 +5760,15 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
 
-/** `torch.max`: `max.dim`. */
+/** `torch.max`: `max.dim`, `max`, `max.other`. */
 export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function max(input: Tensor): Tensor;
+export function max(input: Tensor, options: { other: Tensor }): Tensor;
+export function max(input: Tensor, other: Tensor): Tensor;
 export function max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5767,7 +5778,7 @@ export function max(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       let v2: boolean;
@@ -5785,24 +5796,39 @@ export function max(...a: unknown[]): unknown {
       return aten().max_dim.call(v0, v1, v2);
     }
   }
-  return bad_max(a);
+  // max
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["input"], ["input"], n);
+      return aten().max.call(v0);
+    }
+  }
+  // max.other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["input","other"], ["input","other"], n);
+      return aten().max_other.call(v0, v1);
+    }
+  }
+  return noMatch("max", a, SIGS_max);
 }
 
-function bad_max(a: readonly unknown[]): never {
-  return badCall("max", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_max);
-}
+const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
 
-const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
-
-/** `torch.min`: `min.dim`. */
+/** `torch.min`: `min.dim`, `min`, `min.other`. */
 export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function min(input: Tensor): Tensor;
+export function min(input: Tensor, options: { other: Tensor }): Tensor;
+export function min(input: Tensor, other: Tensor): Tensor;
 export function min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5812,7 +5838,7 @@ export function min(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       let v2: boolean;
@@ -5830,23 +5856,41 @@ export function min(...a: unknown[]): unknown {
       return aten().min_dim.call(v0, v1, v2);
     }
   }
-  return bad_min(a);
+  // min
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["input"], ["input"], n);
+      return aten().min.call(v0);
+    }
+  }
+  // min.other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["input","other"], ["input","other"], n);
+      return aten().min_other.call(v0, v1);
+    }
+  }
+  return noMatch("min", a, SIGS_min);
 }
 
-function bad_min(a: readonly unknown[]): never {
-  return badCall("min", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_min);
-}
+const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
-const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
-
-/** `torch.var`: `var.correction`. */
+/** `torch.var`: `var.correction`, `var`, `var.dim`. */
 function varFunction(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 function varFunction(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, options?: { unbiased?: boolean }): Tensor;
+function varFunction(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+function varFunction(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 function varFunction(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5856,7 +5900,7 @@ function varFunction(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: number[] | null;
       if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
@@ -5878,24 +5922,60 @@ function varFunction(...a: unknown[]): unknown {
       return aten().var_correction.call(v0, v1, k0, k1);
     }
   }
-  return bad_var(a);
+  // var
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("var", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().var.call(v0, v1);
+    }
+  }
+  // var.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("var", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().var_dim.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("var", a, SIGS_var);
 }
 export { varFunction as var };
 
-function bad_var(a: readonly unknown[]): never {
-  return badCall("var", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_var);
-}
+const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
-const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
-
-/** `torch.std`: `std.correction`. */
+/** `torch.std`: `std.correction`, `std`, `std.dim`. */
 export function std(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 export function std(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, options?: { unbiased?: boolean }): Tensor;
+export function std(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+export function std(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 export function std(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -5905,7 +5985,7 @@ export function std(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1]))))) {
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: number[] | null;
       if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
@@ -5927,16 +6007,46 @@ export function std(...a: unknown[]): unknown {
       return aten().std_correction.call(v0, v1, k0, k1);
     }
   }
-  return bad_std(a);
-}
-
-function bad_std(a: readonly unknown[]): never {
-  return badCall("std", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_std);
+  // std
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("std", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().std.call(v0, v1);
+    }
+  }
+  // std.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("std", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().std_dim.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("std", a, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
@@ -7533,12 +7643,15 @@ function bad_stack(a: readonly unknown[]): never {
   ], false, SIGS_stack);
 }
 
-const SIGS_split = ["(Tensor input, int split_size, int dim = 0)"];
+const SIGS_split = ["(Tensor input, int split_size, int dim = 0)","(Tensor input, tuple of ints split_size, int dim = 0)"];
 
-/** `torch.split`: `split.Tensor`. */
+/** `torch.split`: `split.Tensor`, `split.sizes`. */
 export function split(input: Tensor, options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function split(input: Tensor, options: { split_size?: readonly number[]; splitSize?: readonly number[]; dim?: number }): Tensor[];
+export function split(input: Tensor, splitSize: readonly number[], options?: { dim?: number }): Tensor[];
+export function split(input: Tensor, splitSize: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -7548,7 +7661,7 @@ export function split(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","split_size","dim"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number = p[1] as number;
       let v2: number;
@@ -7561,15 +7674,24 @@ export function split(...a: unknown[]): unknown {
       return aten().split_Tensor.call(v0, v1, v2);
     }
   }
-  return bad_split(a);
-}
-
-function bad_split(a: readonly unknown[]): never {
-  return badCall("split", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-  ], false, SIGS_split);
+  // split.sizes
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","split_size","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return aten().split_sizes.call(v0, v1, v2);
+    }
+  }
+  return noMatch("split", a, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
@@ -8230,12 +8352,13 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
 
-/** `torch.sort`: `sort`. */
+/** `torch.sort`: `sort`, `sort.stable`. */
 export function sort(input: Tensor, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+export function sort(input: Tensor, options: { stable: boolean | null; dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -8245,7 +8368,7 @@ export function sort(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","descending"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: number;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
@@ -8263,23 +8386,41 @@ export function sort(...a: unknown[]): unknown {
       return aten().sort.call(v0, v1, v2);
     }
   }
-  return bad_sort(a);
+  // sort.stable
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","stable","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean | null;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("sort", 'stable', 'bool', (o.stable === null || isBool(o.stable)), o.stable);
+        k0 = o.stable as boolean | null;
+      } else missingKw("sort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("sort", o, ["input","stable","dim","descending"], ["input"], n);
+      return aten().sort_stable.call(v0, k0, k1, k2);
+    }
+  }
+  return noMatch("sort", a, SIGS_sort);
 }
 
-function bad_sort(a: readonly unknown[]): never {
-  return badCall("sort", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_sort);
-}
+const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
 
-const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)"];
-
-/** `torch.argsort`: `argsort`. */
+/** `torch.argsort`: `argsort`, `argsort.stable`. */
 export function argsort(input: Tensor, options?: { dim?: number; descending?: boolean }): Tensor;
 export function argsort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
 export function argsort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+export function argsort(input: Tensor, options: { stable: boolean; dim?: number; descending?: boolean }): Tensor;
 export function argsort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
@@ -8289,7 +8430,7 @@ export function argsort(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","descending"]))) {
       const v0: Tensor = p[0] as Tensor;
       let v1: number;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
@@ -8307,15 +8448,32 @@ export function argsort(...a: unknown[]): unknown {
       return aten().argsort.call(v0, v1, v2);
     }
   }
-  return bad_argsort(a);
-}
-
-function bad_argsort(a: readonly unknown[]): never {
-  return badCall("argsort", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_argsort);
+  // argsort.stable
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","stable","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("argsort", 'stable', 'bool', isBool(o.stable), o.stable);
+        k0 = o.stable as boolean;
+      } else missingKw("argsort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["input","stable","dim","descending"], ["input"], n);
+      return aten().argsort_stable.call(v0, k0, k1, k2);
+    }
+  }
+  return noMatch("argsort", a, SIGS_argsort);
 }
 
 const SIGS_topk = ["(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True)"];
@@ -8670,4 +8828,72 @@ export function norm(...a: unknown[]): unknown {
     }
   }
   return noMatch("norm", a, SIGS_norm);
+}
+
+const SIGS_broadcast_tensors = ["(tuple of Tensors tensors)"];
+
+/** `torch.broadcast_tensors`: `broadcast_tensors`. */
+export function broadcast_tensors(options: { tensors: readonly Tensor[] }): Tensor[];
+export function broadcast_tensors(tensors: readonly Tensor[]): Tensor[];
+export function broadcast_tensors(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("broadcast_tensors", a[--n] as Kw);
+  // broadcast_tensors
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("broadcast_tensors", o, ["tensors"], ["tensors"], n);
+      return aten().broadcast_tensors.call(v0);
+    }
+  }
+  return bad_broadcast_tensors(a);
+}
+
+function bad_broadcast_tensors(a: readonly unknown[]): never {
+  return badCall("broadcast_tensors", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_broadcast_tensors);
+}
+
+const SIGS_take_along_dim = ["(Tensor input, Tensor indices, int dim = None)"];
+
+/** `torch.take_along_dim`: `take_along_dim`. */
+export function take_along_dim(input: Tensor, options: { indices: Tensor; dim?: number | null }): Tensor;
+export function take_along_dim(input: Tensor, indices: Tensor, options?: { dim?: number | null }): Tensor;
+export function take_along_dim(input: Tensor, indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function take_along_dim(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take_along_dim", a[--n] as Kw);
+  // take_along_dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("take_along_dim", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("take_along_dim", o, ["input","indices","dim"], ["input","indices","dim"], n);
+      return aten().take_along_dim.call(v0, v1, v2);
+    }
+  }
+  return bad_take_along_dim(a);
+}
+
+function bad_take_along_dim(a: readonly unknown[]): never {
+  return badCall("take_along_dim", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_take_along_dim);
 }

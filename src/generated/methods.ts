@@ -77,11 +77,15 @@ export interface TensorMethods {
   slice(dim?: number, start?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
   slice(dim?: number, start?: number | null, end?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
   slice(dim?: number, start?: number | null, end?: number | null, step?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
-  /** `narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)` */
+  /** `narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)`; `narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)` */
   narrow(options: { dim: number; start: number; length: number }): Tensor;
   narrow(dim: number, options: { start: number; length: number }): Tensor;
   narrow(dim: number, start: number, options: { length: number }): Tensor;
   narrow(dim: number, start: number, length: number): Tensor;
+  narrow(options: { dim: number; start: Tensor; length: number }): Tensor;
+  narrow(dim: number, options: { start: Tensor; length: number }): Tensor;
+  narrow(dim: number, start: Tensor, options: { length: number }): Tensor;
+  narrow(dim: number, start: Tensor, length: number): Tensor;
   /** `flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)` */
   flatten(options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
   flatten(startDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
@@ -508,20 +512,38 @@ export interface TensorMethods {
   argmin(options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
-  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `max(Tensor self) -> Tensor`; `max.other(Tensor self, Tensor other) -> Tensor` */
   max(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  max(): Tensor;
+  max(options: { other: Tensor }): Tensor;
+  max(other: Tensor): Tensor;
+  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `min(Tensor self) -> Tensor`; `min.other(Tensor self, Tensor other) -> Tensor` */
   min(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  min(): Tensor;
+  min(options: { other: Tensor }): Tensor;
+  min(other: Tensor): Tensor;
+  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `var(Tensor self, bool unbiased=True) -> Tensor`; `var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  var(options?: { unbiased?: boolean }): Tensor;
+  var(unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+  var(options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `std(Tensor self, bool unbiased=True) -> Tensor`; `std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   std(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   std(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  std(options?: { unbiased?: boolean }): Tensor;
+  std(unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+  std(options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
   /** `logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor` */
   logsumexp(options: { dim: number | readonly number[]; keepdim?: boolean }): Tensor;
   logsumexp(dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
@@ -560,10 +582,13 @@ export interface TensorMethods {
   log_softmax(options: { dim: number; dtype?: DtypeLike | null }): Tensor;
   log_softmax(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
   log_softmax(dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
-  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]` */
+  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]`; `split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]` */
   split(options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
   split(splitSize: number, options?: { dim?: number }): Tensor[];
   split(splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+  split(options: { split_size?: readonly number[]; splitSize?: readonly number[]; dim?: number }): Tensor[];
+  split(splitSize: readonly number[], options?: { dim?: number }): Tensor[];
+  split(splitSize: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
   /** `split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]` */
   split_with_sizes(options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
   split_with_sizes(splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
@@ -651,14 +676,16 @@ export interface TensorMethods {
   /** `triu(Tensor self, SymInt diagonal=0) -> Tensor` */
   triu(options?: { diagonal?: number }): Tensor;
   triu(diagonal?: number, options?: { diagonal?: number }): Tensor;
-  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
+  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)`; `sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
   sort(options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
   sort(dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
   sort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
-  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor` */
+  sort(options: { stable: boolean | null; dim?: number; descending?: boolean }): [Tensor, Tensor];
+  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor`; `argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor` */
   argsort(options?: { dim?: number; descending?: boolean }): Tensor;
   argsort(dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
   argsort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+  argsort(options: { stable: boolean; dim?: number; descending?: boolean }): Tensor;
   /** `topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)` */
   topk(options: { k: number; dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
@@ -689,6 +716,10 @@ export interface TensorMethods {
   norm(p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
+  /** `take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor` */
+  take_along_dim(options: { indices: Tensor; dim?: number | null }): Tensor;
+  take_along_dim(indices: Tensor, options?: { dim?: number | null }): Tensor;
+  take_along_dim(indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -1132,7 +1163,7 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(int dim, int start, int length)"];
+const SIGS_narrow = ["(int dim, int start, int length)","(int dim, Tensor start, int length)"];
 
 function method_narrow(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -1143,7 +1174,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
     const m = p === a ? n : p.length;
-    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2])) {
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["dim","start","length"]))) {
       const v0: number = p[0] as number;
       const v1: number = p[1] as number;
       const v2: number = p[2] as number;
@@ -1151,15 +1182,19 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
       return aten().narrow.call(this, v0, v1, v2);
     }
   }
-  return bad_narrow(a);
-}
-
-function bad_narrow(a: readonly unknown[]): never {
-  return badCall("narrow", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-  ], false, SIGS_narrow);
+  // narrow.Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["dim","start","length"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
+      return aten().narrow_Tensor.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.narrow", a, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(int start_dim = 0, int end_dim = -1)"];
@@ -5218,7 +5253,7 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -5229,7 +5264,7 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
       const v0: number = p[0] as number;
       let v1: boolean;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
@@ -5246,18 +5281,28 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       return aten().max_dim.call(this, v0, v1);
     }
   }
-  return bad_max(a);
+  // max
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("max", o, [], [], n);
+      return aten().max.call(this);
+    }
+  }
+  // max.other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["other"], ["other"], n);
+      return aten().max_other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.max", a, SIGS_max);
 }
 
-function bad_max(a: readonly unknown[]): never {
-  return badCall("max", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_max);
-}
-
-const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -5268,7 +5313,7 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
       const v0: number = p[0] as number;
       let v1: boolean;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
@@ -5285,18 +5330,28 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       return aten().min_dim.call(this, v0, v1);
     }
   }
-  return bad_min(a);
+  // min
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("min", o, [], [], n);
+      return aten().min.call(this);
+    }
+  }
+  // min.other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["other"], ["other"], n);
+      return aten().min_other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.min", a, SIGS_min);
 }
 
-function bad_min(a: readonly unknown[]): never {
-  return badCall("min", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_min);
-}
-
-const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_var(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -5307,7 +5362,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0]))))) {
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (o === undefined || kwFits(o, ["dim","correction","keepdim"]))) {
       let v0: number[] | null;
       if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
       else if (o !== undefined && o.dim !== undefined) {
@@ -5328,18 +5383,47 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
       return aten().var_correction.call(this, v0, k0, k1);
     }
   }
-  return bad_var(a);
+  // var
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (o === undefined || kwFits(o, ["unbiased"]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v0 = o.unbiased as boolean;
+      } else v0 = true;
+      if (o !== undefined) checkKw("var", o, ["unbiased"], ["unbiased"], n);
+      return aten().var.call(this, v0);
+    }
+  }
+  // var.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["dim","unbiased","keepdim"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("var", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
+      return aten().var_dim.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.var", a, SIGS_var);
 }
 
-function bad_var(a: readonly unknown[]): never {
-  return badCall("var", a, [
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_var);
-}
-
-const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_std(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -5350,7 +5434,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0]))))) {
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (o === undefined || kwFits(o, ["dim","correction","keepdim"]))) {
       let v0: number[] | null;
       if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
       else if (o !== undefined && o.dim !== undefined) {
@@ -5371,15 +5455,44 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
       return aten().std_correction.call(this, v0, k0, k1);
     }
   }
-  return bad_std(a);
-}
-
-function bad_std(a: readonly unknown[]): never {
-  return badCall("std", a, [
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_std);
+  // std
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (o === undefined || kwFits(o, ["unbiased"]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v0 = o.unbiased as boolean;
+      } else v0 = true;
+      if (o !== undefined) checkKw("std", o, ["unbiased"], ["unbiased"], n);
+      return aten().std.call(this, v0);
+    }
+  }
+  // std.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["dim","unbiased","keepdim"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("std", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
+      return aten().std_dim.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.std", a, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(tuple of ints dim, bool keepdim = False)"];
@@ -5717,7 +5830,7 @@ function bad_log_softmax(a: readonly unknown[]): never {
   ], false, SIGS_log_softmax);
 }
 
-const SIGS_split = ["(int split_size, int dim = 0)"];
+const SIGS_split = ["(int split_size, int dim = 0)","(tuple of ints split_size, int dim = 0)"];
 
 function method_split(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -5728,7 +5841,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_size","dim"]);
     const m = p === a ? n : p.length;
-    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["split_size","dim"]))) {
       const v0: number = p[0] as number;
       let v1: number;
       if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
@@ -5740,14 +5853,23 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
       return aten().split_Tensor.call(this, v0, v1);
     }
   }
-  return bad_split(a);
-}
-
-function bad_split(a: readonly unknown[]): never {
-  return badCall("split", a, [
-    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-  ], false, SIGS_split);
+  // split.sizes
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["split_size","dim"]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
+      return aten().split_sizes.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.split", a, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
@@ -6348,7 +6470,7 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_sort(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -6359,7 +6481,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","descending"]);
     const m = p === a ? n : p.length;
-    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","descending"]))) {
       let v0: number;
       if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
       else if (o !== undefined && o.dim !== undefined) {
@@ -6376,17 +6498,33 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
       return aten().sort.call(this, v0, v1);
     }
   }
-  return bad_sort(a);
+  // sort.stable
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["stable","dim","descending"]))) {
+      let k0: boolean | null;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("sort", 'stable', 'bool', (o.stable === null || isBool(o.stable)), o.stable);
+        k0 = o.stable as boolean | null;
+      } else missingKw("sort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("sort", o, ["stable","dim","descending"], [], n);
+      return aten().sort_stable.call(this, k0, k1, k2);
+    }
+  }
+  return noMatch("Tensor.sort", a, SIGS_sort);
 }
 
-function bad_sort(a: readonly unknown[]): never {
-  return badCall("sort", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_sort);
-}
-
-const SIGS_argsort = ["(int dim = -1, bool descending = False)"];
+const SIGS_argsort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_argsort(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
@@ -6397,7 +6535,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","descending"]);
     const m = p === a ? n : p.length;
-    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","descending"]))) {
       let v0: number;
       if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
       else if (o !== undefined && o.dim !== undefined) {
@@ -6414,14 +6552,30 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
       return aten().argsort.call(this, v0, v1);
     }
   }
-  return bad_argsort(a);
-}
-
-function bad_argsort(a: readonly unknown[]): never {
-  return badCall("argsort", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_argsort);
+  // argsort.stable
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["stable","dim","descending"]))) {
+      let k0: boolean;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("argsort", 'stable', 'bool', isBool(o.stable), o.stable);
+        k0 = o.stable as boolean;
+      } else missingKw("argsort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["stable","dim","descending"], [], n);
+      return aten().argsort_stable.call(this, k0, k1, k2);
+    }
+  }
+  return noMatch("Tensor.argsort", a, SIGS_argsort);
 }
 
 const SIGS_topk = ["(int k, int dim = -1, bool largest = True, bool sorted = True)"];
@@ -6698,6 +6852,39 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.norm", a, SIGS_norm);
 }
 
+const SIGS_take_along_dim = ["(Tensor indices, int dim = None)"];
+
+function method_take_along_dim(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take_along_dim", a[--n] as Kw);
+  // take_along_dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("take_along_dim", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("take_along_dim", o, ["indices","dim"], ["indices","dim"], n);
+      return aten().take_along_dim.call(this, v0, v1);
+    }
+  }
+  return bad_take_along_dim(a);
+}
+
+function bad_take_along_dim(a: readonly unknown[]): never {
+  return badCall("take_along_dim", a, [
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_take_along_dim);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -6900,5 +7087,6 @@ export function installTensorMethods(proto: object): void {
     cumprod: { value: method_cumprod, writable: true, configurable: true },
     cumprod_: { value: method_cumprod_, writable: true, configurable: true },
     norm: { value: method_norm, writable: true, configurable: true },
+    take_along_dim: { value: method_take_along_dim, writable: true, configurable: true },
   });
 }

@@ -57,6 +57,15 @@ const tgt = (): Tensor =>
     ],
     { dtype: torch.float32 },
   );
+const v = (): Tensor => torch.tensor([3, 1, 2, 1], { dtype: torch.float32, requires_grad: true });
+const m = (): Tensor =>
+  torch.tensor(
+    [
+      [1, 0, -2],
+      [0, 4, 1.5],
+    ],
+    { dtype: torch.float32 },
+  );
 const cls = (): Tensor => torch.tensor([2, 0]);
 const prob = (): Tensor =>
   torch.tensor(
@@ -173,6 +182,44 @@ const CASES: Record<string, () => unknown> = {
   bool: () => torch.tensor([0, 2], { dtype: 'float32' }).bool(),
   half: () => torch.tensor([1.5, 2]).half(),
   mse_loss_bad_reduction: () => loose(torch.mse_loss)(inp(), tgt(), { reduction: 'avg' }),
+  max_all: () => torch.max(v()),
+  min_all_method: () => v().min(),
+  max_all_empty: () => torch.max(torch.ones(0)),
+  max_other: () => torch.max(v(), torch.zeros(4)),
+  min_other_method: () => v().min(torch.full([4], 2, { dtype: torch.float32 })),
+  max_all_grad: () => {
+    const a = torch.tensor([1, 3, 3], { dtype: torch.float32, requires_grad: true });
+    torch.max(a).backward();
+    return a.grad;
+  },
+  var_unbiased_false: () => v().var(false),
+  var_kw_unbiased: () => v().var({ unbiased: false }),
+  std_dim_unbiased: () => torch.std(m(), 1, true),
+  var_dim_kw: () => torch.var(m(), { dim: 0, unbiased: false, keepdim: true }),
+  sort_stable: () => torch.sort(v(), { stable: true }),
+  sort_stable_desc: () => torch.sort(m(), { stable: true, dim: 0, descending: true }),
+  argsort_stable: () => v().argsort({ stable: true, descending: true }),
+  split_sizes: () => v().split([1, 3]),
+  split_sizes_fn: () => torch.split(m(), [2, 1], { dim: 1 }),
+  broadcast_tensors: () => torch.broadcast_tensors(v(), torch.ones(2, 1)),
+  take_along_dim_flat: () => torch.take_along_dim(v(), torch.tensor([0, 2])),
+  take_along_dim_dim: () => torch.take_along_dim(m(), torch.tensor([[2], [0]]), { dim: 1 }),
+  take_along_dim_int32: () => torch.take_along_dim(m(), torch.tensor([[2], [0]], { dtype: torch.int32 }), { dim: 1 }),
+  narrow_tensor: () => torch.narrow(v(), 0, torch.tensor(1), 2),
+  nonzero_as_tuple: () => torch.nonzero(m(), { as_tuple: true }),
+  nonzero_as_tuple_method: () => loose(m().nonzero.bind(m()))({ as_tuple: true }),
+  nonzero_as_tuple_0d: () => torch.nonzero(torch.tensor(5, { dtype: torch.float32 }), { as_tuple: true }),
+  norm_fro: () => torch.norm(m(), 'fro'),
+  norm_fro_dim: () => torch.norm(m(), 'fro', { dim: 1 }),
+  norm_p1_kw: () => torch.norm(m(), { p: 1 }),
+  cat_out: () => torch.cat([m(), m()], { out: torch.empty(0) }),
+  cat_out_double: () => torch.cat([m(), m()], { out: torch.empty(0, { dtype: torch.float64 }) }),
+  gather_out: () => torch.gather(m(), 1, torch.tensor([[0], [1]]), { out: torch.empty(0) }),
+  gather_out_double: () => torch.gather(m(), 1, torch.tensor([[0], [1]]), { out: torch.empty(0, { dtype: torch.float64 }) }),
+  index_select_out: () => torch.index_select(m(), 0, torch.tensor([1]), { out: torch.empty(0) }),
+  index_select_out_double: () => torch.index_select(m(), 0, torch.tensor([1]), { out: torch.empty(0, { dtype: torch.float64 }) }),
+  masked_select_out: () => torch.masked_select(m(), m().gt(0), { out: torch.empty(0) }),
+  masked_select_out_double: () => torch.masked_select(m(), m().gt(0), { out: torch.empty(0, { dtype: torch.float64 }) }),
 };
 for (const red of ['mean', 'sum', 'none'] as const) {
   CASES[`mse_loss_${red}`] = () => torch.mse_loss(inp(), tgt(), { reduction: red });
