@@ -46,13 +46,11 @@ import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
-  broadcast_tensors as broadcastTensorsBinding,
   cat as catBinding,
   gather as gatherBinding,
   index_select as indexSelectBinding,
   masked_select as maskedSelectBinding,
   nonzero as nonzeroBinding,
-  norm as normBinding,
 } from '../generated/functions.js';
 import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
 
@@ -401,12 +399,6 @@ export const index_select: typeof indexSelectBinding &
 export const masked_select: typeof maskedSelectBinding & ((input: Tensor, mask: Tensor, options: { out?: Tensor | null }) => Tensor) =
   withOut('masked_select', maskedSelectBinding, sameDtype('masked_select'));
 
-/** `torch.broadcast_tensors(*tensors)`: the tensors as varargs (as Python's) or one list. */
-export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): Tensor[] {
-  const list = tensors.length === 1 && Array.isArray(tensors[0]) ? (tensors[0] as readonly Tensor[]) : (tensors as Tensor[]);
-  return broadcastTensorsBinding([...list]);
-}
-
 /**
  * `torch.nonzero(input, *, as_tuple=False, out=None)`: with `as_tuple`, one index tensor per dimension (a 0-dim
  * input counts as 1-dim), as PyTorch's binding does through nonzero_numpy. `x.nonzero({ as_tuple: true })`
@@ -451,40 +443,8 @@ function installNonzeroAsTuple(): void {
   });
 }
 
-/**
- * `torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None)` (torch/functional.py): `p` a number, `'fro'`
- * (the 2-norm of the flattened input or over `dim`) or `'nuc'` (needs an SVD, which aten-ts does not have yet).
- */
-export function norm(
-  input: Tensor,
-  p?: number | 'fro' | 'nuc' | null | { p?: number | 'fro' | 'nuc' | null; dim?: number | readonly number[] | null; keepdim?: boolean },
-  ...rest: unknown[]
-): Tensor {
-  const a: unknown[] = [input, p, ...rest];
-  let n = a.length;
-  while (n > 0 && a[n - 1] === undefined) n--;
-  const o = n > 0 && isKw(a[n - 1]) ? parseKw('norm', a[--n], ['p', 'dim', 'keepdim', 'dtype', 'out']) : {};
-  const names = ['input', 'p', 'dim', 'keepdim'];
-  const v: Record<string, unknown> = { p: 'fro', dim: null, keepdim: false };
-  names.forEach((k, i) => {
-    if (i < n) {
-      if (o[k] !== undefined) throw new TypeError(`norm() got multiple values for argument '${k}'`);
-      v[k] = a[i];
-    } else if (o[k] !== undefined) v[k] = o[k];
-  });
-  let pv = v.p ?? 'fro';
-  if (pv === 'nuc')
-    throw new Error("torch.norm(p='nuc'): the nuclear norm needs an SVD (torch.linalg.svd), which aten-ts does not have yet");
-  if (pv === 'fro') pv = 2;
-  if (typeof pv === 'string') throw new Error(`norm(): p must be a number, 'fro' or 'nuc', got '${pv}'`);
-  const x = v.input as Tensor;
-  const dim = v.dim === null ? null : typeof v.dim === 'number' ? [v.dim] : [...(v.dim as number[])];
-  const extra: Record<string, unknown> = {};
-  if (o.out !== undefined) extra.out = o.out;
-  if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
-  if (dim === null && v.keepdim !== true) return normBinding(x, pv as number);
-  return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
-}
+export { broadcast_tensors, norm } from './functional.js';
+export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };
 

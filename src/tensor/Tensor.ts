@@ -1,7 +1,7 @@
 // Tensor: the user-facing tensor. It is its TensorImpl (one object per tensor: construction stays lean),
 // plus methods that call operators through the dispatcher. Mirrors at::Tensor / torch.Tensor.
 
-import { Device } from '../c10/Device.js';
+import { Device, DeviceType } from '../c10/Device.js';
 import { isKw, parseKw } from '../c10/Kwargs.js';
 import { warn } from '../c10/Warning.js';
 import {
@@ -345,6 +345,31 @@ export class Tensor extends TensorImpl {
   uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
     aten().uniform_.call(this, from, to, options.generator ?? null);
     return this;
+  }
+
+  /**
+   * `numpy()`: the tensor's elements as a typed array over its memory, without a copy (as PyTorch's numpy()
+   * shares memory): Float32Array for float32, Float64Array for float64 and int64 (int64 is stored as doubles),
+   * Int32Array, Int16Array, Int8Array, Uint8Array (uint8, bool), Uint16Array of the raw bits for float16 and
+   * bfloat16. The tensor must be a contiguous CPU tensor that does not require grad (PyTorch's texts for the
+   * latter two). When CPU storage lives in WebAssembly memory, the array is valid until the next allocation
+   * may grow that memory (then its buffer is detached or outgrown): copy it (`.slice()`) to keep the values.
+   */
+  numpy(): Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array {
+    if (this.requiresGrad) throw new Error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
+    if (this.device.type !== DeviceType.CPU) {
+      throw new TypeError(
+        `can't convert ${this.device.toString()} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.`,
+      );
+    }
+    if (isComplexType(this.dtype)) throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
+    if (!this.isContiguous()) {
+      throw new Error(
+        'numpy(): aten-ts gives a typed array over the tensor memory, which needs a contiguous tensor; use x.contiguous().numpy()',
+      );
+    }
+    const { data, base } = this.dataView();
+    return (data as Float32Array).subarray(base, base + this.numel) as Float32Array;
   }
 
   /** `tolist()`: nested arrays of the values (a scalar for a 0-dim tensor). */

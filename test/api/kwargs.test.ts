@@ -182,6 +182,12 @@ const CASES: Record<string, () => unknown> = {
   bool: () => torch.tensor([0, 2], { dtype: 'float32' }).bool(),
   half: () => torch.tensor([1.5, 2]).half(),
   mse_loss_bad_reduction: () => loose(torch.mse_loss)(inp(), tgt(), { reduction: 'avg' }),
+  frombuffer_int32: () => torch.frombuffer(new Uint8Array([1, 0, 0, 0, 2, 0, 0, 0]).buffer, { dtype: torch.int32 }),
+  frombuffer_offset_count: () => torch.frombuffer(new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7]), { dtype: torch.int16, offset: 2, count: 2 }),
+  frombuffer_bad_len: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32 }),
+  frombuffer_bad_offset: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, offset: 12 }),
+  frombuffer_bad_count: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, count: 3 }),
+  frombuffer_zero_count: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, count: 0 }),
   max_all: () => torch.max(v()),
   min_all_method: () => v().min(),
   max_all_empty: () => torch.max(torch.ones(0)),
@@ -399,5 +405,64 @@ describe('messages from the integral-number rule (Note [Messages from the integr
       message = (e as Error).message;
     }
     expect(message).toBe('only Tensors of floating point dtype can require gradients');
+  });
+});
+
+describe("typed arrays without a copy (Note [Storage over a caller's buffer])", () => {
+  it('torch.from shares a typed array both ways', () => {
+    const a = new Float32Array([1, 2, 3, 4]);
+    const t = torch.from(a);
+    expect(t.dtype).toBe(torch.float32);
+    t.mul_(2);
+    expect(Array.from(a)).toEqual([2, 4, 6, 8]);
+    a[0] = 100;
+    expect(t.tolist()).toEqual([100, 4, 6, 8]);
+    expect(t.add(1).tolist()).toEqual([101, 5, 7, 9]);
+    const sub = new Int32Array([9, 8, 7, 6]).subarray(1, 3);
+    const s = torch.from(sub);
+    s.fill_(0);
+    expect(Array.from(new Int32Array(sub.buffer))).toEqual([9, 0, 0, 6]);
+  });
+
+  it("maps each typed array to its dtype, and copies what is not aten-ts's layout", () => {
+    expect(torch.from(new Float64Array([1])).dtype).toBe(torch.float64);
+    expect(torch.from(new Int8Array([1])).dtype).toBe(torch.int8);
+    expect(torch.from(new Uint8Array([1, 0]), { dtype: torch.bool }).tolist()).toEqual([true, false]);
+    const f64 = new Float64Array([1, 2]);
+    const asLong = torch.from(f64, { dtype: torch.int64 });
+    asLong.add_(1);
+    expect(Array.from(f64)).toEqual([2, 3]);
+    const big = new BigInt64Array([5n, -6n]);
+    const t = torch.from(big);
+    expect(t.dtype).toBe(torch.int64);
+    t.fill_(0);
+    expect(Array.from(big)).toEqual([5n, -6n]);
+    expect(() => torch.frombuffer(new ArrayBuffer(16), { dtype: torch.int64 })).toThrow('aten-ts stores int64 as doubles');
+  });
+
+  it('frombuffer shares an ArrayBuffer', () => {
+    const buf = new ArrayBuffer(16);
+    torch.frombuffer(buf, { dtype: 'int32' }).fill_(7);
+    expect(Array.from(new Int32Array(buf))).toEqual([7, 7, 7, 7]);
+    expect(torch.frombuffer(buf, { dtype: 'float32', requires_grad: true }).requiresGrad).toBe(true);
+  });
+
+  it('numpy() is a typed array over a contiguous tensor', () => {
+    const n = torch.arange(6, { dtype: torch.float32 }).view(2, 3);
+    const a = n.numpy();
+    expect(a).toBeInstanceOf(Float32Array);
+    expect(Array.from(a)).toEqual([0, 1, 2, 3, 4, 5]);
+    a[0] = 42;
+    expect(n.tolist()).toEqual([
+      [42, 1, 2],
+      [3, 4, 5],
+    ]);
+    expect(Array.from(n.narrow(0, 1, 1).numpy())).toEqual([3, 4, 5]);
+    expect(torch.arange(3).numpy()).toBeInstanceOf(Float64Array);
+    expect(() => n.t().numpy()).toThrow('use x.contiguous().numpy()');
+    expect(() => torch.ones(2, { requires_grad: true }).numpy()).toThrow(
+      "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+    );
+    expect(() => torch.ones(2, { device: 'meta' }).numpy()).toThrow("can't convert meta device type tensor to numpy");
   });
 });

@@ -204,6 +204,13 @@ case('index_select_out', lambda: torch.index_select(m, 0, torch.tensor([1]), out
 case('index_select_out_double', lambda: torch.index_select(m, 0, torch.tensor([1]), out=torch.empty(0, dtype=torch.float64)))
 case('masked_select_out', lambda: torch.masked_select(m, m > 0, out=torch.empty(0)))
 case('masked_select_out_double', lambda: torch.masked_select(m, m > 0, out=torch.empty(0, dtype=torch.float64)))
+# ---- frombuffer ----------------------------------------------------------------------------------------------
+case('frombuffer_int32', lambda: torch.frombuffer(bytearray(b'\x01\x00\x00\x00\x02\x00\x00\x00'), dtype=torch.int32))
+case('frombuffer_offset_count', lambda: torch.frombuffer(bytearray(range(8)), dtype=torch.int16, offset=2, count=2))
+case('frombuffer_bad_len', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32))
+case('frombuffer_bad_offset', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, offset=12))
+case('frombuffer_bad_count', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, count=3))
+case('frombuffer_zero_count', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, count=0))
 case('mse_loss_bad_reduction', lambda: F.mse_loss(inp, tgt, reduction='avg'))
 
 out = {
