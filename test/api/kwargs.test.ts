@@ -66,6 +66,8 @@ const m = (): Tensor =>
     ],
     { dtype: torch.float32 },
   );
+const gx = (): Tensor => torch.tensor([1.5, 2.5], { requires_grad: true });
+const gt = (): Tensor => torch.tensor([2, 3], { dtype: torch.float32 });
 const cls = (): Tensor => torch.tensor([2, 0]);
 const prob = (): Tensor =>
   torch.tensor(
@@ -188,6 +190,20 @@ const CASES: Record<string, () => unknown> = {
   frombuffer_bad_offset: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, offset: 12 }),
   frombuffer_bad_count: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, count: 3 }),
   frombuffer_zero_count: () => torch.frombuffer(new ArrayBuffer(10), { dtype: torch.float32, count: 0 }),
+  gf_pow_scalar: () => gx().pow(2),
+  gf_pow_tensor: () => gx().pow(gt()),
+  gf_pow_scalar_base: () => torch.pow(2, gx()),
+  gf_div_mode: () => gx().div(gt(), { rounding_mode: 'floor' }),
+  gf_remainder_tensor: () => gx().remainder(gt()),
+  gf_remainder_scalar: () => gx().remainder(2),
+  gf_fmod_tensor: () => gx().fmod(gt()),
+  gf_fmod_scalar: () => gx().fmod(2),
+  gf_clamp_scalar: () => gx().clamp(0, 2),
+  gf_clamp_tensor: () => gx().clamp(gt(), gt()),
+  gf_index_put: () =>
+    gx()
+      .clone()
+      .index_put([torch.tensor([0])], torch.tensor(1, { dtype: torch.float32 })),
   max_all: () => torch.max(v()),
   min_all_method: () => v().min(),
   max_all_empty: () => torch.max(torch.ones(0)),

@@ -211,6 +211,20 @@ case('frombuffer_bad_len', lambda: torch.frombuffer(bytearray(10), dtype=torch.f
 case('frombuffer_bad_offset', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, offset=12))
 case('frombuffer_bad_count', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, count=3))
 case('frombuffer_zero_count', lambda: torch.frombuffer(bytearray(10), dtype=torch.float32, count=0))
+# ---- grad_fn names (numbering as PyTorch's derivatives.yaml) ---------------------------------------------------
+gx = torch.tensor([1.5, 2.5], requires_grad=True)
+gt = torch.tensor([2.0, 3.0])
+case('gf_pow_scalar', lambda: gx.pow(2))
+case('gf_pow_tensor', lambda: gx.pow(gt))
+case('gf_pow_scalar_base', lambda: torch.pow(2, gx))
+case('gf_div_mode', lambda: gx.div(gt, rounding_mode='floor'))
+case('gf_remainder_tensor', lambda: gx.remainder(gt))
+case('gf_remainder_scalar', lambda: gx.remainder(2))
+case('gf_fmod_tensor', lambda: gx.fmod(gt))
+case('gf_fmod_scalar', lambda: gx.fmod(2))
+case('gf_clamp_scalar', lambda: gx.clamp(0, 2))
+case('gf_clamp_tensor', lambda: gx.clamp(gt, gt))
+case('gf_index_put', lambda: gx.clone().index_put((torch.tensor([0]),), torch.tensor(1.0)))
 case('mse_loss_bad_reduction', lambda: F.mse_loss(inp, tgt, reduction='avg'))
 
 out = {
