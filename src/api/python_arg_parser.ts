@@ -9,19 +9,16 @@ import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
 import { Generator } from '../random/index.js';
 import { TENSOR_BRAND, Tensor } from '../tensor/Tensor.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
+import { isKw, normalizeKw, typedKey, unexpectedKw, type Kw } from '../c10/Kwargs.js';
 
-/** The trailing options object of a call: keyword arguments by their schema names. */
-export type Kw = Record<string, unknown>;
+// The option-key rule (snake_case, camelCase accepted, unknown keys rejected) is c10's, Note [Option keys] in
+// src/c10/Kwargs.ts, so the floors below the front end (autograd's backward and grad) share it.
+export { isKw, normalizeKw, parseKw, snakeCase, typedKey, unexpectedKw, type Kw } from '../c10/Kwargs.js';
 
 /** A dtype option: a ScalarType or its Python name (`'float32'`, `'int64'`). */
 export type DtypeLike = ScalarType | string;
 /** A device option: a Device or its string (`'cpu'`, `'meta'`). */
 export type DeviceLike = Device | string;
-
-/** True for a plain object given as the trailing options object (never a Tensor, Device, array, ...). */
-export function isKw(v: unknown): v is Kw {
-  return typeof v === 'object' && v !== null && (v.constructor === Object || Object.getPrototypeOf(v) === null);
-}
 
 export function isTensor(v: unknown): v is Tensor {
   // See Note [Tensor brand check].
@@ -92,6 +89,20 @@ export function toIntList(v: unknown): number[] {
   return [...(v as readonly number[])];
 }
 
+/**
+ * The positional arguments of an overload whose parameters are `names`: `a[0..n)` as given, then each later
+ * parameter looked up in the options object by name (Note [Every argument by keyword] in
+ * src/codegen/api/python.ts). Returns `a` itself when the options object names none of them.
+ */
+export function kwPositional(a: readonly unknown[], n: number, o: Kw, names: readonly string[]): readonly unknown[] {
+  let last = -1;
+  for (let i = n; i < names.length; i++) if (o[names[i]!] !== undefined) last = i;
+  if (last < 0) return a;
+  const p = a.slice(0, n);
+  for (let i = n; i <= last; i++) p.push(o[names[i]!]);
+  return p;
+}
+
 /** True if every key of the keyword object is one an overload accepts (undefined values are not given). */
 export function kwFits(o: Kw, allowed: readonly string[]): boolean {
   for (const k of Object.keys(o)) if (o[k] !== undefined && !allowed.includes(k)) return false;
@@ -101,6 +112,21 @@ export function kwFits(o: Kw, allowed: readonly string[]): boolean {
 /** An `int[N]` argument: a list as given, or one int repeated N times (Note [Fixed-size int lists take a single int]). */
 export function toIntListN(v: unknown, n: number): number[] {
   return typeof v === 'number' ? new Array<number>(n).fill(v) : [...(v as readonly number[])];
+}
+
+/** An `int reduction` argument: at::Reduction's int, or its name as torch.nn.functional takes it (Note [Reduction by name] in src/codegen/api/python.ts). */
+export function toReduction(v: unknown): number {
+  if (typeof v !== 'string') return v as number;
+  switch (v) {
+    case 'none':
+      return 0;
+    case 'mean':
+      return 1;
+    case 'sum':
+      return 2;
+    default:
+      throw new Error(`${v} is not a valid value for reduction`);
+  }
 }
 
 export function toDtype(v: unknown): ScalarType {
@@ -151,7 +177,7 @@ export function checkOutTuple(name: string, v: unknown, n: number, position: num
 export function checkKw(name: string, o: Kw, allowed: readonly string[], positional: readonly string[], given: number): void {
   for (const k of Object.keys(o)) {
     if (o[k] === undefined) continue;
-    if (!allowed.includes(k)) throw new TypeError(`${name}() got an unexpected keyword argument '${k}'`);
+    if (!allowed.includes(k)) unexpectedKw(name, o, k);
     const i = positional.indexOf(k);
     if (i >= 0 && i < given) throw new TypeError(`${name}() got multiple values for argument '${k}'`);
   }
@@ -170,7 +196,7 @@ export function noMatch(name: string, args: readonly unknown[], signatures: read
   const got: string[] = [];
   for (const a of args) {
     if (isKw(a)) {
-      for (const k of Object.keys(a)) if (a[k] !== undefined) got.push(`${k}=${typeName(a[k])}`);
+      for (const k of Object.keys(a)) if (a[k] !== undefined) got.push(`${typedKey(a, k)}=${typeName(a[k])}`);
     } else {
       got.push(typeName(a));
     }
@@ -258,7 +284,7 @@ export function badCall(
   let nargs = a.length;
   while (nargs > 0 && a[nargs - 1] === undefined) nargs--;
   let o: Kw | undefined;
-  if (nargs > 0 && isKw(a[nargs - 1])) o = a[--nargs] as Kw;
+  if (nargs > 0 && isKw(a[nargs - 1])) o = normalizeKw(name, a[--nargs] as Kw);
   let maxPos = 0;
   for (const p of params) if (!p.kwOnly) maxPos++;
   if (nargs > maxPos && !varargs) extraArgs(name, params, nargs);
@@ -308,7 +334,7 @@ export function badCall(
     for (const k of Object.keys(o)) {
       if (o[k] === undefined || used.has(k)) continue;
       const i = params.findIndex((p) => p.name === k);
-      if (i < 0) throw new TypeError(`${name}() got an unexpected keyword argument '${k}'`);
+      if (i < 0) unexpectedKw(name, o, k);
       if (i < nargs) throw new TypeError(`${name}() got multiple values for argument '${k}'`);
     }
   }

@@ -14,8 +14,30 @@ import { installVariableHooks, registerAutograd } from '../autograd/register.js'
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { registerAten } from '../aten/register.js';
 import { Device } from '../c10/Device.js';
-import { scalarTypeOfNumber } from '../c10/Scalar.js';
-import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
+import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
+import type { Layout } from '../c10/Layout.js';
+import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
+import { canCast } from '../iter/resultType.js';
+import { resizeOutput, restride } from '../iter/Resize.js';
+import { warn } from '../c10/Warning.js';
+import { sameSizes } from '../tensor/ExpandUtils.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
+import {
+  isDevice,
+  isDtype,
+  isInt,
+  isIntList,
+  isKw,
+  isScalar,
+  normalizeKw,
+  isTensor,
+  noMatch,
+  parseKw,
+  toDevice,
+  toDtype,
+  typeName,
+  type Kw,
+} from './python_arg_parser.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { aten } from '../generated/Operators.js';
 import { installTensorMethods } from '../generated/methods.js';
@@ -23,7 +45,13 @@ import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
-import { cat as catBinding } from '../generated/functions.js';
+import {
+  cat as catBinding,
+  gather as gatherBinding,
+  index_select as indexSelectBinding,
+  masked_select as maskedSelectBinding,
+  nonzero as nonzeroBinding,
+} from '../generated/functions.js';
 import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
 
 export { scope } from '../tensor/StorageScope.js';
@@ -41,76 +69,147 @@ Dispatcher.addStaticInitializer(registerAten);
 Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
+installNonzeroAsTuple();
 setKernelBackend('wasm');
 
-/** The keyword arguments of factories. */
+/**
+ * The keyword arguments of factories: PyTorch's names, each also in camelCase (Note [Option keys] in
+ * src/c10/Kwargs.ts).
+ */
 export interface TensorOptions {
-  dtype?: ScalarType | string;
-  device?: Device | string;
-  requiresGrad?: boolean;
-  /** PyTorch's spelling of `requiresGrad` (the generated factories take this one). */
+  dtype?: ScalarType | string | null;
+  device?: Device | string | null;
+  layout?: Layout | null;
+  pin_memory?: boolean | null;
+  pinMemory?: boolean | null;
   requires_grad?: boolean;
+  requiresGrad?: boolean;
 }
 
 /** Factories that sample also take a generator (default: the process-wide one, see `manualSeed`). */
 export interface RandomOptions extends TensorOptions {
-  generator?: Generator;
+  generator?: Generator | null;
 }
 
-type SizeArgs = (number | readonly number[] | TensorOptions)[];
+const FACTORY_KEYS = ['dtype', 'device', 'layout', 'pin_memory', 'requires_grad'];
+const RANDOM_KEYS = [...FACTORY_KEYS, 'generator'];
 
-function dtypeOf(options: TensorOptions | undefined): ScalarType | null {
-  const d = options?.dtype;
-  if (d === undefined) return null;
-  return typeof d === 'string' ? parseScalarType(d) : d;
+type SizeArgs = (number | readonly number[] | RandomOptions)[];
+
+function dtypeOf(o: Kw): ScalarType | null {
+  const d = o.dtype;
+  if (d === undefined || d === null) return null;
+  if (!isDtype(d)) throw new TypeError(`argument 'dtype' must be torch.dtype, not ${typeName(d)}`);
+  return toDtype(d);
 }
 
-function deviceOf(options: TensorOptions | undefined): Device | null {
-  const d = options?.device;
-  if (d === undefined) return null;
-  return typeof d === 'string' ? Device.parse(d) : d;
+function deviceOf(o: Kw): Device | null {
+  const d = o.device;
+  if (d === undefined || d === null) return null;
+  if (!isDevice(d)) throw new TypeError(`argument 'device' must be torch.device, not ${typeName(d)}`);
+  return toDevice(d);
 }
 
-function finish(t: Tensor, options: TensorOptions | undefined): Tensor {
-  if (options?.requiresGrad === true || options?.requires_grad === true) setFactoryRequiresGrad(t);
+function finish(t: Tensor, o: Kw): Tensor {
+  if (o.requires_grad === true) setFactoryRequiresGrad(t);
   return t;
 }
 
-/** Splits `(2, 3, { dtype })` or `([2, 3], { dtype })` into sizes and options. */
-function sizeAndOptions(args: SizeArgs): { size: number[]; options: TensorOptions | undefined } {
-  let options: TensorOptions | undefined;
+/** The trailing options object of a hand-written factory, parsed (Note [Option keys]); `{}` without one. */
+function trailingKw(name: string, args: unknown[], allowed: readonly string[]): Kw {
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
   const last = args[args.length - 1];
-  if (last !== undefined && typeof last === 'object' && !Array.isArray(last)) {
-    options = last as TensorOptions;
-    args = args.slice(0, -1);
-  }
-  if (args.length === 1 && Array.isArray(args[0])) return { size: [...(args[0] as readonly number[])], options };
-  for (const a of args) {
-    if (typeof a !== 'number') throw new TypeError(`expected sizes as numbers or one array of numbers, got ${JSON.stringify(a)}`);
-  }
-  return { size: args as number[], options };
+  return isKw(last) ? parseKw(name, args.pop(), allowed) : {};
 }
 
-/** `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with optional options last. */
-export function arange(...args: (number | TensorOptions)[]): Tensor {
-  const options = typeof args[args.length - 1] === 'object' ? (args.pop() as TensorOptions) : undefined;
-  const nums = args as number[];
-  const [start, end, step] = nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] as number, nums[1] as number, nums[2] ?? 1];
-  return finish(aten().arange_start_step.call(start, end, step, dtypeOf(options), null, deviceOf(options), null), options);
+/** Splits `(2, 3, { dtype })`, `([2, 3], { dtype })` or `({ size: [2, 3], dtype })` into sizes and options. */
+function sizeAndOptions(name: string, args: SizeArgs, allowed: readonly string[]): { size: number[]; o: Kw } {
+  const rest = [...args] as unknown[];
+  const o = trailingKw(name, rest, ['size', ...allowed]);
+  if (o.size !== undefined) {
+    if (rest.length > 0) throw new TypeError(`${name}() got multiple values for argument 'size'`);
+    rest.push(o.size);
+  }
+  if (rest.length === 1 && Array.isArray(rest[0])) rest.splice(0, 1, ...(rest[0] as unknown[]));
+  for (const a of rest) {
+    if (!isInt(a)) throw new TypeError(`${name}(): argument 'size' must be tuple of ints, but found element of type ${typeName(a)}`);
+  }
+  return { size: rest as number[], o };
+}
+
+const ARANGE_KEYS = [...FACTORY_KEYS, 'start', 'end', 'step', 'out'];
+const ARANGE_SIGS = [
+  '(Number end, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)',
+  '(Number start, Number end, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)',
+  '(Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)',
+];
+
+/**
+ * `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with options last; any of them by
+ * keyword (`arange(0, { end: 5 })`), and `out` (resized to the result, as PyTorch's arange_out does).
+ */
+export function arange(...args: (number | (TensorOptions & { start?: number; end?: number; step?: number; out?: Tensor }))[]): Tensor {
+  const rest = [...args] as unknown[];
+  while (rest.length > 0 && rest[rest.length - 1] === undefined) rest.pop();
+  const raw = rest[rest.length - 1];
+  const o = isKw(raw) ? normalizeKw('arange', rest.pop() as Kw) : {};
+  // Three Python signatures: a key none of them takes is the "invalid combination" text.
+  for (const k of Object.keys(o)) {
+    if (o[k] !== undefined && !ARANGE_KEYS.includes(k)) noMatch('arange', args, ARANGE_SIGS);
+  }
+  const nums: unknown[] = [...rest];
+  if (nums.length === 1 && o.end === undefined && o.start === undefined) nums.unshift(0);
+  (['start', 'end', 'step'] as const).forEach((k, i) => {
+    if (o[k] === undefined) return;
+    if (i < nums.length) throw new TypeError(`arange() got multiple values for argument '${k}'`);
+    while (nums.length < i) nums.push(nums.length === 0 ? 0 : undefined);
+    nums[i] = o[k];
+  });
+  if (nums.length === 1 && o.start !== undefined) nums.push(undefined);
+  if (nums.length < 2 || nums.length > 3 || !nums.every((v) => v === undefined || isScalar(v)) || nums[1] === undefined) {
+    noMatch('arange', args, ARANGE_SIGS);
+  }
+  const out = o.out as Tensor | null | undefined;
+  if (out !== undefined && out !== null && !isTensor(out))
+    throw new TypeError(`arange(): argument 'out' must be Tensor, not ${typeName(out)}`);
+  const [start, end, step] = [nums[0] as number, nums[1] as number, (nums[2] as number | undefined) ?? 1];
+  const dtype = dtypeOf(o) ?? (out ? out.dtype : null);
+  const r = aten().arange_start_step.call(start, end, step, dtype, null, deviceOf(o) ?? (out ? out.device : null), null);
+  if (dtype === null) markInt64FromNumbers(r); // See Note [Messages from the integral-number rule].
+  if (out === undefined || out === null) return finish(r, o);
+  // RangeFactories.cpp's arange_out: its own warning (not the out= deprecation one), resize, fill.
+  if (out.numel !== r.numel) {
+    if (out.numel > 0) {
+      warn(
+        `The number of elements in the out tensor of shape [${out.sizes.join(', ')}] is ${out.numel} which does not match the ` +
+          `computed number of elements ${r.numel}. Note that this may occur as a result of rounding error. The out tensor will ` +
+          `be resized to a tensor of shape (${r.numel},).`,
+      );
+    }
+  }
+  if (!sameSizes(out.sizes, r.sizes)) restride(out, r.sizes, contiguousStrides(r.sizes));
+  aten().copy_.call(out, r, false);
+  return out;
 }
 
 /** `eye(n)` or `eye(n, m)`: aten-ts declares only `eye.m`, so `eye(n)` is bound here. */
 export function eye(n: number, m?: number | TensorOptions, options?: TensorOptions): Tensor {
-  if (typeof m === 'object') [m, options] = [undefined, m];
-  return finish(aten().eye_m.call(n, m ?? n, dtypeOf(options), null, deviceOf(options), null), options);
+  const rest: unknown[] = [n, m, options];
+  const o = trailingKw('eye', rest, ['n', 'm', ...FACTORY_KEYS]);
+  const nn = (rest[0] ?? o.n) as number;
+  const mm = (rest[1] ?? o.m ?? nn) as number;
+  if (!isInt(nn)) throw new TypeError(`eye(): argument 'n' must be int, not ${typeName(nn)}`);
+  if (!isInt(mm)) throw new TypeError(`eye(): argument 'm' must be int, not ${typeName(mm)}`);
+  return finish(aten().eye_m.call(nn, mm, dtypeOf(o), null, deviceOf(o), null), o);
 }
 
 /**
- * `torch.tensor(data, { dtype, device, requiresGrad })`: a tensor from nested arrays, with PyTorch's dtype
+ * `torch.tensor(data, { dtype, device, requires_grad })`: a tensor from nested arrays, with PyTorch's dtype
  * inference (bool for booleans, int64 for integers, the default float dtype otherwise; see Note
  * [JavaScript numbers as Python scalars]).
  */
 export function tensor(data: NestedList, options?: TensorOptions): Tensor {
+  const o = parseKw('tensor', options, ['dtype', 'device', 'requires_grad', 'pin_memory']);
   const sizes: number[] = [];
   for (let level: NestedList = data; Array.isArray(level); level = (level as NestedList[])[0] as NestedList) {
     sizes.push(level.length);
@@ -129,7 +228,8 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
     for (const x of v) walk(x, dim + 1);
   };
   walk(data, 0);
-  let dtype = dtypeOf(options);
+  let dtype = dtypeOf(o);
+  const inferred = dtype === null;
   if (dtype === null) {
     dtype = flat.length === 0 ? getDefaultDtype() : ScalarType.Bool;
     for (const v of flat) {
@@ -141,53 +241,210 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
       if (t === ScalarType.Long) dtype = ScalarType.Long;
     }
   }
-  const device = deviceOf(options);
+  const device = deviceOf(o);
   const out = aten().empty_memory_format.call(sizes, dtype, null, device, null, null);
   if (!out.isMeta()) {
     const { data, base, lanes } = out.dataView();
     flat.forEach((v, i) => writeElement(dtype, data, base + i * lanes, v));
   }
-  return finish(out, options);
+  // See Note [Messages from the integral-number rule].
+  if (inferred && dtype === ScalarType.Long) markInt64FromNumbers(out);
+  return finish(out, o);
 }
 
 /** `torch.rand(*size)`: uniform samples in [0, 1), PyTorch's values for the same generator state. */
-export function rand(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
-  const { size, options } = sizeAndOptions(args);
-  const o = options as RandomOptions | undefined;
-  return finish(aten().rand_generator.call(size, o?.generator ?? null, dtypeOf(o), null, deviceOf(o), null), o);
+export function rand(...args: (number | readonly number[] | (RandomOptions & { size?: readonly number[] }))[]): Tensor {
+  const { size, o } = sizeAndOptions('rand', args, RANDOM_KEYS);
+  return finish(
+    aten().rand_generator.call(size, (o.generator as Generator | null | undefined) ?? null, dtypeOf(o), null, deviceOf(o), null),
+    o,
+  );
 }
 
 /** `torch.randn(*size)`: standard normal samples. */
-export function randn(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
-  const { size, options } = sizeAndOptions(args);
-  const o = options as RandomOptions | undefined;
-  return finish(aten().randn_generator.call(size, o?.generator ?? null, dtypeOf(o), null, deviceOf(o), null), o);
+export function randn(...args: (number | readonly number[] | (RandomOptions & { size?: readonly number[] }))[]): Tensor {
+  const { size, o } = sizeAndOptions('randn', args, RANDOM_KEYS);
+  return finish(
+    aten().randn_generator.call(size, (o.generator as Generator | null | undefined) ?? null, dtypeOf(o), null, deviceOf(o), null),
+    o,
+  );
 }
 
-/** `torch.randint(low, high, size)` or `torch.randint(high, size)`: integers in [low, high), int64 by default. */
-export function randint(...args: (number | readonly number[] | RandomOptions)[]): Tensor {
-  const options =
-    typeof args[args.length - 1] === 'object' && !Array.isArray(args[args.length - 1]) ? (args.pop() as RandomOptions) : undefined;
-  const [low, high, size] = args.length === 2 ? [0, args[0] as number, args[1] as number[]] : (args as [number, number, number[]]);
+/** `torch.randint(low=0, high, size)`: integers in [low, high), int64 by default; any argument also by keyword. */
+export function randint(
+  ...args: (number | readonly number[] | (RandomOptions & { low?: number; high?: number; size?: readonly number[] }))[]
+): Tensor {
+  const rest = [...args] as unknown[];
+  const o = trailingKw('randint', rest, ['low', 'high', 'size', ...RANDOM_KEYS]);
+  // Python's two signatures: (high, size) and (low, high, size); keywords fill what is not positional.
+  const names =
+    rest.length + (o.low === undefined ? 0 : 1) + (o.high === undefined ? 0 : 1) + (o.size === undefined ? 0 : 1) === 2 &&
+    o.low === undefined
+      ? ['high', 'size']
+      : ['low', 'high', 'size'];
+  const v: Record<string, unknown> = { low: 0 };
+  names.forEach((k, i) => {
+    if (i < rest.length) {
+      if (o[k] !== undefined) throw new TypeError(`randint() got multiple values for argument '${k}'`);
+      v[k] = rest[i];
+    } else if (o[k] !== undefined) v[k] = o[k];
+  });
+  if (rest.length > names.length) throw new TypeError(`randint() takes at most 3 positional arguments (${rest.length} given)`);
+  for (const k of ['low', 'high']) if (!isInt(v[k])) throw new TypeError(`randint(): argument '${k}' must be int, not ${typeName(v[k])}`);
+  if (!isIntList(v.size)) throw new TypeError(`randint(): argument 'size' must be tuple of ints, not ${typeName(v.size)}`);
   return finish(
-    aten().randint_low_generator.call(low, high, [...size], options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null),
-    options,
+    aten().randint_low_generator.call(
+      v.low as number,
+      v.high as number,
+      [...(v.size as number[])],
+      (o.generator as Generator | null | undefined) ?? null,
+      dtypeOf(o),
+      null,
+      deviceOf(o),
+      null,
+    ),
+    o,
   );
 }
 
 /** `torch.randperm(n)`: a random permutation of 0..n-1, int64 by default. */
-export function randperm(n: number, options?: RandomOptions): Tensor {
-  return finish(aten().randperm_generator.call(n, options?.generator ?? null, dtypeOf(options), null, deviceOf(options), null), options);
+export function randperm(n: number | (RandomOptions & { n: number }), options?: RandomOptions): Tensor {
+  const rest: unknown[] = [n, options];
+  const o = trailingKw('randperm', rest, ['n', ...RANDOM_KEYS]);
+  if (o.n !== undefined && rest.length > 0) throw new TypeError("randperm() got multiple values for argument 'n'");
+  const k = rest.length > 0 ? rest[0] : o.n;
+  if (!isInt(k)) throw new TypeError(`randperm(): argument 'n' must be int, not ${typeName(k)}`);
+  return finish(
+    aten().randperm_generator.call(k as number, (o.generator as Generator | null | undefined) ?? null, dtypeOf(o), null, deviceOf(o), null),
+    o,
+  );
 }
 
+// Note [out= without an out overload]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch has `cat.out`, `gather.out`, `index_select.out`, `masked_select.out`; aten-ts declares only the
+// functional overloads, so `out` is handled here: the functional result is computed, checked against `out` as
+// PyTorch's out kernel checks it (its dtype rule and text), then `out` is resized as `resize_output` does (with
+// its deprecation warning when it had elements) and the result copied in. `out` is returned.
+type OutRule = (out: Tensor, r: Tensor) => void;
+
+function withOut<F>(name: string, f: F, rule: OutRule): F {
+  return ((...a: unknown[]) => {
+    let n = a.length;
+    while (n > 0 && a[n - 1] === undefined) n--;
+    const last = a[n - 1];
+    if (n === 0 || !isKw(last)) return (f as (...args: unknown[]) => unknown)(...a);
+    const o = normalizeKw(name, last);
+    if (o.out === undefined || o.out === null) return (f as (...args: unknown[]) => unknown)(...a);
+    const out = o.out;
+    if (!isTensor(out)) throw new TypeError(`${name}(): argument 'out' must be Tensor, not ${typeName(out)}`);
+    const rest = { ...o };
+    delete rest.out;
+    const r = (f as (...args: unknown[]) => unknown)(...a.slice(0, n - 1), rest) as Tensor;
+    rule(out, r);
+    resizeOutput(out, r.sizes);
+    aten().copy_.call(out, r, false);
+    return out;
+  }) as F;
+}
+
+const sameDtype =
+  (name: string): OutRule =>
+  (out, r) => {
+    if (out.dtype !== r.dtype) throw new Error(`${name}(): self and result must have the same scalar type`);
+  };
+
 /**
- * `torch.cat(tensors, dim=0)`: the generated binding, with the empty-list check PyTorch's Python binding makes
- * before dispatching (an empty list has no tensor to dispatch on).
+ * `torch.cat(tensors, dim=0, *, out=None)`: the generated binding, with the empty-list check PyTorch's Python
+ * binding makes before dispatching (an empty list has no tensor to dispatch on), and `out`.
  */
-export const cat: typeof catBinding = ((...a: unknown[]) => {
-  if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
-  return (catBinding as (...args: unknown[]) => unknown)(...a);
-}) as typeof catBinding;
+export const cat: typeof catBinding &
+  ((tensors: readonly Tensor[], options: { dim?: number; out?: Tensor | null }) => Tensor) &
+  ((tensors: readonly Tensor[], dim: number, options: { out?: Tensor | null }) => Tensor) = withOut(
+  'cat',
+  ((...a: unknown[]) => {
+    if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
+    return (catBinding as (...args: unknown[]) => unknown)(...a);
+  }) as typeof catBinding,
+  (out, r) => {
+    if (!canCast(r.dtype, out.dtype)) {
+      throw new Error(
+        `result type ${scalarTypeToString(r.dtype)} can't be cast to the desired output type ${scalarTypeToString(out.dtype)}`,
+      );
+    }
+  },
+);
+
+/** `torch.gather(input, dim, index, *, sparse_grad=False, out=None)`. */
+export const gather: typeof gatherBinding &
+  ((input: Tensor, dim: number, index: Tensor, options: { sparse_grad?: boolean; out?: Tensor | null }) => Tensor) = withOut(
+  'gather',
+  gatherBinding,
+  (out, r) => {
+    if (out.dtype !== r.dtype) {
+      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+    }
+  },
+);
+
+/** `torch.index_select(input, dim, index, *, out=None)`. */
+export const index_select: typeof indexSelectBinding &
+  ((input: Tensor, dim: number, index: Tensor, options: { out?: Tensor | null }) => Tensor) = withOut(
+  'index_select',
+  indexSelectBinding,
+  sameDtype('index_select'),
+);
+
+/** `torch.masked_select(input, mask, *, out=None)`. */
+export const masked_select: typeof maskedSelectBinding & ((input: Tensor, mask: Tensor, options: { out?: Tensor | null }) => Tensor) =
+  withOut('masked_select', maskedSelectBinding, sameDtype('masked_select'));
+
+/**
+ * `torch.nonzero(input, *, as_tuple=False, out=None)`: with `as_tuple`, one index tensor per dimension (a 0-dim
+ * input counts as 1-dim), as PyTorch's binding does through nonzero_numpy. `x.nonzero({ as_tuple: true })`
+ * works the same at run time.
+ */
+export function nonzero(input: Tensor, options?: { as_tuple?: false; asTuple?: false; out?: Tensor }): Tensor;
+export function nonzero(input: Tensor, options: { as_tuple: true } | { asTuple: true }): Tensor[];
+export function nonzero(...a: unknown[]): Tensor | Tensor[] {
+  const last = a[a.length - 1];
+  if (a.length === 2 && isKw(last)) {
+    const o = normalizeKw('nonzero', last);
+    if (o.as_tuple === true) {
+      if (o.out !== undefined) throw new TypeError("nonzero() got an unexpected keyword argument 'out'");
+      const x = a[0] as Tensor;
+      // PyTorch's nonzero is column-major, so each of its columns is contiguous.
+      return (x.dim() === 0 ? x.unsqueeze(0) : x)
+        .nonzero()
+        .unbind(1)
+        .map((t) => t.contiguous());
+    }
+    const rest = { ...o };
+    delete rest.as_tuple;
+    return (withOut('nonzero', nonzeroBinding, sameDtype('nonzero')) as (...args: unknown[]) => Tensor)(a[0], rest);
+  }
+  return (nonzeroBinding as (...args: unknown[]) => Tensor)(...a);
+}
+
+/** `x.nonzero({ as_tuple: true })`: the generated method, with the `as_tuple` keyword of PyTorch's binding. */
+function installNonzeroAsTuple(): void {
+  const generated = (Tensor.prototype as unknown as { nonzero: (...a: unknown[]) => Tensor }).nonzero;
+  Object.defineProperty(Tensor.prototype, 'nonzero', {
+    value: function (this: Tensor, ...a: unknown[]): Tensor | Tensor[] {
+      if (a.length === 1 && isKw(a[0]) && normalizeKw('nonzero', a[0]).as_tuple !== undefined) {
+        const o = { ...normalizeKw('nonzero', a[0]) };
+        if (o.as_tuple !== true) delete o.as_tuple;
+        return nonzero(this, o as { as_tuple: true });
+      }
+      return generated.apply(this, a);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+export { broadcast_tensors, norm } from './functional.js';
+export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };
 

@@ -14,26 +14,51 @@ import { AccumulateGrad, GraphRoot, Node, setActiveExecInfo, stealableGrads } fr
 import { gradientEdge, materializeAutogradMeta, type Edge } from './variable.js';
 import { CustomFunctionBackward } from './customFunction.js';
 import { closeScope, escapeStorage, openScope } from '../tensor/StorageScope.js';
+import { isKw, parseKw } from '../c10/Kwargs.js';
 
+/**
+ * The keyword arguments of `Tensor.backward` (PyTorch's names; each also in camelCase, Note [Option keys] in
+ * src/c10/Kwargs.ts).
+ */
 export interface BackwardOptions {
-  /** Keep saved tensors so the graph can be differentiated again (defaults to `createGraph`). */
-  retainGraph?: boolean;
+  /** The gradient of the tensor (`gradient`), when not given positionally. */
+  gradient?: Tensor | null;
+  /** Keep saved tensors so the graph can be differentiated again (defaults to `create_graph`). */
+  retain_graph?: boolean | null;
+  retainGraph?: boolean | null;
   /** Record the backward pass itself, for higher-order gradients. */
+  create_graph?: boolean;
   createGraph?: boolean;
   /** Accumulate only into these tensors' `.grad`. */
-  inputs?: Tensor | readonly Tensor[];
+  inputs?: Tensor | readonly Tensor[] | null;
 }
 
+/** The keyword arguments of `torch.autograd.backward`. */
+export interface AutogradBackwardOptions extends Omit<BackwardOptions, 'gradient'> {
+  grad_tensors?: Tensor | readonly (Tensor | null)[] | null;
+  gradTensors?: Tensor | readonly (Tensor | null)[] | null;
+}
+
+/** The keyword arguments of `torch.autograd.grad`. */
 export interface GradOptions {
   /** Gradients of the outputs (`grad_outputs`); null entries mean ones for scalar outputs. */
+  grad_outputs?: Tensor | readonly (Tensor | null)[] | null;
   gradOutputs?: Tensor | readonly (Tensor | null)[] | null;
-  retainGraph?: boolean;
+  retain_graph?: boolean | null;
+  retainGraph?: boolean | null;
+  create_graph?: boolean;
   createGraph?: boolean;
   /** Return null for inputs the outputs do not depend on instead of raising. */
-  allowUnused?: boolean;
-  /** With allowUnused, return zeros instead of null for unused inputs (`materialize_grads`). */
+  allow_unused?: boolean | null;
+  allowUnused?: boolean | null;
+  /** With allow_unused, return zeros instead of null for unused inputs. */
+  materialize_grads?: boolean;
   materializeGrads?: boolean;
 }
+
+const BACKWARD_KEYS = ['grad_tensors', 'retain_graph', 'create_graph', 'inputs'];
+const TENSOR_BACKWARD_KEYS = ['gradient', 'retain_graph', 'create_graph', 'inputs'];
+const GRAD_KEYS = ['grad_outputs', 'retain_graph', 'create_graph', 'allow_unused', 'materialize_grads'];
 
 function sizeStr(sizes: readonly number[]): string {
   return `torch.Size([${sizes.join(', ')}])`;
@@ -363,18 +388,41 @@ function rootEdges(outputs: readonly Tensor[]): Edge[] {
   });
 }
 
-/** `torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph, inputs)`. */
+/** `Tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)`. */
+export function tensorBackward(t: Tensor, gradient?: Tensor | null | BackwardOptions, options?: BackwardOptions): void {
+  if (isKw(gradient)) [gradient, options] = [undefined, gradient as BackwardOptions];
+  const o = parseKw('Tensor.backward', options, TENSOR_BACKWARD_KEYS);
+  if (o.gradient !== undefined) {
+    if (gradient !== undefined && gradient !== null) throw new TypeError("Tensor.backward() got multiple values for argument 'gradient'");
+    gradient = o.gradient as Tensor | null;
+  }
+  backward(t, (gradient as Tensor | null | undefined) ?? null, {
+    retain_graph: o.retain_graph,
+    create_graph: o.create_graph,
+    inputs: o.inputs,
+  } as AutogradBackwardOptions);
+}
+
+/** `torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None)`. */
 export function backward(
   tensors: Tensor | readonly Tensor[],
-  gradTensors?: Tensor | readonly (Tensor | null)[] | null,
-  options: BackwardOptions = {},
+  gradTensors?: Tensor | readonly (Tensor | null)[] | null | AutogradBackwardOptions,
+  options?: AutogradBackwardOptions,
 ): void {
+  if (isKw(gradTensors)) [gradTensors, options] = [undefined, gradTensors as AutogradBackwardOptions];
+  const o = parseKw('backward', options, BACKWARD_KEYS);
+  if (o.grad_tensors !== undefined) {
+    if (gradTensors !== undefined && gradTensors !== null)
+      throw new TypeError("backward() got multiple values for argument 'grad_tensors'");
+    gradTensors = o.grad_tensors as Tensor | readonly (Tensor | null)[] | null;
+  }
   const outputs = asList(tensors);
-  const inputs = asList(options.inputs);
-  if (options.inputs !== undefined && inputs.length === 0) throw new Error('`inputs` argument to `backward()` cannot be empty.');
-  const grads = makeGrads(outputs, asList(gradTensors));
-  const createGraph = options.createGraph ?? false;
-  const keepGraph = options.retainGraph ?? createGraph;
+  const inputs = asList((o.inputs ?? undefined) as Tensor | readonly Tensor[] | undefined);
+  if (o.inputs !== undefined && o.inputs !== null && inputs.length === 0)
+    throw new Error('`inputs` argument to `backward()` cannot be empty.');
+  const grads = makeGrads(outputs, asList(gradTensors as Tensor | readonly (Tensor | null)[] | null | undefined));
+  const createGraph = (o.create_graph as boolean | undefined) ?? false;
+  const keepGraph = (o.retain_graph as boolean | null | undefined) ?? createGraph;
   const roots = rootEdges(outputs);
   // See Note [Gradients freed after backward].
   const tracked = openScope();
@@ -412,19 +460,17 @@ function runBackward(roots: Edge[], grads: (Tensor | null)[], keepGraph: boolean
 }
 
 /** `torch.autograd.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)`. */
-export function grad(
-  outputs: Tensor | readonly Tensor[],
-  inputs: Tensor | readonly Tensor[],
-  options: GradOptions = {},
-): (Tensor | null)[] {
+export function grad(outputs: Tensor | readonly Tensor[], inputs: Tensor | readonly Tensor[], options?: GradOptions): (Tensor | null)[] {
+  const o = parseKw('grad', options, GRAD_KEYS);
   const outs = asList(outputs);
   const ins = asList(inputs);
   if (ins.length === 0) throw new Error('grad requires non-empty inputs.');
-  const grads = makeGrads(outs, asList(options.gradOutputs));
-  const createGraph = options.createGraph ?? false;
-  const keepGraph = options.retainGraph ?? createGraph;
-  const allowUnused = options.allowUnused ?? options.materializeGrads ?? false;
-  if (options.materializeGrads === true && options.allowUnused === false) {
+  const grads = makeGrads(outs, asList(o.grad_outputs as Tensor | readonly (Tensor | null)[] | null | undefined));
+  const createGraph = (o.create_graph as boolean | undefined) ?? false;
+  const keepGraph = (o.retain_graph as boolean | null | undefined) ?? createGraph;
+  const materialize = o.materialize_grads === true;
+  const allowUnused = (o.allow_unused as boolean | null | undefined) ?? materialize;
+  if (materialize && o.allow_unused === false) {
     throw new Error('Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.');
   }
   const edges = ins.map((t) => {
@@ -440,6 +486,6 @@ export function grad(
         `The differentiated Tensor at index ${i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.`,
       );
     }
-    return options.materializeGrads === true ? aten().zeros_like.call(ins[i] as Tensor, null, null, null, null, null) : null;
+    return materialize ? aten().zeros_like.call(ins[i] as Tensor, null, null, null, null, null) : null;
   });
 }

@@ -1,5 +1,5 @@
 // torch.autograd: the engine's entry points, gradcheck, grad modes and the graph classes.
-export { backward, grad, type BackwardOptions, type GradOptions } from './engine.js';
+export { backward, grad, type AutogradBackwardOptions, type BackwardOptions, type GradOptions } from './engine.js';
 export { gradcheck, gradgradcheck, type GradcheckOptions } from './gradcheck.js';
 export {
   EnableGradGuard,

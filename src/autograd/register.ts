@@ -10,7 +10,7 @@ import { SCHEMAS } from '../generated/RegisterSchema.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
 import { schemaOperatorName } from '../aten/register.js';
 import { setVariableHooks } from '../tensor/VariableHooks.js';
-import { backward } from './engine.js';
+import { tensorBackward } from './engine.js';
 import { currentGradFn, registerHook, retainGrad, setGrad, setRequiresGrad } from './variable.js';
 
 /** Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten). */
@@ -38,6 +38,6 @@ export function installVariableHooks(): void {
     setGrad,
     retainGrad,
     registerHook,
-    backward: (t, gradient, options) => backward(t, gradient, options),
+    backward: (t, gradient, options) => tensorBackward(t, gradient, options),
   });
 }

@@ -5,6 +5,7 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType } from '../c10/ScalarType.js';
+import { int64Hint } from '../c10/Scalar.js';
 import { escapeStorage } from '../tensor/StorageScope.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
@@ -59,7 +60,7 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
   }
   if (flag) {
     if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
-      throw new Error('only Tensors of floating point dtype can require gradients');
+      throw new Error(`only Tensors of floating point dtype can require gradients${int64Hint(t)}`);
     }
     if (t.isInference() && !autogradState.inferenceMode) {
       throw new Error('Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
@@ -75,7 +76,7 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
  */
 export function setFactoryRequiresGrad(t: TensorImpl): void {
   if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
-    throw new Error('Only Tensors of floating point and complex dtype can require gradients');
+    throw new Error(`Only Tensors of floating point and complex dtype can require gradients${int64Hint(t)}`);
   }
   setRequiresGrad(t, true);
 }

@@ -18,3 +18,30 @@ export function scalarTypeOfNumber(v: number | boolean): ScalarType {
   if (typeof v === 'boolean') return ScalarType.Bool;
   return Number.isInteger(v) && !Object.is(v, -0) ? ScalarType.Long : ScalarType.Double;
 }
+
+// Note [Messages from the integral-number rule]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The rule above makes `torch.tensor([1.0, 2.0])` int64, where a JavaScript user often meant floats, and the
+// first sign of it is an error about an integer tensor (`requires_grad`: "Only Tensors of floating point and
+// complex dtype can require gradients"; `mean()`: "could not infer output dtype"; an in-place float result
+// that "can't be cast to the desired output type Long"). Those messages keep PyTorch's text and add how to ask
+// for a float tensor — when the int64 came from the rule: the factories that infer a dtype from JavaScript
+// numbers (`torch.tensor`, `torch.arange`) mark the storage they create, so every view of it is recognised and
+// an int64 tensor the caller asked for by dtype gets PyTorch's text alone.
+
+const INFERRED_INT64 = new WeakSet<object>();
+
+/** Marks storage whose int64 dtype was inferred from integral JavaScript numbers (Note [Messages from the integral-number rule]). */
+export function markInt64FromNumbers(t: { readonly storage: object }): void {
+  INFERRED_INT64.add(t.storage);
+}
+
+/** The hint PyTorch's text gets for a tensor made int64 by the integral-number rule; '' for any other. */
+export function int64Hint(t: { readonly storage: object; readonly dtype: ScalarType }): string {
+  return t.dtype === ScalarType.Long && INFERRED_INT64.has(t.storage) ? INT64_HINT : '';
+}
+
+/** What int64Hint adds (exported for tests that compare the PyTorch part of a message). */
+export const INT64_HINT =
+  ' (this int64 tensor was made from integral JavaScript numbers, which act as Python ints: ask for a float tensor ' +
+  'with { dtype: torch.float32 }, e.g. torch.tensor([1, 2], { dtype: torch.float32 }), or convert with x.float())';

@@ -206,10 +206,16 @@ const BY_NAME: ReadonlyMap<string, ScalarType> = (() => {
   return m;
 })();
 
+/** True if `name` is a dtype's name or alias (`'float32'`, `'torch.float32'`, `'double'`). */
+export function isScalarTypeName(name: string): boolean {
+  return BY_NAME.has(name);
+}
+
 /**
  * The ScalarType of a Python dtype name: `float32`, `torch.float32`, `float`, `long`, `cfloat`, ...
  * Throws naming the bad string and the valid names.
  */
+
 export function parseScalarType(name: string): ScalarType {
   const t = BY_NAME.get(name);
   if (t === undefined) {

@@ -984,6 +984,34 @@ export interface AtenOps {
   clamp_max_out: OperatorHandle<(self: Tensor, max: number | boolean, out: Tensor) => Tensor>;
   /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
   isclose: OperatorHandle<(self: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean) => Tensor>;
+  /** `max(Tensor self) -> Tensor` */
+  max: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `min(Tensor self) -> Tensor` */
+  min: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `max.other(Tensor self, Tensor other) -> Tensor` */
+  max_other: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `min.other(Tensor self, Tensor other) -> Tensor` */
+  min_other: OperatorHandle<(self: Tensor, other: Tensor) => Tensor>;
+  /** `var(Tensor self, bool unbiased=True) -> Tensor` */
+  var: OperatorHandle<(self: Tensor, unbiased: boolean) => Tensor>;
+  /** `var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
+  var_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => Tensor>;
+  /** `std(Tensor self, bool unbiased=True) -> Tensor` */
+  std: OperatorHandle<(self: Tensor, unbiased: boolean) => Tensor>;
+  /** `std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
+  std_dim: OperatorHandle<(self: Tensor, dim: Opt<number[]>, unbiased: boolean, keepdim: boolean) => Tensor>;
+  /** `sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
+  sort_stable: OperatorHandle<(self: Tensor, stable: Opt<boolean>, dim: number, descending: boolean) => [Tensor, Tensor]>;
+  /** `argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor` */
+  argsort_stable: OperatorHandle<(self: Tensor, stable: boolean, dim: number, descending: boolean) => Tensor>;
+  /** `split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]` */
+  split_sizes: OperatorHandle<(self: Tensor, splitSize: number[], dim: number) => Tensor[]>;
+  /** `broadcast_tensors(Tensor[] tensors) -> Tensor[]` */
+  broadcast_tensors: OperatorHandle<(tensors: Tensor[]) => Tensor[]>;
+  /** `take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor` */
+  take_along_dim: OperatorHandle<(self: Tensor, indices: Tensor, dim?: Opt<number>) => Tensor>;
+  /** `narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)` */
+  narrow_Tensor: OperatorHandle<(self: Tensor, dim: number, start: Tensor, length: number) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1477,6 +1505,20 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     clamp_max_: find('aten::clamp_max_', ''),
     clamp_max_out: find('aten::clamp_max', 'out'),
     isclose: find('aten::isclose', ''),
+    max: find('aten::max', ''),
+    min: find('aten::min', ''),
+    max_other: find('aten::max', 'other'),
+    min_other: find('aten::min', 'other'),
+    var: find('aten::var', ''),
+    var_dim: find('aten::var', 'dim'),
+    std: find('aten::std', ''),
+    std_dim: find('aten::std', 'dim'),
+    sort_stable: find('aten::sort', 'stable'),
+    argsort_stable: find('aten::argsort', 'stable'),
+    split_sizes: find('aten::split', 'sizes'),
+    broadcast_tensors: find('aten::broadcast_tensors', ''),
+    take_along_dim: find('aten::take_along_dim', ''),
+    narrow_Tensor: find('aten::narrow', 'Tensor'),
   } as AtenOps;
 }
 

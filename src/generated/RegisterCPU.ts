@@ -2604,4 +2604,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   clamp_max_: cpu_clamp_max_,
   clamp_max_out: cpu_clamp_max_out,
   isclose: PointwiseOps.isclose,
+  max: ReduceOps.maxAll,
+  min: ReduceOps.minAll,
+  sort_stable: Sorting.sortStable,
 };

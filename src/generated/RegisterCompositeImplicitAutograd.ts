@@ -17,7 +17,10 @@ import * as Normalization from '../kernels/Normalization.js';
 import * as PadNd from '../kernels/PadNd.js';
 import * as Pooling from '../kernels/Pooling.js';
 import * as Pooling1d from '../kernels/Pooling1d.js';
+import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as Scalar from '../kernels/Scalar.js';
+import * as Sorting from '../kernels/Sorting.js';
+import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -68,4 +71,15 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   kl_div: Loss.klDiv,
   cosine_similarity: Distance.cosineSimilarity,
   pairwise_distance: Distance.pairwiseDistance,
+  max_other: ReduceOps.maxOther,
+  min_other: ReduceOps.minOther,
+  var: ReduceOps.varUnbiased,
+  var_dim: ReduceOps.varDim,
+  std: ReduceOps.stdUnbiased,
+  std_dim: ReduceOps.stdDim,
+  argsort_stable: Sorting.argsortStable,
+  split_sizes: TensorShape.splitSizes,
+  broadcast_tensors: TensorShape.broadcastTensors,
+  take_along_dim: TensorAdvancedIndexing.takeAlongDim,
+  narrow_Tensor: TensorShape.narrowTensor,
 };

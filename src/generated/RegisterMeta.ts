@@ -2200,4 +2200,7 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   clamp_max_: meta_clamp_max_,
   clamp_max_out: meta_clamp_max_out,
   isclose: PointwiseOps.isclose,
+  max: ReduceOps.maxAll,
+  min: ReduceOps.minAll,
+  sort_stable: Sorting.sortStable,
 };

@@ -710,13 +710,13 @@ export class DivBackward0 extends Node {
 }
 
 /** Backward of `div.Tensor_mode` (derivatives.yaml:124). */
-export class DivBackward1 extends Node {
+export class DivBackward2 extends Node {
   other_: SavedVariable = NONE;
   rounding_mode_!: Parameters<AtenOps['div_Tensor_mode']['call']>[2];
   self_: SavedVariable = NONE;
 
   name(): string {
-    return 'DivBackward1';
+    return 'DivBackward2';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1537,13 +1537,13 @@ export class WhereBackward2 extends Node {
 }
 
 /** Backward of `clamp` (derivatives.yaml:245). */
-export class ClampBackward0 extends Node {
+export class ClampBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp']['call']>[1];
   max_!: Parameters<AtenOps['clamp']['call']>[2];
 
   name(): string {
-    return 'ClampBackward0';
+    return 'ClampBackward1';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1563,13 +1563,13 @@ export class ClampBackward0 extends Node {
 }
 
 /** Backward of `clamp.Tensor` (derivatives.yaml:248). */
-export class ClampBackward1 extends Node {
+export class ClampBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
 
   name(): string {
-    return 'ClampBackward1';
+    return 'ClampBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1593,12 +1593,12 @@ export class ClampBackward1 extends Node {
 }
 
 /** Backward of `remainder.Tensor` (derivatives.yaml:253). */
-export class RemainderBackward0 extends Node {
+export class RemainderBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
 
   name(): string {
-    return 'RemainderBackward0';
+    return 'RemainderBackward1';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1619,10 +1619,10 @@ export class RemainderBackward0 extends Node {
 }
 
 /** Backward of `remainder.Scalar` (derivatives.yaml:257). */
-export class RemainderBackward1 extends Node {
+export class RemainderBackward0 extends Node {
 
   name(): string {
-    return 'RemainderBackward1';
+    return 'RemainderBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1635,12 +1635,12 @@ export class RemainderBackward1 extends Node {
 }
 
 /** Backward of `fmod.Tensor` (derivatives.yaml:260). */
-export class FmodBackward0 extends Node {
+export class FmodBackward1 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
 
   name(): string {
-    return 'FmodBackward0';
+    return 'FmodBackward1';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1661,10 +1661,10 @@ export class FmodBackward0 extends Node {
 }
 
 /** Backward of `fmod.Scalar` (derivatives.yaml:264). */
-export class FmodBackward1 extends Node {
+export class FmodBackward0 extends Node {
 
   name(): string {
-    return 'FmodBackward1';
+    return 'FmodBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1752,13 +1752,13 @@ export class LerpBackward1 extends Node {
 }
 
 /** Backward of `pow.Tensor_Tensor` (derivatives.yaml:280). */
-export class PowBackward0 extends Node {
+export class PowBackward1 extends Node {
   self_: SavedVariable = NONE;
   exponent_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
 
   name(): string {
-    return 'PowBackward0';
+    return 'PowBackward1';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -1781,12 +1781,12 @@ export class PowBackward0 extends Node {
 }
 
 /** Backward of `pow.Tensor_Scalar` (derivatives.yaml:284). */
-export class PowBackward1 extends Node {
+export class PowBackward0 extends Node {
   self_: SavedVariable = NONE;
   exponent_!: Parameters<AtenOps['pow_Tensor_Scalar']['call']>[1];
 
   name(): string {
-    return 'PowBackward1';
+    return 'PowBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -3271,13 +3271,13 @@ export class IndexPutBackward0 extends Node {
 }
 
 /** Backward of `index_put` (derivatives.yaml:478). */
-export class IndexPutBackward1 extends Node {
+export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
   values_: SavedVariable = NONE;
 
   name(): string {
-    return 'IndexPutBackward1';
+    return 'IndexPutBackward0';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -4533,6 +4533,82 @@ export class ClampMaxBackward0 extends Node {
 
   override releaseVariables(): void {
     this.self_.reset();
+  }
+}
+
+/** Backward of `max` (derivatives.yaml:657). */
+export class MaxBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MaxBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, [], false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `min` (derivatives.yaml:660). */
+export class MinBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'MinBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = amaxAminBackward(grad, self, result, [], false);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
+/** Backward of `sort.stable` (derivatives.yaml:663). */
+export class SortBackward1 extends Node {
+  dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
+  self_sizes!: number[];
+  indices_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SortBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const dim = this.dim_;
+    const self_sizes = this.self_sizes;
+    const indices = this.indices_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = valueSelectingReductionBackward(grad, dim, indices, self_sizes, true);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.indices_.reset();
   }
 }
 
@@ -6413,7 +6489,7 @@ export function autogradKernels(ops: AtenOps) {
   clamp: kernel('clamp', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.clamp.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ClampBackward0();
+    const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = min;
@@ -6426,7 +6502,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.clamp_.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ClampBackward0();
+    const gradFn = new ClampBackward1();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = min;
@@ -6442,7 +6518,7 @@ export function autogradKernels(ops: AtenOps) {
   clamp_Tensor: kernel('clamp_Tensor', (ks, self, min, max) => {
     const rg = anyRequiresGrad(self, min, max);
     if (!rg) return ops.clamp_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ClampBackward1();
+    const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.min_ = savedOpt(min);
@@ -6455,7 +6531,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, min, max);
     checkInplace(self, rg);
     if (!rg) return ops.clamp__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min, max);
-    const gradFn = new ClampBackward1();
+    const gradFn = new ClampBackward0();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(min), gradientEdge(max)]);
     gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     gradFn.min_ = savedOpt(min);
@@ -6471,7 +6547,7 @@ export function autogradKernels(ops: AtenOps) {
   remainder_Tensor: kernel('remainder_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.remainder_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new RemainderBackward0();
+    const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
@@ -6483,7 +6559,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.remainder__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new RemainderBackward0();
+    const gradFn = new RemainderBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
@@ -6498,7 +6574,7 @@ export function autogradKernels(ops: AtenOps) {
   remainder_Scalar: kernel('remainder_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new RemainderBackward1();
+    const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.remainder_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
@@ -6508,7 +6584,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new RemainderBackward1();
+    const gradFn = new RemainderBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.remainder__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
@@ -6521,7 +6597,7 @@ export function autogradKernels(ops: AtenOps) {
   fmod_Tensor: kernel('fmod_Tensor', (ks, self, other) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.fmod_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new FmodBackward0();
+    const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
@@ -6533,7 +6609,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self, other);
     checkInplace(self, rg);
     if (!rg) return ops.fmod__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new FmodBackward0();
+    const gradFn = new FmodBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
     if (gradFn.hasEdge(1)) gradFn.other_ = new SavedVariable(other, false);
@@ -6548,7 +6624,7 @@ export function autogradKernels(ops: AtenOps) {
   fmod_Scalar: kernel('fmod_Scalar', (ks, self, other) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new FmodBackward1();
+    const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fmod_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
@@ -6558,7 +6634,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
-    const gradFn = new FmodBackward1();
+    const gradFn = new FmodBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.fmod__Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     rebaseHistory(self, gradFn);
@@ -7413,7 +7489,7 @@ export function autogradKernels(ops: AtenOps) {
   index_put: kernel('index_put', (ks, self, indices, values, accumulate) => {
     const rg = anyRequiresGrad(self, values) || anyRequiresGradList(indices);
     if (!rg) return ops.index_put.redispatch(ks.and(afterAutogradKeyset), self, indices, values, accumulate);
-    const gradFn = new IndexPutBackward1();
+    const gradFn = new IndexPutBackward0Functional();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(values)]);
     gradFn.accumulate_ = accumulate;
     gradFn.indices_ = indices.map((t) => savedOpt(t));
@@ -7606,7 +7682,7 @@ export function autogradKernels(ops: AtenOps) {
   pow_Tensor_Tensor: kernel('pow_Tensor_Tensor', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self, exponent);
     if (!rg) return ops.pow_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), self, exponent);
-    const gradFn = new PowBackward0();
+    const gradFn = new PowBackward1();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(exponent)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.exponent_ = new SavedVariable(exponent, false);
@@ -7622,7 +7698,7 @@ export function autogradKernels(ops: AtenOps) {
   pow_Tensor_Scalar: kernel('pow_Tensor_Scalar', (ks, self, exponent) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.pow_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), self, exponent);
-    const gradFn = new PowBackward1();
+    const gradFn = new PowBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_ = new SavedVariable(self, false);
     gradFn.exponent_ = exponent;
@@ -7653,7 +7729,7 @@ export function autogradKernels(ops: AtenOps) {
   div_Tensor_mode: kernel('div_Tensor_mode', (ks, self, other, roundingMode) => {
     const rg = anyRequiresGrad(self, other);
     if (!rg) return ops.div_Tensor_mode.redispatch(ks.and(afterAutogradKeyset), self, other, roundingMode);
-    const gradFn = new DivBackward1();
+    const gradFn = new DivBackward2();
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     gradFn.other_ = new SavedVariable(other, false);
     gradFn.rounding_mode_ = roundingMode;
@@ -8425,6 +8501,40 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(other)]);
     const result = ops.isclose.redispatch(ks.and(afterAutogradKeyset), self, other, rtol, atol, equalNan);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  max: kernel('max', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.max.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  min: kernel('min', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new MinBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops.min.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  sort_stable: kernel('sort_stable', (ks, self, stable, dim, descending) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    const gradFn = new SortBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.dim_ = dim;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.sort_stable.redispatch(ks.and(afterAutogradKeyset), self, stable, dim, descending);
+    setHistory(result[0], gradFn, 0);
+    gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
   };

@@ -11,51 +11,56 @@ import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
-import { checkKw, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
+import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toReduction, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 const SIGS_empty = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.empty`: `empty.memory_format`. */
+export function empty(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty(...size: number[]): Tensor;
-export function empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }]): Tensor;
-export function empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty", a[--n] as Kw);
   // empty.memory_format
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("empty", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
-    const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("empty", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("empty", o, ["size","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["size"], n);
+      const r = aten().empty_memory_format.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty(a);
 }
@@ -75,40 +80,46 @@ function bad_empty(a: readonly unknown[]): never {
 const SIGS_empty_strided = ["(tuple of ints size, tuple of ints stride, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.empty_strided`: `empty_strided`. */
-export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function empty_strided(options: { size: readonly number[]; stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_strided(size: readonly number[], options: { stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_strided", a[--n] as Kw);
   // empty_strided
-  if (n === 2 && isIntList(a[0]) && isIntList(a[1])) {
-    const v0: number[] = toIntList(a[0]);
-    const v1: number[] = toIntList(a[1]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty_strided", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty_strided", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty_strided", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
-    const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","stride"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isIntList(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_strided", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_strided", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_strided", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_strided", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("empty_strided", o, ["size","stride","dtype","layout","device","pin_memory","requires_grad"], ["size","stride"], n);
+      const r = aten().empty_strided.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty_strided(a);
 }
@@ -128,41 +139,46 @@ function bad_empty_strided(a: readonly unknown[]): never {
 const SIGS_zeros = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.zeros`: `zeros`. */
+export function zeros(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros(...size: number[]): Tensor;
-export function zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zeros", a[--n] as Kw);
   // zeros
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().zeros.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("zeros", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("zeros", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("zeros", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("zeros", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("zeros", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().zeros.call(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_zeros(a);
 }
@@ -181,41 +197,46 @@ function bad_zeros(a: readonly unknown[]): never {
 const SIGS_ones = ["(tuple of ints size, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.ones`: `ones`. */
+export function ones(options: { size: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones(...size: number[]): Tensor;
-export function ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ones", a[--n] as Kw);
   // ones
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().ones.call(v0, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("ones", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("ones", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("ones", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("ones", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("ones", o, ["size","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().ones.call(v0, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_ones(a);
 }
@@ -234,40 +255,46 @@ function bad_ones(a: readonly unknown[]): never {
 const SIGS_full = ["(tuple of ints size, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.full`: `full`. */
-export function full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function full(options: { size: readonly number[]; fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full(size: readonly number[], options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("full", a[--n] as Kw);
   // full
-  if (n === 2 && isIntList(a[0]) && isScalar(a[1])) {
-    const v0: number[] = toIntList(a[0]);
-    const v1: number | boolean = a[1] as number | boolean;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
-    const r = aten().full.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["size","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isIntList(p[0]) && isScalar(p[1])) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("full", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("full", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("full", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("full", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("full", o, ["size","fill_value","dtype","layout","device","pin_memory","requires_grad"], ["size","fill_value"], n);
+      const r = aten().full.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_full(a);
 }
@@ -287,47 +314,53 @@ function bad_full(a: readonly unknown[]): never {
 const SIGS_arange = ["(Number start, Number end, Number step = 1, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.arange`: `arange.start_step`. */
-export function arange(start: number | boolean, end: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
-export function arange(start: number | boolean, end: number | boolean, step?: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function arange(options: { start: number | boolean; end: number | boolean; step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, options: { end: number | boolean; step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, end: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function arange(start: number | boolean, end: number | boolean, step?: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function arange(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("arange", a[--n] as Kw);
   // arange.start_step
-  if (n >= 2 && n <= 3 && isScalar(a[0]) && isScalar(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: number | boolean = a[1] as number | boolean;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.step !== undefined) {
-      kwArg("arange", 'step', 'Number', isScalar(o.step), o.step);
-      v2 = o.step as number | boolean;
-    } else v2 = 1;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("arange", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("arange", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("arange", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("arange", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
-    const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isScalar(p[0]) && isScalar(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("arange", 'step', 'Number', isScalar(o.step), o.step);
+        v2 = o.step as number | boolean;
+      } else v2 = 1;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("arange", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("arange", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("arange", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("arange", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("arange", o, ["start","end","step","dtype","layout","device","pin_memory","requires_grad"], ["start","end","step"], n);
+      const r = aten().arange_start_step.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_arange(a);
 }
@@ -348,41 +381,48 @@ function bad_arange(a: readonly unknown[]): never {
 const SIGS_linspace = ["(Number start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.linspace`: `linspace`. */
-export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function linspace(options: { start: number | boolean; end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, options: { end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: number | boolean, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linspace", a[--n] as Kw);
   // linspace
-  if (n === 3 && isScalar(a[0]) && isScalar(a[1]) && isInt(a[2])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: number = a[2] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
-    const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
+      const r = aten().linspace.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_linspace(a);
 }
@@ -403,40 +443,46 @@ function bad_linspace(a: readonly unknown[]): never {
 const SIGS_eye = ["(int n, int m, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.eye`: `eye.m`. */
-export function eye(n: number, m: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function eye(options: { n: number; m: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function eye(n: number, options: { m: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function eye(n: number, m: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function eye(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eye", a[--n] as Kw);
   // eye.m
-  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("eye", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("eye", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("eye", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("eye", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
-    const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["n","m"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("eye", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("eye", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("eye", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("eye", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("eye", o, ["n","m","dtype","layout","device","pin_memory","requires_grad"], ["n","m"], n);
+      const r = aten().eye_m.call(v0, v1, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_eye(a);
 }
@@ -456,44 +502,48 @@ function bad_eye(a: readonly unknown[]): never {
 const SIGS_empty_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.empty_like`: `empty_like`. */
-export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("empty_like", a[--n] as Kw);
   // empty_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("empty_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("empty_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("empty_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("empty_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("empty_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("empty_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("empty_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("empty_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("empty_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("empty_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("empty_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("empty_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().empty_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_empty_like(a);
 }
@@ -513,44 +563,48 @@ function bad_empty_like(a: readonly unknown[]): never {
 const SIGS_zeros_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.zeros_like`: `zeros_like`. */
-export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zeros_like", a[--n] as Kw);
   // zeros_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("zeros_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("zeros_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("zeros_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("zeros_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("zeros_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("zeros_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("zeros_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("zeros_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("zeros_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("zeros_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("zeros_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("zeros_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().zeros_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_zeros_like(a);
 }
@@ -570,44 +624,48 @@ function bad_zeros_like(a: readonly unknown[]): never {
 const SIGS_ones_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.ones_like`: `ones_like`. */
-export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ones_like", a[--n] as Kw);
   // ones_like
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("ones_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("ones_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("ones_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("ones_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("ones_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("ones_like", o, ["dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self"], n);
-    const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("ones_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("ones_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("ones_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("ones_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("ones_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("ones_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().ones_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_ones_like(a);
 }
@@ -627,45 +685,50 @@ function bad_ones_like(a: readonly unknown[]): never {
 const SIGS_full_like = ["(Tensor input, Number fill_value, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch.full_like`: `full_like`. */
-export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function full_like(input: Tensor, options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full_like(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("full_like", a[--n] as Kw);
   // full_like
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("full_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("full_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("full_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("full_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("full_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k4 = o.memory_format as number | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("full_like", o, ["fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["self","fill_value"], n);
-    const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","fill_value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("full_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("full_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("full_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("full_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("full_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("full_like", o, ["input","fill_value","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","fill_value"], n);
+      const r = aten().full_like.call(v0, v1, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_full_like(a);
 }
@@ -686,18 +749,23 @@ function bad_full_like(a: readonly unknown[]): never {
 const SIGS_reshape = ["(Tensor input, tuple of ints shape)"];
 
 /** `torch.reshape`: `reshape`. */
+export function reshape(input: Tensor, options: { shape: readonly number[] }): Tensor;
 export function reshape(input: Tensor, shape: readonly number[]): Tensor;
 export function reshape(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reshape", a[--n] as Kw);
   // reshape
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("reshape", o, ["shape"], ["self","shape"], n);
-    return aten().reshape.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","shape"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("reshape", o, ["input","shape"], ["input","shape"], n);
+      return aten().reshape.call(v0, v1);
+    }
   }
   return bad_reshape(a);
 }
@@ -712,26 +780,32 @@ function bad_reshape(a: readonly unknown[]): never {
 const SIGS_as_strided = ["(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 /** `torch.as_strided`: `as_strided`. */
-export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
-export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
+export function as_strided(input: Tensor, options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
 export function as_strided(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided", a[--n] as Kw);
   // as_strided
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && isIntList(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    const v2: number[] = toIntList(a[2]);
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.storage_offset !== undefined) {
-      kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
-      v3 = o.storage_offset as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["self","size","stride","storage_offset"], n);
-    return aten().as_strided.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && isIntList(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number[] = toIntList(p[2]);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v3 = o.storage_offset as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("as_strided", o, ["input","size","stride","storage_offset"], ["input","size","stride","storage_offset"], n);
+      return aten().as_strided.call(v0, v1, v2, v3);
+    }
   }
   return bad_as_strided(a);
 }
@@ -748,19 +822,25 @@ function bad_as_strided(a: readonly unknown[]): never {
 const SIGS_transpose = ["(Tensor input, int dim0, int dim1)"];
 
 /** `torch.transpose`: `transpose.int`. */
+export function transpose(input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+export function transpose(input: Tensor, dim0: number, options: { dim1: number }): Tensor;
 export function transpose(input: Tensor, dim0: number, dim1: number): Tensor;
 export function transpose(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose", a[--n] as Kw);
   // transpose.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["self","dim0","dim1"], n);
-    return aten().transpose_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("transpose", o, ["input","dim0","dim1"], ["input","dim0","dim1"], n);
+      return aten().transpose_int.call(v0, v1, v2);
+    }
   }
   return bad_transpose(a);
 }
@@ -781,12 +861,16 @@ export function t(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t", a[--n] as Kw);
   // t
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("t", o, [], ["self"], n);
-    return aten().t.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("t", o, ["input"], ["input"], n);
+      return aten().t.call(v0);
+    }
   }
   return bad_t(a);
 }
@@ -800,18 +884,23 @@ function bad_t(a: readonly unknown[]): never {
 const SIGS_permute = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.permute`: `permute`. */
+export function permute(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function permute(input: Tensor, dims: readonly number[]): Tensor;
 export function permute(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("permute", a[--n] as Kw);
   // permute
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("permute", o, ["dims"], ["self","dims"], n);
-    return aten().permute.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("permute", o, ["input","dims"], ["input","dims"], n);
+      return aten().permute.call(v0, v1);
+    }
   }
   return bad_permute(a);
 }
@@ -827,32 +916,46 @@ const SIGS_squeeze = ["(Tensor input)","(Tensor input, int dim)","(Tensor input,
 
 /** `torch.squeeze`: `squeeze`, `squeeze.dim`, `squeeze.dims`. */
 export function squeeze(input: Tensor): Tensor;
+export function squeeze(input: Tensor, options: { dim: number }): Tensor;
 export function squeeze(input: Tensor, dim: number): Tensor;
+export function squeeze(input: Tensor, options: { dim: readonly number[] }): Tensor;
 export function squeeze(input: Tensor, dim: readonly number[]): Tensor;
 export function squeeze(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze", a[--n] as Kw);
   // squeeze
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("squeeze", o, [], ["self"], n);
-    return aten().squeeze.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("squeeze", o, ["input"], ["input"], n);
+      return aten().squeeze.call(v0);
+    }
   }
   // squeeze.dim
-  if (n === 2 && isTensor(a[0]) && isInt(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
-    return aten().squeeze_dim.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().squeeze_dim.call(v0, v1);
+    }
   }
   // squeeze.dims
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["self","dim"], n);
-    return aten().squeeze_dims.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1]) && (o === undefined || kwFits(o, ["input","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("squeeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().squeeze_dims.call(v0, v1);
+    }
   }
   return noMatch("squeeze", a, SIGS_squeeze);
 }
@@ -860,18 +963,23 @@ export function squeeze(...a: unknown[]): unknown {
 const SIGS_unsqueeze = ["(Tensor input, int dim)"];
 
 /** `torch.unsqueeze`: `unsqueeze`. */
+export function unsqueeze(input: Tensor, options: { dim: number }): Tensor;
 export function unsqueeze(input: Tensor, dim: number): Tensor;
 export function unsqueeze(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze", a[--n] as Kw);
   // unsqueeze
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["self","dim"], n);
-    return aten().unsqueeze.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("unsqueeze", o, ["input","dim"], ["input","dim"], n);
+      return aten().unsqueeze.call(v0, v1);
+    }
   }
   return bad_unsqueeze(a);
 }
@@ -886,19 +994,25 @@ function bad_unsqueeze(a: readonly unknown[]): never {
 const SIGS_select = ["(Tensor input, int dim, int index)"];
 
 /** `torch.select`: `select.int`. */
+export function select(input: Tensor, options: { dim: number; index: number }): Tensor;
+export function select(input: Tensor, dim: number, options: { index: number }): Tensor;
 export function select(input: Tensor, dim: number, index: number): Tensor;
 export function select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("select", a[--n] as Kw);
   // select.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    if (o !== undefined) checkKw("select", o, ["dim","index"], ["self","dim","index"], n);
-    return aten().select_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("select", o, ["input","dim","index"], ["input","dim","index"], n);
+      return aten().select_int.call(v0, v1, v2);
+    }
   }
   return bad_select(a);
 }
@@ -923,36 +1037,40 @@ export function slice(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("slice", a[--n] as Kw);
   // slice.Tensor
-  if (n >= 1 && n <= 5 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isInt(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.start !== undefined) {
-      kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
-      v2 = o.start as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.end !== undefined) {
-      kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
-      v3 = o.end as number | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.step !== undefined) {
-      kwArg("slice", 'step', 'int', isInt(o.step), o.step);
-      v4 = o.step as number;
-    } else v4 = 1;
-    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["self","dim","start","end","step"], n);
-    return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","dim","start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3]))) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.start !== undefined) {
+        kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
+        v2 = o.start as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.end !== undefined) {
+        kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
+        v3 = o.end as number | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("slice", 'step', 'int', isInt(o.step), o.step);
+        v4 = o.step as number;
+      } else v4 = 1;
+      if (o !== undefined) checkKw("slice", o, ["input","dim","start","end","step"], ["input","dim","start","end","step"], n);
+      return aten().slice_Tensor.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_slice(a);
 }
@@ -967,64 +1085,83 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(Tensor input, int dim, int start, int length)"];
+const SIGS_narrow = ["(Tensor input, int dim, int start, int length)","(Tensor input, int dim, Tensor start, int length)"];
 
-/** `torch.narrow`: `narrow`. */
+/** `torch.narrow`: `narrow`, `narrow.Tensor`. */
+export function narrow(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, start: number, length: number): Tensor;
+export function narrow(input: Tensor, options: { dim: number; start: Tensor; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, options: { start: Tensor; length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: Tensor, options: { length: number }): Tensor;
+export function narrow(input: Tensor, dim: number, start: Tensor, length: number): Tensor;
 export function narrow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow", a[--n] as Kw);
   // narrow
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isInt(a[2]) && isInt(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    const v3: number = a[3] as number;
-    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["self","dim","start","length"], n);
-    return aten().narrow.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && isInt(p[3]) && (o === undefined || kwFits(o, ["input","dim","start","length"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return aten().narrow.call(v0, v1, v2, v3);
+    }
   }
-  return bad_narrow(a);
-}
-
-function bad_narrow(a: readonly unknown[]): never {
-  return badCall("narrow", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-  ], false, SIGS_narrow);
+  // narrow.Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isInt(p[3]) && (o === undefined || kwFits(o, ["input","dim","start","length"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("narrow", o, ["input","dim","start","length"], ["input","dim","start","length"], n);
+      return aten().narrow_Tensor.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("narrow", a, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(Tensor input, int start_dim = 0, int end_dim = -1)"];
 
 /** `torch.flatten`: `flatten.using_ints`. */
-export function flatten(input: Tensor, options?: { start_dim?: number; end_dim?: number }): Tensor;
-export function flatten(input: Tensor, startDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
-export function flatten(input: Tensor, startDim?: number, endDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
+export function flatten(input: Tensor, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+export function flatten(input: Tensor, startDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+export function flatten(input: Tensor, startDim?: number, endDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
 export function flatten(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flatten", a[--n] as Kw);
   // flatten.using_ints
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.start_dim !== undefined) {
-      kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
-      v1 = o.start_dim as number;
-    } else v1 = 0;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.end_dim !== undefined) {
-      kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
-      v2 = o.end_dim as number;
-    } else v2 = -1;
-    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["self","start_dim","end_dim"], n);
-    return aten().flatten_using_ints.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","start_dim","end_dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.start_dim !== undefined) {
+        kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
+        v1 = o.start_dim as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.end_dim !== undefined) {
+        kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
+        v2 = o.end_dim as number;
+      } else v2 = -1;
+      if (o !== undefined) checkKw("flatten", o, ["input","start_dim","end_dim"], ["input","start_dim","end_dim"], n);
+      return aten().flatten_using_ints.call(v0, v1, v2);
+    }
   }
   return bad_flatten(a);
 }
@@ -1040,19 +1177,25 @@ function bad_flatten(a: readonly unknown[]): never {
 const SIGS_unflatten = ["(Tensor input, int dim, tuple of ints sizes)"];
 
 /** `torch.unflatten`: `unflatten.int`. */
+export function unflatten(input: Tensor, options: { dim: number; sizes: readonly number[] }): Tensor;
+export function unflatten(input: Tensor, dim: number, options: { sizes: readonly number[] }): Tensor;
 export function unflatten(input: Tensor, dim: number, sizes: readonly number[]): Tensor;
 export function unflatten(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unflatten", a[--n] as Kw);
   // unflatten.int
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: number[] = toIntList(a[2]);
-    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["self","dim","sizes"], n);
-    return aten().unflatten_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","sizes"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isIntList(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      if (o !== undefined) checkKw("unflatten", o, ["input","dim","sizes"], ["input","dim","sizes"], n);
+      return aten().unflatten_int.call(v0, v1, v2);
+    }
   }
   return bad_unflatten(a);
 }
@@ -1073,12 +1216,16 @@ export function alias(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alias", a[--n] as Kw);
   // alias
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("alias", o, [], ["self"], n);
-    return aten().alias.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("alias", o, ["input"], ["input"], n);
+      return aten().alias.call(v0);
+    }
   }
   return bad_alias(a);
 }
@@ -1092,22 +1239,26 @@ function bad_alias(a: readonly unknown[]): never {
 const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)"];
 
 /** `torch.clone`: `clone`. */
-export function clone(input: Tensor, options?: { memory_format?: MemoryFormat | null }): Tensor;
+export function clone(input: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
 export function clone(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clone", a[--n] as Kw);
   // clone
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k0 = o.memory_format as number | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("clone", o, ["memory_format"], ["self"], n);
-    return aten().clone.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("clone", o, ["input","memory_format"], ["input"], n);
+      return aten().clone.call(v0, k0);
+    }
   }
   return bad_clone(a);
 }
@@ -1122,18 +1273,23 @@ function bad_clone(a: readonly unknown[]): never {
 const SIGS_fill_ = ["(Tensor input, Number value)"];
 
 /** `torch.fill_`: `fill_.Scalar`. */
+export function fill_(input: Tensor, options: { value: number | boolean }): Tensor;
 export function fill_(input: Tensor, value: number | boolean): Tensor;
 export function fill_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fill_", a[--n] as Kw);
   // fill_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("fill_", o, ["value"], ["self","value"], n);
-    return aten().fill__Scalar.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fill_", o, ["input","value"], ["input","value"], n);
+      return aten().fill__Scalar.call(v0, v1);
+    }
   }
   return bad_fill_(a);
 }
@@ -1153,12 +1309,16 @@ export function zero_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zero_", a[--n] as Kw);
   // zero_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("zero_", o, [], ["self"], n);
-    return aten().zero_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("zero_", o, ["input"], ["input"], n);
+      return aten().zero_.call(v0);
+    }
   }
   return bad_zero_(a);
 }
@@ -1172,49 +1332,53 @@ function bad_zero_(a: readonly unknown[]): never {
 const SIGS__to_copy = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool non_blocking = False, torch.memory_format memory_format = None, bool requires_grad = False)"];
 
 /** `torch._to_copy`: `_to_copy`. */
-export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; non_blocking?: boolean; memory_format?: MemoryFormat | null; requires_grad?: boolean }): Tensor;
+export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; non_blocking?: boolean; nonBlocking?: boolean; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function _to_copy(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_to_copy", a[--n] as Kw);
   // _to_copy
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("_to_copy", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    let k1: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("_to_copy", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k1 = o.layout as Layout | null;
-    } else k1 = null;
-    let k2: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("_to_copy", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k2 = o.device === null ? null : toDevice(o.device);
-    } else k2 = null;
-    let k3: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("_to_copy", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k3 = o.pin_memory as boolean | null;
-    } else k3 = null;
-    let k4: boolean;
-    if (o !== undefined && o.non_blocking !== undefined) {
-      kwArg("_to_copy", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
-      k4 = o.non_blocking as boolean;
-    } else k4 = false;
-    let k5: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("_to_copy", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k5 = o.memory_format as number | null;
-    } else k5 = null;
-    if (o !== undefined) checkKw("_to_copy", o, ["dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["self"], n);
-    const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("_to_copy", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("_to_copy", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("_to_copy", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("_to_copy", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: boolean;
+      if (o !== undefined && o.non_blocking !== undefined) {
+        kwArg("_to_copy", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
+        k4 = o.non_blocking as boolean;
+      } else k4 = false;
+      let k5: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("_to_copy", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k5 = o.memory_format as number | null;
+      } else k5 = null;
+      if (o !== undefined) checkKw("_to_copy", o, ["input","dtype","layout","device","pin_memory","non_blocking","memory_format","requires_grad"], ["input"], n);
+      const r = aten()._to_copy.call(v0, k0, k1, k2, k3, k4, k5);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad__to_copy(a);
 }
@@ -1240,12 +1404,16 @@ export function _local_scalar_dense(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_local_scalar_dense", a[--n] as Kw);
   // _local_scalar_dense
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("_local_scalar_dense", o, [], ["self"], n);
-    return aten()._local_scalar_dense.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("_local_scalar_dense", o, ["input"], ["input"], n);
+      return aten()._local_scalar_dense.call(v0);
+    }
   }
   return bad__local_scalar_dense(a);
 }
@@ -1260,34 +1428,43 @@ const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None)","(
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */
 export function bernoulli(input: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function bernoulli(input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
 export function bernoulli(input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
 export function bernoulli(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
   // bernoulli
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["generator"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["generator"], ["self"], n);
-    return aten().bernoulli.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["input","generator"], ["input"], n);
+      return aten().bernoulli.call(v0, k0);
+    }
   }
   // bernoulli.p
-  if (n === 2 && isTensor(a[0]) && isFloat(a[1]) && (o === undefined || kwFits(o, ["p","generator"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["self","p"], n);
-    return aten().bernoulli_p.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isFloat(p[1]) && (o === undefined || kwFits(o, ["input","p","generator"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["input","p","generator"], ["input","p"], n);
+      return aten().bernoulli_p.call(v0, v1, k0);
+    }
   }
   return noMatch("bernoulli", a, SIGS_bernoulli);
 }
@@ -1295,45 +1472,50 @@ export function bernoulli(...a: unknown[]): unknown {
 const SIGS_rand = ["(tuple of ints size, *, torch.Generator generator, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.rand`: `rand.generator`. */
-export function rand(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function rand(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function rand(options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function rand(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function rand(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function rand(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rand", a[--n] as Kw);
   // rand.generator
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("rand", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_rand(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("rand", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = null;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("rand", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("rand", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("rand", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("rand", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_rand(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("rand", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("rand", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("rand", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("rand", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("rand", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().rand_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_rand(a);
 }
@@ -1353,45 +1535,50 @@ function bad_rand(a: readonly unknown[]): never {
 const SIGS_randn = ["(tuple of ints size, *, torch.Generator generator, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randn`: `randn.generator`. */
-export function randn(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }]): Tensor;
-export function randn(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randn(options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randn(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
+export function randn(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randn(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randn", a[--n] as Kw);
   // randn.generator
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randn", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randn(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randn", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = null;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randn", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randn", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randn", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
-    const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randn", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randn(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randn", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = null;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randn", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randn", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randn", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randn", o, ["size","generator","dtype","layout","device","pin_memory","requires_grad"], ["size"], n);
+      const r = aten().randn_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randn(a);
 }
@@ -1411,46 +1598,53 @@ function bad_randn(a: readonly unknown[]): never {
 const SIGS_randint = ["(int low, int high, tuple of ints size, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randint`: `randint.low_generator`. */
-export function randint(low: number, high: number, size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randint(options: { low: number; high: number; size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, options: { high: number; size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, high: number, options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint(low: number, high: number, size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randint(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randint", a[--n] as Kw);
   // randint.low_generator
-  if (n === 3 && isInt(a[0]) && isInt(a[1]) && isIntList(a[2])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    const v2: number[] = toIntList(a[2]);
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randint", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randint(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randint", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = 4;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randint", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randint", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randint", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
-    const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["low","high","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isIntList(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number[] = toIntList(p[2]);
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randint", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randint(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randint", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = 4;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randint", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randint", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randint", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randint", o, ["low","high","size","generator","dtype","layout","device","pin_memory","requires_grad"], ["low","high","size"], n);
+      const r = aten().randint_low_generator.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randint(a);
 }
@@ -1472,44 +1666,49 @@ function bad_randint(a: readonly unknown[]): never {
 const SIGS_randperm = ["(int n, *, torch.Generator generator, torch.dtype dtype = 4, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
 /** `torch.randperm`: `randperm.generator`. */
-export function randperm(n: number, options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; requires_grad?: boolean }): Tensor;
+export function randperm(options: { n: number; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randperm(n: number, options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randperm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randperm", a[--n] as Kw);
   // randperm.generator
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("randperm", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else return bad_randperm(a);
-    let k1: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("randperm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k1 = 4;
-    let k2: Layout | null;
-    if (o !== undefined && o.layout !== undefined) {
-      kwArg("randperm", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
-      k2 = o.layout as Layout | null;
-    } else k2 = null;
-    let k3: Device | null;
-    if (o !== undefined && o.device !== undefined) {
-      kwArg("randperm", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
-      k3 = o.device === null ? null : toDevice(o.device);
-    } else k3 = null;
-    let k4: boolean | null;
-    if (o !== undefined && o.pin_memory !== undefined) {
-      kwArg("randperm", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
-      k4 = o.pin_memory as boolean | null;
-    } else k4 = null;
-    if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
-    const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
-    if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
-    return r;
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["n"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("randperm", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else return bad_randperm(a);
+      let k1: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randperm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k1 = 4;
+      let k2: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randperm", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k2 = o.layout as Layout | null;
+      } else k2 = null;
+      let k3: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randperm", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k3 = o.device === null ? null : toDevice(o.device);
+      } else k3 = null;
+      let k4: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randperm", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k4 = o.pin_memory as boolean | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randperm", o, ["n","generator","dtype","layout","device","pin_memory","requires_grad"], ["n"], n);
+      const r = aten().randperm_generator.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
   }
   return bad_randperm(a);
 }
@@ -1529,45 +1728,54 @@ function bad_randperm(a: readonly unknown[]): never {
 const SIGS_add = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.add`: `add.Tensor`. */
+export function add(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("add", a[--n] as Kw);
   // add.Tensor (out=: add.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(v0, v1, k0);
     }
-    return aten().add_Tensor.call(v0, v1, k0);
   }
   // add.Tensor (out=: add.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(v0, v1, k0);
     }
-    return aten().add_Tensor.call(v0, v1, k0);
   }
   return bad_add(a);
 }
@@ -1584,45 +1792,54 @@ function bad_add(a: readonly unknown[]): never {
 const SIGS_sub = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 /** `torch.sub`: `sub.Tensor`. */
+export function sub(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sub", a[--n] as Kw);
   // sub.Tensor (out=: sub.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(v0, v1, k0);
     }
-    return aten().sub_Tensor.call(v0, v1, k0);
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["input","other","alpha","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(v0, v1, k0);
     }
-    return aten().sub_Tensor.call(v0, v1, k0);
   }
   return bad_sub(a);
 }
@@ -1639,35 +1856,44 @@ function bad_sub(a: readonly unknown[]): never {
 const SIGS_mul = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.mul`: `mul.Tensor`. */
+export function mul(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
 export function mul(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
 export function mul(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mul", a[--n] as Kw);
   // mul.Tensor (out=: mul.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mul", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(v0, v1, out as Tensor);
+      }
+      return aten().mul_Tensor.call(v0, v1);
     }
-    return aten().mul_Tensor.call(v0, v1);
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1])) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1])) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      if (o !== undefined) checkKw("mul", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(v0, v1, out as Tensor);
+      }
+      return aten().mul_Tensor.call(v0, v1);
     }
-    return aten().mul_Tensor.call(v0, v1);
   }
   return bad_mul(a);
 }
@@ -1683,60 +1909,78 @@ function bad_mul(a: readonly unknown[]): never {
 const SIGS_div = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Tensor other, *, str rounding_mode)"];
 
 /** `torch.div`: `div.Tensor`, `div.Tensor_mode`. */
+export function div(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
-export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode: string | null }): Tensor;
+export function div(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
+export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
 export function div(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("div", a[--n] as Kw);
   // div.Tensor (out=: div.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("div", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(v0, v1, out as Tensor);
+      }
+      return aten().div_Tensor.call(v0, v1);
     }
-    return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
-    return aten().div_Tensor_mode.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","rounding_mode"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
+      return aten().div_Tensor_mode.call(v0, v1, k0);
+    }
   }
   // div.Tensor (out=: div.out), numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      if (o !== undefined) checkKw("div", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(v0, v1, out as Tensor);
+      }
+      return aten().div_Tensor.call(v0, v1);
     }
-    return aten().div_Tensor.call(v0, v1);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 2 && isTensorOrNumber(a[0]) && isTensorOrNumber(a[1]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
-    const v0: Tensor = toTensor(a[0]);
-    const v1: Tensor = toTensor(a[1]);
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["self","other"], n);
-    return aten().div_Tensor_mode.call(v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorOrNumber(p[0]) && isTensorOrNumber(p[1]) && (o === undefined || kwFits(o, ["input","other","rounding_mode"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      const v1: Tensor = toTensor(p[1]);
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["input","other","rounding_mode"], ["input","other"], n);
+      return aten().div_Tensor_mode.call(v0, v1, k0);
+    }
   }
   return noMatch("div", a, SIGS_div);
 }
@@ -1749,17 +1993,21 @@ export function neg(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg", a[--n] as Kw);
   // neg (out=: neg.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("neg", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-      return aten().neg_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("neg", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("neg", 'out', 'Tensor', isTensor(out), out);
+        return aten().neg_out.call(v0, out as Tensor);
+      }
+      return aten().neg.call(v0);
     }
-    return aten().neg.call(v0);
   }
   return bad_neg(a);
 }
@@ -1779,12 +2027,16 @@ export function neg_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg_", a[--n] as Kw);
   // neg_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("neg_", o, [], ["self"], n);
-    return aten().neg_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("neg_", o, ["input"], ["input"], n);
+      return aten().neg_.call(v0);
+    }
   }
   return bad_neg_(a);
 }
@@ -1803,17 +2055,21 @@ export function abs(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs", a[--n] as Kw);
   // abs (out=: abs.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("abs", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-      return aten().abs_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("abs", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("abs", 'out', 'Tensor', isTensor(out), out);
+        return aten().abs_out.call(v0, out as Tensor);
+      }
+      return aten().abs.call(v0);
     }
-    return aten().abs.call(v0);
   }
   return bad_abs(a);
 }
@@ -1833,12 +2089,16 @@ export function abs_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs_", a[--n] as Kw);
   // abs_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("abs_", o, [], ["self"], n);
-    return aten().abs_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("abs_", o, ["input"], ["input"], n);
+      return aten().abs_.call(v0);
+    }
   }
   return bad_abs_(a);
 }
@@ -1857,17 +2117,21 @@ export function sign(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sign", a[--n] as Kw);
   // sign (out=: sign.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sign", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-      return aten().sign_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sign", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sign", 'out', 'Tensor', isTensor(out), out);
+        return aten().sign_out.call(v0, out as Tensor);
+      }
+      return aten().sign.call(v0);
     }
-    return aten().sign.call(v0);
   }
   return bad_sign(a);
 }
@@ -1887,17 +2151,21 @@ export function exp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp", a[--n] as Kw);
   // exp (out=: exp.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp_out.call(v0, out as Tensor);
+      }
+      return aten().exp.call(v0);
     }
-    return aten().exp.call(v0);
   }
   return bad_exp(a);
 }
@@ -1917,12 +2185,16 @@ export function exp_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp_", a[--n] as Kw);
   // exp_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp_", o, [], ["self"], n);
-    return aten().exp_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp_", o, ["input"], ["input"], n);
+      return aten().exp_.call(v0);
+    }
   }
   return bad_exp_(a);
 }
@@ -1941,17 +2213,21 @@ export function exp2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2", a[--n] as Kw);
   // exp2 (out=: exp2.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp2", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp2_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp2", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp2_out.call(v0, out as Tensor);
+      }
+      return aten().exp2.call(v0);
     }
-    return aten().exp2.call(v0);
   }
   return bad_exp2(a);
 }
@@ -1971,12 +2247,16 @@ export function exp2_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2_", a[--n] as Kw);
   // exp2_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("exp2_", o, [], ["self"], n);
-    return aten().exp2_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("exp2_", o, ["input"], ["input"], n);
+      return aten().exp2_.call(v0);
+    }
   }
   return bad_exp2_(a);
 }
@@ -1995,17 +2275,21 @@ export function log(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log", a[--n] as Kw);
   // log (out=: log.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log", 'out', 'Tensor', isTensor(out), out);
-      return aten().log_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log", 'out', 'Tensor', isTensor(out), out);
+        return aten().log_out.call(v0, out as Tensor);
+      }
+      return aten().log.call(v0);
     }
-    return aten().log.call(v0);
   }
   return bad_log(a);
 }
@@ -2025,12 +2309,16 @@ export function log_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_", a[--n] as Kw);
   // log_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log_", o, [], ["self"], n);
-    return aten().log_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log_", o, ["input"], ["input"], n);
+      return aten().log_.call(v0);
+    }
   }
   return bad_log_(a);
 }
@@ -2049,17 +2337,21 @@ export function log2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2", a[--n] as Kw);
   // log2 (out=: log2.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log2", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-      return aten().log2_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log2", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log2", 'out', 'Tensor', isTensor(out), out);
+        return aten().log2_out.call(v0, out as Tensor);
+      }
+      return aten().log2.call(v0);
     }
-    return aten().log2.call(v0);
   }
   return bad_log2(a);
 }
@@ -2079,12 +2371,16 @@ export function log2_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2_", a[--n] as Kw);
   // log2_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log2_", o, [], ["self"], n);
-    return aten().log2_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log2_", o, ["input"], ["input"], n);
+      return aten().log2_.call(v0);
+    }
   }
   return bad_log2_(a);
 }
@@ -2103,17 +2399,21 @@ export function log1p(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p", a[--n] as Kw);
   // log1p (out=: log1p.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log1p", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-      return aten().log1p_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log1p", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
+        return aten().log1p_out.call(v0, out as Tensor);
+      }
+      return aten().log1p.call(v0);
     }
-    return aten().log1p.call(v0);
   }
   return bad_log1p(a);
 }
@@ -2133,12 +2433,16 @@ export function log1p_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p_", a[--n] as Kw);
   // log1p_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log1p_", o, [], ["self"], n);
-    return aten().log1p_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log1p_", o, ["input"], ["input"], n);
+      return aten().log1p_.call(v0);
+    }
   }
   return bad_log1p_(a);
 }
@@ -2157,17 +2461,21 @@ export function expm1(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1", a[--n] as Kw);
   // expm1 (out=: expm1.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("expm1", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-      return aten().expm1_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("expm1", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
+        return aten().expm1_out.call(v0, out as Tensor);
+      }
+      return aten().expm1.call(v0);
     }
-    return aten().expm1.call(v0);
   }
   return bad_expm1(a);
 }
@@ -2187,12 +2495,16 @@ export function expm1_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1_", a[--n] as Kw);
   // expm1_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("expm1_", o, [], ["self"], n);
-    return aten().expm1_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("expm1_", o, ["input"], ["input"], n);
+      return aten().expm1_.call(v0);
+    }
   }
   return bad_expm1_(a);
 }
@@ -2211,17 +2523,21 @@ export function sqrt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt", a[--n] as Kw);
   // sqrt (out=: sqrt.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sqrt", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().sqrt_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sqrt", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().sqrt_out.call(v0, out as Tensor);
+      }
+      return aten().sqrt.call(v0);
     }
-    return aten().sqrt.call(v0);
   }
   return bad_sqrt(a);
 }
@@ -2241,12 +2557,16 @@ export function sqrt_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt_", a[--n] as Kw);
   // sqrt_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sqrt_", o, [], ["self"], n);
-    return aten().sqrt_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sqrt_", o, ["input"], ["input"], n);
+      return aten().sqrt_.call(v0);
+    }
   }
   return bad_sqrt_(a);
 }
@@ -2265,17 +2585,21 @@ export function rsqrt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt", a[--n] as Kw);
   // rsqrt (out=: rsqrt.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("rsqrt", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().rsqrt_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rsqrt", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().rsqrt_out.call(v0, out as Tensor);
+      }
+      return aten().rsqrt.call(v0);
     }
-    return aten().rsqrt.call(v0);
   }
   return bad_rsqrt(a);
 }
@@ -2295,12 +2619,16 @@ export function rsqrt_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt_", a[--n] as Kw);
   // rsqrt_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("rsqrt_", o, [], ["self"], n);
-    return aten().rsqrt_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("rsqrt_", o, ["input"], ["input"], n);
+      return aten().rsqrt_.call(v0);
+    }
   }
   return bad_rsqrt_(a);
 }
@@ -2319,17 +2647,21 @@ export function sin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin", a[--n] as Kw);
   // sin (out=: sin.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sin", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-      return aten().sin_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sin", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sin", 'out', 'Tensor', isTensor(out), out);
+        return aten().sin_out.call(v0, out as Tensor);
+      }
+      return aten().sin.call(v0);
     }
-    return aten().sin.call(v0);
   }
   return bad_sin(a);
 }
@@ -2349,12 +2681,16 @@ export function sin_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin_", a[--n] as Kw);
   // sin_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sin_", o, [], ["self"], n);
-    return aten().sin_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sin_", o, ["input"], ["input"], n);
+      return aten().sin_.call(v0);
+    }
   }
   return bad_sin_(a);
 }
@@ -2373,17 +2709,21 @@ export function cos(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos", a[--n] as Kw);
   // cos (out=: cos.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cos", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-      return aten().cos_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cos", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cos", 'out', 'Tensor', isTensor(out), out);
+        return aten().cos_out.call(v0, out as Tensor);
+      }
+      return aten().cos.call(v0);
     }
-    return aten().cos.call(v0);
   }
   return bad_cos(a);
 }
@@ -2403,12 +2743,16 @@ export function cos_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos_", a[--n] as Kw);
   // cos_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cos_", o, [], ["self"], n);
-    return aten().cos_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cos_", o, ["input"], ["input"], n);
+      return aten().cos_.call(v0);
+    }
   }
   return bad_cos_(a);
 }
@@ -2427,17 +2771,21 @@ export function tan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan", a[--n] as Kw);
   // tan (out=: tan.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tan", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-      return aten().tan_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tan", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tan", 'out', 'Tensor', isTensor(out), out);
+        return aten().tan_out.call(v0, out as Tensor);
+      }
+      return aten().tan.call(v0);
     }
-    return aten().tan.call(v0);
   }
   return bad_tan(a);
 }
@@ -2457,12 +2805,16 @@ export function tan_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan_", a[--n] as Kw);
   // tan_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tan_", o, [], ["self"], n);
-    return aten().tan_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tan_", o, ["input"], ["input"], n);
+      return aten().tan_.call(v0);
+    }
   }
   return bad_tan_(a);
 }
@@ -2481,17 +2833,21 @@ export function asin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin", a[--n] as Kw);
   // asin (out=: asin.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("asin", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-      return aten().asin_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asin", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asin", 'out', 'Tensor', isTensor(out), out);
+        return aten().asin_out.call(v0, out as Tensor);
+      }
+      return aten().asin.call(v0);
     }
-    return aten().asin.call(v0);
   }
   return bad_asin(a);
 }
@@ -2511,12 +2867,16 @@ export function asin_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin_", a[--n] as Kw);
   // asin_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("asin_", o, [], ["self"], n);
-    return aten().asin_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("asin_", o, ["input"], ["input"], n);
+      return aten().asin_.call(v0);
+    }
   }
   return bad_asin_(a);
 }
@@ -2535,17 +2895,21 @@ export function acos(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos", a[--n] as Kw);
   // acos (out=: acos.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("acos", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-      return aten().acos_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acos", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acos", 'out', 'Tensor', isTensor(out), out);
+        return aten().acos_out.call(v0, out as Tensor);
+      }
+      return aten().acos.call(v0);
     }
-    return aten().acos.call(v0);
   }
   return bad_acos(a);
 }
@@ -2565,12 +2929,16 @@ export function acos_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos_", a[--n] as Kw);
   // acos_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("acos_", o, [], ["self"], n);
-    return aten().acos_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("acos_", o, ["input"], ["input"], n);
+      return aten().acos_.call(v0);
+    }
   }
   return bad_acos_(a);
 }
@@ -2589,17 +2957,21 @@ export function atan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan", a[--n] as Kw);
   // atan (out=: atan.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan_out.call(v0, out as Tensor);
+      }
+      return aten().atan.call(v0);
     }
-    return aten().atan.call(v0);
   }
   return bad_atan(a);
 }
@@ -2619,12 +2991,16 @@ export function atan_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan_", a[--n] as Kw);
   // atan_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan_", o, [], ["self"], n);
-    return aten().atan_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan_", o, ["input"], ["input"], n);
+      return aten().atan_.call(v0);
+    }
   }
   return bad_atan_(a);
 }
@@ -2643,17 +3019,21 @@ export function sinh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh", a[--n] as Kw);
   // sinh (out=: sinh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sinh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-      return aten().sinh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinh_out.call(v0, out as Tensor);
+      }
+      return aten().sinh.call(v0);
     }
-    return aten().sinh.call(v0);
   }
   return bad_sinh(a);
 }
@@ -2673,12 +3053,16 @@ export function sinh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh_", a[--n] as Kw);
   // sinh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sinh_", o, [], ["self"], n);
-    return aten().sinh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sinh_", o, ["input"], ["input"], n);
+      return aten().sinh_.call(v0);
+    }
   }
   return bad_sinh_(a);
 }
@@ -2697,17 +3081,21 @@ export function cosh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh", a[--n] as Kw);
   // cosh (out=: cosh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cosh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-      return aten().cosh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cosh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().cosh_out.call(v0, out as Tensor);
+      }
+      return aten().cosh.call(v0);
     }
-    return aten().cosh.call(v0);
   }
   return bad_cosh(a);
 }
@@ -2727,12 +3115,16 @@ export function cosh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh_", a[--n] as Kw);
   // cosh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("cosh_", o, [], ["self"], n);
-    return aten().cosh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("cosh_", o, ["input"], ["input"], n);
+      return aten().cosh_.call(v0);
+    }
   }
   return bad_cosh_(a);
 }
@@ -2751,17 +3143,21 @@ export function tanh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh", a[--n] as Kw);
   // tanh (out=: tanh.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tanh", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-      return aten().tanh_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tanh", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().tanh_out.call(v0, out as Tensor);
+      }
+      return aten().tanh.call(v0);
     }
-    return aten().tanh.call(v0);
   }
   return bad_tanh(a);
 }
@@ -2781,12 +3177,16 @@ export function tanh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh_", a[--n] as Kw);
   // tanh_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("tanh_", o, [], ["self"], n);
-    return aten().tanh_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("tanh_", o, ["input"], ["input"], n);
+      return aten().tanh_.call(v0);
+    }
   }
   return bad_tanh_(a);
 }
@@ -2805,17 +3205,21 @@ export function sigmoid(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid", a[--n] as Kw);
   // sigmoid (out=: sigmoid.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sigmoid", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-      return aten().sigmoid_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sigmoid", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
+        return aten().sigmoid_out.call(v0, out as Tensor);
+      }
+      return aten().sigmoid.call(v0);
     }
-    return aten().sigmoid.call(v0);
   }
   return bad_sigmoid(a);
 }
@@ -2835,12 +3239,16 @@ export function sigmoid_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid_", a[--n] as Kw);
   // sigmoid_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("sigmoid_", o, [], ["self"], n);
-    return aten().sigmoid_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("sigmoid_", o, ["input"], ["input"], n);
+      return aten().sigmoid_.call(v0);
+    }
   }
   return bad_sigmoid_(a);
 }
@@ -2859,12 +3267,16 @@ export function relu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu", a[--n] as Kw);
   // relu
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu", o, [], ["self"], n);
-    return aten().relu.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu", o, ["input"], ["input"], n);
+      return aten().relu.call(v0);
+    }
   }
   return bad_relu(a);
 }
@@ -2883,12 +3295,16 @@ export function relu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu_", a[--n] as Kw);
   // relu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu_", o, [], ["self"], n);
-    return aten().relu_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu_", o, ["input"], ["input"], n);
+      return aten().relu_.call(v0);
+    }
   }
   return bad_relu_(a);
 }
@@ -2907,22 +3323,26 @@ export function gelu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gelu", a[--n] as Kw);
   // gelu (out=: gelu.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: string;
-    if (o !== undefined && o.approximate !== undefined) {
-      kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
-      k0 = o.approximate as string;
-    } else k0 = "none";
-    if (o !== undefined) checkKw("gelu", o, ["approximate","out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
-      return aten().gelu_out.call(v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.approximate !== undefined) {
+        kwArg("gelu", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+        k0 = o.approximate as string;
+      } else k0 = "none";
+      if (o !== undefined) checkKw("gelu", o, ["input","approximate","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gelu", 'out', 'Tensor', isTensor(out), out);
+        return aten().gelu_out.call(v0, k0, out as Tensor);
+      }
+      return aten().gelu.call(v0, k0);
     }
-    return aten().gelu.call(v0, k0);
   }
   return bad_gelu(a);
 }
@@ -2943,17 +3363,21 @@ export function gelu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gelu_", a[--n] as Kw);
   // gelu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: string;
-    if (o !== undefined && o.approximate !== undefined) {
-      kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
-      k0 = o.approximate as string;
-    } else k0 = "none";
-    if (o !== undefined) checkKw("gelu_", o, ["approximate"], ["self"], n);
-    return aten().gelu_.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.approximate !== undefined) {
+        kwArg("gelu_", 'approximate', 'str', typeof o.approximate === 'string', o.approximate);
+        k0 = o.approximate as string;
+      } else k0 = "none";
+      if (o !== undefined) checkKw("gelu_", o, ["input","approximate"], ["input"], n);
+      return aten().gelu_.call(v0, k0);
+    }
   }
   return bad_gelu_(a);
 }
@@ -2973,17 +3397,21 @@ export function silu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("silu", a[--n] as Kw);
   // silu (out=: silu.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("silu", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("silu", 'out', 'Tensor', isTensor(out), out);
-      return aten().silu_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("silu", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("silu", 'out', 'Tensor', isTensor(out), out);
+        return aten().silu_out.call(v0, out as Tensor);
+      }
+      return aten().silu.call(v0);
     }
-    return aten().silu.call(v0);
   }
   return bad_silu(a);
 }
@@ -3003,12 +3431,16 @@ export function silu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("silu_", a[--n] as Kw);
   // silu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("silu_", o, [], ["self"], n);
-    return aten().silu_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("silu_", o, ["input"], ["input"], n);
+      return aten().silu_.call(v0);
+    }
   }
   return bad_silu_(a);
 }
@@ -3027,17 +3459,21 @@ export function erf(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf", a[--n] as Kw);
   // erf (out=: erf.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("erf", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-      return aten().erf_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erf", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erf", 'out', 'Tensor', isTensor(out), out);
+        return aten().erf_out.call(v0, out as Tensor);
+      }
+      return aten().erf.call(v0);
     }
-    return aten().erf.call(v0);
   }
   return bad_erf(a);
 }
@@ -3057,12 +3493,16 @@ export function erf_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf_", a[--n] as Kw);
   // erf_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("erf_", o, [], ["self"], n);
-    return aten().erf_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("erf_", o, ["input"], ["input"], n);
+      return aten().erf_.call(v0);
+    }
   }
   return bad_erf_(a);
 }
@@ -3081,17 +3521,21 @@ export function floor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor", a[--n] as Kw);
   // floor (out=: floor.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("floor", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-      return aten().floor_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("floor", 'out', 'Tensor', isTensor(out), out);
+        return aten().floor_out.call(v0, out as Tensor);
+      }
+      return aten().floor.call(v0);
     }
-    return aten().floor.call(v0);
   }
   return bad_floor(a);
 }
@@ -3111,12 +3555,16 @@ export function floor_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_", a[--n] as Kw);
   // floor_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("floor_", o, [], ["self"], n);
-    return aten().floor_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("floor_", o, ["input"], ["input"], n);
+      return aten().floor_.call(v0);
+    }
   }
   return bad_floor_(a);
 }
@@ -3135,17 +3583,21 @@ export function ceil(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil", a[--n] as Kw);
   // ceil (out=: ceil.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ceil", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-      return aten().ceil_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ceil", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
+        return aten().ceil_out.call(v0, out as Tensor);
+      }
+      return aten().ceil.call(v0);
     }
-    return aten().ceil.call(v0);
   }
   return bad_ceil(a);
 }
@@ -3165,12 +3617,16 @@ export function ceil_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil_", a[--n] as Kw);
   // ceil_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ceil_", o, [], ["self"], n);
-    return aten().ceil_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ceil_", o, ["input"], ["input"], n);
+      return aten().ceil_.call(v0);
+    }
   }
   return bad_ceil_(a);
 }
@@ -3190,33 +3646,41 @@ export function round(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round", a[--n] as Kw);
   // round (out=: round.out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("round", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("round", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_out.call(v0, out as Tensor);
+      }
+      return aten().round.call(v0);
     }
-    return aten().round.call(v0);
   }
   // round.decimals (out=: round.decimals_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round", 'decimals');
-    if (o !== undefined) checkKw("round", o, ["decimals","out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_decimals_out.call(v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","decimals","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round", 'decimals');
+      if (o !== undefined) checkKw("round", o, ["input","decimals","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_decimals_out.call(v0, k0, out as Tensor);
+      }
+      return aten().round_decimals.call(v0, k0);
     }
-    return aten().round_decimals.call(v0, k0);
   }
   return noMatch("round", a, SIGS_round);
 }
@@ -3230,23 +3694,31 @@ export function round_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round_", a[--n] as Kw);
   // round_
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, []))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("round_", o, [], ["self"], n);
-    return aten().round_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("round_", o, ["input"], ["input"], n);
+      return aten().round_.call(v0);
+    }
   }
   // round_.decimals
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["decimals"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round_", 'decimals');
-    if (o !== undefined) checkKw("round_", o, ["decimals"], ["self"], n);
-    return aten().round__decimals.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","decimals"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round_", 'decimals');
+      if (o !== undefined) checkKw("round_", o, ["input","decimals"], ["input"], n);
+      return aten().round__decimals.call(v0, k0);
+    }
   }
   return noMatch("round_", a, SIGS_round_);
 }
@@ -3259,17 +3731,21 @@ export function trunc(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc", a[--n] as Kw);
   // trunc (out=: trunc.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("trunc", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-      return aten().trunc_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trunc", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
+        return aten().trunc_out.call(v0, out as Tensor);
+      }
+      return aten().trunc.call(v0);
     }
-    return aten().trunc.call(v0);
   }
   return bad_trunc(a);
 }
@@ -3289,12 +3765,16 @@ export function trunc_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc_", a[--n] as Kw);
   // trunc_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("trunc_", o, [], ["self"], n);
-    return aten().trunc_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("trunc_", o, ["input"], ["input"], n);
+      return aten().trunc_.call(v0);
+    }
   }
   return bad_trunc_(a);
 }
@@ -3313,17 +3793,21 @@ export function frac(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac", a[--n] as Kw);
   // frac (out=: frac.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("frac", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-      return aten().frac_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("frac", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("frac", 'out', 'Tensor', isTensor(out), out);
+        return aten().frac_out.call(v0, out as Tensor);
+      }
+      return aten().frac.call(v0);
     }
-    return aten().frac.call(v0);
   }
   return bad_frac(a);
 }
@@ -3343,12 +3827,16 @@ export function frac_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac_", a[--n] as Kw);
   // frac_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("frac_", o, [], ["self"], n);
-    return aten().frac_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("frac_", o, ["input"], ["input"], n);
+      return aten().frac_.call(v0);
+    }
   }
   return bad_frac_(a);
 }
@@ -3367,17 +3855,21 @@ export function reciprocal(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal", a[--n] as Kw);
   // reciprocal (out=: reciprocal.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("reciprocal", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-      return aten().reciprocal_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("reciprocal", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
+        return aten().reciprocal_out.call(v0, out as Tensor);
+      }
+      return aten().reciprocal.call(v0);
     }
-    return aten().reciprocal.call(v0);
   }
   return bad_reciprocal(a);
 }
@@ -3397,12 +3889,16 @@ export function reciprocal_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal_", a[--n] as Kw);
   // reciprocal_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("reciprocal_", o, [], ["self"], n);
-    return aten().reciprocal_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("reciprocal_", o, ["input"], ["input"], n);
+      return aten().reciprocal_.call(v0);
+    }
   }
   return bad_reciprocal_(a);
 }
@@ -3421,12 +3917,16 @@ export function isnan(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isnan", a[--n] as Kw);
   // isnan
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isnan", o, [], ["self"], n);
-    return aten().isnan.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isnan", o, ["input"], ["input"], n);
+      return aten().isnan.call(v0);
+    }
   }
   return bad_isnan(a);
 }
@@ -3445,12 +3945,16 @@ export function isinf(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isinf", a[--n] as Kw);
   // isinf
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isinf", o, [], ["self"], n);
-    return aten().isinf.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isinf", o, ["input"], ["input"], n);
+      return aten().isinf.call(v0);
+    }
   }
   return bad_isinf(a);
 }
@@ -3469,12 +3973,16 @@ export function isfinite(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isfinite", a[--n] as Kw);
   // isfinite
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("isfinite", o, [], ["self"], n);
-    return aten().isfinite.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("isfinite", o, ["input"], ["input"], n);
+      return aten().isfinite.call(v0);
+    }
   }
   return bad_isfinite(a);
 }
@@ -3496,35 +4004,39 @@ export function nan_to_num(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num", a[--n] as Kw);
   // nan_to_num (out=: nan_to_num.out)
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v1 = o.nan as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v2 = o.posinf as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v3 = o.neginf as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["self","nan","posinf","neginf"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-      return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v1 = o.nan as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v2 = o.posinf as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v3 = o.neginf as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("nan_to_num", o, ["input","nan","posinf","neginf","out"], ["input","nan","posinf","neginf"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
+        return aten().nan_to_num_out.call(v0, v1, v2, v3, out as Tensor);
+      }
+      return aten().nan_to_num.call(v0, v1, v2, v3);
     }
-    return aten().nan_to_num.call(v0, v1, v2, v3);
   }
   return bad_nan_to_num(a);
 }
@@ -3550,30 +4062,34 @@ export function nan_to_num_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num_", a[--n] as Kw);
   // nan_to_num_
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v1 = o.nan as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v2 = o.posinf as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v3 = o.neginf as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["self","nan","posinf","neginf"], n);
-    return aten().nan_to_num_.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v1 = o.nan as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v2 = o.posinf as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v3 = o.neginf as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("nan_to_num_", o, ["input","nan","posinf","neginf"], ["input","nan","posinf","neginf"], n);
+      return aten().nan_to_num_.call(v0, v1, v2, v3);
+    }
   }
   return bad_nan_to_num_(a);
 }
@@ -3590,36 +4106,46 @@ function bad_nan_to_num_(a: readonly unknown[]): never {
 const SIGS_eq = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.eq`: `eq.Tensor`, `eq.Scalar`. */
+export function eq(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function eq(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function eq(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function eq(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function eq(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eq", a[--n] as Kw);
   // eq.Tensor (out=: eq.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("eq", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().eq_Tensor.call(v0, v1);
     }
-    return aten().eq_Tensor.call(v0, v1);
   }
   // eq.Scalar (out=: eq.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("eq", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().eq_Scalar.call(v0, v1);
     }
-    return aten().eq_Scalar.call(v0, v1);
   }
   return noMatch("eq", a, SIGS_eq);
 }
@@ -3627,36 +4153,46 @@ export function eq(...a: unknown[]): unknown {
 const SIGS_ne = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.ne`: `ne.Tensor`, `ne.Scalar`. */
+export function ne(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function ne(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ne(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ne(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ne(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ne", a[--n] as Kw);
   // ne.Tensor (out=: ne.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ne", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ne_Tensor.call(v0, v1);
     }
-    return aten().ne_Tensor.call(v0, v1);
   }
   // ne.Scalar (out=: ne.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("ne", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ne_Scalar.call(v0, v1);
     }
-    return aten().ne_Scalar.call(v0, v1);
   }
   return noMatch("ne", a, SIGS_ne);
 }
@@ -3664,36 +4200,46 @@ export function ne(...a: unknown[]): unknown {
 const SIGS_lt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.lt`: `lt.Tensor`, `lt.Scalar`. */
+export function lt(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function lt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function lt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function lt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function lt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lt", a[--n] as Kw);
   // lt.Tensor (out=: lt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().lt_Tensor.call(v0, v1);
     }
-    return aten().lt_Tensor.call(v0, v1);
   }
   // lt.Scalar (out=: lt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("lt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().lt_Scalar.call(v0, v1);
     }
-    return aten().lt_Scalar.call(v0, v1);
   }
   return noMatch("lt", a, SIGS_lt);
 }
@@ -3701,36 +4247,46 @@ export function lt(...a: unknown[]): unknown {
 const SIGS_le = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.le`: `le.Tensor`, `le.Scalar`. */
+export function le(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function le(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function le(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function le(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function le(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("le", a[--n] as Kw);
   // le.Tensor (out=: le.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("le", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().le_Tensor.call(v0, v1);
     }
-    return aten().le_Tensor.call(v0, v1);
   }
   // le.Scalar (out=: le.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("le", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().le_Scalar.call(v0, v1);
     }
-    return aten().le_Scalar.call(v0, v1);
   }
   return noMatch("le", a, SIGS_le);
 }
@@ -3738,36 +4294,46 @@ export function le(...a: unknown[]): unknown {
 const SIGS_gt = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.gt`: `gt.Tensor`, `gt.Scalar`. */
+export function gt(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function gt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function gt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function gt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function gt(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gt", a[--n] as Kw);
   // gt.Tensor (out=: gt.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("gt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().gt_Tensor.call(v0, v1);
     }
-    return aten().gt_Tensor.call(v0, v1);
   }
   // gt.Scalar (out=: gt.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("gt", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().gt_Scalar.call(v0, v1);
     }
-    return aten().gt_Scalar.call(v0, v1);
   }
   return noMatch("gt", a, SIGS_gt);
 }
@@ -3775,36 +4341,46 @@ export function gt(...a: unknown[]): unknown {
 const SIGS_ge = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.ge`: `ge.Tensor`, `ge.Scalar`. */
+export function ge(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function ge(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function ge(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ge(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ge(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ge", a[--n] as Kw);
   // ge.Tensor (out=: ge.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("ge", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ge_Tensor.call(v0, v1);
     }
-    return aten().ge_Tensor.call(v0, v1);
   }
   // ge.Scalar (out=: ge.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("ge", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().ge_Scalar.call(v0, v1);
     }
-    return aten().ge_Scalar.call(v0, v1);
   }
   return noMatch("ge", a, SIGS_ge);
 }
@@ -3812,23 +4388,28 @@ export function ge(...a: unknown[]): unknown {
 const SIGS_logical_and = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_and`: `logical_and`. */
+export function logical_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_and(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_and", a[--n] as Kw);
   // logical_and (out=: logical_and.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_and_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_and_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_and.call(v0, v1);
     }
-    return aten().logical_and.call(v0, v1);
   }
   return bad_logical_and(a);
 }
@@ -3844,23 +4425,28 @@ function bad_logical_and(a: readonly unknown[]): never {
 const SIGS_logical_or = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_or`: `logical_or`. */
+export function logical_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_or(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_or", a[--n] as Kw);
   // logical_or (out=: logical_or.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_or_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_or_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_or.call(v0, v1);
     }
-    return aten().logical_or.call(v0, v1);
   }
   return bad_logical_or(a);
 }
@@ -3876,23 +4462,28 @@ function bad_logical_or(a: readonly unknown[]): never {
 const SIGS_logical_xor = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.logical_xor`: `logical_xor`. */
+export function logical_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_xor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_xor", a[--n] as Kw);
   // logical_xor (out=: logical_xor.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_xor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("logical_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_xor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().logical_xor.call(v0, v1);
     }
-    return aten().logical_xor.call(v0, v1);
   }
   return bad_logical_xor(a);
 }
@@ -3913,17 +4504,21 @@ export function logical_not(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_not", a[--n] as Kw);
   // logical_not (out=: logical_not.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_not", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_not_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_not", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_not_out.call(v0, out as Tensor);
+      }
+      return aten().logical_not.call(v0);
     }
-    return aten().logical_not.call(v0);
   }
   return bad_logical_not(a);
 }
@@ -3943,17 +4538,21 @@ export function bitwise_not(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_not", a[--n] as Kw);
   // bitwise_not (out=: bitwise_not.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_not", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_not_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_not", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_not_out.call(v0, out as Tensor);
+      }
+      return aten().bitwise_not.call(v0);
     }
-    return aten().bitwise_not.call(v0);
   }
   return bad_bitwise_not(a);
 }
@@ -3968,44 +4567,60 @@ function bad_bitwise_not(a: readonly unknown[]): never {
 const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_and`: `bitwise_and.Tensor`, `bitwise_and.Scalar`, `bitwise_and.Scalar_Tensor`. */
+export function bitwise_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_and(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_and(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_and(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_and(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_and(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_and", a[--n] as Kw);
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_and_Tensor.call(v0, v1);
     }
-    return aten().bitwise_and_Tensor.call(v0, v1);
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_and_Scalar.call(v0, v1);
     }
-    return aten().bitwise_and_Scalar.call(v0, v1);
   }
   // bitwise_and.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other"], ["self","other"], n);
-    return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_and_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
 }
@@ -4013,44 +4628,60 @@ export function bitwise_and(...a: unknown[]): unknown {
 const SIGS_bitwise_or = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_or`: `bitwise_or.Tensor`, `bitwise_or.Scalar`, `bitwise_or.Scalar_Tensor`. */
+export function bitwise_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_or(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_or(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_or(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_or(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_or(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_or", a[--n] as Kw);
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_or_Tensor.call(v0, v1);
     }
-    return aten().bitwise_or_Tensor.call(v0, v1);
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_or_Scalar.call(v0, v1);
     }
-    return aten().bitwise_or_Scalar.call(v0, v1);
   }
   // bitwise_or.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other"], ["self","other"], n);
-    return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_or_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
 }
@@ -4058,44 +4689,60 @@ export function bitwise_or(...a: unknown[]): unknown {
 const SIGS_bitwise_xor = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.bitwise_xor`: `bitwise_xor.Tensor`, `bitwise_xor.Scalar`, `bitwise_xor.Scalar_Tensor`. */
+export function bitwise_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function bitwise_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function bitwise_xor(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function bitwise_xor(options: { input: number | boolean; other: Tensor }): Tensor;
+export function bitwise_xor(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_xor(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_xor(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_xor", a[--n] as Kw);
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_xor_Tensor.call(v0, v1);
     }
-    return aten().bitwise_xor_Tensor.call(v0, v1);
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().bitwise_xor_Scalar.call(v0, v1);
     }
-    return aten().bitwise_xor_Scalar.call(v0, v1);
   }
   // bitwise_xor.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other"], ["self","other"], n);
-    return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["input","other"], ["input","other"], n);
+      return aten().bitwise_xor_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("bitwise_xor", a, SIGS_bitwise_xor);
 }
@@ -4103,23 +4750,28 @@ export function bitwise_xor(...a: unknown[]): unknown {
 const SIGS_maximum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.maximum`: `maximum`. */
+export function maximum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function maximum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function maximum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("maximum", a[--n] as Kw);
   // maximum (out=: maximum.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-      return aten().maximum_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("maximum", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
+        return aten().maximum_out.call(v0, v1, out as Tensor);
+      }
+      return aten().maximum.call(v0, v1);
     }
-    return aten().maximum.call(v0, v1);
   }
   return bad_maximum(a);
 }
@@ -4135,23 +4787,28 @@ function bad_maximum(a: readonly unknown[]): never {
 const SIGS_minimum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.minimum`: `minimum`. */
+export function minimum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function minimum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function minimum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("minimum", a[--n] as Kw);
   // minimum (out=: minimum.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-      return aten().minimum_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("minimum", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
+        return aten().minimum_out.call(v0, v1, out as Tensor);
+      }
+      return aten().minimum.call(v0, v1);
     }
-    return aten().minimum.call(v0, v1);
   }
   return bad_minimum(a);
 }
@@ -4167,51 +4824,75 @@ function bad_minimum(a: readonly unknown[]): never {
 const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number input, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number input, Number other)"];
 
 /** `torch.where`: `where.self`, `where.ScalarSelf`, `where.ScalarOther`, `where.Scalar`. */
+export function where(condition: Tensor, options: { input: Tensor; other: Tensor; out?: Tensor }): Tensor;
+export function where(condition: Tensor, input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function where(condition: Tensor, input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function where(condition: Tensor, options: { input: number | boolean; other: Tensor }): Tensor;
+export function where(condition: Tensor, input: number | boolean, options: { other: Tensor }): Tensor;
 export function where(condition: Tensor, input: number | boolean, other: Tensor): Tensor;
+export function where(condition: Tensor, options: { input: Tensor; other: number | boolean }): Tensor;
+export function where(condition: Tensor, input: Tensor, options: { other: number | boolean }): Tensor;
 export function where(condition: Tensor, input: Tensor, other: number | boolean): Tensor;
+export function where(condition: Tensor, options: { input: number | boolean; other: number | boolean }): Tensor;
+export function where(condition: Tensor, input: number | boolean, options: { other: number | boolean }): Tensor;
 export function where(condition: Tensor, input: number | boolean, other: number | boolean): Tensor;
 export function where(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("where", a[--n] as Kw);
   // where.self (out=: where.self_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("where", 'out', 'Tensor', isTensor(out), out);
-      return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["condition","input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other","out"], ["condition","input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("where", 'out', 'Tensor', isTensor(out), out);
+        return aten().where_self_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().where_self.call(v0, v1, v2);
     }
-    return aten().where_self.call(v0, v1, v2);
   }
   // where.ScalarSelf
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_ScalarSelf.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_ScalarSelf.call(v0, v1, v2);
+    }
   }
   // where.ScalarOther
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_ScalarOther.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_ScalarOther.call(v0, v1, v2);
+    }
   }
   // where.Scalar
-  if (n === 3 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","self","other"], n);
-    return aten().where_Scalar.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["condition","input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["condition","input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("where", o, ["condition","input","other"], ["condition","input","other"], n);
+      return aten().where_Scalar.call(v0, v1, v2);
+    }
   }
   return noMatch("where", a, SIGS_where);
 }
@@ -4229,52 +4910,60 @@ export function clamp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp", a[--n] as Kw);
   // clamp (out=: clamp.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v1 = o.min as number | boolean | null;
-    } else v1 = null;
-    let v2: number | boolean | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v2 = o.max as number | boolean | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isScalar(p[2]))) && (o === undefined || kwFits(o, ["input","min","max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v1 = o.min as number | boolean | null;
+      } else v1 = null;
+      let v2: number | boolean | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v2 = o.max as number | boolean | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp", o, ["input","min","max","out"], ["input","min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().clamp.call(v0, v1, v2);
     }
-    return aten().clamp.call(v0, v1, v2);
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v1 = o.min as Tensor | null;
-    } else v1 = null;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v2 = o.max as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["self","min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (o === undefined || kwFits(o, ["input","min","max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v1 = o.min as Tensor | null;
+      } else v1 = null;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v2 = o.max as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp", o, ["input","min","max","out"], ["input","min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_Tensor_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().clamp_Tensor.call(v0, v1, v2);
     }
-    return aten().clamp_Tensor.call(v0, v1, v2);
   }
   return noMatch("clamp", a, SIGS_clamp);
 }
@@ -4292,42 +4981,50 @@ export function clamp_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_", a[--n] as Kw);
   // clamp_
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isScalar(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v1 = o.min as number | boolean | null;
-    } else v1 = null;
-    let v2: number | boolean | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v2 = o.max as number | boolean | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
-    return aten().clamp_.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isScalar(p[2]))) && (o === undefined || kwFits(o, ["input","min","max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v1 = o.min as number | boolean | null;
+      } else v1 = null;
+      let v2: number | boolean | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v2 = o.max as number | boolean | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
+      return aten().clamp_.call(v0, v1, v2);
+    }
   }
   // clamp_.Tensor
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v1 = o.min as Tensor | null;
-    } else v1 = null;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v2 = o.max as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["self","min","max"], n);
-    return aten().clamp__Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (o === undefined || kwFits(o, ["input","min","max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v1 = o.min as Tensor | null;
+      } else v1 = null;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v2 = o.max as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["input","min","max"], ["input","min","max"], n);
+      return aten().clamp__Tensor.call(v0, v1, v2);
+    }
   }
   return noMatch("clamp_", a, SIGS_clamp_);
 }
@@ -4335,44 +5032,60 @@ export function clamp_(...a: unknown[]): unknown {
 const SIGS_remainder = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
 
 /** `torch.remainder`: `remainder.Tensor`, `remainder.Scalar`, `remainder.Scalar_Tensor`. */
+export function remainder(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function remainder(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function remainder(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function remainder(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
+export function remainder(options: { input: number | boolean; other: Tensor }): Tensor;
+export function remainder(input: number | boolean, options: { other: Tensor }): Tensor;
 export function remainder(input: number | boolean, other: Tensor): Tensor;
 export function remainder(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("remainder", a[--n] as Kw);
   // remainder.Tensor (out=: remainder.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("remainder", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().remainder_Tensor.call(v0, v1);
     }
-    return aten().remainder_Tensor.call(v0, v1);
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("remainder", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().remainder_Scalar.call(v0, v1);
     }
-    return aten().remainder_Scalar.call(v0, v1);
   }
   // remainder.Scalar_Tensor
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("remainder", o, ["other"], ["self","other"], n);
-    return aten().remainder_Scalar_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("remainder", o, ["input","other"], ["input","other"], n);
+      return aten().remainder_Scalar_Tensor.call(v0, v1);
+    }
   }
   return noMatch("remainder", a, SIGS_remainder);
 }
@@ -4380,36 +5093,46 @@ export function remainder(...a: unknown[]): unknown {
 const SIGS_fmod = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.fmod`: `fmod.Tensor`, `fmod.Scalar`. */
+export function fmod(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function fmod(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+export function fmod(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function fmod(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function fmod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmod", a[--n] as Kw);
   // fmod.Tensor (out=: fmod.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("fmod", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().fmod_Tensor.call(v0, v1);
     }
-    return aten().fmod_Tensor.call(v0, v1);
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("fmod", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().fmod_Scalar.call(v0, v1);
     }
-    return aten().fmod_Scalar.call(v0, v1);
   }
   return noMatch("fmod", a, SIGS_fmod);
 }
@@ -4417,23 +5140,28 @@ export function fmod(...a: unknown[]): unknown {
 const SIGS_atan2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 
 /** `torch.atan2`: `atan2`. */
+export function atan2(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function atan2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function atan2(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan2", a[--n] as Kw);
   // atan2 (out=: atan2.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["self","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan2_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("atan2", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan2_out.call(v0, v1, out as Tensor);
+      }
+      return aten().atan2.call(v0, v1);
     }
-    return aten().atan2.call(v0, v1);
   }
   return bad_atan2(a);
 }
@@ -4449,38 +5177,50 @@ function bad_atan2(a: readonly unknown[]): never {
 const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)","(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)"];
 
 /** `torch.lerp`: `lerp.Scalar`, `lerp.Tensor`. */
+export function lerp(input: Tensor, options: { end: Tensor; weight: number | boolean; out?: Tensor }): Tensor;
+export function lerp(input: Tensor, end: Tensor, options: { weight: number | boolean; out?: Tensor }): Tensor;
 export function lerp(input: Tensor, end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+export function lerp(input: Tensor, options: { end: Tensor; weight: Tensor; out?: Tensor }): Tensor;
+export function lerp(input: Tensor, end: Tensor, options: { weight: Tensor; out?: Tensor }): Tensor;
 export function lerp(input: Tensor, end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
 export function lerp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lerp", a[--n] as Kw);
   // lerp.Scalar (out=: lerp.Scalar_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["input","end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("lerp", o, ["input","end","weight","out"], ["input","end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Scalar_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().lerp_Scalar.call(v0, v1, v2);
     }
-    return aten().lerp_Scalar.call(v0, v1, v2);
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["self","end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["input","end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("lerp", o, ["input","end","weight","out"], ["input","end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Tensor_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().lerp_Tensor.call(v0, v1, v2);
     }
-    return aten().lerp_Tensor.call(v0, v1, v2);
   }
   return noMatch("lerp", a, SIGS_lerp);
 }
@@ -4489,46 +5229,55 @@ const SIGS_sum = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input, 
 
 /** `torch.sum`: `sum`, `sum.dim_IntList`. */
 export function sum(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function sum(input: Tensor, options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sum", a[--n] as Kw);
   // sum
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dtype"], ["self"], n);
-    return aten().sum.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["input","dtype"], ["input"], n);
+      return aten().sum.call(v0, k0);
+    }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-      return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sum", 'out', 'Tensor', isTensor(out), out);
+        return aten().sum_IntList_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().sum_dim_IntList.call(v0, v1, v2, k0);
     }
-    return aten().sum_dim_IntList.call(v0, v1, v2, k0);
   }
   return noMatch("sum", a, SIGS_sum);
 }
@@ -4537,46 +5286,55 @@ const SIGS_mean = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input,
 
 /** `torch.mean`: `mean`, `mean.dim`. */
 export function mean(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function mean(input: Tensor, options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mean", a[--n] as Kw);
   // mean
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dtype"], ["self"], n);
-    return aten().mean.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["input","dtype"], ["input"], n);
+      return aten().mean.call(v0, k0);
+    }
   }
   // mean.dim (out=: mean.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (a[1] === null || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-      return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mean", 'out', 'Tensor', isTensor(out), out);
+        return aten().mean_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().mean_dim.call(v0, v1, v2, k0);
     }
-    return aten().mean_dim.call(v0, v1, v2, k0);
   }
   return noMatch("mean", a, SIGS_mean);
 }
@@ -4585,46 +5343,55 @@ const SIGS_prod = ["(Tensor input, *, torch.dtype dtype = None)","(Tensor input,
 
 /** `torch.prod`: `prod`, `prod.dim_int`. */
 export function prod(input: Tensor, options?: { dtype?: DtypeLike | null }): Tensor;
+export function prod(input: Tensor, options: { dim: number; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("prod", a[--n] as Kw);
   // prod
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["dtype"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dtype"], ["self"], n);
-    return aten().prod.call(v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","dtype"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["input","dtype"], ["input"], n);
+      return aten().prod.call(v0, k0);
+    }
   }
   // prod.dim_int (out=: prod.int_out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-      return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","dtype","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["input","dim","keepdim","dtype","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("prod", 'out', 'Tensor', isTensor(out), out);
+        return aten().prod_int_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().prod_dim_int.call(v0, v1, v2, k0);
     }
-    return aten().prod_dim_int.call(v0, v1, v2, k0);
   }
   return noMatch("prod", a, SIGS_prod);
 }
@@ -4639,29 +5406,33 @@ export function amax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amax", a[--n] as Kw);
   // amax (out=: amax.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v1 = toIntListN(o.dim, 1);
-    } else v1 = [];
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-      return aten().amax_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v1 = toIntListN(o.dim, 1);
+      } else v1 = [];
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("amax", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amax", 'out', 'Tensor', isTensor(out), out);
+        return aten().amax_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().amax.call(v0, v1, v2);
     }
-    return aten().amax.call(v0, v1, v2);
   }
   return bad_amax(a);
 }
@@ -4685,29 +5456,33 @@ export function amin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amin", a[--n] as Kw);
   // amin (out=: amin.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v1 = toIntListN(o.dim, 1);
-    } else v1 = [];
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-      return aten().amin_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v1 = toIntListN(o.dim, 1);
+      } else v1 = [];
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("amin", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amin", 'out', 'Tensor', isTensor(out), out);
+        return aten().amin_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().amin.call(v0, v1, v2);
     }
-    return aten().amin.call(v0, v1, v2);
   }
   return bad_amin(a);
 }
@@ -4724,6 +5499,7 @@ function bad_amin(a: readonly unknown[]): never {
 const SIGS_all = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
 /** `torch.all`: `all.dim`, `all.dims`, `all`. */
+export function all(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -4734,58 +5510,70 @@ export function all(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("all", a[--n] as Kw);
   // all.dim (out=: all.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("all", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().all_dim.call(v0, v1, v2);
     }
-    return aten().all_dim.call(v0, v1, v2);
   }
   // all.dims (out=: all.dims_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntList(p[1]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v1 = o.dim === null ? null : toIntList(o.dim);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("all", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_dims_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().all_dims.call(v0, v1, v2);
     }
-    return aten().all_dims.call(v0, v1, v2);
   }
   // all (out=: all.all_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("all", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_all_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("all", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_all_out.call(v0, out as Tensor);
+      }
+      return aten().all.call(v0);
     }
-    return aten().all.call(v0);
   }
   return noMatch("all", a, SIGS_all);
 }
@@ -4793,6 +5581,7 @@ export function all(...a: unknown[]): unknown {
 const SIGS_any = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
 
 /** `torch.any`: `any.dim`, `any.dims`, `any`. */
+export function any(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -4803,58 +5592,70 @@ export function any(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("any", a[--n] as Kw);
   // any.dim (out=: any.out)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("any", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().any_dim.call(v0, v1, v2);
     }
-    return aten().any_dim.call(v0, v1, v2);
   }
   // any.dims (out=: any.dims_out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isIntList(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntList(a[1]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v1 = o.dim === null ? null : toIntList(o.dim);
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntList(p[1]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v1 = o.dim === null ? null : toIntList(o.dim);
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("any", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_dims_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().any_dims.call(v0, v1, v2);
     }
-    return aten().any_dims.call(v0, v1, v2);
   }
   // any (out=: any.all_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("any", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_all_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("any", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_all_out.call(v0, out as Tensor);
+      }
+      return aten().any.call(v0);
     }
-    return aten().any.call(v0);
   }
   return noMatch("any", a, SIGS_any);
 }
@@ -4869,29 +5670,33 @@ export function argmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmax", a[--n] as Kw);
   // argmax (out=: argmax.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v1 = o.dim as number | null;
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argmax", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmax_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().argmax.call(v0, v1, v2);
     }
-    return aten().argmax.call(v0, v1, v2);
   }
   return bad_argmax(a);
 }
@@ -4915,29 +5720,33 @@ export function argmin(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmin", a[--n] as Kw);
   // argmin (out=: argmin.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v1 = o.dim as number | null;
-    } else v1 = null;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argmin", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmin_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().argmin.call(v0, v1, v2);
     }
-    return aten().argmin.call(v0, v1, v2);
   }
   return bad_argmin(a);
 }
@@ -4951,197 +5760,322 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
 
-/** `torch.max`: `max.dim`. */
+/** `torch.max`: `max.dim`, `max`, `max.other`. */
+export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function max(input: Tensor): Tensor;
+export function max(input: Tensor, options: { other: Tensor }): Tensor;
+export function max(input: Tensor, other: Tensor): Tensor;
 export function max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max", a[--n] as Kw);
   // max.dim (out=: max.dim_max)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("max", out, 2, 3);
-      return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("max", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("max", out, 2, 3);
+        return aten().max_dim_max.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().max_dim.call(v0, v1, v2);
     }
-    return aten().max_dim.call(v0, v1, v2);
   }
-  return bad_max(a);
+  // max
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["input"], ["input"], n);
+      return aten().max.call(v0);
+    }
+  }
+  // max.other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["input","other"], ["input","other"], n);
+      return aten().max_other.call(v0, v1);
+    }
+  }
+  return noMatch("max", a, SIGS_max);
 }
 
-function bad_max(a: readonly unknown[]): never {
-  return badCall("max", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_max);
-}
+const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
 
-const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
-
-/** `torch.min`: `min.dim`. */
+/** `torch.min`: `min.dim`, `min`, `min.other`. */
+export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
+export function min(input: Tensor): Tensor;
+export function min(input: Tensor, options: { other: Tensor }): Tensor;
+export function min(input: Tensor, other: Tensor): Tensor;
 export function min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("min", a[--n] as Kw);
   // min.dim (out=: min.dim_min)
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["self","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("min", out, 2, 3);
-      return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("min", o, ["input","dim","keepdim","out"], ["input","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("min", out, 2, 3);
+        return aten().min_dim_min.call(v0, v1, v2, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().min_dim.call(v0, v1, v2);
     }
-    return aten().min_dim.call(v0, v1, v2);
   }
-  return bad_min(a);
+  // min
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["input"], ["input"], n);
+      return aten().min.call(v0);
+    }
+  }
+  // min.other
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["input","other"], ["input","other"], n);
+      return aten().min_other.call(v0, v1);
+    }
+  }
+  return noMatch("min", a, SIGS_min);
 }
 
-function bad_min(a: readonly unknown[]): never {
-  return badCall("min", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_min);
-}
+const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
-const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
-
-/** `torch.var`: `var.correction`. */
+/** `torch.var`: `var.correction`, `var`, `var.dim`. */
 function varFunction(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 function varFunction(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, options?: { unbiased?: boolean }): Tensor;
+function varFunction(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+function varFunction(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 function varFunction(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("var", a[--n] as Kw);
   // var.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v1 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["self","dim"], n);
-    return aten().var_correction.call(v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("var", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().var_correction.call(v0, v1, k0, k1);
+    }
   }
-  return bad_var(a);
+  // var
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("var", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().var.call(v0, v1);
+    }
+  }
+  // var.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("var", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().var_dim.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("var", a, SIGS_var);
 }
 export { varFunction as var };
 
-function bad_var(a: readonly unknown[]): never {
-  return badCall("var", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_var);
-}
+const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
-const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
-
-/** `torch.std`: `std.correction`. */
+/** `torch.std`: `std.correction`, `std`, `std.dim`. */
 export function std(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
 export function std(input: Tensor, dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, options?: { unbiased?: boolean }): Tensor;
+export function std(input: Tensor, unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+export function std(input: Tensor, options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 export function std(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("std", a[--n] as Kw);
   // std.correction
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || (isInt(a[1]) || isIntList(a[1]))))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number[] | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toIntListN(a[1], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v1 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v1 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["self","dim"], n);
-    return aten().std_correction.call(v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || (isInt(p[1]) || isIntList(p[1])))) && (o === undefined || kwFits(o, ["input","dim","correction","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number[] | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toIntListN(p[1], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v1 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v1 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("std", o, ["input","dim","correction","keepdim"], ["input","dim"], n);
+      return aten().std_correction.call(v0, v1, k0, k1);
+    }
   }
-  return bad_std(a);
-}
-
-function bad_std(a: readonly unknown[]): never {
-  return badCall("std", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_std);
+  // std
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["input","unbiased"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("std", o, ["input","unbiased"], ["input","unbiased"], n);
+      return aten().std.call(v0, v1);
+    }
+  }
+  // std.dim
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (p[1] === null || (isInt(p[1]) || isIntList(p[1]))) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","dim","unbiased","keepdim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v2 = o.unbiased as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("std", o, ["input","dim","unbiased","keepdim"], ["input","dim","unbiased","keepdim"], n);
+      return aten().std_dim.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("std", a, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(Tensor input, tuple of ints dim, bool keepdim = False)"];
 
 /** `torch.logsumexp`: `logsumexp`. */
+export function logsumexp(input: Tensor, options: { dim: number | readonly number[]; keepdim?: boolean }): Tensor;
 export function logsumexp(input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(input: Tensor, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logsumexp", a[--n] as Kw);
   // logsumexp
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["self","dim","keepdim"], n);
-    return aten().logsumexp.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("logsumexp", o, ["input","dim","keepdim"], ["input","dim","keepdim"], n);
+      return aten().logsumexp.call(v0, v1, v2);
+    }
   }
   return bad_logsumexp(a);
 }
@@ -5157,18 +6091,23 @@ function bad_logsumexp(a: readonly unknown[]): never {
 const SIGS_mm = ["(Tensor input, Tensor mat2)"];
 
 /** `torch.mm`: `mm`. */
+export function mm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function mm(input: Tensor, mat2: Tensor): Tensor;
 export function mm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mm", a[--n] as Kw);
   // mm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mm", o, ["mat2"], ["self","mat2"], n);
-    return aten().mm.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mm", o, ["input","mat2"], ["input","mat2"], n);
+      return aten().mm.call(v0, v1);
+    }
   }
   return bad_mm(a);
 }
@@ -5183,18 +6122,23 @@ function bad_mm(a: readonly unknown[]): never {
 const SIGS_bmm = ["(Tensor input, Tensor mat2)"];
 
 /** `torch.bmm`: `bmm`. */
+export function bmm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function bmm(input: Tensor, mat2: Tensor): Tensor;
 export function bmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bmm", a[--n] as Kw);
   // bmm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["self","mat2"], n);
-    return aten().bmm.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("bmm", o, ["input","mat2"], ["input","mat2"], n);
+      return aten().bmm.call(v0, v1);
+    }
   }
   return bad_bmm(a);
 }
@@ -5209,18 +6153,23 @@ function bad_bmm(a: readonly unknown[]): never {
 const SIGS_matmul = ["(Tensor input, Tensor other)"];
 
 /** `torch.matmul`: `matmul`. */
+export function matmul(input: Tensor, options: { other: Tensor }): Tensor;
 export function matmul(input: Tensor, other: Tensor): Tensor;
 export function matmul(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
   // matmul
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("matmul", o, ["other"], ["self","other"], n);
-    return aten().matmul.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("matmul", o, ["input","other"], ["input","other"], n);
+      return aten().matmul.call(v0, v1);
+    }
   }
   return bad_matmul(a);
 }
@@ -5235,18 +6184,23 @@ function bad_matmul(a: readonly unknown[]): never {
 const SIGS__unsafe_view = ["(Tensor input, tuple of ints size)"];
 
 /** `torch._unsafe_view`: `_unsafe_view`. */
+export function _unsafe_view(input: Tensor, options: { size: readonly number[] }): Tensor;
 export function _unsafe_view(input: Tensor, size: readonly number[]): Tensor;
 export function _unsafe_view(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_unsafe_view", a[--n] as Kw);
   // _unsafe_view
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("_unsafe_view", o, ["size"], ["self","size"], n);
-    return aten()._unsafe_view.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("_unsafe_view", o, ["input","size"], ["input","size"], n);
+      return aten()._unsafe_view.call(v0, v1);
+    }
   }
   return bad__unsafe_view(a);
 }
@@ -5261,18 +6215,23 @@ function bad__unsafe_view(a: readonly unknown[]): never {
 const SIGS_dot = ["(Tensor input, Tensor tensor)"];
 
 /** `torch.dot`: `dot`. */
+export function dot(input: Tensor, options: { tensor: Tensor }): Tensor;
 export function dot(input: Tensor, tensor: Tensor): Tensor;
 export function dot(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dot", a[--n] as Kw);
   // dot
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("dot", o, ["tensor"], ["self","tensor"], n);
-    return aten().dot.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","tensor"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("dot", o, ["input","tensor"], ["input","tensor"], n);
+      return aten().dot.call(v0, v1);
+    }
   }
   return bad_dot(a);
 }
@@ -5287,18 +6246,23 @@ function bad_dot(a: readonly unknown[]): never {
 const SIGS_mv = ["(Tensor input, Tensor vec)"];
 
 /** `torch.mv`: `mv`. */
+export function mv(input: Tensor, options: { vec: Tensor }): Tensor;
 export function mv(input: Tensor, vec: Tensor): Tensor;
 export function mv(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mv", a[--n] as Kw);
   // mv
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mv", o, ["vec"], ["self","vec"], n);
-    return aten().mv.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mv", o, ["input","vec"], ["input","vec"], n);
+      return aten().mv.call(v0, v1);
+    }
   }
   return bad_mv(a);
 }
@@ -5313,18 +6277,23 @@ function bad_mv(a: readonly unknown[]): never {
 const SIGS_outer = ["(Tensor input, Tensor vec2)"];
 
 /** `torch.outer`: `outer`. */
+export function outer(input: Tensor, options: { vec2: Tensor }): Tensor;
 export function outer(input: Tensor, vec2: Tensor): Tensor;
 export function outer(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("outer", a[--n] as Kw);
   // outer
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("outer", o, ["vec2"], ["self","vec2"], n);
-    return aten().outer.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("outer", o, ["input","vec2"], ["input","vec2"], n);
+      return aten().outer.call(v0, v1);
+    }
   }
   return bad_outer(a);
 }
@@ -5339,29 +6308,35 @@ function bad_outer(a: readonly unknown[]): never {
 const SIGS_addmm = ["(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
 
 /** `torch.addmm`: `addmm`. */
+export function addmm(input: Tensor, options: { mat1: Tensor; mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function addmm(input: Tensor, mat1: Tensor, options: { mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmm", a[--n] as Kw);
   // addmm
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["self","mat1","mat2"], n);
-    return aten().addmm.call(v0, v1, v2, k0, k1);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mat1","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmm", o, ["input","mat1","mat2","beta","alpha"], ["input","mat1","mat2"], n);
+      return aten().addmm.call(v0, v1, v2, k0, k1);
+    }
   }
   return bad_addmm(a);
 }
@@ -5379,29 +6354,35 @@ function bad_addmm(a: readonly unknown[]): never {
 const SIGS_baddbmm = ["(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
 
 /** `torch.baddbmm`: `baddbmm`. */
+export function baddbmm(input: Tensor, options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+export function baddbmm(input: Tensor, batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("baddbmm", a[--n] as Kw);
   // baddbmm
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["self","batch1","batch2"], n);
-    return aten().baddbmm.call(v0, v1, v2, k0, k1);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("baddbmm", o, ["input","batch1","batch2","beta","alpha"], ["input","batch1","batch2"], n);
+      return aten().baddbmm.call(v0, v1, v2, k0, k1);
+    }
   }
   return bad_baddbmm(a);
 }
@@ -5419,25 +6400,30 @@ function bad_baddbmm(a: readonly unknown[]): never {
 const SIGS_linear = ["(Tensor input, Tensor weight, Tensor bias = None)"];
 
 /** `torch.linear`: `linear`. */
+export function linear(input: Tensor, options: { weight: Tensor; bias?: Tensor | null }): Tensor;
 export function linear(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null }): Tensor;
 export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null }): Tensor;
 export function linear(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linear", a[--n] as Kw);
   // linear
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
-    return aten().linear.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","weight","bias"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("linear", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("linear", o, ["input","weight","bias"], ["input","weight","bias"], n);
+      return aten().linear.call(v0, v1, v2);
+    }
   }
   return bad_linear(a);
 }
@@ -5453,25 +6439,30 @@ function bad_linear(a: readonly unknown[]): never {
 const SIGS_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
 
 /** `torch.softmax`: `softmax.int`. */
+export function softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike | null }): Tensor;
 export function softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softmax", a[--n] as Kw);
   // softmax.int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: ScalarType | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v2 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v2 = null;
-    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
-    return aten().softmax_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
+      return aten().softmax_int.call(v0, v1, v2);
+    }
   }
   return bad_softmax(a);
 }
@@ -5487,25 +6478,30 @@ function bad_softmax(a: readonly unknown[]): never {
 const SIGS_log_softmax = ["(Tensor input, int dim, torch.dtype dtype = None)"];
 
 /** `torch.log_softmax`: `log_softmax.int`. */
+export function log_softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_softmax", a[--n] as Kw);
   // log_softmax.int
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isDtype(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: ScalarType | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] === null ? null : toDtype(a[2]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v2 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v2 = null;
-    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["self","dim","dtype"], n);
-    return aten().log_softmax_int.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("log_softmax", o, ["input","dim","dtype"], ["input","dim","dtype"], n);
+      return aten().log_softmax_int.call(v0, v1, v2);
+    }
   }
   return bad_log_softmax(a);
 }
@@ -5521,39 +6517,44 @@ function bad_log_softmax(a: readonly unknown[]): never {
 const SIGS_nll_loss_nd = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss_nd`: `nll_loss_nd`. */
-export function nll_loss_nd(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss_nd(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss_nd", a[--n] as Kw);
   // nll_loss_nd
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss_nd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss_nd", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss_nd", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss_nd", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss_nd", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss_nd", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss_nd", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss_nd.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss_nd(a);
 }
@@ -5563,7 +6564,7 @@ function bad_nll_loss_nd(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss_nd);
 }
@@ -5571,39 +6572,44 @@ function bad_nll_loss_nd(a: readonly unknown[]): never {
 const SIGS_nll_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss`: `nll_loss`. */
-export function nll_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss", a[--n] as Kw);
   // nll_loss
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss(a);
 }
@@ -5613,7 +6619,7 @@ function bad_nll_loss(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss);
 }
@@ -5621,39 +6627,44 @@ function bad_nll_loss(a: readonly unknown[]): never {
 const SIGS_nll_loss2d = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss2d`: `nll_loss2d`. */
-export function nll_loss2d(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
-export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number }): Tensor;
+export function nll_loss2d(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
+export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss2d", a[--n] as Kw);
   // nll_loss2d
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("nll_loss2d", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("nll_loss2d", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("nll_loss2d", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    if (o !== undefined) checkKw("nll_loss2d", o, ["target","weight","reduction","ignore_index"], ["self","target","weight","reduction","ignore_index"], n);
-    return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("nll_loss2d", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("nll_loss2d", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("nll_loss2d", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      if (o !== undefined) checkKw("nll_loss2d", o, ["input","target","weight","reduction","ignore_index"], ["input","target","weight","reduction","ignore_index"], n);
+      return aten().nll_loss2d.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_nll_loss2d(a);
 }
@@ -5663,7 +6674,7 @@ function bad_nll_loss2d(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
   ], false, SIGS_nll_loss2d);
 }
@@ -5671,46 +6682,51 @@ function bad_nll_loss2d(a: readonly unknown[]): never {
 const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
 
 /** `torch.cross_entropy_loss`: `cross_entropy_loss`. */
-export function cross_entropy_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
-export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number; ignore_index?: number; label_smoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
+export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
 export function cross_entropy_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cross_entropy_loss", a[--n] as Kw);
   // cross_entropy_loss
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3])) && (n <= 4 || a[4] === undefined || isInt(a[4])) && (n <= 5 || a[5] === undefined || isFloat(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("cross_entropy_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("cross_entropy_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.ignore_index !== undefined) {
-      kwArg("cross_entropy_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
-      v4 = o.ignore_index as number;
-    } else v4 = -100;
-    let v5: number;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as number;
-    else if (o !== undefined && o.label_smoothing !== undefined) {
-      kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
-      v5 = o.label_smoothing as number;
-    } else v5 = 0;
-    if (o !== undefined) checkKw("cross_entropy_loss", o, ["target","weight","reduction","ignore_index","label_smoothing"], ["self","target","weight","reduction","ignore_index","label_smoothing"], n);
-    return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","target","weight","reduction","ignore_index","label_smoothing"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string')) && (m <= 4 || p[4] === undefined || isInt(p[4])) && (m <= 5 || p[5] === undefined || isFloat(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("cross_entropy_loss", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("cross_entropy_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.ignore_index !== undefined) {
+        kwArg("cross_entropy_loss", 'ignore_index', 'int', isInt(o.ignore_index), o.ignore_index);
+        v4 = o.ignore_index as number;
+      } else v4 = -100;
+      let v5: number;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number;
+      else if (o !== undefined && o.label_smoothing !== undefined) {
+        kwArg("cross_entropy_loss", 'label_smoothing', 'float', isFloat(o.label_smoothing), o.label_smoothing);
+        v5 = o.label_smoothing as number;
+      } else v5 = 0;
+      if (o !== undefined) checkKw("cross_entropy_loss", o, ["input","target","weight","reduction","ignore_index","label_smoothing"], ["input","target","weight","reduction","ignore_index","label_smoothing"], n);
+      return aten().cross_entropy_loss.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_cross_entropy_loss(a);
 }
@@ -5720,7 +6736,7 @@ function bad_cross_entropy_loss(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
     { name: "label_smoothing", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
   ], false, SIGS_cross_entropy_loss);
@@ -5729,25 +6745,30 @@ function bad_cross_entropy_loss(a: readonly unknown[]): never {
 const SIGS_mse_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
 
 /** `torch.mse_loss`: `mse_loss`. */
-export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
-export function mse_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function mse_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function mse_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function mse_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mse_loss", a[--n] as Kw);
   // mse_loss
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("mse_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("mse_loss", o, ["target","reduction"], ["self","target","reduction"], n);
-    return aten().mse_loss.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("mse_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("mse_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return aten().mse_loss.call(v0, v1, v2);
+    }
   }
   return bad_mse_loss(a);
 }
@@ -5756,32 +6777,37 @@ function bad_mse_loss(a: readonly unknown[]): never {
   return badCall("mse_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_mse_loss);
 }
 
 const SIGS_l1_loss = ["(Tensor input, Tensor target, int reduction = 1)"];
 
 /** `torch.l1_loss`: `l1_loss`. */
-export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number }): Tensor;
-export function l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number }): Tensor;
+export function l1_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function l1_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("l1_loss", a[--n] as Kw);
   // l1_loss
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("l1_loss", o, ["target","reduction"], ["self","target","reduction"], n);
-    return aten().l1_loss.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("l1_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      if (o !== undefined) checkKw("l1_loss", o, ["input","target","reduction"], ["input","target","reduction"], n);
+      return aten().l1_loss.call(v0, v1, v2);
+    }
   }
   return bad_l1_loss(a);
 }
@@ -5790,39 +6816,44 @@ function bad_l1_loss(a: readonly unknown[]): never {
   return badCall("l1_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_l1_loss);
 }
 
 const SIGS_binary_cross_entropy = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1)"];
 
 /** `torch.binary_cross_entropy`: `binary_cross_entropy`. */
-export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy(input: Tensor, options: { target: Tensor; weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("binary_cross_entropy", a[--n] as Kw);
   // binary_cross_entropy
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("binary_cross_entropy", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("binary_cross_entropy", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v3 = o.reduction as number;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("binary_cross_entropy", o, ["target","weight","reduction"], ["self","target","weight","reduction"], n);
-    return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || typeof p[3] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("binary_cross_entropy", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = toReduction(p[3]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("binary_cross_entropy", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v3 = toReduction(o.reduction);
+      } else v3 = 1;
+      if (o !== undefined) checkKw("binary_cross_entropy", o, ["input","target","weight","reduction"], ["input","target","weight","reduction"], n);
+      return aten().binary_cross_entropy.call(v0, v1, v2, v3);
+    }
   }
   return bad_binary_cross_entropy(a);
 }
@@ -5832,46 +6863,51 @@ function bad_binary_cross_entropy(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_binary_cross_entropy);
 }
 
 const SIGS_binary_cross_entropy_with_logits = ["(Tensor input, Tensor target, Tensor weight = None, Tensor pos_weight = None, int reduction = 1)"];
 
 /** `torch.binary_cross_entropy_with_logits`: `binary_cross_entropy_with_logits`. */
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
-export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; reduction?: number }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, options: { target: Tensor; weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
+export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("binary_cross_entropy_with_logits", a[--n] as Kw);
   // binary_cross_entropy_with_logits
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isInt(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: Tensor | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
-    else if (o !== undefined && o.pos_weight !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'pos_weight', 'Tensor', (o.pos_weight === null || isTensor(o.pos_weight)), o.pos_weight);
-      v3 = o.pos_weight as Tensor | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v4 = o.reduction as number;
-    } else v4 = 1;
-    if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["target","weight","pos_weight","reduction"], ["self","target","weight","pos_weight","reduction"], n);
-    return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","target","weight","pos_weight","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || typeof p[4] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.pos_weight !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'pos_weight', 'Tensor', (o.pos_weight === null || isTensor(o.pos_weight)), o.pos_weight);
+        v3 = o.pos_weight as Tensor | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = toReduction(p[4]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("binary_cross_entropy_with_logits", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v4 = toReduction(o.reduction);
+      } else v4 = 1;
+      if (o !== undefined) checkKw("binary_cross_entropy_with_logits", o, ["input","target","weight","pos_weight","reduction"], ["input","target","weight","pos_weight","reduction"], n);
+      return aten().binary_cross_entropy_with_logits.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_binary_cross_entropy_with_logits(a);
 }
@@ -5882,53 +6918,58 @@ function bad_binary_cross_entropy_with_logits(a: readonly unknown[]): never {
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
     { name: "pos_weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
   ], false, SIGS_binary_cross_entropy_with_logits);
 }
 
 const SIGS_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enable = True)"];
 
 /** `torch.layer_norm`: `layer_norm`. */
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
-export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
+export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
 export function layer_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("layer_norm", a[--n] as Kw);
   // layer_norm
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("layer_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: Tensor | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("layer_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v3 = o.bias as Tensor | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.eps !== undefined) {
-      kwArg("layer_norm", 'eps', 'float', isFloat(o.eps), o.eps);
-      v4 = o.eps as number;
-    } else v4 = 0.00001;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.cudnn_enable !== undefined) {
-      kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
-      v5 = o.cudnn_enable as boolean;
-    } else v5 = true;
-    if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
-    return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isFloat(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("layer_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("layer_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v3 = o.bias as Tensor | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("layer_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+        v4 = o.eps as number;
+      } else v4 = 0.00001;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.cudnn_enable !== undefined) {
+        kwArg("layer_norm", 'cudnn_enable', 'bool', isBool(o.cudnn_enable), o.cudnn_enable);
+        v5 = o.cudnn_enable as boolean;
+      } else v5 = true;
+      if (o !== undefined) checkKw("layer_norm", o, ["input","normalized_shape","weight","bias","eps","cudnn_enable"], ["input","normalized_shape","weight","bias","eps","cudnn_enable"], n);
+      return aten().layer_norm.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_layer_norm(a);
 }
@@ -5947,21 +6988,29 @@ function bad_layer_norm(a: readonly unknown[]): never {
 const SIGS_native_layer_norm = ["(Tensor input, tuple of ints normalized_shape, Tensor weight, Tensor bias, float eps)"];
 
 /** `torch.native_layer_norm`: `native_layer_norm`. */
+export function native_layer_norm(input: Tensor, options: { normalized_shape?: readonly number[]; normalizedShape?: readonly number[]; weight: Tensor | null; bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], options: { weight: Tensor | null; bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, options: { bias: Tensor | null; eps: number }): [Tensor, Tensor, Tensor];
+export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number): [Tensor, Tensor, Tensor];
 export function native_layer_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_layer_norm", a[--n] as Kw);
   // native_layer_norm
-  if (n === 5 && isTensor(a[0]) && isIntList(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && isFloat(a[4])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: number = a[4] as number;
-    if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
-    return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","normalized_shape","weight","bias","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isIntList(p[1]) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && isFloat(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: number = p[4] as number;
+      if (o !== undefined) checkKw("native_layer_norm", o, ["input","normalized_shape","weight","bias","eps"], ["input","normalized_shape","weight","bias","eps"], n);
+      return aten().native_layer_norm.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_native_layer_norm(a);
 }
@@ -5979,19 +7028,25 @@ function bad_native_layer_norm(a: readonly unknown[]): never {
 const SIGS_dropout = ["(Tensor input, float p, bool train)"];
 
 /** `torch.dropout`: `dropout`. */
+export function dropout(input: Tensor, options: { p: number; train: boolean }): Tensor;
+export function dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
 export function dropout(input: Tensor, p: number, train: boolean): Tensor;
 export function dropout(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dropout", a[--n] as Kw);
   // dropout
-  if (n === 3 && isTensor(a[0]) && isFloat(a[1]) && isBool(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: boolean = a[2] as boolean;
-    if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
-    return aten().dropout.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","p","train"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isFloat(p[1]) && isBool(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: boolean = p[2] as boolean;
+      if (o !== undefined) checkKw("dropout", o, ["input","p","train"], ["input","p","train"], n);
+      return aten().dropout.call(v0, v1, v2);
+    }
   }
   return bad_dropout(a);
 }
@@ -6007,12 +7062,14 @@ function bad_dropout(a: readonly unknown[]): never {
 const SIGS_conv2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv2d`: `conv2d`, `conv2d.padding`. */
+export function conv2d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv2d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
@@ -6023,80 +7080,88 @@ export function conv2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv2d", a[--n] as Kw);
   // conv2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 2);
-    } else v3 = [1, 1];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v4 = toIntListN(o.padding, 2);
-    } else v4 = [0, 0];
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v5 = toIntListN(o.dilation, 2);
-    } else v5 = [1, 1];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-    return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 2);
+      } else v3 = [1, 1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 2);
+      } else v4 = [0, 0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 2);
+      } else v5 = [1, 1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return aten().conv2d.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   // conv2d.padding
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 2);
-    } else v3 = [1, 1];
-    let v4: string;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as string;
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv2d", 'padding', 'str', typeof o.padding === 'string', o.padding);
-      v4 = o.padding as string;
-    } else v4 = "valid";
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v5 = toIntListN(o.dilation, 2);
-    } else v5 = [1, 1];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-    return aten().conv2d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || typeof p[4] === 'string') && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 2);
+      } else v3 = [1, 1];
+      let v4: string;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as string;
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv2d", 'padding', 'str', typeof o.padding === 'string', o.padding);
+        v4 = o.padding as string;
+      } else v4 = "valid";
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 2);
+      } else v5 = [1, 1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv2d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv2d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return aten().conv2d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return noMatch("conv2d", a, SIGS_conv2d);
 }
@@ -6104,25 +7169,37 @@ export function conv2d(...a: unknown[]): unknown {
 const SIGS_convolution = ["(Tensor input, Tensor weight, Tensor bias, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, int groups)"];
 
 /** `torch.convolution`: `convolution`. */
+export function convolution(input: Tensor, options: { weight: Tensor; bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, options: { bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, options: { stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], options: { padding: readonly number[]; dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], options: { dilation: readonly number[]; transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], options: { transposed: boolean; output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, options: { output_padding?: readonly number[]; outputPadding?: readonly number[]; groups: number }): Tensor;
+export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], options: { groups: number }): Tensor;
 export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], groups: number): Tensor;
 export function convolution(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("convolution", a[--n] as Kw);
   // convolution
-  if (n === 9 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && isIntList(a[3]) && isIntList(a[4]) && isIntList(a[5]) && isBool(a[6]) && isIntList(a[7]) && isInt(a[8])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: number[] = toIntList(a[3]);
-    const v4: number[] = toIntList(a[4]);
-    const v5: number[] = toIntList(a[5]);
-    const v6: boolean = a[6] as boolean;
-    const v7: number[] = toIntList(a[7]);
-    const v8: number = a[8] as number;
-    if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
-    return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 9 && isTensor(p[0]) && isTensor(p[1]) && (p[2] === null || isTensor(p[2])) && isIntList(p[3]) && isIntList(p[4]) && isIntList(p[5]) && isBool(p[6]) && isIntList(p[7]) && isInt(p[8])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: number[] = toIntList(p[3]);
+      const v4: number[] = toIntList(p[4]);
+      const v5: number[] = toIntList(p[5]);
+      const v6: boolean = p[6] as boolean;
+      const v7: number[] = toIntList(p[7]);
+      const v8: number = p[8] as number;
+      if (o !== undefined) checkKw("convolution", o, ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], ["input","weight","bias","stride","padding","dilation","transposed","output_padding","groups"], n);
+      return aten().convolution.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
   }
   return bad_convolution(a);
 }
@@ -6144,23 +7221,33 @@ function bad_convolution(a: readonly unknown[]): never {
 const SIGS__conv2d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
 
 /** `torch._conv2d_backward_input`: `_conv2d_backward_input`. */
+export function _conv2d_backward_input(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_input(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv2d_backward_input", a[--n] as Kw);
   // _conv2d_backward_input
-  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: number = a[6] as number;
-    if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-    return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv2d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return aten()._conv2d_backward_input.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad__conv2d_backward_input(a);
 }
@@ -6180,23 +7267,33 @@ function bad__conv2d_backward_input(a: readonly unknown[]): never {
 const SIGS__conv2d_backward_weight = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
 
 /** `torch._conv2d_backward_weight`: `_conv2d_backward_weight`. */
+export function _conv2d_backward_weight(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_weight(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv2d_backward_weight", a[--n] as Kw);
   // _conv2d_backward_weight
-  if (n === 7 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isInt(a[6])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: number = a[6] as number;
-    if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
-    return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv2d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return aten()._conv2d_backward_weight.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad__conv2d_backward_weight(a);
 }
@@ -6216,12 +7313,14 @@ function bad__conv2d_backward_weight(a: readonly unknown[]): never {
 const SIGS_conv1d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv1d`: `conv1d`, `conv1d.padding`. */
+export function conv1d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; groups?: number }): Tensor;
+export function conv1d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
@@ -6232,80 +7331,88 @@ export function conv1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv1d", a[--n] as Kw);
   // conv1d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || (isInt(o.padding) || isIntList(o.padding)))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 1);
-    } else v3 = [1];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v4 = toIntListN(o.padding, 1);
-    } else v4 = [0];
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v5 = toIntListN(o.dilation, 1);
-    } else v5 = [1];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-    return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 1);
+      } else v3 = [1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 1);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 1);
+      } else v4 = [0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 1);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 1);
+      } else v5 = [1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return aten().conv1d.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   // conv1d.padding
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || typeof a[4] === 'string') && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"])) && (o === undefined || o.padding === undefined || n > 4 || typeof o.padding === 'string')) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 1);
-    } else v3 = [1];
-    let v4: string;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as string;
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv1d", 'padding', 'str', typeof o.padding === 'string', o.padding);
-      v4 = o.padding as string;
-    } else v4 = "valid";
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v5 = toIntListN(o.dilation, 1);
-    } else v5 = [1];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
-    return aten().conv1d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || typeof p[4] === 'string') && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (o === undefined || kwFits(o, ["input","weight","bias","stride","padding","dilation","groups"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 1);
+      } else v3 = [1];
+      let v4: string;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as string;
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv1d", 'padding', 'str', typeof o.padding === 'string', o.padding);
+        v4 = o.padding as string;
+      } else v4 = "valid";
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 1);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v5 = toIntListN(o.dilation, 1);
+      } else v5 = [1];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv1d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      if (o !== undefined) checkKw("conv1d", o, ["input","weight","bias","stride","padding","dilation","groups"], ["input","weight","bias","stride","padding","dilation","groups"], n);
+      return aten().conv1d_padding.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return noMatch("conv1d", a, SIGS_conv1d);
 }
@@ -6313,60 +7420,65 @@ export function conv1d(...a: unknown[]): unknown {
 const SIGS_conv_transpose1d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints output_padding = ..., int groups = 1, tuple of ints dilation = ...)"];
 
 /** `torch.conv_transpose1d`: `conv_transpose1d`. */
-export function conv_transpose1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv_transpose1d", a[--n] as Kw);
   // conv_transpose1d
-  if (n >= 2 && n <= 8 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (n <= 7 || a[7] === undefined || (isInt(a[7]) || isIntList(a[7])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv_transpose1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv_transpose1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 1);
-    } else v3 = [1];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv_transpose1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v4 = toIntListN(o.padding, 1);
-    } else v4 = [0];
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 1);
-    else if (o !== undefined && o.output_padding !== undefined) {
-      kwArg("conv_transpose1d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
-      v5 = toIntListN(o.output_padding, 1);
-    } else v5 = [0];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv_transpose1d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    let v7: number[];
-    if (n > 7 && a[7] !== undefined) v7 = toIntListN(a[7], 1);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv_transpose1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v7 = toIntListN(o.dilation, 1);
-    } else v7 = [1];
-    if (o !== undefined) checkKw("conv_transpose1d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-    return aten().conv_transpose1d.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (m <= 7 || p[7] === undefined || (isInt(p[7]) || isIntList(p[7])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv_transpose1d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv_transpose1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 1);
+      } else v3 = [1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 1);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv_transpose1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 1);
+      } else v4 = [0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 1);
+      else if (o !== undefined && o.output_padding !== undefined) {
+        kwArg("conv_transpose1d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
+        v5 = toIntListN(o.output_padding, 1);
+      } else v5 = [0];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv_transpose1d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      let v7: number[];
+      if (m > 7 && p[7] !== undefined) v7 = toIntListN(p[7], 1);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv_transpose1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v7 = toIntListN(o.dilation, 1);
+      } else v7 = [1];
+      if (o !== undefined) checkKw("conv_transpose1d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
+      return aten().conv_transpose1d.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_conv_transpose1d(a);
 }
@@ -6387,60 +7499,65 @@ function bad_conv_transpose1d(a: readonly unknown[]): never {
 const SIGS_conv_transpose2d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints output_padding = ..., int groups = 1, tuple of ints dilation = ...)"];
 
 /** `torch.conv_transpose2d`: `conv_transpose2d.input`. */
-export function conv_transpose2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
-export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, options: { weight: Tensor; bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("conv_transpose2d", a[--n] as Kw);
   // conv_transpose2d.input
-  if (n >= 2 && n <= 8 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || (isInt(a[5]) || isIntList(a[5]))) && (n <= 6 || a[6] === undefined || isInt(a[6])) && (n <= 7 || a[7] === undefined || (isInt(a[7]) || isIntList(a[7])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("conv_transpose2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v2 = o.bias as Tensor | null;
-    } else v2 = null;
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("conv_transpose2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v3 = toIntListN(o.stride, 2);
-    } else v3 = [1, 1];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("conv_transpose2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v4 = toIntListN(o.padding, 2);
-    } else v4 = [0, 0];
-    let v5: number[];
-    if (n > 5 && a[5] !== undefined) v5 = toIntListN(a[5], 2);
-    else if (o !== undefined && o.output_padding !== undefined) {
-      kwArg("conv_transpose2d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
-      v5 = toIntListN(o.output_padding, 2);
-    } else v5 = [0, 0];
-    let v6: number;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number;
-    else if (o !== undefined && o.groups !== undefined) {
-      kwArg("conv_transpose2d", 'groups', 'int', isInt(o.groups), o.groups);
-      v6 = o.groups as number;
-    } else v6 = 1;
-    let v7: number[];
-    if (n > 7 && a[7] !== undefined) v7 = toIntListN(a[7], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("conv_transpose2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v7 = toIntListN(o.dilation, 2);
-    } else v7 = [1, 1];
-    if (o !== undefined) checkKw("conv_transpose2d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
-    return aten().conv_transpose2d_input.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 8 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || (isInt(p[5]) || isIntList(p[5]))) && (m <= 6 || p[6] === undefined || isInt(p[6])) && (m <= 7 || p[7] === undefined || (isInt(p[7]) || isIntList(p[7])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("conv_transpose2d", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v2 = o.bias as Tensor | null;
+      } else v2 = null;
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("conv_transpose2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v3 = toIntListN(o.stride, 2);
+      } else v3 = [1, 1];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("conv_transpose2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v4 = toIntListN(o.padding, 2);
+      } else v4 = [0, 0];
+      let v5: number[];
+      if (m > 5 && p[5] !== undefined) v5 = toIntListN(p[5], 2);
+      else if (o !== undefined && o.output_padding !== undefined) {
+        kwArg("conv_transpose2d", 'output_padding', 'tuple of ints', (isInt(o.output_padding) || isIntList(o.output_padding)), o.output_padding);
+        v5 = toIntListN(o.output_padding, 2);
+      } else v5 = [0, 0];
+      let v6: number;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number;
+      else if (o !== undefined && o.groups !== undefined) {
+        kwArg("conv_transpose2d", 'groups', 'int', isInt(o.groups), o.groups);
+        v6 = o.groups as number;
+      } else v6 = 1;
+      let v7: number[];
+      if (m > 7 && p[7] !== undefined) v7 = toIntListN(p[7], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("conv_transpose2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v7 = toIntListN(o.dilation, 2);
+      } else v7 = [1, 1];
+      if (o !== undefined) checkKw("conv_transpose2d", o, ["input","weight","bias","stride","padding","output_padding","groups","dilation"], ["input","weight","bias","stride","padding","output_padding","groups","dilation"], n);
+      return aten().conv_transpose2d_input.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_conv_transpose2d(a);
 }
@@ -6461,46 +7578,51 @@ function bad_conv_transpose2d(a: readonly unknown[]): never {
 const SIGS_max_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d`: `max_pool2d`. */
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d", a[--n] as Kw);
   // max_pool2d
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 2);
-    } else v4 = [1, 1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool2d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool2d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 2);
+      } else v4 = [1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool2d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool2d.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool2d(a);
 }
@@ -6519,46 +7641,51 @@ function bad_max_pool2d(a: readonly unknown[]): never {
 const SIGS_max_pool2d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool2d_with_indices`: `max_pool2d_with_indices`. */
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool2d_with_indices(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d_with_indices", a[--n] as Kw);
   // max_pool2d_with_indices
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool2d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool2d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 2);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool2d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 2);
-    } else v4 = [1, 1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool2d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool2d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool2d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 2);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool2d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 2);
+      } else v4 = [1, 1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool2d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool2d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool2d_with_indices.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool2d_with_indices(a);
 }
@@ -6577,24 +7704,35 @@ function bad_max_pool2d_with_indices(a: readonly unknown[]): never {
 const SIGS_max_pool2d_with_indices_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, tuple of ints dilation, bool ceil_mode, Tensor indices)"];
 
 /** `torch.max_pool2d_with_indices_backward`: `max_pool2d_with_indices_backward`. */
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; indices: Tensor }): Tensor;
+export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options: { indices: Tensor }): Tensor;
 export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
 export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool2d_with_indices_backward", a[--n] as Kw);
   // max_pool2d_with_indices_backward
-  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && (isInt(a[5]) || isIntList(a[5])) && isBool(a[6]) && isTensor(a[7])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: number[] = toIntListN(a[5], 2);
-    const v6: boolean = a[6] as boolean;
-    const v7: Tensor = a[7] as Tensor;
-    if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","self","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
-    return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isBool(p[6]) && isTensor(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: number[] = toIntListN(p[5], 2);
+      const v6: boolean = p[6] as boolean;
+      const v7: Tensor = p[7] as Tensor;
+      if (o !== undefined) checkKw("max_pool2d_with_indices_backward", o, ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], ["grad_output","input","kernel_size","stride","padding","dilation","ceil_mode","indices"], n);
+      return aten().max_pool2d_with_indices_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_max_pool2d_with_indices_backward(a);
 }
@@ -6615,53 +7753,58 @@ function bad_max_pool2d_with_indices_backward(a: readonly unknown[]): never {
 const SIGS_avg_pool2d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True, int divisor_override = None)"];
 
 /** `torch.avg_pool2d`: `avg_pool2d`. */
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
-export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool2d", a[--n] as Kw);
   // avg_pool2d
-  if (n >= 2 && n <= 7 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5])) && (n <= 6 || a[6] === undefined || (a[6] === null || isInt(a[6])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 2);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("avg_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 2);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 2);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("avg_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 2);
-    } else v3 = [0, 0];
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("avg_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v4 = o.ceil_mode as boolean;
-    } else v4 = false;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.count_include_pad !== undefined) {
-      kwArg("avg_pool2d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
-      v5 = o.count_include_pad as boolean;
-    } else v5 = true;
-    let v6: number | null;
-    if (n > 6 && a[6] !== undefined) v6 = a[6] as number | null;
-    else if (o !== undefined && o.divisor_override !== undefined) {
-      kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
-      v6 = o.divisor_override as number | null;
-    } else v6 = null;
-    if (o !== undefined) checkKw("avg_pool2d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-    return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 7 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5])) && (m <= 6 || p[6] === undefined || (p[6] === null || isInt(p[6])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 2);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("avg_pool2d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 2);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 2);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("avg_pool2d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 2);
+      } else v3 = [0, 0];
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("avg_pool2d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v4 = o.ceil_mode as boolean;
+      } else v4 = false;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.count_include_pad !== undefined) {
+        kwArg("avg_pool2d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+        v5 = o.count_include_pad as boolean;
+      } else v5 = true;
+      let v6: number | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number | null;
+      else if (o !== undefined && o.divisor_override !== undefined) {
+        kwArg("avg_pool2d", 'divisor_override', 'int', (o.divisor_override === null || isInt(o.divisor_override)), o.divisor_override);
+        v6 = o.divisor_override as number | null;
+      } else v6 = null;
+      if (o !== undefined) checkKw("avg_pool2d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return aten().avg_pool2d.call(v0, v1, v2, v3, v4, v5, v6);
+    }
   }
   return bad_avg_pool2d(a);
 }
@@ -6681,24 +7824,35 @@ function bad_avg_pool2d(a: readonly unknown[]): never {
 const SIGS_avg_pool2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints kernel_size, tuple of ints stride, tuple of ints padding, bool ceil_mode, bool count_include_pad, int divisor_override)"];
 
 /** `torch.avg_pool2d_backward`: `avg_pool2d_backward`. */
+export function avg_pool2d_backward(gradOutput: Tensor, options: { input: Tensor; kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], options: { stride: number | readonly number[]; padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], options: { padding: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], options: { ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, options: { count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
+export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options: { divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
 export function avg_pool2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool2d_backward", a[--n] as Kw);
   // avg_pool2d_backward
-  if (n === 8 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2])) && (isInt(a[3]) || isIntList(a[3])) && (isInt(a[4]) || isIntList(a[4])) && isBool(a[5]) && isBool(a[6]) && (a[7] === null || isInt(a[7]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    const v3: number[] = toIntListN(a[3], 2);
-    const v4: number[] = toIntListN(a[4], 2);
-    const v5: boolean = a[5] as boolean;
-    const v6: boolean = a[6] as boolean;
-    const v7: number | null = a[7] as number | null;
-    if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","self","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
-    return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2])) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && isBool(p[5]) && isBool(p[6]) && (p[7] === null || isInt(p[7]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      const v3: number[] = toIntListN(p[3], 2);
+      const v4: number[] = toIntListN(p[4], 2);
+      const v5: boolean = p[5] as boolean;
+      const v6: boolean = p[6] as boolean;
+      const v7: number | null = p[7] as number | null;
+      if (o !== undefined) checkKw("avg_pool2d_backward", o, ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], ["grad_output","input","kernel_size","stride","padding","ceil_mode","count_include_pad","divisor_override"], n);
+      return aten().avg_pool2d_backward.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_avg_pool2d_backward(a);
 }
@@ -6719,24 +7873,29 @@ function bad_avg_pool2d_backward(a: readonly unknown[]): never {
 const SIGS_cat = ["(tuple of Tensors tensors, int dim = 0)"];
 
 /** `torch.cat`: `cat`. */
+export function cat(options: { tensors: readonly Tensor[]; dim?: number }): Tensor;
 export function cat(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function cat(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function cat(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cat", a[--n] as Kw);
   // cat
-  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor[] = a[0] as Tensor[];
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
-    return aten().cat.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensors","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensorList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cat", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("cat", o, ["tensors","dim"], ["tensors","dim"], n);
+      return aten().cat.call(v0, v1);
+    }
   }
   return bad_cat(a);
 }
@@ -6751,24 +7910,29 @@ function bad_cat(a: readonly unknown[]): never {
 const SIGS_stack = ["(tuple of Tensors tensors, int dim = 0)"];
 
 /** `torch.stack`: `stack`. */
+export function stack(options: { tensors: readonly Tensor[]; dim?: number }): Tensor;
 export function stack(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function stack(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function stack(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("stack", a[--n] as Kw);
   // stack
-  if (n >= 1 && n <= 2 && isTensorList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor[] = a[0] as Tensor[];
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
-    return aten().stack.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensors","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensorList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("stack", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("stack", o, ["tensors","dim"], ["tensors","dim"], n);
+      return aten().stack.call(v0, v1);
+    }
   }
   return bad_stack(a);
 }
@@ -6780,62 +7944,84 @@ function bad_stack(a: readonly unknown[]): never {
   ], false, SIGS_stack);
 }
 
-const SIGS_split = ["(Tensor input, int split_size, int dim = 0)"];
+const SIGS_split = ["(Tensor input, int split_size, int dim = 0)","(Tensor input, tuple of ints split_size, int dim = 0)"];
 
-/** `torch.split`: `split.Tensor`. */
+/** `torch.split`: `split.Tensor`, `split.sizes`. */
+export function split(input: Tensor, options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, options?: { dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+export function split(input: Tensor, options: { split_size?: readonly number[]; splitSize?: readonly number[]; dim?: number }): Tensor[];
+export function split(input: Tensor, splitSize: readonly number[], options?: { dim?: number }): Tensor[];
+export function split(input: Tensor, splitSize: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split", a[--n] as Kw);
   // split.Tensor
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["self","split_size","dim"], n);
-    return aten().split_Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","split_size","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return aten().split_Tensor.call(v0, v1, v2);
+    }
   }
-  return bad_split(a);
-}
-
-function bad_split(a: readonly unknown[]): never {
-  return badCall("split", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-  ], false, SIGS_split);
+  // split.sizes
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (o === undefined || kwFits(o, ["input","split_size","dim"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split", o, ["input","split_size","dim"], ["input","split_size","dim"], n);
+      return aten().split_sizes.call(v0, v1, v2);
+    }
+  }
+  return noMatch("split", a, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(Tensor input, tuple of ints split_sizes, int dim = 0)"];
 
 /** `torch.split_with_sizes`: `split_with_sizes`. */
+export function split_with_sizes(input: Tensor, options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split_with_sizes(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split_with_sizes", a[--n] as Kw);
   // split_with_sizes
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["self","split_sizes","dim"], n);
-    return aten().split_with_sizes.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("split_with_sizes", o, ["input","split_sizes","dim"], ["input","split_sizes","dim"], n);
+      return aten().split_with_sizes.call(v0, v1, v2);
+    }
   }
   return bad_split_with_sizes(a);
 }
@@ -6851,25 +8037,30 @@ function bad_split_with_sizes(a: readonly unknown[]): never {
 const SIGS_chunk = ["(Tensor input, int chunks, int dim = 0)"];
 
 /** `torch.chunk`: `chunk`. */
+export function chunk(input: Tensor, options: { chunks: number; dim?: number }): Tensor[];
 export function chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
 export function chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
 export function chunk(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("chunk", a[--n] as Kw);
   // chunk
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["self","chunks","dim"], n);
-    return aten().chunk.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("chunk", o, ["input","chunks","dim"], ["input","chunks","dim"], n);
+      return aten().chunk.call(v0, v1, v2);
+    }
   }
   return bad_chunk(a);
 }
@@ -6891,18 +8082,22 @@ export function unbind(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unbind", a[--n] as Kw);
   // unbind.int
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("unbind", o, ["dim"], ["self","dim"], n);
-    return aten().unbind_int.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("unbind", o, ["input","dim"], ["input","dim"], n);
+      return aten().unbind_int.call(v0, v1);
+    }
   }
   return bad_unbind(a);
 }
@@ -6917,18 +8112,23 @@ function bad_unbind(a: readonly unknown[]): never {
 const SIGS_flip = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.flip`: `flip`. */
+export function flip(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function flip(input: Tensor, dims: readonly number[]): Tensor;
 export function flip(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flip", a[--n] as Kw);
   // flip
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("flip", o, ["dims"], ["self","dims"], n);
-    return aten().flip.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("flip", o, ["input","dims"], ["input","dims"], n);
+      return aten().flip.call(v0, v1);
+    }
   }
   return bad_flip(a);
 }
@@ -6943,25 +8143,30 @@ function bad_flip(a: readonly unknown[]): never {
 const SIGS_roll = ["(Tensor input, tuple of ints shifts, tuple of ints dims = ...)"];
 
 /** `torch.roll`: `roll`. */
+export function roll(input: Tensor, options: { shifts: number | readonly number[]; dims?: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("roll", a[--n] as Kw);
   // roll
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
-    else if (o !== undefined && o.dims !== undefined) {
-      kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
-      v2 = toIntListN(o.dims, 1);
-    } else v2 = [];
-    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["self","shifts","dims"], n);
-    return aten().roll.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","shifts","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
+        v2 = toIntListN(o.dims, 1);
+      } else v2 = [];
+      if (o !== undefined) checkKw("roll", o, ["input","shifts","dims"], ["input","shifts","dims"], n);
+      return aten().roll.call(v0, v1, v2);
+    }
   }
   return bad_roll(a);
 }
@@ -6977,18 +8182,23 @@ function bad_roll(a: readonly unknown[]): never {
 const SIGS_tile = ["(Tensor input, tuple of ints dims)"];
 
 /** `torch.tile`: `tile`. */
+export function tile(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function tile(input: Tensor, dims: readonly number[]): Tensor;
 export function tile(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tile", a[--n] as Kw);
   // tile
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("tile", o, ["dims"], ["self","dims"], n);
-    return aten().tile.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dims"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("tile", o, ["input","dims"], ["input","dims"], n);
+      return aten().tile.call(v0, v1);
+    }
   }
   return bad_tile(a);
 }
@@ -7003,19 +8213,25 @@ function bad_tile(a: readonly unknown[]): never {
 const SIGS_index_select = ["(Tensor input, int dim, Tensor index)"];
 
 /** `torch.index_select`: `index_select`. */
+export function index_select(input: Tensor, options: { dim: number; index: Tensor }): Tensor;
+export function index_select(input: Tensor, dim: number, options: { index: Tensor }): Tensor;
 export function index_select(input: Tensor, dim: number, index: Tensor): Tensor;
 export function index_select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_select", a[--n] as Kw);
   // index_select
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["self","dim","index"], n);
-    return aten().index_select.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("index_select", o, ["input","dim","index"], ["input","dim","index"], n);
+      return aten().index_select.call(v0, v1, v2);
+    }
   }
   return bad_index_select(a);
 }
@@ -7031,18 +8247,23 @@ function bad_index_select(a: readonly unknown[]): never {
 const SIGS_index = ["(Tensor input, tuple of Tensors indices)"];
 
 /** `torch.index`: `index.Tensor`. */
+export function index(input: Tensor, options: { indices: readonly (Tensor | null)[] }): Tensor;
 export function index(input: Tensor, indices: readonly (Tensor | null)[]): Tensor;
 export function index(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index", a[--n] as Kw);
   // index.Tensor
-  if (n === 2 && isTensor(a[0]) && isOptionalTensorList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    if (o !== undefined) checkKw("index", o, ["indices"], ["self","indices"], n);
-    return aten().index_Tensor.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isOptionalTensorList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      if (o !== undefined) checkKw("index", o, ["input","indices"], ["input","indices"], n);
+      return aten().index_Tensor.call(v0, v1);
+    }
   }
   return bad_index(a);
 }
@@ -7057,26 +8278,32 @@ function bad_index(a: readonly unknown[]): never {
 const SIGS_index_put_ = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 /** `torch.index_put_`: `index_put_`. */
+export function index_put_(input: Tensor, options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): Tensor;
+export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): Tensor;
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put_", a[--n] as Kw);
   // index_put_
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    const v2: Tensor = a[2] as Tensor;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v3 = o.accumulate as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
-    return aten().index_put_.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isOptionalTensorList(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v3 = o.accumulate as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("index_put_", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
+      return aten().index_put_.call(v0, v1, v2, v3);
+    }
   }
   return bad_index_put_(a);
 }
@@ -7093,26 +8320,32 @@ function bad_index_put_(a: readonly unknown[]): never {
 const SIGS_index_put = ["(Tensor input, tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 /** `torch.index_put`: `index_put`. */
+export function index_put(input: Tensor, options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): Tensor;
+export function index_put(input: Tensor, indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): Tensor;
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put", a[--n] as Kw);
   // index_put
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && isOptionalTensorList(a[1]) && isTensor(a[2]) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: (Tensor | null)[] = toOptionalTensorList(a[1]);
-    const v2: Tensor = a[2] as Tensor;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v3 = o.accumulate as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["self","indices","values","accumulate"], n);
-    return aten().index_put.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && isOptionalTensorList(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: (Tensor | null)[] = toOptionalTensorList(p[1]);
+      const v2: Tensor = p[2] as Tensor;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v3 = o.accumulate as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("index_put", o, ["input","indices","values","accumulate"], ["input","indices","values","accumulate"], n);
+      return aten().index_put.call(v0, v1, v2, v3);
+    }
   }
   return bad_index_put(a);
 }
@@ -7129,24 +8362,30 @@ function bad_index_put(a: readonly unknown[]): never {
 const SIGS_gather = ["(Tensor input, int dim, Tensor index, *, bool sparse_grad = False)"];
 
 /** `torch.gather`: `gather`. */
-export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
+export function gather(input: Tensor, options: { dim: number; index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+export function gather(input: Tensor, dim: number, options: { index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
 export function gather(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gather", a[--n] as Kw);
   // gather
-  if (n === 3 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: boolean;
-    if (o !== undefined && o.sparse_grad !== undefined) {
-      kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
-      k0 = o.sparse_grad as boolean;
-    } else k0 = false;
-    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["self","dim","index"], n);
-    return aten().gather.call(v0, v1, v2, k0);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.sparse_grad !== undefined) {
+        kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
+        k0 = o.sparse_grad as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("gather", o, ["input","dim","index","sparse_grad"], ["input","dim","index"], n);
+      return aten().gather.call(v0, v1, v2, k0);
+    }
   }
   return bad_gather(a);
 }
@@ -7163,30 +8402,44 @@ function bad_gather(a: readonly unknown[]): never {
 const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)"];
 
 /** `torch.scatter`: `scatter.src`, `scatter.value`. */
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; value: number | boolean }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
 export function scatter(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter", a[--n] as Kw);
   // scatter.src
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: Tensor = a[3] as Tensor;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["self","dim","index","src"], n);
-    return aten().scatter_src.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","src"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
+      return aten().scatter_src.call(v0, v1, v2, v3);
+    }
   }
   // scatter.value
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isScalar(a[3]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: number | boolean = a[3] as number | boolean;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["self","dim","index","value"], n);
-    return aten().scatter_value.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isScalar(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
+      return aten().scatter_value.call(v0, v1, v2, v3);
+    }
   }
   return noMatch("scatter", a, SIGS_scatter);
 }
@@ -7194,20 +8447,27 @@ export function scatter(...a: unknown[]): unknown {
 const SIGS_scatter_add = ["(Tensor input, int dim, Tensor index, Tensor src)"];
 
 /** `torch.scatter_add`: `scatter_add`. */
+export function scatter_add(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+export function scatter_add(input: Tensor, dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+export function scatter_add(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
 export function scatter_add(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
 export function scatter_add(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_add", a[--n] as Kw);
   // scatter_add
-  if (n === 4 && isTensor(a[0]) && isInt(a[1]) && isTensor(a[2]) && isTensor(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: Tensor = a[3] as Tensor;
-    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["self","dim","index","src"], n);
-    return aten().scatter_add.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("scatter_add", o, ["input","dim","index","src"], ["input","dim","index","src"], n);
+      return aten().scatter_add.call(v0, v1, v2, v3);
+    }
   }
   return bad_scatter_add(a);
 }
@@ -7224,28 +8484,40 @@ function bad_scatter_add(a: readonly unknown[]): never {
 const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)","(Tensor input, Tensor mask, Tensor value)"];
 
 /** `torch.masked_fill`: `masked_fill.Scalar`, `masked_fill.Tensor`. */
+export function masked_fill(input: Tensor, options: { mask: Tensor; value: number | boolean }): Tensor;
+export function masked_fill(input: Tensor, mask: Tensor, options: { value: number | boolean }): Tensor;
 export function masked_fill(input: Tensor, mask: Tensor, value: number | boolean): Tensor;
+export function masked_fill(input: Tensor, options: { mask: Tensor; value: Tensor }): Tensor;
+export function masked_fill(input: Tensor, mask: Tensor, options: { value: Tensor }): Tensor;
 export function masked_fill(input: Tensor, mask: Tensor, value: Tensor): Tensor;
 export function masked_fill(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_fill", a[--n] as Kw);
   // masked_fill.Scalar
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
-    return aten().masked_fill_Scalar.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["input","mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
+      return aten().masked_fill_Scalar.call(v0, v1, v2);
+    }
   }
   // masked_fill.Tensor
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["self","mask","value"], n);
-    return aten().masked_fill_Tensor.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["input","mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("masked_fill", o, ["input","mask","value"], ["input","mask","value"], n);
+      return aten().masked_fill_Tensor.call(v0, v1, v2);
+    }
   }
   return noMatch("masked_fill", a, SIGS_masked_fill);
 }
@@ -7253,18 +8525,23 @@ export function masked_fill(...a: unknown[]): unknown {
 const SIGS_masked_select = ["(Tensor input, Tensor mask)"];
 
 /** `torch.masked_select`: `masked_select`. */
+export function masked_select(input: Tensor, options: { mask: Tensor }): Tensor;
 export function masked_select(input: Tensor, mask: Tensor): Tensor;
 export function masked_select(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_select", a[--n] as Kw);
   // masked_select
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["self","mask"], n);
-    return aten().masked_select.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_select", o, ["input","mask"], ["input","mask"], n);
+      return aten().masked_select.call(v0, v1);
+    }
   }
   return bad_masked_select(a);
 }
@@ -7284,12 +8561,16 @@ export function nonzero(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero", a[--n] as Kw);
   // nonzero
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("nonzero", o, [], ["self"], n);
-    return aten().nonzero.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("nonzero", o, ["input"], ["input"], n);
+      return aten().nonzero.call(v0);
+    }
   }
   return bad_nonzero(a);
 }
@@ -7309,18 +8590,22 @@ export function tril(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tril", a[--n] as Kw);
   // tril
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v1 = o.diagonal as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["self","diagonal"], n);
-    return aten().tril.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("tril", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().tril.call(v0, v1);
+    }
   }
   return bad_tril(a);
 }
@@ -7341,18 +8626,22 @@ export function triu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triu", a[--n] as Kw);
   // triu
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v1 = o.diagonal as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["self","diagonal"], n);
-    return aten().triu.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v1 = o.diagonal as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("triu", o, ["input","diagonal"], ["input","diagonal"], n);
+      return aten().triu.call(v0, v1);
+    }
   }
   return bad_triu(a);
 }
@@ -7364,89 +8653,134 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
 
-/** `torch.sort`: `sort`. */
+/** `torch.sort`: `sort`, `sort.stable`. */
 export function sort(input: Tensor, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
+export function sort(input: Tensor, options: { stable: boolean | null; dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sort", a[--n] as Kw);
   // sort
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = -1;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v2 = o.descending as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["self","dim","descending"], n);
-    return aten().sort.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v2 = o.descending as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("sort", o, ["input","dim","descending"], ["input","dim","descending"], n);
+      return aten().sort.call(v0, v1, v2);
+    }
   }
-  return bad_sort(a);
+  // sort.stable
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","stable","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean | null;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("sort", 'stable', 'bool', (o.stable === null || isBool(o.stable)), o.stable);
+        k0 = o.stable as boolean | null;
+      } else missingKw("sort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("sort", o, ["input","stable","dim","descending"], ["input"], n);
+      return aten().sort_stable.call(v0, k0, k1, k2);
+    }
+  }
+  return noMatch("sort", a, SIGS_sort);
 }
 
-function bad_sort(a: readonly unknown[]): never {
-  return badCall("sort", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_sort);
-}
+const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
 
-const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)"];
-
-/** `torch.argsort`: `argsort`. */
+/** `torch.argsort`: `argsort`, `argsort.stable`. */
 export function argsort(input: Tensor, options?: { dim?: number; descending?: boolean }): Tensor;
 export function argsort(input: Tensor, dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
 export function argsort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+export function argsort(input: Tensor, options: { stable: boolean; dim?: number; descending?: boolean }): Tensor;
 export function argsort(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argsort", a[--n] as Kw);
   // argsort
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = -1;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v2 = o.descending as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["self","dim","descending"], n);
-    return aten().argsort.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["input","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v2 = o.descending as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["input","dim","descending"], ["input","dim","descending"], n);
+      return aten().argsort.call(v0, v1, v2);
+    }
   }
-  return bad_argsort(a);
-}
-
-function bad_argsort(a: readonly unknown[]): never {
-  return badCall("argsort", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_argsort);
+  // argsort.stable
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","stable","dim","descending"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("argsort", 'stable', 'bool', isBool(o.stable), o.stable);
+        k0 = o.stable as boolean;
+      } else missingKw("argsort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["input","stable","dim","descending"], ["input"], n);
+      return aten().argsort_stable.call(v0, k0, k1, k2);
+    }
+  }
+  return noMatch("argsort", a, SIGS_argsort);
 }
 
 const SIGS_topk = ["(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True)"];
 
 /** `torch.topk`: `topk`. */
+export function topk(input: Tensor, options: { k: number; dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
@@ -7455,31 +8789,35 @@ export function topk(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("topk", a[--n] as Kw);
   // topk
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = -1;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.largest !== undefined) {
-      kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
-      v3 = o.largest as boolean;
-    } else v3 = true;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.sorted !== undefined) {
-      kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
-      v4 = o.sorted as boolean;
-    } else v4 = true;
-    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["self","k","dim","largest","sorted"], n);
-    return aten().topk.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","k","dim","largest","sorted"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.largest !== undefined) {
+        kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
+        v3 = o.largest as boolean;
+      } else v3 = true;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.sorted !== undefined) {
+        kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+        v4 = o.sorted as boolean;
+      } else v4 = true;
+      if (o !== undefined) checkKw("topk", o, ["input","k","dim","largest","sorted"], ["input","k","dim","largest","sorted"], n);
+      return aten().topk.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_topk(a);
 }
@@ -7497,24 +8835,28 @@ function bad_topk(a: readonly unknown[]): never {
 const SIGS_one_hot = ["(Tensor input, int num_classes = -1)"];
 
 /** `torch.one_hot`: `one_hot`. */
-export function one_hot(input: Tensor, options?: { num_classes?: number }): Tensor;
-export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number }): Tensor;
+export function one_hot(input: Tensor, options?: { num_classes?: number; numClasses?: number }): Tensor;
+export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number; numClasses?: number }): Tensor;
 export function one_hot(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("one_hot", a[--n] as Kw);
   // one_hot
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.num_classes !== undefined) {
-      kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
-      v1 = o.num_classes as number;
-    } else v1 = -1;
-    if (o !== undefined) checkKw("one_hot", o, ["num_classes"], ["self","num_classes"], n);
-    return aten().one_hot.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","num_classes"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.num_classes !== undefined) {
+        kwArg("one_hot", 'num_classes', 'int', isInt(o.num_classes), o.num_classes);
+        v1 = o.num_classes as number;
+      } else v1 = -1;
+      if (o !== undefined) checkKw("one_hot", o, ["input","num_classes"], ["input","num_classes"], n);
+      return aten().one_hot.call(v0, v1);
+    }
   }
   return bad_one_hot(a);
 }
@@ -7529,39 +8871,44 @@ function bad_one_hot(a: readonly unknown[]): never {
 const SIGS_embedding = ["(Tensor weight, Tensor indices, int padding_idx = -1, bool scale_grad_by_freq = False, bool sparse = False)"];
 
 /** `torch.embedding`: `embedding`. */
-export function embedding(weight: Tensor, indices: Tensor, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
-export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; scale_grad_by_freq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, options: { indices: Tensor; padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
 export function embedding(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("embedding", a[--n] as Kw);
   // embedding
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.padding_idx !== undefined) {
-      kwArg("embedding", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
-      v2 = o.padding_idx as number;
-    } else v2 = -1;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
-      kwArg("embedding", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
-      v3 = o.scale_grad_by_freq as boolean;
-    } else v3 = false;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.sparse !== undefined) {
-      kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
-      v4 = o.sparse as boolean;
-    } else v4 = false;
-    if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
-    return aten().embedding.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.padding_idx !== undefined) {
+        kwArg("embedding", 'padding_idx', 'int', isInt(o.padding_idx), o.padding_idx);
+        v2 = o.padding_idx as number;
+      } else v2 = -1;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.scale_grad_by_freq !== undefined) {
+        kwArg("embedding", 'scale_grad_by_freq', 'bool', isBool(o.scale_grad_by_freq), o.scale_grad_by_freq);
+        v3 = o.scale_grad_by_freq as boolean;
+      } else v3 = false;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.sparse !== undefined) {
+        kwArg("embedding", 'sparse', 'bool', isBool(o.sparse), o.sparse);
+        v4 = o.sparse as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("embedding", o, ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], ["weight","indices","padding_idx","scale_grad_by_freq","sparse"], n);
+      return aten().embedding.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_embedding(a);
 }
@@ -7579,49 +8926,65 @@ function bad_embedding(a: readonly unknown[]): never {
 const SIGS_pow = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)","(Number input, Tensor exponent, *, Tensor out = None)"];
 
 /** `torch.pow`: `pow.Tensor_Tensor`, `pow.Tensor_Scalar`, `pow.Scalar`. */
+export function pow(input: Tensor, options: { exponent: Tensor; out?: Tensor }): Tensor;
 export function pow(input: Tensor, exponent: Tensor, options?: { out?: Tensor }): Tensor;
+export function pow(input: Tensor, options: { exponent: number | boolean; out?: Tensor }): Tensor;
 export function pow(input: Tensor, exponent: number | boolean, options?: { out?: Tensor }): Tensor;
+export function pow(options: { input: number | boolean; exponent: Tensor; out?: Tensor }): Tensor;
+export function pow(input: number | boolean, options: { exponent: Tensor; out?: Tensor }): Tensor;
 export function pow(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
 export function pow(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pow", a[--n] as Kw);
   // pow.Tensor_Tensor (out=: pow.Tensor_Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Tensor_Tensor.call(v0, v1);
     }
-    return aten().pow_Tensor_Tensor.call(v0, v1);
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Tensor_Scalar.call(v0, v1);
     }
-    return aten().pow_Tensor_Scalar.call(v0, v1);
   }
   // pow.Scalar (out=: pow.Scalar_out)
-  if (n === 2 && isScalar(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["self","exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("pow", o, ["input","exponent","out"], ["input","exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Scalar_out.call(v0, v1, out as Tensor);
+      }
+      return aten().pow_Scalar.call(v0, v1);
     }
-    return aten().pow_Scalar.call(v0, v1);
   }
   return noMatch("pow", a, SIGS_pow);
 }
@@ -7629,28 +8992,33 @@ export function pow(...a: unknown[]): unknown {
 const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumsum`: `cumsum`. */
+export function cumsum(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumsum", a[--n] as Kw);
   // cumsum (out=: cumsum.out)
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["self","dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumsum", o, ["input","dim","dtype","out"], ["input","dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumsum_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().cumsum.call(v0, v1, k0);
     }
-    return aten().cumsum.call(v0, v1, k0);
   }
   return bad_cumsum(a);
 }
@@ -7667,28 +9035,33 @@ function bad_cumsum(a: readonly unknown[]): never {
 const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 /** `torch.cumprod`: `cumprod`. */
+export function cumprod(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumprod", a[--n] as Kw);
   // cumprod (out=: cumprod.out)
-  if (n === 2 && isTensor(a[0]) && isInt(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["self","dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumprod", o, ["input","dim","dtype","out"], ["input","dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumprod_out.call(v0, v1, k0, out as Tensor);
+      }
+      return aten().cumprod.call(v0, v1, k0);
     }
-    return aten().cumprod.call(v0, v1, k0);
   }
   return bad_cumprod(a);
 }
@@ -7707,43 +9080,53 @@ const SIGS_norm = ["(Tensor input, Number p = 2)","(Tensor input, Number p, tupl
 /** `torch.norm`: `norm.Scalar`, `norm.ScalarOpt_dim`. */
 export function norm(input: Tensor, options?: { p?: number | boolean }): Tensor;
 export function norm(input: Tensor, p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+export function norm(input: Tensor, options: { p: number | boolean | null; dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+export function norm(input: Tensor, p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("norm", a[--n] as Kw);
   // norm.Scalar
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (o === undefined || kwFits(o, ["p"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.p !== undefined) {
-      kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
-      v1 = o.p as number | boolean;
-    } else v1 = 2;
-    if (o !== undefined) checkKw("norm", o, ["p"], ["self","p"], n);
-    return aten().norm_Scalar.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (o === undefined || kwFits(o, ["input","p"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
+        v1 = o.p as number | boolean;
+      } else v1 = 2;
+      if (o !== undefined) checkKw("norm", o, ["input","p"], ["input","p"], n);
+      return aten().norm_Scalar.call(v0, v1);
+    }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
-  if (n >= 3 && n <= 4 && isTensor(a[0]) && (a[1] === null || isScalar(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean | null = a[1] as number | boolean | null;
-    const v2: number[] = toIntListN(a[2], 1);
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v3 = o.keepdim as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["self","p","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-      return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","p","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && (p[1] === null || isScalar(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (o === undefined || kwFits(o, ["input","p","dim","keepdim","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean | null = p[1] as number | boolean | null;
+      const v2: number[] = toIntListN(p[2], 1);
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("norm", o, ["input","p","dim","keepdim","out"], ["input","p","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("norm", 'out', 'Tensor', isTensor(out), out);
+        return aten().norm_out.call(v0, v1, v2, v3, out as Tensor);
+      }
+      return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
     }
-    return aten().norm_ScalarOpt_dim.call(v0, v1, v2, v3);
   }
   return noMatch("norm", a, SIGS_norm);
 }
@@ -7751,25 +9134,37 @@ export function norm(...a: unknown[]): unknown {
 const SIGS_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps, bool cudnn_enabled)"];
 
 /** `torch.batch_norm`: `batch_norm`. */
+export function batch_norm(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { training: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, options: { momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, options: { eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, options: { cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
 export function batch_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("batch_norm", a[--n] as Kw);
   // batch_norm
-  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor | null = a[1] as Tensor | null;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: Tensor | null = a[4] as Tensor | null;
-    const v5: boolean = a[5] as boolean;
-    const v6: number = a[6] as number;
-    const v7: number = a[7] as number;
-    const v8: boolean = a[8] as boolean;
-    if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
-    return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"]);
+    const m = p === a ? n : p.length;
+    if (m === 9 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && isBool(p[5]) && isFloat(p[6]) && isFloat(p[7]) && isBool(p[8])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: boolean = p[5] as boolean;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      const v8: boolean = p[8] as boolean;
+      if (o !== undefined) checkKw("batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","training","momentum","eps","cudnn_enabled"], n);
+      return aten().batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
   }
   return bad_batch_norm(a);
 }
@@ -7791,24 +9186,35 @@ function bad_batch_norm(a: readonly unknown[]): never {
 const SIGS_native_batch_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps)"];
 
 /** `torch.native_batch_norm`: `native_batch_norm`. */
+export function native_batch_norm(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { training: boolean; momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, options: { momentum: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
 export function native_batch_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_batch_norm", a[--n] as Kw);
   // native_batch_norm
-  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor | null = a[1] as Tensor | null;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: Tensor | null = a[4] as Tensor | null;
-    const v5: boolean = a[5] as boolean;
-    const v6: number = a[6] as number;
-    const v7: number = a[7] as number;
-    if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
-    return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && isBool(p[5]) && isFloat(p[6]) && isFloat(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: boolean = p[5] as boolean;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      if (o !== undefined) checkKw("native_batch_norm", o, ["input","weight","bias","running_mean","running_var","training","momentum","eps"], ["input","weight","bias","running_mean","running_var","training","momentum","eps"], n);
+      return aten().native_batch_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_native_batch_norm(a);
 }
@@ -7829,26 +9235,39 @@ function bad_native_batch_norm(a: readonly unknown[]): never {
 const SIGS_native_batch_norm_backward = ["(Tensor grad_out, Tensor input, Tensor weight, Tensor running_mean, Tensor running_var, Tensor save_mean, Tensor save_invstd, bool train, float eps, tuple of bools output_mask)"];
 
 /** `torch.native_batch_norm_backward`: `native_batch_norm_backward`. */
+export function native_batch_norm_backward(gradOut: Tensor, options: { input: Tensor; weight: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, options: { weight: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; save_mean?: Tensor | null; saveMean?: Tensor | null; save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { save_mean?: Tensor | null; saveMean?: Tensor | null; save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, options: { save_invstd?: Tensor | null; saveInvstd?: Tensor | null; train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, options: { train: boolean; eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, options: { eps: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
 export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
 export function native_batch_norm_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_batch_norm_backward", a[--n] as Kw);
   // native_batch_norm_backward
-  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && (a[5] === null || isTensor(a[5])) && (a[6] === null || isTensor(a[6])) && isBool(a[7]) && isFloat(a[8]) && Array.isArray(a[9])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: Tensor | null = a[4] as Tensor | null;
-    const v5: Tensor | null = a[5] as Tensor | null;
-    const v6: Tensor | null = a[6] as Tensor | null;
-    const v7: boolean = a[7] as boolean;
-    const v8: number = a[8] as number;
-    const v9: boolean[] = a[9] as boolean[];
-    if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
-    return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  {
+    const p = o === undefined || n >= 10 ? a : kwPositional(a, n, o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 10 && isTensor(p[0]) && isTensor(p[1]) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && (p[5] === null || isTensor(p[5])) && (p[6] === null || isTensor(p[6])) && isBool(p[7]) && isFloat(p[8]) && Array.isArray(p[9])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: Tensor | null = p[5] as Tensor | null;
+      const v6: Tensor | null = p[6] as Tensor | null;
+      const v7: boolean = p[7] as boolean;
+      const v8: number = p[8] as number;
+      const v9: boolean[] = p[9] as boolean[];
+      if (o !== undefined) checkKw("native_batch_norm_backward", o, ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], ["grad_out","input","weight","running_mean","running_var","save_mean","save_invstd","train","eps","output_mask"], n);
+      return aten().native_batch_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+    }
   }
   return bad_native_batch_norm_backward(a);
 }
@@ -7871,25 +9290,37 @@ function bad_native_batch_norm_backward(a: readonly unknown[]): never {
 const SIGS_instance_norm = ["(Tensor input, Tensor weight, Tensor bias, Tensor running_mean, Tensor running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)"];
 
 /** `torch.instance_norm`: `instance_norm`. */
+export function instance_norm(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; use_input_stats?: boolean; useInputStats?: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; use_input_stats?: boolean; useInputStats?: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { running_mean?: Tensor | null; runningMean?: Tensor | null; running_var?: Tensor | null; runningVar?: Tensor | null; use_input_stats?: boolean; useInputStats?: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { running_var?: Tensor | null; runningVar?: Tensor | null; use_input_stats?: boolean; useInputStats?: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { use_input_stats?: boolean; useInputStats?: boolean; momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, options: { momentum: number; eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, options: { eps: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, options: { cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
 export function instance_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("instance_norm", a[--n] as Kw);
   // instance_norm
-  if (n === 9 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && (a[3] === null || isTensor(a[3])) && (a[4] === null || isTensor(a[4])) && isBool(a[5]) && isFloat(a[6]) && isFloat(a[7]) && isBool(a[8])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor | null = a[1] as Tensor | null;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: Tensor | null = a[3] as Tensor | null;
-    const v4: Tensor | null = a[4] as Tensor | null;
-    const v5: boolean = a[5] as boolean;
-    const v6: number = a[6] as number;
-    const v7: number = a[7] as number;
-    const v8: boolean = a[8] as boolean;
-    if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
-    return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+  {
+    const p = o === undefined || n >= 9 ? a : kwPositional(a, n, o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"]);
+    const m = p === a ? n : p.length;
+    if (m === 9 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && (p[3] === null || isTensor(p[3])) && (p[4] === null || isTensor(p[4])) && isBool(p[5]) && isFloat(p[6]) && isFloat(p[7]) && isBool(p[8])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: boolean = p[5] as boolean;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      const v8: boolean = p[8] as boolean;
+      if (o !== undefined) checkKw("instance_norm", o, ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], ["input","weight","bias","running_mean","running_var","use_input_stats","momentum","eps","cudnn_enabled"], n);
+      return aten().instance_norm.call(v0, v1, v2, v3, v4, v5, v6, v7, v8);
+    }
   }
   return bad_instance_norm(a);
 }
@@ -7911,46 +9342,51 @@ function bad_instance_norm(a: readonly unknown[]): never {
 const SIGS_group_norm = ["(Tensor input, int num_groups, Tensor weight = None, Tensor bias = None, float eps = 0.00001, bool cudnn_enabled = True)"];
 
 /** `torch.group_norm`: `group_norm`. */
-export function group_norm(input: Tensor, numGroups: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
-export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
-export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
-export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
-export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnabled?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, options: { num_groups?: number; numGroups?: number; weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
+export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnabled?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function group_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("group_norm", a[--n] as Kw);
   // group_norm
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && isInt(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isTensor(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isTensor(a[3]))) && (n <= 4 || a[4] === undefined || isFloat(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number = a[1] as number;
-    let v2: Tensor | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as Tensor | null;
-    else if (o !== undefined && o.weight !== undefined) {
-      kwArg("group_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
-      v2 = o.weight as Tensor | null;
-    } else v2 = null;
-    let v3: Tensor | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as Tensor | null;
-    else if (o !== undefined && o.bias !== undefined) {
-      kwArg("group_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
-      v3 = o.bias as Tensor | null;
-    } else v3 = null;
-    let v4: number;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number;
-    else if (o !== undefined && o.eps !== undefined) {
-      kwArg("group_norm", 'eps', 'float', isFloat(o.eps), o.eps);
-      v4 = o.eps as number;
-    } else v4 = 0.00001;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.cudnn_enabled !== undefined) {
-      kwArg("group_norm", 'cudnn_enabled', 'bool', isBool(o.cudnn_enabled), o.cudnn_enabled);
-      v5 = o.cudnn_enabled as boolean;
-    } else v5 = true;
-    if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
-    return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","num_groups","weight","bias","eps","cudnn_enabled"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || isFloat(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.weight !== undefined) {
+        kwArg("group_norm", 'weight', 'Tensor', (o.weight === null || isTensor(o.weight)), o.weight);
+        v2 = o.weight as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.bias !== undefined) {
+        kwArg("group_norm", 'bias', 'Tensor', (o.bias === null || isTensor(o.bias)), o.bias);
+        v3 = o.bias as Tensor | null;
+      } else v3 = null;
+      let v4: number;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("group_norm", 'eps', 'float', isFloat(o.eps), o.eps);
+        v4 = o.eps as number;
+      } else v4 = 0.00001;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.cudnn_enabled !== undefined) {
+        kwArg("group_norm", 'cudnn_enabled', 'bool', isBool(o.cudnn_enabled), o.cudnn_enabled);
+        v5 = o.cudnn_enabled as boolean;
+      } else v5 = true;
+      if (o !== undefined) checkKw("group_norm", o, ["input","num_groups","weight","bias","eps","cudnn_enabled"], ["input","num_groups","weight","bias","eps","cudnn_enabled"], n);
+      return aten().group_norm.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_group_norm(a);
 }
@@ -7969,24 +9405,35 @@ function bad_group_norm(a: readonly unknown[]): never {
 const SIGS_native_group_norm = ["(Tensor input, Tensor weight, Tensor bias, int N, int C, int HxW, int group, float eps)"];
 
 /** `torch.native_group_norm`: `native_group_norm`. */
+export function native_group_norm(input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; N: number; C: number; HxW: number; group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; N: number; C: number; HxW: number; group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { N: number; C: number; HxW: number; group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, options: { C: number; HxW: number; group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, options: { HxW: number; group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, options: { group: number; eps: number }): [Tensor, Tensor, Tensor];
+export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number): [Tensor, Tensor, Tensor];
 export function native_group_norm(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_group_norm", a[--n] as Kw);
   // native_group_norm
-  if (n === 8 && isTensor(a[0]) && (a[1] === null || isTensor(a[1])) && (a[2] === null || isTensor(a[2])) && isInt(a[3]) && isInt(a[4]) && isInt(a[5]) && isInt(a[6]) && isFloat(a[7])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor | null = a[1] as Tensor | null;
-    const v2: Tensor | null = a[2] as Tensor | null;
-    const v3: number = a[3] as number;
-    const v4: number = a[4] as number;
-    const v5: number = a[5] as number;
-    const v6: number = a[6] as number;
-    const v7: number = a[7] as number;
-    if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
-    return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["input","weight","bias","N","C","HxW","group","eps"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && (p[1] === null || isTensor(p[1])) && (p[2] === null || isTensor(p[2])) && isInt(p[3]) && isInt(p[4]) && isInt(p[5]) && isInt(p[6]) && isFloat(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor | null = p[1] as Tensor | null;
+      const v2: Tensor | null = p[2] as Tensor | null;
+      const v3: number = p[3] as number;
+      const v4: number = p[4] as number;
+      const v5: number = p[5] as number;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      if (o !== undefined) checkKw("native_group_norm", o, ["input","weight","bias","N","C","HxW","group","eps"], ["input","weight","bias","N","C","HxW","group","eps"], n);
+      return aten().native_group_norm.call(v0, v1, v2, v3, v4, v5, v6, v7);
+    }
   }
   return bad_native_group_norm(a);
 }
@@ -8007,26 +9454,39 @@ function bad_native_group_norm(a: readonly unknown[]): never {
 const SIGS_native_group_norm_backward = ["(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor weight, int N, int C, int HxW, int group, tuple of bools output_mask)"];
 
 /** `torch.native_group_norm_backward`: `native_group_norm_backward`. */
+export function native_group_norm_backward(gradOut: Tensor, options: { input: Tensor; mean: Tensor; rstd: Tensor; weight: Tensor | null; N: number; C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, options: { mean: Tensor; rstd: Tensor; weight: Tensor | null; N: number; C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, options: { rstd: Tensor; weight: Tensor | null; N: number; C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, options: { weight: Tensor | null; N: number; C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, options: { N: number; C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, options: { C: number; HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, options: { HxW: number; group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, options: { group: number; output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
+export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
 export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
 export function native_group_norm_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("native_group_norm_backward", a[--n] as Kw);
   // native_group_norm_backward
-  if (n === 10 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2]) && isTensor(a[3]) && (a[4] === null || isTensor(a[4])) && isInt(a[5]) && isInt(a[6]) && isInt(a[7]) && isInt(a[8]) && Array.isArray(a[9])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    const v3: Tensor = a[3] as Tensor;
-    const v4: Tensor | null = a[4] as Tensor | null;
-    const v5: number = a[5] as number;
-    const v6: number = a[6] as number;
-    const v7: number = a[7] as number;
-    const v8: number = a[8] as number;
-    const v9: boolean[] = a[9] as boolean[];
-    if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
-    return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+  {
+    const p = o === undefined || n >= 10 ? a : kwPositional(a, n, o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 10 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (p[4] === null || isTensor(p[4])) && isInt(p[5]) && isInt(p[6]) && isInt(p[7]) && isInt(p[8]) && Array.isArray(p[9])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor | null = p[4] as Tensor | null;
+      const v5: number = p[5] as number;
+      const v6: number = p[6] as number;
+      const v7: number = p[7] as number;
+      const v8: number = p[8] as number;
+      const v9: boolean[] = p[9] as boolean[];
+      if (o !== undefined) checkKw("native_group_norm_backward", o, ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], ["grad_out","input","mean","rstd","weight","N","C","HxW","group","output_mask"], n);
+      return aten().native_group_norm_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9);
+    }
   }
   return bad_native_group_norm_backward(a);
 }
@@ -8049,18 +9509,23 @@ function bad_native_group_norm_backward(a: readonly unknown[]): never {
 const SIGS_adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_avg_pool2d`: `adaptive_avg_pool2d`. */
+export function adaptive_avg_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function adaptive_avg_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_avg_pool2d", a[--n] as Kw);
   // adaptive_avg_pool2d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
-    return aten().adaptive_avg_pool2d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      if (o !== undefined) checkKw("adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten().adaptive_avg_pool2d.call(v0, v1);
+    }
   }
   return bad_adaptive_avg_pool2d(a);
 }
@@ -8075,18 +9540,23 @@ function bad_adaptive_avg_pool2d(a: readonly unknown[]): never {
 const SIGS__adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch._adaptive_avg_pool2d`: `_adaptive_avg_pool2d`. */
+export function _adaptive_avg_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function _adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_adaptive_avg_pool2d", a[--n] as Kw);
   // _adaptive_avg_pool2d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["output_size"], ["self","output_size"], n);
-    return aten()._adaptive_avg_pool2d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      if (o !== undefined) checkKw("_adaptive_avg_pool2d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten()._adaptive_avg_pool2d.call(v0, v1);
+    }
   }
   return bad__adaptive_avg_pool2d(a);
 }
@@ -8101,18 +9571,23 @@ function bad__adaptive_avg_pool2d(a: readonly unknown[]): never {
 const SIGS__adaptive_avg_pool2d_backward = ["(Tensor grad_output, Tensor input)"];
 
 /** `torch._adaptive_avg_pool2d_backward`: `_adaptive_avg_pool2d_backward`. */
+export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_adaptive_avg_pool2d_backward", a[--n] as Kw);
   // _adaptive_avg_pool2d_backward
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output"], ["grad_output","self"], n);
-    return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_output","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_adaptive_avg_pool2d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
+      return aten()._adaptive_avg_pool2d_backward.call(v0, v1);
+    }
   }
   return bad__adaptive_avg_pool2d_backward(a);
 }
@@ -8127,18 +9602,23 @@ function bad__adaptive_avg_pool2d_backward(a: readonly unknown[]): never {
 const SIGS_adaptive_max_pool2d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_max_pool2d`: `adaptive_max_pool2d`. */
+export function adaptive_max_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
 export function adaptive_max_pool2d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
 export function adaptive_max_pool2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool2d", a[--n] as Kw);
   // adaptive_max_pool2d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["output_size"], ["self","output_size"], n);
-    return aten().adaptive_max_pool2d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      if (o !== undefined) checkKw("adaptive_max_pool2d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten().adaptive_max_pool2d.call(v0, v1);
+    }
   }
   return bad_adaptive_max_pool2d(a);
 }
@@ -8153,19 +9633,25 @@ function bad_adaptive_max_pool2d(a: readonly unknown[]): never {
 const SIGS_adaptive_max_pool2d_backward = ["(Tensor grad_output, Tensor input, Tensor indices)"];
 
 /** `torch.adaptive_max_pool2d_backward`: `adaptive_max_pool2d_backward`. */
+export function adaptive_max_pool2d_backward(gradOutput: Tensor, options: { input: Tensor; indices: Tensor }): Tensor;
+export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, options: { indices: Tensor }): Tensor;
 export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
 export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool2d_backward", a[--n] as Kw);
   // adaptive_max_pool2d_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","indices"], ["grad_output","self","indices"], n);
-    return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("adaptive_max_pool2d_backward", o, ["grad_output","input","indices"], ["grad_output","input","indices"], n);
+      return aten().adaptive_max_pool2d_backward.call(v0, v1, v2);
+    }
   }
   return bad_adaptive_max_pool2d_backward(a);
 }
@@ -8181,46 +9667,51 @@ function bad_adaptive_max_pool2d_backward(a: readonly unknown[]): never {
 const SIGS_max_pool1d_with_indices = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool1d_with_indices`: `max_pool1d_with_indices`. */
-export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
-export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool1d_with_indices(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool1d_with_indices", a[--n] as Kw);
   // max_pool1d_with_indices
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool1d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 1);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool1d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 1);
-    } else v3 = [0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool1d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 1);
-    } else v4 = [1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool1d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool1d_with_indices", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 1);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool1d_with_indices", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 1);
+      } else v3 = [0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 1);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool1d_with_indices", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 1);
+      } else v4 = [1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool1d_with_indices", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool1d_with_indices", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool1d_with_indices.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool1d_with_indices(a);
 }
@@ -8239,46 +9730,51 @@ function bad_max_pool1d_with_indices(a: readonly unknown[]): never {
 const SIGS_max_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., bool ceil_mode = False)"];
 
 /** `torch.max_pool1d`: `max_pool1d`. */
-export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
-export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
+export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max_pool1d", a[--n] as Kw);
   // max_pool1d
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || (isInt(a[4]) || isIntList(a[4]))) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("max_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 1);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("max_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 1);
-    } else v3 = [0];
-    let v4: number[];
-    if (n > 4 && a[4] !== undefined) v4 = toIntListN(a[4], 1);
-    else if (o !== undefined && o.dilation !== undefined) {
-      kwArg("max_pool1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
-      v4 = toIntListN(o.dilation, 1);
-    } else v4 = [1];
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("max_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v5 = o.ceil_mode as boolean;
-    } else v5 = false;
-    if (o !== undefined) checkKw("max_pool1d", o, ["kernel_size","stride","padding","dilation","ceil_mode"], ["self","kernel_size","stride","padding","dilation","ceil_mode"], n);
-    return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","dilation","ceil_mode"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || (isInt(p[4]) || isIntList(p[4]))) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("max_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 1);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("max_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 1);
+      } else v3 = [0];
+      let v4: number[];
+      if (m > 4 && p[4] !== undefined) v4 = toIntListN(p[4], 1);
+      else if (o !== undefined && o.dilation !== undefined) {
+        kwArg("max_pool1d", 'dilation', 'tuple of ints', (isInt(o.dilation) || isIntList(o.dilation)), o.dilation);
+        v4 = toIntListN(o.dilation, 1);
+      } else v4 = [1];
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("max_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v5 = o.ceil_mode as boolean;
+      } else v5 = false;
+      if (o !== undefined) checkKw("max_pool1d", o, ["input","kernel_size","stride","padding","dilation","ceil_mode"], ["input","kernel_size","stride","padding","dilation","ceil_mode"], n);
+      return aten().max_pool1d.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_max_pool1d(a);
 }
@@ -8297,46 +9793,51 @@ function bad_max_pool1d(a: readonly unknown[]): never {
 const SIGS_avg_pool1d = ["(Tensor input, tuple of ints kernel_size, tuple of ints stride = ..., tuple of ints padding = ..., bool ceil_mode = False, bool count_include_pad = True)"];
 
 /** `torch.avg_pool1d`: `avg_pool1d`. */
-export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
-export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
-export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
-export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
-export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; count_include_pad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, options: { kernel_size?: number | readonly number[]; kernelSize?: number | readonly number[]; stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
+export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
 export function avg_pool1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("avg_pool1d", a[--n] as Kw);
   // avg_pool1d
-  if (n >= 2 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (isInt(a[2]) || isIntList(a[2]))) && (n <= 3 || a[3] === undefined || (isInt(a[3]) || isIntList(a[3]))) && (n <= 4 || a[4] === undefined || isBool(a[4])) && (n <= 5 || a[5] === undefined || isBool(a[5]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: number[];
-    if (n > 2 && a[2] !== undefined) v2 = toIntListN(a[2], 1);
-    else if (o !== undefined && o.stride !== undefined) {
-      kwArg("avg_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
-      v2 = toIntListN(o.stride, 1);
-    } else v2 = [];
-    let v3: number[];
-    if (n > 3 && a[3] !== undefined) v3 = toIntListN(a[3], 1);
-    else if (o !== undefined && o.padding !== undefined) {
-      kwArg("avg_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
-      v3 = toIntListN(o.padding, 1);
-    } else v3 = [0];
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.ceil_mode !== undefined) {
-      kwArg("avg_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
-      v4 = o.ceil_mode as boolean;
-    } else v4 = false;
-    let v5: boolean;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as boolean;
-    else if (o !== undefined && o.count_include_pad !== undefined) {
-      kwArg("avg_pool1d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
-      v5 = o.count_include_pad as boolean;
-    } else v5 = true;
-    if (o !== undefined) checkKw("avg_pool1d", o, ["kernel_size","stride","padding","ceil_mode","count_include_pad"], ["self","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
-    return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || isIntList(p[2]))) && (m <= 3 || p[3] === undefined || (isInt(p[3]) || isIntList(p[3]))) && (m <= 4 || p[4] === undefined || isBool(p[4])) && (m <= 5 || p[5] === undefined || isBool(p[5]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntListN(p[2], 1);
+      else if (o !== undefined && o.stride !== undefined) {
+        kwArg("avg_pool1d", 'stride', 'tuple of ints', (isInt(o.stride) || isIntList(o.stride)), o.stride);
+        v2 = toIntListN(o.stride, 1);
+      } else v2 = [];
+      let v3: number[];
+      if (m > 3 && p[3] !== undefined) v3 = toIntListN(p[3], 1);
+      else if (o !== undefined && o.padding !== undefined) {
+        kwArg("avg_pool1d", 'padding', 'tuple of ints', (isInt(o.padding) || isIntList(o.padding)), o.padding);
+        v3 = toIntListN(o.padding, 1);
+      } else v3 = [0];
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.ceil_mode !== undefined) {
+        kwArg("avg_pool1d", 'ceil_mode', 'bool', isBool(o.ceil_mode), o.ceil_mode);
+        v4 = o.ceil_mode as boolean;
+      } else v4 = false;
+      let v5: boolean;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as boolean;
+      else if (o !== undefined && o.count_include_pad !== undefined) {
+        kwArg("avg_pool1d", 'count_include_pad', 'bool', isBool(o.count_include_pad), o.count_include_pad);
+        v5 = o.count_include_pad as boolean;
+      } else v5 = true;
+      if (o !== undefined) checkKw("avg_pool1d", o, ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], ["input","kernel_size","stride","padding","ceil_mode","count_include_pad"], n);
+      return aten().avg_pool1d.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_avg_pool1d(a);
 }
@@ -8355,18 +9856,23 @@ function bad_avg_pool1d(a: readonly unknown[]): never {
 const SIGS_adaptive_avg_pool1d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_avg_pool1d`: `adaptive_avg_pool1d`. */
+export function adaptive_avg_pool1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function adaptive_avg_pool1d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function adaptive_avg_pool1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_avg_pool1d", a[--n] as Kw);
   // adaptive_avg_pool1d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["output_size"], ["self","output_size"], n);
-    return aten().adaptive_avg_pool1d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      if (o !== undefined) checkKw("adaptive_avg_pool1d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten().adaptive_avg_pool1d.call(v0, v1);
+    }
   }
   return bad_adaptive_avg_pool1d(a);
 }
@@ -8381,18 +9887,23 @@ function bad_adaptive_avg_pool1d(a: readonly unknown[]): never {
 const SIGS_adaptive_max_pool1d = ["(Tensor input, tuple of ints output_size)"];
 
 /** `torch.adaptive_max_pool1d`: `adaptive_max_pool1d`. */
+export function adaptive_max_pool1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
 export function adaptive_max_pool1d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
 export function adaptive_max_pool1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_max_pool1d", a[--n] as Kw);
   // adaptive_max_pool1d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 1);
-    if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["output_size"], ["self","output_size"], n);
-    return aten().adaptive_max_pool1d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      if (o !== undefined) checkKw("adaptive_max_pool1d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten().adaptive_max_pool1d.call(v0, v1);
+    }
   }
   return bad_adaptive_max_pool1d(a);
 }
@@ -8407,25 +9918,30 @@ function bad_adaptive_max_pool1d(a: readonly unknown[]): never {
 const SIGS_constant_pad_nd = ["(Tensor input, tuple of ints pad, Number value = 0)"];
 
 /** `torch.constant_pad_nd`: `constant_pad_nd`. */
+export function constant_pad_nd(input: Tensor, options: { pad: readonly number[]; value?: number | boolean }): Tensor;
 export function constant_pad_nd(input: Tensor, pad: readonly number[], options?: { value?: number | boolean }): Tensor;
 export function constant_pad_nd(input: Tensor, pad: readonly number[], value?: number | boolean, options?: { value?: number | boolean }): Tensor;
 export function constant_pad_nd(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("constant_pad_nd", a[--n] as Kw);
   // constant_pad_nd
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.value !== undefined) {
-      kwArg("constant_pad_nd", 'value', 'Number', isScalar(o.value), o.value);
-      v2 = o.value as number | boolean;
-    } else v2 = 0;
-    if (o !== undefined) checkKw("constant_pad_nd", o, ["pad","value"], ["self","pad","value"], n);
-    return aten().constant_pad_nd.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","pad","value"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.value !== undefined) {
+        kwArg("constant_pad_nd", 'value', 'Number', isScalar(o.value), o.value);
+        v2 = o.value as number | boolean;
+      } else v2 = 0;
+      if (o !== undefined) checkKw("constant_pad_nd", o, ["input","pad","value"], ["input","pad","value"], n);
+      return aten().constant_pad_nd.call(v0, v1, v2);
+    }
   }
   return bad_constant_pad_nd(a);
 }
@@ -8441,18 +9957,23 @@ function bad_constant_pad_nd(a: readonly unknown[]): never {
 const SIGS__pad_circular = ["(Tensor input, tuple of ints pad)"];
 
 /** `torch._pad_circular`: `_pad_circular`. */
+export function _pad_circular(input: Tensor, options: { pad: readonly number[] }): Tensor;
 export function _pad_circular(input: Tensor, pad: readonly number[]): Tensor;
 export function _pad_circular(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_pad_circular", a[--n] as Kw);
   // _pad_circular
-  if (n === 2 && isTensor(a[0]) && isIntList(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("_pad_circular", o, ["pad"], ["self","pad"], n);
-    return aten()._pad_circular.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","pad"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isIntList(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("_pad_circular", o, ["input","pad"], ["input","pad"], n);
+      return aten()._pad_circular.call(v0, v1);
+    }
   }
   return bad__pad_circular(a);
 }
@@ -8467,6 +9988,7 @@ function bad__pad_circular(a: readonly unknown[]): never {
 const SIGS_pad = ["(Tensor input, tuple of ints pad, str mode = ..., float value = None)"];
 
 /** `torch.pad`: `pad`. */
+export function pad(input: Tensor, options: { pad: readonly number[]; mode?: string; value?: number | null }): Tensor;
 export function pad(input: Tensor, pad: readonly number[], options?: { mode?: string; value?: number | null }): Tensor;
 export function pad(input: Tensor, pad: readonly number[], mode?: string, options?: { mode?: string; value?: number | null }): Tensor;
 export function pad(input: Tensor, pad: readonly number[], mode?: string, value?: number | null, options?: { mode?: string; value?: number | null }): Tensor;
@@ -8474,25 +9996,29 @@ export function pad(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pad", a[--n] as Kw);
   // pad
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || typeof a[2] === 'string') && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntList(a[1]);
-    let v2: string;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as string;
-    else if (o !== undefined && o.mode !== undefined) {
-      kwArg("pad", 'mode', 'str', typeof o.mode === 'string', o.mode);
-      v2 = o.mode as string;
-    } else v2 = "constant";
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.value !== undefined) {
-      kwArg("pad", 'value', 'float', (o.value === null || isFloat(o.value)), o.value);
-      v3 = o.value as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("pad", o, ["pad","mode","value"], ["self","pad","mode","value"], n);
-    return aten().pad.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","pad","mode","value"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || typeof p[2] === 'string') && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      let v2: string;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as string;
+      else if (o !== undefined && o.mode !== undefined) {
+        kwArg("pad", 'mode', 'str', typeof o.mode === 'string', o.mode);
+        v2 = o.mode as string;
+      } else v2 = "constant";
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.value !== undefined) {
+        kwArg("pad", 'value', 'float', (o.value === null || isFloat(o.value)), o.value);
+        v3 = o.value as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("pad", o, ["input","pad","mode","value"], ["input","pad","mode","value"], n);
+      return aten().pad.call(v0, v1, v2, v3);
+    }
   }
   return bad_pad(a);
 }
@@ -8509,18 +10035,23 @@ function bad_pad(a: readonly unknown[]): never {
 const SIGS_reflection_pad1d = ["(Tensor input, tuple of ints padding)"];
 
 /** `torch.reflection_pad1d`: `reflection_pad1d`. */
+export function reflection_pad1d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad1d", a[--n] as Kw);
   // reflection_pad1d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    if (o !== undefined) checkKw("reflection_pad1d", o, ["padding"], ["self","padding"], n);
-    return aten().reflection_pad1d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      if (o !== undefined) checkKw("reflection_pad1d", o, ["input","padding"], ["input","padding"], n);
+      return aten().reflection_pad1d.call(v0, v1);
+    }
   }
   return bad_reflection_pad1d(a);
 }
@@ -8535,19 +10066,25 @@ function bad_reflection_pad1d(a: readonly unknown[]): never {
 const SIGS_reflection_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
 
 /** `torch.reflection_pad1d_backward`: `reflection_pad1d_backward`. */
+export function reflection_pad1d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad1d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad1d_backward", a[--n] as Kw);
   // reflection_pad1d_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
-    return aten().reflection_pad1d_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      if (o !== undefined) checkKw("reflection_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return aten().reflection_pad1d_backward.call(v0, v1, v2);
+    }
   }
   return bad_reflection_pad1d_backward(a);
 }
@@ -8563,18 +10100,23 @@ function bad_reflection_pad1d_backward(a: readonly unknown[]): never {
 const SIGS_reflection_pad2d = ["(Tensor input, tuple of ints padding)"];
 
 /** `torch.reflection_pad2d`: `reflection_pad2d`. */
+export function reflection_pad2d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad2d", a[--n] as Kw);
   // reflection_pad2d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 4);
-    if (o !== undefined) checkKw("reflection_pad2d", o, ["padding"], ["self","padding"], n);
-    return aten().reflection_pad2d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 4);
+      if (o !== undefined) checkKw("reflection_pad2d", o, ["input","padding"], ["input","padding"], n);
+      return aten().reflection_pad2d.call(v0, v1);
+    }
   }
   return bad_reflection_pad2d(a);
 }
@@ -8589,19 +10131,25 @@ function bad_reflection_pad2d(a: readonly unknown[]): never {
 const SIGS_reflection_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
 
 /** `torch.reflection_pad2d_backward`: `reflection_pad2d_backward`. */
+export function reflection_pad2d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reflection_pad2d_backward", a[--n] as Kw);
   // reflection_pad2d_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 4);
-    if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
-    return aten().reflection_pad2d_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 4);
+      if (o !== undefined) checkKw("reflection_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return aten().reflection_pad2d_backward.call(v0, v1, v2);
+    }
   }
   return bad_reflection_pad2d_backward(a);
 }
@@ -8617,18 +10165,23 @@ function bad_reflection_pad2d_backward(a: readonly unknown[]): never {
 const SIGS_replication_pad1d = ["(Tensor input, tuple of ints padding)"];
 
 /** `torch.replication_pad1d`: `replication_pad1d`. */
+export function replication_pad1d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad1d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad1d", a[--n] as Kw);
   // replication_pad1d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    if (o !== undefined) checkKw("replication_pad1d", o, ["padding"], ["self","padding"], n);
-    return aten().replication_pad1d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      if (o !== undefined) checkKw("replication_pad1d", o, ["input","padding"], ["input","padding"], n);
+      return aten().replication_pad1d.call(v0, v1);
+    }
   }
   return bad_replication_pad1d(a);
 }
@@ -8643,19 +10196,25 @@ function bad_replication_pad1d(a: readonly unknown[]): never {
 const SIGS_replication_pad1d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
 
 /** `torch.replication_pad1d_backward`: `replication_pad1d_backward`. */
+export function replication_pad1d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad1d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad1d_backward", a[--n] as Kw);
   // replication_pad1d_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 2);
-    if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
-    return aten().replication_pad1d_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 2);
+      if (o !== undefined) checkKw("replication_pad1d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return aten().replication_pad1d_backward.call(v0, v1, v2);
+    }
   }
   return bad_replication_pad1d_backward(a);
 }
@@ -8671,18 +10230,23 @@ function bad_replication_pad1d_backward(a: readonly unknown[]): never {
 const SIGS_replication_pad2d = ["(Tensor input, tuple of ints padding)"];
 
 /** `torch.replication_pad2d`: `replication_pad2d`. */
+export function replication_pad2d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad2d", a[--n] as Kw);
   // replication_pad2d
-  if (n === 2 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 4);
-    if (o !== undefined) checkKw("replication_pad2d", o, ["padding"], ["self","padding"], n);
-    return aten().replication_pad2d.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 4);
+      if (o !== undefined) checkKw("replication_pad2d", o, ["input","padding"], ["input","padding"], n);
+      return aten().replication_pad2d.call(v0, v1);
+    }
   }
   return bad_replication_pad2d(a);
 }
@@ -8697,19 +10261,25 @@ function bad_replication_pad2d(a: readonly unknown[]): never {
 const SIGS_replication_pad2d_backward = ["(Tensor grad_output, Tensor input, tuple of ints padding)"];
 
 /** `torch.replication_pad2d_backward`: `replication_pad2d_backward`. */
+export function replication_pad2d_backward(gradOutput: Tensor, options: { input: Tensor; padding: number | readonly number[] }): Tensor;
+export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("replication_pad2d_backward", a[--n] as Kw);
   // replication_pad2d_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && (isInt(a[2]) || isIntList(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number[] = toIntListN(a[2], 4);
-    if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","padding"], ["grad_output","self","padding"], n);
-    return aten().replication_pad2d_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","padding"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && (isInt(p[2]) || isIntList(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number[] = toIntListN(p[2], 4);
+      if (o !== undefined) checkKw("replication_pad2d_backward", o, ["grad_output","input","padding"], ["grad_output","input","padding"], n);
+      return aten().replication_pad2d_backward.call(v0, v1, v2);
+    }
   }
   return bad_replication_pad2d_backward(a);
 }
@@ -8725,41 +10295,52 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
 const SIGS_upsample_nearest2d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_h = None, float scales_w = None)"];
 
 /** `torch.upsample_nearest2d`: `upsample_nearest2d.vec`, `upsample_nearest2d`. */
+export function upsample_nearest2d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
 export function upsample_nearest2d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
-export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest2d", a[--n] as Kw);
   // upsample_nearest2d.vec
-  if (n === 3 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && (a[2] === null || Array.isArray(a[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
-    const v2: number[] | null = a[2] as number[] | null;
-    if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
-    return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten().upsample_nearest2d_vec.call(v0, v1, v2);
+    }
   }
   // upsample_nearest2d
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2]))) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (o === undefined || kwFits(o, ["output_size","scales_h","scales_w"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.scales_h !== undefined) {
-      kwArg("upsample_nearest2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
-      v2 = o.scales_h as number | null;
-    } else v2 = null;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.scales_w !== undefined) {
-      kwArg("upsample_nearest2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
-      v3 = o.scales_w as number | null;
-    } else v3 = null;
-    if (o !== undefined) checkKw("upsample_nearest2d", o, ["output_size","scales_h","scales_w"], ["self","output_size","scales_h","scales_w"], n);
-    return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (o === undefined || kwFits(o, ["input","output_size","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_nearest2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v2 = o.scales_h as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_nearest2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v3 = o.scales_w as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("upsample_nearest2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
+      return aten().upsample_nearest2d.call(v0, v1, v2, v3);
+    }
   }
   return noMatch("upsample_nearest2d", a, SIGS_upsample_nearest2d);
 }
@@ -8767,33 +10348,39 @@ export function upsample_nearest2d(...a: unknown[]): unknown {
 const SIGS_upsample_nearest2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_h = None, float scales_w = None)"];
 
 /** `torch.upsample_nearest2d_backward`: `upsample_nearest2d_backward`. */
-export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest2d_backward", a[--n] as Kw);
   // upsample_nearest2d_backward
-  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    const v2: number[] = toIntListN(a[2], 4);
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.scales_h !== undefined) {
-      kwArg("upsample_nearest2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
-      v3 = o.scales_h as number | null;
-    } else v3 = null;
-    let v4: number | null;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
-    else if (o !== undefined && o.scales_w !== undefined) {
-      kwArg("upsample_nearest2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
-      v4 = o.scales_w as number | null;
-    } else v4 = null;
-    if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
-    return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_nearest2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_nearest2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("upsample_nearest2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
+      return aten().upsample_nearest2d_backward.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_upsample_nearest2d_backward(a);
 }
@@ -8811,43 +10398,56 @@ function bad_upsample_nearest2d_backward(a: readonly unknown[]): never {
 const SIGS_upsample_bilinear2d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
 
 /** `torch.upsample_bilinear2d`: `upsample_bilinear2d.vec`, `upsample_bilinear2d`. */
+export function upsample_bilinear2d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
 export function upsample_bilinear2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
-export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_bilinear2d", a[--n] as Kw);
   // upsample_bilinear2d.vec
-  if (n === 4 && isTensor(a[0]) && (a[1] === null || isIntList(a[1])) && isBool(a[2]) && (a[3] === null || Array.isArray(a[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] | null = a[1] === null ? null : toIntList(a[1]);
-    const v2: boolean = a[2] as boolean;
-    const v3: number[] | null = a[3] as number[] | null;
-    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
-    return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten().upsample_bilinear2d_vec.call(v0, v1, v2, v3);
+    }
   }
   // upsample_bilinear2d
-  if (n >= 3 && n <= 5 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && isBool(a[2]) && (n <= 3 || a[3] === undefined || (a[3] === null || isFloat(a[3]))) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (o === undefined || kwFits(o, ["output_size","align_corners","scales_h","scales_w"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    const v2: boolean = a[2] as boolean;
-    let v3: number | null;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | null;
-    else if (o !== undefined && o.scales_h !== undefined) {
-      kwArg("upsample_bilinear2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
-      v3 = o.scales_h as number | null;
-    } else v3 = null;
-    let v4: number | null;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
-    else if (o !== undefined && o.scales_w !== undefined) {
-      kwArg("upsample_bilinear2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
-      v4 = o.scales_w as number | null;
-    } else v4 = null;
-    if (o !== undefined) checkKw("upsample_bilinear2d", o, ["output_size","align_corners","scales_h","scales_w"], ["self","output_size","align_corners","scales_h","scales_w"], n);
-    return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_bilinear2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_bilinear2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("upsample_bilinear2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
+      return aten().upsample_bilinear2d.call(v0, v1, v2, v3, v4);
+    }
   }
   return noMatch("upsample_bilinear2d", a, SIGS_upsample_bilinear2d);
 }
@@ -8855,34 +10455,41 @@ export function upsample_bilinear2d(...a: unknown[]): unknown {
 const SIGS_upsample_bilinear2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
 
 /** `torch.upsample_bilinear2d_backward`: `upsample_bilinear2d_backward`. */
-export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
-export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scales_w?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_bilinear2d_backward", a[--n] as Kw);
   // upsample_bilinear2d_backward
-  if (n >= 4 && n <= 6 && isTensor(a[0]) && (isInt(a[1]) || isIntList(a[1])) && (isInt(a[2]) || isIntList(a[2])) && isBool(a[3]) && (n <= 4 || a[4] === undefined || (a[4] === null || isFloat(a[4]))) && (n <= 5 || a[5] === undefined || (a[5] === null || isFloat(a[5])))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number[] = toIntListN(a[1], 2);
-    const v2: number[] = toIntListN(a[2], 4);
-    const v3: boolean = a[3] as boolean;
-    let v4: number | null;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as number | null;
-    else if (o !== undefined && o.scales_h !== undefined) {
-      kwArg("upsample_bilinear2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
-      v4 = o.scales_h as number | null;
-    } else v4 = null;
-    let v5: number | null;
-    if (n > 5 && a[5] !== undefined) v5 = a[5] as number | null;
-    else if (o !== undefined && o.scales_w !== undefined) {
-      kwArg("upsample_bilinear2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
-      v5 = o.scales_w as number | null;
-    } else v5 = null;
-    if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
-    return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_bilinear2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_bilinear2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("upsample_bilinear2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+      return aten().upsample_bilinear2d_backward.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_upsample_bilinear2d_backward(a);
 }
@@ -8901,29 +10508,33 @@ function bad_upsample_bilinear2d_backward(a: readonly unknown[]): never {
 const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)"];
 
 /** `torch.leaky_relu`: `leaky_relu`. */
-export function leaky_relu(input: Tensor, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
-export function leaky_relu(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(input: Tensor, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean; out?: Tensor }): Tensor;
+export function leaky_relu(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean; out?: Tensor }): Tensor;
 export function leaky_relu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("leaky_relu", a[--n] as Kw);
   // leaky_relu (out=: leaky_relu.out)
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.negative_slope !== undefined) {
-      kwArg("leaky_relu", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
-      v1 = o.negative_slope as number | boolean;
-    } else v1 = 0.01;
-    if (o !== undefined) checkKw("leaky_relu", o, ["negative_slope","out"], ["self","negative_slope"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
-      return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","negative_slope"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.negative_slope !== undefined) {
+        kwArg("leaky_relu", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+        v1 = o.negative_slope as number | boolean;
+      } else v1 = 0.01;
+      if (o !== undefined) checkKw("leaky_relu", o, ["input","negative_slope","out"], ["input","negative_slope"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("leaky_relu", 'out', 'Tensor', isTensor(out), out);
+        return aten().leaky_relu_out.call(v0, v1, out as Tensor);
+      }
+      return aten().leaky_relu.call(v0, v1);
     }
-    return aten().leaky_relu.call(v0, v1);
   }
   return bad_leaky_relu(a);
 }
@@ -8939,24 +10550,28 @@ function bad_leaky_relu(a: readonly unknown[]): never {
 const SIGS_leaky_relu_ = ["(Tensor input, Number negative_slope = 0.01)"];
 
 /** `torch.leaky_relu_`: `leaky_relu_`. */
-export function leaky_relu_(input: Tensor, options?: { negative_slope?: number | boolean }): Tensor;
-export function leaky_relu_(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean }): Tensor;
+export function leaky_relu_(input: Tensor, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean }): Tensor;
+export function leaky_relu_(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean }): Tensor;
 export function leaky_relu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("leaky_relu_", a[--n] as Kw);
   // leaky_relu_
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.negative_slope !== undefined) {
-      kwArg("leaky_relu_", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
-      v1 = o.negative_slope as number | boolean;
-    } else v1 = 0.01;
-    if (o !== undefined) checkKw("leaky_relu_", o, ["negative_slope"], ["self","negative_slope"], n);
-    return aten().leaky_relu_.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","negative_slope"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.negative_slope !== undefined) {
+        kwArg("leaky_relu_", 'negative_slope', 'Number', isScalar(o.negative_slope), o.negative_slope);
+        v1 = o.negative_slope as number | boolean;
+      } else v1 = 0.01;
+      if (o !== undefined) checkKw("leaky_relu_", o, ["input","negative_slope"], ["input","negative_slope"], n);
+      return aten().leaky_relu_.call(v0, v1);
+    }
   }
   return bad_leaky_relu_(a);
 }
@@ -8971,43 +10586,47 @@ function bad_leaky_relu_(a: readonly unknown[]): never {
 const SIGS_elu = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1, *, Tensor out = None)"];
 
 /** `torch.elu`: `elu`. */
-export function elu(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
-export function elu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
-export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
-export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
+export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
 export function elu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("elu", a[--n] as Kw);
   // elu (out=: elu.out)
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.alpha !== undefined) {
-      kwArg("elu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      v1 = o.alpha as number | boolean;
-    } else v1 = 1;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.scale !== undefined) {
-      kwArg("elu", 'scale', 'Number', isScalar(o.scale), o.scale);
-      v2 = o.scale as number | boolean;
-    } else v2 = 1;
-    let v3: number | boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
-    else if (o !== undefined && o.input_scale !== undefined) {
-      kwArg("elu", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
-      v3 = o.input_scale as number | boolean;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("elu", o, ["alpha","scale","input_scale","out"], ["self","alpha","scale","input_scale"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("elu", 'out', 'Tensor', isTensor(out), out);
-      return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","alpha","scale","input_scale"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.alpha !== undefined) {
+        kwArg("elu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        v1 = o.alpha as number | boolean;
+      } else v1 = 1;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.scale !== undefined) {
+        kwArg("elu", 'scale', 'Number', isScalar(o.scale), o.scale);
+        v2 = o.scale as number | boolean;
+      } else v2 = 1;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.input_scale !== undefined) {
+        kwArg("elu", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+        v3 = o.input_scale as number | boolean;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("elu", o, ["input","alpha","scale","input_scale","out"], ["input","alpha","scale","input_scale"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("elu", 'out', 'Tensor', isTensor(out), out);
+        return aten().elu_out.call(v0, v1, v2, v3, out as Tensor);
+      }
+      return aten().elu.call(v0, v1, v2, v3);
     }
-    return aten().elu.call(v0, v1, v2, v3);
   }
   return bad_elu(a);
 }
@@ -9025,38 +10644,42 @@ function bad_elu(a: readonly unknown[]): never {
 const SIGS_elu_ = ["(Tensor input, Number alpha = 1, Number scale = 1, Number input_scale = 1)"];
 
 /** `torch.elu_`: `elu_`. */
-export function elu_(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
-export function elu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
-export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
-export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
+export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
 export function elu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("elu_", a[--n] as Kw);
   // elu_
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2])) && (n <= 3 || a[3] === undefined || isScalar(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.alpha !== undefined) {
-      kwArg("elu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      v1 = o.alpha as number | boolean;
-    } else v1 = 1;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.scale !== undefined) {
-      kwArg("elu_", 'scale', 'Number', isScalar(o.scale), o.scale);
-      v2 = o.scale as number | boolean;
-    } else v2 = 1;
-    let v3: number | boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number | boolean;
-    else if (o !== undefined && o.input_scale !== undefined) {
-      kwArg("elu_", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
-      v3 = o.input_scale as number | boolean;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("elu_", o, ["alpha","scale","input_scale"], ["self","alpha","scale","input_scale"], n);
-    return aten().elu_.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","alpha","scale","input_scale"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2])) && (m <= 3 || p[3] === undefined || isScalar(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.alpha !== undefined) {
+        kwArg("elu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        v1 = o.alpha as number | boolean;
+      } else v1 = 1;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.scale !== undefined) {
+        kwArg("elu_", 'scale', 'Number', isScalar(o.scale), o.scale);
+        v2 = o.scale as number | boolean;
+      } else v2 = 1;
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.input_scale !== undefined) {
+        kwArg("elu_", 'input_scale', 'Number', isScalar(o.input_scale), o.input_scale);
+        v3 = o.input_scale as number | boolean;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("elu_", o, ["input","alpha","scale","input_scale"], ["input","alpha","scale","input_scale"], n);
+      return aten().elu_.call(v0, v1, v2, v3);
+    }
   }
   return bad_elu_(a);
 }
@@ -9080,29 +10703,33 @@ export function softplus(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softplus", a[--n] as Kw);
   // softplus (out=: softplus.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.beta !== undefined) {
-      kwArg("softplus", 'beta', 'Number', isScalar(o.beta), o.beta);
-      v1 = o.beta as number | boolean;
-    } else v1 = 1;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.threshold !== undefined) {
-      kwArg("softplus", 'threshold', 'Number', isScalar(o.threshold), o.threshold);
-      v2 = o.threshold as number | boolean;
-    } else v2 = 20;
-    if (o !== undefined) checkKw("softplus", o, ["beta","threshold","out"], ["self","beta","threshold"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
-      return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","beta","threshold"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.beta !== undefined) {
+        kwArg("softplus", 'beta', 'Number', isScalar(o.beta), o.beta);
+        v1 = o.beta as number | boolean;
+      } else v1 = 1;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.threshold !== undefined) {
+        kwArg("softplus", 'threshold', 'Number', isScalar(o.threshold), o.threshold);
+        v2 = o.threshold as number | boolean;
+      } else v2 = 20;
+      if (o !== undefined) checkKw("softplus", o, ["input","beta","threshold","out"], ["input","beta","threshold"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("softplus", 'out', 'Tensor', isTensor(out), out);
+        return aten().softplus_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().softplus.call(v0, v1, v2);
     }
-    return aten().softplus.call(v0, v1, v2);
   }
   return bad_softplus(a);
 }
@@ -9119,36 +10746,40 @@ function bad_softplus(a: readonly unknown[]): never {
 const SIGS_hardtanh = ["(Tensor input, Number min_val = -1, Number max_val = 1, *, Tensor out = None)"];
 
 /** `torch.hardtanh`: `hardtanh`. */
-export function hardtanh(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
-export function hardtanh(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
-export function hardtanh(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean; out?: Tensor }): Tensor;
+export function hardtanh(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean; out?: Tensor }): Tensor;
 export function hardtanh(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardtanh", a[--n] as Kw);
   // hardtanh (out=: hardtanh.out)
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.min_val !== undefined) {
-      kwArg("hardtanh", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
-      v1 = o.min_val as number | boolean;
-    } else v1 = -1;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.max_val !== undefined) {
-      kwArg("hardtanh", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
-      v2 = o.max_val as number | boolean;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("hardtanh", o, ["min_val","max_val","out"], ["self","min_val","max_val"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
-      return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min_val","max_val"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.min_val !== undefined) {
+        kwArg("hardtanh", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+        v1 = o.min_val as number | boolean;
+      } else v1 = -1;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.max_val !== undefined) {
+        kwArg("hardtanh", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+        v2 = o.max_val as number | boolean;
+      } else v2 = 1;
+      if (o !== undefined) checkKw("hardtanh", o, ["input","min_val","max_val","out"], ["input","min_val","max_val"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardtanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().hardtanh_out.call(v0, v1, v2, out as Tensor);
+      }
+      return aten().hardtanh.call(v0, v1, v2);
     }
-    return aten().hardtanh.call(v0, v1, v2);
   }
   return bad_hardtanh(a);
 }
@@ -9165,31 +10796,35 @@ function bad_hardtanh(a: readonly unknown[]): never {
 const SIGS_hardtanh_ = ["(Tensor input, Number min_val = -1, Number max_val = 1)"];
 
 /** `torch.hardtanh_`: `hardtanh_`. */
-export function hardtanh_(input: Tensor, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
-export function hardtanh_(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
-export function hardtanh_(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; max_val?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
+export function hardtanh_(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
 export function hardtanh_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardtanh_", a[--n] as Kw);
   // hardtanh_
-  if (n >= 1 && n <= 3 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1])) && (n <= 2 || a[2] === undefined || isScalar(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.min_val !== undefined) {
-      kwArg("hardtanh_", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
-      v1 = o.min_val as number | boolean;
-    } else v1 = -1;
-    let v2: number | boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | boolean;
-    else if (o !== undefined && o.max_val !== undefined) {
-      kwArg("hardtanh_", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
-      v2 = o.max_val as number | boolean;
-    } else v2 = 1;
-    if (o !== undefined) checkKw("hardtanh_", o, ["min_val","max_val"], ["self","min_val","max_val"], n);
-    return aten().hardtanh_.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","min_val","max_val"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || isScalar(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.min_val !== undefined) {
+        kwArg("hardtanh_", 'min_val', 'Number', isScalar(o.min_val), o.min_val);
+        v1 = o.min_val as number | boolean;
+      } else v1 = -1;
+      let v2: number | boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | boolean;
+      else if (o !== undefined && o.max_val !== undefined) {
+        kwArg("hardtanh_", 'max_val', 'Number', isScalar(o.max_val), o.max_val);
+        v2 = o.max_val as number | boolean;
+      } else v2 = 1;
+      if (o !== undefined) checkKw("hardtanh_", o, ["input","min_val","max_val"], ["input","min_val","max_val"], n);
+      return aten().hardtanh_.call(v0, v1, v2);
+    }
   }
   return bad_hardtanh_(a);
 }
@@ -9210,17 +10845,21 @@ export function hardswish(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardswish", a[--n] as Kw);
   // hardswish (out=: hardswish.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("hardswish", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
-      return aten().hardswish_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hardswish", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardswish", 'out', 'Tensor', isTensor(out), out);
+        return aten().hardswish_out.call(v0, out as Tensor);
+      }
+      return aten().hardswish.call(v0);
     }
-    return aten().hardswish.call(v0);
   }
   return bad_hardswish(a);
 }
@@ -9240,12 +10879,16 @@ export function hardswish_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardswish_", a[--n] as Kw);
   // hardswish_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("hardswish_", o, [], ["self"], n);
-    return aten().hardswish_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hardswish_", o, ["input"], ["input"], n);
+      return aten().hardswish_.call(v0);
+    }
   }
   return bad_hardswish_(a);
 }
@@ -9264,17 +10907,21 @@ export function hardsigmoid(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardsigmoid", a[--n] as Kw);
   // hardsigmoid (out=: hardsigmoid.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("hardsigmoid", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
-      return aten().hardsigmoid_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hardsigmoid", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("hardsigmoid", 'out', 'Tensor', isTensor(out), out);
+        return aten().hardsigmoid_out.call(v0, out as Tensor);
+      }
+      return aten().hardsigmoid.call(v0);
     }
-    return aten().hardsigmoid.call(v0);
   }
   return bad_hardsigmoid(a);
 }
@@ -9294,12 +10941,16 @@ export function hardsigmoid_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardsigmoid_", a[--n] as Kw);
   // hardsigmoid_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("hardsigmoid_", o, [], ["self"], n);
-    return aten().hardsigmoid_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("hardsigmoid_", o, ["input"], ["input"], n);
+      return aten().hardsigmoid_.call(v0);
+    }
   }
   return bad_hardsigmoid_(a);
 }
@@ -9318,17 +10969,21 @@ export function mish(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mish", a[--n] as Kw);
   // mish (out=: mish.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mish", o, ["out"], ["self"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mish", 'out', 'Tensor', isTensor(out), out);
-      return aten().mish_out.call(v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mish", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mish", 'out', 'Tensor', isTensor(out), out);
+        return aten().mish_out.call(v0, out as Tensor);
+      }
+      return aten().mish.call(v0);
     }
-    return aten().mish.call(v0);
   }
   return bad_mish(a);
 }
@@ -9348,12 +11003,16 @@ export function mish_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mish_", a[--n] as Kw);
   // mish_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mish_", o, [], ["self"], n);
-    return aten().mish_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mish_", o, ["input"], ["input"], n);
+      return aten().mish_.call(v0);
+    }
   }
   return bad_mish_(a);
 }
@@ -9367,20 +11026,27 @@ function bad_mish_(a: readonly unknown[]): never {
 const SIGS_leaky_relu_backward = ["(Tensor grad_output, Tensor input, Number negative_slope, bool self_is_result)"];
 
 /** `torch.leaky_relu_backward`: `leaky_relu_backward`. */
+export function leaky_relu_backward(gradOutput: Tensor, options: { input: Tensor; negative_slope?: number | boolean; negativeSlope?: number | boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, options: { negative_slope?: number | boolean; negativeSlope?: number | boolean; self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
+export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, options: { self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
 export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor;
 export function leaky_relu_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("leaky_relu_backward", a[--n] as Kw);
   // leaky_relu_backward
-  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isBool(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    const v3: boolean = a[3] as boolean;
-    if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","negative_slope","self_is_result"], ["grad_output","self","negative_slope","self_is_result"], n);
-    return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","input","negative_slope","self_is_result"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && isBool(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      const v3: boolean = p[3] as boolean;
+      if (o !== undefined) checkKw("leaky_relu_backward", o, ["grad_output","input","negative_slope","self_is_result"], ["grad_output","input","negative_slope","self_is_result"], n);
+      return aten().leaky_relu_backward.call(v0, v1, v2, v3);
+    }
   }
   return bad_leaky_relu_backward(a);
 }
@@ -9397,22 +11063,31 @@ function bad_leaky_relu_backward(a: readonly unknown[]): never {
 const SIGS_elu_backward = ["(Tensor grad_output, Number alpha, Number scale, Number input_scale, bool is_result, Tensor self_or_result)"];
 
 /** `torch.elu_backward`: `elu_backward`. */
+export function elu_backward(gradOutput: Tensor, options: { alpha: number | boolean; scale: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; is_result?: boolean; isResult?: boolean; self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, options: { scale: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; is_result?: boolean; isResult?: boolean; self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, options: { input_scale?: number | boolean; inputScale?: number | boolean; is_result?: boolean; isResult?: boolean; self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, options: { is_result?: boolean; isResult?: boolean; self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
+export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, options: { self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
 export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor): Tensor;
 export function elu_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("elu_backward", a[--n] as Kw);
   // elu_backward
-  if (n === 6 && isTensor(a[0]) && isScalar(a[1]) && isScalar(a[2]) && isScalar(a[3]) && isBool(a[4]) && isTensor(a[5])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    const v2: number | boolean = a[2] as number | boolean;
-    const v3: number | boolean = a[3] as number | boolean;
-    const v4: boolean = a[4] as boolean;
-    const v5: Tensor = a[5] as Tensor;
-    if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
-    return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensor(p[0]) && isScalar(p[1]) && isScalar(p[2]) && isScalar(p[3]) && isBool(p[4]) && isTensor(p[5])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number | boolean = p[2] as number | boolean;
+      const v3: number | boolean = p[3] as number | boolean;
+      const v4: boolean = p[4] as boolean;
+      const v5: Tensor = p[5] as Tensor;
+      if (o !== undefined) checkKw("elu_backward", o, ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], ["grad_output","alpha","scale","input_scale","is_result","self_or_result"], n);
+      return aten().elu_backward.call(v0, v1, v2, v3, v4, v5);
+    }
   }
   return bad_elu_backward(a);
 }
@@ -9431,20 +11106,27 @@ function bad_elu_backward(a: readonly unknown[]): never {
 const SIGS_softplus_backward = ["(Tensor grad_output, Tensor input, Number beta, Number threshold)"];
 
 /** `torch.softplus_backward`: `softplus_backward`. */
+export function softplus_backward(gradOutput: Tensor, options: { input: Tensor; beta: number | boolean; threshold: number | boolean }): Tensor;
+export function softplus_backward(gradOutput: Tensor, input: Tensor, options: { beta: number | boolean; threshold: number | boolean }): Tensor;
+export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, options: { threshold: number | boolean }): Tensor;
 export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, threshold: number | boolean): Tensor;
 export function softplus_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softplus_backward", a[--n] as Kw);
   // softplus_backward
-  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    const v3: number | boolean = a[3] as number | boolean;
-    if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","beta","threshold"], ["grad_output","self","beta","threshold"], n);
-    return aten().softplus_backward.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","input","beta","threshold"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && isScalar(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("softplus_backward", o, ["grad_output","input","beta","threshold"], ["grad_output","input","beta","threshold"], n);
+      return aten().softplus_backward.call(v0, v1, v2, v3);
+    }
   }
   return bad_softplus_backward(a);
 }
@@ -9461,20 +11143,27 @@ function bad_softplus_backward(a: readonly unknown[]): never {
 const SIGS_hardtanh_backward = ["(Tensor grad_output, Tensor input, Number min_val, Number max_val)"];
 
 /** `torch.hardtanh_backward`: `hardtanh_backward`. */
+export function hardtanh_backward(gradOutput: Tensor, options: { input: Tensor; min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
+export function hardtanh_backward(gradOutput: Tensor, input: Tensor, options: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
+export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, options: { max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
 export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor;
 export function hardtanh_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardtanh_backward", a[--n] as Kw);
   // hardtanh_backward
-  if (n === 4 && isTensor(a[0]) && isTensor(a[1]) && isScalar(a[2]) && isScalar(a[3])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    const v3: number | boolean = a[3] as number | boolean;
-    if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","min_val","max_val"], ["grad_output","self","min_val","max_val"], n);
-    return aten().hardtanh_backward.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","input","min_val","max_val"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isScalar(p[2]) && isScalar(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      const v3: number | boolean = p[3] as number | boolean;
+      if (o !== undefined) checkKw("hardtanh_backward", o, ["grad_output","input","min_val","max_val"], ["grad_output","input","min_val","max_val"], n);
+      return aten().hardtanh_backward.call(v0, v1, v2, v3);
+    }
   }
   return bad_hardtanh_backward(a);
 }
@@ -9491,18 +11180,23 @@ function bad_hardtanh_backward(a: readonly unknown[]): never {
 const SIGS_hardswish_backward = ["(Tensor grad_output, Tensor input)"];
 
 /** `torch.hardswish_backward`: `hardswish_backward`. */
+export function hardswish_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function hardswish_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function hardswish_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardswish_backward", a[--n] as Kw);
   // hardswish_backward
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output"], ["grad_output","self"], n);
-    return aten().hardswish_backward.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_output","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("hardswish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
+      return aten().hardswish_backward.call(v0, v1);
+    }
   }
   return bad_hardswish_backward(a);
 }
@@ -9517,18 +11211,23 @@ function bad_hardswish_backward(a: readonly unknown[]): never {
 const SIGS_hardsigmoid_backward = ["(Tensor grad_output, Tensor input)"];
 
 /** `torch.hardsigmoid_backward`: `hardsigmoid_backward`. */
+export function hardsigmoid_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function hardsigmoid_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function hardsigmoid_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("hardsigmoid_backward", a[--n] as Kw);
   // hardsigmoid_backward
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output"], ["grad_output","self"], n);
-    return aten().hardsigmoid_backward.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_output","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("hardsigmoid_backward", o, ["grad_output","input"], ["grad_output","input"], n);
+      return aten().hardsigmoid_backward.call(v0, v1);
+    }
   }
   return bad_hardsigmoid_backward(a);
 }
@@ -9543,18 +11242,23 @@ function bad_hardsigmoid_backward(a: readonly unknown[]): never {
 const SIGS_mish_backward = ["(Tensor grad_output, Tensor input)"];
 
 /** `torch.mish_backward`: `mish_backward`. */
+export function mish_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function mish_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function mish_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mish_backward", a[--n] as Kw);
   // mish_backward
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("mish_backward", o, ["grad_output"], ["grad_output","self"], n);
-    return aten().mish_backward.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_output","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("mish_backward", o, ["grad_output","input"], ["grad_output","input"], n);
+      return aten().mish_backward.call(v0, v1);
+    }
   }
   return bad_mish_backward(a);
 }
@@ -9574,12 +11278,16 @@ export function log_sigmoid(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_sigmoid", a[--n] as Kw);
   // log_sigmoid
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log_sigmoid", o, [], ["self"], n);
-    return aten().log_sigmoid.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log_sigmoid", o, ["input"], ["input"], n);
+      return aten().log_sigmoid.call(v0);
+    }
   }
   return bad_log_sigmoid(a);
 }
@@ -9598,12 +11306,16 @@ export function log_sigmoid_forward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_sigmoid_forward", a[--n] as Kw);
   // log_sigmoid_forward
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("log_sigmoid_forward", o, [], ["self"], n);
-    return aten().log_sigmoid_forward.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("log_sigmoid_forward", o, ["input"], ["input"], n);
+      return aten().log_sigmoid_forward.call(v0);
+    }
   }
   return bad_log_sigmoid_forward(a);
 }
@@ -9617,19 +11329,25 @@ function bad_log_sigmoid_forward(a: readonly unknown[]): never {
 const SIGS_log_sigmoid_backward = ["(Tensor grad_output, Tensor input, Tensor buffer)"];
 
 /** `torch.log_sigmoid_backward`: `log_sigmoid_backward`. */
+export function log_sigmoid_backward(gradOutput: Tensor, options: { input: Tensor; buffer: Tensor }): Tensor;
+export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, options: { buffer: Tensor }): Tensor;
 export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, buffer: Tensor): Tensor;
 export function log_sigmoid_backward(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_sigmoid_backward", a[--n] as Kw);
   // log_sigmoid_backward
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","buffer"], ["grad_output","self","buffer"], n);
-    return aten().log_sigmoid_backward.call(v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["grad_output","input","buffer"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("log_sigmoid_backward", o, ["grad_output","input","buffer"], ["grad_output","input","buffer"], n);
+      return aten().log_sigmoid_backward.call(v0, v1, v2);
+    }
   }
   return bad_log_sigmoid_backward(a);
 }
@@ -9650,12 +11368,16 @@ export function selu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("selu", a[--n] as Kw);
   // selu
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("selu", o, [], ["self"], n);
-    return aten().selu.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("selu", o, ["input"], ["input"], n);
+      return aten().selu.call(v0);
+    }
   }
   return bad_selu(a);
 }
@@ -9674,12 +11396,16 @@ export function selu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("selu_", a[--n] as Kw);
   // selu_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("selu_", o, [], ["self"], n);
-    return aten().selu_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("selu_", o, ["input"], ["input"], n);
+      return aten().selu_.call(v0);
+    }
   }
   return bad_selu_(a);
 }
@@ -9699,18 +11425,22 @@ export function celu(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("celu", a[--n] as Kw);
   // celu
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.alpha !== undefined) {
-      kwArg("celu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      v1 = o.alpha as number | boolean;
-    } else v1 = 1;
-    if (o !== undefined) checkKw("celu", o, ["alpha"], ["self","alpha"], n);
-    return aten().celu.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","alpha"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.alpha !== undefined) {
+        kwArg("celu", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        v1 = o.alpha as number | boolean;
+      } else v1 = 1;
+      if (o !== undefined) checkKw("celu", o, ["input","alpha"], ["input","alpha"], n);
+      return aten().celu.call(v0, v1);
+    }
   }
   return bad_celu(a);
 }
@@ -9731,18 +11461,22 @@ export function celu_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("celu_", a[--n] as Kw);
   // celu_
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isScalar(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number | boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean;
-    else if (o !== undefined && o.alpha !== undefined) {
-      kwArg("celu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      v1 = o.alpha as number | boolean;
-    } else v1 = 1;
-    if (o !== undefined) checkKw("celu_", o, ["alpha"], ["self","alpha"], n);
-    return aten().celu_.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","alpha"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.alpha !== undefined) {
+        kwArg("celu_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        v1 = o.alpha as number | boolean;
+      } else v1 = 1;
+      if (o !== undefined) checkKw("celu_", o, ["input","alpha"], ["input","alpha"], n);
+      return aten().celu_.call(v0, v1);
+    }
   }
   return bad_celu_(a);
 }
@@ -9762,12 +11496,16 @@ export function relu6(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu6", a[--n] as Kw);
   // relu6
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu6", o, [], ["self"], n);
-    return aten().relu6.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu6", o, ["input"], ["input"], n);
+      return aten().relu6.call(v0);
+    }
   }
   return bad_relu6(a);
 }
@@ -9786,12 +11524,16 @@ export function relu6_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu6_", a[--n] as Kw);
   // relu6_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("relu6_", o, [], ["self"], n);
-    return aten().relu6_.call(v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("relu6_", o, ["input"], ["input"], n);
+      return aten().relu6_.call(v0);
+    }
   }
   return bad_relu6_(a);
 }
@@ -9805,32 +11547,37 @@ function bad_relu6_(a: readonly unknown[]): never {
 const SIGS_smooth_l1_loss = ["(Tensor input, Tensor target, int reduction = 1, float beta = 1)"];
 
 /** `torch.smooth_l1_loss`: `smooth_l1_loss`. */
-export function smooth_l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number; beta?: number }): Tensor;
-export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; beta?: number }): Tensor;
-export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number, beta?: number, options?: { reduction?: number; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
+export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', beta?: number, options?: { reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
 export function smooth_l1_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("smooth_l1_loss", a[--n] as Kw);
   // smooth_l1_loss
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("smooth_l1_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.beta !== undefined) {
-      kwArg("smooth_l1_loss", 'beta', 'float', isFloat(o.beta), o.beta);
-      v3 = o.beta as number;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("smooth_l1_loss", o, ["target","reduction","beta"], ["self","target","reduction","beta"], n);
-    return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","reduction","beta"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string')) && (m <= 3 || p[3] === undefined || isFloat(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("smooth_l1_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.beta !== undefined) {
+        kwArg("smooth_l1_loss", 'beta', 'float', isFloat(o.beta), o.beta);
+        v3 = o.beta as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("smooth_l1_loss", o, ["input","target","reduction","beta"], ["input","target","reduction","beta"], n);
+      return aten().smooth_l1_loss.call(v0, v1, v2, v3);
+    }
   }
   return bad_smooth_l1_loss(a);
 }
@@ -9839,7 +11586,7 @@ function bad_smooth_l1_loss(a: readonly unknown[]): never {
   return badCall("smooth_l1_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "beta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
   ], false, SIGS_smooth_l1_loss);
 }
@@ -9847,32 +11594,37 @@ function bad_smooth_l1_loss(a: readonly unknown[]): never {
 const SIGS_huber_loss = ["(Tensor input, Tensor target, int reduction = 1, float delta = 1)"];
 
 /** `torch.huber_loss`: `huber_loss`. */
-export function huber_loss(input: Tensor, target: Tensor, options?: { reduction?: number; delta?: number }): Tensor;
-export function huber_loss(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; delta?: number }): Tensor;
-export function huber_loss(input: Tensor, target: Tensor, reduction?: number, delta?: number, options?: { reduction?: number; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
+export function huber_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', delta?: number, options?: { reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
 export function huber_loss(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("huber_loss", a[--n] as Kw);
   // huber_loss
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("huber_loss", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.delta !== undefined) {
-      kwArg("huber_loss", 'delta', 'float', isFloat(o.delta), o.delta);
-      v3 = o.delta as number;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("huber_loss", o, ["target","reduction","delta"], ["self","target","reduction","delta"], n);
-    return aten().huber_loss.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","target","reduction","delta"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string')) && (m <= 3 || p[3] === undefined || isFloat(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("huber_loss", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.delta !== undefined) {
+        kwArg("huber_loss", 'delta', 'float', isFloat(o.delta), o.delta);
+        v3 = o.delta as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("huber_loss", o, ["input","target","reduction","delta"], ["input","target","reduction","delta"], n);
+      return aten().huber_loss.call(v0, v1, v2, v3);
+    }
   }
   return bad_huber_loss(a);
 }
@@ -9881,7 +11633,7 @@ function bad_huber_loss(a: readonly unknown[]): never {
   return badCall("huber_loss", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "delta", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
   ], false, SIGS_huber_loss);
 }
@@ -9889,30 +11641,35 @@ function bad_huber_loss(a: readonly unknown[]): never {
 const SIGS_kl_div = ["(Tensor input, Tensor target, int reduction = 1, *, bool log_target = False)"];
 
 /** `torch.kl_div`: `kl_div`. */
-export function kl_div(input: Tensor, target: Tensor, options?: { reduction?: number; log_target?: boolean }): Tensor;
-export function kl_div(input: Tensor, target: Tensor, reduction?: number, options?: { reduction?: number; log_target?: boolean }): Tensor;
+export function kl_div(input: Tensor, options: { target: Tensor; reduction?: number | 'none' | 'mean' | 'sum'; log_target?: boolean; logTarget?: boolean }): Tensor;
+export function kl_div(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum'; log_target?: boolean; logTarget?: boolean }): Tensor;
+export function kl_div(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; log_target?: boolean; logTarget?: boolean }): Tensor;
 export function kl_div(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("kl_div", a[--n] as Kw);
   // kl_div
-  if (n >= 2 && n <= 3 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.reduction !== undefined) {
-      kwArg("kl_div", 'reduction', 'int', isInt(o.reduction), o.reduction);
-      v2 = o.reduction as number;
-    } else v2 = 1;
-    let k0: boolean;
-    if (o !== undefined && o.log_target !== undefined) {
-      kwArg("kl_div", 'log_target', 'bool', isBool(o.log_target), o.log_target);
-      k0 = o.log_target as boolean;
-    } else k0 = false;
-    if (o !== undefined) checkKw("kl_div", o, ["target","reduction","log_target"], ["self","target","reduction"], n);
-    return aten().kl_div.call(v0, v1, v2, k0);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","target","reduction"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (isInt(p[2]) || typeof p[2] === 'string'))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = toReduction(p[2]);
+      else if (o !== undefined && o.reduction !== undefined) {
+        kwArg("kl_div", 'reduction', 'int', (isInt(o.reduction) || typeof o.reduction === 'string'), o.reduction);
+        v2 = toReduction(o.reduction);
+      } else v2 = 1;
+      let k0: boolean;
+      if (o !== undefined && o.log_target !== undefined) {
+        kwArg("kl_div", 'log_target', 'bool', isBool(o.log_target), o.log_target);
+        k0 = o.log_target as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("kl_div", o, ["input","target","reduction","log_target"], ["input","target","reduction"], n);
+      return aten().kl_div.call(v0, v1, v2, k0);
+    }
   }
   return bad_kl_div(a);
 }
@@ -9921,7 +11678,7 @@ function bad_kl_div(a: readonly unknown[]): never {
   return badCall("kl_div", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "reduction", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: true, kwOnly: false },
     { name: "log_target", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
   ], false, SIGS_kl_div);
 }
@@ -9929,6 +11686,7 @@ function bad_kl_div(a: readonly unknown[]): never {
 const SIGS_cosine_similarity = ["(Tensor x1, Tensor x2, int dim = 1, float eps = 1e-8)"];
 
 /** `torch.cosine_similarity`: `cosine_similarity`. */
+export function cosine_similarity(x1: Tensor, options: { x2: Tensor; dim?: number; eps?: number }): Tensor;
 export function cosine_similarity(x1: Tensor, x2: Tensor, options?: { dim?: number; eps?: number }): Tensor;
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, options?: { dim?: number; eps?: number }): Tensor;
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, eps?: number, options?: { dim?: number; eps?: number }): Tensor;
@@ -9936,25 +11694,29 @@ export function cosine_similarity(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosine_similarity", a[--n] as Kw);
   // cosine_similarity
-  if (n >= 2 && n <= 4 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isInt(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("cosine_similarity", 'dim', 'int', isInt(o.dim), o.dim);
-      v2 = o.dim as number;
-    } else v2 = 1;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.eps !== undefined) {
-      kwArg("cosine_similarity", 'eps', 'float', isFloat(o.eps), o.eps);
-      v3 = o.eps as number;
-    } else v3 = 1e-8;
-    if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
-    return aten().cosine_similarity.call(v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["x1","x2","dim","eps"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isFloat(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("cosine_similarity", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = 1;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("cosine_similarity", 'eps', 'float', isFloat(o.eps), o.eps);
+        v3 = o.eps as number;
+      } else v3 = 1e-8;
+      if (o !== undefined) checkKw("cosine_similarity", o, ["x1","x2","dim","eps"], ["x1","x2","dim","eps"], n);
+      return aten().cosine_similarity.call(v0, v1, v2, v3);
+    }
   }
   return bad_cosine_similarity(a);
 }
@@ -9971,6 +11733,7 @@ function bad_cosine_similarity(a: readonly unknown[]): never {
 const SIGS_pairwise_distance = ["(Tensor x1, Tensor x2, float p = 2, float eps = 0.000001, bool keepdim = False)"];
 
 /** `torch.pairwise_distance`: `pairwise_distance`. */
+export function pairwise_distance(x1: Tensor, options: { x2: Tensor; p?: number; eps?: number; keepdim?: boolean }): Tensor;
 export function pairwise_distance(x1: Tensor, x2: Tensor, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
 export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
 export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
@@ -9979,31 +11742,35 @@ export function pairwise_distance(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pairwise_distance", a[--n] as Kw);
   // pairwise_distance
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.p !== undefined) {
-      kwArg("pairwise_distance", 'p', 'float', isFloat(o.p), o.p);
-      v2 = o.p as number;
-    } else v2 = 2;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.eps !== undefined) {
-      kwArg("pairwise_distance", 'eps', 'float', isFloat(o.eps), o.eps);
-      v3 = o.eps as number;
-    } else v3 = 0.000001;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("pairwise_distance", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v4 = o.keepdim as boolean;
-    } else v4 = false;
-    if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
-    return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["x1","x2","p","eps","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("pairwise_distance", 'p', 'float', isFloat(o.p), o.p);
+        v2 = o.p as number;
+      } else v2 = 2;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.eps !== undefined) {
+        kwArg("pairwise_distance", 'eps', 'float', isFloat(o.eps), o.eps);
+        v3 = o.eps as number;
+      } else v3 = 0.000001;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("pairwise_distance", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v4 = o.keepdim as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("pairwise_distance", o, ["x1","x2","p","eps","keepdim"], ["x1","x2","p","eps","keepdim"], n);
+      return aten().pairwise_distance.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_pairwise_distance(a);
 }
@@ -10021,29 +11788,35 @@ function bad_pairwise_distance(a: readonly unknown[]): never {
 const SIGS_addcmul = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 /** `torch.addcmul`: `addcmul`. */
+export function addcmul(input: Tensor, options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
+export function addcmul(input: Tensor, tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
 export function addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
 export function addcmul(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcmul", a[--n] as Kw);
   // addcmul (out=: addcmul.out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-      return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcmul", o, ["input","tensor1","tensor2","value","out"], ["input","tensor1","tensor2"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
+        return aten().addcmul_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().addcmul.call(v0, v1, v2, k0);
     }
-    return aten().addcmul.call(v0, v1, v2, k0);
   }
   return bad_addcmul(a);
 }
@@ -10061,29 +11834,35 @@ function bad_addcmul(a: readonly unknown[]): never {
 const SIGS_addcdiv = ["(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 /** `torch.addcdiv`: `addcdiv`. */
+export function addcdiv(input: Tensor, options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
+export function addcdiv(input: Tensor, tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
 export function addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
 export function addcdiv(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcdiv", a[--n] as Kw);
   // addcdiv (out=: addcdiv.out)
-  if (n === 3 && isTensor(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["self","tensor1","tensor2"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-      return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcdiv", o, ["input","tensor1","tensor2","value","out"], ["input","tensor1","tensor2"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
+        return aten().addcdiv_out.call(v0, v1, v2, k0, out as Tensor);
+      }
+      return aten().addcdiv.call(v0, v1, v2, k0);
     }
-    return aten().addcdiv.call(v0, v1, v2, k0);
   }
   return bad_addcdiv(a);
 }
@@ -10101,23 +11880,28 @@ function bad_addcdiv(a: readonly unknown[]): never {
 const SIGS_clamp_min = ["(Tensor input, Number min, *, Tensor out = None)"];
 
 /** `torch.clamp_min`: `clamp_min`. */
+export function clamp_min(input: Tensor, options: { min: number | boolean; out?: Tensor }): Tensor;
 export function clamp_min(input: Tensor, min: number | boolean, options?: { out?: Tensor }): Tensor;
 export function clamp_min(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_min", a[--n] as Kw);
   // clamp_min (out=: clamp_min.out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["self","min"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_min_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("clamp_min", o, ["input","min","out"], ["input","min"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_min_out.call(v0, v1, out as Tensor);
+      }
+      return aten().clamp_min.call(v0, v1);
     }
-    return aten().clamp_min.call(v0, v1);
   }
   return bad_clamp_min(a);
 }
@@ -10133,18 +11917,23 @@ function bad_clamp_min(a: readonly unknown[]): never {
 const SIGS_clamp_min_ = ["(Tensor input, Number min)"];
 
 /** `torch.clamp_min_`: `clamp_min_`. */
+export function clamp_min_(input: Tensor, options: { min: number | boolean }): Tensor;
 export function clamp_min_(input: Tensor, min: number | boolean): Tensor;
 export function clamp_min_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_min_", a[--n] as Kw);
   // clamp_min_
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["self","min"], n);
-    return aten().clamp_min_.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
+      return aten().clamp_min_.call(v0, v1);
+    }
   }
   return bad_clamp_min_(a);
 }
@@ -10159,23 +11948,28 @@ function bad_clamp_min_(a: readonly unknown[]): never {
 const SIGS_clamp_max = ["(Tensor input, Number max, *, Tensor out = None)"];
 
 /** `torch.clamp_max`: `clamp_max`. */
+export function clamp_max(input: Tensor, options: { max: number | boolean; out?: Tensor }): Tensor;
 export function clamp_max(input: Tensor, max: number | boolean, options?: { out?: Tensor }): Tensor;
 export function clamp_max(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_max", a[--n] as Kw);
   // clamp_max (out=: clamp_max.out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["self","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_max_out.call(v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("clamp_max", o, ["input","max","out"], ["input","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_max_out.call(v0, v1, out as Tensor);
+      }
+      return aten().clamp_max.call(v0, v1);
     }
-    return aten().clamp_max.call(v0, v1);
   }
   return bad_clamp_max(a);
 }
@@ -10191,18 +11985,23 @@ function bad_clamp_max(a: readonly unknown[]): never {
 const SIGS_clamp_max_ = ["(Tensor input, Number max)"];
 
 /** `torch.clamp_max_`: `clamp_max_`. */
+export function clamp_max_(input: Tensor, options: { max: number | boolean }): Tensor;
 export function clamp_max_(input: Tensor, max: number | boolean): Tensor;
 export function clamp_max_(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_max_", a[--n] as Kw);
   // clamp_max_
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["self","max"], n);
-    return aten().clamp_max_.call(v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
+      return aten().clamp_max_.call(v0, v1);
+    }
   }
   return bad_clamp_max_(a);
 }
@@ -10217,39 +12016,44 @@ function bad_clamp_max_(a: readonly unknown[]): never {
 const SIGS_isclose = ["(Tensor input, Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
 
 /** `torch.isclose`: `isclose`. */
-export function isclose(input: Tensor, other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-export function isclose(input: Tensor, other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+export function isclose(input: Tensor, options: { other: Tensor; rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
 export function isclose(...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isclose", a[--n] as Kw);
   // isclose
-  if (n >= 2 && n <= 5 && isTensor(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isFloat(a[3])) && (n <= 4 || a[4] === undefined || isBool(a[4]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.rtol !== undefined) {
-      kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
-      v2 = o.rtol as number;
-    } else v2 = 0.00001;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.atol !== undefined) {
-      kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
-      v3 = o.atol as number;
-    } else v3 = 1e-8;
-    let v4: boolean;
-    if (n > 4 && a[4] !== undefined) v4 = a[4] as boolean;
-    else if (o !== undefined && o.equal_nan !== undefined) {
-      kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
-      v4 = o.equal_nan as boolean;
-    } else v4 = false;
-    if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["self","other","rtol","atol","equal_nan"], n);
-    return aten().isclose.call(v0, v1, v2, v3, v4);
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","other","rtol","atol","equal_nan"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.rtol !== undefined) {
+        kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+        v2 = o.rtol as number;
+      } else v2 = 0.00001;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.atol !== undefined) {
+        kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
+        v3 = o.atol as number;
+      } else v3 = 1e-8;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.equal_nan !== undefined) {
+        kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+        v4 = o.equal_nan as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("isclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
+      return aten().isclose.call(v0, v1, v2, v3, v4);
+    }
   }
   return bad_isclose(a);
 }
@@ -10262,4 +12066,72 @@ function bad_isclose(a: readonly unknown[]): never {
     { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
     { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_isclose);
+}
+
+const SIGS_broadcast_tensors = ["(tuple of Tensors tensors)"];
+
+/** `torch.broadcast_tensors`: `broadcast_tensors`. */
+export function broadcast_tensors(options: { tensors: readonly Tensor[] }): Tensor[];
+export function broadcast_tensors(tensors: readonly Tensor[]): Tensor[];
+export function broadcast_tensors(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("broadcast_tensors", a[--n] as Kw);
+  // broadcast_tensors
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("broadcast_tensors", o, ["tensors"], ["tensors"], n);
+      return aten().broadcast_tensors.call(v0);
+    }
+  }
+  return bad_broadcast_tensors(a);
+}
+
+function bad_broadcast_tensors(a: readonly unknown[]): never {
+  return badCall("broadcast_tensors", a, [
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS_broadcast_tensors);
+}
+
+const SIGS_take_along_dim = ["(Tensor input, Tensor indices, int dim = None)"];
+
+/** `torch.take_along_dim`: `take_along_dim`. */
+export function take_along_dim(input: Tensor, options: { indices: Tensor; dim?: number | null }): Tensor;
+export function take_along_dim(input: Tensor, indices: Tensor, options?: { dim?: number | null }): Tensor;
+export function take_along_dim(input: Tensor, indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+export function take_along_dim(...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take_along_dim", a[--n] as Kw);
+  // take_along_dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("take_along_dim", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v2 = o.dim as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("take_along_dim", o, ["input","indices","dim"], ["input","indices","dim"], n);
+      return aten().take_along_dim.call(v0, v1, v2);
+    }
+  }
+  return bad_take_along_dim(a);
+}
+
+function bad_take_along_dim(a: readonly unknown[]): never {
+  return badCall("take_along_dim", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_take_along_dim);
 }

@@ -9,49 +9,67 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
-import { checkKw, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
+import { checkKw, kwPositional, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
 export interface TensorMethods {
   /** `view(Tensor(a) self, SymInt[] size) -> Tensor(a)` */
+  view(options: { size: readonly number[] }): Tensor;
   view(...size: number[]): Tensor;
   view(size: readonly number[]): Tensor;
   /** `reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)` */
+  reshape(options: { shape: readonly number[] }): Tensor;
   reshape(...shape: number[]): Tensor;
   reshape(shape: readonly number[]): Tensor;
   /** `as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)` */
-  as_strided(size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null }): Tensor;
-  as_strided(size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null }): Tensor;
+  as_strided(options: { size: readonly number[]; stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided(size: readonly number[], options: { stride: readonly number[]; storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided(size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
+  as_strided(size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
   /** `transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)` */
+  transpose(options: { dim0: number; dim1: number }): Tensor;
+  transpose(dim0: number, options: { dim1: number }): Tensor;
   transpose(dim0: number, dim1: number): Tensor;
   /** `transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)` */
+  transpose_(options: { dim0: number; dim1: number }): this;
+  transpose_(dim0: number, options: { dim1: number }): this;
   transpose_(dim0: number, dim1: number): this;
   /** `t(Tensor(a) self) -> Tensor(a)` */
   t(): Tensor;
   /** `t_(Tensor(a!) self) -> Tensor(a!)` */
   t_(): this;
   /** `permute(Tensor(a) self, int[] dims) -> Tensor(a)` */
+  permute(options: { dims: readonly number[] }): Tensor;
   permute(...dims: number[]): Tensor;
   permute(dims: readonly number[]): Tensor;
   /** `expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)` */
+  expand(options: { size: readonly number[]; implicit?: boolean }): Tensor;
   expand(...size: number[]): Tensor;
   expand(...args: [...size: number[], options: { implicit?: boolean }]): Tensor;
   expand(size: readonly number[], options?: { implicit?: boolean }): Tensor;
   /** `squeeze(Tensor(a) self) -> Tensor(a)`; `squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)`; `squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)` */
   squeeze(): Tensor;
+  squeeze(options: { dim: number }): Tensor;
   squeeze(dim: number): Tensor;
+  squeeze(options: { dim: readonly number[] }): Tensor;
   squeeze(...dim: number[]): Tensor;
   squeeze(dim: readonly number[]): Tensor;
   /** `squeeze_(Tensor(a!) self) -> Tensor(a!)`; `squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)`; `squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)` */
   squeeze_(): this;
+  squeeze_(options: { dim: number }): this;
   squeeze_(dim: number): this;
+  squeeze_(options: { dim: readonly number[] }): this;
   squeeze_(...dim: number[]): this;
   squeeze_(dim: readonly number[]): this;
   /** `unsqueeze(Tensor(a) self, int dim) -> Tensor(a)` */
+  unsqueeze(options: { dim: number }): Tensor;
   unsqueeze(dim: number): Tensor;
   /** `unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)` */
+  unsqueeze_(options: { dim: number }): this;
   unsqueeze_(dim: number): this;
   /** `select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)` */
+  select(options: { dim: number; index: number }): Tensor;
+  select(dim: number, options: { index: number }): Tensor;
   select(dim: number, index: number): Tensor;
   /** `slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)` */
   slice(options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
@@ -59,24 +77,35 @@ export interface TensorMethods {
   slice(dim?: number, start?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
   slice(dim?: number, start?: number | null, end?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
   slice(dim?: number, start?: number | null, end?: number | null, step?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
-  /** `narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)` */
+  /** `narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)`; `narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)` */
+  narrow(options: { dim: number; start: number; length: number }): Tensor;
+  narrow(dim: number, options: { start: number; length: number }): Tensor;
+  narrow(dim: number, start: number, options: { length: number }): Tensor;
   narrow(dim: number, start: number, length: number): Tensor;
+  narrow(options: { dim: number; start: Tensor; length: number }): Tensor;
+  narrow(dim: number, options: { start: Tensor; length: number }): Tensor;
+  narrow(dim: number, start: Tensor, options: { length: number }): Tensor;
+  narrow(dim: number, start: Tensor, length: number): Tensor;
   /** `flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)` */
-  flatten(options?: { start_dim?: number; end_dim?: number }): Tensor;
-  flatten(startDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
-  flatten(startDim?: number, endDim?: number, options?: { start_dim?: number; end_dim?: number }): Tensor;
+  flatten(options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+  flatten(startDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
+  flatten(startDim?: number, endDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
   /** `unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)` */
+  unflatten(options: { dim: number; sizes: readonly number[] }): Tensor;
+  unflatten(dim: number, options: { sizes: readonly number[] }): Tensor;
   unflatten(dim: number, sizes: readonly number[]): Tensor;
   /** `contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)` */
-  contiguous(options?: { memory_format?: MemoryFormat }): Tensor;
+  contiguous(options?: { memory_format?: MemoryFormat; memoryFormat?: MemoryFormat }): Tensor;
   /** `alias(Tensor(a) self) -> Tensor(a)` */
   alias(): Tensor;
   /** `clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor` */
-  clone(options?: { memory_format?: MemoryFormat | null }): Tensor;
+  clone(options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
   /** `copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)` */
-  copy_(src: Tensor, options?: { non_blocking?: boolean }): this;
-  copy_(src: Tensor, nonBlocking?: boolean, options?: { non_blocking?: boolean }): this;
+  copy_(options: { src: Tensor; non_blocking?: boolean; nonBlocking?: boolean }): this;
+  copy_(src: Tensor, options?: { non_blocking?: boolean; nonBlocking?: boolean }): this;
+  copy_(src: Tensor, nonBlocking?: boolean, options?: { non_blocking?: boolean; nonBlocking?: boolean }): this;
   /** `fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)` */
+  fill_(options: { value: number | boolean }): this;
   fill_(value: number | boolean): this;
   /** `zero_(Tensor(a!) self) -> Tensor(a!)` */
   zero_(): this;
@@ -91,23 +120,33 @@ export interface TensorMethods {
   bernoulli_(p?: number, options?: { p?: number; generator?: Generator | null }): this;
   /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor`; `bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor` */
   bernoulli(options?: { generator?: Generator | null }): Tensor;
+  bernoulli(options: { p: number; generator?: Generator | null }): Tensor;
   bernoulli(p: number, options?: { generator?: Generator | null }): Tensor;
   /** `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
+  add(options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
   add(other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
   /** `add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)` */
+  add_(options: { other: Tensor | number | boolean; alpha?: number | boolean }): this;
   add_(other: Tensor | number | boolean, options?: { alpha?: number | boolean }): this;
   /** `sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
+  sub(options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
   sub(other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
   /** `sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)` */
+  sub_(options: { other: Tensor | number | boolean; alpha?: number | boolean }): this;
   sub_(other: Tensor | number | boolean, options?: { alpha?: number | boolean }): this;
   /** `mul.Tensor(Tensor self, Tensor other) -> Tensor` */
+  mul(options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
   mul(other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
   /** `mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  mul_(options: { other: Tensor | number | boolean }): this;
   mul_(other: Tensor | number | boolean): this;
   /** `div.Tensor(Tensor self, Tensor other) -> Tensor`; `div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor` */
+  div(options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
   div(other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
-  div(other: Tensor | number | boolean, options: { rounding_mode: string | null }): Tensor;
+  div(options: { other: Tensor | number | boolean; rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
+  div(other: Tensor | number | boolean, options: { rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
   /** `div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  div_(options: { other: Tensor | number | boolean }): this;
   div_(other: Tensor | number | boolean): this;
   /** `neg(Tensor self) -> Tensor` */
   neg(options?: { out?: Tensor }): Tensor;
@@ -244,52 +283,82 @@ export interface TensorMethods {
   nan_to_num_(nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
   nan_to_num_(nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): this;
   /** `eq.Tensor(Tensor self, Tensor other) -> Tensor`; `eq.Scalar(Tensor self, Scalar other) -> Tensor` */
+  eq(options: { other: Tensor; out?: Tensor }): Tensor;
   eq(other: Tensor, options?: { out?: Tensor }): Tensor;
+  eq(options: { other: number | boolean; out?: Tensor }): Tensor;
   eq(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  eq_(options: { other: Tensor }): this;
   eq_(other: Tensor): this;
+  eq_(options: { other: number | boolean }): this;
   eq_(other: number | boolean): this;
   /** `ne.Tensor(Tensor self, Tensor other) -> Tensor`; `ne.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ne(options: { other: Tensor; out?: Tensor }): Tensor;
   ne(other: Tensor, options?: { out?: Tensor }): Tensor;
+  ne(options: { other: number | boolean; out?: Tensor }): Tensor;
   ne(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ne_(options: { other: Tensor }): this;
   ne_(other: Tensor): this;
+  ne_(options: { other: number | boolean }): this;
   ne_(other: number | boolean): this;
   /** `lt.Tensor(Tensor self, Tensor other) -> Tensor`; `lt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  lt(options: { other: Tensor; out?: Tensor }): Tensor;
   lt(other: Tensor, options?: { out?: Tensor }): Tensor;
+  lt(options: { other: number | boolean; out?: Tensor }): Tensor;
   lt(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  lt_(options: { other: Tensor }): this;
   lt_(other: Tensor): this;
+  lt_(options: { other: number | boolean }): this;
   lt_(other: number | boolean): this;
   /** `le.Tensor(Tensor self, Tensor other) -> Tensor`; `le.Scalar(Tensor self, Scalar other) -> Tensor` */
+  le(options: { other: Tensor; out?: Tensor }): Tensor;
   le(other: Tensor, options?: { out?: Tensor }): Tensor;
+  le(options: { other: number | boolean; out?: Tensor }): Tensor;
   le(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  le_(options: { other: Tensor }): this;
   le_(other: Tensor): this;
+  le_(options: { other: number | boolean }): this;
   le_(other: number | boolean): this;
   /** `gt.Tensor(Tensor self, Tensor other) -> Tensor`; `gt.Scalar(Tensor self, Scalar other) -> Tensor` */
+  gt(options: { other: Tensor; out?: Tensor }): Tensor;
   gt(other: Tensor, options?: { out?: Tensor }): Tensor;
+  gt(options: { other: number | boolean; out?: Tensor }): Tensor;
   gt(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  gt_(options: { other: Tensor }): this;
   gt_(other: Tensor): this;
+  gt_(options: { other: number | boolean }): this;
   gt_(other: number | boolean): this;
   /** `ge.Tensor(Tensor self, Tensor other) -> Tensor`; `ge.Scalar(Tensor self, Scalar other) -> Tensor` */
+  ge(options: { other: Tensor; out?: Tensor }): Tensor;
   ge(other: Tensor, options?: { out?: Tensor }): Tensor;
+  ge(options: { other: number | boolean; out?: Tensor }): Tensor;
   ge(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  ge_(options: { other: Tensor }): this;
   ge_(other: Tensor): this;
+  ge_(options: { other: number | boolean }): this;
   ge_(other: number | boolean): this;
   /** `logical_and(Tensor self, Tensor other) -> Tensor` */
+  logical_and(options: { other: Tensor; out?: Tensor }): Tensor;
   logical_and(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_and_(options: { other: Tensor }): this;
   logical_and_(other: Tensor): this;
   /** `logical_or(Tensor self, Tensor other) -> Tensor` */
+  logical_or(options: { other: Tensor; out?: Tensor }): Tensor;
   logical_or(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_or_(options: { other: Tensor }): this;
   logical_or_(other: Tensor): this;
   /** `logical_xor(Tensor self, Tensor other) -> Tensor` */
+  logical_xor(options: { other: Tensor; out?: Tensor }): Tensor;
   logical_xor(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  logical_xor_(options: { other: Tensor }): this;
   logical_xor_(other: Tensor): this;
   /** `logical_not(Tensor self) -> Tensor` */
   logical_not(options?: { out?: Tensor }): Tensor;
@@ -300,29 +369,47 @@ export interface TensorMethods {
   /** `bitwise_not_(Tensor(a!) self) -> Tensor(a!)` */
   bitwise_not_(): this;
   /** `bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_and(options: { other: Tensor; out?: Tensor }): Tensor;
   bitwise_and(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_and(options: { other: number | boolean; out?: Tensor }): Tensor;
   bitwise_and(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_and_(options: { other: Tensor }): this;
   bitwise_and_(other: Tensor): this;
+  bitwise_and_(options: { other: number | boolean }): this;
   bitwise_and_(other: number | boolean): this;
   /** `bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_or(options: { other: Tensor; out?: Tensor }): Tensor;
   bitwise_or(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_or(options: { other: number | boolean; out?: Tensor }): Tensor;
   bitwise_or(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_or_(options: { other: Tensor }): this;
   bitwise_or_(other: Tensor): this;
+  bitwise_or_(options: { other: number | boolean }): this;
   bitwise_or_(other: number | boolean): this;
   /** `bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor`; `bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor` */
+  bitwise_xor(options: { other: Tensor; out?: Tensor }): Tensor;
   bitwise_xor(other: Tensor, options?: { out?: Tensor }): Tensor;
+  bitwise_xor(options: { other: number | boolean; out?: Tensor }): Tensor;
   bitwise_xor(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  bitwise_xor_(options: { other: Tensor }): this;
   bitwise_xor_(other: Tensor): this;
+  bitwise_xor_(options: { other: number | boolean }): this;
   bitwise_xor_(other: number | boolean): this;
   /** `maximum(Tensor self, Tensor other) -> Tensor` */
+  maximum(options: { other: Tensor; out?: Tensor }): Tensor;
   maximum(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `minimum(Tensor self, Tensor other) -> Tensor` */
+  minimum(options: { other: Tensor; out?: Tensor }): Tensor;
   minimum(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `where.self(Tensor condition, Tensor self, Tensor other) -> Tensor`; `where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor` */
+  where(options: { condition: Tensor; other: Tensor; out?: Tensor }): Tensor;
+  where(condition: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
   where(condition: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
+  where(options: { condition: Tensor; other: number | boolean }): Tensor;
+  where(condition: Tensor, options: { other: number | boolean }): Tensor;
   where(condition: Tensor, other: number | boolean): Tensor;
   /** `clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor`; `clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor` */
   clamp(options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
@@ -339,37 +426,58 @@ export interface TensorMethods {
   clamp_(min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): this;
   clamp_(min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): this;
   /** `remainder.Tensor(Tensor self, Tensor other) -> Tensor`; `remainder.Scalar(Tensor self, Scalar other) -> Tensor` */
+  remainder(options: { other: Tensor; out?: Tensor }): Tensor;
   remainder(other: Tensor, options?: { out?: Tensor }): Tensor;
+  remainder(options: { other: number | boolean; out?: Tensor }): Tensor;
   remainder(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  remainder_(options: { other: Tensor }): this;
   remainder_(other: Tensor): this;
+  remainder_(options: { other: number | boolean }): this;
   remainder_(other: number | boolean): this;
   /** `fmod.Tensor(Tensor self, Tensor other) -> Tensor`; `fmod.Scalar(Tensor self, Scalar other) -> Tensor` */
+  fmod(options: { other: Tensor; out?: Tensor }): Tensor;
   fmod(other: Tensor, options?: { out?: Tensor }): Tensor;
+  fmod(options: { other: number | boolean; out?: Tensor }): Tensor;
   fmod(other: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`; `fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)` */
+  fmod_(options: { other: Tensor }): this;
   fmod_(other: Tensor): this;
+  fmod_(options: { other: number | boolean }): this;
   fmod_(other: number | boolean): this;
   /** `atan2(Tensor self, Tensor other) -> Tensor` */
+  atan2(options: { other: Tensor; out?: Tensor }): Tensor;
   atan2(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)` */
+  atan2_(options: { other: Tensor }): this;
   atan2_(other: Tensor): this;
   /** `lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor`; `lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor` */
+  lerp(options: { end: Tensor; weight: number | boolean; out?: Tensor }): Tensor;
+  lerp(end: Tensor, options: { weight: number | boolean; out?: Tensor }): Tensor;
   lerp(end: Tensor, weight: number | boolean, options?: { out?: Tensor }): Tensor;
+  lerp(options: { end: Tensor; weight: Tensor; out?: Tensor }): Tensor;
+  lerp(end: Tensor, options: { weight: Tensor; out?: Tensor }): Tensor;
   lerp(end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
   /** `lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)`; `lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)` */
+  lerp_(options: { end: Tensor; weight: number | boolean }): this;
+  lerp_(end: Tensor, options: { weight: number | boolean }): this;
   lerp_(end: Tensor, weight: number | boolean): this;
+  lerp_(options: { end: Tensor; weight: Tensor }): this;
+  lerp_(end: Tensor, options: { weight: Tensor }): this;
   lerp_(end: Tensor, weight: Tensor): this;
   /** `sum(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   sum(options?: { dtype?: DtypeLike | null }): Tensor;
+  sum(options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   sum(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `mean(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   mean(options?: { dtype?: DtypeLike | null }): Tensor;
+  mean(options: { dim: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   mean(dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `prod(Tensor self, *, ScalarType? dtype=None) -> Tensor`; `prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   prod(options?: { dtype?: DtypeLike | null }): Tensor;
+  prod(options: { dim: number; keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   prod(dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   prod(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor` */
@@ -381,6 +489,7 @@ export interface TensorMethods {
   amin(dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   amin(dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   /** `all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor`; `all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor`; `all(Tensor self) -> Tensor` */
+  all(options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
   all(dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   all(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   all(options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -388,6 +497,7 @@ export interface TensorMethods {
   all(dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
   all(options?: { out?: Tensor }): Tensor;
   /** `any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor`; `any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor`; `any(Tensor self) -> Tensor` */
+  any(options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
   any(dim: number, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   any(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   any(options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -402,91 +512,161 @@ export interface TensorMethods {
   argmin(options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
   argmin(dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
-  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  /** `max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `max(Tensor self) -> Tensor`; `max.other(Tensor self, Tensor other) -> Tensor` */
+  max(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)` */
+  max(): Tensor;
+  max(options: { other: Tensor }): Tensor;
+  max(other: Tensor): Tensor;
+  /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `min(Tensor self) -> Tensor`; `min.other(Tensor self, Tensor other) -> Tensor` */
+  min(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  min(): Tensor;
+  min(options: { other: Tensor }): Tensor;
+  min(other: Tensor): Tensor;
+  /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `var(Tensor self, bool unbiased=True) -> Tensor`; `var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
-  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor` */
+  var(options?: { unbiased?: boolean }): Tensor;
+  var(unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+  var(options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  var(dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  /** `std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `std(Tensor self, bool unbiased=True) -> Tensor`; `std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   std(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   std(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
+  std(options?: { unbiased?: boolean }): Tensor;
+  std(unbiased?: boolean, options?: { unbiased?: boolean }): Tensor;
+  std(options: { dim: number | readonly number[] | null; unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
+  std(dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
   /** `logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor` */
+  logsumexp(options: { dim: number | readonly number[]; keepdim?: boolean }): Tensor;
   logsumexp(dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
   logsumexp(dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
   /** `mm(Tensor self, Tensor mat2) -> Tensor` */
+  mm(options: { mat2: Tensor }): Tensor;
   mm(mat2: Tensor): Tensor;
   /** `bmm(Tensor self, Tensor mat2) -> Tensor` */
+  bmm(options: { mat2: Tensor }): Tensor;
   bmm(mat2: Tensor): Tensor;
   /** `matmul(Tensor self, Tensor other) -> Tensor` */
+  matmul(options: { other: Tensor }): Tensor;
   matmul(other: Tensor): Tensor;
   /** `dot(Tensor self, Tensor tensor) -> Tensor` */
+  dot(options: { tensor: Tensor }): Tensor;
   dot(tensor: Tensor): Tensor;
   /** `mv(Tensor self, Tensor vec) -> Tensor` */
+  mv(options: { vec: Tensor }): Tensor;
   mv(vec: Tensor): Tensor;
   /** `outer(Tensor self, Tensor vec2) -> Tensor` */
+  outer(options: { vec2: Tensor }): Tensor;
   outer(vec2: Tensor): Tensor;
   /** `addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  addmm(options: { mat1: Tensor; mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  addmm(mat1: Tensor, options: { mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
   addmm(mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
   /** `baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor` */
+  baddbmm(options: { batch1: Tensor; batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
+  baddbmm(batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
   baddbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
   /** `softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  softmax(options: { dim: number; dtype?: DtypeLike | null }): Tensor;
   softmax(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
   softmax(dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
   /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
+  log_softmax(options: { dim: number; dtype?: DtypeLike | null }): Tensor;
   log_softmax(dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
   log_softmax(dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
-  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]` */
+  /** `split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]`; `split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]` */
+  split(options: { split_size?: number; splitSize?: number; dim?: number }): Tensor[];
   split(splitSize: number, options?: { dim?: number }): Tensor[];
   split(splitSize: number, dim?: number, options?: { dim?: number }): Tensor[];
+  split(options: { split_size?: readonly number[]; splitSize?: readonly number[]; dim?: number }): Tensor[];
+  split(splitSize: readonly number[], options?: { dim?: number }): Tensor[];
+  split(splitSize: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
   /** `split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]` */
+  split_with_sizes(options: { split_sizes?: readonly number[]; splitSizes?: readonly number[]; dim?: number }): Tensor[];
   split_with_sizes(splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
   split_with_sizes(splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
   /** `chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]` */
+  chunk(options: { chunks: number; dim?: number }): Tensor[];
   chunk(chunks: number, options?: { dim?: number }): Tensor[];
   chunk(chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
   /** `unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]` */
   unbind(options?: { dim?: number }): Tensor[];
   unbind(dim?: number, options?: { dim?: number }): Tensor[];
   /** `flip(Tensor self, int[] dims) -> Tensor` */
+  flip(options: { dims: readonly number[] }): Tensor;
   flip(...dims: number[]): Tensor;
   flip(dims: readonly number[]): Tensor;
   /** `roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor` */
+  roll(options: { shifts: number | readonly number[]; dims?: number | readonly number[] }): Tensor;
   roll(shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
   roll(shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
   /** `repeat(Tensor self, SymInt[] repeats) -> Tensor` */
+  repeat(options: { repeats: readonly number[] }): Tensor;
   repeat(...repeats: number[]): Tensor;
   repeat(repeats: readonly number[]): Tensor;
   /** `tile(Tensor self, SymInt[] dims) -> Tensor` */
+  tile(options: { dims: readonly number[] }): Tensor;
   tile(...dims: number[]): Tensor;
   tile(dims: readonly number[]): Tensor;
   /** `index_select(Tensor self, int dim, Tensor index) -> Tensor` */
+  index_select(options: { dim: number; index: Tensor }): Tensor;
+  index_select(dim: number, options: { index: Tensor }): Tensor;
   index_select(dim: number, index: Tensor): Tensor;
   /** `index.Tensor(Tensor self, Tensor?[] indices) -> Tensor` */
+  index(options: { indices: readonly (Tensor | null)[] }): Tensor;
   index(indices: readonly (Tensor | null)[]): Tensor;
   /** `index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)` */
+  index_put_(options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): this;
+  index_put_(indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): this;
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): this;
   index_put_(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): this;
   /** `index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor` */
+  index_put(options: { indices: readonly (Tensor | null)[]; values: Tensor; accumulate?: boolean }): Tensor;
+  index_put(indices: readonly (Tensor | null)[], options: { values: Tensor; accumulate?: boolean }): Tensor;
   index_put(indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
   index_put(indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
   /** `gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor` */
-  gather(dim: number, index: Tensor, options?: { sparse_grad?: boolean }): Tensor;
+  gather(options: { dim: number; index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+  gather(dim: number, options: { index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
+  gather(dim: number, index: Tensor, options?: { sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
   /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`; `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+  scatter(options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+  scatter(dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+  scatter(dim: number, index: Tensor, options: { src: Tensor }): Tensor;
   scatter(dim: number, index: Tensor, src: Tensor): Tensor;
+  scatter(options: { dim: number; index: Tensor; value: number | boolean }): Tensor;
+  scatter(dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
+  scatter(dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
   scatter(dim: number, index: Tensor, value: number | boolean): Tensor;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
+  scatter_add(options: { dim: number; index: Tensor; src: Tensor }): Tensor;
+  scatter_add(dim: number, options: { index: Tensor; src: Tensor }): Tensor;
+  scatter_add(dim: number, index: Tensor, options: { src: Tensor }): Tensor;
   scatter_add(dim: number, index: Tensor, src: Tensor): Tensor;
   /** `masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor`; `masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor` */
+  masked_fill(options: { mask: Tensor; value: number | boolean }): Tensor;
+  masked_fill(mask: Tensor, options: { value: number | boolean }): Tensor;
   masked_fill(mask: Tensor, value: number | boolean): Tensor;
+  masked_fill(options: { mask: Tensor; value: Tensor }): Tensor;
+  masked_fill(mask: Tensor, options: { value: Tensor }): Tensor;
   masked_fill(mask: Tensor, value: Tensor): Tensor;
   /** `masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)`; `masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)` */
+  masked_fill_(options: { mask: Tensor; value: number | boolean }): this;
+  masked_fill_(mask: Tensor, options: { value: number | boolean }): this;
   masked_fill_(mask: Tensor, value: number | boolean): this;
+  masked_fill_(options: { mask: Tensor; value: Tensor }): this;
+  masked_fill_(mask: Tensor, options: { value: Tensor }): this;
   masked_fill_(mask: Tensor, value: Tensor): this;
   /** `masked_select(Tensor self, Tensor mask) -> Tensor` */
+  masked_select(options: { mask: Tensor }): Tensor;
   masked_select(mask: Tensor): Tensor;
   /** `nonzero(Tensor self) -> Tensor` */
   nonzero(): Tensor;
@@ -496,56 +676,84 @@ export interface TensorMethods {
   /** `triu(Tensor self, SymInt diagonal=0) -> Tensor` */
   triu(options?: { diagonal?: number }): Tensor;
   triu(diagonal?: number, options?: { diagonal?: number }): Tensor;
-  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
+  /** `sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)`; `sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)` */
   sort(options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
   sort(dim?: number, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
   sort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
-  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor` */
+  sort(options: { stable: boolean | null; dim?: number; descending?: boolean }): [Tensor, Tensor];
+  /** `argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor`; `argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor` */
   argsort(options?: { dim?: number; descending?: boolean }): Tensor;
   argsort(dim?: number, options?: { dim?: number; descending?: boolean }): Tensor;
   argsort(dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
+  argsort(options: { stable: boolean; dim?: number; descending?: boolean }): Tensor;
   /** `topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)` */
+  topk(options: { k: number; dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   topk(k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
   /** `pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`; `pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor` */
+  pow(options: { exponent: Tensor; out?: Tensor }): Tensor;
   pow(exponent: Tensor, options?: { out?: Tensor }): Tensor;
+  pow(options: { exponent: number | boolean; out?: Tensor }): Tensor;
   pow(exponent: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumsum(options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   cumsum(dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumsum_(options: { dim: number; dtype?: DtypeLike | null }): this;
   cumsum_(dim: number, options?: { dtype?: DtypeLike | null }): this;
   /** `cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor` */
+  cumprod(options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   cumprod(dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
   /** `cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)` */
+  cumprod_(options: { dim: number; dtype?: DtypeLike | null }): this;
   cumprod_(dim: number, options?: { dtype?: DtypeLike | null }): this;
   /** `norm.Scalar(Tensor self, Scalar p=2) -> Tensor`; `norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor` */
   norm(options?: { p?: number | boolean }): Tensor;
   norm(p?: number | boolean, options?: { p?: number | boolean }): Tensor;
+  norm(options: { p: number | boolean | null; dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
+  norm(p: number | boolean | null, options: { dim: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   norm(p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
   /** `addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcmul(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
+  addcmul(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
   addcmul(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
   /** `addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcmul_(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean }): this;
+  addcmul_(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean }): this;
   addcmul_(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean }): this;
   /** `addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor` */
+  addcdiv(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
+  addcdiv(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
   addcdiv(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
   /** `addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)` */
+  addcdiv_(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean }): this;
+  addcdiv_(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean }): this;
   addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean }): this;
   /** `clamp_min(Tensor self, Scalar min) -> Tensor` */
+  clamp_min(options: { min: number | boolean; out?: Tensor }): Tensor;
   clamp_min(min: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)` */
+  clamp_min_(options: { min: number | boolean }): this;
   clamp_min_(min: number | boolean): this;
   /** `clamp_max(Tensor self, Scalar max) -> Tensor` */
+  clamp_max(options: { max: number | boolean; out?: Tensor }): Tensor;
   clamp_max(max: number | boolean, options?: { out?: Tensor }): Tensor;
   /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)` */
+  clamp_max_(options: { max: number | boolean }): this;
   clamp_max_(max: number | boolean): this;
   /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
-  isclose(other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-  isclose(other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-  isclose(other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
-  isclose(other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean }): Tensor;
+  isclose(options: { other: Tensor; rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+  isclose(other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+  isclose(other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
+  /** `take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor` */
+  take_along_dim(options: { indices: Tensor; dim?: number | null }): Tensor;
+  take_along_dim(indices: Tensor, options?: { dim?: number | null }): Tensor;
+  take_along_dim(indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -554,12 +762,16 @@ function method_view(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view", a[--n] as Kw);
   // view
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
-    return aten().view.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("view", o, ["size"], ["size"], n);
+      return aten().view.call(this, v0);
+    }
   }
   return bad_view(a);
 }
@@ -576,12 +788,16 @@ function method_reshape(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reshape", a[--n] as Kw);
   // reshape
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
-    return aten().reshape.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["shape"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("reshape", o, ["shape"], ["shape"], n);
+      return aten().reshape.call(this, v0);
+    }
   }
   return bad_reshape(a);
 }
@@ -598,19 +814,23 @@ function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("as_strided", a[--n] as Kw);
   // as_strided
-  if (n >= 2 && n <= 3 && isIntList(a[0]) && isIntList(a[1]) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2])))) {
-    const v0: number[] = toIntList(a[0]);
-    const v1: number[] = toIntList(a[1]);
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.storage_offset !== undefined) {
-      kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
-      v2 = o.storage_offset as number | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
-    return aten().as_strided.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["size","stride","storage_offset"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isIntList(p[0]) && isIntList(p[1]) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2])))) {
+      const v0: number[] = toIntList(p[0]);
+      const v1: number[] = toIntList(p[1]);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.storage_offset !== undefined) {
+        kwArg("as_strided", 'storage_offset', 'int', (o.storage_offset === null || isInt(o.storage_offset)), o.storage_offset);
+        v2 = o.storage_offset as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("as_strided", o, ["size","stride","storage_offset"], ["size","stride","storage_offset"], n);
+      return aten().as_strided.call(this, v0, v1, v2);
+    }
   }
   return bad_as_strided(a);
 }
@@ -629,13 +849,17 @@ function method_transpose(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose", a[--n] as Kw);
   // transpose.int
-  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
-    return aten().transpose_int.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("transpose", o, ["dim0","dim1"], ["dim0","dim1"], n);
+      return aten().transpose_int.call(this, v0, v1);
+    }
   }
   return bad_transpose(a);
 }
@@ -653,13 +877,17 @@ function method_transpose_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("transpose_", a[--n] as Kw);
   // transpose_
-  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("transpose_", o, ["dim0","dim1"], ["dim0","dim1"], n);
-    return aten().transpose_.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim0","dim1"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("transpose_", o, ["dim0","dim1"], ["dim0","dim1"], n);
+      return aten().transpose_.call(this, v0, v1);
+    }
   }
   return bad_transpose_(a);
 }
@@ -675,11 +903,14 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t", a[--n] as Kw);
   // t
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("t", o);
-    return aten().t.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("t", o);
+      return aten().t.call(this);
+    }
   }
   return noArgs("t", a);
 }
@@ -688,11 +919,14 @@ function method_t_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("t_", a[--n] as Kw);
   // t_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("t_", o);
-    return aten().t_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("t_", o);
+      return aten().t_.call(this);
+    }
   }
   return noArgs("t_", a);
 }
@@ -703,12 +937,16 @@ function method_permute(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("permute", a[--n] as Kw);
   // permute
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
-    return aten().permute.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("permute", o, ["dims"], ["dims"], n);
+      return aten().permute.call(this, v0);
+    }
   }
   return bad_permute(a);
 }
@@ -725,17 +963,21 @@ function method_expand(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expand", a[--n] as Kw);
   // expand
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    let k0: boolean;
-    if (o !== undefined && o.implicit !== undefined) {
-      kwArg("expand", 'implicit', 'bool', isBool(o.implicit), o.implicit);
-      k0 = o.implicit as boolean;
-    } else k0 = false;
-    if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
-    return aten().expand.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["size"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      let k0: boolean;
+      if (o !== undefined && o.implicit !== undefined) {
+        kwArg("expand", 'implicit', 'bool', isBool(o.implicit), o.implicit);
+        k0 = o.implicit as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("expand", o, ["size","implicit"], ["size"], n);
+      return aten().expand.call(this, v0, k0);
+    }
   }
   return bad_expand(a);
 }
@@ -753,23 +995,34 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze", a[--n] as Kw);
   // squeeze
-  if (n === 0 && (o === undefined || kwFits(o, []))) {
-    if (o !== undefined) checkKw("squeeze", o, [], [], n);
-    return aten().squeeze.call(this);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("squeeze", o, [], [], n);
+      return aten().squeeze.call(this);
+    }
   }
   // squeeze.dim
-  if (n === 1 && isInt(a[0]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: number = a[0] as number;
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-    return aten().squeeze_dim.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
+      return aten().squeeze_dim.call(this, v0);
+    }
   }
   // squeeze.dims
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n)) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
-    return aten().squeeze_dims.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("squeeze", o, ["dim"], ["dim"], n);
+      return aten().squeeze_dims.call(this, v0);
+    }
   }
   return noMatch("Tensor.squeeze", a, SIGS_squeeze);
 }
@@ -780,23 +1033,34 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("squeeze_", a[--n] as Kw);
   // squeeze_
-  if (n === 0 && (o === undefined || kwFits(o, []))) {
-    if (o !== undefined) checkKw("squeeze_", o, [], [], n);
-    return aten().squeeze_.call(this);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("squeeze_", o, [], [], n);
+      return aten().squeeze_.call(this);
+    }
   }
   // squeeze_.dim
-  if (n === 1 && isInt(a[0]) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0: number = a[0] as number;
-    if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-    return aten().squeeze__dim.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
+      return aten().squeeze__dim.call(this, v0);
+    }
   }
   // squeeze_.dims
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n)) && (o === undefined || kwFits(o, ["dim"]))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
-    return aten().squeeze__dims.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m)) && (o === undefined || kwFits(o, ["dim"]))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("squeeze_", o, ["dim"], ["dim"], n);
+      return aten().squeeze__dims.call(this, v0);
+    }
   }
   return noMatch("Tensor.squeeze_", a, SIGS_squeeze_);
 }
@@ -807,12 +1071,16 @@ function method_unsqueeze(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze", a[--n] as Kw);
   // unsqueeze
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
-    return aten().unsqueeze.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("unsqueeze", o, ["dim"], ["dim"], n);
+      return aten().unsqueeze.call(this, v0);
+    }
   }
   return bad_unsqueeze(a);
 }
@@ -829,12 +1097,16 @@ function method_unsqueeze_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unsqueeze_", a[--n] as Kw);
   // unsqueeze_
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    if (o !== undefined) checkKw("unsqueeze_", o, ["dim"], ["dim"], n);
-    return aten().unsqueeze_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      if (o !== undefined) checkKw("unsqueeze_", o, ["dim"], ["dim"], n);
+      return aten().unsqueeze_.call(this, v0);
+    }
   }
   return bad_unsqueeze_(a);
 }
@@ -851,13 +1123,17 @@ function method_select(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("select", a[--n] as Kw);
   // select.int
-  if (n === 2 && isInt(a[0]) && isInt(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
-    return aten().select_int.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isInt(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      if (o !== undefined) checkKw("select", o, ["dim","index"], ["dim","index"], n);
+      return aten().select_int.call(this, v0, v1);
+    }
   }
   return bad_select(a);
 }
@@ -875,35 +1151,39 @@ function method_slice(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("slice", a[--n] as Kw);
   // slice.Tensor
-  if (n >= 0 && n <= 4 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || (a[1] === null || isInt(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isInt(a[2]))) && (n <= 3 || a[3] === undefined || isInt(a[3]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
-      v0 = o.dim as number;
-    } else v0 = 0;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.start !== undefined) {
-      kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
-      v1 = o.start as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.end !== undefined) {
-      kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
-      v2 = o.end as number | null;
-    } else v2 = null;
-    let v3: number;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as number;
-    else if (o !== undefined && o.step !== undefined) {
-      kwArg("slice", 'step', 'int', isInt(o.step), o.step);
-      v3 = o.step as number;
-    } else v3 = 1;
-    if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
-    return aten().slice_Tensor.call(this, v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["dim","start","end","step"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 4 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isInt(p[2]))) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("slice", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = 0;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.start !== undefined) {
+        kwArg("slice", 'start', 'int', (o.start === null || isInt(o.start)), o.start);
+        v1 = o.start as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.end !== undefined) {
+        kwArg("slice", 'end', 'int', (o.end === null || isInt(o.end)), o.end);
+        v2 = o.end as number | null;
+      } else v2 = null;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.step !== undefined) {
+        kwArg("slice", 'step', 'int', isInt(o.step), o.step);
+        v3 = o.step as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("slice", o, ["dim","start","end","step"], ["dim","start","end","step"], n);
+      return aten().slice_Tensor.call(this, v0, v1, v2, v3);
+    }
   }
   return bad_slice(a);
 }
@@ -917,30 +1197,38 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(int dim, int start, int length)"];
+const SIGS_narrow = ["(int dim, int start, int length)","(int dim, Tensor start, int length)"];
 
 function method_narrow(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("narrow", a[--n] as Kw);
   // narrow
-  if (n === 3 && isInt(a[0]) && isInt(a[1]) && isInt(a[2])) {
-    const v0: number = a[0] as number;
-    const v1: number = a[1] as number;
-    const v2: number = a[2] as number;
-    if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
-    return aten().narrow.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["dim","start","length"]))) {
+      const v0: number = p[0] as number;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
+      return aten().narrow.call(this, v0, v1, v2);
+    }
   }
-  return bad_narrow(a);
-}
-
-function bad_narrow(a: readonly unknown[]): never {
-  return badCall("narrow", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "start", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "length", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-  ], false, SIGS_narrow);
+  // narrow.Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","start","length"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["dim","start","length"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      if (o !== undefined) checkKw("narrow", o, ["dim","start","length"], ["dim","start","length"], n);
+      return aten().narrow_Tensor.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.narrow", a, SIGS_narrow);
 }
 
 const SIGS_flatten = ["(int start_dim = 0, int end_dim = -1)"];
@@ -949,23 +1237,27 @@ function method_flatten(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flatten", a[--n] as Kw);
   // flatten.using_ints
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.start_dim !== undefined) {
-      kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
-      v0 = o.start_dim as number;
-    } else v0 = 0;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.end_dim !== undefined) {
-      kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
-      v1 = o.end_dim as number;
-    } else v1 = -1;
-    if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
-    return aten().flatten_using_ints.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["start_dim","end_dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.start_dim !== undefined) {
+        kwArg("flatten", 'start_dim', 'int', isInt(o.start_dim), o.start_dim);
+        v0 = o.start_dim as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.end_dim !== undefined) {
+        kwArg("flatten", 'end_dim', 'int', isInt(o.end_dim), o.end_dim);
+        v1 = o.end_dim as number;
+      } else v1 = -1;
+      if (o !== undefined) checkKw("flatten", o, ["start_dim","end_dim"], ["start_dim","end_dim"], n);
+      return aten().flatten_using_ints.call(this, v0, v1);
+    }
   }
   return bad_flatten(a);
 }
@@ -983,13 +1275,17 @@ function method_unflatten(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unflatten", a[--n] as Kw);
   // unflatten.int
-  if (n === 2 && isInt(a[0]) && isIntList(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: number[] = toIntList(a[1]);
-    if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
-    return aten().unflatten_int.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","sizes"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isIntList(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: number[] = toIntList(p[1]);
+      if (o !== undefined) checkKw("unflatten", o, ["dim","sizes"], ["dim","sizes"], n);
+      return aten().unflatten_int.call(this, v0, v1);
+    }
   }
   return bad_unflatten(a);
 }
@@ -1007,16 +1303,19 @@ function method_contiguous(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("contiguous", a[--n] as Kw);
   // contiguous
-  if (n === 0) {
-    let k0: number;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("contiguous", 'memory_format', 'torch.memory_format', isInt(o.memory_format), o.memory_format);
-      k0 = o.memory_format as number;
-    } else k0 = 0;
-    if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
-    return aten().contiguous.call(this, k0);
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("contiguous", 'memory_format', 'torch.memory_format', isInt(o.memory_format), o.memory_format);
+        k0 = o.memory_format as number;
+      } else k0 = 0;
+      if (o !== undefined) checkKw("contiguous", o, ["memory_format"], [], n);
+      return aten().contiguous.call(this, k0);
+    }
   }
   return bad_contiguous(a);
 }
@@ -1031,11 +1330,14 @@ function method_alias(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("alias", a[--n] as Kw);
   // alias
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("alias", o);
-    return aten().alias.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("alias", o);
+      return aten().alias.call(this);
+    }
   }
   return noArgs("alias", a);
 }
@@ -1046,16 +1348,19 @@ function method_clone(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clone", a[--n] as Kw);
   // clone
-  if (n === 0) {
-    let k0: number | null;
-    if (o !== undefined && o.memory_format !== undefined) {
-      kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
-      k0 = o.memory_format as number | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
-    return aten().clone.call(this, k0);
+  {
+    const m = n;
+    if (m === 0) {
+      let k0: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("clone", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k0 = o.memory_format as number | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("clone", o, ["memory_format"], [], n);
+      return aten().clone.call(this, k0);
+    }
   }
   return bad_clone(a);
 }
@@ -1072,18 +1377,22 @@ function method_copy_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("copy_", a[--n] as Kw);
   // copy_
-  if (n >= 1 && n <= 2 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.non_blocking !== undefined) {
-      kwArg("copy_", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
-      v1 = o.non_blocking as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
-    return aten().copy_.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["src","non_blocking"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.non_blocking !== undefined) {
+        kwArg("copy_", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
+        v1 = o.non_blocking as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("copy_", o, ["src","non_blocking"], ["src","non_blocking"], n);
+      return aten().copy_.call(this, v0, v1);
+    }
   }
   return bad_copy_(a);
 }
@@ -1101,12 +1410,16 @@ function method_fill_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fill_", a[--n] as Kw);
   // fill_.Scalar
-  if (n === 1 && isScalar(a[0])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
-    return aten().fill__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["value"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("fill_", o, ["value"], ["value"], n);
+      return aten().fill__Scalar.call(this, v0);
+    }
   }
   return bad_fill_(a);
 }
@@ -1121,11 +1434,14 @@ function method_zero_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("zero_", a[--n] as Kw);
   // zero_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("zero_", o);
-    return aten().zero_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("zero_", o);
+      return aten().zero_.call(this);
+    }
   }
   return noArgs("zero_", a);
 }
@@ -1134,11 +1450,14 @@ function method_item(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("item", a[--n] as Kw);
   // item
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("item", o);
-    return aten().item.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("item", o);
+      return aten().item.call(this);
+    }
   }
   return noArgs("item", a);
 }
@@ -1149,28 +1468,32 @@ function method_normal_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("normal_", a[--n] as Kw);
   // normal_
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isFloat(a[0])) && (n <= 1 || a[1] === undefined || isFloat(a[1]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.mean !== undefined) {
-      kwArg("normal_", 'mean', 'float', isFloat(o.mean), o.mean);
-      v0 = o.mean as number;
-    } else v0 = 0;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.std !== undefined) {
-      kwArg("normal_", 'std', 'float', isFloat(o.std), o.std);
-      v1 = o.std as number;
-    } else v1 = 1;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("normal_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
-    return aten().normal_.call(this, v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mean","std"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isFloat(p[0])) && (m <= 1 || p[1] === undefined || isFloat(p[1]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.mean !== undefined) {
+        kwArg("normal_", 'mean', 'float', isFloat(o.mean), o.mean);
+        v0 = o.mean as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.std !== undefined) {
+        kwArg("normal_", 'std', 'float', isFloat(o.std), o.std);
+        v1 = o.std as number;
+      } else v1 = 1;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("normal_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("normal_", o, ["mean","std","generator"], ["mean","std"], n);
+      return aten().normal_.call(this, v0, v1, k0);
+    }
   }
   return bad_normal_(a);
 }
@@ -1189,22 +1512,26 @@ function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli_", a[--n] as Kw);
   // bernoulli_.float
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isFloat(a[0]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.p !== undefined) {
-      kwArg("bernoulli_", 'p', 'float', isFloat(o.p), o.p);
-      v0 = o.p as number;
-    } else v0 = 0.5;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
-    return aten().bernoulli__float.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isFloat(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("bernoulli_", 'p', 'float', isFloat(o.p), o.p);
+        v0 = o.p as number;
+      } else v0 = 0.5;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli_", o, ["p","generator"], ["p"], n);
+      return aten().bernoulli__float.call(this, v0, k0);
+    }
   }
   return bad_bernoulli_(a);
 }
@@ -1222,27 +1549,34 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
   // bernoulli
-  if (n === 0 && (o === undefined || kwFits(o, ["generator"]))) {
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
-    return aten().bernoulli.call(this, k0);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["generator"]))) {
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
+      return aten().bernoulli.call(this, k0);
+    }
   }
   // bernoulli.p
-  if (n === 1 && isFloat(a[0]) && (o === undefined || kwFits(o, ["p","generator"]))) {
-    const v0: number = a[0] as number;
-    let k0: Generator | null;
-    if (o !== undefined && o.generator !== undefined) {
-      kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
-      k0 = o.generator as Generator | null;
-    } else k0 = null;
-    if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
-    return aten().bernoulli_p.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isFloat(p[0]) && (o === undefined || kwFits(o, ["p","generator"]))) {
+      const v0: number = p[0] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("bernoulli", o, ["p","generator"], ["p"], n);
+      return aten().bernoulli_p.call(this, v0, k0);
+    }
   }
   return noMatch("Tensor.bernoulli", a, SIGS_bernoulli);
 }
@@ -1253,38 +1587,46 @@ function method_add(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("add", a[--n] as Kw);
   // add.Tensor (out=: add.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(this, v0, k0);
     }
-    return aten().add_Tensor.call(this, v0, k0);
   }
   // add.Tensor (out=: add.out), numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("add", 'out', 'Tensor', isTensor(out), out);
-      return aten().add_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add", o, ["other","alpha","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("add", 'out', 'Tensor', isTensor(out), out);
+        return aten().add_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().add_Tensor.call(this, v0, k0);
     }
-    return aten().add_Tensor.call(this, v0, k0);
   }
   return bad_add(a);
 }
@@ -1303,28 +1645,36 @@ function method_add_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("add_", a[--n] as Kw);
   // add_.Tensor
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-    return aten().add__Tensor.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
+      return aten().add__Tensor.call(this, v0, k0);
+    }
   }
   // add_.Tensor, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
-    return aten().add__Tensor.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("add_", o, ["other","alpha"], ["other"], n);
+      return aten().add__Tensor.call(this, v0, k0);
+    }
   }
   return bad_add_(a);
 }
@@ -1342,38 +1692,46 @@ function method_sub(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sub", a[--n] as Kw);
   // sub.Tensor (out=: sub.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(this, v0, k0);
     }
-    return aten().sub_Tensor.call(this, v0, k0);
   }
   // sub.Tensor (out=: sub.out), numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sub", 'out', 'Tensor', isTensor(out), out);
-      return aten().sub_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub", o, ["other","alpha","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sub", 'out', 'Tensor', isTensor(out), out);
+        return aten().sub_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().sub_Tensor.call(this, v0, k0);
     }
-    return aten().sub_Tensor.call(this, v0, k0);
   }
   return bad_sub(a);
 }
@@ -1392,28 +1750,36 @@ function method_sub_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sub_", a[--n] as Kw);
   // sub_.Tensor
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-    return aten().sub__Tensor.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
+      return aten().sub__Tensor.call(this, v0, k0);
+    }
   }
   // sub_.Tensor, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    let k0: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k0 = o.alpha as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
-    return aten().sub__Tensor.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("sub_", o, ["other","alpha"], ["other"], n);
+      return aten().sub__Tensor.call(this, v0, k0);
+    }
   }
   return bad_sub_(a);
 }
@@ -1431,28 +1797,36 @@ function method_mul(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mul", a[--n] as Kw);
   // mul.Tensor (out=: mul.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(this, v0, out as Tensor);
+      }
+      return aten().mul_Tensor.call(this, v0);
     }
-    return aten().mul_Tensor.call(this, v0);
   }
   // mul.Tensor (out=: mul.out), numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mul", 'out', 'Tensor', isTensor(out), out);
-      return aten().mul_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      if (o !== undefined) checkKw("mul", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mul", 'out', 'Tensor', isTensor(out), out);
+        return aten().mul_out.call(this, v0, out as Tensor);
+      }
+      return aten().mul_Tensor.call(this, v0);
     }
-    return aten().mul_Tensor.call(this, v0);
   }
   return bad_mul(a);
 }
@@ -1470,18 +1844,26 @@ function method_mul_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mul_", a[--n] as Kw);
   // mul_.Tensor
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-    return aten().mul__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
+      return aten().mul__Tensor.call(this, v0);
+    }
   }
   // mul_.Tensor, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
-    return aten().mul__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      if (o !== undefined) checkKw("mul_", o, ["other"], ["other"], n);
+      return aten().mul__Tensor.call(this, v0);
+    }
   }
   return bad_mul_(a);
 }
@@ -1498,50 +1880,66 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("div", a[--n] as Kw);
   // div.Tensor (out=: div.out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(this, v0, out as Tensor);
+      }
+      return aten().div_Tensor.call(this, v0);
     }
-    return aten().div_Tensor.call(this, v0);
   }
   // div.Tensor_mode
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
-    const v0: Tensor = a[0] as Tensor;
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-    return aten().div_Tensor_mode.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
+      return aten().div_Tensor_mode.call(this, v0, k0);
+    }
   }
   // div.Tensor (out=: div.out), numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = toTensor(a[0]);
-    if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("div", 'out', 'Tensor', isTensor(out), out);
-      return aten().div_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      if (o !== undefined) checkKw("div", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("div", 'out', 'Tensor', isTensor(out), out);
+        return aten().div_out.call(this, v0, out as Tensor);
+      }
+      return aten().div_Tensor.call(this, v0);
     }
-    return aten().div_Tensor.call(this, v0);
   }
   // div.Tensor_mode, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"])) && (o === undefined || o.rounding_mode === undefined || (o.rounding_mode === null || typeof o.rounding_mode === 'string'))) {
-    const v0: Tensor = toTensor(a[0]);
-    let k0: string | null;
-    if (o !== undefined && o.rounding_mode !== undefined) {
-      kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
-      k0 = o.rounding_mode as string | null;
-    } else missingKw("div", 'rounding_mode');
-    if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
-    return aten().div_Tensor_mode.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0]) && (o === undefined || kwFits(o, ["other","rounding_mode"]))) {
+      const v0: Tensor = toTensor(p[0]);
+      let k0: string | null;
+      if (o !== undefined && o.rounding_mode !== undefined) {
+        kwArg("div", 'rounding_mode', 'str', (o.rounding_mode === null || typeof o.rounding_mode === 'string'), o.rounding_mode);
+        k0 = o.rounding_mode as string | null;
+      } else missingKw("div", 'rounding_mode');
+      if (o !== undefined) checkKw("div", o, ["other","rounding_mode"], ["other"], n);
+      return aten().div_Tensor_mode.call(this, v0, k0);
+    }
   }
   return noMatch("Tensor.div", a, SIGS_div);
 }
@@ -1552,18 +1950,26 @@ function method_div_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("div_", a[--n] as Kw);
   // div_.Tensor
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-    return aten().div__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
+      return aten().div__Tensor.call(this, v0);
+    }
   }
   // div_.Tensor, numbers as tensors
-  if (n === 1 && isTensorOrNumber(a[0])) {
-    const v0: Tensor = toTensor(a[0]);
-    if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
-    return aten().div__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorOrNumber(p[0])) {
+      const v0: Tensor = toTensor(p[0]);
+      if (o !== undefined) checkKw("div_", o, ["other"], ["other"], n);
+      return aten().div__Tensor.call(this, v0);
+    }
   }
   return bad_div_(a);
 }
@@ -1580,16 +1986,19 @@ function method_neg(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg", a[--n] as Kw);
   // neg (out=: neg.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("neg", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("neg", 'out', 'Tensor', isTensor(out), out);
-      return aten().neg_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("neg", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("neg", 'out', 'Tensor', isTensor(out), out);
+        return aten().neg_out.call(this, out as Tensor);
+      }
+      return aten().neg.call(this);
     }
-    return aten().neg.call(this);
   }
   return bad_neg(a);
 }
@@ -1604,11 +2013,14 @@ function method_neg_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("neg_", a[--n] as Kw);
   // neg_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("neg_", o);
-    return aten().neg_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("neg_", o);
+      return aten().neg_.call(this);
+    }
   }
   return noArgs("neg_", a);
 }
@@ -1619,16 +2031,19 @@ function method_abs(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs", a[--n] as Kw);
   // abs (out=: abs.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("abs", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("abs", 'out', 'Tensor', isTensor(out), out);
-      return aten().abs_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("abs", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("abs", 'out', 'Tensor', isTensor(out), out);
+        return aten().abs_out.call(this, out as Tensor);
+      }
+      return aten().abs.call(this);
     }
-    return aten().abs.call(this);
   }
   return bad_abs(a);
 }
@@ -1643,11 +2058,14 @@ function method_abs_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("abs_", a[--n] as Kw);
   // abs_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("abs_", o);
-    return aten().abs_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("abs_", o);
+      return aten().abs_.call(this);
+    }
   }
   return noArgs("abs_", a);
 }
@@ -1658,16 +2076,19 @@ function method_sign(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sign", a[--n] as Kw);
   // sign (out=: sign.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("sign", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sign", 'out', 'Tensor', isTensor(out), out);
-      return aten().sign_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sign", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sign", 'out', 'Tensor', isTensor(out), out);
+        return aten().sign_out.call(this, out as Tensor);
+      }
+      return aten().sign.call(this);
     }
-    return aten().sign.call(this);
   }
   return bad_sign(a);
 }
@@ -1682,11 +2103,14 @@ function method_sign_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sign_", a[--n] as Kw);
   // sign_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("sign_", o);
-    return aten().sign_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sign_", o);
+      return aten().sign_.call(this);
+    }
   }
   return noArgs("sign_", a);
 }
@@ -1697,16 +2121,19 @@ function method_exp(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp", a[--n] as Kw);
   // exp (out=: exp.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("exp", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("exp", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp_out.call(this, out as Tensor);
+      }
+      return aten().exp.call(this);
     }
-    return aten().exp.call(this);
   }
   return bad_exp(a);
 }
@@ -1721,11 +2148,14 @@ function method_exp_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp_", a[--n] as Kw);
   // exp_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("exp_", o);
-    return aten().exp_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("exp_", o);
+      return aten().exp_.call(this);
+    }
   }
   return noArgs("exp_", a);
 }
@@ -1736,16 +2166,19 @@ function method_exp2(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2", a[--n] as Kw);
   // exp2 (out=: exp2.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("exp2", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
-      return aten().exp2_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("exp2", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("exp2", 'out', 'Tensor', isTensor(out), out);
+        return aten().exp2_out.call(this, out as Tensor);
+      }
+      return aten().exp2.call(this);
     }
-    return aten().exp2.call(this);
   }
   return bad_exp2(a);
 }
@@ -1760,11 +2193,14 @@ function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("exp2_", a[--n] as Kw);
   // exp2_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("exp2_", o);
-    return aten().exp2_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("exp2_", o);
+      return aten().exp2_.call(this);
+    }
   }
   return noArgs("exp2_", a);
 }
@@ -1775,16 +2211,19 @@ function method_log(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log", a[--n] as Kw);
   // log (out=: log.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("log", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log", 'out', 'Tensor', isTensor(out), out);
-      return aten().log_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("log", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log", 'out', 'Tensor', isTensor(out), out);
+        return aten().log_out.call(this, out as Tensor);
+      }
+      return aten().log.call(this);
     }
-    return aten().log.call(this);
   }
   return bad_log(a);
 }
@@ -1799,11 +2238,14 @@ function method_log_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_", a[--n] as Kw);
   // log_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("log_", o);
-    return aten().log_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("log_", o);
+      return aten().log_.call(this);
+    }
   }
   return noArgs("log_", a);
 }
@@ -1814,16 +2256,19 @@ function method_log2(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2", a[--n] as Kw);
   // log2 (out=: log2.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("log2", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log2", 'out', 'Tensor', isTensor(out), out);
-      return aten().log2_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("log2", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log2", 'out', 'Tensor', isTensor(out), out);
+        return aten().log2_out.call(this, out as Tensor);
+      }
+      return aten().log2.call(this);
     }
-    return aten().log2.call(this);
   }
   return bad_log2(a);
 }
@@ -1838,11 +2283,14 @@ function method_log2_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log2_", a[--n] as Kw);
   // log2_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("log2_", o);
-    return aten().log2_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("log2_", o);
+      return aten().log2_.call(this);
+    }
   }
   return noArgs("log2_", a);
 }
@@ -1853,16 +2301,19 @@ function method_log1p(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p", a[--n] as Kw);
   // log1p (out=: log1p.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("log1p", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
-      return aten().log1p_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("log1p", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("log1p", 'out', 'Tensor', isTensor(out), out);
+        return aten().log1p_out.call(this, out as Tensor);
+      }
+      return aten().log1p.call(this);
     }
-    return aten().log1p.call(this);
   }
   return bad_log1p(a);
 }
@@ -1877,11 +2328,14 @@ function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log1p_", a[--n] as Kw);
   // log1p_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("log1p_", o);
-    return aten().log1p_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("log1p_", o);
+      return aten().log1p_.call(this);
+    }
   }
   return noArgs("log1p_", a);
 }
@@ -1892,16 +2346,19 @@ function method_expm1(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1", a[--n] as Kw);
   // expm1 (out=: expm1.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("expm1", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
-      return aten().expm1_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("expm1", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("expm1", 'out', 'Tensor', isTensor(out), out);
+        return aten().expm1_out.call(this, out as Tensor);
+      }
+      return aten().expm1.call(this);
     }
-    return aten().expm1.call(this);
   }
   return bad_expm1(a);
 }
@@ -1916,11 +2373,14 @@ function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("expm1_", a[--n] as Kw);
   // expm1_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("expm1_", o);
-    return aten().expm1_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("expm1_", o);
+      return aten().expm1_.call(this);
+    }
   }
   return noArgs("expm1_", a);
 }
@@ -1931,16 +2391,19 @@ function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt", a[--n] as Kw);
   // sqrt (out=: sqrt.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("sqrt", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().sqrt_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sqrt", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().sqrt_out.call(this, out as Tensor);
+      }
+      return aten().sqrt.call(this);
     }
-    return aten().sqrt.call(this);
   }
   return bad_sqrt(a);
 }
@@ -1955,11 +2418,14 @@ function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sqrt_", a[--n] as Kw);
   // sqrt_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("sqrt_", o);
-    return aten().sqrt_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sqrt_", o);
+      return aten().sqrt_.call(this);
+    }
   }
   return noArgs("sqrt_", a);
 }
@@ -1970,16 +2436,19 @@ function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt", a[--n] as Kw);
   // rsqrt (out=: rsqrt.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("rsqrt", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
-      return aten().rsqrt_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("rsqrt", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("rsqrt", 'out', 'Tensor', isTensor(out), out);
+        return aten().rsqrt_out.call(this, out as Tensor);
+      }
+      return aten().rsqrt.call(this);
     }
-    return aten().rsqrt.call(this);
   }
   return bad_rsqrt(a);
 }
@@ -1994,11 +2463,14 @@ function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rsqrt_", a[--n] as Kw);
   // rsqrt_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("rsqrt_", o);
-    return aten().rsqrt_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("rsqrt_", o);
+      return aten().rsqrt_.call(this);
+    }
   }
   return noArgs("rsqrt_", a);
 }
@@ -2009,16 +2481,19 @@ function method_sin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin", a[--n] as Kw);
   // sin (out=: sin.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("sin", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sin", 'out', 'Tensor', isTensor(out), out);
-      return aten().sin_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sin", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sin", 'out', 'Tensor', isTensor(out), out);
+        return aten().sin_out.call(this, out as Tensor);
+      }
+      return aten().sin.call(this);
     }
-    return aten().sin.call(this);
   }
   return bad_sin(a);
 }
@@ -2033,11 +2508,14 @@ function method_sin_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sin_", a[--n] as Kw);
   // sin_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("sin_", o);
-    return aten().sin_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sin_", o);
+      return aten().sin_.call(this);
+    }
   }
   return noArgs("sin_", a);
 }
@@ -2048,16 +2526,19 @@ function method_cos(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos", a[--n] as Kw);
   // cos (out=: cos.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("cos", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cos", 'out', 'Tensor', isTensor(out), out);
-      return aten().cos_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("cos", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cos", 'out', 'Tensor', isTensor(out), out);
+        return aten().cos_out.call(this, out as Tensor);
+      }
+      return aten().cos.call(this);
     }
-    return aten().cos.call(this);
   }
   return bad_cos(a);
 }
@@ -2072,11 +2553,14 @@ function method_cos_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cos_", a[--n] as Kw);
   // cos_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("cos_", o);
-    return aten().cos_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("cos_", o);
+      return aten().cos_.call(this);
+    }
   }
   return noArgs("cos_", a);
 }
@@ -2087,16 +2571,19 @@ function method_tan(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan", a[--n] as Kw);
   // tan (out=: tan.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("tan", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tan", 'out', 'Tensor', isTensor(out), out);
-      return aten().tan_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("tan", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tan", 'out', 'Tensor', isTensor(out), out);
+        return aten().tan_out.call(this, out as Tensor);
+      }
+      return aten().tan.call(this);
     }
-    return aten().tan.call(this);
   }
   return bad_tan(a);
 }
@@ -2111,11 +2598,14 @@ function method_tan_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tan_", a[--n] as Kw);
   // tan_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("tan_", o);
-    return aten().tan_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("tan_", o);
+      return aten().tan_.call(this);
+    }
   }
   return noArgs("tan_", a);
 }
@@ -2126,16 +2616,19 @@ function method_asin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin", a[--n] as Kw);
   // asin (out=: asin.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("asin", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("asin", 'out', 'Tensor', isTensor(out), out);
-      return aten().asin_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("asin", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("asin", 'out', 'Tensor', isTensor(out), out);
+        return aten().asin_out.call(this, out as Tensor);
+      }
+      return aten().asin.call(this);
     }
-    return aten().asin.call(this);
   }
   return bad_asin(a);
 }
@@ -2150,11 +2643,14 @@ function method_asin_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("asin_", a[--n] as Kw);
   // asin_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("asin_", o);
-    return aten().asin_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("asin_", o);
+      return aten().asin_.call(this);
+    }
   }
   return noArgs("asin_", a);
 }
@@ -2165,16 +2661,19 @@ function method_acos(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos", a[--n] as Kw);
   // acos (out=: acos.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("acos", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("acos", 'out', 'Tensor', isTensor(out), out);
-      return aten().acos_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("acos", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("acos", 'out', 'Tensor', isTensor(out), out);
+        return aten().acos_out.call(this, out as Tensor);
+      }
+      return aten().acos.call(this);
     }
-    return aten().acos.call(this);
   }
   return bad_acos(a);
 }
@@ -2189,11 +2688,14 @@ function method_acos_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("acos_", a[--n] as Kw);
   // acos_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("acos_", o);
-    return aten().acos_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("acos_", o);
+      return aten().acos_.call(this);
+    }
   }
   return noArgs("acos_", a);
 }
@@ -2204,16 +2706,19 @@ function method_atan(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan", a[--n] as Kw);
   // atan (out=: atan.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("atan", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("atan", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan_out.call(this, out as Tensor);
+      }
+      return aten().atan.call(this);
     }
-    return aten().atan.call(this);
   }
   return bad_atan(a);
 }
@@ -2228,11 +2733,14 @@ function method_atan_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan_", a[--n] as Kw);
   // atan_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("atan_", o);
-    return aten().atan_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("atan_", o);
+      return aten().atan_.call(this);
+    }
   }
   return noArgs("atan_", a);
 }
@@ -2243,16 +2751,19 @@ function method_sinh(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh", a[--n] as Kw);
   // sinh (out=: sinh.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("sinh", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
-      return aten().sinh_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sinh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sinh", 'out', 'Tensor', isTensor(out), out);
+        return aten().sinh_out.call(this, out as Tensor);
+      }
+      return aten().sinh.call(this);
     }
-    return aten().sinh.call(this);
   }
   return bad_sinh(a);
 }
@@ -2267,11 +2778,14 @@ function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sinh_", a[--n] as Kw);
   // sinh_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("sinh_", o);
-    return aten().sinh_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sinh_", o);
+      return aten().sinh_.call(this);
+    }
   }
   return noArgs("sinh_", a);
 }
@@ -2282,16 +2796,19 @@ function method_cosh(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh", a[--n] as Kw);
   // cosh (out=: cosh.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("cosh", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
-      return aten().cosh_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("cosh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cosh", 'out', 'Tensor', isTensor(out), out);
+        return aten().cosh_out.call(this, out as Tensor);
+      }
+      return aten().cosh.call(this);
     }
-    return aten().cosh.call(this);
   }
   return bad_cosh(a);
 }
@@ -2306,11 +2823,14 @@ function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cosh_", a[--n] as Kw);
   // cosh_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("cosh_", o);
-    return aten().cosh_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("cosh_", o);
+      return aten().cosh_.call(this);
+    }
   }
   return noArgs("cosh_", a);
 }
@@ -2321,16 +2841,19 @@ function method_tanh(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh", a[--n] as Kw);
   // tanh (out=: tanh.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("tanh", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
-      return aten().tanh_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("tanh", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("tanh", 'out', 'Tensor', isTensor(out), out);
+        return aten().tanh_out.call(this, out as Tensor);
+      }
+      return aten().tanh.call(this);
     }
-    return aten().tanh.call(this);
   }
   return bad_tanh(a);
 }
@@ -2345,11 +2868,14 @@ function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tanh_", a[--n] as Kw);
   // tanh_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("tanh_", o);
-    return aten().tanh_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("tanh_", o);
+      return aten().tanh_.call(this);
+    }
   }
   return noArgs("tanh_", a);
 }
@@ -2360,16 +2886,19 @@ function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid", a[--n] as Kw);
   // sigmoid (out=: sigmoid.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("sigmoid", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
-      return aten().sigmoid_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("sigmoid", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sigmoid", 'out', 'Tensor', isTensor(out), out);
+        return aten().sigmoid_out.call(this, out as Tensor);
+      }
+      return aten().sigmoid.call(this);
     }
-    return aten().sigmoid.call(this);
   }
   return bad_sigmoid(a);
 }
@@ -2384,11 +2913,14 @@ function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sigmoid_", a[--n] as Kw);
   // sigmoid_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("sigmoid_", o);
-    return aten().sigmoid_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("sigmoid_", o);
+      return aten().sigmoid_.call(this);
+    }
   }
   return noArgs("sigmoid_", a);
 }
@@ -2397,11 +2929,14 @@ function method_relu(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu", a[--n] as Kw);
   // relu
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("relu", o);
-    return aten().relu.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("relu", o);
+      return aten().relu.call(this);
+    }
   }
   return noArgs("relu", a);
 }
@@ -2410,11 +2945,14 @@ function method_relu_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("relu_", a[--n] as Kw);
   // relu_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("relu_", o);
-    return aten().relu_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("relu_", o);
+      return aten().relu_.call(this);
+    }
   }
   return noArgs("relu_", a);
 }
@@ -2425,16 +2963,19 @@ function method_erf(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf", a[--n] as Kw);
   // erf (out=: erf.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("erf", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("erf", 'out', 'Tensor', isTensor(out), out);
-      return aten().erf_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("erf", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("erf", 'out', 'Tensor', isTensor(out), out);
+        return aten().erf_out.call(this, out as Tensor);
+      }
+      return aten().erf.call(this);
     }
-    return aten().erf.call(this);
   }
   return bad_erf(a);
 }
@@ -2449,11 +2990,14 @@ function method_erf_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("erf_", a[--n] as Kw);
   // erf_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("erf_", o);
-    return aten().erf_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("erf_", o);
+      return aten().erf_.call(this);
+    }
   }
   return noArgs("erf_", a);
 }
@@ -2464,16 +3008,19 @@ function method_floor(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor", a[--n] as Kw);
   // floor (out=: floor.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("floor", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("floor", 'out', 'Tensor', isTensor(out), out);
-      return aten().floor_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("floor", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("floor", 'out', 'Tensor', isTensor(out), out);
+        return aten().floor_out.call(this, out as Tensor);
+      }
+      return aten().floor.call(this);
     }
-    return aten().floor.call(this);
   }
   return bad_floor(a);
 }
@@ -2488,11 +3035,14 @@ function method_floor_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("floor_", a[--n] as Kw);
   // floor_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("floor_", o);
-    return aten().floor_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("floor_", o);
+      return aten().floor_.call(this);
+    }
   }
   return noArgs("floor_", a);
 }
@@ -2503,16 +3053,19 @@ function method_ceil(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil", a[--n] as Kw);
   // ceil (out=: ceil.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("ceil", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
-      return aten().ceil_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("ceil", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ceil", 'out', 'Tensor', isTensor(out), out);
+        return aten().ceil_out.call(this, out as Tensor);
+      }
+      return aten().ceil.call(this);
     }
-    return aten().ceil.call(this);
   }
   return bad_ceil(a);
 }
@@ -2527,11 +3080,14 @@ function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ceil_", a[--n] as Kw);
   // ceil_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("ceil_", o);
-    return aten().ceil_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("ceil_", o);
+      return aten().ceil_.call(this);
+    }
   }
   return noArgs("ceil_", a);
 }
@@ -2542,31 +3098,37 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round", a[--n] as Kw);
   // round (out=: round.out)
-  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("round", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("round", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_out.call(this, out as Tensor);
+      }
+      return aten().round.call(this);
     }
-    return aten().round.call(this);
   }
   // round.decimals (out=: round.decimals_out)
-  if (n === 0 && (o === undefined || kwFits(o, ["decimals","out"]))) {
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round", 'decimals');
-    if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("round", 'out', 'Tensor', isTensor(out), out);
-      return aten().round_decimals_out.call(this, k0, out as Tensor);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["decimals","out"]))) {
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round", 'decimals');
+      if (o !== undefined) checkKw("round", o, ["decimals","out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("round", 'out', 'Tensor', isTensor(out), out);
+        return aten().round_decimals_out.call(this, k0, out as Tensor);
+      }
+      return aten().round_decimals.call(this, k0);
     }
-    return aten().round_decimals.call(this, k0);
   }
   return noMatch("Tensor.round", a, SIGS_round);
 }
@@ -2577,21 +3139,27 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("round_", a[--n] as Kw);
   // round_
-  if (n === 0 && (o === undefined || kwFits(o, []))) {
-    if (o !== undefined) checkKw("round_", o, [], [], n);
-    return aten().round_.call(this);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("round_", o, [], [], n);
+      return aten().round_.call(this);
+    }
   }
   // round_.decimals
-  if (n === 0 && (o === undefined || kwFits(o, ["decimals"]))) {
-    let k0: number;
-    if (o !== undefined && o.decimals !== undefined) {
-      kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
-      k0 = o.decimals as number;
-    } else missingKw("round_", 'decimals');
-    if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
-    return aten().round__decimals.call(this, k0);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["decimals"]))) {
+      let k0: number;
+      if (o !== undefined && o.decimals !== undefined) {
+        kwArg("round_", 'decimals', 'int', isInt(o.decimals), o.decimals);
+        k0 = o.decimals as number;
+      } else missingKw("round_", 'decimals');
+      if (o !== undefined) checkKw("round_", o, ["decimals"], [], n);
+      return aten().round__decimals.call(this, k0);
+    }
   }
   return noMatch("Tensor.round_", a, SIGS_round_);
 }
@@ -2602,16 +3170,19 @@ function method_trunc(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc", a[--n] as Kw);
   // trunc (out=: trunc.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("trunc", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
-      return aten().trunc_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("trunc", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("trunc", 'out', 'Tensor', isTensor(out), out);
+        return aten().trunc_out.call(this, out as Tensor);
+      }
+      return aten().trunc.call(this);
     }
-    return aten().trunc.call(this);
   }
   return bad_trunc(a);
 }
@@ -2626,11 +3197,14 @@ function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("trunc_", a[--n] as Kw);
   // trunc_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("trunc_", o);
-    return aten().trunc_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("trunc_", o);
+      return aten().trunc_.call(this);
+    }
   }
   return noArgs("trunc_", a);
 }
@@ -2641,16 +3215,19 @@ function method_frac(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac", a[--n] as Kw);
   // frac (out=: frac.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("frac", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("frac", 'out', 'Tensor', isTensor(out), out);
-      return aten().frac_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("frac", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("frac", 'out', 'Tensor', isTensor(out), out);
+        return aten().frac_out.call(this, out as Tensor);
+      }
+      return aten().frac.call(this);
     }
-    return aten().frac.call(this);
   }
   return bad_frac(a);
 }
@@ -2665,11 +3242,14 @@ function method_frac_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("frac_", a[--n] as Kw);
   // frac_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("frac_", o);
-    return aten().frac_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("frac_", o);
+      return aten().frac_.call(this);
+    }
   }
   return noArgs("frac_", a);
 }
@@ -2680,16 +3260,19 @@ function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal", a[--n] as Kw);
   // reciprocal (out=: reciprocal.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("reciprocal", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
-      return aten().reciprocal_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("reciprocal", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("reciprocal", 'out', 'Tensor', isTensor(out), out);
+        return aten().reciprocal_out.call(this, out as Tensor);
+      }
+      return aten().reciprocal.call(this);
     }
-    return aten().reciprocal.call(this);
   }
   return bad_reciprocal(a);
 }
@@ -2704,11 +3287,14 @@ function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("reciprocal_", a[--n] as Kw);
   // reciprocal_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("reciprocal_", o);
-    return aten().reciprocal_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("reciprocal_", o);
+      return aten().reciprocal_.call(this);
+    }
   }
   return noArgs("reciprocal_", a);
 }
@@ -2717,11 +3303,14 @@ function method_isnan(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isnan", a[--n] as Kw);
   // isnan
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("isnan", o);
-    return aten().isnan.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("isnan", o);
+      return aten().isnan.call(this);
+    }
   }
   return noArgs("isnan", a);
 }
@@ -2730,11 +3319,14 @@ function method_isinf(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isinf", a[--n] as Kw);
   // isinf
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("isinf", o);
-    return aten().isinf.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("isinf", o);
+      return aten().isinf.call(this);
+    }
   }
   return noArgs("isinf", a);
 }
@@ -2743,11 +3335,14 @@ function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isfinite", a[--n] as Kw);
   // isfinite
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("isfinite", o);
-    return aten().isfinite.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("isfinite", o);
+      return aten().isfinite.call(this);
+    }
   }
   return noArgs("isfinite", a);
 }
@@ -2758,34 +3353,38 @@ function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num", a[--n] as Kw);
   // nan_to_num (out=: nan_to_num.out)
-  if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
-    let v0: number | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v0 = o.nan as number | null;
-    } else v0 = null;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v1 = o.posinf as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v2 = o.neginf as number | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["nan","posinf","neginf"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
-      return aten().nan_to_num_out.call(this, v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v0 = o.nan as number | null;
+      } else v0 = null;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v1 = o.posinf as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v2 = o.neginf as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("nan_to_num", o, ["nan","posinf","neginf","out"], ["nan","posinf","neginf"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("nan_to_num", 'out', 'Tensor', isTensor(out), out);
+        return aten().nan_to_num_out.call(this, v0, v1, v2, out as Tensor);
+      }
+      return aten().nan_to_num.call(this, v0, v1, v2);
     }
-    return aten().nan_to_num.call(this, v0, v1, v2);
   }
   return bad_nan_to_num(a);
 }
@@ -2805,29 +3404,33 @@ function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nan_to_num_", a[--n] as Kw);
   // nan_to_num_
-  if (n >= 0 && n <= 3 && (n <= 0 || a[0] === undefined || (a[0] === null || isFloat(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isFloat(a[1]))) && (n <= 2 || a[2] === undefined || (a[2] === null || isFloat(a[2])))) {
-    let v0: number | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
-    else if (o !== undefined && o.nan !== undefined) {
-      kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
-      v0 = o.nan as number | null;
-    } else v0 = null;
-    let v1: number | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | null;
-    else if (o !== undefined && o.posinf !== undefined) {
-      kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
-      v1 = o.posinf as number | null;
-    } else v1 = null;
-    let v2: number | null;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number | null;
-    else if (o !== undefined && o.neginf !== undefined) {
-      kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
-      v2 = o.neginf as number | null;
-    } else v2 = null;
-    if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
-    return aten().nan_to_num_.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["nan","posinf","neginf"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || (p[0] === null || isFloat(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isFloat(p[1]))) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2])))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.nan !== undefined) {
+        kwArg("nan_to_num_", 'nan', 'float', (o.nan === null || isFloat(o.nan)), o.nan);
+        v0 = o.nan as number | null;
+      } else v0 = null;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.posinf !== undefined) {
+        kwArg("nan_to_num_", 'posinf', 'float', (o.posinf === null || isFloat(o.posinf)), o.posinf);
+        v1 = o.posinf as number | null;
+      } else v1 = null;
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.neginf !== undefined) {
+        kwArg("nan_to_num_", 'neginf', 'float', (o.neginf === null || isFloat(o.neginf)), o.neginf);
+        v2 = o.neginf as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("nan_to_num_", o, ["nan","posinf","neginf"], ["nan","posinf","neginf"], n);
+      return aten().nan_to_num_.call(this, v0, v1, v2);
+    }
   }
   return bad_nan_to_num_(a);
 }
@@ -2846,28 +3449,36 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eq", a[--n] as Kw);
   // eq.Tensor (out=: eq.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().eq_Tensor.call(this, v0);
     }
-    return aten().eq_Tensor.call(this, v0);
   }
   // eq.Scalar (out=: eq.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("eq", 'out', 'Tensor', isTensor(out), out);
-      return aten().eq_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("eq", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("eq", 'out', 'Tensor', isTensor(out), out);
+        return aten().eq_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().eq_Scalar.call(this, v0);
     }
-    return aten().eq_Scalar.call(this, v0);
   }
   return noMatch("Tensor.eq", a, SIGS_eq);
 }
@@ -2878,18 +3489,26 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("eq_", a[--n] as Kw);
   // eq_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-    return aten().eq__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
+      return aten().eq__Tensor.call(this, v0);
+    }
   }
   // eq_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
-    return aten().eq__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("eq_", o, ["other"], ["other"], n);
+      return aten().eq__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.eq_", a, SIGS_eq_);
 }
@@ -2900,28 +3519,36 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ne", a[--n] as Kw);
   // ne.Tensor (out=: ne.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().ne_Tensor.call(this, v0);
     }
-    return aten().ne_Tensor.call(this, v0);
   }
   // ne.Scalar (out=: ne.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ne", 'out', 'Tensor', isTensor(out), out);
-      return aten().ne_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("ne", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ne", 'out', 'Tensor', isTensor(out), out);
+        return aten().ne_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().ne_Scalar.call(this, v0);
     }
-    return aten().ne_Scalar.call(this, v0);
   }
   return noMatch("Tensor.ne", a, SIGS_ne);
 }
@@ -2932,18 +3559,26 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ne_", a[--n] as Kw);
   // ne_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-    return aten().ne__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
+      return aten().ne__Tensor.call(this, v0);
+    }
   }
   // ne_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
-    return aten().ne__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("ne_", o, ["other"], ["other"], n);
+      return aten().ne__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.ne_", a, SIGS_ne_);
 }
@@ -2954,28 +3589,36 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lt", a[--n] as Kw);
   // lt.Tensor (out=: lt.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().lt_Tensor.call(this, v0);
     }
-    return aten().lt_Tensor.call(this, v0);
   }
   // lt.Scalar (out=: lt.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lt", 'out', 'Tensor', isTensor(out), out);
-      return aten().lt_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("lt", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lt", 'out', 'Tensor', isTensor(out), out);
+        return aten().lt_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().lt_Scalar.call(this, v0);
     }
-    return aten().lt_Scalar.call(this, v0);
   }
   return noMatch("Tensor.lt", a, SIGS_lt);
 }
@@ -2986,18 +3629,26 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lt_", a[--n] as Kw);
   // lt_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-    return aten().lt__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
+      return aten().lt__Tensor.call(this, v0);
+    }
   }
   // lt_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
-    return aten().lt__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("lt_", o, ["other"], ["other"], n);
+      return aten().lt__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.lt_", a, SIGS_lt_);
 }
@@ -3008,28 +3659,36 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("le", a[--n] as Kw);
   // le.Tensor (out=: le.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().le_Tensor.call(this, v0);
     }
-    return aten().le_Tensor.call(this, v0);
   }
   // le.Scalar (out=: le.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("le", 'out', 'Tensor', isTensor(out), out);
-      return aten().le_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("le", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("le", 'out', 'Tensor', isTensor(out), out);
+        return aten().le_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().le_Scalar.call(this, v0);
     }
-    return aten().le_Scalar.call(this, v0);
   }
   return noMatch("Tensor.le", a, SIGS_le);
 }
@@ -3040,18 +3699,26 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("le_", a[--n] as Kw);
   // le_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-    return aten().le__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
+      return aten().le__Tensor.call(this, v0);
+    }
   }
   // le_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
-    return aten().le__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("le_", o, ["other"], ["other"], n);
+      return aten().le__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.le_", a, SIGS_le_);
 }
@@ -3062,28 +3729,36 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gt", a[--n] as Kw);
   // gt.Tensor (out=: gt.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().gt_Tensor.call(this, v0);
     }
-    return aten().gt_Tensor.call(this, v0);
   }
   // gt.Scalar (out=: gt.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("gt", 'out', 'Tensor', isTensor(out), out);
-      return aten().gt_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("gt", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("gt", 'out', 'Tensor', isTensor(out), out);
+        return aten().gt_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().gt_Scalar.call(this, v0);
     }
-    return aten().gt_Scalar.call(this, v0);
   }
   return noMatch("Tensor.gt", a, SIGS_gt);
 }
@@ -3094,18 +3769,26 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gt_", a[--n] as Kw);
   // gt_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-    return aten().gt__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
+      return aten().gt__Tensor.call(this, v0);
+    }
   }
   // gt_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
-    return aten().gt__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("gt_", o, ["other"], ["other"], n);
+      return aten().gt__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.gt_", a, SIGS_gt_);
 }
@@ -3116,28 +3799,36 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ge", a[--n] as Kw);
   // ge.Tensor (out=: ge.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().ge_Tensor.call(this, v0);
     }
-    return aten().ge_Tensor.call(this, v0);
   }
   // ge.Scalar (out=: ge.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("ge", 'out', 'Tensor', isTensor(out), out);
-      return aten().ge_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("ge", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("ge", 'out', 'Tensor', isTensor(out), out);
+        return aten().ge_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().ge_Scalar.call(this, v0);
     }
-    return aten().ge_Scalar.call(this, v0);
   }
   return noMatch("Tensor.ge", a, SIGS_ge);
 }
@@ -3148,18 +3839,26 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("ge_", a[--n] as Kw);
   // ge_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-    return aten().ge__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
+      return aten().ge__Tensor.call(this, v0);
+    }
   }
   // ge_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
-    return aten().ge__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("ge_", o, ["other"], ["other"], n);
+      return aten().ge__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.ge_", a, SIGS_ge_);
 }
@@ -3170,17 +3869,21 @@ function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_and", a[--n] as Kw);
   // logical_and (out=: logical_and.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_and_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_and", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_and_out.call(this, v0, out as Tensor);
+      }
+      return aten().logical_and.call(this, v0);
     }
-    return aten().logical_and.call(this, v0);
   }
   return bad_logical_and(a);
 }
@@ -3198,12 +3901,16 @@ function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_and_", a[--n] as Kw);
   // logical_and_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
-    return aten().logical_and_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_and_", o, ["other"], ["other"], n);
+      return aten().logical_and_.call(this, v0);
+    }
   }
   return bad_logical_and_(a);
 }
@@ -3220,17 +3927,21 @@ function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_or", a[--n] as Kw);
   // logical_or (out=: logical_or.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_or_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_or", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_or_out.call(this, v0, out as Tensor);
+      }
+      return aten().logical_or.call(this, v0);
     }
-    return aten().logical_or.call(this, v0);
   }
   return bad_logical_or(a);
 }
@@ -3248,12 +3959,16 @@ function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_or_", a[--n] as Kw);
   // logical_or_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
-    return aten().logical_or_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_or_", o, ["other"], ["other"], n);
+      return aten().logical_or_.call(this, v0);
+    }
   }
   return bad_logical_or_(a);
 }
@@ -3270,17 +3985,21 @@ function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_xor", a[--n] as Kw);
   // logical_xor (out=: logical_xor.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_xor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_xor", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_xor_out.call(this, v0, out as Tensor);
+      }
+      return aten().logical_xor.call(this, v0);
     }
-    return aten().logical_xor.call(this, v0);
   }
   return bad_logical_xor(a);
 }
@@ -3298,12 +4017,16 @@ function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_xor_", a[--n] as Kw);
   // logical_xor_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
-    return aten().logical_xor_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("logical_xor_", o, ["other"], ["other"], n);
+      return aten().logical_xor_.call(this, v0);
+    }
   }
   return bad_logical_xor_(a);
 }
@@ -3320,16 +4043,19 @@ function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_not", a[--n] as Kw);
   // logical_not (out=: logical_not.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("logical_not", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().logical_not_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("logical_not", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("logical_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().logical_not_out.call(this, out as Tensor);
+      }
+      return aten().logical_not.call(this);
     }
-    return aten().logical_not.call(this);
   }
   return bad_logical_not(a);
 }
@@ -3344,11 +4070,14 @@ function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logical_not_", a[--n] as Kw);
   // logical_not_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("logical_not_", o);
-    return aten().logical_not_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("logical_not_", o);
+      return aten().logical_not_.call(this);
+    }
   }
   return noArgs("logical_not_", a);
 }
@@ -3359,16 +4088,19 @@ function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_not", a[--n] as Kw);
   // bitwise_not (out=: bitwise_not.out)
-  if (n === 0) {
-    if (o !== undefined) checkKw("bitwise_not", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_not_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkKw("bitwise_not", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_not", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_not_out.call(this, out as Tensor);
+      }
+      return aten().bitwise_not.call(this);
     }
-    return aten().bitwise_not.call(this);
   }
   return bad_bitwise_not(a);
 }
@@ -3383,11 +4115,14 @@ function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_not_", a[--n] as Kw);
   // bitwise_not_
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("bitwise_not_", o);
-    return aten().bitwise_not_.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("bitwise_not_", o);
+      return aten().bitwise_not_.call(this);
+    }
   }
   return noArgs("bitwise_not_", a);
 }
@@ -3398,28 +4133,36 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_and", a[--n] as Kw);
   // bitwise_and.Tensor (out=: bitwise_and.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_and_Tensor.call(this, v0);
     }
-    return aten().bitwise_and_Tensor.call(this, v0);
   }
   // bitwise_and.Scalar (out=: bitwise_and.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_and_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_and", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_and", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_and_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_and_Scalar.call(this, v0);
     }
-    return aten().bitwise_and_Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_and", a, SIGS_bitwise_and);
 }
@@ -3430,18 +4173,26 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_and_", a[--n] as Kw);
   // bitwise_and_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-    return aten().bitwise_and__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
+      return aten().bitwise_and__Tensor.call(this, v0);
+    }
   }
   // bitwise_and_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
-    return aten().bitwise_and__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_and_", o, ["other"], ["other"], n);
+      return aten().bitwise_and__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.bitwise_and_", a, SIGS_bitwise_and_);
 }
@@ -3452,28 +4203,36 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_or", a[--n] as Kw);
   // bitwise_or.Tensor (out=: bitwise_or.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_or_Tensor.call(this, v0);
     }
-    return aten().bitwise_or_Tensor.call(this, v0);
   }
   // bitwise_or.Scalar (out=: bitwise_or.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_or_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_or", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_or", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_or_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_or_Scalar.call(this, v0);
     }
-    return aten().bitwise_or_Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_or", a, SIGS_bitwise_or);
 }
@@ -3484,18 +4243,26 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_or_", a[--n] as Kw);
   // bitwise_or_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-    return aten().bitwise_or__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
+      return aten().bitwise_or__Tensor.call(this, v0);
+    }
   }
   // bitwise_or_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
-    return aten().bitwise_or__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_or_", o, ["other"], ["other"], n);
+      return aten().bitwise_or__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.bitwise_or_", a, SIGS_bitwise_or_);
 }
@@ -3506,28 +4273,36 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_xor", a[--n] as Kw);
   // bitwise_xor.Tensor (out=: bitwise_xor.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_xor_Tensor.call(this, v0);
     }
-    return aten().bitwise_xor_Tensor.call(this, v0);
   }
   // bitwise_xor.Scalar (out=: bitwise_xor.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
-      return aten().bitwise_xor_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_xor", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bitwise_xor", 'out', 'Tensor', isTensor(out), out);
+        return aten().bitwise_xor_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().bitwise_xor_Scalar.call(this, v0);
     }
-    return aten().bitwise_xor_Scalar.call(this, v0);
   }
   return noMatch("Tensor.bitwise_xor", a, SIGS_bitwise_xor);
 }
@@ -3538,18 +4313,26 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bitwise_xor_", a[--n] as Kw);
   // bitwise_xor_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-    return aten().bitwise_xor__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
+      return aten().bitwise_xor__Tensor.call(this, v0);
+    }
   }
   // bitwise_xor_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
-    return aten().bitwise_xor__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("bitwise_xor_", o, ["other"], ["other"], n);
+      return aten().bitwise_xor__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.bitwise_xor_", a, SIGS_bitwise_xor_);
 }
@@ -3560,17 +4343,21 @@ function method_maximum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("maximum", a[--n] as Kw);
   // maximum (out=: maximum.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("maximum", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
-      return aten().maximum_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("maximum", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("maximum", 'out', 'Tensor', isTensor(out), out);
+        return aten().maximum_out.call(this, v0, out as Tensor);
+      }
+      return aten().maximum.call(this, v0);
     }
-    return aten().maximum.call(this, v0);
   }
   return bad_maximum(a);
 }
@@ -3588,17 +4375,21 @@ function method_minimum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("minimum", a[--n] as Kw);
   // minimum (out=: minimum.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("minimum", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
-      return aten().minimum_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("minimum", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("minimum", 'out', 'Tensor', isTensor(out), out);
+        return aten().minimum_out.call(this, v0, out as Tensor);
+      }
+      return aten().minimum.call(this, v0);
     }
-    return aten().minimum.call(this, v0);
   }
   return bad_minimum(a);
 }
@@ -3616,25 +4407,33 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("where", a[--n] as Kw);
   // where.self (out=: where.self_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("where", 'out', 'Tensor', isTensor(out), out);
-      return aten().where_self_out.call(v0, this, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["condition","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["condition","other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("where", o, ["condition","other","out"], ["condition","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("where", 'out', 'Tensor', isTensor(out), out);
+        return aten().where_self_out.call(v0, this, v1, out as Tensor);
+      }
+      return aten().where_self.call(v0, this, v1);
     }
-    return aten().where_self.call(v0, this, v1);
   }
   // where.ScalarOther
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["condition","other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
-    return aten().where_ScalarOther.call(v0, this, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["condition","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["condition","other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("where", o, ["condition","other"], ["condition","other"], n);
+      return aten().where_ScalarOther.call(v0, this, v1);
+    }
   }
   return noMatch("Tensor.where", a, SIGS_where);
 }
@@ -3645,50 +4444,58 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp", a[--n] as Kw);
   // clamp (out=: clamp.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    let v0: number | boolean | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v0 = o.min as number | boolean | null;
-    } else v0 = null;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v1 = o.max as number | boolean | null;
-    } else v1 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isScalar(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
+      let v0: number | boolean | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v0 = o.min as number | boolean | null;
+      } else v0 = null;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v1 = o.max as number | boolean | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().clamp.call(this, v0, v1);
     }
-    return aten().clamp.call(this, v0, v1);
   }
   // clamp.Tensor (out=: clamp.Tensor_out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
-    let v0: Tensor | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v0 = o.min as Tensor | null;
-    } else v0 = null;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v1 = o.max as Tensor | null;
-    } else v1 = null;
-    if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_Tensor_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isTensor(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (o === undefined || kwFits(o, ["min","max","out"]))) {
+      let v0: Tensor | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v0 = o.min as Tensor | null;
+      } else v0 = null;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v1 = o.max as Tensor | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("clamp", o, ["min","max","out"], ["min","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_Tensor_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().clamp_Tensor.call(this, v0, v1);
     }
-    return aten().clamp_Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.clamp", a, SIGS_clamp);
 }
@@ -3699,40 +4506,48 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_", a[--n] as Kw);
   // clamp_
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isScalar(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isScalar(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    let v0: number | boolean | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
-      v0 = o.min as number | boolean | null;
-    } else v0 = null;
-    let v1: number | boolean | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number | boolean | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
-      v1 = o.max as number | boolean | null;
-    } else v1 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-    return aten().clamp_.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isScalar(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isScalar(p[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
+      let v0: number | boolean | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | boolean | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Number', (o.min === null || isScalar(o.min)), o.min);
+        v0 = o.min as number | boolean | null;
+      } else v0 = null;
+      let v1: number | boolean | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Number', (o.max === null || isScalar(o.max)), o.max);
+        v1 = o.max as number | boolean | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
+      return aten().clamp_.call(this, v0, v1);
+    }
   }
   // clamp_.Tensor
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isTensor(a[0]))) && (n <= 1 || a[1] === undefined || (a[1] === null || isTensor(a[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
-    let v0: Tensor | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as Tensor | null;
-    else if (o !== undefined && o.min !== undefined) {
-      kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
-      v0 = o.min as Tensor | null;
-    } else v0 = null;
-    let v1: Tensor | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as Tensor | null;
-    else if (o !== undefined && o.max !== undefined) {
-      kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
-      v1 = o.max as Tensor | null;
-    } else v1 = null;
-    if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
-    return aten().clamp__Tensor.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["min","max"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isTensor(p[0]))) && (m <= 1 || p[1] === undefined || (p[1] === null || isTensor(p[1]))) && (o === undefined || kwFits(o, ["min","max"]))) {
+      let v0: Tensor | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as Tensor | null;
+      else if (o !== undefined && o.min !== undefined) {
+        kwArg("clamp_", 'min', 'Tensor', (o.min === null || isTensor(o.min)), o.min);
+        v0 = o.min as Tensor | null;
+      } else v0 = null;
+      let v1: Tensor | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as Tensor | null;
+      else if (o !== undefined && o.max !== undefined) {
+        kwArg("clamp_", 'max', 'Tensor', (o.max === null || isTensor(o.max)), o.max);
+        v1 = o.max as Tensor | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("clamp_", o, ["min","max"], ["min","max"], n);
+      return aten().clamp__Tensor.call(this, v0, v1);
+    }
   }
   return noMatch("Tensor.clamp_", a, SIGS_clamp_);
 }
@@ -3743,28 +4558,36 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("remainder", a[--n] as Kw);
   // remainder.Tensor (out=: remainder.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().remainder_Tensor.call(this, v0);
     }
-    return aten().remainder_Tensor.call(this, v0);
   }
   // remainder.Scalar (out=: remainder.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
-      return aten().remainder_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("remainder", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("remainder", 'out', 'Tensor', isTensor(out), out);
+        return aten().remainder_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().remainder_Scalar.call(this, v0);
     }
-    return aten().remainder_Scalar.call(this, v0);
   }
   return noMatch("Tensor.remainder", a, SIGS_remainder);
 }
@@ -3775,18 +4598,26 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("remainder_", a[--n] as Kw);
   // remainder_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-    return aten().remainder__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
+      return aten().remainder__Tensor.call(this, v0);
+    }
   }
   // remainder_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
-    return aten().remainder__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("remainder_", o, ["other"], ["other"], n);
+      return aten().remainder__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.remainder_", a, SIGS_remainder_);
 }
@@ -3797,28 +4628,36 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmod", a[--n] as Kw);
   // fmod.Tensor (out=: fmod.Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().fmod_Tensor.call(this, v0);
     }
-    return aten().fmod_Tensor.call(this, v0);
   }
   // fmod.Scalar (out=: fmod.Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
-      return aten().fmod_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("fmod", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("fmod", 'out', 'Tensor', isTensor(out), out);
+        return aten().fmod_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().fmod_Scalar.call(this, v0);
     }
-    return aten().fmod_Scalar.call(this, v0);
   }
   return noMatch("Tensor.fmod", a, SIGS_fmod);
 }
@@ -3829,18 +4668,26 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("fmod_", a[--n] as Kw);
   // fmod_.Tensor
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-    return aten().fmod__Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
+      return aten().fmod__Tensor.call(this, v0);
+    }
   }
   // fmod_.Scalar
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["other"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
-    return aten().fmod__Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("fmod_", o, ["other"], ["other"], n);
+      return aten().fmod__Scalar.call(this, v0);
+    }
   }
   return noMatch("Tensor.fmod_", a, SIGS_fmod_);
 }
@@ -3851,17 +4698,21 @@ function method_atan2(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan2", a[--n] as Kw);
   // atan2 (out=: atan2.out)
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan2", o, ["other","out"], ["other"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
-      return aten().atan2_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan2", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("atan2", 'out', 'Tensor', isTensor(out), out);
+        return aten().atan2_out.call(this, v0, out as Tensor);
+      }
+      return aten().atan2.call(this, v0);
     }
-    return aten().atan2.call(this, v0);
   }
   return bad_atan2(a);
 }
@@ -3879,12 +4730,16 @@ function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("atan2_", a[--n] as Kw);
   // atan2_
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
-    return aten().atan2_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("atan2_", o, ["other"], ["other"], n);
+      return aten().atan2_.call(this, v0);
+    }
   }
   return bad_atan2_(a);
 }
@@ -3901,30 +4756,38 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lerp", a[--n] as Kw);
   // lerp.Scalar (out=: lerp.Scalar_out)
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Scalar_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Scalar_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().lerp_Scalar.call(this, v0, v1);
     }
-    return aten().lerp_Scalar.call(this, v0, v1);
   }
   // lerp.Tensor (out=: lerp.Tensor_out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
-      return aten().lerp_Tensor_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["end","weight","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lerp", o, ["end","weight","out"], ["end","weight"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("lerp", 'out', 'Tensor', isTensor(out), out);
+        return aten().lerp_Tensor_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().lerp_Tensor.call(this, v0, v1);
     }
-    return aten().lerp_Tensor.call(this, v0, v1);
   }
   return noMatch("Tensor.lerp", a, SIGS_lerp);
 }
@@ -3935,20 +4798,28 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("lerp_", a[--n] as Kw);
   // lerp_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-    return aten().lerp__Scalar.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
+      return aten().lerp__Scalar.call(this, v0, v1);
+    }
   }
   // lerp_.Tensor
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
-    return aten().lerp__Tensor.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["end","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["end","weight"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("lerp_", o, ["end","weight"], ["end","weight"], n);
+      return aten().lerp__Tensor.call(this, v0, v1);
+    }
   }
   return noMatch("Tensor.lerp_", a, SIGS_lerp_);
 }
@@ -3959,38 +4830,45 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sum", a[--n] as Kw);
   // sum
-  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
-    return aten().sum.call(this, k0);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["dtype"], [], n);
+      return aten().sum.call(this, k0);
+    }
   }
   // sum.dim_IntList (out=: sum.IntList_out)
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("sum", 'out', 'Tensor', isTensor(out), out);
-      return aten().sum_IntList_out.call(this, v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("sum", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("sum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("sum", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("sum", 'out', 'Tensor', isTensor(out), out);
+        return aten().sum_IntList_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().sum_dim_IntList.call(this, v0, v1, k0);
     }
-    return aten().sum_dim_IntList.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.sum", a, SIGS_sum);
 }
@@ -4001,38 +4879,45 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mean", a[--n] as Kw);
   // mean
-  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
-    return aten().mean.call(this, k0);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["dtype"], [], n);
+      return aten().mean.call(this, k0);
+    }
   }
   // mean.dim (out=: mean.out)
-  if (n >= 1 && n <= 2 && (a[0] === null || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: number[] | null = a[0] === null ? null : toIntListN(a[0], 1);
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("mean", 'out', 'Tensor', isTensor(out), out);
-      return aten().mean_out.call(this, v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("mean", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("mean", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("mean", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("mean", 'out', 'Tensor', isTensor(out), out);
+        return aten().mean_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().mean_dim.call(this, v0, v1, k0);
     }
-    return aten().mean_dim.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.mean", a, SIGS_mean);
 }
@@ -4043,38 +4928,45 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("prod", a[--n] as Kw);
   // prod
-  if (n === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
-    return aten().prod.call(this, k0);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["dtype"]))) {
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["dtype"], [], n);
+      return aten().prod.call(this, k0);
+    }
   }
   // prod.dim_int (out=: prod.int_out)
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
-    const v0: number = a[0] as number;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("prod", 'out', 'Tensor', isTensor(out), out);
-      return aten().prod_int_out.call(this, v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","dtype","out"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("prod", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("prod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("prod", o, ["dim","keepdim","dtype","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("prod", 'out', 'Tensor', isTensor(out), out);
+        return aten().prod_int_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().prod_dim_int.call(this, v0, v1, k0);
     }
-    return aten().prod_dim_int.call(this, v0, v1, k0);
   }
   return noMatch("Tensor.prod", a, SIGS_prod);
 }
@@ -4085,28 +4977,32 @@ function method_amax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amax", a[--n] as Kw);
   // amax (out=: amax.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number[];
-    if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v0 = toIntListN(o.dim, 1);
-    } else v0 = [];
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amax", 'out', 'Tensor', isTensor(out), out);
-      return aten().amax_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[];
+      if (m > 0 && p[0] !== undefined) v0 = toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amax", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v0 = toIntListN(o.dim, 1);
+      } else v0 = [];
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("amax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amax", 'out', 'Tensor', isTensor(out), out);
+        return aten().amax_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().amax.call(this, v0, v1);
     }
-    return aten().amax.call(this, v0, v1);
   }
   return bad_amax(a);
 }
@@ -4125,28 +5021,32 @@ function method_amin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("amin", a[--n] as Kw);
   // amin (out=: amin.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (isInt(a[0]) || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number[];
-    if (n > 0 && a[0] !== undefined) v0 = toIntListN(a[0], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
-      v0 = toIntListN(o.dim, 1);
-    } else v0 = [];
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("amin", 'out', 'Tensor', isTensor(out), out);
-      return aten().amin_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number[];
+      if (m > 0 && p[0] !== undefined) v0 = toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("amin", 'dim', 'tuple of ints', (isInt(o.dim) || isIntList(o.dim)), o.dim);
+        v0 = toIntListN(o.dim, 1);
+      } else v0 = [];
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("amin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("amin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("amin", 'out', 'Tensor', isTensor(out), out);
+        return aten().amin_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().amin.call(this, v0, v1);
     }
-    return aten().amin.call(this, v0, v1);
   }
   return bad_amin(a);
 }
@@ -4165,55 +5065,66 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("all", a[--n] as Kw);
   // all.dim (out=: all.out)
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: number = a[0] as number;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().all_dim.call(this, v0, v1);
     }
-    return aten().all_dim.call(this, v0, v1);
   }
   // all.dims (out=: all.dims_out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v0 = o.dim === null ? null : toIntList(o.dim);
-    } else v0 = null;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_dims_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntList(p[0]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("all", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v0 = o.dim === null ? null : toIntList(o.dim);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("all", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("all", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_dims_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().all_dims.call(this, v0, v1);
     }
-    return aten().all_dims.call(this, v0, v1);
   }
   // all (out=: all.all_out)
-  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("all", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("all", 'out', 'Tensor', isTensor(out), out);
-      return aten().all_all_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("all", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("all", 'out', 'Tensor', isTensor(out), out);
+        return aten().all_all_out.call(this, out as Tensor);
+      }
+      return aten().all.call(this);
     }
-    return aten().all.call(this);
   }
   return noMatch("Tensor.all", a, SIGS_all);
 }
@@ -4224,55 +5135,66 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("any", a[--n] as Kw);
   // any.dim (out=: any.out)
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    const v0: number = a[0] as number;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().any_dim.call(this, v0, v1);
     }
-    return aten().any_dim.call(this, v0, v1);
   }
   // any.dims (out=: any.dims_out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isIntList(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
-    let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntList(a[0]);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
-      v0 = o.dim === null ? null : toIntList(o.dim);
-    } else v0 = null;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_dims_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntList(p[0]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("any", 'dim', 'tuple of ints', (o.dim === null || isIntList(o.dim)), o.dim);
+        v0 = o.dim === null ? null : toIntList(o.dim);
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("any", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("any", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_dims_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().any_dims.call(this, v0, v1);
     }
-    return aten().any_dims.call(this, v0, v1);
   }
   // any (out=: any.all_out)
-  if (n === 0 && (o === undefined || kwFits(o, ["out"]))) {
-    if (o !== undefined) checkKw("any", o, ["out"], [], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("any", 'out', 'Tensor', isTensor(out), out);
-      return aten().any_all_out.call(this, out as Tensor);
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("any", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("any", 'out', 'Tensor', isTensor(out), out);
+        return aten().any_all_out.call(this, out as Tensor);
+      }
+      return aten().any.call(this);
     }
-    return aten().any.call(this);
   }
   return noMatch("Tensor.any", a, SIGS_any);
 }
@@ -4283,28 +5205,32 @@ function method_argmax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmax", a[--n] as Kw);
   // argmax (out=: argmax.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v0 = o.dim as number | null;
-    } else v0 = null;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmax_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isInt(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmax", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v0 = o.dim as number | null;
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmax", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("argmax", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmax", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmax_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().argmax.call(this, v0, v1);
     }
-    return aten().argmax.call(this, v0, v1);
   }
   return bad_argmax(a);
 }
@@ -4323,28 +5249,32 @@ function method_argmin(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argmin", a[--n] as Kw);
   // argmin (out=: argmin.out)
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || (a[0] === null || isInt(a[0]))) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | null;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
-      v0 = o.dim as number | null;
-    } else v0 = null;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
-      return aten().argmin_out.call(this, v0, v1, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || (p[0] === null || isInt(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: number | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argmin", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v0 = o.dim as number | null;
+      } else v0 = null;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("argmin", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("argmin", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("argmin", 'out', 'Tensor', isTensor(out), out);
+        return aten().argmin_out.call(this, v0, v1, out as Tensor);
+      }
+      return aten().argmin.call(this, v0, v1);
     }
-    return aten().argmin.call(this, v0, v1);
   }
   return bad_argmin(a);
 }
@@ -4357,152 +5287,246 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("max", a[--n] as Kw);
   // max.dim (out=: max.dim_max)
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    const v0: number = a[0] as number;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("max", out, 2, 2);
-      return aten().max_dim_max.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("max", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("max", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("max", out, 2, 2);
+        return aten().max_dim_max.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().max_dim.call(this, v0, v1);
     }
-    return aten().max_dim.call(this, v0, v1);
   }
-  return bad_max(a);
+  // max
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("max", o, [], [], n);
+      return aten().max.call(this);
+    }
+  }
+  // max.other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("max", o, ["other"], ["other"], n);
+      return aten().max_other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.max", a, SIGS_max);
 }
 
-function bad_max(a: readonly unknown[]): never {
-  return badCall("max", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_max);
-}
-
-const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)"];
+const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("min", a[--n] as Kw);
   // min.dim (out=: min.dim_min)
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    const v0: number = a[0] as number;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      checkOutTuple("min", out, 2, 2);
-      return aten().min_dim_min.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","keepdim","out"]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("min", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("min", o, ["dim","keepdim","out"], ["dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        checkOutTuple("min", out, 2, 2);
+        return aten().min_dim_min.call(this, v0, v1, (out as Tensor[])[0] as Tensor, (out as Tensor[])[1] as Tensor);
+      }
+      return aten().min_dim.call(this, v0, v1);
     }
-    return aten().min_dim.call(this, v0, v1);
   }
-  return bad_min(a);
+  // min
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, []))) {
+      if (o !== undefined) checkKw("min", o, [], [], n);
+      return aten().min.call(this);
+    }
+  }
+  // min.other
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("min", o, ["other"], ["other"], n);
+      return aten().min_other.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.min", a, SIGS_min);
 }
 
-function bad_min(a: readonly unknown[]): never {
-  return badCall("min", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-    { name: 'out', type: 'tuple of Tensors', check: (v) => v === null || Array.isArray(v), optional: true, kwOnly: true },
-  ], false, SIGS_min);
-}
-
-const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_var(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("var", a[--n] as Kw);
   // var.correction
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
-    let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v0 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v0 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
-    return aten().var_correction.call(this, v0, k0, k1);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (o === undefined || kwFits(o, ["dim","correction","keepdim"]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("var", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("var", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("var", o, ["dim","correction","keepdim"], ["dim"], n);
+      return aten().var_correction.call(this, v0, k0, k1);
+    }
   }
-  return bad_var(a);
+  // var
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (o === undefined || kwFits(o, ["unbiased"]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v0 = o.unbiased as boolean;
+      } else v0 = true;
+      if (o !== undefined) checkKw("var", o, ["unbiased"], ["unbiased"], n);
+      return aten().var.call(this, v0);
+    }
+  }
+  // var.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["dim","unbiased","keepdim"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("var", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("var", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("var", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
+      return aten().var_dim.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.var", a, SIGS_var);
 }
 
-function bad_var(a: readonly unknown[]): never {
-  return badCall("var", a, [
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_var);
-}
-
-const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)"];
+const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_std(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("std", a[--n] as Kw);
   // std.correction
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || (a[0] === null || (isInt(a[0]) || isIntList(a[0]))))) {
-    let v0: number[] | null;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] === null ? null : toIntListN(a[0], 1);
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
-      v0 = o.dim === null ? null : toIntListN(o.dim, 1);
-    } else v0 = null;
-    let k0: number | boolean | null;
-    if (o !== undefined && o.correction !== undefined) {
-      kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
-      k0 = o.correction as number | boolean | null;
-    } else k0 = null;
-    let k1: boolean;
-    if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      k1 = o.keepdim as boolean;
-    } else k1 = false;
-    if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
-    return aten().std_correction.call(this, v0, k0, k1);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || (p[0] === null || (isInt(p[0]) || isIntList(p[0])))) && (o === undefined || kwFits(o, ["dim","correction","keepdim"]))) {
+      let v0: number[] | null;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] === null ? null : toIntListN(p[0], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("std", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v0 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v0 = null;
+      let k0: number | boolean | null;
+      if (o !== undefined && o.correction !== undefined) {
+        kwArg("std", 'correction', 'Number', (o.correction === null || isScalar(o.correction)), o.correction);
+        k0 = o.correction as number | boolean | null;
+      } else k0 = null;
+      let k1: boolean;
+      if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        k1 = o.keepdim as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("std", o, ["dim","correction","keepdim"], ["dim"], n);
+      return aten().std_correction.call(this, v0, k0, k1);
+    }
   }
-  return bad_std(a);
-}
-
-function bad_std(a: readonly unknown[]): never {
-  return badCall("std", a, [
-    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
-    { name: "correction", type: "Number", check: (v) => (v === null || isScalar(v)), optional: true, kwOnly: true },
-    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_std);
+  // std
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["unbiased"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (o === undefined || kwFits(o, ["unbiased"]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v0 = o.unbiased as boolean;
+      } else v0 = true;
+      if (o !== undefined) checkKw("std", o, ["unbiased"], ["unbiased"], n);
+      return aten().std.call(this, v0);
+    }
+  }
+  // std.dim
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","unbiased","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && (p[0] === null || (isInt(p[0]) || isIntList(p[0]))) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["dim","unbiased","keepdim"]))) {
+      const v0: number[] | null = p[0] === null ? null : toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.unbiased !== undefined) {
+        kwArg("std", 'unbiased', 'bool', isBool(o.unbiased), o.unbiased);
+        v1 = o.unbiased as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("std", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("std", o, ["dim","unbiased","keepdim"], ["dim","unbiased","keepdim"], n);
+      return aten().std_dim.call(this, v0, v1, v2);
+    }
+  }
+  return noMatch("Tensor.std", a, SIGS_std);
 }
 
 const SIGS_logsumexp = ["(tuple of ints dim, bool keepdim = False)"];
@@ -4511,18 +5535,22 @@ function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("logsumexp", a[--n] as Kw);
   // logsumexp
-  if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    const v0: number[] = toIntListN(a[0], 1);
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v1 = o.keepdim as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
-    return aten().logsumexp.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && (isInt(p[0]) || isIntList(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: number[] = toIntListN(p[0], 1);
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("logsumexp", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v1 = o.keepdim as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("logsumexp", o, ["dim","keepdim"], ["dim","keepdim"], n);
+      return aten().logsumexp.call(this, v0, v1);
+    }
   }
   return bad_logsumexp(a);
 }
@@ -4540,12 +5568,16 @@ function method_mm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mm", a[--n] as Kw);
   // mm
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
-    return aten().mm.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mm", o, ["mat2"], ["mat2"], n);
+      return aten().mm.call(this, v0);
+    }
   }
   return bad_mm(a);
 }
@@ -4562,12 +5594,16 @@ function method_bmm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bmm", a[--n] as Kw);
   // bmm
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
-    return aten().bmm.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("bmm", o, ["mat2"], ["mat2"], n);
+      return aten().bmm.call(this, v0);
+    }
   }
   return bad_bmm(a);
 }
@@ -4584,12 +5620,16 @@ function method_matmul(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("matmul", a[--n] as Kw);
   // matmul
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
-    return aten().matmul.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("matmul", o, ["other"], ["other"], n);
+      return aten().matmul.call(this, v0);
+    }
   }
   return bad_matmul(a);
 }
@@ -4606,12 +5646,16 @@ function method_dot(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("dot", a[--n] as Kw);
   // dot
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
-    return aten().dot.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["tensor"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("dot", o, ["tensor"], ["tensor"], n);
+      return aten().dot.call(this, v0);
+    }
   }
   return bad_dot(a);
 }
@@ -4628,12 +5672,16 @@ function method_mv(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("mv", a[--n] as Kw);
   // mv
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
-    return aten().mv.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["vec"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("mv", o, ["vec"], ["vec"], n);
+      return aten().mv.call(this, v0);
+    }
   }
   return bad_mv(a);
 }
@@ -4650,12 +5698,16 @@ function method_outer(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("outer", a[--n] as Kw);
   // outer
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
-    return aten().outer.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["vec2"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("outer", o, ["vec2"], ["vec2"], n);
+      return aten().outer.call(this, v0);
+    }
   }
   return bad_outer(a);
 }
@@ -4672,23 +5724,27 @@ function method_addmm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addmm", a[--n] as Kw);
   // addmm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
-    return aten().addmm.call(this, v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mat1","mat2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("addmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("addmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("addmm", o, ["mat1","mat2","beta","alpha"], ["mat1","mat2"], n);
+      return aten().addmm.call(this, v0, v1, k0, k1);
+    }
   }
   return bad_addmm(a);
 }
@@ -4708,23 +5764,27 @@ function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("baddbmm", a[--n] as Kw);
   // baddbmm
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.beta !== undefined) {
-      kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
-      k0 = o.beta as number | boolean;
-    } else k0 = 1;
-    let k1: number | boolean;
-    if (o !== undefined && o.alpha !== undefined) {
-      kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
-      k1 = o.alpha as number | boolean;
-    } else k1 = 1;
-    if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
-    return aten().baddbmm.call(this, v0, v1, k0, k1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["batch1","batch2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.beta !== undefined) {
+        kwArg("baddbmm", 'beta', 'Number', isScalar(o.beta), o.beta);
+        k0 = o.beta as number | boolean;
+      } else k0 = 1;
+      let k1: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("baddbmm", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k1 = o.alpha as number | boolean;
+      } else k1 = 1;
+      if (o !== undefined) checkKw("baddbmm", o, ["batch1","batch2","beta","alpha"], ["batch1","batch2"], n);
+      return aten().baddbmm.call(this, v0, v1, k0, k1);
+    }
   }
   return bad_baddbmm(a);
 }
@@ -4744,18 +5804,22 @@ function method_softmax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("softmax", a[--n] as Kw);
   // softmax.int
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
-    const v0: number = a[0] as number;
-    let v1: ScalarType | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v1 = null;
-    if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-    return aten().softmax_int.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isDtype(p[1])))) {
+      const v0: number = p[0] as number;
+      let v1: ScalarType | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toDtype(p[1]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v1 = null;
+      if (o !== undefined) checkKw("softmax", o, ["dim","dtype"], ["dim","dtype"], n);
+      return aten().softmax_int.call(this, v0, v1);
+    }
   }
   return bad_softmax(a);
 }
@@ -4773,18 +5837,22 @@ function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("log_softmax", a[--n] as Kw);
   // log_softmax.int
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || (a[1] === null || isDtype(a[1])))) {
-    const v0: number = a[0] as number;
-    let v1: ScalarType | null;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] === null ? null : toDtype(a[1]);
-    else if (o !== undefined && o.dtype !== undefined) {
-      kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      v1 = o.dtype === null ? null : toDtype(o.dtype);
-    } else v1 = null;
-    if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
-    return aten().log_softmax_int.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isDtype(p[1])))) {
+      const v0: number = p[0] as number;
+      let v1: ScalarType | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] === null ? null : toDtype(p[1]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("log_softmax", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v1 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v1 = null;
+      if (o !== undefined) checkKw("log_softmax", o, ["dim","dtype"], ["dim","dtype"], n);
+      return aten().log_softmax_int.call(this, v0, v1);
+    }
   }
   return bad_log_softmax(a);
 }
@@ -4796,33 +5864,46 @@ function bad_log_softmax(a: readonly unknown[]): never {
   ], false, SIGS_log_softmax);
 }
 
-const SIGS_split = ["(int split_size, int dim = 0)"];
+const SIGS_split = ["(int split_size, int dim = 0)","(tuple of ints split_size, int dim = 0)"];
 
 function method_split(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split", a[--n] as Kw);
   // split.Tensor
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: number = a[0] as number;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
-    return aten().split_Tensor.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["split_size","dim"]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
+      return aten().split_Tensor.call(this, v0, v1);
+    }
   }
-  return bad_split(a);
-}
-
-function bad_split(a: readonly unknown[]): never {
-  return badCall("split", a, [
-    { name: "split_size", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-  ], false, SIGS_split);
+  // split.sizes
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_size","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (o === undefined || kwFits(o, ["split_size","dim"]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("split", o, ["split_size","dim"], ["split_size","dim"], n);
+      return aten().split_sizes.call(this, v0, v1);
+    }
+  }
+  return noMatch("Tensor.split", a, SIGS_split);
 }
 
 const SIGS_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
@@ -4831,18 +5912,22 @@ function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("split_with_sizes", a[--n] as Kw);
   // split_with_sizes
-  if (n >= 1 && n <= 2 && isIntList(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: number[] = toIntList(a[0]);
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
-    return aten().split_with_sizes.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["split_sizes","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isIntList(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: number[] = toIntList(p[0]);
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("split_with_sizes", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("split_with_sizes", o, ["split_sizes","dim"], ["split_sizes","dim"], n);
+      return aten().split_with_sizes.call(this, v0, v1);
+    }
   }
   return bad_split_with_sizes(a);
 }
@@ -4860,18 +5945,22 @@ function method_chunk(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("chunk", a[--n] as Kw);
   // chunk
-  if (n >= 1 && n <= 2 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1]))) {
-    const v0: number = a[0] as number;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = 0;
-    if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
-    return aten().chunk.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["chunks","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("chunk", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = 0;
+      if (o !== undefined) checkKw("chunk", o, ["chunks","dim"], ["chunks","dim"], n);
+      return aten().chunk.call(this, v0, v1);
+    }
   }
   return bad_chunk(a);
 }
@@ -4889,17 +5978,21 @@ function method_unbind(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unbind", a[--n] as Kw);
   // unbind.int
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
-      v0 = o.dim as number;
-    } else v0 = 0;
-    if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
-    return aten().unbind_int.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unbind", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("unbind", o, ["dim"], ["dim"], n);
+      return aten().unbind_int.call(this, v0);
+    }
   }
   return bad_unbind(a);
 }
@@ -4916,12 +6009,16 @@ function method_flip(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("flip", a[--n] as Kw);
   // flip
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
-    return aten().flip.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("flip", o, ["dims"], ["dims"], n);
+      return aten().flip.call(this, v0);
+    }
   }
   return bad_flip(a);
 }
@@ -4938,18 +6035,22 @@ function method_roll(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("roll", a[--n] as Kw);
   // roll
-  if (n >= 1 && n <= 2 && (isInt(a[0]) || isIntList(a[0])) && (n <= 1 || a[1] === undefined || (isInt(a[1]) || isIntList(a[1])))) {
-    const v0: number[] = toIntListN(a[0], 1);
-    let v1: number[];
-    if (n > 1 && a[1] !== undefined) v1 = toIntListN(a[1], 1);
-    else if (o !== undefined && o.dims !== undefined) {
-      kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
-      v1 = toIntListN(o.dims, 1);
-    } else v1 = [];
-    if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
-    return aten().roll.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["shifts","dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && (isInt(p[0]) || isIntList(p[0])) && (m <= 1 || p[1] === undefined || (isInt(p[1]) || isIntList(p[1])))) {
+      const v0: number[] = toIntListN(p[0], 1);
+      let v1: number[];
+      if (m > 1 && p[1] !== undefined) v1 = toIntListN(p[1], 1);
+      else if (o !== undefined && o.dims !== undefined) {
+        kwArg("roll", 'dims', 'tuple of ints', (isInt(o.dims) || isIntList(o.dims)), o.dims);
+        v1 = toIntListN(o.dims, 1);
+      } else v1 = [];
+      if (o !== undefined) checkKw("roll", o, ["shifts","dims"], ["shifts","dims"], n);
+      return aten().roll.call(this, v0, v1);
+    }
   }
   return bad_roll(a);
 }
@@ -4967,12 +6068,16 @@ function method_repeat(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("repeat", a[--n] as Kw);
   // repeat
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
-    return aten().repeat.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["repeats"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("repeat", o, ["repeats"], ["repeats"], n);
+      return aten().repeat.call(this, v0);
+    }
   }
   return bad_repeat(a);
 }
@@ -4989,12 +6094,16 @@ function method_tile(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tile", a[--n] as Kw);
   // tile
-  if (n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))) {
-    const v0 = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);
-    if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
-    return aten().tile.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dims"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))) {
+      const v0 = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);
+      if (o !== undefined) checkKw("tile", o, ["dims"], ["dims"], n);
+      return aten().tile.call(this, v0);
+    }
   }
   return bad_tile(a);
 }
@@ -5011,13 +6120,17 @@ function method_index_select(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_select", a[--n] as Kw);
   // index_select
-  if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
-    return aten().index_select.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isTensor(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("index_select", o, ["dim","index"], ["dim","index"], n);
+      return aten().index_select.call(this, v0, v1);
+    }
   }
   return bad_index_select(a);
 }
@@ -5035,12 +6148,16 @@ function method_index(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index", a[--n] as Kw);
   // index.Tensor
-  if (n === 1 && isOptionalTensorList(a[0])) {
-    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
-    if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
-    return aten().index_Tensor.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["indices"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isOptionalTensorList(p[0])) {
+      const v0: (Tensor | null)[] = toOptionalTensorList(p[0]);
+      if (o !== undefined) checkKw("index", o, ["indices"], ["indices"], n);
+      return aten().index_Tensor.call(this, v0);
+    }
   }
   return bad_index(a);
 }
@@ -5057,19 +6174,23 @@ function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put_", a[--n] as Kw);
   // index_put_
-  if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
-    const v1: Tensor = a[1] as Tensor;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v2 = o.accumulate as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-    return aten().index_put_.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isOptionalTensorList(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: (Tensor | null)[] = toOptionalTensorList(p[0]);
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put_", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v2 = o.accumulate as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("index_put_", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
+      return aten().index_put_.call(this, v0, v1, v2);
+    }
   }
   return bad_index_put_(a);
 }
@@ -5088,19 +6209,23 @@ function method_index_put(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("index_put", a[--n] as Kw);
   // index_put
-  if (n >= 2 && n <= 3 && isOptionalTensorList(a[0]) && isTensor(a[1]) && (n <= 2 || a[2] === undefined || isBool(a[2]))) {
-    const v0: (Tensor | null)[] = toOptionalTensorList(a[0]);
-    const v1: Tensor = a[1] as Tensor;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.accumulate !== undefined) {
-      kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
-      v2 = o.accumulate as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
-    return aten().index_put.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["indices","values","accumulate"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isOptionalTensorList(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: (Tensor | null)[] = toOptionalTensorList(p[0]);
+      const v1: Tensor = p[1] as Tensor;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.accumulate !== undefined) {
+        kwArg("index_put", 'accumulate', 'bool', isBool(o.accumulate), o.accumulate);
+        v2 = o.accumulate as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("index_put", o, ["indices","values","accumulate"], ["indices","values","accumulate"], n);
+      return aten().index_put.call(this, v0, v1, v2);
+    }
   }
   return bad_index_put(a);
 }
@@ -5119,18 +6244,22 @@ function method_gather(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("gather", a[--n] as Kw);
   // gather
-  if (n === 2 && isInt(a[0]) && isTensor(a[1])) {
-    const v0: number = a[0] as number;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: boolean;
-    if (o !== undefined && o.sparse_grad !== undefined) {
-      kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
-      k0 = o.sparse_grad as boolean;
-    } else k0 = false;
-    if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
-    return aten().gather.call(this, v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","index"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && isTensor(p[1])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.sparse_grad !== undefined) {
+        kwArg("gather", 'sparse_grad', 'bool', isBool(o.sparse_grad), o.sparse_grad);
+        k0 = o.sparse_grad as boolean;
+      } else k0 = false;
+      if (o !== undefined) checkKw("gather", o, ["dim","index","sparse_grad"], ["dim","index"], n);
+      return aten().gather.call(this, v0, v1, k0);
+    }
   }
   return bad_gather(a);
 }
@@ -5149,22 +6278,30 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter", a[--n] as Kw);
   // scatter.src
-  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
-    const v0: number = a[0] as number;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
-    return aten().scatter_src.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["dim","index","src"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("scatter", o, ["dim","index","src"], ["dim","index","src"], n);
+      return aten().scatter_src.call(this, v0, v1, v2);
+    }
   }
   // scatter.value
-  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isScalar(a[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
-    const v0: number = a[0] as number;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: number | boolean = a[2] as number | boolean;
-    if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
-    return aten().scatter_value.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["dim","index","value"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
+      return aten().scatter_value.call(this, v0, v1, v2);
+    }
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
 }
@@ -5175,14 +6312,18 @@ function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("scatter_add", a[--n] as Kw);
   // scatter_add
-  if (n === 3 && isInt(a[0]) && isTensor(a[1]) && isTensor(a[2])) {
-    const v0: number = a[0] as number;
-    const v1: Tensor = a[1] as Tensor;
-    const v2: Tensor = a[2] as Tensor;
-    if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
-    return aten().scatter_add.call(this, v0, v1, v2);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2])) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      if (o !== undefined) checkKw("scatter_add", o, ["dim","index","src"], ["dim","index","src"], n);
+      return aten().scatter_add.call(this, v0, v1, v2);
+    }
   }
   return bad_scatter_add(a);
 }
@@ -5201,20 +6342,28 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_fill", a[--n] as Kw);
   // masked_fill.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-    return aten().masked_fill_Scalar.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
+      return aten().masked_fill_Scalar.call(this, v0, v1);
+    }
   }
   // masked_fill.Tensor
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
-    return aten().masked_fill_Tensor.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_fill", o, ["mask","value"], ["mask","value"], n);
+      return aten().masked_fill_Tensor.call(this, v0, v1);
+    }
   }
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
 }
@@ -5225,20 +6374,28 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_fill_", a[--n] as Kw);
   // masked_fill_.Scalar
-  if (n === 2 && isTensor(a[0]) && isScalar(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: number | boolean = a[1] as number | boolean;
-    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-    return aten().masked_fill__Scalar.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
+      return aten().masked_fill__Scalar.call(this, v0, v1);
+    }
   }
   // masked_fill_.Tensor
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
-    return aten().masked_fill__Tensor.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["mask","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["mask","value"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("masked_fill_", o, ["mask","value"], ["mask","value"], n);
+      return aten().masked_fill__Tensor.call(this, v0, v1);
+    }
   }
   return noMatch("Tensor.masked_fill_", a, SIGS_masked_fill_);
 }
@@ -5249,12 +6406,16 @@ function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("masked_select", a[--n] as Kw);
   // masked_select
-  if (n === 1 && isTensor(a[0])) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
-    return aten().masked_select.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["mask"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("masked_select", o, ["mask"], ["mask"], n);
+      return aten().masked_select.call(this, v0);
+    }
   }
   return bad_masked_select(a);
 }
@@ -5269,11 +6430,14 @@ function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nonzero", a[--n] as Kw);
   // nonzero
-  if (n === 0) {
-    if (o !== undefined) checkNoKw("nonzero", o);
-    return aten().nonzero.call(this);
+  {
+    const m = n;
+    if (m === 0) {
+      if (o !== undefined) checkNoKw("nonzero", o);
+      return aten().nonzero.call(this);
+    }
   }
   return noArgs("nonzero", a);
 }
@@ -5284,17 +6448,21 @@ function method_tril(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("tril", a[--n] as Kw);
   // tril
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v0 = o.diagonal as number;
-    } else v0 = 0;
-    if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
-    return aten().tril.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("tril", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v0 = o.diagonal as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("tril", o, ["diagonal"], ["diagonal"], n);
+      return aten().tril.call(this, v0);
+    }
   }
   return bad_tril(a);
 }
@@ -5311,17 +6479,21 @@ function method_triu(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("triu", a[--n] as Kw);
   // triu
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isInt(a[0]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.diagonal !== undefined) {
-      kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
-      v0 = o.diagonal as number;
-    } else v0 = 0;
-    if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
-    return aten().triu.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["diagonal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isInt(p[0]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.diagonal !== undefined) {
+        kwArg("triu", 'diagonal', 'int', isInt(o.diagonal), o.diagonal);
+        v0 = o.diagonal as number;
+      } else v0 = 0;
+      if (o !== undefined) checkKw("triu", o, ["diagonal"], ["diagonal"], n);
+      return aten().triu.call(this, v0);
+    }
   }
   return bad_triu(a);
 }
@@ -5332,72 +6504,112 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_sort(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("sort", a[--n] as Kw);
   // sort
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
-      v0 = o.dim as number;
-    } else v0 = -1;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v1 = o.descending as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
-    return aten().sort.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","descending"]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = -1;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v1 = o.descending as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("sort", o, ["dim","descending"], ["dim","descending"], n);
+      return aten().sort.call(this, v0, v1);
+    }
   }
-  return bad_sort(a);
+  // sort.stable
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["stable","dim","descending"]))) {
+      let k0: boolean | null;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("sort", 'stable', 'bool', (o.stable === null || isBool(o.stable)), o.stable);
+        k0 = o.stable as boolean | null;
+      } else missingKw("sort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("sort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("sort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("sort", o, ["stable","dim","descending"], [], n);
+      return aten().sort_stable.call(this, k0, k1, k2);
+    }
+  }
+  return noMatch("Tensor.sort", a, SIGS_sort);
 }
 
-function bad_sort(a: readonly unknown[]): never {
-  return badCall("sort", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_sort);
-}
-
-const SIGS_argsort = ["(int dim = -1, bool descending = False)"];
+const SIGS_argsort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_argsort(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("argsort", a[--n] as Kw);
   // argsort
-  if (n >= 0 && n <= 2 && (n <= 0 || a[0] === undefined || isInt(a[0])) && (n <= 1 || a[1] === undefined || isBool(a[1]))) {
-    let v0: number;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
-      v0 = o.dim as number;
-    } else v0 = -1;
-    let v1: boolean;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as boolean;
-    else if (o !== undefined && o.descending !== undefined) {
-      kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
-      v1 = o.descending as boolean;
-    } else v1 = false;
-    if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
-    return aten().argsort.call(this, v0, v1);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["dim","descending"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (o === undefined || kwFits(o, ["dim","descending"]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        v0 = o.dim as number;
+      } else v0 = -1;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        v1 = o.descending as boolean;
+      } else v1 = false;
+      if (o !== undefined) checkKw("argsort", o, ["dim","descending"], ["dim","descending"], n);
+      return aten().argsort.call(this, v0, v1);
+    }
   }
-  return bad_argsort(a);
-}
-
-function bad_argsort(a: readonly unknown[]): never {
-  return badCall("argsort", a, [
-    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
-    { name: "descending", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
-  ], false, SIGS_argsort);
+  // argsort.stable
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["stable","dim","descending"]))) {
+      let k0: boolean;
+      if (o !== undefined && o.stable !== undefined) {
+        kwArg("argsort", 'stable', 'bool', isBool(o.stable), o.stable);
+        k0 = o.stable as boolean;
+      } else missingKw("argsort", 'stable');
+      let k1: number;
+      if (o !== undefined && o.dim !== undefined) {
+        kwArg("argsort", 'dim', 'int', isInt(o.dim), o.dim);
+        k1 = o.dim as number;
+      } else k1 = -1;
+      let k2: boolean;
+      if (o !== undefined && o.descending !== undefined) {
+        kwArg("argsort", 'descending', 'bool', isBool(o.descending), o.descending);
+        k2 = o.descending as boolean;
+      } else k2 = false;
+      if (o !== undefined) checkKw("argsort", o, ["stable","dim","descending"], [], n);
+      return aten().argsort_stable.call(this, k0, k1, k2);
+    }
+  }
+  return noMatch("Tensor.argsort", a, SIGS_argsort);
 }
 
 const SIGS_topk = ["(int k, int dim = -1, bool largest = True, bool sorted = True)"];
@@ -5406,30 +6618,34 @@ function method_topk(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("topk", a[--n] as Kw);
   // topk
-  if (n >= 1 && n <= 4 && isInt(a[0]) && (n <= 1 || a[1] === undefined || isInt(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: number = a[0] as number;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.dim !== undefined) {
-      kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
-      v1 = o.dim as number;
-    } else v1 = -1;
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.largest !== undefined) {
-      kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
-      v2 = o.largest as boolean;
-    } else v2 = true;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.sorted !== undefined) {
-      kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
-      v3 = o.sorted as boolean;
-    } else v3 = true;
-    if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
-    return aten().topk.call(this, v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["k","dim","largest","sorted"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: number = p[0] as number;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("topk", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.largest !== undefined) {
+        kwArg("topk", 'largest', 'bool', isBool(o.largest), o.largest);
+        v2 = o.largest as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.sorted !== undefined) {
+        kwArg("topk", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+        v3 = o.sorted as boolean;
+      } else v3 = true;
+      if (o !== undefined) checkKw("topk", o, ["k","dim","largest","sorted"], ["k","dim","largest","sorted"], n);
+      return aten().topk.call(this, v0, v1, v2, v3);
+    }
   }
   return bad_topk(a);
 }
@@ -5449,28 +6665,36 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("pow", a[--n] as Kw);
   // pow.Tensor_Tensor (out=: pow.Tensor_Tensor_out)
-  if (n === 1 && isTensor(a[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: Tensor = a[0] as Tensor;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Tensor_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().pow_Tensor_Tensor.call(this, v0);
     }
-    return aten().pow_Tensor_Tensor.call(this, v0);
   }
   // pow.Tensor_Scalar (out=: pow.Tensor_Scalar_out)
-  if (n === 1 && isScalar(a[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("pow", 'out', 'Tensor', isTensor(out), out);
-      return aten().pow_Tensor_Scalar_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["exponent"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["exponent","out"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("pow", o, ["exponent","out"], ["exponent"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("pow", 'out', 'Tensor', isTensor(out), out);
+        return aten().pow_Tensor_Scalar_out.call(this, v0, out as Tensor);
+      }
+      return aten().pow_Tensor_Scalar.call(this, v0);
     }
-    return aten().pow_Tensor_Scalar.call(this, v0);
   }
   return noMatch("Tensor.pow", a, SIGS_pow);
 }
@@ -5481,22 +6705,26 @@ function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumsum", a[--n] as Kw);
   // cumsum (out=: cumsum.out)
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumsum_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumsum", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumsum", o, ["dim","dtype","out"], ["dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumsum", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumsum_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().cumsum.call(this, v0, k0);
     }
-    return aten().cumsum.call(this, v0, k0);
   }
   return bad_cumsum(a);
 }
@@ -5515,17 +6743,21 @@ function method_cumsum_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumsum_", a[--n] as Kw);
   // cumsum_
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumsum_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumsum_", o, ["dim","dtype"], ["dim"], n);
-    return aten().cumsum_.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumsum_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumsum_", o, ["dim","dtype"], ["dim"], n);
+      return aten().cumsum_.call(this, v0, k0);
+    }
   }
   return bad_cumsum_(a);
 }
@@ -5543,22 +6775,26 @@ function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumprod", a[--n] as Kw);
   // cumprod (out=: cumprod.out)
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["dim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
-      return aten().cumprod_out.call(this, v0, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumprod", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumprod", o, ["dim","dtype","out"], ["dim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("cumprod", 'out', 'Tensor', isTensor(out), out);
+        return aten().cumprod_out.call(this, v0, k0, out as Tensor);
+      }
+      return aten().cumprod.call(this, v0, k0);
     }
-    return aten().cumprod.call(this, v0, k0);
   }
   return bad_cumprod(a);
 }
@@ -5577,17 +6813,21 @@ function method_cumprod_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("cumprod_", a[--n] as Kw);
   // cumprod_
-  if (n === 1 && isInt(a[0])) {
-    const v0: number = a[0] as number;
-    let k0: ScalarType | null;
-    if (o !== undefined && o.dtype !== undefined) {
-      kwArg("cumprod_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
-      k0 = o.dtype === null ? null : toDtype(o.dtype);
-    } else k0 = null;
-    if (o !== undefined) checkKw("cumprod_", o, ["dim","dtype"], ["dim"], n);
-    return aten().cumprod_.call(this, v0, k0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["dim"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0])) {
+      const v0: number = p[0] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("cumprod_", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("cumprod_", o, ["dim","dtype"], ["dim"], n);
+      return aten().cumprod_.call(this, v0, k0);
+    }
   }
   return bad_cumprod_(a);
 }
@@ -5605,35 +6845,43 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("norm", a[--n] as Kw);
   // norm.Scalar
-  if (n >= 0 && n <= 1 && (n <= 0 || a[0] === undefined || isScalar(a[0])) && (o === undefined || kwFits(o, ["p"]))) {
-    let v0: number | boolean;
-    if (n > 0 && a[0] !== undefined) v0 = a[0] as number | boolean;
-    else if (o !== undefined && o.p !== undefined) {
-      kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
-      v0 = o.p as number | boolean;
-    } else v0 = 2;
-    if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
-    return aten().norm_Scalar.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["p"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 1 && (m <= 0 || p[0] === undefined || isScalar(p[0])) && (o === undefined || kwFits(o, ["p"]))) {
+      let v0: number | boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number | boolean;
+      else if (o !== undefined && o.p !== undefined) {
+        kwArg("norm", 'p', 'Number', isScalar(o.p), o.p);
+        v0 = o.p as number | boolean;
+      } else v0 = 2;
+      if (o !== undefined) checkKw("norm", o, ["p"], ["p"], n);
+      return aten().norm_Scalar.call(this, v0);
+    }
   }
   // norm.ScalarOpt_dim (out=: norm.out)
-  if (n >= 2 && n <= 3 && (a[0] === null || isScalar(a[0])) && (isInt(a[1]) || isIntList(a[1])) && (n <= 2 || a[2] === undefined || isBool(a[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
-    const v0: number | boolean | null = a[0] as number | boolean | null;
-    const v1: number[] = toIntListN(a[1], 1);
-    let v2: boolean;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as boolean;
-    else if (o !== undefined && o.keepdim !== undefined) {
-      kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
-      v2 = o.keepdim as boolean;
-    } else v2 = false;
-    if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["p","dim","keepdim"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("norm", 'out', 'Tensor', isTensor(out), out);
-      return aten().norm_out.call(this, v0, v1, v2, out as Tensor);
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["p","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && (p[0] === null || isScalar(p[0])) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (o === undefined || kwFits(o, ["p","dim","keepdim","out"]))) {
+      const v0: number | boolean | null = p[0] as number | boolean | null;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v2 = o.keepdim as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("norm", o, ["p","dim","keepdim","out"], ["p","dim","keepdim"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("norm", 'out', 'Tensor', isTensor(out), out);
+        return aten().norm_out.call(this, v0, v1, v2, out as Tensor);
+      }
+      return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
     }
-    return aten().norm_ScalarOpt_dim.call(this, v0, v1, v2);
   }
   return noMatch("Tensor.norm", a, SIGS_norm);
 }
@@ -5644,23 +6892,27 @@ function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcmul", a[--n] as Kw);
   // addcmul (out=: addcmul.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
-      return aten().addcmul_out.call(this, v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcmul", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcmul", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addcmul", 'out', 'Tensor', isTensor(out), out);
+        return aten().addcmul_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().addcmul.call(this, v0, v1, k0);
     }
-    return aten().addcmul.call(this, v0, v1, k0);
   }
   return bad_addcmul(a);
 }
@@ -5680,18 +6932,22 @@ function method_addcmul_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcmul_", a[--n] as Kw);
   // addcmul_
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcmul_", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcmul_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-    return aten().addcmul_.call(this, v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcmul_", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcmul_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
+      return aten().addcmul_.call(this, v0, v1, k0);
+    }
   }
   return bad_addcmul_(a);
 }
@@ -5710,23 +6966,27 @@ function method_addcdiv(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcdiv", a[--n] as Kw);
   // addcdiv (out=: addcdiv.out)
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
-      return aten().addcdiv_out.call(this, v0, v1, k0, out as Tensor);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcdiv", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcdiv", o, ["tensor1","tensor2","value","out"], ["tensor1","tensor2"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("addcdiv", 'out', 'Tensor', isTensor(out), out);
+        return aten().addcdiv_out.call(this, v0, v1, k0, out as Tensor);
+      }
+      return aten().addcdiv.call(this, v0, v1, k0);
     }
-    return aten().addcdiv.call(this, v0, v1, k0);
   }
   return bad_addcdiv(a);
 }
@@ -5746,18 +7006,22 @@ function method_addcdiv_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("addcdiv_", a[--n] as Kw);
   // addcdiv_
-  if (n === 2 && isTensor(a[0]) && isTensor(a[1])) {
-    const v0: Tensor = a[0] as Tensor;
-    const v1: Tensor = a[1] as Tensor;
-    let k0: number | boolean;
-    if (o !== undefined && o.value !== undefined) {
-      kwArg("addcdiv_", 'value', 'Number', isScalar(o.value), o.value);
-      k0 = o.value as number | boolean;
-    } else k0 = 1;
-    if (o !== undefined) checkKw("addcdiv_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
-    return aten().addcdiv_.call(this, v0, v1, k0);
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["tensor1","tensor2"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.value !== undefined) {
+        kwArg("addcdiv_", 'value', 'Number', isScalar(o.value), o.value);
+        k0 = o.value as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("addcdiv_", o, ["tensor1","tensor2","value"], ["tensor1","tensor2"], n);
+      return aten().addcdiv_.call(this, v0, v1, k0);
+    }
   }
   return bad_addcdiv_(a);
 }
@@ -5776,17 +7040,21 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_min", a[--n] as Kw);
   // clamp_min (out=: clamp_min.out)
-  if (n === 1 && isScalar(a[0])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["min"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_min_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["min"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_min_out.call(this, v0, out as Tensor);
+      }
+      return aten().clamp_min.call(this, v0);
     }
-    return aten().clamp_min.call(this, v0);
   }
   return bad_clamp_min(a);
 }
@@ -5804,12 +7072,16 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_min_", a[--n] as Kw);
   // clamp_min_
-  if (n === 1 && isScalar(a[0])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
-    return aten().clamp_min_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
+      return aten().clamp_min_.call(this, v0);
+    }
   }
   return bad_clamp_min_(a);
 }
@@ -5826,17 +7098,21 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_max", a[--n] as Kw);
   // clamp_max (out=: clamp_max.out)
-  if (n === 1 && isScalar(a[0])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["max"], n);
-    const out = o === undefined ? undefined : o.out;
-    if (out !== undefined && out !== null) {
-      kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
-      return aten().clamp_max_out.call(this, v0, out as Tensor);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_max_out.call(this, v0, out as Tensor);
+      }
+      return aten().clamp_max.call(this, v0);
     }
-    return aten().clamp_max.call(this, v0);
   }
   return bad_clamp_max(a);
 }
@@ -5854,12 +7130,16 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("clamp_max_", a[--n] as Kw);
   // clamp_max_
-  if (n === 1 && isScalar(a[0])) {
-    const v0: number | boolean = a[0] as number | boolean;
-    if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
-    return aten().clamp_max_.call(this, v0);
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isScalar(p[0])) {
+      const v0: number | boolean = p[0] as number | boolean;
+      if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
+      return aten().clamp_max_.call(this, v0);
+    }
   }
   return bad_clamp_max_(a);
 }
@@ -5876,30 +7156,34 @@ function method_isclose(this: Tensor, ...a: unknown[]): unknown {
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
-  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("isclose", a[--n] as Kw);
   // isclose
-  if (n >= 1 && n <= 4 && isTensor(a[0]) && (n <= 1 || a[1] === undefined || isFloat(a[1])) && (n <= 2 || a[2] === undefined || isFloat(a[2])) && (n <= 3 || a[3] === undefined || isBool(a[3]))) {
-    const v0: Tensor = a[0] as Tensor;
-    let v1: number;
-    if (n > 1 && a[1] !== undefined) v1 = a[1] as number;
-    else if (o !== undefined && o.rtol !== undefined) {
-      kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
-      v1 = o.rtol as number;
-    } else v1 = 0.00001;
-    let v2: number;
-    if (n > 2 && a[2] !== undefined) v2 = a[2] as number;
-    else if (o !== undefined && o.atol !== undefined) {
-      kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
-      v2 = o.atol as number;
-    } else v2 = 1e-8;
-    let v3: boolean;
-    if (n > 3 && a[3] !== undefined) v3 = a[3] as boolean;
-    else if (o !== undefined && o.equal_nan !== undefined) {
-      kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
-      v3 = o.equal_nan as boolean;
-    } else v3 = false;
-    if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
-    return aten().isclose.call(this, v0, v1, v2, v3);
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["other","rtol","atol","equal_nan"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1])) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.rtol !== undefined) {
+        kwArg("isclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+        v1 = o.rtol as number;
+      } else v1 = 0.00001;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.atol !== undefined) {
+        kwArg("isclose", 'atol', 'float', isFloat(o.atol), o.atol);
+        v2 = o.atol as number;
+      } else v2 = 1e-8;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.equal_nan !== undefined) {
+        kwArg("isclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+        v3 = o.equal_nan as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("isclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
+      return aten().isclose.call(this, v0, v1, v2, v3);
+    }
   }
   return bad_isclose(a);
 }
@@ -5911,6 +7195,39 @@ function bad_isclose(a: readonly unknown[]): never {
     { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
     { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_isclose);
+}
+
+const SIGS_take_along_dim = ["(Tensor indices, int dim = None)"];
+
+function method_take_along_dim(this: Tensor, ...a: unknown[]): unknown {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("take_along_dim", a[--n] as Kw);
+  // take_along_dim
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["indices","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || (p[1] === null || isInt(p[1])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | null;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("take_along_dim", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v1 = o.dim as number | null;
+      } else v1 = null;
+      if (o !== undefined) checkKw("take_along_dim", o, ["indices","dim"], ["indices","dim"], n);
+      return aten().take_along_dim.call(this, v0, v1);
+    }
+  }
+  return bad_take_along_dim(a);
+}
+
+function bad_take_along_dim(a: readonly unknown[]): never {
+  return badCall("take_along_dim", a, [
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_take_along_dim);
 }
 
 // Note [Installing the generated methods]
@@ -6124,5 +7441,6 @@ export function installTensorMethods(proto: object): void {
     clamp_max: { value: method_clamp_max, writable: true, configurable: true },
     clamp_max_: { value: method_clamp_max_, writable: true, configurable: true },
     isclose: { value: method_isclose, writable: true, configurable: true },
+    take_along_dim: { value: method_take_along_dim, writable: true, configurable: true },
   });
 }

@@ -6,6 +6,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
+import { int64Hint } from '../c10/Scalar.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { bfloat16BitsToFloat, halfBitsToFloat } from '../tensor/half.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
@@ -1072,7 +1073,8 @@ export class TensorIterator {
       if (config.enforceSafeCastingToOutputFlag && op.isOutput && common !== null && op.currentDtype !== common) {
         if (!canCast(common, op.currentDtype as ScalarType)) {
           throw new Error(
-            `result type ${scalarTypeToString(common)} can't be cast to the desired output type ${scalarTypeToString(op.currentDtype as ScalarType)}`,
+            `result type ${scalarTypeToString(common)} can't be cast to the desired output type ${scalarTypeToString(op.currentDtype as ScalarType)}` +
+              (op.tensor === null ? '' : int64Hint(op.tensor)),
           );
         }
       }

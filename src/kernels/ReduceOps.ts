@@ -7,6 +7,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { int64Hint } from '../c10/Scalar.js';
 import {
   ScalarType,
   isComplexType,
@@ -21,6 +22,7 @@ import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { aten } from '../generated/Operators.js';
 import { copy_ } from './Copy.js';
 import { newStrided } from './TensorFactories.js';
 import { type StructuredKernel, type StructuredMeta, type StructuredOutputsKernel, allocateStructuredOutput } from './TensorMeta.js';
@@ -313,7 +315,7 @@ function meanMeta(
     const what = dtype != null ? 'Optional' : 'Input';
     throw new Error(
       `mean(): could not infer output dtype. ${what} dtype must be either a floating point or complex dtype. ` +
-        `Got: ${scalarTypeToString(dtype ?? self.dtype)}`,
+        `Got: ${scalarTypeToString(dtype ?? self.dtype)}${dtype == null ? int64Hint(self) : ''}`,
     );
   }
   noComplex(self, 'mean');
@@ -808,4 +810,56 @@ export function cumsum(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: Sc
 /** `cumprod(self, dim, *, dtype=None)`. */
 export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
   return functionalOutputs(cumprodStructured, (): CumArgs => [self, dim, dtype], self, dim, dtype)[0] as Tensor;
+}
+
+// ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
+
+function reductionOverAll(name: string, self: Tensor): void {
+  if (self.numel === 0) {
+    throw new Error(
+      `${name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`,
+    );
+  }
+}
+
+/** `max(self)`: the largest element (ReduceAllOps.cpp's max; MaxBackward1 distributes the gradient over ties). */
+export function maxAll(ks: DispatchKeySet, self: Tensor): Tensor {
+  reductionOverAll('max', self);
+  return amax(ks, self, [], false);
+}
+
+/** `min(self)`: the smallest element. */
+export function minAll(ks: DispatchKeySet, self: Tensor): Tensor {
+  reductionOverAll('min', self);
+  return amin(ks, self, [], false);
+}
+
+/** `max.other(self, other)`: `maximum` (CompositeImplicitAutograd, so MaximumBackward0 as in PyTorch). */
+export function maxOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().maximum.call(self, other);
+}
+
+/** `min.other(self, other)`: `minimum`. */
+export function minOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
+  return aten().minimum.call(self, other);
+}
+
+/** `var(self, unbiased=True)`: `var.correction` with correction 1 or 0 (VarBackward0). */
+export function varUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): Tensor {
+  return aten().var_correction.call(self, null, unbiased ? 1 : 0, false);
+}
+
+/** `var.dim(self, dim, unbiased=True, keepdim=False)`. */
+export function varDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): Tensor {
+  return aten().var_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
+}
+
+/** `std(self, unbiased=True)`: `std.correction` (StdBackward0). */
+export function stdUnbiased(_ks: DispatchKeySet, self: Tensor, unbiased = true): Tensor {
+  return aten().std_correction.call(self, null, unbiased ? 1 : 0, false);
+}
+
+/** `std.dim(self, dim, unbiased=True, keepdim=False)`. */
+export function stdDim(_ks: DispatchKeySet, self: Tensor, dim: number[] | null, unbiased = true, keepdim = false): Tensor {
+  return aten().std_correction.call(self, dim, unbiased ? 1 : 0, keepdim);
 }

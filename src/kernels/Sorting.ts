@@ -7,6 +7,7 @@ import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { readElement } from '../tensor/elements.js';
 import { contiguousOf, emptyLike, moveElement, storedElements } from './StorageAccess.js';
 import { around } from './TensorShape.js';
+import { aten } from '../generated/Operators.js';
 
 /**
  * `sort.stable(self, *, stable, dim=-1, descending=False)`: (values, indices). NaN sorts as the largest
@@ -64,4 +65,17 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
   const [values, indices] = sort(ks, self, d, largest);
   if (self.dim() === 0) return [values, indices];
   return [values.narrow(d, 0, k).contiguous(), indices.narrow(d, 0, k).contiguous()];
+}
+
+/**
+ * `sort.stable(self, *, stable, dim=-1, descending=False)`: this sort is always stable (equal elements keep
+ * their order), so `stable` only selects the overload (SortBackward1, as in PyTorch).
+ */
+export function sortStable(ks: DispatchKeySet, self: Tensor, _stable: boolean | null, dim = -1, descending = false): [Tensor, Tensor] {
+  return sort(ks, self, dim, descending);
+}
+
+/** `argsort.stable(self, *, stable, dim=-1, descending=False)`: the indices of `sort.stable`. */
+export function argsortStable(_ks: DispatchKeySet, self: Tensor, stable: boolean, dim = -1, descending = false): Tensor {
+  return aten().sort_stable.call(self, stable, dim, descending)[1];
 }

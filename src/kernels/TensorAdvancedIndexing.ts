@@ -27,6 +27,7 @@ import {
   viewOffsets,
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
+import { aten } from '../generated/Operators.js';
 
 function checkIndexDtype(index: Tensor, op: string): void {
   if (index.dtype !== ScalarType.Long && index.dtype !== ScalarType.Int) {
@@ -471,4 +472,28 @@ export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | n
   const out = contiguousCopy(self);
   putInto(out, indices, values, accumulate);
   return out;
+}
+
+/**
+ * `take_along_dim(self, indices, dim=None)`: `gather` after broadcasting self and indices against each other
+ * outside `dim` (TensorAdvancedIndexing.cpp; GatherBackward0). Without `dim`, over the flattened tensors.
+ */
+export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor, dim: number | null = null): Tensor {
+  if (indices.dtype !== ScalarType.Long) {
+    throw new Error(`torch.take_along_dim(): dtype of indices should be Long but got ${scalarTypeToString(indices.dtype)}`);
+  }
+  if (dim === null) return aten().gather.call(aten().view.call(self, [-1]), 0, aten().view.call(indices, [-1]), false);
+  if (self.dim() !== indices.dim()) {
+    throw new Error(
+      `torch.take_along_dim(): input and indices should have the same number of dimensions, but got ${self.dim()} dimensions for input, and ${indices.dim()} dimensions for indices`,
+    );
+  }
+  const d = maybeWrapDim(dim, self.dim());
+  const selfSizes = [...self.sizes];
+  selfSizes[d] = indices.sizes[d] as number;
+  const indexShape = inferSize(selfSizes, indices.sizes);
+  const indexSizes = [...indices.sizes];
+  indexSizes[d] = self.sizes[d] as number;
+  const selfShape = inferSize(indexSizes, self.sizes);
+  return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(indices, indexShape, false), false);
 }

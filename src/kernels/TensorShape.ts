@@ -3,9 +3,9 @@
 // and cat, stack, split, chunk, unbind, repeat, tile. Mirrors aten/src/ATen/native/TensorShape.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { elementSize, promoteTypes } from '../c10/ScalarType.js';
+import { elementSize, isIntegralType, promoteTypes } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
-import { formatSizes } from '../tensor/ExpandUtils.js';
+import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
 import { inferSizeDv } from '../tensor/InferSize.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
@@ -465,4 +465,24 @@ export function narrow(_ks: DispatchKeySet, self: Tensor, dim: number, start: nu
 
 export function alias(_ks: DispatchKeySet, self: Tensor): Tensor {
   return makeView(self, [...self.sizes], [...self.strides], self.storageOffset);
+}
+
+// ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
+
+/** `split.sizes(self, split_size, dim=0)`: `split(x, [1, 2])` is `split_with_sizes` (SplitWithSizesBackward0). */
+export function splitSizes(_ks: DispatchKeySet, self: Tensor, splitSize: number[], dim = 0): Tensor[] {
+  return aten().split_with_sizes.call(self, splitSize, dim);
+}
+
+/** `broadcast_tensors(tensors)`: every tensor expanded to the shape they broadcast to (ExpandBackward0). */
+export function broadcastTensors(_ks: DispatchKeySet, tensors: Tensor[]): Tensor[] {
+  let shape: number[] = [];
+  for (const t of tensors) shape = inferSize(shape, t.sizes);
+  return tensors.map((t) => aten().expand.call(t, shape, false));
+}
+
+/** `narrow.Tensor(self, dim, start, length)`: `start` a 0-dim integral tensor (TensorShape.cpp's narrow). */
+export function narrowTensor(_ks: DispatchKeySet, self: Tensor, dim: number, start: Tensor, length: number): Tensor {
+  if (start.dim() !== 0 || !isIntegralType(start.dtype, false)) throw new Error('start must be an 0-dim integral Tensor.');
+  return aten().narrow.call(self, dim, Number(aten().item.call(start)), length);
 }

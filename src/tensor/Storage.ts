@@ -314,3 +314,32 @@ export class Storage {
     this.freed = true;
   }
 }
+
+// Note [Storage over a caller's buffer]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `torch.frombuffer` / `torch.from(typedArray)` share the caller's memory, as PyTorch's frombuffer shares a
+// Python buffer: the storage's arrays are views of the caller's ArrayBuffer (or SharedArrayBuffer) at its
+// byte offset, so writes through either side are seen by the other. Such storage is JS-heap memory, so the
+// WebAssembly SIMD kernels do not run on it (its operations take the JS loops; `x.clone()` moves it into
+// linear memory). Growing it (an out= resize past its bytes) moves it to memory of its own, as resizing a
+// PyTorch tensor over a foreign buffer reallocates; freeing it (`dispose()`, `scope()`) only drops the views.
+
+/** A CPU storage over `nbytes` bytes of `buffer` from `byteOffset` on (Note [Storage over a caller's buffer]). */
+export function storageOverBuffer(buffer: ArrayBufferLike, byteOffset: number, nbytes: number): Storage {
+  let borrowed = true;
+  const allocator: Allocator = {
+    device: CPU,
+    allocate(n: number, into: Storage): void {
+      if (borrowed) {
+        borrowed = false;
+        into.arrays = new BufferArrays(buffer);
+        into.byteOffset = byteOffset;
+        into.handle = 0;
+        return;
+      }
+      allocateInJsHeap(n, into);
+    },
+    free: releaseJsHeap,
+  };
+  return new Storage(nbytes, allocator);
+}

@@ -1,8 +1,18 @@
 // Tensor: the user-facing tensor. It is its TensorImpl (one object per tensor: construction stays lean),
 // plus methods that call operators through the dispatcher. Mirrors at::Tensor / torch.Tensor.
 
-import { Device } from '../c10/Device.js';
-import { ScalarType, dtypeName, isComplexType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { Device, DeviceType } from '../c10/Device.js';
+import { isKw, parseKw } from '../c10/Kwargs.js';
+import { warn } from '../c10/Warning.js';
+import {
+  ScalarType,
+  dtypeName,
+  isComplexType,
+  isFloatingType,
+  isScalarTypeName,
+  parseScalarType,
+  scalarTypeToString,
+} from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
@@ -21,6 +31,19 @@ import { maybeWrapDim } from './wrapDim.js';
 // the prototype chain through a module binding V8 does not treat as constant; reading one symbol-keyed
 // property that Tensor.prototype holds is a single monomorphic load. Only Tensor.prototype has the brand.
 export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
+
+/** The keyword arguments of `Tensor.to` (Note [Option keys] in src/c10/Kwargs.ts). */
+export interface ToOptions {
+  dtype?: ScalarType | string | null;
+  device?: Device | string | null;
+  non_blocking?: boolean;
+  nonBlocking?: boolean;
+  copy?: boolean;
+  memory_format?: number | null;
+  memoryFormat?: number | null;
+}
+
+const TO_KEYS = ['dtype', 'device', 'non_blocking', 'copy', 'memory_format'];
 
 /** Nested arrays of scalars, as `tolist()` returns and `tensor()` accepts. */
 export type NestedList = ScalarValue | NestedList[];
@@ -146,11 +169,11 @@ export class Tensor extends TensorImpl {
   }
 
   /**
-   * `backward(gradient?, { retainGraph, createGraph, inputs })`: accumulates the gradient of this tensor
-   * into the leaves' `.grad` (see src/autograd/engine.ts).
+   * `backward(gradient?, { retain_graph, create_graph, inputs })` (or `backward({ gradient, ... })`):
+   * accumulates the gradient of this tensor into the leaves' `.grad` (see src/autograd/engine.ts).
    */
-  backward(gradient?: Tensor | null, options: BackwardOptions = {}): void {
-    variableHooks().backward(this, gradient ?? null, options);
+  backward(gradient?: Tensor | null | BackwardOptions, options?: BackwardOptions): void {
+    variableHooks().backward(this, gradient, options);
   }
 
   /**
@@ -198,23 +221,155 @@ export class Tensor extends TensorImpl {
 
   // ---- hand-written methods (the generated ones: src/generated/methods.ts) -----------------------
 
+  /** `ndim`: the number of dimensions (`dim()`). */
+  get ndim(): number {
+    return this.dim();
+  }
+
+  /**
+   * `nelement()`: the number of elements. PyTorch's `numel()` is the property `numel` here (a number, read by
+   * every kernel), so `nelement()`, PyTorch's other name for it, is the method form.
+   */
+  nelement(): number {
+    return this.numel;
+  }
+
+  /** `T`: the dimensions reversed (a permute; PyTorch's deprecation warnings for other than 2 dimensions). */
+  get T(): Tensor {
+    const n = this.dim();
+    if (n === 0) warn('Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.');
+    else if (n !== 2) {
+      warn(
+        'The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an ' +
+          'error in a future release. Consider `x.mT` to transpose batches of matrices or ' +
+          '`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.',
+      );
+    }
+    const dims: number[] = [];
+    for (let d = n - 1; d >= 0; d--) dims.push(d);
+    return aten().permute.call(this, dims);
+  }
+
+  /** `mT`: the last two dimensions transposed (batches of matrices). */
+  get mT(): Tensor {
+    if (this.dim() < 2) throw new Error(`tensor.mT is only supported on matrices or batches of matrices. Got ${this.dim()}-D tensor.`);
+    return aten().transpose_int.call(this, -2, -1);
+  }
+
+  /** `H`: the conjugate transpose of a matrix; for the real dtypes aten-ts has, the transpose. */
+  get H(): Tensor {
+    if (this.dim() !== 2) throw new Error(`tensor.H is only supported on matrices (2-D tensors). Got ${this.dim()}-D tensor.`);
+    return this.adjointOfReal();
+  }
+
+  /** `mH`: the conjugate transpose of (batches of) matrices; for real dtypes, `mT`. */
+  get mH(): Tensor {
+    if (this.dim() < 2) throw new Error(`tensor.mH is only supported on matrices or batches of matrices. Got ${this.dim()}-D tensor.`);
+    return this.adjointOfReal();
+  }
+
+  private adjointOfReal(): Tensor {
+    if (isComplexType(this.dtype)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
+    return aten().transpose_int.call(this, -2, -1);
+  }
+
+  /** `float()`: `to(torch.float32)`. */
+  float(): Tensor {
+    return this.to(ScalarType.Float);
+  }
+
+  /** `double()`: `to(torch.float64)`. */
+  double(): Tensor {
+    return this.to(ScalarType.Double);
+  }
+
+  /** `half()`: `to(torch.float16)`. */
+  half(): Tensor {
+    return this.to(ScalarType.Half);
+  }
+
+  /** `long()`: `to(torch.int64)`. */
+  long(): Tensor {
+    return this.to(ScalarType.Long);
+  }
+
+  /** `int()`: `to(torch.int32)`. */
+  int(): Tensor {
+    return this.to(ScalarType.Int);
+  }
+
+  /** `bool()`: `to(torch.bool)`. */
+  bool(): Tensor {
+    return this.to(ScalarType.Bool);
+  }
+
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
   expandAs(other: Tensor): Tensor {
     return this.expand(other.sizes);
   }
 
-  /** `to(dtype)` or `to(device)`: this tensor if nothing changes, else a converted copy. */
-  to(target: ScalarType | Device | string, options: { copy?: boolean } = {}): Tensor {
-    if (typeof target === 'number') return aten().to_dtype.call(this, target, false, options.copy ?? false, null);
-    const device = typeof target === 'string' ? Device.parse(target) : target;
-    if (device.type === this.device.type && options.copy !== true) return this;
-    return aten()._to_copy.call(this, null, null, device, null, false, null);
+  /**
+   * `to(dtype)`, `to(device)`, `to(device, dtype)`, `to(other)`, each with `non_blocking` and `copy` after
+   * them and any of them by keyword (`to({ dtype: 'float64' })`); a dtype by name (`'float64'`,
+   * `'torch.float64'`, `'double'`) or as `torch.float64`. This tensor if nothing changes, else a converted copy.
+   */
+  to(...args: (ScalarType | Device | string | Tensor | boolean | null | ToOptions | undefined)[]): Tensor {
+    const rest = [...args] as unknown[];
+    while (rest.length > 0 && rest[rest.length - 1] === undefined) rest.pop();
+    const o = isKw(rest[rest.length - 1]) ? parseKw('to', rest.pop(), TO_KEYS) : {};
+    let dtype: ScalarType | null = null;
+    let device: Device | null = null;
+    const flags: boolean[] = [];
+    for (const a of rest) {
+      if (a instanceof Tensor) [dtype, device] = [a.dtype, a.device];
+      else if (typeof a === 'boolean') flags.push(a);
+      else if (a === null) continue;
+      else if (typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a)))
+        dtype = typeof a === 'number' ? a : parseScalarType(a);
+      else if (typeof a === 'string' || a instanceof Device) device = typeof a === 'string' ? Device.parse(a) : a;
+      else throw new TypeError(`to() received an invalid argument ${String(a)}: expected a dtype, a device, a Tensor or a bool`);
+    }
+    if (o.dtype !== undefined && o.dtype !== null) dtype = typeof o.dtype === 'string' ? parseScalarType(o.dtype) : (o.dtype as ScalarType);
+    if (o.device !== undefined && o.device !== null) device = typeof o.device === 'string' ? Device.parse(o.device) : (o.device as Device);
+    const nonBlocking = (o.non_blocking as boolean | undefined) ?? flags[0] ?? false;
+    const copy = (o.copy as boolean | undefined) ?? flags[1] ?? false;
+    const memoryFormat = (o.memory_format as number | null | undefined) ?? null;
+    if (device === null || device.type === this.device.type) {
+      if (dtype !== null) return aten().to_dtype.call(this, dtype, nonBlocking, copy, memoryFormat);
+      return copy ? aten().clone.call(this, memoryFormat) : this;
+    }
+    return aten()._to_copy.call(this, dtype, null, device, null, nonBlocking, memoryFormat);
   }
 
   /** `uniform_(from, to, { generator })`: in place, PyTorch's values for the same generator state. */
   uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
     aten().uniform_.call(this, from, to, options.generator ?? null);
     return this;
+  }
+
+  /**
+   * `numpy()`: the tensor's elements as a typed array over its memory, without a copy (as PyTorch's numpy()
+   * shares memory): Float32Array for float32, Float64Array for float64 and int64 (int64 is stored as doubles),
+   * Int32Array, Int16Array, Int8Array, Uint8Array (uint8, bool), Uint16Array of the raw bits for float16 and
+   * bfloat16. The tensor must be a contiguous CPU tensor that does not require grad (PyTorch's texts for the
+   * latter two). When CPU storage lives in WebAssembly memory, the array is valid until the next allocation
+   * may grow that memory (then its buffer is detached or outgrown): copy it (`.slice()`) to keep the values.
+   */
+  numpy(): Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array | Uint16Array {
+    if (this.requiresGrad) throw new Error("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.");
+    if (this.device.type !== DeviceType.CPU) {
+      throw new TypeError(
+        `can't convert ${this.device.toString()} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.`,
+      );
+    }
+    if (isComplexType(this.dtype)) throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
+    if (!this.isContiguous()) {
+      throw new Error(
+        'numpy(): aten-ts gives a typed array over the tensor memory, which needs a contiguous tensor; use x.contiguous().numpy()',
+      );
+    }
+    const { data, base } = this.dataView();
+    return (data as Float32Array).subarray(base, base + this.numel) as Float32Array;
   }
 
   /** `tolist()`: nested arrays of the values (a scalar for a 0-dim tensor). */

@@ -28,7 +28,7 @@ export interface VariableHooksInterface {
   /** `register_hook(fn)`. */
   registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void };
   /** `backward(gradient, options)`. */
-  backward(t: Tensor, gradient: Tensor | null, options: BackwardOptions): void;
+  backward(t: Tensor, gradient: Tensor | null | BackwardOptions | undefined, options: BackwardOptions | undefined): void;
 }
 
 function notLoaded(): never {

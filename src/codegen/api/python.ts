@@ -22,6 +22,18 @@ import { NativeFunctionsError, type NativeFunction, type Variant } from '../mode
 // TypeScript overloads, one per number of positional arguments, are generated from the same schemas, so a
 // wrong call is a compile error; the runtime checks keep untyped callers honest with PyTorch's texts.
 
+// Note [Every argument by keyword]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Python lets any parameter be named, required ones included: `torch.softmax(x, dim=1)`,
+// `x.sum(dim=1, keepdim=True)`, `torch.max_pool2d(x, kernel_size=2)`. Here the options object plays the part
+// of the keywords: before an overload is tried, its positional parameters after those given positionally
+// are looked up in the options object by name (a function's `self` as `input`, as Python names it), and the
+// overload is matched on that list (`kwPositional` in src/api/python_arg_parser.ts). Only calls that give
+// fewer positional arguments than the overload has and an options object pay for the look-up. A keyword that
+// repeats a positional argument is PyTorch's "got multiple values for argument" error; an unknown one is
+// "got an unexpected keyword argument" (or, with several overloads, no overload fits and the "invalid
+// combination of arguments" text lists them all).
+
 // Note [Numbers as tensors]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // python_arg_parser.cpp accepts a Python number for a Tensor parameter only for the ops in
@@ -145,22 +157,37 @@ export function bindings(functions: readonly NativeFunction[], variant: Variant)
 // `x.sum(1)` (int[1] dim), `conv2d(x, w, stride=2)` (SymInt[2] stride). These helpers wrap the type-based
 // ones with that rule, for arguments whose schema gives a size N.
 function fixedIntList(a: Argument): number | null {
+  if (isReduction(a)) return null;
   const base = a.type instanceof OptionalType ? a.type.elem : a.type;
   return a.N !== undefined && isIntListType(base) ? a.N : null;
 }
 
+// Note [Reduction by name]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// The loss schemas take `int reduction=Mean` (at::Reduction: 0 none, 1 mean, 2 sum), which is what
+// `torch.mse_loss` takes in Python; torch.nn.functional passes the name (`reduction='sum'`) and converts it
+// with `_Reduction.get_enum`. The front end takes both: an `int reduction` argument also accepts
+// 'none' | 'mean' | 'sum', converted by `toReduction` (src/api/python_arg_parser.ts), whose error for any
+// other string is get_enum's ("avg is not a valid value for reduction").
+function isReduction(a: Argument): boolean {
+  return a.name === 'reduction' && a.type.kind === 'IntType';
+}
+
 function argPublicType(nf: NativeFunction, a: Argument, numbers: boolean): string {
+  if (isReduction(a)) return "number | 'none' | 'mean' | 'sum'";
   if (fixedIntList(a) === null) return publicType(nf, a.type, numbers);
   return `number | readonly number[]${a.type instanceof OptionalType ? ' | null' : ''}`;
 }
 
 export function argCheck(a: Argument, v: string, numbers: boolean): string {
+  if (isReduction(a)) return `(isInt(${v}) || typeof ${v} === 'string')`;
   if (fixedIntList(a) === null) return checkExpr(a.type, v, numbers);
   const check = `(isInt(${v}) || isIntList(${v}))`;
   return a.type instanceof OptionalType ? `(${v} === null || ${check})` : check;
 }
 
 export function argConvert(a: Argument, v: string, numbers: boolean): string {
+  if (isReduction(a)) return `toReduction(${v})`;
   const n = fixedIntList(a);
   if (n === null) return convertExpr(a.type, v, numbers);
   const conv = `toIntListN(${v}, ${n})`;
@@ -379,19 +406,25 @@ export function numOuts(nf: NativeFunction): number {
   return nf.func.arguments.filter((a) => a.isOut).length;
 }
 
-function optionsType(ov: Overload): { type: string; required: boolean } {
+function optionsType(ov: Overload, given: number = ov.minPositional): { type: string; required: boolean } {
   const fields: string[] = [];
   let required = false;
-  for (const a of [...ov.positional.slice(ov.minPositional), ...ov.kwOnly]) {
+  for (const a of [...ov.positional.slice(given), ...ov.kwOnly]) {
     const opt = a.hasDefault;
     if (!opt) required = true;
-    fields.push(`${a.name}${opt ? '?' : ''}: ${argPublicType(ov.nf, a, ov.numbersAsTensors)}`);
+    const key = a.name === 'self' ? 'input' : a.name;
+    const t = argPublicType(ov.nf, a, ov.numbersAsTensors);
+    // The camelCase spelling too (Note [Option keys] in src/c10/Kwargs.ts); a required key with two
+    // spellings is optional in the type and checked at run time.
+    const camel = camelName(key);
+    fields.push(`${key}${opt || camel !== key ? '?' : ''}: ${t}`);
+    if (camel !== key) fields.push(`${camel}?: ${t}`);
   }
   if (ov.out) {
     const n = numOuts(ov.out);
     fields.push(n === 1 ? 'out?: Tensor' : `out?: [${new Array<string>(n).fill('Tensor').join(', ')}]`);
   }
-  if (ov.tensorOptions) fields.push('requires_grad?: boolean');
+  if (ov.tensorOptions) fields.push('requires_grad?: boolean', 'requiresGrad?: boolean');
   return { type: fields.length === 0 ? '' : `{ ${fields.join('; ')} }`, required };
 }
 
@@ -425,10 +458,18 @@ export function tsSignatures(ov: Overload, method: boolean): string[] {
   if (ov.varargs) {
     const a = ov.positional[0]!;
     const id = paramIdent(a.name, fn);
+    out.push(`(options: ${optionsType(ov, 0).type}): ${ret}`);
     if (!required) out.push(`(...${id}: number[]): ${ret}`);
     if (opts !== '') out.push(`(...args: [...${id}: number[], options: ${opts}]): ${ret}`);
     out.push(`(${[param(a, false), ...optsParam].join(', ')}): ${ret}`);
     return out;
+  }
+  // Required arguments given by keyword (Note [Every argument by keyword]): `torch.softmax(x, { dim: 1 })`.
+  // A function's first Tensor by keyword (`{ input }`) works at run time but gets no signature of its own.
+  const first = fn && ov.positional[0]?.type.kind === 'TensorType' ? 1 : 0;
+  for (let k = Math.min(first, ov.minPositional); k < ov.minPositional; k++) {
+    const ps = ov.positional.slice(0, k).map((a) => param(a, false));
+    out.push(`(${[...ps, `options: ${optionsType(ov, k).type}`].join(', ')}): ${ret}`);
   }
   for (let k = ov.minPositional; k <= ov.positional.length; k++) {
     const ps = ov.positional.slice(0, k).map((a, i) => param(a, i >= ov.minPositional));
@@ -438,44 +479,38 @@ export function tsSignatures(ov: Overload, method: boolean): string[] {
 }
 
 /** The condition under which overload `ov` matches the positional arguments `a[0..n)`. */
-export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolean): string {
+/**
+ * The condition under which overload `ov` matches the positional arguments `p[0..m)`: the arguments given
+ * positionally, then those of its positional parameters given by keyword (Note [Every argument by keyword]).
+ */
+export function conditionExpr(ov: Overload, numbers: boolean, overloaded: boolean, method: boolean): string {
   // With several overloads, keyword arguments take part in choosing one, as in PyTorch's parser
   // (`torch.div(a, b, { rounding_mode })` selects div.Tensor_mode over div.Tensor).
-  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov))}))${strKwChecks(ov, numbers)}` : '';
-  if (ov.varargs) return `n >= 1 && (n === 1 && isIntList(a[0]) || isIntVarargs(a, n))${kw}`;
+  const kw = overloaded ? ` && (o === undefined || kwFits(o, ${JSON.stringify(allowedKw(ov, method))}))` : '';
+  if (ov.varargs) return `m >= 1 && (m === 1 && isIntList(p[0]) || isIntVarargs(p, m))${kw}`;
   const parts = [
-    ov.minPositional === ov.positional.length ? `n === ${ov.minPositional}` : `n >= ${ov.minPositional} && n <= ${ov.positional.length}`,
+    ov.minPositional === ov.positional.length ? `m === ${ov.minPositional}` : `m >= ${ov.minPositional} && m <= ${ov.positional.length}`,
   ];
   ov.positional.forEach((arg, i) => {
-    const c = argCheck(arg, `a[${i}]`, numbers);
-    parts.push(i < ov.minPositional ? c : `(n <= ${i} || a[${i}] === undefined || ${c})`);
+    const c = argCheck(arg, `p[${i}]`, numbers);
+    parts.push(i < ov.minPositional ? c : `(m <= ${i} || p[${i}] === undefined || ${c})`);
   });
   return parts.join(' && ') + kw;
 }
 
-/**
- * With several overloads, a `str` argument given as a keyword must be a string for this overload to match
- * (`torch.conv2d(x, w, { padding: 'same' })` selects conv2d.padding, not conv2d's int-list padding), as
- * PyTorch's parser checks keyword types when it picks a signature.
- */
-function strKwChecks(ov: Overload, numbers: boolean): string {
-  // str arguments, and the int lists a str overload stands beside (conv1d's and conv2d's padding).
-  const isStr = (a: Argument): boolean => {
-    const t = a.type instanceof OptionalType ? a.type.elem : a.type;
-    return t.kind === 'StringType' || (a.name === 'padding' && fixedIntList(a) !== null);
-  };
-  const parts: string[] = [];
-  ov.positional.forEach((a, i) => {
-    if (isStr(a)) parts.push(` && (o === undefined || o.${a.name} === undefined || n > ${i} || ${argCheck(a, `o.${a.name}`, numbers)})`);
-  });
-  for (const a of ov.kwOnly)
-    if (isStr(a)) parts.push(` && (o === undefined || o.${a.name} === undefined || ${argCheck(a, `o.${a.name}`, numbers)})`);
-  return parts.join('');
+/** The name a positional parameter goes by as a keyword: a function's `self` is Python's `input`. */
+export function kwName(a: Argument, method: boolean): string {
+  return a.name === 'self' && !method ? 'input' : a.name;
+}
+
+/** The keyword names of an overload's positional parameters, in order (`self` is never a method's keyword). */
+export function positionalKw(ov: Overload, method: boolean): string[] {
+  return ov.positional.map((a) => kwName(a, method));
 }
 
 /** The keyword names an overload accepts. */
-export function allowedKw(ov: Overload): string[] {
-  const allowed = [...ov.positional.map((a) => a.name), ...ov.kwOnly.map((a) => a.name)].filter((a) => a !== 'self');
+export function allowedKw(ov: Overload, method: boolean): string[] {
+  const allowed = [...positionalKw(ov, method), ...ov.kwOnly.map((a) => a.name)].filter((a) => a !== 'self');
   if (ov.out) allowed.push('out');
   if (ov.tensorOptions) allowed.push('requires_grad');
   return allowed;

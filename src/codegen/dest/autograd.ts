@@ -68,6 +68,29 @@ function tensorKind(a: Argument): TensorArgKind {
  */
 const MANUAL_NODE_NAMES: Readonly<Record<string, { className: string; printed: string }>> = {
   copy_: { className: 'CopyBackwards', printed: 'torch::autograd::CopyBackwards' },
+  // index_put_ and index_put print one name (Note [Node numbers as PyTorch's]); two classes need two identifiers.
+  index_put: { className: 'IndexPutBackward0Functional', printed: 'IndexPutBackward0' },
+};
+
+// Note [Node numbers as PyTorch's]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// torchgen numbers the nodes of one base name in the order of PyTorch's derivatives.yaml (`PowBackward0` is
+// pow.Tensor_Scalar, `PowBackward1` pow.Tensor_Tensor), and users see those names in `grad_fn`. aten-ts's
+// derivatives.yaml keeps its own order and lacks some of PyTorch's overloads (div.Scalar is DivBackward1, so
+// div.Tensor_mode is DivBackward2; index_put_ and index_put share IndexPutBackward0, PyTorch deriving the
+// in-place one from `_index_put_impl_`: MANUAL_NODE_NAMES prints it), so where the file order would give
+// another number PyTorch's is listed here; the others keep counting after the largest number used.
+const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
+  'pow.Tensor_Scalar': 0,
+  'pow.Tensor_Tensor': 1,
+  'pow.Scalar': 2,
+  'div.Tensor_mode': 2,
+  'remainder.Scalar': 0,
+  'remainder.Tensor': 1,
+  'fmod.Scalar': 0,
+  'fmod.Tensor': 1,
+  'clamp.Tensor': 0,
+  clamp: 1,
 };
 
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */
@@ -447,8 +470,9 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     const nf = nfByOpName.get(info.opName) as NativeFunction;
     const base = nodeBaseName(nf.func.name.replace(/_$/, ''));
     const manual = MANUAL_NODE_NAMES[info.opName];
-    const n = manual === undefined ? (counters.get(base) ?? 0) : 0;
-    if (manual === undefined) counters.set(base, n + 1);
+    // See Note [Node numbers as PyTorch's].
+    const n = manual === undefined ? (PYTORCH_NODE_NUMBERS[info.opName] ?? counters.get(base) ?? 0) : 0;
+    if (manual === undefined) counters.set(base, Math.max(counters.get(base) ?? 0, n + 1));
     const a = analyse(info, nf, manual?.className ?? `${base}${n}`);
     analysed.set(info.opName, a);
     for (const h of a.helpers) helpers.add(h);

@@ -21,29 +21,30 @@ import {
   tsSignatures,
   conditionExpr,
   allowedKw,
+  positionalKw,
 } from '../api/python.js';
 
 /** The body that parses the rest of the arguments and calls the operator. */
 function bodyLines(b: Binding, ov: Overload, method: boolean, numbers: boolean, indent: string): string[] {
   const L: string[] = [];
-  const allowed = allowedKw(ov);
-  const posNames = ov.positional.map((a) => a.name);
+  const allowed = allowedKw(ov, method);
+  const posNames = positionalKw(ov, method);
   const vars = new Map<string, string>();
   if (method) vars.set('self', 'this');
   ov.positional.forEach((arg, i) => {
     const v = `v${i}`;
     vars.set(arg.name, v);
     if (ov.varargs) {
-      L.push(`const ${v} = n === 1 && Array.isArray(a[0]) ? toIntList(a[0]) : (a.slice(0, n) as number[]);`);
+      L.push(`const ${v} = m === 1 && Array.isArray(p[0]) ? toIntList(p[0]) : (p.slice(0, m) as number[]);`);
       return;
     }
-    const conv = argConvert(arg, `a[${i}]`, numbers);
+    const conv = argConvert(arg, `p[${i}]`, numbers);
     if (i < ov.minPositional) {
       L.push(`const ${v}: ${handleType(arg.type)} = ${conv};`);
       return;
     }
     L.push(`let ${v}: ${handleType(arg.type)};`);
-    L.push(`if (n > ${i} && a[${i}] !== undefined) ${v} = ${conv};`);
+    L.push(`if (m > ${i} && p[${i}] !== undefined) ${v} = ${conv};`);
     kwLines(b, ov, arg, v, 'else ', L);
   });
   ov.kwOnly.forEach((arg, i) => {
@@ -104,15 +105,26 @@ function implLines(b: Binding, method: boolean): string[] {
   L.push('  let n = a.length;');
   L.push('  while (n > 0 && a[n - 1] === undefined) n--;');
   L.push('  let o: Kw | undefined;');
-  L.push('  if (n > 0 && isKw(a[n - 1])) o = a[--n] as Kw;');
+  // Keys in snake_case (Note [Option keys] in src/c10/Kwargs.ts).
+  L.push(`  if (n > 0 && isKw(a[n - 1])) o = normalizeKw(${JSON.stringify(b.name)}, a[--n] as Kw);`);
   const passes = [false];
   if (b.overloads.some((ov) => ov.numbersAsTensors)) passes.push(true);
   for (const numbers of passes) {
     for (const ov of b.overloads) {
       if (numbers && !ov.numbersAsTensors) continue;
       L.push(`  // ${ov.nf.opName}${ov.out ? ` (out=: ${ov.out.opName})` : ''}${numbers ? ', numbers as tensors' : ''}`);
-      L.push(`  if (${conditionExpr(ov, numbers, b.overloads.length > 1)}) {`);
-      L.push(...bodyLines(b, ov, method, numbers, '    '));
+      // Positional parameters given by keyword (Note [Every argument by keyword] in api/python.ts).
+      const P = ov.positional.length;
+      if (P === 0) {
+        L.push('  {', '    const m = n;');
+      } else {
+        L.push('  {');
+        L.push(`    const p = o === undefined || n >= ${P} ? a : kwPositional(a, n, o, ${JSON.stringify(positionalKw(ov, method))});`);
+        L.push('    const m = p === a ? n : p.length;');
+      }
+      L.push(`    if (${conditionExpr(ov, numbers, b.overloads.length > 1, method)}) {`);
+      L.push(...bodyLines(b, ov, method, numbers, '      '));
+      L.push('    }');
       L.push('  }');
     }
   }
@@ -184,6 +196,7 @@ function sigsName(b: Binding): string {
 
 const RUNTIME_NAMES = [
   'checkKw',
+  'kwPositional',
   'isBool',
   'isDevice',
   'isDtype',
@@ -195,6 +208,7 @@ const RUNTIME_NAMES = [
   'isOptionalTensorList',
   'toOptionalTensorList',
   'isKw',
+  'normalizeKw',
   'kwFits',
   'toIntListN',
   'checkOutTuple',
@@ -207,6 +221,7 @@ const RUNTIME_NAMES = [
   'toDevice',
   'toDtype',
   'toIntList',
+  'toReduction',
   'badCall',
   'checkNoKw',
   'isTensorList',

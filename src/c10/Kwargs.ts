@@ -1,0 +1,92 @@
+// The options object: how a PyTorch keyword argument is spelled in aten-ts. The one home of the option-key
+// rule (Note [Option keys]) for every floor that takes options: the generated front end and the hand-written
+// functions through src/api/python_arg_parser.ts (which re-exports these), the autograd API
+// (`backward`, `grad`) and Tensor's hand-written methods. Mirrors the keyword half of
+// torch/csrc/utils/python_arg_parser.cpp (FunctionSignature::parse's unexpected/multiple-values checks).
+// Browser-safe.
+
+/** The trailing options object of a call: keyword arguments by name. */
+export type Kw = Record<string, unknown>;
+
+// Note [Option keys]
+// ~~~~~~~~~~~~~~~~~~
+// An options object holds Python's keyword arguments. Its keys are PyTorch's names, snake_case as PyTorch
+// spells them (`keepdim`, `requires_grad`, `retain_graph`, `memory_format`, `kernel_size`); the camelCase
+// spelling of a snake_case name (`requiresGrad`, `retainGraph`, `memoryFormat`, `kernelSize`) is accepted
+// everywhere too and means the same key, because JavaScript code tends to be written that way. Both spellings
+// of one key in one object is PyTorch's "got multiple values for argument" error. A key that names no
+// argument is PyTorch's "got an unexpected keyword argument" error, with the key as it was typed; a value of
+// `undefined` counts as absent (as if the key were not there). `normalizeKw` turns camelCase keys into
+// snake_case and is the only place that knows the rule; every function with options calls it (the generated
+// ones once per call with an options object, the others through `parseKw`).
+
+const CAMEL = /[A-Z]/;
+/** The spelling a key had before normalizeKw, for messages: normalized object → snake name → typed name. */
+const TYPED = new WeakMap<Kw, Map<string, string>>();
+
+/** `requiresGrad` → `requires_grad`; a snake_case or one-word key is returned as it is. */
+export function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * The options object with every camelCase key in its snake_case spelling (Note [Option keys]); `o` itself
+ * when it has none (the common case costs one scan of the keys). `name` is the function's Python name for
+ * the "multiple values" message.
+ */
+export function normalizeKw(name: string, o: Kw): Kw {
+  let camel = false;
+  for (const k in o) {
+    if (CAMEL.test(k)) {
+      camel = true;
+      break;
+    }
+  }
+  if (!camel) return o;
+  const out: Kw = {};
+  const typed = new Map<string, string>();
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v === undefined) continue;
+    const s = CAMEL.test(k) ? snakeCase(k) : k;
+    if (out[s] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${s}'`);
+    out[s] = v;
+    if (s !== k) typed.set(s, k);
+  }
+  TYPED.set(out, typed);
+  return out;
+}
+
+/** The key as the caller typed it (`requiresGrad` for a normalized `requires_grad`). */
+export function typedKey(o: Kw, key: string): string {
+  return TYPED.get(o)?.get(key) ?? key;
+}
+
+/** PyTorch's text for a keyword nothing takes: `softmax() got an unexpected keyword argument 'dims'`. */
+export function unexpectedKw(name: string, o: Kw, key: string): never {
+  throw new TypeError(`${name}() got an unexpected keyword argument '${typedKey(o, key)}'`);
+}
+
+/** True for a plain object given as the trailing options object (never a Tensor, Device, array, ...). */
+export function isKw(v: unknown): v is Kw {
+  return typeof v === 'object' && v !== null && (v.constructor === Object || Object.getPrototypeOf(v) === null);
+}
+
+/**
+ * The options object of a hand-written function (`torch.tensor`, `x.backward`, `torch.autograd.grad`, ...):
+ * normalized (Note [Option keys]) and checked against the keys the function takes. `undefined` and `null`
+ * give an empty object; anything but a plain object is a TypeError naming what was given.
+ */
+export function parseKw(name: string, o: unknown, allowed: readonly string[]): Kw {
+  if (o === undefined || o === null) return {};
+  if (!isKw(o)) throw new TypeError(`${name}(): expected an options object as the last argument, got ${describe(o)}`);
+  const k = normalizeKw(name, o);
+  for (const key of Object.keys(k)) if (k[key] !== undefined && !allowed.includes(key)) unexpectedKw(name, k, key);
+  return k;
+}
+
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return (v as object).constructor?.name ?? 'an object';
+  return typeof v;
+}
