@@ -57,7 +57,9 @@ export function startProfile(): { stop(print: (line: string) => void): void } {
       print(`${'operator family'.padEnd(34)}${'calls'.padStart(10)}${'top-level ms'.padStart(14)}${'share'.padStart(8)}`);
       const sorted = [...rows.entries()].sort((x, y) => y[1].ms - x[1].ms || y[1].calls - x[1].calls);
       for (const [name, r] of sorted.slice(0, 25)) {
-        print(`${name.padEnd(34)}${String(r.calls).padStart(10)}${r.ms.toFixed(1).padStart(14)}${((100 * r.ms) / total).toFixed(1).padStart(7)}%`);
+        print(
+          `${name.padEnd(34)}${String(r.calls).padStart(10)}${r.ms.toFixed(1).padStart(14)}${((100 * r.ms) / total).toFixed(1).padStart(7)}%`,
+        );
       }
       if (sorted.length > 25) print(`… ${sorted.length - 25} more families`);
       const dispatchMs = allCalls * perCall;

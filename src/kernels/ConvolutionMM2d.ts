@@ -21,7 +21,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 import type { Im2colKernel } from '../wasm/kernels.js';
-import * as ref from '../wasm/reference.js';
+import * as ref from '../wasm/referenceIm2col.js';
 import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 /** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */

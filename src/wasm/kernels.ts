@@ -4,6 +4,7 @@
 
 import type { WasmMemory } from './memory.js';
 import * as ref from './reference.js';
+import * as refIm2col from './referenceIm2col.js';
 
 const fround = Math.fround;
 const same = (v: number): number => v;
@@ -285,14 +286,14 @@ export function jsKernels(memory: WasmMemory): Kernels {
       const v = f64();
       ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
     },
-    f32_im2col: (x, cols, ...g) => ref.im2col(f32(), x >>> 2, f32(), cols >>> 2, ...g),
-    f64_im2col: (x, cols, ...g) => ref.im2col(f64(), x >>> 3, f64(), cols >>> 3, ...g),
-    f32_col2im: (cols, x, ...g) => ref.col2im(f32(), cols >>> 2, f32(), x >>> 2, ...g),
-    f64_col2im: (cols, x, ...g) => ref.col2im(f64(), cols >>> 3, f64(), x >>> 3, ...g),
+    f32_im2col: (x, cols, ...g) => refIm2col.im2col(f32(), x >>> 2, f32(), cols >>> 2, ...g),
+    f64_im2col: (x, cols, ...g) => refIm2col.im2col(f64(), x >>> 3, f64(), cols >>> 3, ...g),
+    f32_col2im: (cols, x, ...g) => refIm2col.col2im(f32(), cols >>> 2, f32(), x >>> 2, ...g),
+    f64_col2im: (cols, x, ...g) => refIm2col.col2im(f64(), cols >>> 3, f64(), x >>> 3, ...g),
     f32_depthwise: (mode, x, wt, out, c, mult, ...g) =>
-      ref.depthwise(fround, mode, f32(), x >>> 2, f32(), wt >>> 2, f32(), out >>> 2, c, mult, ...g),
+      refIm2col.depthwise(fround, mode, f32(), x >>> 2, f32(), wt >>> 2, f32(), out >>> 2, c, mult, ...g),
     f64_depthwise: (mode, x, wt, out, c, mult, ...g) =>
-      ref.depthwise(same, mode, f64(), x >>> 3, f64(), wt >>> 3, f64(), out >>> 3, c, mult, ...g),
+      refIm2col.depthwise(same, mode, f64(), x >>> 3, f64(), wt >>> 3, f64(), out >>> 3, c, mult, ...g),
     f32_vrelu_backward: (n, g, r, y) => {
       const v = f32();
       ref.vrelu_backward(n, v, g >>> 2, v, r >>> 2, v, y >>> 2);

@@ -1,0 +1,100 @@
+// The JS twins of assembly/im2col.ts (convolution's unfolding, its adjoint and the depthwise loops): the same
+// arithmetic in the same order as the WebAssembly kernels, so the tests compare bits (see reference.ts).
+
+type Floats = Float32Array | Float64Array;
+
+/** Output columns [j0, j1) whose input column j·sw + dx lies in [0, w). */
+function columnRange(dx: number, w: number, ow: number, sw: number): [number, number] {
+  const j0 = dx >= 0 ? 0 : Math.min(ow, Math.floor((-dx + sw - 1) / sw));
+  const j1 = Math.max(j0, w - 1 - dx < 0 ? 0 : Math.min(ow, Math.floor((w - 1 - dx) / sw) + 1));
+  return [j0, j1];
+}
+
+/** f32_im2col / f64_im2col: x and cols as arrays and element indices. */
+// prettier-ignore
+export function im2col(xv: Floats, x: number, cv: Floats, cols: number, cg: number, h: number, w: number, kh: number, kw: number, oh: number, ow: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+  let r = cols;
+  for (let ic = 0; ic < cg; ic++) {
+    const plane = x + ic * h * w;
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const dx = q * dw - pw;
+        const [j0, j1] = columnRange(dx, w, ow, sw);
+        for (let i = 0; i < oh; i++) {
+          const y = i * sh - ph + p * dh;
+          const row = r + i * ow;
+          if (y < 0 || y >= h) {
+            cv.fill(0, row, row + ow);
+            continue;
+          }
+          const src = plane + y * w + dx;
+          if (j0 > 0) cv.fill(0, row, row + j0);
+          if (sw === 1) cv.set(xv.subarray(src + j0, src + j1), row + j0);
+          else for (let j = j0; j < j1; j++) cv[row + j] = xv[src + j * sw] as number;
+          if (j1 < ow) cv.fill(0, row + j1, row + ow);
+        }
+        r += oh * ow;
+      }
+    }
+  }
+}
+
+/** f32_col2im / f64_col2im: cols and x as arrays and element indices. */
+// prettier-ignore
+export function col2im(cv: Floats, cols: number, xv: Floats, x: number, cg: number, h: number, w: number, kh: number, kw: number, oh: number, ow: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+  let r = cols;
+  for (let ic = 0; ic < cg; ic++) {
+    const plane = x + ic * h * w;
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const dx = q * dw - pw;
+        const [j0, j1] = columnRange(dx, w, ow, sw);
+        for (let i = 0; i < oh; i++) {
+          const y = i * sh - ph + p * dh;
+          if (y < 0 || y >= h) continue;
+          const row = r + i * ow;
+          const dst = plane + y * w + dx;
+          for (let j = j0; j < j1; j++) xv[dst + j * sw] = (xv[dst + j * sw] as number) + (cv[row + j] as number);
+        }
+        r += oh * ow;
+      }
+    }
+  }
+}
+
+/**
+ * f32_depthwise / f64_depthwise, each operand as an array and an element index; `round` is Math.fround for float32 (each product and sum
+ * rounded as the WASM f32 arithmetic does) and the identity for float64.
+ */
+// prettier-ignore
+export function depthwise(round: (v: number) => number, mode: number, xv: Floats, x: number, wv: Floats, wt: number, ov: Floats, out: number, c: number, mult: number, h: number, w: number, kh: number, kw: number, oh: number, ow: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+  const o = c * mult;
+  for (let oc = 0; oc < o; oc++) {
+    const plane = x + Math.floor(oc / mult) * h * w;
+    const outPlane = out + oc * oh * ow;
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++) {
+        const dx = q * dw - pw;
+        const [j0, j1] = columnRange(dx, w, ow, sw);
+        if (j0 >= j1) continue;
+        const wa = wt + (oc * kh + p) * kw + q;
+        const wk = wv[wa] as number;
+        for (let i = 0; i < oh; i++) {
+          const y = i * sh - ph + p * dh;
+          if (y < 0 || y >= h) continue;
+          const xs = plane + y * w + dx;
+          const os = outPlane + i * ow;
+          if (mode === 0) {
+            for (let j = j0; j < j1; j++) ov[os + j] = (ov[os + j] as number) + round(wk * (xv[xs + j * sw] as number));
+          } else if (mode === 1) {
+            for (let j = j0; j < j1; j++) xv[xs + j * sw] = (xv[xs + j * sw] as number) + round(wk * (ov[os + j] as number));
+          } else {
+            let s = 0;
+            for (let j = j0; j < j1; j++) s = round(s + round((ov[os + j] as number) * (xv[xs + j * sw] as number)));
+            wv[wa] = (wv[wa] as number) + s;
+          }
+        }
+      }
+    }
+  }
+}
