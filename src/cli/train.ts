@@ -206,3 +206,22 @@ export async function trainCommand(opts: TrainCommandOptions): Promise<void> {
     console.log(`saved the state_dict to ${opts.save} (torch.load(path, weights_only=True) reads it)`);
   }
 }
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/**
+ * Two loss curves as sparklines on one scale (means over 8 steps, lowest bar the lower of the two minima):
+ * how the README shows aten-ts following PyTorch.
+ */
+export function lossCurves(reference: number[], ours: number[], every = 8): [string, string] {
+  const means = (l: number[]): number[] =>
+    Array.from({ length: Math.ceil(l.length / every) }, (_, i) => {
+      const s = l.slice(i * every, (i + 1) * every);
+      return s.reduce((a, b) => a + b, 0) / s.length;
+    });
+  const [a, b] = [means(reference), means(ours)];
+  const lo = Math.min(...a, ...b);
+  const hi = Math.max(...a, ...b);
+  const bar = (v: number): string => BARS[Math.min(7, Math.floor(((v - lo) / (hi - lo || 1)) * 8))] ?? '';
+  return [a.map(bar).join(''), b.map(bar).join('')];
+}
