@@ -45,7 +45,5 @@ if (process.argv[2] === '--aten-child') {
   const t2 = run('PyTorch 2.13, 2 threads', python, ['bench/train_epoch.py', '2']);
   console.log('| system | epochs 1 / 2 / 3 (s) | images/s (best warm epoch) |\n|---|---:|---:|');
   console.log(rows.join('\n'));
-  console.log(
-    `\nratio (PyTorch images/s ÷ aten-ts images/s): 1 thread ${(t1 / a1).toFixed(2)}×, 2 threads ${(t2 / a2).toFixed(2)}×`,
-  );
+  console.log(`\nratio (PyTorch images/s ÷ aten-ts images/s): 1 thread ${(t1 / a1).toFixed(2)}×, 2 threads ${(t2 / a2).toFixed(2)}×`);
 }
