@@ -207,11 +207,11 @@ export async function trainCommand(opts: TrainCommandOptions): Promise<void> {
   }
 }
 
-const BARS = '▁▂▃▄▅▆▇█';
+export const BARS = '▁▂▃▄▅▆▇█';
 
 /**
- * Two loss curves as sparklines on one scale (means over 8 steps, lowest bar the lower of the two minima):
- * how the README shows aten-ts following PyTorch.
+ * Two loss curves as sparklines on the reference's scale (means over 8 steps; the reference's lowest mean is
+ * the lowest bar, its highest the highest): how the README shows aten-ts following PyTorch.
  */
 export function lossCurves(reference: number[], ours: number[], every = 8): [string, string] {
   const means = (l: number[]): number[] =>
@@ -220,8 +220,8 @@ export function lossCurves(reference: number[], ours: number[], every = 8): [str
       return s.reduce((a, b) => a + b, 0) / s.length;
     });
   const [a, b] = [means(reference), means(ours)];
-  const lo = Math.min(...a, ...b);
-  const hi = Math.max(...a, ...b);
-  const bar = (v: number): string => BARS[Math.min(7, Math.floor(((v - lo) / (hi - lo || 1)) * 8))] ?? '';
+  const lo = Math.min(...a);
+  const hi = Math.max(...a);
+  const bar = (v: number): string => BARS[Math.max(0, Math.min(7, Math.floor(((v - lo) / (hi - lo || 1)) * 8)))] ?? '';
   return [a.map(bar).join(''), b.map(bar).join('')];
 }
