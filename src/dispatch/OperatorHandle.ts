@@ -81,7 +81,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
     const idx = computeDispatchKeySet(ex);
     const ks = extractedKeySet();
     const kernel = entry.boxedTable[idx]!;
-    if (hooks.active) return observe('callBoxed', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
+    if (hooks.active) return observe('callBoxed', entry.operatorName, ks, () => kernel(this, ks, stack));
     kernel(this, ks, stack);
   }
 
@@ -89,7 +89,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   redispatchBoxed(ks: DispatchKeySet, stack: Stack): void {
     const kernel = this.entry.boxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
     if (hooks.active) {
-      return observe('redispatchBoxed', this.entry.operatorName, ks.highestPriorityTypeId(), () => kernel(this, ks, stack));
+      return observe('redispatchBoxed', this.entry.operatorName, ks, () => kernel(this, ks, stack));
     }
     kernel(this, ks, stack);
   }
@@ -152,10 +152,10 @@ function slowCall(entry: OperatorEntry, args: unknown[]): unknown {
   const idx = computeDispatchKeySet(entry.extractor);
   const ks = extractedKeySet();
   const kernel = entry.unboxedTable[idx]!;
-  return observe('call', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
+  return observe('call', entry.operatorName, ks, () => kernel(ks, ...args));
 }
 
 function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[]): unknown {
   const kernel = entry.unboxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
-  return observe('redispatch', entry.operatorName, ks.highestPriorityTypeId(), () => kernel(ks, ...args));
+  return observe('redispatch', entry.operatorName, ks, () => kernel(ks, ...args));
 }

@@ -2,6 +2,7 @@
 // on and off at run time. Neither costs anything on the fast path beyond one flag check when unused.
 
 import { dispatchKeyToString, type DispatchKey } from '../c10/DispatchKey.js';
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 
 /** What an observer sees around each call. */
 export interface DispatchEvent {
@@ -13,6 +14,8 @@ export interface DispatchEvent {
   readonly key: DispatchKey;
   /** Nesting depth: 0 for a top-level call. */
   readonly depth: number;
+  /** The key set the call dispatches with (its table index is `keySet.getDispatchTableIndexForDispatchKeySet()`). */
+  readonly keySet: DispatchKeySet;
 }
 
 export interface DispatchObserver {
@@ -71,8 +74,9 @@ export function addDispatchObserver(observer: DispatchObserver): () => void {
 }
 
 /** Runs `body` with tracing and observers around it (the slow path). */
-export function observe<T>(kind: DispatchEvent['kind'], op: string, key: DispatchKey, body: () => T): T {
-  const event: DispatchEvent = { kind, op, key, depth };
+export function observe<T>(kind: DispatchEvent['kind'], op: string, keySet: DispatchKeySet, body: () => T): T {
+  const key = keySet.highestPriorityTypeId();
+  const event: DispatchEvent = { kind, op, key, depth, keySet };
   if (traceEnabled) traceSink(`${' '.repeat(depth)}[${kind}] op=[${op}], key=[${dispatchKeyToString(key)}]`);
   for (const o of observers) o.onEnter?.(event);
   depth++;

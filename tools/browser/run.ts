@@ -10,8 +10,8 @@ import { transform } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { PageResults } from './page.js';
 
@@ -21,9 +21,10 @@ const PAGE_SOURCE = join(ROOT, 'tools/browser/page.ts');
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const TIMEOUT_MS = 120_000;
 
-class BrowserTestError extends Error {}
+export class BrowserTestError extends Error {}
 
-function findChromium(): string {
+/** The system Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS (also used by inspector/test/run.ts). */
+export function findChromium(): string {
   const fromEnv = process.env['ATEN_TS_CHROMIUM'];
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!existsSync(fromEnv)) throw new BrowserTestError(`ATEN_TS_CHROMIUM=${fromEnv}: no such file`);
@@ -166,14 +167,17 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    console.error(
-      `browser: FAILED: ${e instanceof BrowserTestError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
-    );
-    process.exitCode = 1;
-  },
-);
+// Run only as the entry point: inspector/test/run.ts imports findChromium from here.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      console.error(
+        `browser: FAILED: ${e instanceof BrowserTestError ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+      );
+      process.exitCode = 1;
+    },
+  );
+}
