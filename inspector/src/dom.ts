@@ -117,5 +117,5 @@ export function gridNavigation(table: HTMLTableElement, onFocusCell: (cell: HTML
 
 /** Formats microseconds from milliseconds. */
 export function micros(ms: number): string {
-  return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`;
+  return ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`;
 }

@@ -4,9 +4,11 @@
 
 import { Device, DeviceType } from '../../src/c10/Device.js';
 import { autogradDispatchKeysetWithADInplaceOrView, type DispatchKeySet } from '../../src/c10/DispatchKeySet.js';
+import { Dispatcher } from '../../src/dispatch/Dispatcher.js';
 import { tlsLocalDispatchKeySet } from '../../src/dispatch/LocalDispatchKeySet.js';
 import { keySetForDevice } from '../../src/tensor/TensorImpl.js';
 import * as torch from '../../src/torch.js';
+import { dispatchKeyToString } from '../../src/c10/DispatchKey.js';
 import { h, setChildren } from './dom.js';
 import { indexSteps, keySetBits } from './model.js';
 
@@ -58,6 +60,7 @@ export function keySetsPanel(): HTMLElement {
   );
   const grad = h('input', { type: 'checkbox', id: 'ks-requires-grad' });
   const inference = h('input', { type: 'checkbox', id: 'ks-inference' });
+  const op = h('input', { type: 'text', id: 'ks-op', value: 'aten::add.Tensor', spellcheck: 'false', autocomplete: 'off' });
   const out = h('div', { id: 'ks-output', 'aria-live': 'polite' });
   const controls = h(
     'form',
@@ -71,10 +74,14 @@ export function keySetsPanel(): HTMLElement {
     const id = (controls.querySelector('input[name="ks-device"]:checked') as HTMLInputElement | null)?.value ?? 'cpu';
     const device = DEVICES.find((d) => d.id === id) ?? DEVICES[0];
     const m = make({ device, requiresGrad: grad.checked, inference: inference.checked });
-    const callKs = m.tensorKs.or(m.included).minus(m.excluded);
-    setChildren(out, ...render(m, callKs, grad.checked));
+    const afterTls = m.tensorKs.or(m.included).minus(m.excluded);
+    const handle = Dispatcher.singleton().findOp(op.value.trim());
+    const mask = handle === null ? null : handle.entry.extractor.maskFor(afterTls);
+    const callKs = mask === null ? afterTls : afterTls.and(mask);
+    setChildren(out, ...render(m, afterTls, op.value.trim(), mask === null ? null : callKs, grad.checked));
   };
   controls.addEventListener('change', update);
+  op.addEventListener('input', update);
   update();
   return h(
     'section',
@@ -91,8 +98,10 @@ export function keySetsPanel(): HTMLElement {
   );
 }
 
-function render(m: Made, callKs: DispatchKeySet, requiresGrad: boolean): Node[] {
+function render(m: Made, afterTls: DispatchKeySet, opName: string, masked: DispatchKeySet | null, requiresGrad: boolean): Node[] {
+  const callKs = masked ?? afterTls;
   const s = indexSteps(callKs);
+  const dropped = [...afterTls].filter((k) => !callKs.has(k));
   const row = (label: string, id: string, value: string): Node[] => [h('dt', {}, label), h('dd', { id }, value)];
   const sets = h(
     'dl',
@@ -101,7 +110,14 @@ function render(m: Made, callKs: DispatchKeySet, requiresGrad: boolean): Node[] 
     ...row('tensor key set', 'ks-tensor', String(m.tensorKs)),
     ...row('TLS included', 'ks-included', String(m.included)),
     ...row('TLS excluded', 'ks-excluded', String(m.excluded)),
-    ...row('dispatch key set = (tensor ∪ included) − excluded', 'ks-call', `${String(callKs)}  raw ${s.rawHex}`),
+    ...row('(tensor ∪ included) − excluded', 'ks-after-tls', String(afterTls)),
+    ...(masked === null
+      ? row(`∩ ${opName}'s non-fallthrough mask`, 'ks-call', `unknown operator ${JSON.stringify(opName)}: no mask applied`)
+      : row(
+          `dispatch key set = that ∩ ${opName}'s non-fallthrough mask`,
+          'ks-call',
+          `${String(callKs)}  raw ${s.rawHex}${dropped.length > 0 ? `  (fallthrough keys dropped: ${dropped.map((k) => dispatchKeyToString(k)).join(', ')})` : ''}`,
+        )),
   );
   const notes: Node[] = [];
   if (m.note !== '') notes.push(h('p', { class: 'note' }, m.note));
