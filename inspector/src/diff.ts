@@ -37,7 +37,7 @@ export function diffPanel(onRegistryChange: () => void): HTMLElement {
       : h(
           'table',
           { id: 'diff-changes', class: 'data', 'data-count': changes.length },
-          h('caption', {}, `${changes.length} slots changed`),
+          h('caption', {}, `${changes.length} ${changes.length === 1 ? 'slot' : 'slots'} changed`),
           h('thead', {}, h('tr', {}, ...['slot', 'index', 'before', 'after'].map((t) => h('th', { scope: 'col' }, t)))),
           h(
             'tbody',
@@ -84,7 +84,7 @@ export function diffPanel(onRegistryChange: () => void): HTMLElement {
       loaded.set(selected.id, { lib: selected.load(), before });
       onRegistryChange();
       const n = diffSlots(before, snapshot(selected.op)).length;
-      update(`Loaded “${selected.title}”: ${n} slots of ${selected.op} changed.`);
+      update(`Loaded “${selected.title}”: ${n} ${n === 1 ? 'slot' : 'slots'} of ${selected.op} changed.`);
       unload.focus();
     } catch (e) {
       fail(e);

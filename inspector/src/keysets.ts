@@ -67,6 +67,13 @@ export function keySetsPanel(): HTMLElement {
     { class: 'controls', 'aria-label': 'Tensor kind' },
     h('fieldset', {}, h('legend', {}, 'Device'), ...radios),
     h('fieldset', {}, h('legend', {}, 'Mode'), h('label', {}, grad, ' requires grad'), h('label', {}, inference, ' inference mode')),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Operator (for its fallthrough mask)'),
+      h('label', { for: 'ks-op', class: 'sr-only' }, 'Operator'),
+      op,
+    ),
   );
   controls.addEventListener('submit', (e) => e.preventDefault());
 

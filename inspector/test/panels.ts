@@ -146,6 +146,19 @@ export async function keySetsChecks(c: Checks, page: Page): Promise<void> {
       return `${dispatchKeyToString(k.key)} at slot ${offset} + ${backend} = ${index}`;
     });
   }
+  await c.check("the operator's fallthrough mask: BackendSelect survives for aten::empty.memory_format only", async () => {
+    const empty = 'aten::empty.memory_format';
+    expect(Dispatcher.singleton().findOp(empty)!.hasKernelForDispatchKey(DispatchKey.BackendSelect), `${empty} has a BackendSelect kernel`);
+    await page.check('#ks-device-cpu');
+    await page.setChecked('#ks-requires-grad', false);
+    await page.setChecked('#ks-inference', true);
+    expect((await text(page, '#ks-after-tls')).includes('BackendSelect'), 'BackendSelect comes from the TLS included set');
+    expectEqual(await text(page, '#ks-key'), 'CPU', `${ADD}: BackendSelect is a fallthrough, masked out`);
+    await page.fill('#ks-op', empty);
+    expectEqual(await text(page, '#ks-key'), 'BackendSelect', `${empty}: its BackendSelect kernel is chosen`);
+    expectEqual(Number(await text(page, '#ks-index')), getDispatchTableIndexForDispatchKey(DispatchKey.BackendSelect), 'table index');
+    await page.fill('#ks-op', ADD);
+  });
   await page.check('#ks-device-cpu');
   await page.setChecked('#ks-requires-grad', false);
   await page.setChecked('#ks-inference', false);
