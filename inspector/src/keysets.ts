@@ -205,5 +205,5 @@ function render(m: Made, afterTls: DispatchKeySet, opName: string, masked: Dispa
       ` (getDispatchTableIndexForDispatchKeySet() = ${s.libraryIndex}${s.libraryIndex === s.index ? ', agrees' : ', DISAGREES'})`,
     ),
   );
-  return [sets, ...notes, table, h('h3', {}, 'Dispatch-table index, step by step'), steps];
+  return [sets, ...notes, h('h3', {}, 'Dispatch-table index, step by step'), steps, table];
 }
