@@ -1,4 +1,7 @@
 // aten-ts public API. Explicit exports only; see each folder's README for its model.
+// Importing the package starts it up (Note [Start-up] in src/api/torch.ts): a bare import, so a bundler that
+// keeps this entry keeps the start-up too, whatever the user imports (package.json's sideEffects lists both).
+import './api/torch.js';
 export {
   BackendComponent,
   Device,

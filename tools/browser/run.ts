@@ -8,7 +8,8 @@
 // does). Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS that exists.
 
 import { transform } from 'esbuild';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { PageResults } from './page.js';
 import { runScenarios } from './scenarios.js';
+import { bundleUser, scratchProject } from '../package/userBundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUNDLE = join(ROOT, 'dist/bundle/index.js');
@@ -60,11 +62,36 @@ const testPage = (isolated: boolean, expected: string): string => `<!doctype htm
 </html>
 `;
 
+// The user page: a user's program (`import { torch } from 'aten-ts'; console.log(...)`), bundled by esbuild
+// for the browser (tools/package/userBundle.ts), must print what the same bundle prints in Node.
+const userPage = (expected: string): string => `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>aten-ts user bundle</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <script type="module">
+      const lines = [];
+      const log = console.log;
+      console.log = (...args) => { lines.push(args.join(' ')); log(...args); };
+      await import('/user.js');
+      console.log = log;
+      const want = ${expected};
+      const ok = lines.join('\\n') === want;
+      const message = ok ? 'prints ' + JSON.stringify(want) + ' as in Node' : 'printed ' + JSON.stringify(lines.join('\\n')) + ', Node ' + JSON.stringify(want);
+      globalThis.__results = { checks: [{ name: "user bundle: esbuild bundle of import { torch } from 'aten-ts'", ok, message }], userAgent: navigator.userAgent };
+    </script>
+  </body>
+</html>
+`;
+
 /**
  * Serves the test page, the bundle and the transpiled checks (tools/browser/<name>.ts as /tools/browser/<name>.js);
  * `?isolated=1` adds COOP/COEP to the page. `expected` is the scenarios' output in Node, as JSON.
  */
-async function startServer(expected: string): Promise<{ server: Server; origin: string }> {
+async function startServer(expected: string, user: { bundle: string; printed: string }): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(BUNDLE, 'utf8');
   const modules = new Map<string, string>();
   for (const name of readdirSync(PAGE_DIR).filter((f) => f.endsWith('.ts') && f !== 'run.ts')) {
@@ -84,6 +111,10 @@ async function startServer(expected: string): Promise<{ server: Server; origin: 
         ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
         : {};
       send(200, 'text/html; charset=utf-8', testPage(isolated, expected), headers);
+    } else if (url.pathname === '/user') {
+      send(200, 'text/html; charset=utf-8', userPage(JSON.stringify(user.printed)));
+    } else if (url.pathname === '/user.js') {
+      send(200, 'text/javascript; charset=utf-8', user.bundle);
     } else if (url.pathname === '/dist/bundle/index.js') {
       send(200, 'text/javascript; charset=utf-8', bundle);
     } else if (modules.has(url.pathname)) {
@@ -154,7 +185,18 @@ async function main(): Promise<number> {
     if (threw !== undefined) throw new BrowserTestError(`scenario ${name} failed in Node: ${threw}`);
     console.log(`  ${name}: ${lines.length} lines`);
   }
-  const { server, origin } = await startServer(JSON.stringify(expected).replace(/</g, '\\u003c'));
+  // A user's program bundled for the browser; what it prints in Node is what it must print in the page.
+  const userDir = scratchProject();
+  let user: { bundle: string; printed: string };
+  try {
+    const out = join(userDir, 'user.browser.mjs');
+    bundleUser(userDir, 'user.mjs', out, 'browser', true);
+    user = { bundle: readFileSync(out, 'utf8'), printed: execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim() };
+  } finally {
+    rmSync(userDir, { recursive: true, force: true });
+  }
+  console.log(`browser: user bundle prints ${JSON.stringify(user.printed)} in Node`);
+  const { server, origin } = await startServer(JSON.stringify(expected).replace(/</g, '\\u003c'), user);
   let browser: Browser | null = null;
   let passed = 0;
   let failed = 0;
@@ -162,10 +204,14 @@ async function main(): Promise<number> {
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
     const version = browser.version();
     console.log(`browser: chromium ${version} (${executablePath}), serving ${origin}`);
-    for (const isolated of [false, true]) {
-      const label = isolated ? 'cross-origin isolated' : 'not isolated';
+    const pages = [
+      { label: 'not isolated', path: '/' },
+      { label: 'cross-origin isolated', path: '/?isolated=1' },
+      { label: 'user bundle', path: '/user' },
+    ];
+    for (const { label, path } of pages) {
       console.log(`browser: page ${label}`);
-      const { results, errors } = await runPage(browser, `${origin}/${isolated ? '?isolated=1' : ''}`);
+      const { results, errors } = await runPage(browser, `${origin}${path}`);
       for (const c of results?.checks ?? []) {
         if (c.ok) passed++;
         else failed++;
