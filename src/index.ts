@@ -31,6 +31,7 @@ export {
   setDispatchTraceSink,
 } from './dispatch/index.js';
 // The `torch` namespace with its libraries (src/torch.ts); src/api/index.ts exports the core one.
+/** The `torch` namespace: tensor functions, dtypes, autograd, `nn`, `optim`, `utils`, `save`/`load`, as `import torch`. */
 export * as torch from './torch.js';
 export { safetensors } from './serialization/index.js';
 export { Tensor } from './tensor/Tensor.js';
@@ -46,6 +47,9 @@ export {
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
+/** `torch.nn`: modules, `Parameter`, `functional` and `init` (also as `torch.nn`). */
 export * as nn from './nn/index.js';
+/** `torch.optim`: optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and `lr_scheduler` (also as `torch.optim`). */
 export * as optim from './optim/index.js';
+/** `torch.utils`: `utils.data` with datasets, samplers and the DataLoader (also as `torch.utils`). */
 export * as utils from './utils/index.js';
