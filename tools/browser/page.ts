@@ -192,6 +192,16 @@ function scenarioChecks(aten: Aten, options: PageOptions, check: Check): void {
       return `${lines.length} lines equal, the last ${JSON.stringify(lines[lines.length - 1])}`;
     });
   }
+  check('scenario: training step: the loss decreases at every SGD step in the page', () => {
+    const lines = Object.entries(got).find(([name]) => name.startsWith('training step'))?.[1] ?? [];
+    const losses = lines.filter((l) => l.startsWith('step ')).map((l) => Number(l.split('loss ')[1]));
+    assert(losses.length >= 2, `losses ${JSON.stringify(losses)}`);
+    assert(
+      losses.every((l, i) => i === 0 || l < (losses[i - 1] as number)),
+      `losses ${losses.join(', ')}`,
+    );
+    return `losses ${losses.map((l) => l.toFixed(4)).join(' > ')}`;
+  });
 }
 
 /** Runs every check; never throws (a throwing check is a failed check). */
