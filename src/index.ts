@@ -1,4 +1,7 @@
 // aten-ts public API. Explicit exports only; see each folder's README for its model.
+// Importing the package starts it up (Note [Start-up] in src/api/torch.ts): a bare import, so a bundler that
+// keeps this entry keeps the start-up too, whatever the user imports (package.json's sideEffects lists both).
+import './api/torch.js';
 export {
   BackendComponent,
   Device,
@@ -28,6 +31,7 @@ export {
   setDispatchTraceSink,
 } from './dispatch/index.js';
 // The `torch` namespace with its libraries (src/torch.ts); src/api/index.ts exports the core one.
+/** The `torch` namespace: tensor functions, dtypes, autograd, `nn`, `optim`, `utils`, `save`/`load`, as `import torch`. */
 export * as torch from './torch.js';
 export { safetensors } from './serialization/index.js';
 export { Tensor } from './tensor/Tensor.js';
@@ -43,6 +47,9 @@ export {
   type WasmMemoryOptions,
 } from './wasm/index.js';
 export type { TensorOptions } from './api/torch.js';
+/** `torch.nn`: modules, `Parameter`, `functional` and `init` (also as `torch.nn`). */
 export * as nn from './nn/index.js';
+/** `torch.optim`: optimizers (SGD, Adam, AdamW, RMSprop, Adagrad) and `lr_scheduler` (also as `torch.optim`). */
 export * as optim from './optim/index.js';
+/** `torch.utils`: `utils.data` with datasets, samplers and the DataLoader (also as `torch.utils`). */
 export * as utils from './utils/index.js';

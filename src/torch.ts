@@ -4,6 +4,9 @@
 // so src/api stays below them.
 export * from './api/torch.js';
 export { load, save, type LoadOptions } from './serialization/index.js';
+/** `torch.nn`: modules, `Parameter`, `functional` and `init`. */
 export * as nn from './nn/index.js';
+/** `torch.optim`: optimizers and learning-rate schedulers. */
 export * as optim from './optim/index.js';
+/** `torch.utils`: `utils.data` (datasets, samplers, DataLoader). */
 export * as utils from './utils/index.js';

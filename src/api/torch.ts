@@ -454,22 +454,39 @@ export { getDefaultDtype, setDefaultDtype };
 export { getNumThreads, setNumThreads };
 
 // dtype constants, as torch.float32 etc.
+/** The dtype `torch.bool`. */
 export const bool = ScalarType.Bool;
+/** The dtype `torch.uint8` (Byte). */
 export const uint8 = ScalarType.Byte;
+/** The dtype `torch.int8` (Char). */
 export const int8 = ScalarType.Char;
+/** The dtype `torch.int16` (Short). */
 export const int16 = ScalarType.Short;
+/** The dtype `torch.int32` (Int). */
 export const int32 = ScalarType.Int;
+/** The dtype `torch.int64` (Long). */
 export const int64 = ScalarType.Long;
+/** The dtype `torch.float16` (Half). */
 export const float16 = ScalarType.Half;
+/** The dtype `torch.bfloat16`. */
 export const bfloat16 = ScalarType.BFloat16;
+/** The dtype `torch.float32` (Float). */
 export const float32 = ScalarType.Float;
+/** The dtype `torch.float64` (Double). */
 export const float64 = ScalarType.Double;
+/** The dtype `torch.complex64` (ComplexFloat). */
 export const complex64 = ScalarType.ComplexFloat;
+/** The dtype `torch.complex128` (ComplexDouble). */
 export const complex128 = ScalarType.ComplexDouble;
+/** `torch.half`: the same dtype as `torch.float16`. */
 export const half = float16;
+/** `torch.float`: the same dtype as `torch.float32`. */
 export const float = float32;
+/** `torch.double`: the same dtype as `torch.float64`. */
 export const double = float64;
+/** `torch.long`: the same dtype as `torch.int64`. */
 export const long = int64;
+/** `torch.int`: the same dtype as `torch.int32`. */
 export const int = int32;
 
 // ---- autograd (src/autograd) ---------------------------------------------------------------------

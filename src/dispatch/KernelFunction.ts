@@ -36,6 +36,10 @@ export interface KernelFunctionOptions {
   readonly unboxedFor?: (op: OperatorHandle) => UnboxedKernel;
 }
 
+/**
+ * A kernel as the dispatcher stores it: a boxed form (arguments on a stack), an unboxed form (a plain call)
+ * or both, plus the fallthrough marker. Mirrors c10::KernelFunction.
+ */
 export class KernelFunction {
   readonly boxed: BoxedKernel | null;
   readonly unboxed: UnboxedKernel | null;

@@ -16,5 +16,7 @@ export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
 export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
 export { CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss } from './modules/loss.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
+/** `torch.nn.functional`: the functional forms of layers, activations and losses. */
 export * as functional from './functional.js';
+/** `torch.nn.init`: in-place parameter initialisers (`uniform_`, `kaiming_uniform_`, ...) and `calculate_gain`. */
 export * as init from './init.js';

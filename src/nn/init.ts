@@ -92,6 +92,7 @@ export function xavier_normal_(tensor: Tensor, gain = 1.0, options: GenOpt = {})
   return normal_(tensor, 0, std, options);
 }
 
+/** The optional arguments of `kaiming_uniform_` / `kaiming_normal_`: `a`, `mode`, `nonlinearity`, `generator`. */
 export interface KaimingOptions extends GenOpt {
   a?: number;
   mode?: string;
@@ -153,6 +154,7 @@ function erf(x: number): number {
   return x < 0 ? erfc - 1 : 1 - erfc;
 }
 
+/** The optional arguments of `trunc_normal_`: `mean`, `std`, `a`, `b`, `generator`. */
 export interface TruncNormalOptions extends GenOpt {
   mean?: number;
   std?: number;

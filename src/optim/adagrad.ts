@@ -19,6 +19,7 @@ export interface AdagradOptions {
   fused?: boolean | null;
 }
 
+/** Adagrad's hyper-parameters with every default filled in, as `param_groups` hold them. */
 export type AdagradDefaults = Required<AdagradOptions>;
 
 /**

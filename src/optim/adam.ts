@@ -22,6 +22,7 @@ export interface AdamOptions {
   decoupled_weight_decay?: boolean;
 }
 
+/** Adam's hyper-parameters with every default filled in, as `param_groups` hold them. */
 export type AdamDefaults = Omit<Required<AdamOptions>, 'betas'> & { betas: [number, number] };
 
 /** Adam's and AdamW's argument checks (adam.py `Adam.__init__`). */

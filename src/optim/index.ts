@@ -14,4 +14,5 @@ export { Adam, type AdamDefaults, type AdamOptions } from './adam.js';
 export { AdamW, type AdamWOptions } from './adamw.js';
 export { RMSprop, type RMSpropDefaults, type RMSpropOptions } from './rmsprop.js';
 export { Adagrad, type AdagradDefaults, type AdagradOptions } from './adagrad.js';
+/** `torch.optim.lr_scheduler`: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR, OneCycleLR, ReduceLROnPlateau. */
 export * as lr_scheduler from './lr_scheduler.js';

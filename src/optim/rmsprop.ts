@@ -20,6 +20,7 @@ export interface RMSpropOptions {
   differentiable?: boolean;
 }
 
+/** RMSprop's hyper-parameters with every default filled in, as `param_groups` hold them. */
 export type RMSpropDefaults = Required<RMSpropOptions>;
 
 /**

@@ -19,6 +19,7 @@ export interface SGDOptions {
   fused?: boolean | null;
 }
 
+/** SGD's hyper-parameters with every default filled in, as `param_groups` hold them. */
 export type SGDDefaults = Required<SGDOptions>;
 
 /**

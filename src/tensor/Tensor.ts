@@ -71,6 +71,10 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
 // public entry point (src/api/torch.ts, the floor of the argument parser they use), puts their
 // implementations on the prototype, as torch._C installs python_variable_methods on torch.Tensor.
 // Methods without a schema of their own (size, tolist, to, expandAs, ...) are written here.
+/**
+ * `torch.Tensor`: a strided view (sizes, strides, offset) of a storage, with a dtype and a device; every
+ * operation on it goes through the dispatcher. Methods are PyTorch's (`x.add(y)`, `x.sum(1, { keepdim: true })`).
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
 export interface Tensor extends TensorMethods {}
 

@@ -3,6 +3,7 @@ import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarTyp
 
 let defaultDtype: ScalarType = ScalarType.Float;
 
+/** `torch.get_default_dtype()`: the floating-point dtype of new tensors (float32 unless changed). */
 export function getDefaultDtype(): ScalarType {
   return defaultDtype;
 }

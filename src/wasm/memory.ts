@@ -39,6 +39,7 @@ export class WasmOutOfMemoryError extends RangeError {
   override readonly name = 'WasmOutOfMemoryError';
 }
 
+/** How to create the WebAssembly memory that holds CPU storage: initial and maximum size, shared or not. */
 export interface WasmMemoryOptions {
   /** Initial size in bytes, rounded up to whole pages (default 1 MiB). */
   initialBytes?: number;

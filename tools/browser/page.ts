@@ -1,86 +1,32 @@
 // The browser test's checks, run inside Chromium by tools/browser/run.ts. The test page imports the browser
 // bundle (dist/bundle/index.js) and this module (transpiled by the server, not bundled), then calls
-// runChecks with the bundle's namespace. Every check computes its expected values in plain JS here and
-// compares with a tolerance; the WASM path and the JS path run the same checks, and then their results are
-// compared with each other. No DOM types: this file is typechecked with the Node-only code
-// (tsconfig.node.json), so page globals are read through `globalThis`.
+// runChecks with the bundle's namespace. First the scenarios (tools/browser/scenarios.ts: the README's
+// examples, a training step, a custom op, the dispatch trace) print the same lines as in Node, which run.ts
+// passes in as `options.expected`. Then the kernel checks compute their expected values in plain JS here and
+// compare with a tolerance; the WASM path and the JS path run the same checks, and then their results are
+// compared with each other. Last, the thread checks (tools/browser/threads.ts). No DOM types: these files are
+// typechecked with the Node-only code (tsconfig.node.json), so page globals are read through `globalThis`.
+
+import { runScenarios } from './scenarios.js';
+import { threadChecks } from './threads.js';
+import {
+  CheckFailure,
+  agree,
+  assert,
+  close,
+  flatValues,
+  matmulJs,
+  rows,
+  values,
+  type Check,
+  type CheckResult,
+  type PageOptions,
+  type PageResults,
+} from './util.js';
+
+export type { PageResults } from './util.js';
 
 type Aten = typeof import('../../src/index.js');
-type Tensor = import('../../src/index.js').Tensor;
-
-/** One check's outcome, as the page reports it to run.ts. */
-export interface CheckResult {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly message: string;
-}
-
-/** What the page leaves in `globalThis.__results` when it is done. */
-export interface PageResults {
-  readonly checks: CheckResult[];
-  readonly userAgent: string;
-}
-
-/** How run.ts loaded the page: with cross-origin isolation headers (COOP/COEP) or without. */
-export interface PageOptions {
-  readonly isolated: boolean;
-}
-
-class CheckFailure extends Error {}
-
-function assert(cond: boolean, message: string): asserts cond {
-  if (!cond) throw new CheckFailure(message);
-}
-
-/** Float32 values from a fixed LCG in [lo, hi), so every run and both backends see the same inputs. */
-function values(n: number, seed: number, lo = -2, hi = 2): number[] {
-  let s = seed >>> 0;
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    out.push(Math.fround(lo + ((hi - lo) * s) / 2 ** 32));
-  }
-  return out;
-}
-
-function rows(flat: readonly number[], cols: number): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < flat.length; i += cols) out.push(flat.slice(i, i + cols));
-  return out;
-}
-
-const flatValues = (t: Tensor): number[] => t.reshape(-1).tolist() as number[];
-
-/** Largest |got - want| / max(1, |want|) over the elements; fails on length mismatch or non-finite values. */
-function maxError(got: readonly number[], want: readonly number[]): number {
-  assert(got.length === want.length, `length ${got.length}, expected ${want.length}`);
-  let worst = 0;
-  for (let i = 0; i < got.length; i++) {
-    const g = got[i] as number;
-    const w = want[i] as number;
-    assert(Number.isFinite(g), `element ${i} is ${g}, expected ${w}`);
-    worst = Math.max(worst, Math.abs(g - w) / Math.max(1, Math.abs(w)));
-  }
-  return worst;
-}
-
-function close(got: readonly number[], want: readonly number[], tol: number): string {
-  const err = maxError(got, want);
-  assert(err <= tol, `max relative error ${err.toExponential(2)} > ${tol.toExponential(0)}`);
-  return `${got.length} values, max relative error ${err.toExponential(2)} <= ${tol.toExponential(0)}`;
-}
-
-/** Whether the backends agree: bit for bit, or within `tol` (relative, as maxError). */
-function agree(wasm: readonly number[], js: readonly number[], tol: number): string {
-  const err = maxError(wasm, js);
-  assert(err <= tol, `max relative difference ${err.toExponential(2)} > ${tol.toExponential(0)}`);
-  const a = new Uint32Array(new Float32Array(wasm).buffer);
-  const b = new Uint32Array(new Float32Array(js).buffer);
-  const differ = a.filter((bits, i) => bits !== b[i]).length;
-  return differ === 0
-    ? `${wasm.length} float32 values identical`
-    : `${differ} of ${wasm.length} float32 values differ, max relative difference ${err.toExponential(2)} <= ${tol.toExponential(0)}`;
-}
 
 // ---- expected values in plain JS ----
 
@@ -90,16 +36,6 @@ function softmaxRows(x: readonly number[][]): number[][] {
     const e = row.map((v) => Math.exp(v - m));
     const s = e.reduce((p, q) => p + q, 0);
     return e.map((v) => v / s);
-  });
-}
-
-function matmulJs(a: readonly number[][], b: readonly number[][]): number[][] {
-  const k = b.length;
-  const n = (b[0] as number[]).length;
-  return a.map((row) => {
-    const out = new Array<number>(n).fill(0);
-    for (let p = 0; p < k; p++) for (let j = 0; j < n; j++) out[j] = (out[j] as number) + (row[p] as number) * (b[p] as number[])[j]!;
-    return out;
   });
 }
 
@@ -115,7 +51,7 @@ interface BackendOutputs {
 }
 
 /** The checks of one kernel backend; records its outputs for the cross-backend comparison. */
-function backendChecks(aten: Aten, backend: 'wasm' | 'js', check: (name: string, body: () => string) => void): BackendOutputs {
+function backendChecks(aten: Aten, backend: 'wasm' | 'js', check: Check): BackendOutputs {
   const { torch, cpuMemoryStats, getKernelBackend, setKernelBackend } = aten;
   const out: BackendOutputs = { add: [], exp: [], sum: [], softmax: [], matmul: [], grad: [] };
   const name = (what: string): string => `[${backend}] ${what}`;
@@ -231,6 +167,43 @@ function backendChecks(aten: Aten, backend: 'wasm' | 'js', check: (name: string,
   return out;
 }
 
+/** The scenarios on the default backend, each compared line for line with what Node printed. */
+function scenarioChecks(aten: Aten, options: PageOptions, check: Check): void {
+  aten.setKernelBackend('wasm');
+  const got = runScenarios(aten);
+  const names = Object.keys(options.expected);
+  check('scenarios: the page ran the scenarios Node ran', () => {
+    assert(names.length > 0, 'run.ts passed no expected output');
+    assert(
+      JSON.stringify(Object.keys(got)) === JSON.stringify(names),
+      `page ran ${JSON.stringify(Object.keys(got))}, Node ${JSON.stringify(names)}`,
+    );
+    return `${names.length} scenarios`;
+  });
+  for (const name of names) {
+    check(`scenario: ${name} prints what Node prints`, () => {
+      const want = options.expected[name] ?? [];
+      const lines = got[name] ?? [];
+      assert(!want.some((l) => l.startsWith('threw ')), `the Node run threw: ${want.join(' | ')}`);
+      const n = Math.max(want.length, lines.length);
+      for (let i = 0; i < n; i++) {
+        assert(lines[i] === want[i], `line ${i + 1}: page ${JSON.stringify(lines[i])}, Node ${JSON.stringify(want[i])}`);
+      }
+      return `${lines.length} lines equal, the last ${JSON.stringify(lines[lines.length - 1])}`;
+    });
+  }
+  check('scenario: training step: the loss decreases at every SGD step in the page', () => {
+    const lines = Object.entries(got).find(([name]) => name.startsWith('training step'))?.[1] ?? [];
+    const losses = lines.filter((l) => l.startsWith('step ')).map((l) => Number(l.split('loss ')[1]));
+    assert(losses.length >= 2, `losses ${JSON.stringify(losses)}`);
+    assert(
+      losses.every((l, i) => i === 0 || l < (losses[i - 1] as number)),
+      `losses ${losses.join(', ')}`,
+    );
+    return `losses ${losses.map((l) => l.toFixed(4)).join(' > ')}`;
+  });
+}
+
 /** Runs every check; never throws (a throwing check is a failed check). */
 export async function runChecks(aten: Aten, options: PageOptions): Promise<PageResults> {
   const checks: CheckResult[] = [];
@@ -277,6 +250,8 @@ export async function runChecks(aten: Aten, options: PageOptions): Promise<PageR
     return 'a view and its base load over one storage; safetensors values equal';
   });
 
+  scenarioChecks(aten, options, check);
+
   const wasm = backendChecks(aten, 'wasm', check);
   const js = backendChecks(aten, 'js', check);
   // The SIMD kernels are bit for bit their JS twins over linear memory (test/wasm/kernels.test.ts), but the
@@ -288,42 +263,7 @@ export async function runChecks(aten: Aten, options: PageOptions): Promise<PageR
     check(`wasm and js agree: ${key}`, () => agree(wasm[key], js[key], key === 'matmul' ? 1e-5 : 1e-6));
   }
 
-  // Isolated pages get worker threads over a shared memory; others one thread over an ordinary one.
-  const cores = g.navigator?.hardwareConcurrency ?? 1;
-  const threaded = options.isolated && cores > 1;
-  check(`linear memory is ${threaded ? 'shared, with worker threads' : 'a plain ArrayBuffer, one thread'}`, () => {
-    aten.setKernelBackend('wasm');
-    const t = aten.torch.ones(4096, { dtype: 'float32' });
-    const buffer = t.storage.buffer;
-    assert(t.storage.handle !== 0, 'a [4096] float32 tensor is not in linear memory');
-    const kind = Object.prototype.toString.call(buffer);
-    assert(buffer !== null, 'no buffer');
-    assert(kind === (threaded ? '[object SharedArrayBuffer]' : '[object ArrayBuffer]'), `storage buffer is ${kind}`);
-    assert(t.sum().item() === 4096, `sum ${String(t.sum().item())}`);
-    const threads = aten.torch.getNumThreads();
-    assert(threads === (threaded ? cores : 1), `getNumThreads() is ${threads}, hardwareConcurrency ${cores}`);
-    return `${kind} of ${buffer.byteLength} bytes, ${threads} thread(s)`;
-  });
-
-  if (threaded) {
-    // Workers start when the page's thread returns to its event loop (Note [Worker threads over linear memory]).
-    const sleep = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
-    for (let waited = 0; aten.parallelInfo().readyWorkers === 0 && waited < 10_000; waited += 50) await sleep(50);
-    check('worker threads run kernels, and results do not depend on the thread count', () => {
-      const { torch } = aten;
-      const a = torch.randn([256, 256]);
-      const b = torch.randn([256, 256]);
-      torch.setNumThreads(1);
-      const one = flatValues(torch.matmul(a, b));
-      torch.setNumThreads(cores);
-      const before = aten.parallelInfo();
-      const many = flatValues(torch.matmul(a, b));
-      const after = aten.parallelInfo();
-      assert(after.readyWorkers >= 1, `${after.readyWorkers} of ${after.workers} workers ready`);
-      assert(after.jobsOnWorkers > before.jobsOnWorkers, 'no job ran on a worker');
-      return agree(one, many, 0) + `; ${after.jobsOnWorkers - before.jobsOnWorkers} job(s) on ${after.readyWorkers} worker(s)`;
-    });
-  }
+  await threadChecks(aten, options, check);
 
   return { checks, userAgent: g.navigator?.userAgent ?? '' };
 }

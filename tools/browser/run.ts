@@ -3,21 +3,25 @@
 // server (127.0.0.1, random port), opens the page in the system Chromium through playwright-core, and reads
 // the results of the in-page checks (tools/browser/page.ts). The page runs twice: without cross-origin
 // isolation (no SharedArrayBuffer) and with it (COOP/COEP headers). Exits non-zero on any failed check, page
-// error, console error, failed request or timeout. Builds nothing: run `npm run build` first (`npm test`
+// error, console error, failed request or timeout. The scenarios (tools/browser/scenarios.ts) run here first, in
+// Node on the same bundle; their printed lines are the page's expected output. Builds nothing: run `npm run build` first (`npm test`
 // does). Chromium: $ATEN_TS_CHROMIUM, else the first of CHROMIUM_PATHS that exists.
 
 import { transform } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import type { PageResults } from './page.js';
+import { runScenarios } from './scenarios.js';
+import { bundleUser, scratchProject } from '../package/userBundle.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUNDLE = join(ROOT, 'dist/bundle/index.js');
-const PAGE_SOURCE = join(ROOT, 'tools/browser/page.ts');
+const PAGE_DIR = join(ROOT, 'tools/browser');
 const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const TIMEOUT_MS = 120_000;
 
@@ -42,7 +46,7 @@ export function findChromium(): string {
 
 // The test page: a module script that imports the bundle and the checks, and leaves the results (or the
 // error that stopped it) in globalThis.__results. The icon link keeps Chromium from requesting /favicon.ico.
-const testPage = (isolated: boolean): string => `<!doctype html>
+const testPage = (isolated: boolean, expected: string): string => `<!doctype html>
 <html>
   <head>
     <meta charset="utf-8" />
@@ -53,16 +57,49 @@ const testPage = (isolated: boolean): string => `<!doctype html>
     <script type="module">
       import * as aten from '/dist/bundle/index.js';
       import { runChecks } from '/tools/browser/page.js';
-      globalThis.__results = await runChecks(aten, { isolated: ${isolated} });
+      globalThis.__results = await runChecks(aten, { isolated: ${isolated}, expected: ${expected} });
     </script>
   </body>
 </html>
 `;
 
-/** Serves the test page, the bundle and the transpiled checks; `?isolated=1` adds COOP/COEP to the page. */
-async function startServer(): Promise<{ server: Server; origin: string }> {
+// The user page: a user's program (`import { torch } from 'aten-ts'; console.log(...)`), bundled by esbuild
+// for the browser (tools/package/userBundle.ts), must print what the same bundle prints in Node.
+const userPage = (expected: string): string => `<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>aten-ts user bundle</title>
+    <link rel="icon" href="data:," />
+  </head>
+  <body>
+    <script type="module">
+      const lines = [];
+      const log = console.log;
+      console.log = (...args) => { lines.push(args.join(' ')); log(...args); };
+      await import('/user.js');
+      console.log = log;
+      const want = ${expected};
+      const ok = lines.join('\\n') === want;
+      const message = ok ? 'prints ' + JSON.stringify(want) + ' as in Node' : 'printed ' + JSON.stringify(lines.join('\\n')) + ', Node ' + JSON.stringify(want);
+      globalThis.__results = { checks: [{ name: "user bundle: esbuild bundle of import { torch } from 'aten-ts'", ok, message }], userAgent: navigator.userAgent };
+    </script>
+  </body>
+</html>
+`;
+
+/**
+ * Serves the test page, the bundle and the transpiled checks (tools/browser/<name>.ts as /tools/browser/<name>.js);
+ * `?isolated=1` adds COOP/COEP to the page. `expected` is the scenarios' output in Node, as JSON.
+ */
+async function startServer(expected: string, user: { bundle: string; printed: string }): Promise<{ server: Server; origin: string }> {
   const bundle = readFileSync(BUNDLE, 'utf8');
-  const page = (await transform(readFileSync(PAGE_SOURCE, 'utf8'), { loader: 'ts', format: 'esm', target: 'es2022' })).code;
+  const modules = new Map<string, string>();
+  for (const name of readdirSync(PAGE_DIR).filter((f) => f.endsWith('.ts') && f !== 'run.ts')) {
+    const source = readFileSync(join(PAGE_DIR, name), 'utf8');
+    const js = (await transform(source, { loader: 'ts', format: 'esm', target: 'es2022' })).code;
+    modules.set(`/tools/browser/${name.replace(/\.ts$/, '.js')}`, js);
+  }
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const send = (status: number, type: string, body: string, headers: Record<string, string> = {}): void => {
@@ -74,11 +111,15 @@ async function startServer(): Promise<{ server: Server; origin: string }> {
       const headers: Record<string, string> = isolated
         ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }
         : {};
-      send(200, 'text/html; charset=utf-8', testPage(isolated), headers);
+      send(200, 'text/html; charset=utf-8', testPage(isolated, expected), headers);
+    } else if (url.pathname === '/user') {
+      send(200, 'text/html; charset=utf-8', userPage(JSON.stringify(user.printed)));
+    } else if (url.pathname === '/user.js') {
+      send(200, 'text/javascript; charset=utf-8', user.bundle);
     } else if (url.pathname === '/dist/bundle/index.js') {
       send(200, 'text/javascript; charset=utf-8', bundle);
-    } else if (url.pathname === '/tools/browser/page.js') {
-      send(200, 'text/javascript; charset=utf-8', page);
+    } else if (modules.has(url.pathname)) {
+      send(200, 'text/javascript; charset=utf-8', modules.get(url.pathname) as string);
     } else {
       send(404, 'text/plain', `not found: ${url.pathname}`);
     }
@@ -136,7 +177,27 @@ async function runPage(browser: Browser, url: string): Promise<{ results: PageRe
 async function main(): Promise<number> {
   if (!existsSync(BUNDLE)) throw new BrowserTestError(`${BUNDLE} does not exist: run \`npm run build\` first`);
   const executablePath = findChromium();
-  const { server, origin } = await startServer();
+  // The expected output of the scenarios: the same code, run here in Node on the same bundle.
+  const aten = (await import(pathToFileURL(BUNDLE).href)) as Parameters<typeof runScenarios>[0];
+  const expected = runScenarios(aten);
+  console.log('browser: scenarios in Node (the expected output)');
+  for (const [name, lines] of Object.entries(expected)) {
+    const threw = lines.find((l) => l.startsWith('threw '));
+    if (threw !== undefined) throw new BrowserTestError(`scenario ${name} failed in Node: ${threw}`);
+    console.log(`  ${name}: ${lines.length} lines`);
+  }
+  // A user's program bundled for the browser; what it prints in Node is what it must print in the page.
+  const userDir = scratchProject();
+  let user: { bundle: string; printed: string };
+  try {
+    const out = join(userDir, 'user.browser.mjs');
+    bundleUser(userDir, 'user.mjs', out, 'browser', true);
+    user = { bundle: readFileSync(out, 'utf8'), printed: execFileSync(process.execPath, [out], { encoding: 'utf8' }).trim() };
+  } finally {
+    rmSync(userDir, { recursive: true, force: true });
+  }
+  console.log(`browser: user bundle prints ${JSON.stringify(user.printed)} in Node`);
+  const { server, origin } = await startServer(JSON.stringify(expected).replace(/</g, '\\u003c'), user);
   let browser: Browser | null = null;
   let passed = 0;
   let failed = 0;
@@ -144,10 +205,14 @@ async function main(): Promise<number> {
     browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
     const version = browser.version();
     console.log(`browser: chromium ${version} (${executablePath}), serving ${origin}`);
-    for (const isolated of [false, true]) {
-      const label = isolated ? 'cross-origin isolated' : 'not isolated';
+    const pages = [
+      { label: 'not isolated', path: '/' },
+      { label: 'cross-origin isolated', path: '/?isolated=1' },
+      { label: 'user bundle', path: '/user' },
+    ];
+    for (const { label, path } of pages) {
       console.log(`browser: page ${label}`);
-      const { results, errors } = await runPage(browser, `${origin}/${isolated ? '?isolated=1' : ''}`);
+      const { results, errors } = await runPage(browser, `${origin}${path}`);
       for (const c of results?.checks ?? []) {
         if (c.ok) passed++;
         else failed++;

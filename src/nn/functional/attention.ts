@@ -6,6 +6,7 @@ import * as torch from '../../api/torch.js';
 import { parseArgs } from '../modules/utils.js';
 import { dropout, linear } from './activation.js';
 
+/** The optional arguments of `scaled_dot_product_attention`, by PyTorch's names. */
 export interface SDPAOptions {
   attn_mask?: Tensor | null;
   dropout_p?: number;
@@ -43,6 +44,7 @@ export function scaled_dot_product_attention(query: Tensor, key: Tensor, value: 
   return w.matmul(value);
 }
 
+/** The optional arguments of `multi_head_attention_forward`, by PyTorch's names. */
 export interface MHAForwardOptions {
   key_padding_mask?: Tensor | null;
   need_weights?: boolean;

@@ -5,6 +5,7 @@ import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import { parseArgs } from '../modules/utils.js';
 
+/** How a loss reduces over the batch: `'none'` (per element), `'mean'` (the default) or `'sum'`. */
 export type Reduction = 'none' | 'mean' | 'sum';
 
 /** `_Reduction.get_enum`. */
@@ -20,6 +21,7 @@ function reduce(x: Tensor, reduction: string): Tensor {
   return r === 0 ? x : r === 1 ? x.mean() : x.sum();
 }
 
+/** The optional arguments of `cross_entropy`: `weight`, `ignore_index`, `reduction`, `label_smoothing`. */
 export interface CrossEntropyOptions {
   weight?: Tensor | null;
   ignore_index?: number;

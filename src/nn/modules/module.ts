@@ -9,7 +9,9 @@ import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
 import { sizeRepr } from './utils.js';
 
+/** A forward pre-hook (`register_forward_pre_hook`): called with the module and its arguments; may return new arguments. */
 export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
+/** A forward hook (`register_forward_hook`): called with the module, its arguments and output; may return a new output. */
 export type ForwardHook = (module: Module, args: unknown[], output: unknown) => unknown;
 
 /** What `register_*_hook` returns: `remove()` unregisters the hook. Mirrors torch.utils.hooks.RemovableHandle. */
@@ -28,6 +30,7 @@ export interface IncompatibleKeys {
   unexpected_keys: string[];
 }
 
+/** A module's state: parameter and persistent buffer names (`fc1.weight`) to tensors, as `state_dict()` returns. */
 export type StateDict = Record<string, Tensor>;
 
 // Note [Registration by assignment]

@@ -14,6 +14,7 @@ import { parseArgs, type FactoryKwargs } from './utils.js';
 
 type Activation = 'relu' | 'gelu' | ((x: Tensor) => Tensor) | (Module & { call(x: Tensor): Tensor });
 
+/** The optional arguments of `nn.TransformerEncoderLayer`, by PyTorch's names. */
 export interface TransformerEncoderLayerOptions extends FactoryKwargs {
   dim_feedforward?: number;
   dropout?: number;

@@ -41,4 +41,5 @@ export function default_convert(data: unknown): unknown {
 
 /** camelCase names. */
 export const defaultCollate = default_collate;
+/** camelCase name of `default_convert`. */
 export const defaultConvert = default_convert;
