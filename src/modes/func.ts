@@ -103,12 +103,15 @@ function isOptions(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && (v.constructor === Object || Object.getPrototypeOf(v) === null);
 }
 
-/** The full argument list of a call `func(...args, kwargs)` in schema order, defaults filled. */
+/**
+ * The full argument list of a call `func(...args, kwargs)` in schema order, defaults filled. A trailing plain
+ * object is always the keyword arguments (pass `{}` when the last positional argument is itself one).
+ */
 export function bindArguments(schema: FunctionSchema, given: readonly unknown[]): unknown[] {
   const positional = schema.arguments.filter((a) => !a.kwargOnly);
   let args = given;
   let kwargs: Record<string, unknown> = {};
-  if (args.length > 0 && isOptions(args[args.length - 1]) && schema.arguments.some((a) => a.kwargOnly || args.length > positional.length)) {
+  if (args.length > 0 && isOptions(args[args.length - 1])) {
     kwargs = args[args.length - 1] as Record<string, unknown>;
     args = args.slice(0, -1);
   }
