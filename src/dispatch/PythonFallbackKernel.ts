@@ -85,9 +85,7 @@ function hasPythonKey(v: unknown): boolean {
  */
 export const pythonFallback = KernelFunction.fromBoxed((op: OperatorHandle, ks: DispatchKeySet, stack: Stack) => {
   if (handler === null || (modeStack.length === 0 && !hasPythonTensor(op, stack))) {
-    throw new Error(
-      `${op.operatorName}: Hit Python dispatch key but no arguments had PyInterpreter (no tensor subclasses?)`,
-    );
+    throw new Error(`${op.operatorName}: Hit Python dispatch key but no arguments had PyInterpreter (no tensor subclasses?)`);
   }
   const lo = tls.excludedLo;
   const hi = tls.excludedHi;

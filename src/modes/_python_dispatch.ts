@@ -209,9 +209,7 @@ function handlePythonKey(op: OperatorHandle, _ks: DispatchKeySet, stack: Stack):
       if (result !== NotImplemented) break;
     }
     if (result === NotImplemented) {
-      throw new TypeError(
-        `Multiple dispatch failed for '${func.name()}'; all __torch_dispatch__ handlers returned NotImplemented`,
-      );
+      throw new TypeError(`Multiple dispatch failed for '${func.name()}'; all __torch_dispatch__ handlers returned NotImplemented`);
     }
   }
   const n = schema.returns.length;
