@@ -62,7 +62,7 @@ export class FakeTensor extends Tensor {
   /** `FakeTensor(..., size=(2, 3))`, as PyTorch prints one. */
   override toString(): string {
     const parts = [`size=(${this.sizes.join(', ')}${this.sizes.length === 1 ? ',' : ''})`];
-    if (this.dtype !== ScalarType.Float) parts.push(`dtype=${dtypeName(this.dtype)}`);
+    if (this.dtype !== ScalarType.Float) parts.push(`dtype=torch.${dtypeName(this.dtype)}`);
     if (this.device.type !== DeviceType.CPU) parts.push(`device='${this.device.toString()}'`);
     const gradFn = this.gradFn;
     if (gradFn != null) parts.push(`grad_fn=<${gradFn.name()}>`);

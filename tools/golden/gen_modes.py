@@ -101,12 +101,27 @@ OPS = [
     ('convolution transposed', lambda: torch.convolution(torch.ones(1, 2, 4, 4), torch.ones(2, 3, 3, 3), None, [2, 2], [0, 0], [1, 1], True, [0, 0], 1)),
 ]
 
+def logging_case():
+    from torch.testing._internal.logging_tensor import capture_logs_with_logging_tensor_mode
+    a, b = torch.ones(2, 3), torch.ones(3)
+    with capture_logs_with_logging_tensor_mode() as logs:
+        c = torch.add(a, b, alpha=2)
+        d = c.mul(c).sum(1, keepdim=True)
+        e = torch.cat([a, d], 1)
+        e.t().clone()
+        e.max(1)
+        torch.nn.functional.relu(e).view(-1).clamp(min=0.5)
+    return logs
+
+
 data = {
     'generated_by': 'tools/golden/gen_modes.py',
     'torch_version': torch.__version__,
     'lenet': [lenet_case('forward', False, False), lenet_case('forward+backward', True, False),
               lenet_case('forward+backward, input requires grad', True, True)],
     'ops': [op_case(n, f) for n, f in OPS],
+    # LoggingTensorMode's lines (capture_logs_with_logging_tensor_mode) for the calls of test/modes/logging_mode.test.ts.
+    'logging': logging_case(),
 }
 with open(OUT, 'w') as f:
     json.dump(data, f, indent=1, sort_keys=False)
