@@ -7,3 +7,6 @@ export { load, save, type LoadOptions } from './serialization/index.js';
 export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 export * as utils from './utils/index.js';
+// Dispatch modes (src/modes): torch._subclasses (FakeTensor, FakeTensorMode) and every mode in one namespace.
+export * as _subclasses from './modes/subclasses.js';
+export * as modes from './modes/index.js';
