@@ -19,8 +19,13 @@ from torch.utils.flop_counter import FlopCounterMode
 # one PyTorch means to print (and prints with tabulate 0.9).
 import functools
 import inspect
+import sys
 
-import tabulate as _tabulate
+try:
+    import tabulate as _tabulate
+except ImportError:  # not part of the wheel: leave the committed fixture as it is rather than stop run.sh
+    print('gen_modes.py: skipped, FlopCounterMode.get_table needs `tabulate` on PYTHONPATH (see the docstring)')
+    sys.exit(0)
 
 if 'preserve_whitespace' in inspect.signature(_tabulate.tabulate).parameters:
     _orig_tabulate = _tabulate.tabulate
