@@ -10,3 +10,6 @@ export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 /** `torch.utils`: `utils.data` (datasets, samplers, DataLoader). */
 export * as utils from './utils/index.js';
+// Dispatch modes (src/modes): torch._subclasses (FakeTensor, FakeTensorMode) and every mode in one namespace.
+export * as _subclasses from './modes/subclasses.js';
+export * as modes from './modes/index.js';

@@ -10,3 +10,17 @@ describe('examples/fit-a-line.ts', () => {
     expect(r.last).toBeLessThan(r.first / 1000);
   });
 });
+
+describe('examples/flop-counter.ts', () => {
+  it("counts a CNN's FLOPs per module and runs it on fake tensors", async () => {
+    const { flopCounterExample } = await import('../examples/flop-counter.js');
+    const r = flopCounterExample();
+    // conv1: 2*6*24*24*25*2 forward, its weight gradient the same; conv2 and fc forward, weight and input gradients.
+    expect(r.perModule['Net.conv1']).toBe(2 * 345600);
+    expect(r.perModule['Net.conv2']).toBe(3 * 614400);
+    expect(r.perModule['Net.fc']).toBe(3 * 2 * 256 * 10 * 2);
+    expect(r.total).toBe(r.perModule['Net']);
+    expect(r.table.split('\n')[0]).toMatch(/^Module +FLOP +% Total$/);
+    expect(r.fakeShape).toEqual([4096, 10]);
+  });
+});

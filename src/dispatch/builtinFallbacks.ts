@@ -1,7 +1,7 @@
 // The built-in backend fallbacks, all in one place: the same keys as PyTorch 2.13 registers fallbacks
 // for, so that every operator's computed table has PyTorch's shape. Mirrors VariableFallbackKernel.cpp
 // (autograd and ADInplaceOrView), BackendSelectFallbackKernel.cpp, autocast_mode.cpp, MetaFallbackKernel.cpp
-// and the functorch/Python fallbacks.
+// and the functorch fallbacks; the Python key's is PythonFallbackKernel.ts.
 
 import { DispatchKey, dispatchKeyToString } from '../c10/DispatchKey.js';
 import { afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -9,6 +9,7 @@ import type { Dispatcher } from './Dispatcher.js';
 import { makeRedispatchBelow } from '../generated/DispatchArity.js';
 import { KernelFunction, type Stack } from './KernelFunction.js';
 import type { OperatorHandle } from './OperatorHandle.js';
+import { pythonFallback, pythonTLSSnapshotFallback } from './PythonFallbackKernel.js';
 
 const BUILTIN = 'registered at aten-ts builtin';
 
@@ -43,12 +44,11 @@ const AUTOGRAD_KEYS: readonly DispatchKey[] = [
 ];
 
 /**
- * Keys where PyTorch's fallback implements a feature aten-ts does not have (Python dispatch, functorch,
+ * Keys where PyTorch's fallback implements a feature aten-ts does not have (functorch,
  * functionalization, lazy conjugation and negation, tracing). Tensors of aten-ts never carry these keys;
  * a call reaches them only when a TLS guard includes them, and then gets a clear error.
  */
 const UNSUPPORTED_KEYS: readonly DispatchKey[] = [
-  DispatchKey.Python,
   DispatchKey.FuncTorchDynamicLayerBackMode,
   DispatchKey.Functionalize,
   DispatchKey.Conjugate,
@@ -59,7 +59,6 @@ const UNSUPPORTED_KEYS: readonly DispatchKey[] = [
   DispatchKey.BatchedNestedTensor,
   DispatchKey.Batched,
   DispatchKey.FuncTorchGradWrapper,
-  DispatchKey.PythonTLSSnapshot,
   DispatchKey.FuncTorchDynamicLayerFrontMode,
   DispatchKey.PreDispatch,
   DispatchKey.PythonDispatcher,
@@ -105,6 +104,8 @@ export function builtinFallbacks(): { key: DispatchKey; kernel: KernelFunction; 
     { key: DispatchKey.Meta, kernel: metaFallback, debug: `${BUILTIN} (Meta: no kernel error)` },
     ...FALLTHROUGH_KEYS.map((key) => ({ key, kernel: KernelFunction.fallthrough(), debug: `${BUILTIN} (fallthrough)` })),
     ...AUTOGRAD_KEYS.map((key) => ({ key, kernel: autogradFallback, debug: `${BUILTIN} (autograd fallback)` })),
+    { key: DispatchKey.Python, kernel: pythonFallback, debug: `${BUILTIN} (Python: dispatch modes)` },
+    { key: DispatchKey.PythonTLSSnapshot, kernel: pythonTLSSnapshotFallback, debug: `${BUILTIN} (PythonTLSSnapshot)` },
     ...UNSUPPORTED_KEYS.map((key) => ({ key, kernel: unsupportedFallback(key), debug: `${BUILTIN} (unsupported key)` })),
   ];
 }

@@ -45,4 +45,11 @@ export {
   type DispatchObserver,
 } from './debug.js';
 export { builtinFallbacks, registerBuiltinFallbacks } from './builtinFallbacks.js';
+export {
+  TorchDispatchModeTLS,
+  pythonFallback,
+  pythonTLSSnapshotFallback,
+  setPythonDispatchHandler,
+  type PythonDispatchHandler,
+} from './PythonFallbackKernel.js';
 export { argumentTypesOf, checkInferredSchema, parseDispatcherSchema, type DispatcherSchema } from './schemaInfo.js';

@@ -2,6 +2,7 @@
 
 export { Parameter, isParameter } from './parameter.js';
 export type { FactoryKwargs, IntOrList, Rest } from './modules/utils.js';
+export { register_module_forward_hook, register_module_forward_pre_hook } from './modules/module_hooks.js';
 export { Module, RemovableHandle, type ForwardHook, type ForwardPreHook, type IncompatibleKeys, type StateDict } from './modules/module.js';
 export { deepcopyModule } from './modules/copy.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';

@@ -7,6 +7,7 @@ import { parseScalarType, type ScalarType } from '../../c10/ScalarType.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
+import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
 import { sizeRepr } from './utils.js';
 
 /** A forward pre-hook (`register_forward_pre_hook`): called with the module and its arguments; may return new arguments. */
@@ -181,14 +182,15 @@ export class Module {
   /** `model(x)`: forward pre-hooks, `forward`, forward hooks. See Note [Calling a module]. */
   call<A extends unknown[], R>(this: { forward(...args: A): R }, ...args: A): R {
     const self = this as unknown as Module;
-    if (self._forward_pre_hooks.size === 0 && self._forward_hooks.size === 0) return this.forward(...args);
+    const noGlobal = globalForwardPreHooks.size === 0 && globalForwardHooks.size === 0;
+    if (noGlobal && self._forward_pre_hooks.size === 0 && self._forward_hooks.size === 0) return this.forward(...args);
     let a: unknown[] = args;
-    for (const hook of [...self._forward_pre_hooks.values()]) {
+    for (const hook of [...globalForwardPreHooks.values(), ...self._forward_pre_hooks.values()]) {
       const r = hook(self, a);
       if (r !== undefined && r !== null) a = Array.isArray(r) ? r : [r];
     }
     let out: unknown = this.forward(...(a as A));
-    for (const hook of [...self._forward_hooks.values()]) {
+    for (const hook of [...globalForwardHooks.values(), ...self._forward_hooks.values()]) {
       const r = hook(self, a, out);
       if (r !== undefined && r !== null) out = r;
     }

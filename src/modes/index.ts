@@ -1,0 +1,35 @@
+// Dispatch modes (src/modes): TorchDispatchMode and its stack helpers (torch.utils._python_dispatch),
+// FlopCounterMode (torch.utils.flop_counter), ModuleTracker (torch.utils.module_tracker), FakeTensorMode
+// (torch._subclasses), LoggingTensorMode, and record/replay of call streams.
+export * as _python_dispatch from './_python_dispatch.js';
+export * as flop_counter from './flop_counter.js';
+export * as module_tracker from './module_tracker.js';
+export * as _subclasses from './subclasses.js';
+export {
+  NotImplemented,
+  TorchDispatchMode,
+  _disable_current_modes,
+  _get_current_dispatch_mode,
+  _get_current_dispatch_mode_stack,
+  _len_torch_dispatch_stack,
+  _pop_mode,
+  _pop_mode_temporarily,
+  _push_mode,
+  type DispatchKwargs,
+  type ModeStash,
+} from './_python_dispatch.js';
+export { overloadOf, type OpOverload, type OpOverloadPacket } from './func.js';
+export { FlopCounterMode, type FlopCounterModeOptions, type FlopFormula } from './flop_counter.js';
+export { ModuleTracker } from './module_tracker.js';
+export { FakeTensor, FakeTensorMode, isFake, type FakeTensorModeOptions } from './fake_tensor.js';
+export { LoggingTensorMode } from './logging_mode.js';
+export {
+  RecordMode,
+  replay,
+  type CallStream,
+  type RecordedCall,
+  type RecordedTensor,
+  type RecordedValue,
+  type ReplayOptions,
+  type ReplayReport,
+} from './record_replay.js';
