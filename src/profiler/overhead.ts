@@ -3,7 +3,7 @@
 // own time — per operator, from the phases the dispatcher's observed path measures (Note [Dispatch phase
 // timing] in src/dispatch/debug.ts). No PyTorch counterpart: its profiler shows operators, not the dispatcher.
 
-import { PHASES, type FunctionEventAvg } from './profiler_util.js';
+import { PHASES, type FunctionEvent } from './profiler_util.js';
 
 const HEADERS = ['Name', '# of Calls', 'Arg parsing', 'Key extract', 'Table lookup', 'Autograd', 'Kernel', 'Dispatch %'];
 
@@ -15,35 +15,49 @@ function fmtNs(us: number): string {
   return `${(us / 1000).toPrecision(3)}ms`;
 }
 
+type Phases = Record<(typeof PHASES)[number], number>;
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
 /**
- * The table: one row per operator with its mean time per call in each phase, and "Dispatch %", the share of
- * argument parsing, extraction and lookup in the call's own time (phases summed); a last row over all calls.
- * Rows are sorted by total time, largest first.
+ * The table: one row per operator with the median time per call of each phase (medians, not means: a garbage
+ * collection inside one call would otherwise dominate a phase of a few hundred nanoseconds), and "Dispatch %",
+ * the share of argument parsing, extraction and lookup in the sum of the medians; a last row over all calls.
+ * Rows are sorted by the number of calls times that sum, largest first.
  */
-export function overheadTable(rows: readonly FunctionEventAvg[], rowLimit: number): string {
-  const sum = (r: { phases: Record<(typeof PHASES)[number], number> }) => PHASES.reduce((s, k) => s + r.phases[k], 0);
-  const sorted = rows.filter((r) => r.count > 0).sort((a, b) => sum(b) - sum(a));
-  const all = { key: 'all calls', count: 0, phases: { parse: 0, extract: 0, lookup: 0, autograd: 0, kernel: 0 } };
-  for (const r of sorted) {
-    all.count += r.count;
-    for (const k of PHASES) all.phases[k] += r.phases[k];
+export function overheadTable(events: readonly FunctionEvent[], rowLimit: number): string {
+  const groups = new Map<string, FunctionEvent[]>();
+  for (const e of events) {
+    const g = groups.get(e.name);
+    if (g === undefined) groups.set(e.name, [e]);
+    else g.push(e);
   }
-  const line = (r: { key: string; count: number; phases: Record<(typeof PHASES)[number], number> }) => {
-    const total = sum(r);
+  const row = (key: string, evs: readonly FunctionEvent[]) => {
+    const phases = {} as Phases;
+    for (const k of PHASES) phases[k] = median(evs.map((e) => e.phases[k]));
+    return { key, count: evs.length, phases, total: PHASES.reduce((s, k) => s + phases[k], 0) };
+  };
+  const sorted = [...groups].map(([k, evs]) => row(k, evs)).sort((a, b) => b.count * b.total - a.count * a.total);
+  const line = (r: ReturnType<typeof row>) => {
     const dispatch = r.phases.parse + r.phases.extract + r.phases.lookup;
     return [
       r.key,
       String(r.count),
-      ...PHASES.map((k) => fmtNs(r.phases[k] / r.count)),
-      total === 0 ? 'NaN' : `${((100 * dispatch) / total).toFixed(2)}%`,
+      ...PHASES.map((k) => fmtNs(r.phases[k])),
+      r.total === 0 ? 'NaN' : `${((100 * dispatch) / r.total).toFixed(2)}%`,
     ];
   };
-  const body = [...sorted.slice(0, rowLimit).map(line), ...(all.count > 0 ? [line(all)] : [])];
+  const body = [...sorted.slice(0, rowLimit).map(line), ...(events.length > 0 ? [line(row('all calls', events))] : [])];
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] as string).length)) + 2);
   const fmt = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] as number)).join('  ');
   const sep = widths.map((w) => '-'.repeat(w)).join('  ');
   const out = [
-    'Dispatch overhead per call (mean per call; measured on the observed dispatch path, see Note [Dispatch phase timing])',
+    'Dispatch overhead per call (median per call; measured on the observed dispatch path, see Note [Dispatch phase timing])',
     sep,
     fmt(HEADERS),
     sep,

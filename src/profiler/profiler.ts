@@ -255,10 +255,7 @@ export class profile {
   dispatch_overhead_table(options: { row_limit?: number } = {}): string {
     if (!this.dispatch_overhead) throw new Error('dispatch_overhead_table() needs profile({ dispatch_overhead: true })');
     return overheadTable(
-      keyAverages(
-        this.recorded.filter((e) => !e.is_user_annotation),
-        false,
-      ),
+      this.recorded.filter((e) => !e.is_user_annotation),
       options.row_limit ?? 100,
     );
   }
