@@ -68,6 +68,21 @@ describe('profiling real calls', () => {
     expect(byShape).toContain('Input Shapes');
   });
 
+  it("runs the README's example: using blocks for the profiler and a record_function range", () => {
+    const model = new torch.nn.Linear(4, 2);
+    const x = torch.ones(3, 4);
+    const prof = new profile({ activities: ['CPU'], record_shapes: true });
+    {
+      using _p = prof.start();
+      using _r = record_function('forward');
+      model.call(x);
+    }
+    const forward = prof.events().find((e) => e.name === 'forward')!;
+    expect(forward.cpu_children.map((e) => e.name)).toContain('aten::linear');
+    expect(prof.key_averages().table({ sort_by: 'cpu_time_total', row_limit: 10 }).split('\n')[3]).toMatch(/^ +forward /);
+    expect(hooks.active).toBe(false);
+  });
+
   it('leaves the dispatcher unobserved after stop(), also with `using`', () => {
     expect(hooks.active).toBe(false);
     {
