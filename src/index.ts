@@ -53,3 +53,61 @@ export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 /** `torch.utils`: `utils.data` with datasets, samplers and the DataLoader (also as `torch.utils`). */
 export * as utils from './utils/index.js';
+// ---- issue 17 (dispatch): the schema language, key-set helpers and TLS guards from the package entry ----------
+/** PyTorch's function-schema language: `parseSchema('f(Tensor x, *, ScalarType? dtype=None) -> Tensor')`, the model. */
+export {
+  Argument,
+  FunctionSchema,
+  ListType,
+  OperatorName,
+  OptionalType,
+  SchemaParseError,
+  SchemaType,
+  TupleType,
+  Types,
+  parseName,
+  parseSchema,
+  parseSchemaOrName,
+  type DefaultValue,
+  type SchemaKind,
+} from './schema/index.js';
+/** DispatchKeySet.h's helpers: table index, alias expansion, named key sets, key conversions. */
+export {
+  NUM_RUNTIME_ENTRIES,
+  afterADInplaceOrViewKeyset,
+  afterAutogradKeyset,
+  afterFuncKeyset,
+  autocastDispatchKeyset,
+  autogradDispatchKeyset,
+  autogradDispatchKeysetWithADInplaceOrView,
+  autogradotherBackends,
+  backendDispatchKeyset,
+  defaultExcludedSet,
+  defaultIncludedSet,
+  getAutogradKeyFromBackend,
+  getBackendKeySetFromAutograd,
+  getDispatchTableIndexForDispatchKey,
+  getRuntimeDispatchKeySet,
+  isAliasDispatchKey,
+  isBackendDispatchKey,
+  isIncludedInAlias,
+  isPerBackendFunctionalityKey,
+  mathDispatchKeyset,
+  pythonKs,
+  runtimeDispatchKeySetHas,
+  toBackendComponent,
+  toFunctionalityKey,
+} from './c10/index.js';
+/** Thread-local include/exclude sets (LocalDispatchKeySet.h) and their guards (`using g = new ExcludeDispatchKeyGuard(ks)`). */
+export {
+  AutoDispatchBelowADInplaceOrView,
+  ForceDispatchKeyGuard,
+  forceTlsLocalDispatchKeySet,
+  tlsIsDispatchKeyExcluded,
+  tlsIsDispatchKeyIncluded,
+  tlsLocalDispatchKeySet,
+  tlsSetDispatchKeyExcluded,
+  tlsSetDispatchKeyIncluded,
+  withGuard,
+  type LocalDispatchKeySet,
+} from './dispatch/index.js';

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
+import { setTraceFileWriter } from './profiler/index.js';
 import { setSerializationFileSystem } from './serialization/index.js';
 import { setThreadHost, wasmCPUAllocator, type SynchronousReclaimer } from './wasm/index.js';
 
@@ -57,3 +58,6 @@ wasmCPUAllocator()?.setSynchronousReclaimer(makeSynchronousReclaimer);
 
 // File paths for torch.save / torch.load and safetensors' save_file / load_file (the core works on bytes).
 setSerializationFileSystem({ readFile: (path) => readFileSync(path), writeFile: (path, data) => writeFileSync(path, data) });
+
+// torch.profiler's export_chrome_trace(path) writes through Node's file system.
+setTraceFileWriter((path, text) => writeFileSync(path, text));

@@ -13,3 +13,13 @@ export * as utils from './utils/index.js';
 // Dispatch modes (src/modes): torch._subclasses (FakeTensor, FakeTensorMode) and every mode in one namespace.
 export * as _subclasses from './modes/subclasses.js';
 export * as modes from './modes/index.js';
+
+// ---- issue 17 (dispatch): print options, RNG state, complex tensors from values, torch.profiler ----------------
+/** `torch.set_printoptions` / `get_printoptions` (torch._tensor_str) with PyTorch's snake_case keys. */
+export { get_printoptions, set_printoptions, type PrintOptionsKw } from './api/_tensor_str.js';
+/** `torch.get_rng_state()` / `torch.set_rng_state(state)`: the default generator's 5056-byte state as a uint8 tensor. */
+export { get_rng_state, set_rng_state } from './api/random.js';
+/** `torch.complex(real, imag)`; `torch.tensor` also takes `{ re, im }` elements. */
+export { complex, type ComplexValue } from './api/complex.js';
+/** `torch.profiler`: `profile`, `record_function`, `ProfilerActivity` (src/profiler/README.md). */
+export * as profiler from './profiler/index.js';

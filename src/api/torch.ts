@@ -44,6 +44,7 @@ import { installTensorMethods } from '../generated/methods.js';
 import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
+import { isComplexValue, type ComplexNestedList } from './complex.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
@@ -208,17 +209,23 @@ export function eye(n: number, m?: number | TensorOptions, options?: TensorOptio
  * inference (bool for booleans, int64 for integers, the default float dtype otherwise; see Note
  * [JavaScript numbers as Python scalars]).
  */
-export function tensor(data: NestedList, options?: TensorOptions): Tensor {
+export function tensor(data: NestedList | ComplexNestedList, options?: TensorOptions): Tensor {
   const o = parseKw('tensor', options, ['dtype', 'device', 'requires_grad', 'pin_memory']);
   const sizes: number[] = [];
-  for (let level: NestedList = data; Array.isArray(level); level = (level as NestedList[])[0] as NestedList) {
+  for (let level = data; Array.isArray(level); level = (level as NestedList[])[0] as NestedList) {
     sizes.push(level.length);
     if (level.length === 0) break;
   }
   const flat: ScalarValue[] = [];
-  const walk = (v: NestedList, dim: number): void => {
+  let hasComplex = false; // issue 17: `{ re, im }` elements (src/api/complex.ts)
+  const walk = (v: NestedList | ComplexNestedList, dim: number): void => {
     if (dim === sizes.length) {
       if (Array.isArray(v)) throw new TypeError(`expected a number or boolean at dim ${dim}, got an array`);
+      if (isComplexValue(v)) {
+        hasComplex = true;
+        flat.push([v.re, v.im]);
+        return;
+      }
       if (typeof v !== 'number' && typeof v !== 'boolean') throw new TypeError(`Could not infer dtype of ${typeof v}`);
       flat.push(v as ScalarValue);
       return;
@@ -230,6 +237,7 @@ export function tensor(data: NestedList, options?: TensorOptions): Tensor {
   walk(data, 0);
   let dtype = dtypeOf(o);
   const inferred = dtype === null;
+  if (dtype === null && hasComplex) dtype = getDefaultDtype() === ScalarType.Double ? ScalarType.ComplexDouble : ScalarType.ComplexFloat;
   if (dtype === null) {
     dtype = flat.length === 0 ? getDefaultDtype() : ScalarType.Bool;
     for (const v of flat) {

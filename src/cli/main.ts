@@ -33,7 +33,7 @@ program
   .option('--lr <x>', 'learning rate of SGD (momentum 0.9)', '0.05')
   .option('--seed <n>', 'torch.manual_seed and the shuffling generator', '0')
   .option('--save <file>', "write the trained state_dict in PyTorch's format (torch.load reads it)")
-  .option('--profile', 'print the operators called, time per operator family and the dispatch overhead')
+  .option('--profile', "print torch.profiler's operator table and the dispatch overhead per call")
   .action(trainCommand);
 program
   .command('tour')

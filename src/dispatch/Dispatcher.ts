@@ -241,11 +241,17 @@ export class Dispatcher {
     const entry = this.findOrCreate(name);
     const storeKey = key ?? DispatchKey.CompositeImplicitAutograd;
     const previous = entry.kernels.get(storeKey)?.[0];
+    // Note [Override warning]
+    // ~~~~~~~~~~~~~~~~~~~~~~~
+    // PyTorch's text and layout (TORCH_WARN_ONCE in OperatorEntry::registerKernel), once per dispatcher, not
+    // for Meta or MTIA. One deliberate difference: PyTorch's "previous kernel" line prints the debug string of
+    // the operator's C++ signature (`no debug info` for Python kernels), not of the kernel being overridden;
+    // aten-ts prints the overridden kernel's, which is what the line claims to be.
     if (previous !== undefined && storeKey !== DispatchKey.Meta && storeKey !== DispatchKey.MTIA && !this.warnedOverride) {
       this.warnedOverride = true;
       this.warn(
         'Warning only once for all operators,  other operators may also be overridden.\n' +
-          'Overriding a previously registered kernel for the same operator and the same dispatch key\n' +
+          '  Overriding a previously registered kernel for the same operator and the same dispatch key\n' +
           `  operator: ${entry.schema?.schema.toString() ?? name.toString()}\n` +
           `    ${entry.schema?.debug ?? 'no debug info'}\n` +
           `  dispatch key: ${dispatchKeyToString(storeKey)}\n` +

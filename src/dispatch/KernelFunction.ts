@@ -2,6 +2,7 @@
 // arguments). Mirrors aten/src/ATen/core/boxing/KernelFunction.{h,cpp}.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { internalAssertError } from '../c10/Exception.js';
 import type { OperatorHandle } from './OperatorHandle.js';
 
 /** The boxed calling convention: a stack whose last `numArguments` entries are the arguments. */
@@ -96,11 +97,16 @@ export class KernelFunction {
   }
 }
 
-function fallthroughKernel(op: OperatorHandle): never {
-  throw new Error(
-    `fallthrough_kernel was executed but it should have been short-circuited by the dispatcher. This could occur ` +
-      `if you registered a fallthrough kernel as a override for a specific operator (as opposed to a backend ` +
-      `fallback); this is NOT currently supported, and we do not intend to add support for it in the near future. ` +
-      `If you do find yourself in need of this functionality, please file an issue. (operator: ${op.operatorName})`,
+// KernelFunction.cpp's fallthrough_kernel: reached only when a fallthrough is registered where the masks cannot
+// skip it (e.g. at an alias key reached through Undefined). See Note [Internal assert texts].
+function fallthroughKernel(_op: OperatorHandle): never {
+  throw internalAssertError(
+    '0',
+    'aten/src/ATen/core/boxing/KernelFunction.cpp',
+    14,
+    'fallthrough_kernel was executed but it should have been short-circuited by the dispatcher. This could occur ' +
+      'if you registered a fallthrough kernel as a override for a specific operator (as opposed to a backend ' +
+      'fallback); this is NOT currently supported, and we do not intend to add support for it in the near future.  ' +
+      'If you do find yourself in need of this, let us know in the bug tracker.',
   );
 }

@@ -11,6 +11,7 @@ import {
   getDispatchTableIndexForDispatchKey,
   isIncludedInAlias,
 } from '../c10/DispatchKeySet.js';
+import { internalAssertError } from '../c10/Exception.js';
 import { DispatchKeyExtractor } from './DispatchKeyExtractor.js';
 import { KernelFunction, type BoxedKernel, type Stack, type UnboxedKernel } from './KernelFunction.js';
 import type { OperatorName } from '../schema/index.js';
@@ -52,16 +53,28 @@ export type AliasAnalysisKind = 'FROM_SCHEMA' | 'CONSERVATIVE' | 'PURE_FUNCTION'
 /** The keys of every runtime table slot, in the order PyTorch's dumps list them: Undefined, then FULL. */
 export const TABLE_KEYS: readonly DispatchKey[] = [DispatchKey.Undefined, ...DispatchKeySet.FULL];
 
+// Note [Ambiguity in AutogradOther kernel]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// (PyTorch's note of the same name in OperatorEntry.cpp, which the error below cites.) Backends without their own
+// Autograd key (FPGA, Vulkan, Metal, MkldnnCPU, Sparse*, Quantized*, ...) share AutogradOther. If an operator has
+// a CompositeImplicitAutograd kernel and a kernel for one of those backends, AutogradOther cannot both run the
+// composite (right for the other backends) and fall through to the backend kernel, so that slot gets this kernel,
+// which raises PyTorch's INTERNAL ASSERT text (KernelFunction.cpp's ambiguous_autogradother_kernel).
+// See Note [Internal assert texts].
 const AMBIGUOUS_AUTOGRAD_OTHER: AnnotatedKernel = {
   kernel: KernelFunction.fromBoxed((op) => {
-    throw new Error(
+    throw internalAssertError(
+      '0',
+      'aten/src/ATen/core/boxing/KernelFunction.cpp',
+      23,
       `${op.operatorName} has kernels registered to both CompositeImplicitAutograd and a backend mapped to ` +
         'AutogradOther. This makes the backend kernel unreachable; the dispatcher will always prefer the ' +
-        'CompositeImplicitAutograd lowering (see Note: [Ambiguity in AutogradOther kernel]). If you want to ' +
+        'CompositeImplicitAutograd lowering (see Note [Ambiguity in AutogradOther kernel]). If you want to ' +
         'override CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key ' +
         'for the backend.\nIf you only want to run inference instead of training, in C++, add ' +
-        '`c10::InferenceMode mode;` before model.forward(). Note this guard is only available in C++ but not ' +
-        'Python at present.\nCanonical state\n~~~~~~~~~~~\n' +
+        '`c10::InferenceMode mode;` before model.forward(); in Python, use `torch.inference_mode()` as a context ' +
+        'manager (see https://pytorch.org/docs/stable/generated/torch.autograd.grad_mode.inference_mode.html).' +
+        '\nCanonical state\n~~~~~~~~~~~\n' +
         op.dumpState() +
         '\n\n',
     );
@@ -319,10 +332,13 @@ export class OperatorEntry {
     const key = dispatchKeyToString(k);
     return new NotImplementedError(
       `Could not run '${name}' with arguments from the '${key}' backend. This could be because the operator ` +
-        `doesn't exist for this backend. '${name}' is only available for these backends: ` +
-        `${this.listAllDispatchKeys()}.\n` +
-        `To fill this slot, register a kernel for '${key}', for an alias key that covers it ` +
-        `(CompositeExplicitAutograd, CompositeImplicitAutograd), or a backend fallback for '${key}'.\n\n${table}`,
+        "doesn't exist for this backend, or was omitted during the selective/custom build process (if using " +
+        'custom build). If you are a Facebook employee using PyTorch on mobile, please visit ' +
+        `https://fburl.com/ptmfixes for possible resolutions. '${name}' is only available for these backends: ` +
+        `${this.listAllDispatchKeys()}.\n\n${table}` +
+        // aten-ts's addition, after PyTorch's whole text: which registration would fill the slot.
+        `\nTo fill this slot, register a kernel for '${key}', for an alias key that covers it ` +
+        `(CompositeExplicitAutograd, CompositeImplicitAutograd), or a backend fallback for '${key}'.`,
     );
   }
 }

@@ -8,7 +8,7 @@
 import { DispatchKey } from '../c10/DispatchKey.js';
 import { DispatchKeySet, getDispatchTableIndexForDispatchKey } from '../c10/DispatchKeySet.js';
 import { makeCall, makeRedispatch } from '../generated/DispatchArity.js';
-import { hooks, observe } from './debug.js';
+import { hooks, isDispatchPhaseTimingEnabled, now, observe, takeParseMs } from './debug.js';
 import { computeDispatchKeySet, extractBoxed, extractUnboxed, extractedKeySet } from './DispatchKeyExtractor.js';
 import type { Dispatcher } from './Dispatcher.js';
 import type { Stack } from './KernelFunction.js';
@@ -81,7 +81,10 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
     const idx = computeDispatchKeySet(ex);
     const ks = extractedKeySet();
     const kernel = entry.boxedTable[idx]!;
-    if (hooks.active) return observe('callBoxed', entry.operatorName, ks, () => kernel(this, ks, stack));
+    if (hooks.active) {
+      const args = stack.slice(base);
+      return observe('callBoxed', entry.operatorName, ks, () => kernel(this, ks, stack), args);
+    }
     kernel(this, ks, stack);
   }
 
@@ -89,7 +92,8 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   redispatchBoxed(ks: DispatchKeySet, stack: Stack): void {
     const kernel = this.entry.boxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
     if (hooks.active) {
-      return observe('redispatchBoxed', this.entry.operatorName, ks, () => kernel(this, ks, stack));
+      const args = stack.slice(stack.length - this.entry.numArguments());
+      return observe('redispatchBoxed', this.entry.operatorName, ks, () => kernel(this, ks, stack), args);
     }
     kernel(this, ks, stack);
   }
@@ -147,15 +151,30 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
 
 // `Dispatcher::callWithDispatchKeySlowPath`: the path of a call while a trace or an observer is on (the
 // closures check `hooks.active` once and come here). It may allocate: the arguments travel as one array.
+// With phase timing on, it reads the clock around extraction and lookup (Note [Dispatch phase timing]).
 function slowCall(entry: OperatorEntry, args: unknown[]): unknown {
+  if (!isDispatchPhaseTimingEnabled()) {
+    extractUnboxed(entry, args);
+    const idx = computeDispatchKeySet(entry.extractor);
+    const ks = extractedKeySet();
+    const kernel = entry.unboxedTable[idx]!;
+    return observe('call', entry.operatorName, ks, () => kernel(ks, ...args), args);
+  }
+  const t0 = now();
+  const parseMs = takeParseMs(t0);
   extractUnboxed(entry, args);
   const idx = computeDispatchKeySet(entry.extractor);
   const ks = extractedKeySet();
+  const t1 = now();
   const kernel = entry.unboxedTable[idx]!;
-  return observe('call', entry.operatorName, ks, () => kernel(ks, ...args));
+  const t2 = now();
+  const call = () => kernel(ks, ...args);
+  return observe('call', entry.operatorName, ks, call, args, parseMs, t1 - t0, t2 - t1);
 }
 
 function slowRedispatch(entry: OperatorEntry, ks: DispatchKeySet, args: unknown[]): unknown {
+  const t0 = now();
   const kernel = entry.unboxedTable[ks.getDispatchTableIndexForDispatchKeySet()]!;
-  return observe('redispatch', entry.operatorName, ks, () => kernel(ks, ...args));
+  const lookupMs = isDispatchPhaseTimingEnabled() ? now() - t0 : 0;
+  return observe('redispatch', entry.operatorName, ks, () => kernel(ks, ...args), args, 0, 0, lookupMs);
 }

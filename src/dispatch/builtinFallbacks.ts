@@ -8,6 +8,7 @@ import { afterAutogradKeyset, type DispatchKeySet } from '../c10/DispatchKeySet.
 import type { Dispatcher } from './Dispatcher.js';
 import { makeRedispatchBelow } from '../generated/DispatchArity.js';
 import { KernelFunction, type Stack } from './KernelFunction.js';
+import { NotImplementedError } from './OperatorEntry.js';
 import type { OperatorHandle } from './OperatorHandle.js';
 import { pythonFallback, pythonTLSSnapshotFallback } from './PythonFallbackKernel.js';
 
@@ -79,8 +80,9 @@ const autogradFallback = KernelFunction.fromBoxed(
   (op: OperatorHandle) => makeRedispatchBelow(op, belowAutograd),
 );
 
+// MetaFallbackKernel.cpp: NotImplementedError (TORCH_CHECK_NOT_IMPLEMENTED) with PyTorch's PT2 text.
 const metaFallback = KernelFunction.fromBoxed((op: OperatorHandle) => {
-  throw new Error(
+  throw new NotImplementedError(
     `${op.operatorName}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta ` +
       'kernel registered. You may have run into this message while using an operator with PT2 compilation APIs ' +
       "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake impl. " +

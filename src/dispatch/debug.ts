@@ -16,6 +16,16 @@ export interface DispatchEvent {
   readonly depth: number;
   /** The key set the call dispatches with (its table index is `keySet.getDispatchTableIndexForDispatchKeySet()`). */
   readonly keySet: DispatchKeySet;
+  /** The operator's arguments (boxed calls: the stack's argument slots). */
+  readonly args: readonly unknown[];
+  /**
+   * Only while `setDispatchPhaseTiming(true)`: milliseconds spent before the kernel, each measured with two
+   * clock reads around the phase (argument parsing in the generated front end, key-set extraction, table
+   * lookup; 0 where a path has no such phase). See Note [Dispatch phase timing].
+   */
+  readonly parseMs: number;
+  readonly extractMs: number;
+  readonly lookupMs: number;
 }
 
 export interface DispatchObserver {
@@ -40,9 +50,47 @@ let traceEnabled = false;
 let traceSink: (line: string) => void = (line) => console.error(line);
 const observers: DispatchObserver[] = [];
 let depth = 0;
+let phaseTiming = 0;
+let frontEndStart = -1;
 
 function refresh(): void {
-  hooks.active = traceEnabled || observers.length > 0;
+  hooks.active = traceEnabled || observers.length > 0 || phaseTiming > 0;
+}
+
+// Note [Dispatch phase timing]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The profiler's split of a call's cost (argument parsing, key extraction, table lookup, autograd, kernel) is
+// measured only on the observed path: while timing is on, `hooks.active` sends every call to the slow path
+// (OperatorHandle.ts), which reads the clock around extraction and lookup, and every generated front-end
+// function calls `frontEndEnter()` first (one `hooks.active` check, false when nothing observes), so the
+// time from the front end's entry to its first `op.call` is the argument parsing. The fast path stays as it
+// is (Note [Dispatch hot path]); the observed path itself is slower (it allocates the argument array), so
+// the split describes where the time goes, and bench/dispatch.bench.ts gives the fast path's absolute cost.
+/** `performance.now()`: a web global, also in Node. */
+export const now = (): number => performance.now();
+
+/** Turns phase timing on (counted: nested profilers) or off. See Note [Dispatch phase timing]. */
+export function setDispatchPhaseTiming(enabled: boolean): void {
+  phaseTiming = Math.max(0, phaseTiming + (enabled ? 1 : -1));
+  frontEndStart = -1;
+  refresh();
+}
+
+export function isDispatchPhaseTimingEnabled(): boolean {
+  return phaseTiming > 0;
+}
+
+/** Called first by every generated front-end function while `hooks.active`: starts the argument-parsing clock. */
+export function frontEndEnter(): void {
+  if (phaseTiming > 0 && depth === 0) frontEndStart = now();
+}
+
+/** The time since the front end was entered (0 when not timing or not from a front end); resets the clock. */
+export function takeParseMs(at: number): number {
+  if (frontEndStart < 0 || depth !== 0) return 0;
+  const ms = at - frontEndStart;
+  frontEndStart = -1;
+  return ms;
 }
 
 /** Turns the dispatch trace on or off (`[call] op=[aten::add.Tensor], key=[CPU]`, nested by indentation). */
@@ -74,9 +122,18 @@ export function addDispatchObserver(observer: DispatchObserver): () => void {
 }
 
 /** Runs `body` with tracing and observers around it (the slow path). */
-export function observe<T>(kind: DispatchEvent['kind'], op: string, keySet: DispatchKeySet, body: () => T): T {
+export function observe<T>(
+  kind: DispatchEvent['kind'],
+  op: string,
+  keySet: DispatchKeySet,
+  body: () => T,
+  args: readonly unknown[] = [],
+  parseMs = 0,
+  extractMs = 0,
+  lookupMs = 0,
+): T {
   const key = keySet.highestPriorityTypeId();
-  const event: DispatchEvent = { kind, op, key, depth, keySet };
+  const event: DispatchEvent = { kind, op, key, depth, keySet, args, parseMs, extractMs, lookupMs };
   if (traceEnabled) traceSink(`${' '.repeat(depth)}[${kind}] op=[${op}], key=[${dispatchKeyToString(key)}]`);
   for (const o of observers) o.onEnter?.(event);
   depth++;
@@ -84,6 +141,7 @@ export function observe<T>(kind: DispatchEvent['kind'], op: string, keySet: Disp
     return body();
   } finally {
     depth--;
+    if (depth === 0) frontEndStart = -1;
     for (const o of observers) o.onExit?.(event);
   }
 }

@@ -38,7 +38,10 @@ export {
 } from './LocalDispatchKeySet.js';
 export {
   addDispatchObserver,
+  frontEndEnter,
+  isDispatchPhaseTimingEnabled,
   isDispatchTraceEnabled,
+  setDispatchPhaseTiming,
   setDispatchTraceEnabled,
   setDispatchTraceSink,
   type DispatchEvent,

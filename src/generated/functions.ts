@@ -10,6 +10,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
+import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { checkKw, kwPositional, isBool, isDevice, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDevice, toDtype, toIntList, toReduction, badCall, isTensorList, toTensor, type DeviceLike, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
@@ -21,6 +22,7 @@ export function empty(...size: number[]): Tensor;
 export function empty(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
 export function empty(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -84,6 +86,7 @@ export function empty_strided(options: { size: readonly number[]; stride: readon
 export function empty_strided(size: readonly number[], options: { stride: readonly number[]; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_strided(size: readonly number[], stride: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_strided(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -144,6 +147,7 @@ export function zeros(...size: number[]): Tensor;
 export function zeros(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
 export function zeros(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -202,6 +206,7 @@ export function ones(...size: number[]): Tensor;
 export function ones(...args: [...size: number[], options: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
 export function ones(size: readonly number[], options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -259,6 +264,7 @@ export function full(options: { size: readonly number[]; fill_value?: number | b
 export function full(size: readonly number[], options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full(size: readonly number[], fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -319,6 +325,7 @@ export function arange(start: number | boolean, options: { end: number | boolean
 export function arange(start: number | boolean, end: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function arange(start: number | boolean, end: number | boolean, step?: number | boolean, options?: { step?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function arange(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -386,6 +393,7 @@ export function linspace(start: number | boolean, options: { end: number | boole
 export function linspace(start: number | boolean, end: number | boolean, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -447,6 +455,7 @@ export function eye(options: { n: number; m: number; dtype?: DtypeLike | null; l
 export function eye(n: number, options: { m: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function eye(n: number, m: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function eye(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -504,6 +513,7 @@ const SIGS_empty_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layo
 /** `torch.empty_like`: `empty_like`. */
 export function empty_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function empty_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -565,6 +575,7 @@ const SIGS_zeros_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layo
 /** `torch.zeros_like`: `zeros_like`. */
 export function zeros_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function zeros_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -626,6 +637,7 @@ const SIGS_ones_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layou
 /** `torch.ones_like`: `ones_like`. */
 export function ones_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function ones_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -688,6 +700,7 @@ const SIGS_full_like = ["(Tensor input, Number fill_value, *, torch.dtype dtype 
 export function full_like(input: Tensor, options: { fill_value?: number | boolean; fillValue?: number | boolean; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full_like(input: Tensor, fillValue: number | boolean, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function full_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -752,6 +765,7 @@ const SIGS_reshape = ["(Tensor input, tuple of ints shape)"];
 export function reshape(input: Tensor, options: { shape: readonly number[] }): Tensor;
 export function reshape(input: Tensor, shape: readonly number[]): Tensor;
 export function reshape(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -785,6 +799,7 @@ export function as_strided(input: Tensor, size: readonly number[], options: { st
 export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
 export function as_strided(input: Tensor, size: readonly number[], stride: readonly number[], storageOffset?: number | null, options?: { storage_offset?: number | null; storageOffset?: number | null }): Tensor;
 export function as_strided(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -826,6 +841,7 @@ export function transpose(input: Tensor, options: { dim0: number; dim1: number }
 export function transpose(input: Tensor, dim0: number, options: { dim1: number }): Tensor;
 export function transpose(input: Tensor, dim0: number, dim1: number): Tensor;
 export function transpose(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -858,6 +874,7 @@ const SIGS_t = ["(Tensor input)"];
 /** `torch.t`: `t`. */
 export function t(input: Tensor): Tensor;
 export function t(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -887,6 +904,7 @@ const SIGS_permute = ["(Tensor input, tuple of ints dims)"];
 export function permute(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function permute(input: Tensor, dims: readonly number[]): Tensor;
 export function permute(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -921,6 +939,7 @@ export function squeeze(input: Tensor, dim: number): Tensor;
 export function squeeze(input: Tensor, options: { dim: readonly number[] }): Tensor;
 export function squeeze(input: Tensor, dim: readonly number[]): Tensor;
 export function squeeze(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -966,6 +985,7 @@ const SIGS_unsqueeze = ["(Tensor input, int dim)"];
 export function unsqueeze(input: Tensor, options: { dim: number }): Tensor;
 export function unsqueeze(input: Tensor, dim: number): Tensor;
 export function unsqueeze(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -998,6 +1018,7 @@ export function select(input: Tensor, options: { dim: number; index: number }): 
 export function select(input: Tensor, dim: number, options: { index: number }): Tensor;
 export function select(input: Tensor, dim: number, index: number): Tensor;
 export function select(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1034,6 +1055,7 @@ export function slice(input: Tensor, dim?: number, start?: number | null, option
 export function slice(input: Tensor, dim?: number, start?: number | null, end?: number | null, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
 export function slice(input: Tensor, dim?: number, start?: number | null, end?: number | null, step?: number, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
 export function slice(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1097,6 +1119,7 @@ export function narrow(input: Tensor, dim: number, options: { start: Tensor; len
 export function narrow(input: Tensor, dim: number, start: Tensor, options: { length: number }): Tensor;
 export function narrow(input: Tensor, dim: number, start: Tensor, length: number): Tensor;
 export function narrow(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1137,6 +1160,7 @@ export function flatten(input: Tensor, options?: { start_dim?: number; startDim?
 export function flatten(input: Tensor, startDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
 export function flatten(input: Tensor, startDim?: number, endDim?: number, options?: { start_dim?: number; startDim?: number; end_dim?: number; endDim?: number }): Tensor;
 export function flatten(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1181,6 +1205,7 @@ export function unflatten(input: Tensor, options: { dim: number; sizes: readonly
 export function unflatten(input: Tensor, dim: number, options: { sizes: readonly number[] }): Tensor;
 export function unflatten(input: Tensor, dim: number, sizes: readonly number[]): Tensor;
 export function unflatten(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1213,6 +1238,7 @@ const SIGS_alias = ["(Tensor input)"];
 /** `torch.alias`: `alias`. */
 export function alias(input: Tensor): Tensor;
 export function alias(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1241,6 +1267,7 @@ const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)
 /** `torch.clone`: `clone`. */
 export function clone(input: Tensor, options?: { memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null }): Tensor;
 export function clone(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1276,6 +1303,7 @@ const SIGS_fill_ = ["(Tensor input, Number value)"];
 export function fill_(input: Tensor, options: { value: number | boolean }): Tensor;
 export function fill_(input: Tensor, value: number | boolean): Tensor;
 export function fill_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1306,6 +1334,7 @@ const SIGS_zero_ = ["(Tensor input)"];
 /** `torch.zero_`: `zero_`. */
 export function zero_(input: Tensor): Tensor;
 export function zero_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1334,6 +1363,7 @@ const SIGS__to_copy = ["(Tensor input, *, torch.dtype dtype = None, torch.layout
 /** `torch._to_copy`: `_to_copy`. */
 export function _to_copy(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; non_blocking?: boolean; nonBlocking?: boolean; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function _to_copy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1401,6 +1431,7 @@ const SIGS__local_scalar_dense = ["(Tensor input)"];
 /** `torch._local_scalar_dense`: `_local_scalar_dense`. */
 export function _local_scalar_dense(input: Tensor): ScalarValue;
 export function _local_scalar_dense(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1431,6 +1462,7 @@ export function bernoulli(input: Tensor, options?: { generator?: Generator | nul
 export function bernoulli(input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
 export function bernoulli(input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
 export function bernoulli(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1476,6 +1508,7 @@ export function rand(options: { size: readonly number[]; generator: Generator | 
 export function rand(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
 export function rand(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function rand(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1539,6 +1572,7 @@ export function randn(options: { size: readonly number[]; generator: Generator |
 export function randn(...args: [...size: number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }]): Tensor;
 export function randn(size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randn(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1603,6 +1637,7 @@ export function randint(low: number, options: { high: number; size: readonly num
 export function randint(low: number, high: number, options: { size: readonly number[]; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randint(low: number, high: number, size: readonly number[], options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randint(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1669,6 +1704,7 @@ const SIGS_randperm = ["(int n, *, torch.Generator generator, torch.dtype dtype 
 export function randperm(options: { n: number; generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randperm(n: number, options: { generator: Generator | null; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function randperm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1731,6 +1767,7 @@ const SIGS_add = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out 
 export function add(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function add(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1795,6 +1832,7 @@ const SIGS_sub = ["(Tensor input, Tensor other, *, Number alpha = 1, Tensor out 
 export function sub(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { alpha?: number | boolean; out?: Tensor }): Tensor;
 export function sub(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1859,6 +1897,7 @@ const SIGS_mul = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function mul(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; out?: Tensor }): Tensor;
 export function mul(input: Tensor | number | boolean, other: Tensor | number | boolean, options?: { out?: Tensor }): Tensor;
 export function mul(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1914,6 +1953,7 @@ export function div(input: Tensor | number | boolean, other: Tensor | number | b
 export function div(input: Tensor | number | boolean, options: { other: Tensor | number | boolean; rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
 export function div(input: Tensor | number | boolean, other: Tensor | number | boolean, options: { rounding_mode?: string | null; roundingMode?: string | null }): Tensor;
 export function div(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1990,6 +2030,7 @@ const SIGS_neg = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.neg`: `neg`. */
 export function neg(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function neg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2024,6 +2065,7 @@ const SIGS_neg_ = ["(Tensor input)"];
 /** `torch.neg_`: `neg_`. */
 export function neg_(input: Tensor): Tensor;
 export function neg_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2052,6 +2094,7 @@ const SIGS_abs = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.abs`: `abs`. */
 export function abs(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function abs(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2086,6 +2129,7 @@ const SIGS_abs_ = ["(Tensor input)"];
 /** `torch.abs_`: `abs_`. */
 export function abs_(input: Tensor): Tensor;
 export function abs_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2114,6 +2158,7 @@ const SIGS_sign = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.sign`: `sign`. */
 export function sign(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function sign(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2148,6 +2193,7 @@ const SIGS_exp = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.exp`: `exp`. */
 export function exp(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function exp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2182,6 +2228,7 @@ const SIGS_exp_ = ["(Tensor input)"];
 /** `torch.exp_`: `exp_`. */
 export function exp_(input: Tensor): Tensor;
 export function exp_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2210,6 +2257,7 @@ const SIGS_exp2 = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.exp2`: `exp2`. */
 export function exp2(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function exp2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2244,6 +2292,7 @@ const SIGS_exp2_ = ["(Tensor input)"];
 /** `torch.exp2_`: `exp2_`. */
 export function exp2_(input: Tensor): Tensor;
 export function exp2_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2272,6 +2321,7 @@ const SIGS_log = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.log`: `log`. */
 export function log(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function log(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2306,6 +2356,7 @@ const SIGS_log_ = ["(Tensor input)"];
 /** `torch.log_`: `log_`. */
 export function log_(input: Tensor): Tensor;
 export function log_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2334,6 +2385,7 @@ const SIGS_log2 = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.log2`: `log2`. */
 export function log2(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function log2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2368,6 +2420,7 @@ const SIGS_log2_ = ["(Tensor input)"];
 /** `torch.log2_`: `log2_`. */
 export function log2_(input: Tensor): Tensor;
 export function log2_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2396,6 +2449,7 @@ const SIGS_log1p = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.log1p`: `log1p`. */
 export function log1p(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function log1p(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2430,6 +2484,7 @@ const SIGS_log1p_ = ["(Tensor input)"];
 /** `torch.log1p_`: `log1p_`. */
 export function log1p_(input: Tensor): Tensor;
 export function log1p_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2458,6 +2513,7 @@ const SIGS_expm1 = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.expm1`: `expm1`. */
 export function expm1(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function expm1(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2492,6 +2548,7 @@ const SIGS_expm1_ = ["(Tensor input)"];
 /** `torch.expm1_`: `expm1_`. */
 export function expm1_(input: Tensor): Tensor;
 export function expm1_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2520,6 +2577,7 @@ const SIGS_sqrt = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.sqrt`: `sqrt`. */
 export function sqrt(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function sqrt(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2554,6 +2612,7 @@ const SIGS_sqrt_ = ["(Tensor input)"];
 /** `torch.sqrt_`: `sqrt_`. */
 export function sqrt_(input: Tensor): Tensor;
 export function sqrt_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2582,6 +2641,7 @@ const SIGS_rsqrt = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.rsqrt`: `rsqrt`. */
 export function rsqrt(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function rsqrt(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2616,6 +2676,7 @@ const SIGS_rsqrt_ = ["(Tensor input)"];
 /** `torch.rsqrt_`: `rsqrt_`. */
 export function rsqrt_(input: Tensor): Tensor;
 export function rsqrt_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2644,6 +2705,7 @@ const SIGS_sin = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.sin`: `sin`. */
 export function sin(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function sin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2678,6 +2740,7 @@ const SIGS_sin_ = ["(Tensor input)"];
 /** `torch.sin_`: `sin_`. */
 export function sin_(input: Tensor): Tensor;
 export function sin_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2706,6 +2769,7 @@ const SIGS_cos = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.cos`: `cos`. */
 export function cos(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function cos(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2740,6 +2804,7 @@ const SIGS_cos_ = ["(Tensor input)"];
 /** `torch.cos_`: `cos_`. */
 export function cos_(input: Tensor): Tensor;
 export function cos_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2768,6 +2833,7 @@ const SIGS_tan = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.tan`: `tan`. */
 export function tan(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function tan(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2802,6 +2868,7 @@ const SIGS_tan_ = ["(Tensor input)"];
 /** `torch.tan_`: `tan_`. */
 export function tan_(input: Tensor): Tensor;
 export function tan_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2830,6 +2897,7 @@ const SIGS_asin = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.asin`: `asin`. */
 export function asin(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function asin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2864,6 +2932,7 @@ const SIGS_asin_ = ["(Tensor input)"];
 /** `torch.asin_`: `asin_`. */
 export function asin_(input: Tensor): Tensor;
 export function asin_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2892,6 +2961,7 @@ const SIGS_acos = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.acos`: `acos`. */
 export function acos(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function acos(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2926,6 +2996,7 @@ const SIGS_acos_ = ["(Tensor input)"];
 /** `torch.acos_`: `acos_`. */
 export function acos_(input: Tensor): Tensor;
 export function acos_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2954,6 +3025,7 @@ const SIGS_atan = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.atan`: `atan`. */
 export function atan(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function atan(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2988,6 +3060,7 @@ const SIGS_atan_ = ["(Tensor input)"];
 /** `torch.atan_`: `atan_`. */
 export function atan_(input: Tensor): Tensor;
 export function atan_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3016,6 +3089,7 @@ const SIGS_sinh = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.sinh`: `sinh`. */
 export function sinh(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function sinh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3050,6 +3124,7 @@ const SIGS_sinh_ = ["(Tensor input)"];
 /** `torch.sinh_`: `sinh_`. */
 export function sinh_(input: Tensor): Tensor;
 export function sinh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3078,6 +3153,7 @@ const SIGS_cosh = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.cosh`: `cosh`. */
 export function cosh(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function cosh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3112,6 +3188,7 @@ const SIGS_cosh_ = ["(Tensor input)"];
 /** `torch.cosh_`: `cosh_`. */
 export function cosh_(input: Tensor): Tensor;
 export function cosh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3140,6 +3217,7 @@ const SIGS_tanh = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.tanh`: `tanh`. */
 export function tanh(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function tanh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3174,6 +3252,7 @@ const SIGS_tanh_ = ["(Tensor input)"];
 /** `torch.tanh_`: `tanh_`. */
 export function tanh_(input: Tensor): Tensor;
 export function tanh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3202,6 +3281,7 @@ const SIGS_sigmoid = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.sigmoid`: `sigmoid`. */
 export function sigmoid(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function sigmoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3236,6 +3316,7 @@ const SIGS_sigmoid_ = ["(Tensor input)"];
 /** `torch.sigmoid_`: `sigmoid_`. */
 export function sigmoid_(input: Tensor): Tensor;
 export function sigmoid_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3264,6 +3345,7 @@ const SIGS_relu = ["(Tensor input)"];
 /** `torch.relu`: `relu`. */
 export function relu(input: Tensor): Tensor;
 export function relu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3292,6 +3374,7 @@ const SIGS_relu_ = ["(Tensor input)"];
 /** `torch.relu_`: `relu_`. */
 export function relu_(input: Tensor): Tensor;
 export function relu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3320,6 +3403,7 @@ const SIGS_gelu = ["(Tensor input, *, str approximate = ..., Tensor out = None)"
 /** `torch.gelu`: `gelu`. */
 export function gelu(input: Tensor, options?: { approximate?: string; out?: Tensor }): Tensor;
 export function gelu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3360,6 +3444,7 @@ const SIGS_gelu_ = ["(Tensor input, *, str approximate = ...)"];
 /** `torch.gelu_`: `gelu_`. */
 export function gelu_(input: Tensor, options?: { approximate?: string }): Tensor;
 export function gelu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3394,6 +3479,7 @@ const SIGS_silu = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.silu`: `silu`. */
 export function silu(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function silu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3428,6 +3514,7 @@ const SIGS_silu_ = ["(Tensor input)"];
 /** `torch.silu_`: `silu_`. */
 export function silu_(input: Tensor): Tensor;
 export function silu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3456,6 +3543,7 @@ const SIGS_erf = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.erf`: `erf`. */
 export function erf(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function erf(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3490,6 +3578,7 @@ const SIGS_erf_ = ["(Tensor input)"];
 /** `torch.erf_`: `erf_`. */
 export function erf_(input: Tensor): Tensor;
 export function erf_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3518,6 +3607,7 @@ const SIGS_floor = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.floor`: `floor`. */
 export function floor(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function floor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3552,6 +3642,7 @@ const SIGS_floor_ = ["(Tensor input)"];
 /** `torch.floor_`: `floor_`. */
 export function floor_(input: Tensor): Tensor;
 export function floor_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3580,6 +3671,7 @@ const SIGS_ceil = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.ceil`: `ceil`. */
 export function ceil(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function ceil(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3614,6 +3706,7 @@ const SIGS_ceil_ = ["(Tensor input)"];
 /** `torch.ceil_`: `ceil_`. */
 export function ceil_(input: Tensor): Tensor;
 export function ceil_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3643,6 +3736,7 @@ const SIGS_round = ["(Tensor input, *, Tensor out = None)","(Tensor input, *, in
 export function round(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function round(input: Tensor, options: { decimals: number; out?: Tensor }): Tensor;
 export function round(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3691,6 +3785,7 @@ const SIGS_round_ = ["(Tensor input)","(Tensor input, *, int decimals)"];
 export function round_(input: Tensor): Tensor;
 export function round_(input: Tensor, options: { decimals: number }): Tensor;
 export function round_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3728,6 +3823,7 @@ const SIGS_trunc = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.trunc`: `trunc`. */
 export function trunc(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function trunc(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3762,6 +3858,7 @@ const SIGS_trunc_ = ["(Tensor input)"];
 /** `torch.trunc_`: `trunc_`. */
 export function trunc_(input: Tensor): Tensor;
 export function trunc_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3790,6 +3887,7 @@ const SIGS_frac = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.frac`: `frac`. */
 export function frac(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function frac(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3824,6 +3922,7 @@ const SIGS_frac_ = ["(Tensor input)"];
 /** `torch.frac_`: `frac_`. */
 export function frac_(input: Tensor): Tensor;
 export function frac_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3852,6 +3951,7 @@ const SIGS_reciprocal = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.reciprocal`: `reciprocal`. */
 export function reciprocal(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function reciprocal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3886,6 +3986,7 @@ const SIGS_reciprocal_ = ["(Tensor input)"];
 /** `torch.reciprocal_`: `reciprocal_`. */
 export function reciprocal_(input: Tensor): Tensor;
 export function reciprocal_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3914,6 +4015,7 @@ const SIGS_isnan = ["(Tensor input)"];
 /** `torch.isnan`: `isnan`. */
 export function isnan(input: Tensor): Tensor;
 export function isnan(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3942,6 +4044,7 @@ const SIGS_isinf = ["(Tensor input)"];
 /** `torch.isinf`: `isinf`. */
 export function isinf(input: Tensor): Tensor;
 export function isinf(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3970,6 +4073,7 @@ const SIGS_isfinite = ["(Tensor input)"];
 /** `torch.isfinite`: `isfinite`. */
 export function isfinite(input: Tensor): Tensor;
 export function isfinite(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4001,6 +4105,7 @@ export function nan_to_num(input: Tensor, nan?: number | null, options?: { nan?:
 export function nan_to_num(input: Tensor, nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
 export function nan_to_num(input: Tensor, nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null; out?: Tensor }): Tensor;
 export function nan_to_num(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4059,6 +4164,7 @@ export function nan_to_num_(input: Tensor, nan?: number | null, options?: { nan?
 export function nan_to_num_(input: Tensor, nan?: number | null, posinf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
 export function nan_to_num_(input: Tensor, nan?: number | null, posinf?: number | null, neginf?: number | null, options?: { nan?: number | null; posinf?: number | null; neginf?: number | null }): Tensor;
 export function nan_to_num_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4111,6 +4217,7 @@ export function eq(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function eq(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function eq(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function eq(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4158,6 +4265,7 @@ export function ne(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function ne(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ne(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ne(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4205,6 +4313,7 @@ export function lt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function lt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function lt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function lt(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4252,6 +4361,7 @@ export function le(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function le(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function le(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function le(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4299,6 +4409,7 @@ export function gt(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function gt(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function gt(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function gt(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4346,6 +4457,7 @@ export function ge(input: Tensor, other: Tensor, options?: { out?: Tensor }): Te
 export function ge(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function ge(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function ge(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4391,6 +4503,7 @@ const SIGS_logical_and = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function logical_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_and(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_and(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4428,6 +4541,7 @@ const SIGS_logical_or = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function logical_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_or(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_or(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4465,6 +4579,7 @@ const SIGS_logical_xor = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function logical_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function logical_xor(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_xor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4501,6 +4616,7 @@ const SIGS_logical_not = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.logical_not`: `logical_not`. */
 export function logical_not(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function logical_not(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4535,6 +4651,7 @@ const SIGS_bitwise_not = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.bitwise_not`: `bitwise_not`. */
 export function bitwise_not(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function bitwise_not(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4575,6 +4692,7 @@ export function bitwise_and(options: { input: number | boolean; other: Tensor })
 export function bitwise_and(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_and(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_and(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4636,6 +4754,7 @@ export function bitwise_or(options: { input: number | boolean; other: Tensor }):
 export function bitwise_or(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_or(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_or(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4697,6 +4816,7 @@ export function bitwise_xor(options: { input: number | boolean; other: Tensor })
 export function bitwise_xor(input: number | boolean, options: { other: Tensor }): Tensor;
 export function bitwise_xor(input: number | boolean, other: Tensor): Tensor;
 export function bitwise_xor(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4753,6 +4873,7 @@ const SIGS_maximum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function maximum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function maximum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function maximum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4790,6 +4911,7 @@ const SIGS_minimum = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function minimum(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function minimum(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function minimum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4837,6 +4959,7 @@ export function where(condition: Tensor, options: { input: number | boolean; oth
 export function where(condition: Tensor, input: number | boolean, options: { other: number | boolean }): Tensor;
 export function where(condition: Tensor, input: number | boolean, other: number | boolean): Tensor;
 export function where(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4907,6 +5030,7 @@ export function clamp(input: Tensor, options?: { min?: Tensor | null; max?: Tens
 export function clamp(input: Tensor, min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
 export function clamp(input: Tensor, min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null; out?: Tensor }): Tensor;
 export function clamp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4978,6 +5102,7 @@ export function clamp_(input: Tensor, options?: { min?: Tensor | null; max?: Ten
 export function clamp_(input: Tensor, min?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): Tensor;
 export function clamp_(input: Tensor, min?: Tensor | null, max?: Tensor | null, options?: { min?: Tensor | null; max?: Tensor | null }): Tensor;
 export function clamp_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5040,6 +5165,7 @@ export function remainder(options: { input: number | boolean; other: Tensor }): 
 export function remainder(input: number | boolean, options: { other: Tensor }): Tensor;
 export function remainder(input: number | boolean, other: Tensor): Tensor;
 export function remainder(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5098,6 +5224,7 @@ export function fmod(input: Tensor, other: Tensor, options?: { out?: Tensor }): 
 export function fmod(input: Tensor, options: { other: number | boolean; out?: Tensor }): Tensor;
 export function fmod(input: Tensor, other: number | boolean, options?: { out?: Tensor }): Tensor;
 export function fmod(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5143,6 +5270,7 @@ const SIGS_atan2 = ["(Tensor input, Tensor other, *, Tensor out = None)"];
 export function atan2(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
 export function atan2(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function atan2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5184,6 +5312,7 @@ export function lerp(input: Tensor, options: { end: Tensor; weight: Tensor; out?
 export function lerp(input: Tensor, end: Tensor, options: { weight: Tensor; out?: Tensor }): Tensor;
 export function lerp(input: Tensor, end: Tensor, weight: Tensor, options?: { out?: Tensor }): Tensor;
 export function lerp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5233,6 +5362,7 @@ export function sum(input: Tensor, options: { dim: number | readonly number[] | 
 export function sum(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function sum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5290,6 +5420,7 @@ export function mean(input: Tensor, options: { dim: number | readonly number[] |
 export function mean(input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(input: Tensor, dim: number | readonly number[] | null, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function mean(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5347,6 +5478,7 @@ export function prod(input: Tensor, options: { dim: number; keepdim?: boolean; d
 export function prod(input: Tensor, dim: number, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function prod(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5403,6 +5535,7 @@ export function amax(input: Tensor, options?: { dim?: number | readonly number[]
 export function amax(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amax(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5453,6 +5586,7 @@ export function amin(input: Tensor, options?: { dim?: number | readonly number[]
 export function amin(input: Tensor, dim?: number | readonly number[], options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amin(input: Tensor, dim?: number | readonly number[], keepdim?: boolean, options?: { dim?: number | readonly number[]; keepdim?: boolean; out?: Tensor }): Tensor;
 export function amin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5507,6 +5641,7 @@ export function all(input: Tensor, dim?: readonly number[] | null, options?: { d
 export function all(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function all(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function all(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5589,6 +5724,7 @@ export function any(input: Tensor, dim?: readonly number[] | null, options?: { d
 export function any(input: Tensor, dim?: readonly number[] | null, keepdim?: boolean, options?: { dim?: readonly number[] | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function any(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function any(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5667,6 +5803,7 @@ export function argmax(input: Tensor, options?: { dim?: number | null; keepdim?:
 export function argmax(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmax(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5717,6 +5854,7 @@ export function argmin(input: Tensor, options?: { dim?: number | null; keepdim?:
 export function argmin(input: Tensor, dim?: number | null, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmin(input: Tensor, dim?: number | null, keepdim?: boolean, options?: { dim?: number | null; keepdim?: boolean; out?: Tensor }): Tensor;
 export function argmin(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5770,6 +5908,7 @@ export function max(input: Tensor): Tensor;
 export function max(input: Tensor, options: { other: Tensor }): Tensor;
 export function max(input: Tensor, other: Tensor): Tensor;
 export function max(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5830,6 +5969,7 @@ export function min(input: Tensor): Tensor;
 export function min(input: Tensor, options: { other: Tensor }): Tensor;
 export function min(input: Tensor, other: Tensor): Tensor;
 export function min(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5892,6 +6032,7 @@ function varFunction(input: Tensor, dim: number | readonly number[] | null, opti
 function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 function varFunction(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 function varFunction(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5977,6 +6118,7 @@ export function std(input: Tensor, dim: number | readonly number[] | null, optio
 export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 export function std(input: Tensor, dim: number | readonly number[] | null, unbiased?: boolean, keepdim?: boolean, options?: { unbiased?: boolean; keepdim?: boolean }): Tensor;
 export function std(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6056,6 +6198,7 @@ export function logsumexp(input: Tensor, options: { dim: number | readonly numbe
 export function logsumexp(input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(input: Tensor, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean }): Tensor;
 export function logsumexp(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6094,6 +6237,7 @@ const SIGS_mm = ["(Tensor input, Tensor mat2)"];
 export function mm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function mm(input: Tensor, mat2: Tensor): Tensor;
 export function mm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6125,6 +6269,7 @@ const SIGS_bmm = ["(Tensor input, Tensor mat2)"];
 export function bmm(input: Tensor, options: { mat2: Tensor }): Tensor;
 export function bmm(input: Tensor, mat2: Tensor): Tensor;
 export function bmm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6156,6 +6301,7 @@ const SIGS_matmul = ["(Tensor input, Tensor other)"];
 export function matmul(input: Tensor, options: { other: Tensor }): Tensor;
 export function matmul(input: Tensor, other: Tensor): Tensor;
 export function matmul(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6187,6 +6333,7 @@ const SIGS__unsafe_view = ["(Tensor input, tuple of ints size)"];
 export function _unsafe_view(input: Tensor, options: { size: readonly number[] }): Tensor;
 export function _unsafe_view(input: Tensor, size: readonly number[]): Tensor;
 export function _unsafe_view(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6218,6 +6365,7 @@ const SIGS_dot = ["(Tensor input, Tensor tensor)"];
 export function dot(input: Tensor, options: { tensor: Tensor }): Tensor;
 export function dot(input: Tensor, tensor: Tensor): Tensor;
 export function dot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6249,6 +6397,7 @@ const SIGS_mv = ["(Tensor input, Tensor vec)"];
 export function mv(input: Tensor, options: { vec: Tensor }): Tensor;
 export function mv(input: Tensor, vec: Tensor): Tensor;
 export function mv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6280,6 +6429,7 @@ const SIGS_outer = ["(Tensor input, Tensor vec2)"];
 export function outer(input: Tensor, options: { vec2: Tensor }): Tensor;
 export function outer(input: Tensor, vec2: Tensor): Tensor;
 export function outer(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6312,6 +6462,7 @@ export function addmm(input: Tensor, options: { mat1: Tensor; mat2: Tensor; beta
 export function addmm(input: Tensor, mat1: Tensor, options: { mat2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function addmm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6358,6 +6509,7 @@ export function baddbmm(input: Tensor, options: { batch1: Tensor; batch2: Tensor
 export function baddbmm(input: Tensor, batch1: Tensor, options: { batch2: Tensor; beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number | boolean; alpha?: number | boolean }): Tensor;
 export function baddbmm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6404,6 +6556,7 @@ export function linear(input: Tensor, options: { weight: Tensor; bias?: Tensor |
 export function linear(input: Tensor, weight: Tensor, options?: { bias?: Tensor | null }): Tensor;
 export function linear(input: Tensor, weight: Tensor, bias?: Tensor | null, options?: { bias?: Tensor | null }): Tensor;
 export function linear(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6443,6 +6596,7 @@ export function softmax(input: Tensor, options: { dim: number; dtype?: DtypeLike
 export function softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function softmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6482,6 +6636,7 @@ export function log_softmax(input: Tensor, options: { dim: number; dtype?: Dtype
 export function log_softmax(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(input: Tensor, dim: number, dtype?: DtypeLike | null, options?: { dtype?: DtypeLike | null }): Tensor;
 export function log_softmax(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6523,6 +6678,7 @@ export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | nul
 export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss_nd(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss_nd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6578,6 +6734,7 @@ export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, 
 export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6633,6 +6790,7 @@ export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null
 export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss2d(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number }): Tensor;
 export function nll_loss2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6689,6 +6847,7 @@ export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tenso
 export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
 export function cross_entropy_loss(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', ignoreIndex?: number, labelSmoothing?: number, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; label_smoothing?: number; labelSmoothing?: number }): Tensor;
 export function cross_entropy_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6749,6 +6908,7 @@ export function mse_loss(input: Tensor, options: { target: Tensor; reduction?: n
 export function mse_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function mse_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function mse_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6788,6 +6948,7 @@ export function l1_loss(input: Tensor, options: { target: Tensor; reduction?: nu
 export function l1_loss(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function l1_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6828,6 +6989,7 @@ export function binary_cross_entropy(input: Tensor, target: Tensor, options?: { 
 export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy(input: Tensor, target: Tensor, weight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6876,6 +7038,7 @@ export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, 
 export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight?: Tensor | null, posWeight?: Tensor | null, reduction?: number | 'none' | 'mean' | 'sum', options?: { weight?: Tensor | null; pos_weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number | 'none' | 'mean' | 'sum' }): Tensor;
 export function binary_cross_entropy_with_logits(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6932,6 +7095,7 @@ export function layer_norm(input: Tensor, normalizedShape: readonly number[], we
 export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
 export function layer_norm(input: Tensor, normalizedShape: readonly number[], weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnable?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enable?: boolean; cudnnEnable?: boolean }): Tensor;
 export function layer_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6994,6 +7158,7 @@ export function native_layer_norm(input: Tensor, normalizedShape: readonly numbe
 export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_layer_norm(input: Tensor, normalizedShape: readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number): [Tensor, Tensor, Tensor];
 export function native_layer_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7032,6 +7197,7 @@ export function dropout(input: Tensor, options: { p: number; train: boolean }): 
 export function dropout(input: Tensor, p: number, options: { train: boolean }): Tensor;
 export function dropout(input: Tensor, p: number, train: boolean): Tensor;
 export function dropout(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7077,6 +7243,7 @@ export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stri
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7179,6 +7346,7 @@ export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, 
 export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], options: { groups: number }): Tensor;
 export function convolution(input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], groups: number): Tensor;
 export function convolution(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7229,6 +7397,7 @@ export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight
 export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_input(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7275,6 +7444,7 @@ export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weigh
 export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
 export function _conv2d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
 export function _conv2d_backward_weight(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7328,6 +7498,7 @@ export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stri
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: string, dilation?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: string; dilation?: number | readonly number[]; groups?: number }): Tensor;
 export function conv1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7429,6 +7600,7 @@ export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | 
 export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose1d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7508,6 +7680,7 @@ export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | 
 export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose2d(input: Tensor, weight: Tensor, bias?: Tensor | null, stride?: number | readonly number[], padding?: number | readonly number[], outputPadding?: number | readonly number[], groups?: number, dilation?: number | readonly number[], options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; output_padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
 export function conv_transpose2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7585,6 +7758,7 @@ export function max_pool2d(input: Tensor, kernelSize: number | readonly number[]
 export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7648,6 +7822,7 @@ export function max_pool2d_with_indices(input: Tensor, kernelSize: number | read
 export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool2d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool2d_with_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7713,6 +7888,7 @@ export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tens
 export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options: { indices: Tensor }): Tensor;
 export function max_pool2d_with_indices_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, indices: Tensor): Tensor;
 export function max_pool2d_with_indices_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7761,6 +7937,7 @@ export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[]
 export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, divisorOverride?: number | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean; divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7833,6 +8010,7 @@ export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSiz
 export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options: { divisor_override?: number | null; divisorOverride?: number | null }): Tensor;
 export function avg_pool2d_backward(gradOutput: Tensor, input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[], padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
 export function avg_pool2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7877,6 +8055,7 @@ export function cat(options: { tensors: readonly Tensor[]; dim?: number }): Tens
 export function cat(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function cat(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function cat(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7914,6 +8093,7 @@ export function stack(options: { tensors: readonly Tensor[]; dim?: number }): Te
 export function stack(tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
 export function stack(tensors: readonly Tensor[], dim?: number, options?: { dim?: number }): Tensor;
 export function stack(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7954,6 +8134,7 @@ export function split(input: Tensor, options: { split_size?: readonly number[]; 
 export function split(input: Tensor, splitSize: readonly number[], options?: { dim?: number }): Tensor[];
 export function split(input: Tensor, splitSize: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8002,6 +8183,7 @@ export function split_with_sizes(input: Tensor, options: { split_sizes?: readonl
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
 export function split_with_sizes(input: Tensor, splitSizes: readonly number[], dim?: number, options?: { dim?: number }): Tensor[];
 export function split_with_sizes(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8041,6 +8223,7 @@ export function chunk(input: Tensor, options: { chunks: number; dim?: number }):
 export function chunk(input: Tensor, chunks: number, options?: { dim?: number }): Tensor[];
 export function chunk(input: Tensor, chunks: number, dim?: number, options?: { dim?: number }): Tensor[];
 export function chunk(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8079,6 +8262,7 @@ const SIGS_unbind = ["(Tensor input, int dim = 0)"];
 export function unbind(input: Tensor, options?: { dim?: number }): Tensor[];
 export function unbind(input: Tensor, dim?: number, options?: { dim?: number }): Tensor[];
 export function unbind(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8115,6 +8299,7 @@ const SIGS_flip = ["(Tensor input, tuple of ints dims)"];
 export function flip(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function flip(input: Tensor, dims: readonly number[]): Tensor;
 export function flip(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8147,6 +8332,7 @@ export function roll(input: Tensor, options: { shifts: number | readonly number[
 export function roll(input: Tensor, shifts: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(input: Tensor, shifts: number | readonly number[], dims?: number | readonly number[], options?: { dims?: number | readonly number[] }): Tensor;
 export function roll(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8185,6 +8371,7 @@ const SIGS_tile = ["(Tensor input, tuple of ints dims)"];
 export function tile(input: Tensor, options: { dims: readonly number[] }): Tensor;
 export function tile(input: Tensor, dims: readonly number[]): Tensor;
 export function tile(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8217,6 +8404,7 @@ export function index_select(input: Tensor, options: { dim: number; index: Tenso
 export function index_select(input: Tensor, dim: number, options: { index: Tensor }): Tensor;
 export function index_select(input: Tensor, dim: number, index: Tensor): Tensor;
 export function index_select(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8250,6 +8438,7 @@ const SIGS_index = ["(Tensor input, tuple of Tensors indices)"];
 export function index(input: Tensor, options: { indices: readonly (Tensor | null)[] }): Tensor;
 export function index(input: Tensor, indices: readonly (Tensor | null)[]): Tensor;
 export function index(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8283,6 +8472,7 @@ export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], o
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8325,6 +8515,7 @@ export function index_put(input: Tensor, indices: readonly (Tensor | null)[], op
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, options?: { accumulate?: boolean }): Tensor;
 export function index_put(input: Tensor, indices: readonly (Tensor | null)[], values: Tensor, accumulate?: boolean, options?: { accumulate?: boolean }): Tensor;
 export function index_put(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8366,6 +8557,7 @@ export function gather(input: Tensor, options: { dim: number; index: Tensor; spa
 export function gather(input: Tensor, dim: number, options: { index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
 export function gather(input: Tensor, dim: number, index: Tensor, options?: { sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
 export function gather(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8411,6 +8603,7 @@ export function scatter(input: Tensor, dim: number, options: { index: Tensor; va
 export function scatter(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
 export function scatter(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8452,6 +8645,7 @@ export function scatter_add(input: Tensor, dim: number, options: { index: Tensor
 export function scatter_add(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
 export function scatter_add(input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
 export function scatter_add(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8491,6 +8685,7 @@ export function masked_fill(input: Tensor, options: { mask: Tensor; value: Tenso
 export function masked_fill(input: Tensor, mask: Tensor, options: { value: Tensor }): Tensor;
 export function masked_fill(input: Tensor, mask: Tensor, value: Tensor): Tensor;
 export function masked_fill(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8528,6 +8723,7 @@ const SIGS_masked_select = ["(Tensor input, Tensor mask)"];
 export function masked_select(input: Tensor, options: { mask: Tensor }): Tensor;
 export function masked_select(input: Tensor, mask: Tensor): Tensor;
 export function masked_select(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8558,6 +8754,7 @@ const SIGS_nonzero = ["(Tensor input)"];
 /** `torch.nonzero`: `nonzero`. */
 export function nonzero(input: Tensor): Tensor;
 export function nonzero(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8587,6 +8784,7 @@ const SIGS_tril = ["(Tensor input, int diagonal = 0)"];
 export function tril(input: Tensor, options?: { diagonal?: number }): Tensor;
 export function tril(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
 export function tril(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8623,6 +8821,7 @@ const SIGS_triu = ["(Tensor input, int diagonal = 0)"];
 export function triu(input: Tensor, options?: { diagonal?: number }): Tensor;
 export function triu(input: Tensor, diagonal?: number, options?: { diagonal?: number }): Tensor;
 export function triu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8661,6 +8860,7 @@ export function sort(input: Tensor, dim?: number, options?: { dim?: number; desc
 export function sort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(input: Tensor, options: { stable: boolean | null; dim?: number; descending?: boolean }): [Tensor, Tensor];
 export function sort(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8723,6 +8923,7 @@ export function argsort(input: Tensor, dim?: number, options?: { dim?: number; d
 export function argsort(input: Tensor, dim?: number, descending?: boolean, options?: { dim?: number; descending?: boolean }): Tensor;
 export function argsort(input: Tensor, options: { stable: boolean; dim?: number; descending?: boolean }): Tensor;
 export function argsort(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8786,6 +8987,7 @@ export function topk(input: Tensor, k: number, dim?: number, options?: { dim?: n
 export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(input: Tensor, k: number, dim?: number, largest?: boolean, sorted?: boolean, options?: { dim?: number; largest?: boolean; sorted?: boolean }): [Tensor, Tensor];
 export function topk(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8838,6 +9040,7 @@ const SIGS_one_hot = ["(Tensor input, int num_classes = -1)"];
 export function one_hot(input: Tensor, options?: { num_classes?: number; numClasses?: number }): Tensor;
 export function one_hot(input: Tensor, numClasses?: number, options?: { num_classes?: number; numClasses?: number }): Tensor;
 export function one_hot(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8877,6 +9080,7 @@ export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, 
 export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
 export function embedding(weight: Tensor, indices: Tensor, paddingIdx?: number, scaleGradByFreq?: boolean, sparse?: boolean, options?: { padding_idx?: number; paddingIdx?: number; scale_grad_by_freq?: boolean; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
 export function embedding(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8934,6 +9138,7 @@ export function pow(options: { input: number | boolean; exponent: Tensor; out?: 
 export function pow(input: number | boolean, options: { exponent: Tensor; out?: Tensor }): Tensor;
 export function pow(input: number | boolean, exponent: Tensor, options?: { out?: Tensor }): Tensor;
 export function pow(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -8995,6 +9200,7 @@ const SIGS_cumsum = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tenso
 export function cumsum(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumsum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9038,6 +9244,7 @@ const SIGS_cumprod = ["(Tensor input, int dim, *, torch.dtype dtype = None, Tens
 export function cumprod(input: Tensor, options: { dim: number; dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(input: Tensor, dim: number, options?: { dtype?: DtypeLike | null; out?: Tensor }): Tensor;
 export function cumprod(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9085,6 +9292,7 @@ export function norm(input: Tensor, p: number | boolean | null, options: { dim: 
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(input: Tensor, p: number | boolean | null, dim: number | readonly number[], keepdim?: boolean, options?: { keepdim?: boolean; out?: Tensor }): Tensor;
 export function norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9144,6 +9352,7 @@ export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | 
 export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, options: { cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
 export function batch_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9195,6 +9404,7 @@ export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Te
 export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_batch_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number): [Tensor, Tensor, Tensor];
 export function native_batch_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9246,6 +9456,7 @@ export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weigh
 export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
 export function native_batch_norm_backward(gradOut: Tensor, input: Tensor, weight: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, saveMean: Tensor | null, saveInvstd: Tensor | null, train: boolean, eps: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
 export function native_batch_norm_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9300,6 +9511,7 @@ export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor
 export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, options: { cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function instance_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
 export function instance_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9349,6 +9561,7 @@ export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | n
 export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function group_norm(input: Tensor, numGroups: number, weight?: Tensor | null, bias?: Tensor | null, eps?: number, cudnnEnabled?: boolean, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnn_enabled?: boolean; cudnnEnabled?: boolean }): Tensor;
 export function group_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9414,6 +9627,7 @@ export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Te
 export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, options: { eps: number }): [Tensor, Tensor, Tensor];
 export function native_group_norm(input: Tensor, weight: Tensor | null, bias: Tensor | null, N: number, C: number, HxW: number, group: number, eps: number): [Tensor, Tensor, Tensor];
 export function native_group_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9465,6 +9679,7 @@ export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean:
 export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, options: { output_mask?: readonly boolean[]; outputMask?: readonly boolean[] }): [Tensor, Tensor, Tensor];
 export function native_group_norm_backward(gradOut: Tensor, input: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor | null, N: number, C: number, HxW: number, group: number, outputMask: readonly boolean[]): [Tensor, Tensor, Tensor];
 export function native_group_norm_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9512,6 +9727,7 @@ const SIGS_adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
 export function adaptive_avg_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function adaptive_avg_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9543,6 +9759,7 @@ const SIGS__adaptive_avg_pool2d = ["(Tensor input, tuple of ints output_size)"];
 export function _adaptive_avg_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function _adaptive_avg_pool2d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function _adaptive_avg_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9574,6 +9791,7 @@ const SIGS__adaptive_avg_pool2d_backward = ["(Tensor grad_output, Tensor input)"
 export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function _adaptive_avg_pool2d_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function _adaptive_avg_pool2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9605,6 +9823,7 @@ const SIGS_adaptive_max_pool2d = ["(Tensor input, tuple of ints output_size)"];
 export function adaptive_max_pool2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
 export function adaptive_max_pool2d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
 export function adaptive_max_pool2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9637,6 +9856,7 @@ export function adaptive_max_pool2d_backward(gradOutput: Tensor, options: { inpu
 export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, options: { indices: Tensor }): Tensor;
 export function adaptive_max_pool2d_backward(gradOutput: Tensor, input: Tensor, indices: Tensor): Tensor;
 export function adaptive_max_pool2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9674,6 +9894,7 @@ export function max_pool1d_with_indices(input: Tensor, kernelSize: number | read
 export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool1d_with_indices(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): [Tensor, Tensor];
 export function max_pool1d_with_indices(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9737,6 +9958,7 @@ export function max_pool1d(input: Tensor, kernelSize: number | readonly number[]
 export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], dilation?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean }): Tensor;
 export function max_pool1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9800,6 +10022,7 @@ export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[]
 export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
 export function avg_pool1d(input: Tensor, kernelSize: number | readonly number[], stride?: number | readonly number[], padding?: number | readonly number[], ceilMode?: boolean, countIncludePad?: boolean, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; ceil_mode?: boolean; ceilMode?: boolean; count_include_pad?: boolean; countIncludePad?: boolean }): Tensor;
 export function avg_pool1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9859,6 +10082,7 @@ const SIGS_adaptive_avg_pool1d = ["(Tensor input, tuple of ints output_size)"];
 export function adaptive_avg_pool1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
 export function adaptive_avg_pool1d(input: Tensor, outputSize: number | readonly number[]): Tensor;
 export function adaptive_avg_pool1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9890,6 +10114,7 @@ const SIGS_adaptive_max_pool1d = ["(Tensor input, tuple of ints output_size)"];
 export function adaptive_max_pool1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): [Tensor, Tensor];
 export function adaptive_max_pool1d(input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
 export function adaptive_max_pool1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9922,6 +10147,7 @@ export function constant_pad_nd(input: Tensor, options: { pad: readonly number[]
 export function constant_pad_nd(input: Tensor, pad: readonly number[], options?: { value?: number | boolean }): Tensor;
 export function constant_pad_nd(input: Tensor, pad: readonly number[], value?: number | boolean, options?: { value?: number | boolean }): Tensor;
 export function constant_pad_nd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9960,6 +10186,7 @@ const SIGS__pad_circular = ["(Tensor input, tuple of ints pad)"];
 export function _pad_circular(input: Tensor, options: { pad: readonly number[] }): Tensor;
 export function _pad_circular(input: Tensor, pad: readonly number[]): Tensor;
 export function _pad_circular(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -9993,6 +10220,7 @@ export function pad(input: Tensor, pad: readonly number[], options?: { mode?: st
 export function pad(input: Tensor, pad: readonly number[], mode?: string, options?: { mode?: string; value?: number | null }): Tensor;
 export function pad(input: Tensor, pad: readonly number[], mode?: string, value?: number | null, options?: { mode?: string; value?: number | null }): Tensor;
 export function pad(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10038,6 +10266,7 @@ const SIGS_reflection_pad1d = ["(Tensor input, tuple of ints padding)"];
 export function reflection_pad1d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10070,6 +10299,7 @@ export function reflection_pad1d_backward(gradOutput: Tensor, options: { input: 
 export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad1d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10103,6 +10333,7 @@ const SIGS_reflection_pad2d = ["(Tensor input, tuple of ints padding)"];
 export function reflection_pad2d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10135,6 +10366,7 @@ export function reflection_pad2d_backward(gradOutput: Tensor, options: { input: 
 export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function reflection_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function reflection_pad2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10168,6 +10400,7 @@ const SIGS_replication_pad1d = ["(Tensor input, tuple of ints padding)"];
 export function replication_pad1d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad1d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10200,6 +10433,7 @@ export function replication_pad1d_backward(gradOutput: Tensor, options: { input:
 export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad1d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad1d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10233,6 +10467,7 @@ const SIGS_replication_pad2d = ["(Tensor input, tuple of ints padding)"];
 export function replication_pad2d(input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad2d(input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10265,6 +10500,7 @@ export function replication_pad2d_backward(gradOutput: Tensor, options: { input:
 export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, options: { padding: number | readonly number[] }): Tensor;
 export function replication_pad2d_backward(gradOutput: Tensor, input: Tensor, padding: number | readonly number[]): Tensor;
 export function replication_pad2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10303,6 +10539,7 @@ export function upsample_nearest2d(input: Tensor, outputSize: number | readonly 
 export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10354,6 +10591,7 @@ export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: numb
 export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_nearest2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10408,6 +10646,7 @@ export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly
 export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10462,6 +10701,7 @@ export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: num
 export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
 export function upsample_bilinear2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10511,6 +10751,7 @@ const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor
 export function leaky_relu(input: Tensor, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean; out?: Tensor }): Tensor;
 export function leaky_relu(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean; out?: Tensor }): Tensor;
 export function leaky_relu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10553,6 +10794,7 @@ const SIGS_leaky_relu_ = ["(Tensor input, Number negative_slope = 0.01)"];
 export function leaky_relu_(input: Tensor, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean }): Tensor;
 export function leaky_relu_(input: Tensor, negativeSlope?: number | boolean, options?: { negative_slope?: number | boolean; negativeSlope?: number | boolean }): Tensor;
 export function leaky_relu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10591,6 +10833,7 @@ export function elu(input: Tensor, alpha?: number | boolean, options?: { alpha?:
 export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
 export function elu(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean; out?: Tensor }): Tensor;
 export function elu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10649,6 +10892,7 @@ export function elu_(input: Tensor, alpha?: number | boolean, options?: { alpha?
 export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
 export function elu_(input: Tensor, alpha?: number | boolean, scale?: number | boolean, inputScale?: number | boolean, options?: { alpha?: number | boolean; scale?: number | boolean; input_scale?: number | boolean; inputScale?: number | boolean }): Tensor;
 export function elu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10700,6 +10944,7 @@ export function softplus(input: Tensor, options?: { beta?: number | boolean; thr
 export function softplus(input: Tensor, beta?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
 export function softplus(input: Tensor, beta?: number | boolean, threshold?: number | boolean, options?: { beta?: number | boolean; threshold?: number | boolean; out?: Tensor }): Tensor;
 export function softplus(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10750,6 +10995,7 @@ export function hardtanh(input: Tensor, options?: { min_val?: number | boolean; 
 export function hardtanh(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean; out?: Tensor }): Tensor;
 export function hardtanh(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean; out?: Tensor }): Tensor;
 export function hardtanh(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10800,6 +11046,7 @@ export function hardtanh_(input: Tensor, options?: { min_val?: number | boolean;
 export function hardtanh_(input: Tensor, minVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
 export function hardtanh_(input: Tensor, minVal?: number | boolean, maxVal?: number | boolean, options?: { min_val?: number | boolean; minVal?: number | boolean; max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
 export function hardtanh_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10842,6 +11089,7 @@ const SIGS_hardswish = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.hardswish`: `hardswish`. */
 export function hardswish(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function hardswish(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10876,6 +11124,7 @@ const SIGS_hardswish_ = ["(Tensor input)"];
 /** `torch.hardswish_`: `hardswish_`. */
 export function hardswish_(input: Tensor): Tensor;
 export function hardswish_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10904,6 +11153,7 @@ const SIGS_hardsigmoid = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.hardsigmoid`: `hardsigmoid`. */
 export function hardsigmoid(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function hardsigmoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10938,6 +11188,7 @@ const SIGS_hardsigmoid_ = ["(Tensor input)"];
 /** `torch.hardsigmoid_`: `hardsigmoid_`. */
 export function hardsigmoid_(input: Tensor): Tensor;
 export function hardsigmoid_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -10966,6 +11217,7 @@ const SIGS_mish = ["(Tensor input, *, Tensor out = None)"];
 /** `torch.mish`: `mish`. */
 export function mish(input: Tensor, options?: { out?: Tensor }): Tensor;
 export function mish(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11000,6 +11252,7 @@ const SIGS_mish_ = ["(Tensor input)"];
 /** `torch.mish_`: `mish_`. */
 export function mish_(input: Tensor): Tensor;
 export function mish_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11031,6 +11284,7 @@ export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, options: 
 export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, options: { self_is_result?: boolean; selfIsResult?: boolean }): Tensor;
 export function leaky_relu_backward(gradOutput: Tensor, input: Tensor, negativeSlope: number | boolean, selfIsResult: boolean): Tensor;
 export function leaky_relu_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11070,6 +11324,7 @@ export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale:
 export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, options: { self_or_result?: Tensor; selfOrResult?: Tensor }): Tensor;
 export function elu_backward(gradOutput: Tensor, alpha: number | boolean, scale: number | boolean, inputScale: number | boolean, isResult: boolean, selfOrResult: Tensor): Tensor;
 export function elu_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11111,6 +11366,7 @@ export function softplus_backward(gradOutput: Tensor, input: Tensor, options: { 
 export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, options: { threshold: number | boolean }): Tensor;
 export function softplus_backward(gradOutput: Tensor, input: Tensor, beta: number | boolean, threshold: number | boolean): Tensor;
 export function softplus_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11148,6 +11404,7 @@ export function hardtanh_backward(gradOutput: Tensor, input: Tensor, options: { 
 export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, options: { max_val?: number | boolean; maxVal?: number | boolean }): Tensor;
 export function hardtanh_backward(gradOutput: Tensor, input: Tensor, minVal: number | boolean, maxVal: number | boolean): Tensor;
 export function hardtanh_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11183,6 +11440,7 @@ const SIGS_hardswish_backward = ["(Tensor grad_output, Tensor input)"];
 export function hardswish_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function hardswish_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function hardswish_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11214,6 +11472,7 @@ const SIGS_hardsigmoid_backward = ["(Tensor grad_output, Tensor input)"];
 export function hardsigmoid_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function hardsigmoid_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function hardsigmoid_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11245,6 +11504,7 @@ const SIGS_mish_backward = ["(Tensor grad_output, Tensor input)"];
 export function mish_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
 export function mish_backward(gradOutput: Tensor, input: Tensor): Tensor;
 export function mish_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11275,6 +11535,7 @@ const SIGS_log_sigmoid = ["(Tensor input)"];
 /** `torch.log_sigmoid`: `log_sigmoid`. */
 export function log_sigmoid(input: Tensor): Tensor;
 export function log_sigmoid(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11303,6 +11564,7 @@ const SIGS_log_sigmoid_forward = ["(Tensor input)"];
 /** `torch.log_sigmoid_forward`: `log_sigmoid_forward`. */
 export function log_sigmoid_forward(input: Tensor): [Tensor, Tensor];
 export function log_sigmoid_forward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11333,6 +11595,7 @@ export function log_sigmoid_backward(gradOutput: Tensor, options: { input: Tenso
 export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, options: { buffer: Tensor }): Tensor;
 export function log_sigmoid_backward(gradOutput: Tensor, input: Tensor, buffer: Tensor): Tensor;
 export function log_sigmoid_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11365,6 +11628,7 @@ const SIGS_selu = ["(Tensor input)"];
 /** `torch.selu`: `selu`. */
 export function selu(input: Tensor): Tensor;
 export function selu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11393,6 +11657,7 @@ const SIGS_selu_ = ["(Tensor input)"];
 /** `torch.selu_`: `selu_`. */
 export function selu_(input: Tensor): Tensor;
 export function selu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11422,6 +11687,7 @@ const SIGS_celu = ["(Tensor input, Number alpha = 1)"];
 export function celu(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
 export function celu(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
 export function celu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11458,6 +11724,7 @@ const SIGS_celu_ = ["(Tensor input, Number alpha = 1)"];
 export function celu_(input: Tensor, options?: { alpha?: number | boolean }): Tensor;
 export function celu_(input: Tensor, alpha?: number | boolean, options?: { alpha?: number | boolean }): Tensor;
 export function celu_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11493,6 +11760,7 @@ const SIGS_relu6 = ["(Tensor input)"];
 /** `torch.relu6`: `relu6`. */
 export function relu6(input: Tensor): Tensor;
 export function relu6(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11521,6 +11789,7 @@ const SIGS_relu6_ = ["(Tensor input)"];
 /** `torch.relu6_`: `relu6_`. */
 export function relu6_(input: Tensor): Tensor;
 export function relu6_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11552,6 +11821,7 @@ export function smooth_l1_loss(input: Tensor, target: Tensor, options?: { reduct
 export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
 export function smooth_l1_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', beta?: number, options?: { reduction?: number | 'none' | 'mean' | 'sum'; beta?: number }): Tensor;
 export function smooth_l1_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11599,6 +11869,7 @@ export function huber_loss(input: Tensor, target: Tensor, options?: { reduction?
 export function huber_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
 export function huber_loss(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', delta?: number, options?: { reduction?: number | 'none' | 'mean' | 'sum'; delta?: number }): Tensor;
 export function huber_loss(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11645,6 +11916,7 @@ export function kl_div(input: Tensor, options: { target: Tensor; reduction?: num
 export function kl_div(input: Tensor, target: Tensor, options?: { reduction?: number | 'none' | 'mean' | 'sum'; log_target?: boolean; logTarget?: boolean }): Tensor;
 export function kl_div(input: Tensor, target: Tensor, reduction?: number | 'none' | 'mean' | 'sum', options?: { reduction?: number | 'none' | 'mean' | 'sum'; log_target?: boolean; logTarget?: boolean }): Tensor;
 export function kl_div(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11691,6 +11963,7 @@ export function cosine_similarity(x1: Tensor, x2: Tensor, options?: { dim?: numb
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, options?: { dim?: number; eps?: number }): Tensor;
 export function cosine_similarity(x1: Tensor, x2: Tensor, dim?: number, eps?: number, options?: { dim?: number; eps?: number }): Tensor;
 export function cosine_similarity(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11739,6 +12012,7 @@ export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, options?: 
 export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
 export function pairwise_distance(x1: Tensor, x2: Tensor, p?: number, eps?: number, keepdim?: boolean, options?: { p?: number; eps?: number; keepdim?: boolean }): Tensor;
 export function pairwise_distance(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11792,6 +12066,7 @@ export function addcmul(input: Tensor, options: { tensor1: Tensor; tensor2: Tens
 export function addcmul(input: Tensor, tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
 export function addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
 export function addcmul(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11838,6 +12113,7 @@ export function addcdiv(input: Tensor, options: { tensor1: Tensor; tensor2: Tens
 export function addcdiv(input: Tensor, tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean; out?: Tensor }): Tensor;
 export function addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean; out?: Tensor }): Tensor;
 export function addcdiv(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11883,6 +12159,7 @@ const SIGS_clamp_min = ["(Tensor input, Number min, *, Tensor out = None)"];
 export function clamp_min(input: Tensor, options: { min: number | boolean; out?: Tensor }): Tensor;
 export function clamp_min(input: Tensor, min: number | boolean, options?: { out?: Tensor }): Tensor;
 export function clamp_min(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11920,6 +12197,7 @@ const SIGS_clamp_min_ = ["(Tensor input, Number min)"];
 export function clamp_min_(input: Tensor, options: { min: number | boolean }): Tensor;
 export function clamp_min_(input: Tensor, min: number | boolean): Tensor;
 export function clamp_min_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11951,6 +12229,7 @@ const SIGS_clamp_max = ["(Tensor input, Number max, *, Tensor out = None)"];
 export function clamp_max(input: Tensor, options: { max: number | boolean; out?: Tensor }): Tensor;
 export function clamp_max(input: Tensor, max: number | boolean, options?: { out?: Tensor }): Tensor;
 export function clamp_max(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -11988,6 +12267,7 @@ const SIGS_clamp_max_ = ["(Tensor input, Number max)"];
 export function clamp_max_(input: Tensor, options: { max: number | boolean }): Tensor;
 export function clamp_max_(input: Tensor, max: number | boolean): Tensor;
 export function clamp_max_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -12022,6 +12302,7 @@ export function isclose(input: Tensor, other: Tensor, rtol?: number, options?: {
 export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
 export function isclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
 export function isclose(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -12074,6 +12355,7 @@ const SIGS_broadcast_tensors = ["(tuple of Tensors tensors)"];
 export function broadcast_tensors(options: { tensors: readonly Tensor[] }): Tensor[];
 export function broadcast_tensors(tensors: readonly Tensor[]): Tensor[];
 export function broadcast_tensors(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -12104,6 +12386,7 @@ export function take_along_dim(input: Tensor, options: { indices: Tensor; dim?: 
 export function take_along_dim(input: Tensor, indices: Tensor, options?: { dim?: number | null }): Tensor;
 export function take_along_dim(input: Tensor, indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
 export function take_along_dim(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;

@@ -9,6 +9,7 @@ import type { Generator } from '../random/index.js';
 import type { ScalarValue } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from './Operators.js';
+import { frontEndEnter, hooks } from '../dispatch/debug.js';
 import { checkKw, kwPositional, isBool, isDtype, isFloat, isGenerator, isInt, isIntList, isIntVarargs, isOptionalTensorList, toOptionalTensorList, isKw, normalizeKw, kwFits, toIntListN, checkOutTuple, isScalar, isTensor, isTensorOrNumber, kwArg, missingKw, noMatch, toDtype, toIntList, badCall, checkNoKw, noArgs, toTensor, type DtypeLike, type Kw } from '../api/python_arg_parser.js';
 
 /** The generated methods of Tensor (merged into the class by src/tensor/Tensor.ts). */
@@ -759,6 +760,7 @@ export interface TensorMethods {
 const SIGS_view = ["(tuple of ints size)"];
 
 function method_view(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -785,6 +787,7 @@ function bad_view(a: readonly unknown[]): never {
 const SIGS_reshape = ["(tuple of ints shape)"];
 
 function method_reshape(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -811,6 +814,7 @@ function bad_reshape(a: readonly unknown[]): never {
 const SIGS_as_strided = ["(tuple of ints size, tuple of ints stride, int storage_offset = None)"];
 
 function method_as_strided(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -846,6 +850,7 @@ function bad_as_strided(a: readonly unknown[]): never {
 const SIGS_transpose = ["(int dim0, int dim1)"];
 
 function method_transpose(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -874,6 +879,7 @@ function bad_transpose(a: readonly unknown[]): never {
 const SIGS_transpose_ = ["(int dim0, int dim1)"];
 
 function method_transpose_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -900,6 +906,7 @@ function bad_transpose_(a: readonly unknown[]): never {
 }
 
 function method_t(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -916,6 +923,7 @@ function method_t(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_t_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -934,6 +942,7 @@ function method_t_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_permute = ["(tuple of ints dims)"];
 
 function method_permute(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -960,6 +969,7 @@ function bad_permute(a: readonly unknown[]): never {
 const SIGS_expand = ["(tuple of ints size, *, bool implicit = False)"];
 
 function method_expand(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -992,6 +1002,7 @@ function bad_expand(a: readonly unknown[]): never {
 const SIGS_squeeze = ["()","(int dim)","(tuple of ints dim)"];
 
 function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1030,6 +1041,7 @@ function method_squeeze(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_squeeze_ = ["()","(int dim)","(tuple of ints dim)"];
 
 function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1068,6 +1080,7 @@ function method_squeeze_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_unsqueeze = ["(int dim)"];
 
 function method_unsqueeze(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1094,6 +1107,7 @@ function bad_unsqueeze(a: readonly unknown[]): never {
 const SIGS_unsqueeze_ = ["(int dim)"];
 
 function method_unsqueeze_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1120,6 +1134,7 @@ function bad_unsqueeze_(a: readonly unknown[]): never {
 const SIGS_select = ["(int dim, int index)"];
 
 function method_select(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1148,6 +1163,7 @@ function bad_select(a: readonly unknown[]): never {
 const SIGS_slice = ["(int dim = 0, int start = None, int end = None, int step = 1)"];
 
 function method_slice(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1200,6 +1216,7 @@ function bad_slice(a: readonly unknown[]): never {
 const SIGS_narrow = ["(int dim, int start, int length)","(int dim, Tensor start, int length)"];
 
 function method_narrow(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1234,6 +1251,7 @@ function method_narrow(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_flatten = ["(int start_dim = 0, int end_dim = -1)"];
 
 function method_flatten(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1272,6 +1290,7 @@ function bad_flatten(a: readonly unknown[]): never {
 const SIGS_unflatten = ["(int dim, tuple of ints sizes)"];
 
 function method_unflatten(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1300,6 +1319,7 @@ function bad_unflatten(a: readonly unknown[]): never {
 const SIGS_contiguous = ["(*, torch.memory_format memory_format = 0)"];
 
 function method_contiguous(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1327,6 +1347,7 @@ function bad_contiguous(a: readonly unknown[]): never {
 }
 
 function method_alias(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1345,6 +1366,7 @@ function method_alias(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_clone = ["(*, torch.memory_format memory_format = None)"];
 
 function method_clone(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1374,6 +1396,7 @@ function bad_clone(a: readonly unknown[]): never {
 const SIGS_copy_ = ["(Tensor src, bool non_blocking = False)"];
 
 function method_copy_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1407,6 +1430,7 @@ function bad_copy_(a: readonly unknown[]): never {
 const SIGS_fill_ = ["(Number value)"];
 
 function method_fill_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1431,6 +1455,7 @@ function bad_fill_(a: readonly unknown[]): never {
 }
 
 function method_zero_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1447,6 +1472,7 @@ function method_zero_(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_item(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1465,6 +1491,7 @@ function method_item(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_normal_ = ["(float mean = 0, float std = 1, *, torch.Generator generator = None)"];
 
 function method_normal_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1509,6 +1536,7 @@ function bad_normal_(a: readonly unknown[]): never {
 const SIGS_bernoulli_ = ["(float p = 0.5, *, torch.Generator generator = None)"];
 
 function method_bernoulli_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1546,6 +1574,7 @@ function bad_bernoulli_(a: readonly unknown[]): never {
 const SIGS_bernoulli = ["(*, torch.Generator generator = None)","(float p, *, torch.Generator generator = None)"];
 
 function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1584,6 +1613,7 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_add = ["(Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 function method_add(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1642,6 +1672,7 @@ function bad_add(a: readonly unknown[]): never {
 const SIGS_add_ = ["(Tensor other, *, Number alpha = 1)"];
 
 function method_add_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1689,6 +1720,7 @@ function bad_add_(a: readonly unknown[]): never {
 const SIGS_sub = ["(Tensor other, *, Number alpha = 1, Tensor out = None)"];
 
 function method_sub(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1747,6 +1779,7 @@ function bad_sub(a: readonly unknown[]): never {
 const SIGS_sub_ = ["(Tensor other, *, Number alpha = 1)"];
 
 function method_sub_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1794,6 +1827,7 @@ function bad_sub_(a: readonly unknown[]): never {
 const SIGS_mul = ["(Tensor other, *, Tensor out = None)"];
 
 function method_mul(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1841,6 +1875,7 @@ function bad_mul(a: readonly unknown[]): never {
 const SIGS_mul_ = ["(Tensor other)"];
 
 function method_mul_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1877,6 +1912,7 @@ function bad_mul_(a: readonly unknown[]): never {
 const SIGS_div = ["(Tensor other, *, Tensor out = None)","(Tensor other, *, str rounding_mode)"];
 
 function method_div(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1947,6 +1983,7 @@ function method_div(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_div_ = ["(Tensor other)"];
 
 function method_div_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -1983,6 +2020,7 @@ function bad_div_(a: readonly unknown[]): never {
 const SIGS_neg = ["(*, Tensor out = None)"];
 
 function method_neg(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2010,6 +2048,7 @@ function bad_neg(a: readonly unknown[]): never {
 }
 
 function method_neg_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2028,6 +2067,7 @@ function method_neg_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_abs = ["(*, Tensor out = None)"];
 
 function method_abs(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2055,6 +2095,7 @@ function bad_abs(a: readonly unknown[]): never {
 }
 
 function method_abs_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2073,6 +2114,7 @@ function method_abs_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sign = ["(*, Tensor out = None)"];
 
 function method_sign(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2100,6 +2142,7 @@ function bad_sign(a: readonly unknown[]): never {
 }
 
 function method_sign_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2118,6 +2161,7 @@ function method_sign_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_exp = ["(*, Tensor out = None)"];
 
 function method_exp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2145,6 +2189,7 @@ function bad_exp(a: readonly unknown[]): never {
 }
 
 function method_exp_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2163,6 +2208,7 @@ function method_exp_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_exp2 = ["(*, Tensor out = None)"];
 
 function method_exp2(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2190,6 +2236,7 @@ function bad_exp2(a: readonly unknown[]): never {
 }
 
 function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2208,6 +2255,7 @@ function method_exp2_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_log = ["(*, Tensor out = None)"];
 
 function method_log(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2235,6 +2283,7 @@ function bad_log(a: readonly unknown[]): never {
 }
 
 function method_log_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2253,6 +2302,7 @@ function method_log_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_log2 = ["(*, Tensor out = None)"];
 
 function method_log2(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2280,6 +2330,7 @@ function bad_log2(a: readonly unknown[]): never {
 }
 
 function method_log2_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2298,6 +2349,7 @@ function method_log2_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_log1p = ["(*, Tensor out = None)"];
 
 function method_log1p(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2325,6 +2377,7 @@ function bad_log1p(a: readonly unknown[]): never {
 }
 
 function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2343,6 +2396,7 @@ function method_log1p_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_expm1 = ["(*, Tensor out = None)"];
 
 function method_expm1(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2370,6 +2424,7 @@ function bad_expm1(a: readonly unknown[]): never {
 }
 
 function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2388,6 +2443,7 @@ function method_expm1_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sqrt = ["(*, Tensor out = None)"];
 
 function method_sqrt(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2415,6 +2471,7 @@ function bad_sqrt(a: readonly unknown[]): never {
 }
 
 function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2433,6 +2490,7 @@ function method_sqrt_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_rsqrt = ["(*, Tensor out = None)"];
 
 function method_rsqrt(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2460,6 +2518,7 @@ function bad_rsqrt(a: readonly unknown[]): never {
 }
 
 function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2478,6 +2537,7 @@ function method_rsqrt_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sin = ["(*, Tensor out = None)"];
 
 function method_sin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2505,6 +2565,7 @@ function bad_sin(a: readonly unknown[]): never {
 }
 
 function method_sin_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2523,6 +2584,7 @@ function method_sin_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_cos = ["(*, Tensor out = None)"];
 
 function method_cos(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2550,6 +2612,7 @@ function bad_cos(a: readonly unknown[]): never {
 }
 
 function method_cos_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2568,6 +2631,7 @@ function method_cos_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_tan = ["(*, Tensor out = None)"];
 
 function method_tan(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2595,6 +2659,7 @@ function bad_tan(a: readonly unknown[]): never {
 }
 
 function method_tan_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2613,6 +2678,7 @@ function method_tan_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_asin = ["(*, Tensor out = None)"];
 
 function method_asin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2640,6 +2706,7 @@ function bad_asin(a: readonly unknown[]): never {
 }
 
 function method_asin_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2658,6 +2725,7 @@ function method_asin_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_acos = ["(*, Tensor out = None)"];
 
 function method_acos(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2685,6 +2753,7 @@ function bad_acos(a: readonly unknown[]): never {
 }
 
 function method_acos_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2703,6 +2772,7 @@ function method_acos_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_atan = ["(*, Tensor out = None)"];
 
 function method_atan(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2730,6 +2800,7 @@ function bad_atan(a: readonly unknown[]): never {
 }
 
 function method_atan_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2748,6 +2819,7 @@ function method_atan_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sinh = ["(*, Tensor out = None)"];
 
 function method_sinh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2775,6 +2847,7 @@ function bad_sinh(a: readonly unknown[]): never {
 }
 
 function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2793,6 +2866,7 @@ function method_sinh_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_cosh = ["(*, Tensor out = None)"];
 
 function method_cosh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2820,6 +2894,7 @@ function bad_cosh(a: readonly unknown[]): never {
 }
 
 function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2838,6 +2913,7 @@ function method_cosh_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_tanh = ["(*, Tensor out = None)"];
 
 function method_tanh(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2865,6 +2941,7 @@ function bad_tanh(a: readonly unknown[]): never {
 }
 
 function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2883,6 +2960,7 @@ function method_tanh_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sigmoid = ["(*, Tensor out = None)"];
 
 function method_sigmoid(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2910,6 +2988,7 @@ function bad_sigmoid(a: readonly unknown[]): never {
 }
 
 function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2926,6 +3005,7 @@ function method_sigmoid_(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_relu(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2942,6 +3022,7 @@ function method_relu(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_relu_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2960,6 +3041,7 @@ function method_relu_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_erf = ["(*, Tensor out = None)"];
 
 function method_erf(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -2987,6 +3069,7 @@ function bad_erf(a: readonly unknown[]): never {
 }
 
 function method_erf_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3005,6 +3088,7 @@ function method_erf_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_floor = ["(*, Tensor out = None)"];
 
 function method_floor(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3032,6 +3116,7 @@ function bad_floor(a: readonly unknown[]): never {
 }
 
 function method_floor_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3050,6 +3135,7 @@ function method_floor_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_ceil = ["(*, Tensor out = None)"];
 
 function method_ceil(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3077,6 +3163,7 @@ function bad_ceil(a: readonly unknown[]): never {
 }
 
 function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3095,6 +3182,7 @@ function method_ceil_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_round = ["(*, Tensor out = None)","(*, int decimals, Tensor out = None)"];
 
 function method_round(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3136,6 +3224,7 @@ function method_round(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_round_ = ["()","(*, int decimals)"];
 
 function method_round_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3167,6 +3256,7 @@ function method_round_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_trunc = ["(*, Tensor out = None)"];
 
 function method_trunc(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3194,6 +3284,7 @@ function bad_trunc(a: readonly unknown[]): never {
 }
 
 function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3212,6 +3303,7 @@ function method_trunc_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_frac = ["(*, Tensor out = None)"];
 
 function method_frac(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3239,6 +3331,7 @@ function bad_frac(a: readonly unknown[]): never {
 }
 
 function method_frac_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3257,6 +3350,7 @@ function method_frac_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_reciprocal = ["(*, Tensor out = None)"];
 
 function method_reciprocal(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3284,6 +3378,7 @@ function bad_reciprocal(a: readonly unknown[]): never {
 }
 
 function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3300,6 +3395,7 @@ function method_reciprocal_(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_isnan(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3316,6 +3412,7 @@ function method_isnan(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_isinf(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3332,6 +3429,7 @@ function method_isinf(this: Tensor, ...a: unknown[]): unknown {
 }
 
 function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3350,6 +3448,7 @@ function method_isfinite(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_nan_to_num = ["(float nan = None, float posinf = None, float neginf = None, *, Tensor out = None)"];
 
 function method_nan_to_num(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3401,6 +3500,7 @@ function bad_nan_to_num(a: readonly unknown[]): never {
 const SIGS_nan_to_num_ = ["(float nan = None, float posinf = None, float neginf = None)"];
 
 function method_nan_to_num_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3446,6 +3546,7 @@ function bad_nan_to_num_(a: readonly unknown[]): never {
 const SIGS_eq = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_eq(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3486,6 +3587,7 @@ function method_eq(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_eq_ = ["(Tensor other)","(Number other)"];
 
 function method_eq_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3516,6 +3618,7 @@ function method_eq_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_ne = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_ne(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3556,6 +3659,7 @@ function method_ne(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_ne_ = ["(Tensor other)","(Number other)"];
 
 function method_ne_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3586,6 +3690,7 @@ function method_ne_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_lt = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_lt(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3626,6 +3731,7 @@ function method_lt(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_lt_ = ["(Tensor other)","(Number other)"];
 
 function method_lt_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3656,6 +3762,7 @@ function method_lt_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_le = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_le(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3696,6 +3803,7 @@ function method_le(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_le_ = ["(Tensor other)","(Number other)"];
 
 function method_le_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3726,6 +3834,7 @@ function method_le_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_gt = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_gt(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3766,6 +3875,7 @@ function method_gt(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_gt_ = ["(Tensor other)","(Number other)"];
 
 function method_gt_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3796,6 +3906,7 @@ function method_gt_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_ge = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_ge(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3836,6 +3947,7 @@ function method_ge(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_ge_ = ["(Tensor other)","(Number other)"];
 
 function method_ge_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3866,6 +3978,7 @@ function method_ge_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_logical_and = ["(Tensor other, *, Tensor out = None)"];
 
 function method_logical_and(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3898,6 +4011,7 @@ function bad_logical_and(a: readonly unknown[]): never {
 const SIGS_logical_and_ = ["(Tensor other)"];
 
 function method_logical_and_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3924,6 +4038,7 @@ function bad_logical_and_(a: readonly unknown[]): never {
 const SIGS_logical_or = ["(Tensor other, *, Tensor out = None)"];
 
 function method_logical_or(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3956,6 +4071,7 @@ function bad_logical_or(a: readonly unknown[]): never {
 const SIGS_logical_or_ = ["(Tensor other)"];
 
 function method_logical_or_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -3982,6 +4098,7 @@ function bad_logical_or_(a: readonly unknown[]): never {
 const SIGS_logical_xor = ["(Tensor other, *, Tensor out = None)"];
 
 function method_logical_xor(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4014,6 +4131,7 @@ function bad_logical_xor(a: readonly unknown[]): never {
 const SIGS_logical_xor_ = ["(Tensor other)"];
 
 function method_logical_xor_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4040,6 +4158,7 @@ function bad_logical_xor_(a: readonly unknown[]): never {
 const SIGS_logical_not = ["(*, Tensor out = None)"];
 
 function method_logical_not(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4067,6 +4186,7 @@ function bad_logical_not(a: readonly unknown[]): never {
 }
 
 function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4085,6 +4205,7 @@ function method_logical_not_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_not = ["(*, Tensor out = None)"];
 
 function method_bitwise_not(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4112,6 +4233,7 @@ function bad_bitwise_not(a: readonly unknown[]): never {
 }
 
 function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4130,6 +4252,7 @@ function method_bitwise_not_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_and = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4170,6 +4293,7 @@ function method_bitwise_and(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_and_ = ["(Tensor other)","(Number other)"];
 
 function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4200,6 +4324,7 @@ function method_bitwise_and_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_or = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4240,6 +4365,7 @@ function method_bitwise_or(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_or_ = ["(Tensor other)","(Number other)"];
 
 function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4270,6 +4396,7 @@ function method_bitwise_or_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_xor = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4310,6 +4437,7 @@ function method_bitwise_xor(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_bitwise_xor_ = ["(Tensor other)","(Number other)"];
 
 function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4340,6 +4468,7 @@ function method_bitwise_xor_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_maximum = ["(Tensor other, *, Tensor out = None)"];
 
 function method_maximum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4372,6 +4501,7 @@ function bad_maximum(a: readonly unknown[]): never {
 const SIGS_minimum = ["(Tensor other, *, Tensor out = None)"];
 
 function method_minimum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4404,6 +4534,7 @@ function bad_minimum(a: readonly unknown[]): never {
 const SIGS_where = ["(Tensor condition, Tensor other, *, Tensor out = None)","(Tensor condition, Number other)"];
 
 function method_where(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4441,6 +4572,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_clamp = ["(Number min = None, Number max = None, *, Tensor out = None)","(Tensor min = None, Tensor max = None, *, Tensor out = None)"];
 
 function method_clamp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4503,6 +4635,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_clamp_ = ["(Number min = None, Number max = None)","(Tensor min = None, Tensor max = None)"];
 
 function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4555,6 +4688,7 @@ function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_remainder = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_remainder(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4595,6 +4729,7 @@ function method_remainder(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_remainder_ = ["(Tensor other)","(Number other)"];
 
 function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4625,6 +4760,7 @@ function method_remainder_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_fmod = ["(Tensor other, *, Tensor out = None)","(Number other, *, Tensor out = None)"];
 
 function method_fmod(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4665,6 +4801,7 @@ function method_fmod(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_fmod_ = ["(Tensor other)","(Number other)"];
 
 function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4695,6 +4832,7 @@ function method_fmod_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_atan2 = ["(Tensor other, *, Tensor out = None)"];
 
 function method_atan2(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4727,6 +4865,7 @@ function bad_atan2(a: readonly unknown[]): never {
 const SIGS_atan2_ = ["(Tensor other)"];
 
 function method_atan2_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4753,6 +4892,7 @@ function bad_atan2_(a: readonly unknown[]): never {
 const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)","(Tensor end, Tensor weight, *, Tensor out = None)"];
 
 function method_lerp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4795,6 +4935,7 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_lerp_ = ["(Tensor end, Number weight)","(Tensor end, Tensor weight)"];
 
 function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4827,6 +4968,7 @@ function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_sum = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_sum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4876,6 +5018,7 @@ function method_sum(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_mean = ["(*, torch.dtype dtype = None)","(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_mean(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4925,6 +5068,7 @@ function method_mean(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_prod = ["(*, torch.dtype dtype = None)","(int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_prod(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -4974,6 +5118,7 @@ function method_prod(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_amax = ["(tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 function method_amax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5018,6 +5163,7 @@ function bad_amax(a: readonly unknown[]): never {
 const SIGS_amin = ["(tuple of ints dim = ..., bool keepdim = False, *, Tensor out = None)"];
 
 function method_amin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5062,6 +5208,7 @@ function bad_amin(a: readonly unknown[]): never {
 const SIGS_all = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
 
 function method_all(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5132,6 +5279,7 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_any = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
 
 function method_any(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5202,6 +5350,7 @@ function method_any(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_argmax = ["(int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 function method_argmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5246,6 +5395,7 @@ function bad_argmax(a: readonly unknown[]): never {
 const SIGS_argmin = ["(int dim = None, bool keepdim = False, *, Tensor out = None)"];
 
 function method_argmin(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5290,6 +5440,7 @@ function bad_argmin(a: readonly unknown[]): never {
 const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5339,6 +5490,7 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5388,6 +5540,7 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_var(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5460,6 +5613,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
 
 function method_std(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5532,6 +5686,7 @@ function method_std(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_logsumexp = ["(tuple of ints dim, bool keepdim = False)"];
 
 function method_logsumexp(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5565,6 +5720,7 @@ function bad_logsumexp(a: readonly unknown[]): never {
 const SIGS_mm = ["(Tensor mat2)"];
 
 function method_mm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5591,6 +5747,7 @@ function bad_mm(a: readonly unknown[]): never {
 const SIGS_bmm = ["(Tensor mat2)"];
 
 function method_bmm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5617,6 +5774,7 @@ function bad_bmm(a: readonly unknown[]): never {
 const SIGS_matmul = ["(Tensor other)"];
 
 function method_matmul(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5643,6 +5801,7 @@ function bad_matmul(a: readonly unknown[]): never {
 const SIGS_dot = ["(Tensor tensor)"];
 
 function method_dot(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5669,6 +5828,7 @@ function bad_dot(a: readonly unknown[]): never {
 const SIGS_mv = ["(Tensor vec)"];
 
 function method_mv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5695,6 +5855,7 @@ function bad_mv(a: readonly unknown[]): never {
 const SIGS_outer = ["(Tensor vec2)"];
 
 function method_outer(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5721,6 +5882,7 @@ function bad_outer(a: readonly unknown[]): never {
 const SIGS_addmm = ["(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)"];
 
 function method_addmm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5761,6 +5923,7 @@ function bad_addmm(a: readonly unknown[]): never {
 const SIGS_baddbmm = ["(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)"];
 
 function method_baddbmm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5801,6 +5964,7 @@ function bad_baddbmm(a: readonly unknown[]): never {
 const SIGS_softmax = ["(int dim, torch.dtype dtype = None)"];
 
 function method_softmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5834,6 +5998,7 @@ function bad_softmax(a: readonly unknown[]): never {
 const SIGS_log_softmax = ["(int dim, torch.dtype dtype = None)"];
 
 function method_log_softmax(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5867,6 +6032,7 @@ function bad_log_softmax(a: readonly unknown[]): never {
 const SIGS_split = ["(int split_size, int dim = 0)","(tuple of ints split_size, int dim = 0)"];
 
 function method_split(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5909,6 +6075,7 @@ function method_split(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_split_with_sizes = ["(tuple of ints split_sizes, int dim = 0)"];
 
 function method_split_with_sizes(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5942,6 +6109,7 @@ function bad_split_with_sizes(a: readonly unknown[]): never {
 const SIGS_chunk = ["(int chunks, int dim = 0)"];
 
 function method_chunk(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -5975,6 +6143,7 @@ function bad_chunk(a: readonly unknown[]): never {
 const SIGS_unbind = ["(int dim = 0)"];
 
 function method_unbind(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6006,6 +6175,7 @@ function bad_unbind(a: readonly unknown[]): never {
 const SIGS_flip = ["(tuple of ints dims)"];
 
 function method_flip(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6032,6 +6202,7 @@ function bad_flip(a: readonly unknown[]): never {
 const SIGS_roll = ["(tuple of ints shifts, tuple of ints dims = ...)"];
 
 function method_roll(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6065,6 +6236,7 @@ function bad_roll(a: readonly unknown[]): never {
 const SIGS_repeat = ["(tuple of ints repeats)"];
 
 function method_repeat(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6091,6 +6263,7 @@ function bad_repeat(a: readonly unknown[]): never {
 const SIGS_tile = ["(tuple of ints dims)"];
 
 function method_tile(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6117,6 +6290,7 @@ function bad_tile(a: readonly unknown[]): never {
 const SIGS_index_select = ["(int dim, Tensor index)"];
 
 function method_index_select(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6145,6 +6319,7 @@ function bad_index_select(a: readonly unknown[]): never {
 const SIGS_index = ["(tuple of Tensors indices)"];
 
 function method_index(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6171,6 +6346,7 @@ function bad_index(a: readonly unknown[]): never {
 const SIGS_index_put_ = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 function method_index_put_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6206,6 +6382,7 @@ function bad_index_put_(a: readonly unknown[]): never {
 const SIGS_index_put = ["(tuple of Tensors indices, Tensor values, bool accumulate = False)"];
 
 function method_index_put(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6241,6 +6418,7 @@ function bad_index_put(a: readonly unknown[]): never {
 const SIGS_gather = ["(int dim, Tensor index, *, bool sparse_grad = False)"];
 
 function method_gather(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6275,6 +6453,7 @@ function bad_gather(a: readonly unknown[]): never {
 const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)"];
 
 function method_scatter(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6309,6 +6488,7 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_scatter_add = ["(int dim, Tensor index, Tensor src)"];
 
 function method_scatter_add(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6339,6 +6519,7 @@ function bad_scatter_add(a: readonly unknown[]): never {
 const SIGS_masked_fill = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
 
 function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6371,6 +6552,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_masked_fill_ = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
 
 function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6403,6 +6585,7 @@ function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_masked_select = ["(Tensor mask)"];
 
 function method_masked_select(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6427,6 +6610,7 @@ function bad_masked_select(a: readonly unknown[]): never {
 }
 
 function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6445,6 +6629,7 @@ function method_nonzero(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_tril = ["(int diagonal = 0)"];
 
 function method_tril(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6476,6 +6661,7 @@ function bad_tril(a: readonly unknown[]): never {
 const SIGS_triu = ["(int diagonal = 0)"];
 
 function method_triu(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6507,6 +6693,7 @@ function bad_triu(a: readonly unknown[]): never {
 const SIGS_sort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_sort(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6561,6 +6748,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_argsort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
 
 function method_argsort(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6615,6 +6803,7 @@ function method_argsort(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_topk = ["(int k, int dim = -1, bool largest = True, bool sorted = True)"];
 
 function method_topk(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6662,6 +6851,7 @@ function bad_topk(a: readonly unknown[]): never {
 const SIGS_pow = ["(Tensor exponent, *, Tensor out = None)","(Number exponent, *, Tensor out = None)"];
 
 function method_pow(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6702,6 +6892,7 @@ function method_pow(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_cumsum = ["(int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_cumsum(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6740,6 +6931,7 @@ function bad_cumsum(a: readonly unknown[]): never {
 const SIGS_cumsum_ = ["(int dim, *, torch.dtype dtype = None)"];
 
 function method_cumsum_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6772,6 +6964,7 @@ function bad_cumsum_(a: readonly unknown[]): never {
 const SIGS_cumprod = ["(int dim, *, torch.dtype dtype = None, Tensor out = None)"];
 
 function method_cumprod(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6810,6 +7003,7 @@ function bad_cumprod(a: readonly unknown[]): never {
 const SIGS_cumprod_ = ["(int dim, *, torch.dtype dtype = None)"];
 
 function method_cumprod_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6842,6 +7036,7 @@ function bad_cumprod_(a: readonly unknown[]): never {
 const SIGS_norm = ["(Number p = 2)","(Number p, tuple of ints dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_norm(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6889,6 +7084,7 @@ function method_norm(this: Tensor, ...a: unknown[]): unknown {
 const SIGS_addcmul = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 function method_addcmul(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6929,6 +7125,7 @@ function bad_addcmul(a: readonly unknown[]): never {
 const SIGS_addcmul_ = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1)"];
 
 function method_addcmul_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -6963,6 +7160,7 @@ function bad_addcmul_(a: readonly unknown[]): never {
 const SIGS_addcdiv = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)"];
 
 function method_addcdiv(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7003,6 +7201,7 @@ function bad_addcdiv(a: readonly unknown[]): never {
 const SIGS_addcdiv_ = ["(Tensor tensor1, Tensor tensor2, *, Number value = 1)"];
 
 function method_addcdiv_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7037,6 +7236,7 @@ function bad_addcdiv_(a: readonly unknown[]): never {
 const SIGS_clamp_min = ["(Number min, *, Tensor out = None)"];
 
 function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7069,6 +7269,7 @@ function bad_clamp_min(a: readonly unknown[]): never {
 const SIGS_clamp_min_ = ["(Number min)"];
 
 function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7095,6 +7296,7 @@ function bad_clamp_min_(a: readonly unknown[]): never {
 const SIGS_clamp_max = ["(Number max, *, Tensor out = None)"];
 
 function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7127,6 +7329,7 @@ function bad_clamp_max(a: readonly unknown[]): never {
 const SIGS_clamp_max_ = ["(Number max)"];
 
 function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7153,6 +7356,7 @@ function bad_clamp_max_(a: readonly unknown[]): never {
 const SIGS_isclose = ["(Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
 
 function method_isclose(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
@@ -7200,6 +7404,7 @@ function bad_isclose(a: readonly unknown[]): never {
 const SIGS_take_along_dim = ["(Tensor indices, int dim = None)"];
 
 function method_take_along_dim(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
   let n = a.length;
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;

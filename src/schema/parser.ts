@@ -8,7 +8,8 @@ import { FunctionSchema, Argument, OperatorName, nonDefaultAfterDefault } from '
 import { Lexer, TK, type Token } from './lexer.js';
 import { NumberConversionError, stod, stoll, toInt32, utf8Bytes } from './numbers.js';
 import { SchemaParseError } from './SchemaParseError.js';
-import { ListType, type SchemaType } from './types.js';
+import { scalarTypeOfDtypeName } from './scalarTypeNames.js';
+import { ListType, OptionalType, type SchemaType } from './types.js';
 import { SchemaTypeParser, checkFailed, type ParseOptions } from './typeParser.js';
 import { type DefaultValue, NONE, boolValue, complexValue, doubleValue, intValue, parseDevice, stringValue } from './values.js';
 
@@ -192,7 +193,7 @@ class SchemaParser {
       if (L.cur().kind === TK.IDENT) name = L.text(L.next());
     } else {
       name = L.text(L.expect(TK.IDENT));
-      if (L.nextIf(EQUALS)) defaultValue = this.parseDefaultValue(fake, N);
+      if (L.nextIf(EQUALS)) defaultValue = this.parseDefaultValue(fake, N, takesDtypeNames(real));
     }
     return new Argument({
       name,
@@ -206,7 +207,7 @@ class SchemaParser {
   }
 
   // ---- defaults ----
-  private parseDefaultValue(type: SchemaType, N: number | undefined): DefaultValue {
+  private parseDefaultValue(type: SchemaType, N: number | undefined, dtypeNames: boolean): DefaultValue {
     const L = this.L;
     const start = L.cur();
     switch (type.kind) {
@@ -222,7 +223,7 @@ class SchemaParser {
       case 'BoolType':
       case 'FloatType':
       case 'ComplexType':
-        return this.parseSingleConstant(type.kind);
+        return this.parseSingleConstant(type.kind, dtypeNames);
       case 'DeviceObjType': {
         const tok = L.expect(TK.STRINGLITERAL);
         const text = this.parseStringLiteral(tok);
@@ -237,7 +238,7 @@ class SchemaParser {
           return NONE;
         }
         if (N !== undefined && L.cur().kind !== LBRACKET) {
-          const v = this.parseSingleConstant(elem.kind);
+          const v = this.parseSingleConstant(elem.kind, dtypeNames);
           if (N < 0) this.check('cannot create std::vector larger than max_size()', start);
           if (N > MAX_EXPANDED_LIST) this.check(`list default of size ${N} is too large to expand`, start);
           return this.convertToList(elem.kind, start, new Array<Scalar>(N).fill(v));
@@ -246,7 +247,7 @@ class SchemaParser {
         const vs: Scalar[] = [];
         if (L.cur().kind !== RBRACKET) {
           do {
-            vs.push(this.parseSingleConstant(elem.kind));
+            vs.push(this.parseSingleConstant(elem.kind, dtypeNames));
           } while (L.nextIf(COMMA));
         }
         L.expect(RBRACKET);
@@ -276,7 +277,7 @@ class SchemaParser {
     return Object.freeze({ tag: 'List', elementTag: want, items: Object.freeze(vs) }) as DefaultValue;
   }
 
-  private parseSingleConstant(kind: string): Scalar {
+  private parseSingleConstant(kind: string, dtypeNames = false): Scalar {
     const L = this.L;
     const cur = L.cur();
     switch (cur.kind) {
@@ -307,8 +308,12 @@ class SchemaParser {
             return intValue(1n); // at::Reduction::Mean
           case 'contiguous_format':
             return intValue(0n); // c10::MemoryFormat::Contiguous
-          default:
+          default: {
+            // See Note [Dtype names as ScalarType defaults].
+            const dtype = dtypeNames ? scalarTypeOfDtypeName(L.text(cur)) : undefined;
+            if (dtype !== undefined) return intValue(BigInt(dtype));
             this.report('invalid numeric default value', L.cur());
+          }
         }
       }
       // falls through (report() never returns)
@@ -426,4 +431,17 @@ export function parseName(text: string, opts: ParseOptions = {}): OperatorName {
     });
   }
   return r;
+}
+
+// Note [Dtype names as ScalarType defaults]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Defaults are parsed against the argument's "fake" type, which is `int` for `ScalarType`, so an identifier
+// default is only one of the six legacy names (float, complex, long, strided, Mean, contiguous_format) for
+// most types. PyTorch 2.13 also reads every dtype name (`half`, `float32`, `cdouble`, `bits8`, ...) when the
+// argument's real type is `ScalarType`, `ScalarType?` or `ScalarType[]`, and stores its enum value
+// (`ScalarType h=half` prints `h=5`); the same names under `int` or `Layout` stay "invalid numeric default
+// value". The names and values are c10's (scalarTypeNames.ts).
+function takesDtypeNames(real: SchemaType): boolean {
+  const t = real instanceof OptionalType || real instanceof ListType ? real.elem : real;
+  return t.kind === 'ScalarTypeType';
 }

@@ -102,6 +102,8 @@ function kwLines(b: Binding, ov: Overload, arg: Argument, v: string, prefix: str
 /** The implementation of one binding: the function body shared by functions and methods. */
 function implLines(b: Binding, method: boolean): string[] {
   const L: string[] = [];
+  // The argument-parsing clock of the profiler (Note [Dispatch phase timing] in src/dispatch/debug.ts).
+  L.push('  if (hooks.active) frontEndEnter();');
   L.push('  let n = a.length;');
   L.push('  while (n > 0 && a[n - 1] === undefined) n--;');
   L.push('  let o: Kw | undefined;');
@@ -251,6 +253,7 @@ function file(what: string, body: readonly string[]): string {
     if (used.length > 0) imports.push(`import type { ${used.join(', ')} } from '${from}';`);
   }
   if (uses('aten')) imports.push("import { aten } from './Operators.js';");
+  if (uses('frontEndEnter')) imports.push("import { frontEndEnter, hooks } from '../dispatch/debug.js';");
   if (uses('setFactoryRequiresGrad')) imports.push("import { setFactoryRequiresGrad } from '../autograd/variable.js';");
   const runtime = RUNTIME_NAMES.filter((n) => uses(n.replace('type ', '')));
   if (runtime.length > 0) imports.push(`import { ${runtime.join(', ')} } from '../api/python_arg_parser.js';`);

@@ -1,0 +1,69 @@
+// Complex tensors from values: `torch.complex(real, imag)` (aten::complex's semantics, TensorFactories.cpp
+// complex_check_dtype and the broadcast of its TensorIterator) and the `{ re, im }` elements that
+// `torch.tensor` accepts. aten-ts stores complex64/complex128 as interleaved [re, im] lanes (src/tensor/elements.ts);
+// it has no complex arithmetic kernels yet, so these build, print, copy and view complex tensors.
+
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import { Tensor } from '../tensor/Tensor.js';
+import { broadcast_tensors } from './functional.js';
+
+/** A complex element as `torch.tensor` takes it: `{ re: 1, im: -2 }` is Python's `1-2j`. */
+export interface ComplexValue {
+  readonly re: number;
+  readonly im: number;
+}
+
+/** Nested lists of numbers, booleans and `{ re, im }` values, as `torch.tensor` takes them. */
+export type ComplexNestedList = number | boolean | ComplexValue | ComplexNestedList[];
+
+/** True for a `{ re, im }` object of two numbers. */
+export function isComplexValue(v: unknown): v is ComplexValue {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as ComplexValue).re === 'number' &&
+    typeof (v as ComplexValue).im === 'number' &&
+    Object.keys(v).length === 2
+  );
+}
+
+/**
+ * `torch.complex(real, imag)`: a complex tensor whose real and imaginary parts are `real` and `imag`
+ * (broadcast together): float32 inputs give complex64, float64 give complex128. PyTorch's errors for other
+ * dtypes (`Expected both inputs to be Half, Float or Double tensors but got Long and Long`) and for mixed ones
+ * (`Expected object of scalar type Float but got scalar type Double for second argument`).
+ *
+ * @example
+ * torch.complex(torch.tensor([1, 2.5]), torch.tensor([0, -1])); // tensor([1.0000+0.j, 2.5000-1.j])
+ */
+export function complex(real: Tensor, imag: Tensor): Tensor {
+  if (!(real instanceof Tensor) || !(imag instanceof Tensor)) {
+    throw new TypeError(`complex(): argument 'real' and 'imag' must be Tensor, got ${typeof real} and ${typeof imag}`);
+  }
+  const ok = (t: ScalarType) => t === ScalarType.Half || t === ScalarType.Float || t === ScalarType.Double;
+  if (!ok(real.dtype) || !ok(imag.dtype)) {
+    throw new Error(
+      `Expected both inputs to be Half, Float or Double tensors but got ${scalarTypeToString(real.dtype)} and ${scalarTypeToString(imag.dtype)}`,
+    );
+  }
+  if (real.dtype !== imag.dtype) {
+    throw new Error(
+      `Expected object of scalar type ${scalarTypeToString(real.dtype)} but got scalar type ${scalarTypeToString(imag.dtype)} for second argument`,
+    );
+  }
+  if (real.dtype === ScalarType.Half) throw new Error('complex(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
+  const dtype = real.dtype === ScalarType.Float ? ScalarType.ComplexFloat : ScalarType.ComplexDouble;
+  const [re, im] = broadcast_tensors(real, imag) as [Tensor, Tensor];
+  const out = aten().empty_memory_format.call(re.shape.slice(), dtype, null, real.device, null, null);
+  if (out.isMeta() || out.numel === 0) return out;
+  const reData = re.detach().contiguous().numpy();
+  const imData = im.detach().contiguous().numpy();
+  const { data, base, lanes } = out.dataView();
+  for (let i = 0; i < reData.length; i++) {
+    data[base + i * lanes] = reData[i] as number;
+    data[base + i * lanes + 1] = imData[i] as number;
+  }
+  return out;
+}
