@@ -7,3 +7,5 @@ export { load, save, type LoadOptions } from './serialization/index.js';
 export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 export * as utils from './utils/index.js';
+// Out-of-tree backends (PrivateUse1): torch._register_device_module / torch.get_device_module.
+export { _register_device_module, get_device_module, type DeviceModule } from './utils/backend_registration.js';
