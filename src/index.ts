@@ -51,5 +51,6 @@ export * as utils from './utils/index.js';
 // generate_methods_for_privateuse1_backend are in the `torch` namespace. README "Out-of-tree backends (PrivateUse1)".
 export { Storage, getAllocator, setAllocator, type Allocator, type DataPtr, type StorageArray } from './tensor/Storage.js';
 export { getPrivateUse1BackendName, isPrivateUse1BackendRegistered } from './c10/Device.js';
+export { empty_generic, empty_strided_generic } from './tensor/EmptyTensor.js';
 export { cpu_fallback, type CpuFallbackOptions } from './kernels/CPUFallback.js';
-export type { BoxedKernel, Stack } from './dispatch/KernelFunction.js';
+export type { BoxedKernel, Stack, UnboxedKernel } from './dispatch/KernelFunction.js';

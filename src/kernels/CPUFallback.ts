@@ -35,8 +35,8 @@ const CPU_KEYSET = DispatchKeySet.fromKey(DispatchKey.CPU);
 // below autograd and ADInplaceOrView (the guard PyTorch's VariableType kernels hold while a backend kernel
 // runs), so they record no graph whoever calls the fallback. View operators cannot fall back faithfully —
 // a CPU result cannot share the device tensor's storage — so, as in PyTorch, they warn and return a copy,
-// or throw with `error_on_views` (Note [CPU Fallback Does Not Handle View Operators] in CPUFallback.cpp);
-// aten-ts's own view operators are CompositeExplicitAutograd and never reach a fallback.
+// or throw with `error_on_views` (PyTorch's reasoning is in CPUFallback.cpp, "CPU Fallback Does Not Handle
+// View Operators"); aten-ts's own view operators are CompositeExplicitAutograd and never reach a fallback.
 const OWNED_BY_BACKEND = new Set(['aten::copy_', 'aten::empty.memory_format', 'aten::empty_strided', 'aten::_to_copy']);
 
 function toCpu(t: Tensor): Tensor {

@@ -243,7 +243,12 @@ export function getAllocator(type: DeviceType): Allocator {
  */
 export function setAllocator(type: DeviceType, allocator: Allocator): Allocator | undefined {
   deviceTypeName(type);
-  if (allocator === null || typeof allocator !== 'object' || typeof allocator.allocate !== 'function' || typeof allocator.free !== 'function') {
+  if (
+    allocator === null ||
+    typeof allocator !== 'object' ||
+    typeof allocator.allocate !== 'function' ||
+    typeof allocator.free !== 'function'
+  ) {
     throw new TypeError('setAllocator(): expected an Allocator ({ device, allocate(nbytes, storage), free(storage) })');
   }
   if (!(allocator.device instanceof Device) || allocator.device.type !== type) {
@@ -304,7 +309,9 @@ export class Storage {
     const source = isBuffer ? null : (memory as { readonly buffer: ArrayBufferLike });
     const buffer = isBuffer ? (memory as ArrayBufferLike) : source?.buffer;
     if (!(buffer instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer)) {
-      throw new TypeError('setDataPtr(): memory must be an ArrayBuffer, a SharedArrayBuffer or an object with a buffer (WebAssembly.Memory)');
+      throw new TypeError(
+        'setDataPtr(): memory must be an ArrayBuffer, a SharedArrayBuffer or an object with a buffer (WebAssembly.Memory)',
+      );
     }
     if (!Number.isInteger(ptr.byteOffset) || ptr.byteOffset < 0 || ptr.byteOffset % 16 !== 0) {
       throw new RangeError(`setDataPtr(): byteOffset must be a non-negative multiple of 16, got ${ptr.byteOffset}`);

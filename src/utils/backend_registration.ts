@@ -86,7 +86,8 @@ function normalizeDevice(name: string, device: number | string | Device | null |
     if (d.type !== DeviceType.PrivateUse1) throw new Error(`Invalid device, must be ${name} device`);
     return d.index === -1 ? currentDeviceIndex(name) : d.index;
   }
-  if (!Number.isInteger(d) || d < 0) throw new TypeError(`${name}(): expected a device index, a device string or a Device, got ${String(d)}`);
+  if (!Number.isInteger(d) || d < 0)
+    throw new TypeError(`${name}(): expected a device index, a device string or a Device, got ${String(d)}`);
   return d;
 }
 
@@ -118,7 +119,9 @@ export function generate_methods_for_privateuse1_backend(options: GenerateMethod
     if (!GENERATE_KEYS.has(k)) throw new TypeError(`generate_methods_for_privateuse1_backend() got an unexpected keyword argument '${k}'`);
   }
   if (options.for_storage === true) {
-    throw new Error('generate_methods_for_privateuse1_backend(): for_storage is not supported: aten-ts has no torch.UntypedStorage objects');
+    throw new Error(
+      'generate_methods_for_privateuse1_backend(): for_storage is not supported: aten-ts has no torch.UntypedStorage objects',
+    );
   }
   const name = getPrivateUse1BackendName();
   const proto = Tensor.prototype as unknown as Record<string, unknown>;
