@@ -183,6 +183,25 @@ describe('examples/privateuse1-backend: tensors on mydev', () => {
     ]);
   });
 
+  it('cpu_fallback copies Tensor[] arguments and every one of several outputs', () => {
+    const a = torch.tensor(
+      [
+        [1, 5],
+        [7, 2],
+      ],
+      { dtype: torch.float32 },
+    );
+    const b = torch.tensor([[0, 9]], { dtype: torch.float32 });
+    const c = torch.cat([a.mydev(), b.mydev()]);
+    expect([c.device.toString(), c.cpu().tolist()]).toEqual(['mydev:0', torch.cat([a, b]).tolist()]);
+    const [values, indices] = torch.max(a.mydev(), 1);
+    expect([values.device.toString(), indices.device.toString(), indices.dtype]).toEqual(['mydev:0', 'mydev:0', torch.int64]);
+    expect([values.cpu().tolist(), indices.cpu().tolist()]).toEqual([
+      [5, 7],
+      [1, 0],
+    ]);
+  });
+
   it('factories with device=mydev run on CPU and land on the device (the Device argument is swapped)', () => {
     const r = torch.arange(5, { device: 'mydev' });
     expect([r.device.toString(), r.dtype, r.cpu().tolist()]).toEqual(['mydev:0', torch.int64, [0, 1, 2, 3, 4]]);
