@@ -117,8 +117,11 @@ export class BufferArrays {
  * (a WebAssembly address, an index into a table), handed back through `storage.handle` when it is freed.
  */
 export interface DataPtr {
+  /** The memory holding the block: a buffer, or an owner of a replaceable `buffer` (a `WebAssembly.Memory`). */
   readonly memory: ArrayBufferLike | { readonly buffer: ArrayBufferLike };
+  /** Where the block starts in `memory`, a multiple of 16. */
   readonly byteOffset: number;
+  /** The allocator's number for the block (default 0); `storage.handle` gives it back to `free`. */
   readonly handle?: number;
 }
 
@@ -129,7 +132,9 @@ export interface DataPtr {
  * uninitialised, as `torch.empty`'s is (an allocator may hand out zeros, but no kernel may rely on it).
  */
 export interface Allocator {
+  /** The device whose memory this is; every storage it allocates reports it (`storage.device`). */
   readonly device: Device;
+  /** Gives `into` at least `nbytes` bytes: sets its pointer fields, e.g. with `into.setDataPtr(dataPtr)`. */
   allocate(nbytes: number, into: Storage): void;
   /**
    * Gives the storage's memory back now (`dispose()`, or a lifetime the library knows); after it the storage

@@ -93,9 +93,13 @@ function normalizeDevice(name: string, device: number | string | Device | null |
 
 /** Options of {@link generate_methods_for_privateuse1_backend}, PyTorch's keyword arguments. */
 export interface GenerateMethodsOptions {
+  /** `x.mydev()` and `x.is_mydev` on Tensor (default true). */
   readonly for_tensor?: boolean;
+  /** `module.mydev()` on nn.Module (default true; needs the Tensor methods). */
   readonly for_module?: boolean;
+  /** Accepted for PyTorch's signature; aten-ts has no PackedSequence, so it generates nothing. */
   readonly for_packed_sequence?: boolean;
+  /** Refused when true: aten-ts has no torch.UntypedStorage objects (default false, as in PyTorch). */
   readonly for_storage?: boolean;
 }
 
