@@ -162,7 +162,7 @@ export class Device {
     const m = /^([a-zA-Z_]+)(?::(0|[1-9]\d*))?$/.exec(text);
     if (m === null) throw new Error(`Invalid device string: '${text}'`);
     const typeName = m[1] as string;
-    const type = typeName === privateUse1Name ? DeviceType.PrivateUse1 : PARSEABLE_DEVICE_TYPES.get(typeName);
+    const type = PARSEABLE_DEVICE_TYPES.get(typeName) ?? (typeName === privateUse1Name ? DeviceType.PrivateUse1 : undefined);
     if (type === undefined) {
       throw new Error(
         `Expected one of ${[...PARSEABLE_DEVICE_TYPES.keys()].join(', ')} device type at start of device string: ${typeName}`,
