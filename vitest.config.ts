@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Examples import the package by its name ('aten-ts'); in the repository's tests that name is the source, so
+  // they run on every kernel path of the suite (test/package runs them against the packed tarball).
+  resolve: { alias: { 'aten-ts': fileURLToPath(new URL('./src/node.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['./test/setup.ts'],

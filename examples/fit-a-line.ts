@@ -1,7 +1,7 @@
 // Fits y = 3x - 2 with a one-neuron linear model, plain gradient descent on autograd's gradients: the pieces
 // a PyTorch user writes by hand (requiresGrad_, a loss, backward, an update under noGrad, zeroing .grad).
 // Run: npx tsx examples/fit-a-line.ts     (test/examples.test.ts runs it too)
-import { torch } from '../src/index.js';
+import { torch } from 'aten-ts';
 
 /** Trains for `steps` steps and returns the learned weight, bias and the loss before and after. */
 export function fitALine(steps = 300, lr = 0.1): { w: number; b: number; first: number; last: number } {

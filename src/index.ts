@@ -111,3 +111,11 @@ export {
   withGuard,
   type LocalDispatchKeySet,
 } from './dispatch/index.js';
+// Out-of-tree backends (PrivateUse1): storage and allocators (c10/core/Allocator.h, StorageImpl.h), the
+// PrivateUse1 device name, and at::native::cpu_fallback. torch.utils.rename_privateuse1_backend and
+// generate_methods_for_privateuse1_backend are in the `torch` namespace. README "Out-of-tree backends (PrivateUse1)".
+export { Storage, getAllocator, setAllocator, type Allocator, type DataPtr, type StorageArray } from './tensor/Storage.js';
+export { getPrivateUse1BackendName, isPrivateUse1BackendRegistered } from './c10/Device.js';
+export { empty_generic, empty_strided_generic } from './tensor/EmptyTensor.js';
+export { cpu_fallback, type CpuFallbackOptions } from './kernels/CPUFallback.js';
+export type { BoxedKernel, Stack, UnboxedKernel } from './dispatch/KernelFunction.js';

@@ -23,3 +23,5 @@ export { get_rng_state, set_rng_state } from './api/random.js';
 export { complex, type ComplexValue } from './api/complex.js';
 /** `torch.profiler`: `profile`, `record_function`, `ProfilerActivity` (src/profiler/README.md). */
 export * as profiler from './profiler/index.js';
+// Out-of-tree backends (PrivateUse1): torch._register_device_module / torch.get_device_module.
+export { _register_device_module, get_device_module, type DeviceModule } from './utils/backend_registration.js';

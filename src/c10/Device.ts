@@ -51,8 +51,44 @@ const DEVICE_TYPE_NAMES: readonly string[] = [
   'privateuseone',
 ];
 
-/** `DeviceTypeName(type, lower_case=true)`: `cpu`, `cuda`, `privateuseone`. */
+// Note [The PrivateUse1 backend name]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An out-of-tree backend runs at DeviceType.PrivateUse1 / DispatchKey.PrivateUse1 and may give the device a
+// name of its own once per process (c10::register_privateuse1_backend, reached through
+// `torch.utils.rename_privateuse1_backend('mydev')`). From then on the name parses as a device string
+// ('mydev', 'mydev:0'), and devices of that type print with it; 'privateuseone' keeps parsing, and the
+// list in the "Expected one of ..." error stays PyTorch's fixed list, as in PyTorch 2.13. Renaming again to
+// the same name is allowed, to another name is PyTorch's error; the in-tree names are refused.
+let privateUse1Name = 'privateuseone';
+let privateUse1NameSet = false;
+const IN_TREE_NAMES: readonly string[] = ['cpu', 'cuda', 'hip', 'mps', 'xpu', 'mtia'];
+
+/** `c10::register_privateuse1_backend(name)`. See Note [The PrivateUse1 backend name]. */
+export function registerPrivateUse1Backend(name: string): void {
+  if (typeof name !== 'string' || !/^[a-zA-Z_]+$/.test(name)) {
+    throw new TypeError(`rename_privateuse1_backend(): expected a device name of letters and underscores, got ${JSON.stringify(name)}`);
+  }
+  if (privateUse1NameSet && privateUse1Name !== name) {
+    throw new Error(`torch.register_privateuse1_backend() has already been set! Current backend: ${privateUse1Name}`);
+  }
+  if (IN_TREE_NAMES.includes(name)) throw new Error(`Cannot register privateuse1 backend with in-tree device name: ${name}`);
+  privateUse1Name = name;
+  privateUse1NameSet = true;
+}
+
+/** `c10::get_privateuse1_backend()`: the PrivateUse1 device's name ('privateuseone' until renamed). */
+export function getPrivateUse1BackendName(): string {
+  return privateUse1Name;
+}
+
+/** `c10::is_privateuse1_backend_registered()`: whether the PrivateUse1 device has been renamed. */
+export function isPrivateUse1BackendRegistered(): boolean {
+  return privateUse1NameSet;
+}
+
+/** `DeviceTypeName(type, lower_case=true)`: `cpu`, `cuda`, `privateuseone` (or its registered name). */
 export function deviceTypeName(t: DeviceType): string {
+  if (t === DeviceType.PrivateUse1) return privateUse1Name;
   const n = DEVICE_TYPE_NAMES[t];
   if (n === undefined) throw new RangeError(`unknown DeviceType value ${String(t)}; expected 0..${DEVICE_TYPE_NAMES.length - 1}`);
   return n;
@@ -126,7 +162,7 @@ export class Device {
     const m = /^([a-zA-Z_]+)(?::(0|[1-9]\d*))?$/.exec(text);
     if (m === null) throw new Error(`Invalid device string: '${text}'`);
     const typeName = m[1] as string;
-    const type = PARSEABLE_DEVICE_TYPES.get(typeName);
+    const type = PARSEABLE_DEVICE_TYPES.get(typeName) ?? (typeName === privateUse1Name ? DeviceType.PrivateUse1 : undefined);
     if (type === undefined) {
       throw new Error(
         `Expected one of ${[...PARSEABLE_DEVICE_TYPES.keys()].join(', ')} device type at start of device string: ${typeName}`,

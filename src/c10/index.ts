@@ -68,6 +68,15 @@ export {
   toComplexType,
   toRealValueType,
 } from './ScalarType.js';
-export { Device, DeviceType, MAX_DEVICE_INDEX, deviceTypeName, deviceTypeNames } from './Device.js';
+export {
+  Device,
+  DeviceType,
+  MAX_DEVICE_INDEX,
+  deviceTypeName,
+  deviceTypeNames,
+  getPrivateUse1BackendName,
+  isPrivateUse1BackendRegistered,
+  registerPrivateUse1Backend,
+} from './Device.js';
 export { Layout, MemoryFormat, layoutPythonName, layoutToString, memoryFormatToString, parseLayout, parseMemoryFormat } from './Layout.js';
 export { computeDispatchKey, tensorDispatchKeySet, toBackendComponentOfDevice } from './TensorOptions.js';

@@ -1,7 +1,7 @@
 // Storage, DataPtr and Allocator: the bytes behind tensors, shared between views.
 // Mirrors c10/core/StorageImpl.h, c10/core/Allocator.h, c10/core/CPUAllocator.cpp.
 
-import { Device, DeviceType } from '../c10/Device.js';
+import { Device, DeviceType, deviceTypeName } from '../c10/Device.js';
 import { ScalarType, elementSize, scalarTypeToString } from '../c10/ScalarType.js';
 import { trackStorage } from './StorageScope.js';
 
@@ -111,13 +111,30 @@ export class BufferArrays {
 }
 
 /**
+ * c10::DataPtr: where one allocation lives — a byte offset into a memory. `memory` is an ArrayBuffer or
+ * SharedArrayBuffer, or an object whose `buffer` may be replaced when it grows (a `WebAssembly.Memory`):
+ * kernels' typed arrays then follow the new buffer. `handle` is the allocator's own number for the block
+ * (a WebAssembly address, an index into a table), handed back through `storage.handle` when it is freed.
+ */
+export interface DataPtr {
+  /** The memory holding the block: a buffer, or an owner of a replaceable `buffer` (a `WebAssembly.Memory`). */
+  readonly memory: ArrayBufferLike | { readonly buffer: ArrayBufferLike };
+  /** Where the block starts in `memory`, a multiple of 16. */
+  readonly byteOffset: number;
+  /** The allocator's number for the block (default 0); `storage.handle` gives it back to `free`. */
+  readonly handle?: number;
+}
+
+/**
  * c10::Allocator: where a device's tensor memory comes from. PyTorch's allocate returns a DataPtr; here it
  * fills the storage's pointer fields (arrays, byte offset, handle) directly, which saves an object per
  * tensor on the allocation path of every operator that returns one. Memory from `allocate` is
  * uninitialised, as `torch.empty`'s is (an allocator may hand out zeros, but no kernel may rely on it).
  */
 export interface Allocator {
+  /** The device whose memory this is; every storage it allocates reports it (`storage.device`). */
   readonly device: Device;
+  /** Gives `into` at least `nbytes` bytes: sets its pointer fields, e.g. with `into.setDataPtr(dataPtr)`. */
   allocate(nbytes: number, into: Storage): void;
   /**
    * Gives the storage's memory back now (`dispose()`, or a lifetime the library knows); after it the storage
@@ -215,12 +232,35 @@ let cpuAllocatorInEffect: Allocator = cpuAllocator;
 export function getAllocator(type: DeviceType): Allocator {
   if (type === DeviceType.CPU) return cpuAllocatorInEffect;
   const a = allocators.get(type);
-  if (a === undefined) throw new Error(`no allocator registered for device type ${DeviceType[type]}; aten-ts supports cpu and meta`);
+  if (a === undefined) {
+    throw new Error(
+      `no allocator registered for device type ${deviceTypeName(type)}; aten-ts has cpu and meta, and an out-of-tree ` +
+        'backend registers its own with setAllocator(DeviceType.PrivateUse1, allocator)',
+    );
+  }
   return a;
 }
 
-/** `SetAllocator(device_type, allocator)`: installs another allocator (e.g. WebAssembly memory). Returns the old one. */
+/**
+ * `SetAllocator(device_type, allocator)`: installs the allocator of a device type — another CPU allocator
+ * (WebAssembly memory), or an out-of-tree backend's at `DeviceType.PrivateUse1`. Returns the old one.
+ * The allocator's `device` must be of that type.
+ */
 export function setAllocator(type: DeviceType, allocator: Allocator): Allocator | undefined {
+  deviceTypeName(type);
+  if (
+    allocator === null ||
+    typeof allocator !== 'object' ||
+    typeof allocator.allocate !== 'function' ||
+    typeof allocator.free !== 'function'
+  ) {
+    throw new TypeError('setAllocator(): expected an Allocator ({ device, allocate(nbytes, storage), free(storage) })');
+  }
+  if (!(allocator.device instanceof Device) || allocator.device.type !== type) {
+    throw new Error(
+      `setAllocator(): the allocator's device is ${String(allocator.device)}, expected a device of type ${deviceTypeName(type)}`,
+    );
+  }
   const old = allocators.get(type);
   allocators.set(type, allocator);
   if (type === DeviceType.CPU) cpuAllocatorInEffect = allocator;
@@ -262,6 +302,35 @@ export class Storage {
 
   get device(): Device {
     return this.allocator.device;
+  }
+
+  /**
+   * Points this storage at an allocation (what an Allocator's `allocate` does with the DataPtr it makes).
+   * The bytes at `byteOffset` must be aligned to 16 so that every dtype's typed array can address them.
+   */
+  setDataPtr(ptr: DataPtr): void {
+    const memory = ptr.memory;
+    const isBuffer = memory instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && memory instanceof SharedArrayBuffer);
+    const source = isBuffer ? null : (memory as { readonly buffer: ArrayBufferLike });
+    const buffer = isBuffer ? (memory as ArrayBufferLike) : source?.buffer;
+    if (!(buffer instanceof ArrayBuffer) && !(typeof SharedArrayBuffer !== 'undefined' && buffer instanceof SharedArrayBuffer)) {
+      throw new TypeError(
+        'setDataPtr(): memory must be an ArrayBuffer, a SharedArrayBuffer or an object with a buffer (WebAssembly.Memory)',
+      );
+    }
+    if (!Number.isInteger(ptr.byteOffset) || ptr.byteOffset < 0 || ptr.byteOffset % 16 !== 0) {
+      throw new RangeError(`setDataPtr(): byteOffset must be a non-negative multiple of 16, got ${ptr.byteOffset}`);
+    }
+    this.arrays = new BufferArrays(buffer, 0, -1, source);
+    this.byteOffset = ptr.byteOffset;
+    this.handle = ptr.handle ?? 0;
+  }
+
+  /** This storage's allocation as a DataPtr; null for meta storage and after free. */
+  get dataPtr(): DataPtr | null {
+    const arrays = this.arrays;
+    if (arrays === null) return null;
+    return { memory: arrays.source ?? arrays.buffer, byteOffset: arrays.windowOffset + this.byteOffset, handle: this.handle };
   }
 
   /** The buffer holding the bytes (shared with other storages); null for meta storage and after free. */

@@ -345,6 +345,11 @@ export class Tensor extends TensorImpl {
     return aten()._to_copy.call(this, dtype, null, device, null, nonBlocking, memoryFormat);
   }
 
+  /** `cpu()`: this tensor if it is on the CPU, else a copy there (`to('cpu')`). */
+  cpu(): Tensor {
+    return this.to('cpu');
+  }
+
   /** `uniform_(from, to, { generator })`: in place, PyTorch's values for the same generator state. */
   uniform_(from = 0, to = 1, options: { generator?: Generator } = {}): this {
     aten().uniform_.call(this, from, to, options.generator ?? null);
