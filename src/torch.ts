@@ -8,6 +8,6 @@ export * as nn from './nn/index.js';
 export * as optim from './optim/index.js';
 export * as utils from './utils/index.js';
 // torch.library, torch.ops and the torch._C functions they use (src/library; issue 17, torch.library).
-export * as library from './library/library_namespace.js';
+export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';

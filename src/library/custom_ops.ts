@@ -60,7 +60,7 @@ function tensorsIn(values: readonly unknown[]): Tensor[] {
 function checkAliasingConstraint(name: string, args: readonly unknown[], result: unknown): void {
   const storages = new Set(tensorsIn(args).map((t) => t.storage));
   for (const t of tensorsIn(Array.isArray(result) ? result : [result])) {
-    if (storages.has(t.storage)) throw new Error(`${name} (with implementation in <js>): ${ALIASING_ERROR}`);
+    if (storages.has(t.storage)) throw new Error(`${name} (with implementation in <module>): ${ALIASING_ERROR}`);
     storages.add(t.storage);
   }
 }
@@ -156,7 +156,7 @@ export class CustomOpDef {
       if (schema.isMutable && schema.returns.length === 0) return undefined;
       throw new Error(
         `There was no fake impl registered for ${this.toString()}. This is necessary for torch.compile/export/fx ` +
-          `tracing to work. Please use \`${this._init_fn.name}.register_fake\` to add an fake impl.`,
+          `tracing to work. Please use \`${this._init_fn.name || this._name}.register_fake\` to add an fake impl.`,
       );
     });
   }

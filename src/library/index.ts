@@ -1,4 +1,4 @@
-// torch.library and torch.ops (see README.md in this folder).
+// torch.library and torch.ops (see README.md in this folder); `torch.library` in src/torch.ts is this module.
 export {
   Library,
   define,
@@ -14,4 +14,4 @@ export {
 } from './library.js';
 export { CustomOpDef, custom_op, type AutogradRegistration, type CustomOpOptions } from './custom_ops.js';
 export { AOT_NOT_APPLICABLE, MetadataMismatchError, OpCheckError, opcheck, type OpCheckOptions, type OpCheckTest } from './opcheck.js';
-export { OpOverload, OpOverloadPacket, bindArguments, makeOps, ops, type OpNamespace } from './ops.js';
+export { OpOverload, OpOverloadPacket, bindArguments, makeOps, ops, type OpNamespace, type OpPacket, type Ops } from './ops.js';

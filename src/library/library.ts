@@ -11,7 +11,7 @@ import { Library as CppLibrary, type LibraryKind } from '../dispatch/Library.js'
 import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
 import { parseDispatcherSchema } from '../dispatch/schemaInfo.js';
 import { DispatchKey } from '../c10/DispatchKey.js';
-import { OpOverload } from './ops.js';
+import { OpOverload, pythonTypeName } from './ops.js';
 import { CustomOpDef, registerAutogradFor, type AutogradRegistration } from './custom_ops.js';
 
 /** A Python-style kernel: the operator's arguments (schema order, defaults filled), or `(keyset, ...args)`. */
@@ -121,7 +121,8 @@ export class Library implements Disposable {
    * key set first with `{ with_keyset: true }`; `fallthrough_kernel` registers a fallthrough.
    */
   impl(op_name: string | OpOverload, fn: PyKernel, dispatch_key = '', options: PyImplOptions = {}): void {
-    if (typeof fn !== 'function') throw new TypeError(`Input function is required to be a callable but found type ${typeof fn}`);
+    if (typeof fn !== 'function')
+      throw new TypeError(`Input function is required to be a callable but found type <class '${pythonTypeName(fn)}'>`);
     const key = dispatch_key === '' ? this.dispatch_key : dispatch_key;
     const name = resolveOpName(op_name, 'impl');
     const shortName = name.split('::').pop()!;

@@ -219,8 +219,6 @@ export class OpOverload {
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export interface OpOverloadPacket {
   (...args: unknown[]): CallResult;
-  /** `.default`, `.Tensor`, `.Scalar`, ...: one overload. */
-  readonly [overload: string]: unknown;
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export class OpOverloadPacket {
@@ -234,14 +232,14 @@ export class OpOverloadPacket {
   }
 
   /** @internal */
-  static make(dispatcher: Dispatcher, ns: string, name: string): OpOverloadPacket {
+  static make(dispatcher: Dispatcher, ns: string, name: string): OpPacket {
     const packet = callable(OpOverloadPacket.prototype, (...args) => packet.__call__(...args)) as {
       -readonly [K in keyof OpOverloadPacket]: OpOverloadPacket[K];
     };
     packet.dispatcher = dispatcher;
     packet._qualified_op_name = `${ns}::${name}`;
     packet.__name__ = name;
-    const proxy = new Proxy(packet as OpOverloadPacket, {
+    const proxy = new Proxy(packet as OpPacket, {
       get(target, key, receiver) {
         if (typeof key === 'symbol' || key in target || IGNORED_KEYS.has(key)) return Reflect.get(target, key, receiver) as unknown;
         return target.overload(key);
@@ -256,7 +254,8 @@ export class OpOverloadPacket {
     if (handle === null) {
       throw new Error(`The underlying op of '${this.toString()}' has no overload name '${name}'`);
     }
-    return OpOverload.of(handle, this);
+    const [ns, opname] = this._qualified_op_name.split('::') as [string, string];
+    return OpOverload.of(handle, getPacket(this.dispatcher, ns, opname));
   }
 
   /** `overloads()`: the overload names, `default` for the empty one. */
@@ -303,12 +302,16 @@ export class OpOverloadPacket {
   }
 }
 
-/** Property names JavaScript tooling probes on any object (promises, JSON, test matchers, React): never ops. */
-const IGNORED_KEYS = new Set(['then', 'toJSON', 'asymmetricMatch', '$$typeof', 'nodeType', 'tagName', 'constructor', 'prototype']);
+/**
+ * Property names JavaScript tooling probes on any object (promises, JSON, test matchers, printers): never
+ * operator or overload names, which are identifiers.
+ */
+const IGNORED = new Set(['then', 'toJSON', 'asymmetricMatch', 'nodeType', 'tagName', 'constructor', 'prototype']);
+const IGNORED_KEYS = { has: (k: string): boolean => IGNORED.has(k) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) };
 
-const PACKETS = new WeakMap<Dispatcher, Map<string, OpOverloadPacket>>();
+const PACKETS = new WeakMap<Dispatcher, Map<string, OpPacket>>();
 
-function getPacket(dispatcher: Dispatcher, ns: string, name: string): OpOverloadPacket {
+function getPacket(dispatcher: Dispatcher, ns: string, name: string): OpPacket {
   let m = PACKETS.get(dispatcher);
   if (m === undefined) PACKETS.set(dispatcher, (m = new Map()));
   const q = `${ns}::${name}`;
@@ -317,8 +320,11 @@ function getPacket(dispatcher: Dispatcher, ns: string, name: string): OpOverload
   return p;
 }
 
+/** An OpOverloadPacket as `torch.ops.<ns>.<name>` gives it: `.default`, `.Tensor`, ... are its overloads. */
+export type OpPacket = OpOverloadPacket & { readonly [overload: string]: OpOverload };
+
 /** `torch._ops._OpNamespace`: `torch.ops.<ns>`; its properties are the namespace's operators. */
-export type OpNamespace = { readonly name: string } & { readonly [op: string]: OpOverloadPacket };
+export type OpNamespace = { readonly [op: string]: OpPacket };
 
 function hasOperator(dispatcher: Dispatcher, q: string): boolean {
   const prefix = `${q}.`;
@@ -326,7 +332,7 @@ function hasOperator(dispatcher: Dispatcher, q: string): boolean {
 }
 
 function makeNamespace(dispatcher: Dispatcher, ns: string): OpNamespace {
-  const target = { name: ns, toString: () => `torch.ops.${ns}` };
+  const target = { toString: () => `torch.ops.${ns}` };
   return new Proxy(target, {
     get(t, key) {
       if (typeof key === 'symbol' || key in t || IGNORED_KEYS.has(key)) return Reflect.get(t, key) as unknown;
@@ -341,10 +347,13 @@ function makeNamespace(dispatcher: Dispatcher, ns: string): OpNamespace {
   }) as unknown as OpNamespace;
 }
 
+/** `torch.ops`: namespaces by name (`aten` always exists). */
+export type Ops = { readonly aten: OpNamespace } & { readonly [ns: string]: OpNamespace };
+
 /** `torch.ops` for a dispatcher (the process-wide one by default): `ops.<ns>.<name>.<overload>`. */
-export function makeOps(dispatcher?: () => Dispatcher): { readonly [ns: string]: OpNamespace } {
+export function makeOps(dispatcher?: () => Dispatcher): Ops {
   const namespaces = new Map<string, OpNamespace>();
-  return new Proxy({} as { readonly [ns: string]: OpNamespace }, {
+  return new Proxy({} as Ops, {
     get(_t, key) {
       if (typeof key === 'symbol' || IGNORED_KEYS.has(key)) return undefined;
       let n = namespaces.get(key);
