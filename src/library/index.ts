@@ -13,5 +13,13 @@ export {
   type PyLibraryOptions,
 } from './library.js';
 export { CustomOpDef, custom_op, type AutogradRegistration, type CustomOpOptions } from './custom_ops.js';
-export { AOT_NOT_APPLICABLE, MetadataMismatchError, OpCheckError, opcheck, type OpCheckOptions, type OpCheckTest } from './opcheck.js';
+export {
+  AOT_NOT_APPLICABLE,
+  MetadataMismatchError,
+  OpCheckError,
+  opcheck,
+  type OpCheckOp,
+  type OpCheckOptions,
+  type OpCheckTest,
+} from './opcheck.js';
 export { OpOverload, OpOverloadPacket, bindArguments, makeOps, ops, type OpNamespace, type OpPacket, type Ops } from './ops.js';

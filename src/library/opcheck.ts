@@ -58,7 +58,8 @@ export interface OpCheckOptions {
   readonly atol?: number;
 }
 
-type Op = OpOverload | OpOverloadPacket | CustomOpDef;
+/** What opcheck takes: an OpOverload, a packet with one overload, or a custom op. */
+export type OpCheckOp = OpOverload | OpOverloadPacket | CustomOpDef;
 
 function tensorsIn(values: readonly unknown[]): Tensor[] {
   const out: Tensor[] = [];
@@ -265,7 +266,7 @@ function gradCheck(op: OpOverload, args: unknown[], options: OpCheckOptions): vo
   });
 }
 
-function resolve(op: Op): OpOverload {
+function resolve(op: OpCheckOp): OpOverload {
   if (op instanceof CustomOpDef) return op._opoverload;
   if (op instanceof OpOverloadPacket) {
     const names = op.overloads();
@@ -291,7 +292,7 @@ function resolve(op: Op): OpOverload {
  * r.test_schema; // 'SUCCESS'
  */
 export function opcheck(
-  op: Op,
+  op: OpCheckOp,
   args: readonly unknown[],
   kwargs: Record<string, unknown> | null = null,
   options: OpCheckOptions = {},

@@ -124,9 +124,6 @@ export function bindArguments(schema: FunctionSchema, given: readonly unknown[])
   return out;
 }
 
-/** The value of a dispatched call as Python sees it (a multi-return operator gives an array, as a tuple). */
-type CallResult = unknown;
-
 // Note [Callable op objects]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 // In Python an OpOverload is an object with `__call__`; in JavaScript only a function can be called, so an
@@ -151,7 +148,7 @@ const OVERLOADS = new WeakMap<OperatorHandle, OpOverload>();
 /** `torch._ops.OpOverload`: one overload of an operator, callable (Note [Callable op objects]). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export interface OpOverload {
-  (...args: unknown[]): CallResult;
+  (...args: unknown[]): unknown;
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export class OpOverload {
@@ -200,13 +197,13 @@ export class OpOverload {
   }
 
   /** `__call__`: binds the arguments to the schema (Note [Binding a call to a schema]) and calls the operator. */
-  __call__(...args: unknown[]): CallResult {
+  __call__(...args: unknown[]): unknown {
     const bound = bindArguments(this._schema, args);
     return this.handle.call(...bound);
   }
 
   /** `redispatch(keyset, *args)`: calls the kernel for exactly `ks` (the full argument list, no options object). */
-  redispatch(ks: DispatchKeySet, ...args: unknown[]): CallResult {
+  redispatch(ks: DispatchKeySet, ...args: unknown[]): unknown {
     return this.handle.redispatch(ks, ...bindArguments(this._schema, args));
   }
 
@@ -218,7 +215,7 @@ export class OpOverload {
 /** `torch._ops.OpOverloadPacket`: an operator name with all its overloads, callable. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export interface OpOverloadPacket {
-  (...args: unknown[]): CallResult;
+  (...args: unknown[]): unknown;
 }
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- a callable object, See Note [Callable op objects]
 export class OpOverloadPacket {
@@ -276,7 +273,7 @@ export class OpOverloadPacket {
    * `__call__`: the overload whose schema accepts the arguments (PyTorch's overload resolution: the first
    * that binds, in the order `overloads()` lists them), called.
    */
-  __call__(...args: unknown[]): CallResult {
+  __call__(...args: unknown[]): unknown {
     const names = this.overloads();
     if (names.length === 0)
       throw new Error(`'_OpNamespace' '${this._qualified_op_name.split('::')[0]}' object has no attribute '${this.__name__}'`);
