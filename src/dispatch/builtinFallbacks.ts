@@ -81,13 +81,15 @@ const autogradFallback = KernelFunction.fromBoxed(
       ? basicAutogradFallbackBoxed(op, ks, stack)
       : op.redispatchBoxed(ks.and(afterAutogradKeyset), stack),
   (op: OperatorHandle) =>
-    isAten(op)
+    isAten(op) || basicAutogradFallback === null
       ? makeRedispatchBelow(op, belowAutograd)
       : (ks: DispatchKeySet, ...args: unknown[]) => basicAutogradFallbackUnboxed(op, ks, args),
 );
 
 // The autograd fallback of operators outside aten is autograd's `basicAutogradNotImplementedFallback`
-// (installed from src/autograd, the floor that can build graph nodes; PyTorch's VariableHooks do the same).
+// (installed from src/autograd, the floor that can build graph nodes, at start-up before any table is
+// computed; PyTorch's VariableHooks do the same). Without it (the dispatcher alone, as in
+// bench/dispatch.bench.ts) every operator keeps the allocation-free per-arity redispatch.
 // See Note [Autograd fallback mode] in src/autograd/autograd_not_implemented_fallback.ts.
 export type BasicAutogradFallback = (op: OperatorHandle, ks: DispatchKeySet, args: unknown[]) => unknown;
 let basicAutogradFallback: BasicAutogradFallback | null = null;
