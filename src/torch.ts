@@ -25,3 +25,7 @@ export { complex, type ComplexValue } from './api/complex.js';
 export * as profiler from './profiler/index.js';
 // Out-of-tree backends (PrivateUse1): torch._register_device_module / torch.get_device_module.
 export { _register_device_module, get_device_module, type DeviceModule } from './utils/backend_registration.js';
+// torch.library, torch.ops and the torch._C functions they use (src/library; issue 17, torch.library).
+export * as library from './library/index.js';
+export { ops } from './library/index.js';
+export { _C } from './library/_C.js';

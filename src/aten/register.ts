@@ -34,7 +34,9 @@ export function schemaOperatorName(schema: string): string {
 export function registerAten(dispatcher: Dispatcher): void {
   // One table computation per operator, not one per kernel (Note [Batched registration]).
   dispatcher.batch(() => {
-    const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/register.ts' });
+    // aten's one DEF library (TORCH_LIBRARY(aten, m) of RegisterSchema.cpp): a user's DEF library for aten is
+    // PyTorch's "Only a single TORCH_LIBRARY" error.
+    const lib = new Library('aten', 'DEF', undefined, { dispatcher, debug: 'registered at aten-ts src/aten/register.ts' });
     for (const [name, schema] of Object.entries(SCHEMAS) as [keyof AtenOps, string][]) {
       lib.def(schema, undefined, { debug: `registered at aten-ts src/aten/register.ts (${String(name)})` });
     }

@@ -10,13 +10,14 @@ import { SCHEMAS } from '../generated/RegisterSchema.js';
 import { autogradKernels, inplaceOrViewKernels } from '../generated/autograd.js';
 import { schemaOperatorName } from '../aten/register.js';
 import { setVariableHooks } from '../tensor/VariableHooks.js';
+import { installAutogradFallback } from './autograd_not_implemented_fallback.js';
 import { tensorBackward } from './engine.js';
 import { currentGradFn, registerHook, retainGrad, setGrad, setRequiresGrad } from './variable.js';
 
 /** Registers the Autograd and ADInplaceOrView kernels of the aten operators into `dispatcher` (after registerAten). */
 export function registerAutograd(dispatcher: Dispatcher): void {
   dispatcher.batch(() => {
-    const lib = new Library('FRAGMENT', 'aten', undefined, { dispatcher, debug: 'registered at aten-ts src/autograd/register.ts' });
+    const lib = new Library('aten', 'FRAGMENT', undefined, { dispatcher, debug: 'registered at aten-ts src/autograd/register.ts' });
     // The kernels call operators through handles of this dispatcher (See Note [Handles in one object literal]).
     const ops = buildHandles((name, overload) => dispatcher.findSchemaOrThrow(name, overload));
     for (const [key, table] of [
@@ -40,4 +41,6 @@ export function installVariableHooks(): void {
     registerHook,
     backward: (t, gradient, options) => tensorBackward(t, gradient, options),
   });
+  // VariableHooks::basic_autograd_not_implemented_fallback: the autograd fallback of custom operators.
+  installAutogradFallback();
 }

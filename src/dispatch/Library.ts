@@ -64,6 +64,30 @@ export function callerDebugString(): string {
   return 'registered at <unknown>';
 }
 
+const KINDS: readonly string[] = ['DEF', 'FRAGMENT', 'IMPL'];
+/** torch/library.py `_reserved_namespaces`: prim is reserved by the TorchScript interpreter. */
+const RESERVED_NAMESPACES: readonly string[] = ['prim'];
+
+// Note [Library argument order]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's Python API is `torch.library.Library(ns, kind, dispatch_key='')`; the C++ macros read
+// `TORCH_LIBRARY_IMPL(ns, key, m)` but `torch::Library(kind, ns, ...)`, which is the order this class first
+// took. Both are accepted because they can be told apart: the kind is one of DEF, FRAGMENT, IMPL and those
+// three words are not accepted as namespaces, so exactly one of the first two arguments is a kind. Two
+// kinds is PyTorch's `Unsupported kind` error naming the second argument (the kind's place in the Python
+// order); no kind at all is C++'s `could not parse <kind>` for the first (torch.library.Library, the
+// Python-order front end in src/library, checks its kind first and gives Python's text).
+function libraryArguments(first: string, second: string): [ns: string, kind: LibraryKind] {
+  const firstIsKind = KINDS.includes(first);
+  const secondIsKind = KINDS.includes(second);
+  if (secondIsKind && !firstIsKind) return [first, second as LibraryKind];
+  if (firstIsKind && !secondIsKind) return [second, first as LibraryKind];
+  if (firstIsKind) throw new Error(`Unsupported kind: ${String(second)}`);
+  throw new Error(
+    `could not parse ${String(first)}; expected one of DEF, FRAGMENT, IMPL as the kind of new Library(ns, kind) or new Library(kind, ns)`,
+  );
+}
+
 function parseKey(key: DispatchKey | string | undefined): DispatchKey | null {
   if (key === undefined || key === '') return null;
   const k = typeof key === 'string' ? parseDispatchKey(key) : key;
@@ -85,7 +109,7 @@ function toKernelFunction(kernel: Kernel): KernelFunction {
  * first, restoring exactly the previous dispatch tables.
  *
  * @example
- * using lib = new Library('FRAGMENT', 'myops');
+ * using lib = new Library('myops', 'FRAGMENT');
  * lib.def('mul2(Tensor x) -> Tensor');
  * lib.impl('mul2', (ks, x) => x, 'CPU');
  */
@@ -97,15 +121,22 @@ export class Library implements Disposable {
   readonly debug: string;
   private readonly handles: RegistrationHandle[] = [];
 
-  constructor(kind: LibraryKind, ns: string, dispatchKey?: DispatchKey | string, options: LibraryOptions = {}) {
-    if (kind !== 'DEF' && kind !== 'FRAGMENT' && kind !== 'IMPL') {
-      throw new Error(`could not parse ${String(kind)}; expected one of DEF, FRAGMENT, IMPL`);
-    }
+  /**
+   * `new Library(ns, kind, dispatchKey?, options?)`, PyTorch's Python order; the C++ macro's order
+   * `(kind, ns, ...)` is accepted too (Note [Library argument order]).
+   */
+  constructor(ns: string, kind: LibraryKind, dispatchKey?: DispatchKey | string, options?: LibraryOptions);
+  constructor(kind: LibraryKind, ns: string, dispatchKey?: DispatchKey | string, options?: LibraryOptions);
+  constructor(first: string, second: string, dispatchKey?: DispatchKey | string, options: LibraryOptions = {}) {
+    const [ns, kind] = libraryArguments(first, second);
     this.kind = kind;
     this.ns = ns;
     this.debug = options.debug ?? callerDebugString();
     this.dispatchKey = parseKey(dispatchKey);
     this.dispatcher = options.dispatcher ?? Dispatcher.singleton();
+    if (RESERVED_NAMESPACES.includes(ns) && kind !== 'IMPL') {
+      throw new Error(`${ns} is a reserved namespace. Please try creating a library with another name.`);
+    }
     if (kind !== 'IMPL' && ns === '_') {
       const block = BLOCK_NAMES[kind];
       throw this.error(

@@ -14,6 +14,7 @@ import type { Dispatcher } from './Dispatcher.js';
 import type { Stack } from './KernelFunction.js';
 import type { OperatorEntry } from './OperatorEntry.js';
 import type { DispatcherSchema } from './schemaInfo.js';
+import { valueToJS, type DefaultValue } from '../schema/index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFn = (...args: any[]) => any;
@@ -58,7 +59,8 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
    * generated. See Note [One call closure per arity] in src/codegen/dest/DispatchArity.ts.
    */
   rebuild(): void {
-    this.call = makeCall(this.entry, slowCall) as F;
+    const call = makeCall(this.entry, slowCall);
+    this.call = (fillsDefaults(this.entry) ? withDefaults(this.entry, call) : call) as F;
     this.redispatch = makeRedispatch(this.entry, slowRedispatch) as Redispatch<F>;
   }
 
@@ -73,6 +75,7 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   callBoxed(stack: Stack): void {
     const entry = this.entry;
     const ex = entry.extractor;
+    if (stack.length < entry.numArguments() && entry.schema !== null) fillDefaults(entry, stack);
     const base = stack.length - entry.numArguments();
     if (base < 0) {
       throw new Error(`${entry.operatorName}: callBoxed expected ${entry.numArguments()} arguments on the stack, found ${stack.length}`);
@@ -147,6 +150,53 @@ export class OperatorHandle<F extends AnyFn = AnyFn> {
   toString(): string {
     return `OperatorHandle(${this.operatorName})`;
   }
+}
+
+// Note [Schema defaults in op.call]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A C++ caller of `TypedOperatorHandle::call` passes every argument; C++ default arguments fill the rest at
+// compile time. JavaScript has no such step, so `op.call(x)` of `myops::foo(Tensor x, Scalar alpha=2., *,
+// bool neg=False)` would hand the kernel `undefined`s. The call closure of an operator outside the aten
+// namespace whose schema has defaults is therefore wrapped: trailing arguments not given (or `undefined`)
+// take their schema defaults, and a missing one without a default is PyTorch's "missing value for argument"
+// error. aten operators keep the bare generated closure (Note [Dispatch hot path]): their callers are the
+// generated front ends, which always pass every argument. `callBoxed` fills a short stack the same way.
+function fillsDefaults(entry: OperatorEntry): boolean {
+  const schema = entry.schema?.schema;
+  return (
+    schema != null &&
+    entry.name.name.slice(0, entry.name.name.indexOf('::')) !== 'aten' &&
+    schema.arguments.some((a) => a.defaultValue !== undefined)
+  );
+}
+
+function withDefaults(entry: OperatorEntry, call: AnyFn): AnyFn {
+  const n = entry.numArguments();
+  return (...args: unknown[]): unknown => {
+    if (args.length < n || args.includes(undefined)) fillDefaults(entry, args);
+    return call(...args);
+  };
+}
+
+/** Fills `args` (the whole argument list, or a stack ending with the given arguments) up to the schema's defaults. */
+export function fillDefaults(entry: OperatorEntry, args: unknown[]): void {
+  const schema = entry.schema!.schema;
+  const given = Math.min(args.length, schema.arguments.length);
+  const base = args.length - given;
+  schema.arguments.forEach((a, i) => {
+    if (i < given && args[base + i] !== undefined) return;
+    if (a.defaultValue === undefined) {
+      throw new Error(`${schema.name}() is missing value for argument '${a.name}'. Declaration: ${schema.toString()}`);
+    }
+    args[base + i] = defaultToJS(a.defaultValue);
+  });
+}
+
+/** A schema default as the value a kernel receives (ints as numbers, as every aten-ts kernel takes them). */
+export function defaultToJS(v: DefaultValue): unknown {
+  const js = valueToJS(v);
+  const num = (x: unknown): unknown => (typeof x === 'bigint' ? Number(x) : Array.isArray(x) ? x.map(num) : x);
+  return num(js);
 }
 
 // `Dispatcher::callWithDispatchKeySlowPath`: the path of a call while a trace or an observer is on (the

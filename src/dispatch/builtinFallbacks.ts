@@ -76,9 +76,46 @@ const UNSUPPORTED_KEYS: readonly DispatchKey[] = [
 const belowAutograd = (ks: DispatchKeySet): DispatchKeySet => ks.and(afterAutogradKeyset);
 
 const autogradFallback = KernelFunction.fromBoxed(
-  (op: OperatorHandle, ks: DispatchKeySet, stack: Stack) => op.redispatchBoxed(ks.and(afterAutogradKeyset), stack),
-  (op: OperatorHandle) => makeRedispatchBelow(op, belowAutograd),
+  (op: OperatorHandle, ks: DispatchKeySet, stack: Stack) =>
+    basicAutogradFallback !== null && !isAten(op)
+      ? basicAutogradFallbackBoxed(op, ks, stack)
+      : op.redispatchBoxed(ks.and(afterAutogradKeyset), stack),
+  (op: OperatorHandle) =>
+    isAten(op) || basicAutogradFallback === null
+      ? makeRedispatchBelow(op, belowAutograd)
+      : (ks: DispatchKeySet, ...args: unknown[]) => basicAutogradFallbackUnboxed(op, ks, args),
 );
+
+// The autograd fallback of operators outside aten is autograd's `basicAutogradNotImplementedFallback`
+// (installed from src/autograd, the floor that can build graph nodes, at start-up before any table is
+// computed; PyTorch's VariableHooks do the same). Without it (the dispatcher alone, as in
+// bench/dispatch.bench.ts) every operator keeps the allocation-free per-arity redispatch.
+// See Note [Autograd fallback mode] in src/autograd/autograd_not_implemented_fallback.ts.
+export type BasicAutogradFallback = (op: OperatorHandle, ks: DispatchKeySet, args: unknown[]) => unknown;
+let basicAutogradFallback: BasicAutogradFallback | null = null;
+
+/** Installs the autograd fallback of non-aten operators (src/autograd does at start-up). */
+export function setBasicAutogradFallback(fn: BasicAutogradFallback | null): void {
+  basicAutogradFallback = fn;
+}
+
+function isAten(op: OperatorHandle): boolean {
+  return op.entry.name.name.startsWith('aten::');
+}
+
+function basicAutogradFallbackUnboxed(op: OperatorHandle, ks: DispatchKeySet, args: unknown[]): unknown {
+  if (basicAutogradFallback === null) return op.redispatch(ks.and(afterAutogradKeyset), ...args);
+  return basicAutogradFallback(op, ks, args);
+}
+
+function basicAutogradFallbackBoxed(op: OperatorHandle, ks: DispatchKeySet, stack: Stack): void {
+  const n = op.entry.numArguments();
+  const args = stack.splice(stack.length - n, n);
+  const r = basicAutogradFallback!(op, ks, args);
+  const nr = op.entry.numReturns();
+  if (nr === 1) stack.push(r);
+  else if (nr > 1) stack.push(...(r as unknown[]));
+}
 
 // MetaFallbackKernel.cpp: NotImplementedError (TORCH_CHECK_NOT_IMPLEMENTED) with PyTorch's PT2 text.
 const metaFallback = KernelFunction.fromBoxed((op: OperatorHandle) => {

@@ -40,15 +40,17 @@ describe('emitDispatchArity', () => {
 });
 
 describe('the generated closures', () => {
-  /** An operator `arity<n>(Tensor a0, int a1, ...)` whose CPU kernel returns the key set and its arguments. */
+  /** An operator `aten::f(Tensor a0, int a1, ...)` whose CPU kernel returns the key set and its arguments. */
   function opOfArity(n: number) {
     const d = Dispatcher.withBuiltinFallbacks();
-    const lib = new Library('FRAGMENT', 'arity', undefined, { dispatcher: d });
+    // In the aten namespace: the autograd fallback of other namespaces is autograd's basic fallback, which
+    // takes the arguments as one array (Note [Autograd fallback mode]); this isolated dispatcher has no aten.
+    const lib = new Library('aten', 'FRAGMENT', undefined, { dispatcher: d });
     const args = Array.from({ length: n }, (_, i) => (i === 0 ? `Tensor a${i}` : `int a${i}`));
     lib.def(`f(${args.join(', ')}) -> Tensor`);
     lib.impl('f', ((ks: DispatchKeySet, ...rest: unknown[]) => [ks.toString(), rest]) as UnboxedKernel, 'CPU');
     lib.impl('f', ((ks: DispatchKeySet) => [ks.toString(), []]) as UnboxedKernel, 'CompositeExplicitAutograd');
-    return d.findSchemaOrThrow('arity::f');
+    return d.findSchemaOrThrow('aten::f');
   }
 
   it.each(Array.from({ length: 12 }, (_, n) => n))('arity %i: call and redispatch take exactly the arguments', (n) => {
