@@ -115,6 +115,20 @@ export interface Kernels {
   f32_avgpool2d(x: number, out: number, ...geometry: PoolGeometry<[number, number]>): void;
   /** gi = avg_pool2d's input gradient from g, same geometry as f32_avgpool2d. */
   f32_avgpool2d_backward(g: number, gi: number, ...geometry: PoolGeometry<[number, number]>): void;
+  /**
+   * out = conv2d(x, wt) (+ bias when hasBias is 1) of n float32 images, column stride 1, ws a padded-image
+   * workspace; geometry c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw (Note [Direct convolution]).
+   */
+  f32_conv2d_direct(
+    n: number,
+    x: number,
+    wt: number,
+    bias: number,
+    hasBias: number,
+    out: number,
+    ws: number,
+    ...geometry: Geometry13
+  ): void;
 }
 
 /** Pooling geometry: nc, h, w, oh, ow, kh, kw, sh, sw, ph, pw, then two more (dh, dw or includePad, override). */
@@ -193,6 +207,7 @@ const NAMES: Record<KernelName, true> = {
   f32_maxpool2d_backward: true,
   f32_avgpool2d: true,
   f32_avgpool2d_backward: true,
+  f32_conv2d_direct: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -338,6 +353,8 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_maxpool2d: (x, out, ind, ...g) => refPool.maxpool2d(f32(), x >>> 2, f32(), out >>> 2, f64(), ind >>> 3, ...g),
     f32_maxpool2d_backward: (g, ind, gi, ...geo) => refPool.maxpool2dBackward(f32(), g >>> 2, f64(), ind >>> 3, f32(), gi >>> 2, ...geo),
     f32_avgpool2d: (x, out, ...g) => refPool.avgpool2d(f32(), x >>> 2, f32(), out >>> 2, ...g),
+    f32_conv2d_direct: (n, x, wt, bias, hasBias, out, _ws, ...g) =>
+      refIm2col.directConv2d(f32(), x >>> 2, f32(), wt >>> 2, f32(), bias >>> 2, hasBias, f32(), out >>> 2, n, ...g),
     f32_avgpool2d_backward: (g, gi, ...geo) => refPool.avgpool2dBackward(f32(), g >>> 2, f32(), gi >>> 2, ...geo),
   };
 }

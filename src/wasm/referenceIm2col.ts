@@ -98,3 +98,40 @@ export function depthwise(round: (v: number) => number, mode: number, xv: Floats
     }
   }
 }
+
+/**
+ * f32_conv2d_direct: out[b, oc, i, j] = bias[oc] (or 0) + Σ over (ic, p, q) in order of the rounded products
+ * wt · x (x read as 0 outside the image), each sum rounded to float: the WASM kernel's lanes, one at a time.
+ */
+// prettier-ignore
+export function directConv2d(X: Float32Array, x: number, W: Float32Array, wt: number, B: Float32Array, bias: number, hasBias: number, O: Float32Array, out: number, n: number, c: number, h: number, w: number, o: number, kh: number, kw: number, oh: number, ow: number, sh: number, ph: number, pw: number, dh: number, dw: number): void {
+  const fround = Math.fround;
+  const K = c * kh * kw;
+  for (let b = 0; b < n; b++) {
+    const xb = x + b * c * h * w;
+    for (let oc = 0; oc < o; oc++) {
+      const b0 = hasBias !== 0 ? (B[bias + oc] as number) : 0;
+      const w0 = wt + oc * K;
+      let at = out + (b * o + oc) * oh * ow;
+      for (let i = 0; i < oh; i++) {
+        for (let j = 0; j < ow; j++, at++) {
+          let s = b0;
+          let k = w0;
+          for (let ic = 0; ic < c; ic++) {
+            for (let p = 0; p < kh; p++) {
+              const y = i * sh - ph + p * dh;
+              const inY = y >= 0 && y < h;
+              const row = xb + (ic * h + y) * w;
+              for (let q = 0; q < kw; q++, k++) {
+                const xx = j - pw + q * dw;
+                const v = inY && xx >= 0 && xx < w ? (X[row + xx] as number) : 0;
+                s = fround(s + fround((W[k] as number) * v));
+              }
+            }
+          }
+          O[at] = s;
+        }
+      }
+    }
+  }
+}

@@ -361,4 +361,34 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       }
     }
   });
+
+  // The direct convolution (assembly/conv_direct.ts): 4-channel blocks and a 2-channel tail, 8/4/1-column
+  // steps, padding, row stride, dilation, with and without bias; two images.
+  // c, h, w, o, kh, kw, sh, ph, pw, dh, dw
+  const DIRECT = [
+    [3, 9, 15, 6, 3, 3, 1, 1, 1, 1, 1],
+    [2, 11, 13, 5, 3, 2, 2, 0, 2, 2, 1],
+    [1, 8, 21, 4, 5, 5, 1, 0, 0, 1, 2],
+  ] as const;
+  it('f32_conv2d_direct: same bits as the twin', () => {
+    const [X, WT, B, O1, O2, WS] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536, 64 + 5 * 65536];
+    for (const [c, h, w, o, kh, kw, sh, ph, pw, dh, dw] of DIRECT) {
+      const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+      const ow = w + 2 * pw - dw * (kw - 1);
+      const n = 2;
+      fillSmall(view(4, X, n * c * h * w), c);
+      fillSmall(view(4, WT, o * c * kh * kw), h);
+      fillSmall(view(4, B, o), w);
+      const no = n * o * oh * ow;
+      for (const hasBias of [0, 1]) {
+        view(4, O1, no).fill(7);
+        view(4, O2, no).fill(9);
+        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
+        wasm.f32_conv2d_direct(n, X, WT, B, hasBias, O1, WS, ...geo);
+        js.f32_conv2d_direct(n, X, WT, B, hasBias, O2, WS, ...geo);
+        expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
+        expect(view(4, O1, no).some((v) => v !== 0 && v !== 7)).toBe(true);
+      }
+    }
+  });
 });
