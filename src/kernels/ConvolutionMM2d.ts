@@ -120,7 +120,8 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 // columns in registers and streams the K taps from the (zero-padded copy of the) image, a gemm whose B panel
 // is read in place. For a 3-channel input (K = 27) the im2col matrix and the packed panels of the gemm path
 // cost as much as the 16×27×1024 multiply-adds per image; the direct kernel does only the multiply-adds.
-// With unit strides the input gradient is the same kernel (a full correlation of the output gradient with
+// The weight gradient is f32_conv2d_direct_wgrad: per output channel and tap a dot product of the output
+// gradient with the shifted image, four lanes along each row. With unit strides the input gradient is the same kernel (a full correlation of the output gradient with
 // the weight transposed in its channels and flipped in space, padding dh·(kh−1)−ph), so both run direct.
 // Images split among threads (each image computed by one call, so results do not depend on the thread
 // count); the JS twin (referenceIm2col.directConv2d) gives the same bits when storage is in the JS heap.
@@ -292,6 +293,13 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
 export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, x], ([g0, x0]) => {
+    if (directForward(g, (x0 as Tensor).dtype)) {
+      const [gc, xc] = [contiguousOf(g0 as Tensor), contiguousOf(x0 as Tensor)];
+      const gw = directWeightGrad(gc, xc, g);
+      freeCopy(gc, g0);
+      freeCopy(xc, x0);
+      return gw;
+    }
     const gc = contiguousOf(g0 as Tensor);
     const xc = contiguousOf(x0 as Tensor);
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
@@ -310,4 +318,34 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
     freeCopy(xc, x0);
     return gw;
   });
+}
+
+/** gw [o, c, kh, kw] of the direct convolution: output channels split among threads in fours (Note [Direct convolution]). */
+function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
+  const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
+  const K = c * kh * kw;
+  const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
+  const threads = Math.min(Math.ceil(o / 4), threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
+  const gw = emptyLike(gc, [o, c, kh, kw]);
+  const ws = emptyLike(gc, [threads * padElems + 256]);
+  const [G, X, GW, WS] = [gc, xc, gw, ws].map((t) => floatArray(t) as Float32Array) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  const [go, xo, gwo, wso] = [offsetOf(gc), offsetOf(xc), offsetOf(gw), offsetOf(ws)];
+  const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
+  if (wasmKernelFor('f32_conv2d_direct_wgrad', X, G, GW, WS) === null) {
+    ref.directConv2dWgrad(X, xo, G, go, GW, gwo, n, ...geo, 0, o);
+  } else {
+    const cuts = splitRange(o, threads, 4);
+    const calls: number[][] = [];
+    const [xa, ga, gwa] = [addressOf(X, xo), addressOf(G, go), addressOf(GW, gwo)];
+    for (let t = 0; t + 1 < cuts.length; t++)
+      calls.push([n, xa, ga, gwa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number]);
+    runKernelCalls('f32_conv2d_direct_wgrad', calls);
+  }
+  ws.dispose();
+  return gw;
 }

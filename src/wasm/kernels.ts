@@ -129,6 +129,8 @@ export interface Kernels {
     ws: number,
     ...geometry: Geometry13
   ): void;
+  /** gw rows [oc0, oc1) = the weight gradient of f32_conv2d_direct from gout (geometry as there, then oc0, oc1). */
+  f32_conv2d_direct_wgrad(n: number, x: number, gout: number, gw: number, ws: number, ...geometry: [...Geometry13, number, number]): void;
 }
 
 /** Pooling geometry: nc, h, w, oh, ow, kh, kw, sh, sw, ph, pw, then two more (dh, dw or includePad, override). */
@@ -208,6 +210,7 @@ const NAMES: Record<KernelName, true> = {
   f32_avgpool2d: true,
   f32_avgpool2d_backward: true,
   f32_conv2d_direct: true,
+  f32_conv2d_direct_wgrad: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -353,6 +356,8 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_maxpool2d: (x, out, ind, ...g) => refPool.maxpool2d(f32(), x >>> 2, f32(), out >>> 2, f64(), ind >>> 3, ...g),
     f32_maxpool2d_backward: (g, ind, gi, ...geo) => refPool.maxpool2dBackward(f32(), g >>> 2, f64(), ind >>> 3, f32(), gi >>> 2, ...geo),
     f32_avgpool2d: (x, out, ...g) => refPool.avgpool2d(f32(), x >>> 2, f32(), out >>> 2, ...g),
+    f32_conv2d_direct_wgrad: (n, x, gout, gw, _ws, ...g) =>
+      refIm2col.directConv2dWgrad(f32(), x >>> 2, f32(), gout >>> 2, f32(), gw >>> 2, n, ...g),
     f32_conv2d_direct: (n, x, wt, bias, hasBias, out, _ws, ...g) =>
       refIm2col.directConv2d(f32(), x >>> 2, f32(), wt >>> 2, f32(), bias >>> 2, hasBias, f32(), out >>> 2, n, ...g),
     f32_avgpool2d_backward: (g, gi, ...geo) => refPool.avgpool2dBackward(f32(), g >>> 2, f32(), gi >>> 2, ...geo),

@@ -370,7 +370,7 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     [2, 11, 13, 5, 3, 2, 2, 0, 2, 2, 1],
     [1, 8, 21, 4, 5, 5, 1, 0, 0, 1, 2],
   ] as const;
-  it('f32_conv2d_direct: same bits as the twin', () => {
+  it('f32_conv2d_direct, f32_conv2d_direct_wgrad: same bits as the twins', () => {
     const [X, WT, B, O1, O2, WS] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536, 64 + 5 * 65536];
     for (const [c, h, w, o, kh, kw, sh, ph, pw, dh, dw] of DIRECT) {
       const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
@@ -388,6 +388,21 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
         js.f32_conv2d_direct(n, X, WT, B, hasBias, O2, WS, ...geo);
         expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
         expect(view(4, O1, no).some((v) => v !== 0 && v !== 7)).toBe(true);
+      }
+      // The weight gradient from the output gradient at O1, all channels and then [4, o) alone (a thread's share).
+      const nw = o * c * kh * kw;
+      for (const [oc0, oc1] of [
+        [0, o],
+        [4, o],
+      ] as const) {
+        view(4, WT, nw).fill(3);
+        view(4, B, nw).fill(5);
+        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw, oc0, oc1] as const;
+        wasm.f32_conv2d_direct_wgrad(n, X, O1, WT, WS, ...geo);
+        js.f32_conv2d_direct_wgrad(n, X, O1, B, WS, ...geo);
+        const rows = (at: number): number[] => bitsOf(view(4, at, nw).subarray((oc0 * nw) / o));
+        expect(rows(WT)).toEqual(rows(B));
+        if (oc1 > oc0) expect(view(4, WT, nw).some((v) => v !== 0 && v !== 3)).toBe(true);
       }
     }
   });

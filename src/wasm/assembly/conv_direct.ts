@@ -200,3 +200,103 @@ export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasB
     }
   }
 }
+
+/**
+ * gw[oc, ic, p, q] = Σ over images b in order of (Σ_{i, j} gout[b, oc, i, j] · x[b, ic, i·sh − ph + p·dh, j − pw +
+ * q·dw]) for output channels [oc0, oc1), column stride 1 (x as for f32_conv2d_direct, gout [n, o, oh, ow]).
+ * Each image's sum: four lanes over the whole vectors of each row (lane j mod 4), the row tails in a scalar,
+ * then ((l0 + l1) + (l2 + l3)) + tail; gw starts at 0 and adds the images' sums in order.
+ */
+// prettier-ignore
+export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32, oc0: i32, oc1: i32): void {
+  const K = c * kh * kw;
+  const ohw = oh * ow;
+  const padded = ph != 0 || pw != 0;
+  const hp = h + 2 * ph;
+  const wp = w + 2 * pw;
+  const ow4 = ow & ~3;
+  const gstep = <usize>ohw << 2;
+  memory.fill(gw + (<usize>(oc0 * K) << 2), 0, <usize>((oc1 - oc0) * K) << 2);
+  for (let b = 0; b < n; b++) {
+    const xb = x + (<usize>(b * c * h * w) << 2);
+    let src = xb;
+    if (padded) {
+      padImage(xb, ws, c, h, w, ph, pw);
+      src = ws;
+    }
+    const gb = gout + (<usize>(b * o * ohw) << 2);
+    let oc = oc0;
+    for (; oc + 4 <= oc1; oc += 4) {
+      const g0 = gb + (<usize>(oc * ohw) << 2);
+      let k = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          for (let q = 0; q < kw; q++, k++) {
+            let l0 = f32x4.splat(0);
+            let l1 = l0;
+            let l2 = l0;
+            let l3 = l0;
+            let s0: f32 = 0;
+            let s1: f32 = 0;
+            let s2: f32 = 0;
+            let s3: f32 = 0;
+            for (let i = 0; i < oh; i++) {
+              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              let j = 0;
+              for (; j < ow4; j += 4) {
+                const o4 = <usize>j << 2;
+                const xv = v128.load(xr + o4);
+                l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + o4), xv));
+                l1 = f32x4.add(l1, f32x4.mul(v128.load(gr + gstep + o4), xv));
+                l2 = f32x4.add(l2, f32x4.mul(v128.load(gr + 2 * gstep + o4), xv));
+                l3 = f32x4.add(l3, f32x4.mul(v128.load(gr + 3 * gstep + o4), xv));
+              }
+              for (; j < ow; j++) {
+                const o4 = <usize>j << 2;
+                const xv = load<f32>(xr + o4);
+                s0 += load<f32>(gr + o4) * xv;
+                s1 += load<f32>(gr + gstep + o4) * xv;
+                s2 += load<f32>(gr + 2 * gstep + o4) * xv;
+                s3 += load<f32>(gr + 3 * gstep + o4) * xv;
+              }
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            const kk = <usize>K << 2;
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
+            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + s1));
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + s2));
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + s3));
+          }
+        }
+      }
+    }
+    for (; oc < oc1; oc++) {
+      const g0 = gb + (<usize>(oc * ohw) << 2);
+      let k = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          for (let q = 0; q < kw; q++, k++) {
+            let l0 = f32x4.splat(0);
+            let s0: f32 = 0;
+            for (let i = 0; i < oh; i++) {
+              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              let j = 0;
+              for (; j < ow4; j += 4) l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + (<usize>j << 2)), v128.load(xr + (<usize>j << 2))));
+              for (; j < ow; j++) s0 += load<f32>(gr + (<usize>j << 2)) * load<f32>(xr + (<usize>j << 2));
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
+          }
+        }
+      }
+    }
+  }
+}
+
+/** (l0 + l1) + (l2 + l3), each sum rounded to float. */
+@inline
+function laneSum(v: v128): f32 {
+  return (f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1)) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
+}
