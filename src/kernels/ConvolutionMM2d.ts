@@ -18,11 +18,11 @@
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { gemmInto } from './LinearAlgebra.js';
+import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 import type { Im2colKernel } from '../wasm/kernels.js';
 import * as ref from '../wasm/referenceIm2col.js';
-import { addressOf, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 /** The geometry of one convolution: input [n, c, h, w], weight [o, cg, kh, kw], output [n, o, oh, ow]. */
 export interface Conv2dGeometry {
@@ -113,9 +113,86 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
   return block(weight, group * og * g.cg * g.kh * g.kw, og, g.cg * g.kh * g.kw);
 };
 
+// Note [Direct convolution]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// float32 convolutions with one group, column stride 1 and a small window volume K = cg·kh·kw (≤ directConvSettings.maxK)
+// skip im2col and the gemm: f32_conv2d_direct (assembly/conv_direct.ts) keeps 4 output channels × 8 output
+// columns in registers and streams the K taps from the (zero-padded copy of the) image, a gemm whose B panel
+// is read in place. For a 3-channel input (K = 27) the im2col matrix and the packed panels of the gemm path
+// cost as much as the 16×27×1024 multiply-adds per image; the direct kernel does only the multiply-adds.
+// The weight gradient is f32_conv2d_direct_wgrad: per output channel and tap a dot product of the output
+// gradient with the shifted image, four lanes along each row. With unit strides the input gradient is the same kernel (a full correlation of the output gradient with
+// the weight transposed in its channels and flipped in space, padding dh·(kh−1)−ph), so both run direct.
+// Images split among threads (each image computed by one call, so results do not depend on the thread
+// count); the JS twin (referenceIm2col.directConv2d) gives the same bits when storage is in the JS heap.
+
+/** Window volumes up to `maxK` run the direct kernel (the gemm's packing pays for itself above it); 0 turns it off (A/B runs). */
+export const directConvSettings = { maxK: 256 };
+
+/** Whether the forward of `g` (float32 `dtype`) runs the direct kernel (Note [Direct convolution]). */
+const directForward = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
+  dtype === ScalarType.Float && g.groups === 1 && g.sw === 1 && g.cg * g.kh * g.kw <= directConvSettings.maxK;
+
+/** Whether the input gradient of `g` runs the direct kernel: unit strides, padding within the window. */
+const directInputGrad = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
+  dtype === ScalarType.Float &&
+  g.groups === 1 &&
+  g.sh === 1 &&
+  g.sw === 1 &&
+  g.o * g.kh * g.kw <= directConvSettings.maxK &&
+  g.ph <= g.dh * (g.kh - 1) &&
+  g.pw <= g.dw * (g.kw - 1);
+
+/**
+ * out [n, o, oh, ow] = the direct convolution of contiguous float32 x with the weight `fillWeight` writes as
+ * [o, c, kh, kw] into a linear-memory workspace (+ bias). The geometry's own sizes are used (c for cg).
+ */
+function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void, bias: Tensor | null, g: Conv2dGeometry): Tensor {
+  const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
+  const K = c * kh * kw;
+  const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
+  const threads = Math.min(n, threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
+  const out = emptyLike(x, [n, o, oh, ow]);
+  const ws = emptyLike(x, [threads * padElems + o * K + o + 256]);
+  const [X, O, WS] = [floatArray(x) as Float32Array, floatArray(out) as Float32Array, floatArray(ws) as Float32Array];
+  const [xo, oo, wso] = [offsetOf(x), offsetOf(out), offsetOf(ws)];
+  const wAt = wso + threads * padElems;
+  const bAt = wAt + o * K;
+  fillWeight(WS, wAt);
+  if (bias !== null) {
+    const [B, bo] = [floatArray(bias), offsetOf(bias)];
+    for (let i = 0; i < o; i++) WS[bAt + i] = B[bo + i] as number;
+  }
+  const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
+  const hasBias = bias === null ? 0 : 1;
+  if (wasmKernelFor('f32_conv2d_direct', X, O, WS) === null) {
+    ref.directConv2d(X, xo, WS, wAt, WS, bAt, hasBias, O, oo, n, ...geo);
+  } else {
+    const cuts = splitRange(n, threads, 1);
+    const calls: number[][] = [];
+    for (let t = 0; t + 1 < cuts.length; t++) {
+      const [b0, b1] = [cuts[t] as number, cuts[t + 1] as number];
+      const [xa, oa] = [addressOf(X, xo + b0 * c * h * w), addressOf(O, oo + b0 * o * oh * ow)];
+      calls.push([b1 - b0, xa, addressOf(WS, wAt), addressOf(WS, bAt), hasBias, oa, addressOf(WS, wso + t * padElems), ...geo]);
+    }
+    runKernelCalls('f32_conv2d_direct', calls);
+  }
+  ws.dispose();
+  return out;
+}
+
 /** slow_conv2d_forward: out[n, o, oh, ow] for float input, weight and bias of one dtype. */
 export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
   return inFloat([x, weight, bias], ([x0, w0, b0]) => {
+    if (directForward(g, (x0 as Tensor).dtype)) {
+      const [xc, wc] = [contiguousOf(x0 as Tensor), contiguousOf(w0 as Tensor)];
+      const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
+      const out = directConv(xc, (W, at) => W.set(wSlice(wc, g.o * g.cg * g.kh * g.kw), at), bc, g);
+      freeCopy(xc, x0);
+      freeCopy(wc, w0);
+      freeCopy(bc, b0);
+      return out;
+    }
     const xc = contiguousOf(x0 as Tensor);
     const wc = contiguousOf(w0 as Tensor);
     const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
@@ -143,9 +220,30 @@ export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g:
   });
 }
 
+/** The first `count` elements of contiguous `t`'s storage from its offset. */
+const wSlice = (t: Tensor, count: number): FloatArray => floatArray(t).subarray(offsetOf(t), offsetOf(t) + count);
+
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
-  return inFloat([gradOut, weight], ([g0, w0]) => backwardInput(g0 as Tensor, w0 as Tensor, null, g));
+  return inFloat([gradOut, weight], ([g0, w0]) => {
+    if (!directInputGrad(g, (g0 as Tensor).dtype)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
+    // The correlation of the output gradient with the weight transposed and flipped (Note [Direct convolution]).
+    const { n, c, h, w, o, kh, kw, oh, ow, ph, pw, dh, dw } = g;
+    const [gc, wc] = [contiguousOf(g0 as Tensor), contiguousOf(w0 as Tensor)];
+    const flipped = (W: Float32Array, at: number): void => {
+      const src = wSlice(wc, o * c * kh * kw);
+      for (let oc = 0; oc < o; oc++)
+        for (let ic = 0; ic < c; ic++)
+          for (let p = 0; p < kh; p++)
+            for (let q = 0; q < kw; q++)
+              W[at + ((ic * o + oc) * kh + (kh - 1 - p)) * kw + (kw - 1 - q)] = src[((oc * c + ic) * kh + p) * kw + q] as number;
+    };
+    const geometry = { ...g, c: o, cg: o, h: oh, w: ow, o: c, oh: h, ow: w, sh: 1, sw: 1, ph: dh * (kh - 1) - ph, pw: dw * (kw - 1) - pw };
+    const gx = directConv(gc, flipped, null, { ...geometry, n });
+    freeCopy(gc, g0);
+    freeCopy(wc, w0);
+    return gx;
+  });
 }
 
 // Note [Transposed convolution as a gradient]
@@ -195,6 +293,13 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
 export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, x], ([g0, x0]) => {
+    if (directForward(g, (x0 as Tensor).dtype)) {
+      const [gc, xc] = [contiguousOf(g0 as Tensor), contiguousOf(x0 as Tensor)];
+      const gw = directWeightGrad(gc, xc, g);
+      freeCopy(gc, g0);
+      freeCopy(xc, x0);
+      return gw;
+    }
     const gc = contiguousOf(g0 as Tensor);
     const xc = contiguousOf(x0 as Tensor);
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
@@ -213,4 +318,34 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
     freeCopy(xc, x0);
     return gw;
   });
+}
+
+/** gw [o, c, kh, kw] of the direct convolution: output channels split among threads in fours (Note [Direct convolution]). */
+function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
+  const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
+  const K = c * kh * kw;
+  const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
+  const threads = Math.min(Math.ceil(o / 4), threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
+  const gw = emptyLike(gc, [o, c, kh, kw]);
+  const ws = emptyLike(gc, [threads * padElems + 256]);
+  const [G, X, GW, WS] = [gc, xc, gw, ws].map((t) => floatArray(t) as Float32Array) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  const [go, xo, gwo, wso] = [offsetOf(gc), offsetOf(xc), offsetOf(gw), offsetOf(ws)];
+  const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
+  if (wasmKernelFor('f32_conv2d_direct_wgrad', X, G, GW, WS) === null) {
+    ref.directConv2dWgrad(X, xo, G, go, GW, gwo, n, ...geo, 0, o);
+  } else {
+    const cuts = splitRange(o, threads, 4);
+    const calls: number[][] = [];
+    const [xa, ga, gwa] = [addressOf(X, xo), addressOf(G, go), addressOf(GW, gwo)];
+    for (let t = 0; t + 1 < cuts.length; t++)
+      calls.push([n, xa, ga, gwa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number]);
+    runKernelCalls('f32_conv2d_direct_wgrad', calls);
+  }
+  ws.dispose();
+  return gw;
 }

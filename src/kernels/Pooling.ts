@@ -11,6 +11,10 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { listOf } from './Convolution.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import type { KernelName } from '../wasm/kernels.js';
+import * as refPool from '../wasm/referencePooling.js';
+import { avgWindows, divisorOf, maxWindows } from '../wasm/referencePooling.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
 function poolOut(size: number, k: number, pad: number, stride: number, dilation: number, ceil: boolean): number {
@@ -123,71 +127,91 @@ function release(tmp: Tensor, keep: Tensor): void {
 // Window bounds are computed once per output row and column. Outputs are allocated uninitialised: the forward
 // writes every element, the backward zero-fills its gradient before accumulating into it.
 
-/** Per output column (or row) of max pooling: the first in-bounds tap and the window's end, as cpu_max_pool. */
-function maxWindows(n: number, size: number, k: number, stride: number, pad: number, dil: number): Int32Array {
-  const r = new Int32Array(2 * n);
-  for (let j = 0; j < n; j++) {
-    let start = j * stride - pad;
-    r[2 * j + 1] = Math.min(start + (k - 1) * dil + 1, size);
-    while (start < 0) start += dil;
-    r[2 * j] = start;
-  }
-  return r;
-}
-
-/**
- * Per output column (or row) of average pooling, as cpu_avg_pool2d: the window clipped to the input (start,
- * end) and its extent clipped to the padded input (the count_include_pad factor).
- */
-function avgWindows(n: number, size: number, k: number, stride: number, pad: number): Int32Array {
-  const r = new Int32Array(3 * n);
-  for (let j = 0; j < n; j++) {
-    const start = j * stride - pad;
-    const end = Math.min(start + k, size + pad);
-    r[3 * j] = Math.max(start, 0);
-    r[3 * j + 1] = Math.min(end, size);
-    r[3 * j + 2] = end - start;
-  }
-  return r;
-}
-
 // The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
 // value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index. Indices are plane
-// offsets y * W + x.
-function maxPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
-  const { nc, h, w, oh, ow, dw } = g;
-  const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
-  const cols = maxWindows(ow, w, g.kw, g.sw, g.pw, dw);
-  const rs = g.dh * w;
-  const shift = io - oo;
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const r0 = (rows[2 * i] as number) * w;
-      const r1 = (rows[2 * i + 1] as number) * w;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[2 * j] as number;
-        const x1 = cols[2 * j + 1] as number;
-        let mi = r0 + x0;
-        let mv = -Infinity;
-        for (let r = r0; r < r1; r += rs) {
-          for (let q = r + x0, e = r + x1; q < e; q += dw) {
-            const v = X[xb + q] as number;
-            if (v > mv || v !== v) {
-              mv = v;
-              mi = q;
-            }
-          }
-        }
-        O[at] = mv;
-        I[at + shift] = mi;
-      }
-    }
+// offsets y * W + x. float32 runs f32_maxpool2d (or its JS twin, src/wasm/referencePooling.ts).
+// Note [Vectorised 2×2 pooling]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// float32 pooling runs in WebAssembly (assembly/pooling.ts) when its operands are in linear memory, else the
+// JS twins (src/wasm/referencePooling.ts, the same loops). The 2×2, stride 2, unpadded window (LeNet's, most
+// CNNs') takes four outputs per step: two rows of eight inputs de-interleaved by shuffles into the four taps,
+// compared (max: greater or NaN replaces, in cpu_max_pool's tap order, indices selected alongside as i32x4
+// and widened to the doubles of int64 storage) or added from 0 in the scalar order (avg), so the WASM and JS
+// paths give the same bits. Planes are independent: above the grain they are split among threads, each
+// plane computed by one call, so the thread count never changes a result.
+
+type PlaneKernel = (...args: number[]) => void;
+
+/**
+ * Runs pooling kernel `name` over the planes: `ptrs` are [address, bytes per plane] of each operand, `geo`
+ * the geometry after nc; split among threads by planes when the work (`perPlane` × nc) passes the grain.
+ */
+function runPlanes(name: KernelName, ptrs: readonly [number, number][], nc: number, geo: readonly number[], perPlane: number): void {
+  const threads = threadsFor(nc * perPlane);
+  if (threads === 1) {
+    (wasmKernelFor<PlaneKernel>(name) as PlaneKernel)(...ptrs.map(([a]) => a), nc, ...geo);
+    return;
   }
+  const cuts = splitRange(nc, threads, 1);
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [p0, p1] = [cuts[t] as number, cuts[t + 1] as number];
+    calls.push([...ptrs.map(([a, per]) => a + p0 * per), p1 - p0, ...geo]);
+  }
+  runKernelCalls(name, calls);
 }
 
-/** maxPoolF32 for Float64Array storage (float64, int64, and the converted integer dtypes). */
+function maxPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
+  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw];
+  if (wasmKernelFor('f32_maxpool2d', X, O, I) === null) return refPool.maxpool2d(X, xo, O, oo, I, io, g.nc, ...(geo as Geo12));
+  const ohw = g.oh * g.ow;
+  const ptrs: [number, number][] = [
+    [addressOf(X, xo), 4 * g.h * g.w],
+    [addressOf(O, oo), 4 * ohw],
+    [addressOf(I, io), 8 * ohw],
+  ];
+  runPlanes('f32_maxpool2d', ptrs, g.nc, geo, ohw * g.kh * g.kw);
+}
+
+function maxPoolBackwardF32(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, g: Geometry): void {
+  const geo = [g.h, g.w, g.oh, g.ow];
+  if (wasmKernelFor('f32_maxpool2d_backward', G, I, GI) === null)
+    return refPool.maxpool2dBackward(G, go, I, io, GI, gi, g.nc, g.h, g.w, g.oh, g.ow);
+  const ohw = g.oh * g.ow;
+  const ptrs: [number, number][] = [
+    [addressOf(G, go), 4 * ohw],
+    [addressOf(I, io), 8 * ohw],
+    [addressOf(GI, gi), 4 * g.h * g.w],
+  ];
+  runPlanes('f32_maxpool2d_backward', ptrs, g.nc, geo, ohw + g.h * g.w);
+}
+
+function avgPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, g: Geometry, includePad: boolean, override: number): void {
+  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, includePad ? 1 : 0, override];
+  if (wasmKernelFor('f32_avgpool2d', X, O) === null) return refPool.avgpool2d(X, xo, O, oo, g.nc, ...(geo as Geo12));
+  const ohw = g.oh * g.ow;
+  runPlanes(
+    'f32_avgpool2d',
+    [
+      [addressOf(X, xo), 4 * g.h * g.w],
+      [addressOf(O, oo), 4 * ohw],
+    ],
+    g.nc,
+    geo,
+    ohw * g.kh * g.kw,
+  );
+}
+
+// prettier-ignore
+function avgPoolBackwardF32(G: Float32Array, go: number, GI: Float32Array, gi: number, g: Geometry, includePad: boolean, override: number): void {
+  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, includePad ? 1 : 0, override];
+  if (wasmKernelFor('f32_avgpool2d_backward', G, GI) === null) return refPool.avgpool2dBackward(G, go, GI, gi, g.nc, ...(geo as Geo12));
+  const ohw = g.oh * g.ow;
+  runPlanes('f32_avgpool2d_backward', [[addressOf(G, go), 4 * ohw], [addressOf(GI, gi), 4 * g.h * g.w]], g.nc, geo, ohw * g.kh * g.kw + g.h * g.w);
+}
+type Geo12 = [number, number, number, number, number, number, number, number, number, number, number, number];
+
+/** max pooling over Float64Array storage (float64, int64, and the converted integer dtypes). */
 function maxPoolF64(X: Float64Array, xo: number, O: Float64Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
   const { nc, h, w, oh, ow, dw } = g;
   const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
@@ -216,44 +240,6 @@ function maxPoolF64(X: Float64Array, xo: number, O: Float64Array, oo: number, I:
         }
         O[at] = mv;
         I[at + shift] = mi;
-      }
-    }
-  }
-}
-
-/**
- * The divisor of output (i, j): divisor_override, else the padded window's area (count_include_pad) or the
- * number of input elements in it.
- */
-function divisorOf(rows: Int32Array, cols: Int32Array, i: number, j: number, includePad: boolean, override: number): number {
-  if (override !== 0) return override;
-  if (includePad) return (rows[3 * i + 2] as number) * (cols[3 * j + 2] as number);
-  return ((rows[3 * i + 1] as number) - (rows[3 * i] as number)) * ((cols[3 * j + 1] as number) - (cols[3 * j] as number));
-}
-
-/** avg_pool2d over float32: the sum rounded to float after each addition, then divided in float. */
-function avgPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, g: Geometry, includePad: boolean, override: number): void {
-  const { nc, h, w, oh, ow } = g;
-  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
-  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        if (y0 >= y1 || x0 >= x1) {
-          O[at] = 0;
-          continue;
-        }
-        let s = 0;
-        for (let y = y0; y < y1; y++) {
-          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s = Math.fround(s + (X[q] as number));
-        }
-        O[at] = s / divisorOf(rows, cols, i, j, includePad, override);
       }
     }
   }
@@ -297,39 +283,7 @@ function avgPoolF64(
   }
 }
 
-/** avg_pool2d_backward over float32: each output's gradient / divisor (rounded to float) added over its window. */
-function avgPoolBackwardF32(
-  G: Float32Array,
-  go: number,
-  GI: Float32Array,
-  gi: number,
-  g: Geometry,
-  includePad: boolean,
-  override: number,
-): void {
-  const { nc, h, w, oh, ow } = g;
-  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
-  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
-  GI.fill(0, gi, gi + nc * h * w);
-  let at = go;
-  for (let p = 0; p < nc; p++) {
-    const gb = gi + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        const delta = Math.fround((G[at] as number) / divisorOf(rows, cols, i, j, includePad, override));
-        for (let y = y0; y < y1; y++) {
-          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
-        }
-      }
-    }
-  }
-}
-
-/** avgPoolBackwardF32 for Float64Array storage: float64, or int64 (`trunc`: the integer quotient). */
+/** avg_pool2d_backward over Float64Array storage: float64, or int64 (`trunc`: the integer quotient). */
 function avgPoolBackwardF64(
   G: Float64Array,
   go: number,
@@ -365,19 +319,6 @@ function avgPoolBackwardF64(
 
 // max_pool2d_with_indices_backward: each output's gradient added at the input element its index names (an
 // index outside the plane is skipped: PyTorch skips -1 and does not check the rest).
-function maxPoolBackwardF32(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, g: Geometry): void {
-  const hw = g.h * g.w;
-  const ohw = g.oh * g.ow;
-  GI.fill(0, gi, gi + g.nc * hw);
-  for (let p = 0; p < g.nc; p++) {
-    const gb = gi + p * hw;
-    for (let q = p * ohw, e = q + ohw; q < e; q++) {
-      const idx = I[io + q] as number;
-      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
-    }
-  }
-}
-
 function maxPoolBackwardF64(G: Float64Array, go: number, I: Float64Array, io: number, GI: Float64Array, gi: number, g: Geometry): void {
   const hw = g.h * g.w;
   const ohw = g.oh * g.ow;

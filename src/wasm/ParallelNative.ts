@@ -51,7 +51,7 @@ const KERNEL = 2;
 const NARGS = 3;
 const ERROR = 4;
 const READY = 5;
-const MAX_ARGS = 15;
+const MAX_ARGS = 23; // f32_conv2d_direct takes 20
 const SPIN = 20000;
 
 // The worker's script. Plain ES2017 JavaScript, no imports: it runs as a Web Worker from a Blob URL, or as a

@@ -5,6 +5,7 @@
 import type { WasmMemory } from './memory.js';
 import * as ref from './reference.js';
 import * as refIm2col from './referenceIm2col.js';
+import * as refPool from './referencePooling.js';
 
 const fround = Math.fround;
 const same = (v: number): number => v;
@@ -106,7 +107,47 @@ export interface Kernels {
   f32_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
   /** f32_rsum_chunks for float64 (f64_rsum per chunk). */
   f64_rsum_chunks(n: number, chunk: number, x: number, out: number): void;
+  /** out, ind = max_pool2d of nc float32 planes (ind: int64 as doubles), Note [Vectorised 2×2 pooling]. */
+  f32_maxpool2d(x: number, out: number, ind: number, ...geometry: PoolGeometry<[number, number]>): void;
+  /** gi = max_pool2d's input gradient from g and ind (nc planes of h × w, outputs oh × ow). */
+  f32_maxpool2d_backward(g: number, ind: number, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void;
+  /** out = avg_pool2d of nc float32 planes; the last two geometry arguments are count_include_pad (0/1) and the divisor override (0: none). */
+  f32_avgpool2d(x: number, out: number, ...geometry: PoolGeometry<[number, number]>): void;
+  /** gi = avg_pool2d's input gradient from g, same geometry as f32_avgpool2d. */
+  f32_avgpool2d_backward(g: number, gi: number, ...geometry: PoolGeometry<[number, number]>): void;
+  /**
+   * out = conv2d(x, wt) (+ bias when hasBias is 1) of n float32 images, column stride 1, ws a padded-image
+   * workspace; geometry c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw (Note [Direct convolution]).
+   */
+  f32_conv2d_direct(
+    n: number,
+    x: number,
+    wt: number,
+    bias: number,
+    hasBias: number,
+    out: number,
+    ws: number,
+    ...geometry: Geometry13
+  ): void;
+  /** gw rows [oc0, oc1) = the weight gradient of f32_conv2d_direct from gout (geometry as there, then oc0, oc1). */
+  f32_conv2d_direct_wgrad(n: number, x: number, gout: number, gw: number, ws: number, ...geometry: [...Geometry13, number, number]): void;
 }
+
+/** Pooling geometry: nc, h, w, oh, ow, kh, kw, sh, sw, ph, pw, then two more (dh, dw or includePad, override). */
+export type PoolGeometry<T extends [number, number]> = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  ...T,
+];
 
 /**
  * f32_im2col / f32_col2im (and f64): source and destination byte addresses, then the geometry of one group
@@ -164,6 +205,12 @@ const NAMES: Record<KernelName, true> = {
   f32_vrelu_backward: true,
   f32_rsum_chunks: true,
   f64_rsum_chunks: true,
+  f32_maxpool2d: true,
+  f32_maxpool2d_backward: true,
+  f32_avgpool2d: true,
+  f32_avgpool2d_backward: true,
+  f32_conv2d_direct: true,
+  f32_conv2d_direct_wgrad: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -306,5 +353,13 @@ export function jsKernels(memory: WasmMemory): Kernels {
       const v = f64();
       ref.rsum_chunks(n, chunk, v, x >>> 3, v, out >>> 3);
     },
+    f32_maxpool2d: (x, out, ind, ...g) => refPool.maxpool2d(f32(), x >>> 2, f32(), out >>> 2, f64(), ind >>> 3, ...g),
+    f32_maxpool2d_backward: (g, ind, gi, ...geo) => refPool.maxpool2dBackward(f32(), g >>> 2, f64(), ind >>> 3, f32(), gi >>> 2, ...geo),
+    f32_avgpool2d: (x, out, ...g) => refPool.avgpool2d(f32(), x >>> 2, f32(), out >>> 2, ...g),
+    f32_conv2d_direct_wgrad: (n, x, gout, gw, _ws, ...g) =>
+      refIm2col.directConv2dWgrad(f32(), x >>> 2, f32(), gout >>> 2, f32(), gw >>> 2, n, ...g),
+    f32_conv2d_direct: (n, x, wt, bias, hasBias, out, _ws, ...g) =>
+      refIm2col.directConv2d(f32(), x >>> 2, f32(), wt >>> 2, f32(), bias >>> 2, hasBias, f32(), out >>> 2, n, ...g),
+    f32_avgpool2d_backward: (g, gi, ...geo) => refPool.avgpool2dBackward(f32(), g >>> 2, f32(), gi >>> 2, ...geo),
   };
 }

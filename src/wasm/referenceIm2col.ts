@@ -98,3 +98,83 @@ export function depthwise(round: (v: number) => number, mode: number, xv: Floats
     }
   }
 }
+
+/**
+ * f32_conv2d_direct: out[b, oc, i, j] = bias[oc] (or 0) + Σ over (ic, p, q) in order of the rounded products
+ * wt · x (x read as 0 outside the image), each sum rounded to float: the WASM kernel's lanes, one at a time.
+ */
+// prettier-ignore
+export function directConv2d(X: Float32Array, x: number, W: Float32Array, wt: number, B: Float32Array, bias: number, hasBias: number, O: Float32Array, out: number, n: number, c: number, h: number, w: number, o: number, kh: number, kw: number, oh: number, ow: number, sh: number, ph: number, pw: number, dh: number, dw: number): void {
+  const fround = Math.fround;
+  const K = c * kh * kw;
+  for (let b = 0; b < n; b++) {
+    const xb = x + b * c * h * w;
+    for (let oc = 0; oc < o; oc++) {
+      const b0 = hasBias !== 0 ? (B[bias + oc] as number) : 0;
+      const w0 = wt + oc * K;
+      let at = out + (b * o + oc) * oh * ow;
+      for (let i = 0; i < oh; i++) {
+        for (let j = 0; j < ow; j++, at++) {
+          let s = b0;
+          let k = w0;
+          for (let ic = 0; ic < c; ic++) {
+            for (let p = 0; p < kh; p++) {
+              const y = i * sh - ph + p * dh;
+              const inY = y >= 0 && y < h;
+              const row = xb + (ic * h + y) * w;
+              for (let q = 0; q < kw; q++, k++) {
+                const xx = j - pw + q * dw;
+                const v = inY && xx >= 0 && xx < w ? (X[row + xx] as number) : 0;
+                s = fround(s + fround((W[k] as number) * v));
+              }
+            }
+          }
+          O[at] = s;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * f32_conv2d_direct_wgrad for output channels [oc0, oc1): per image four lane sums over the whole vectors of
+ * each row (lane j mod 4), the row tails in a scalar, ((l0 + l1) + (l2 + l3)) + tail added to gw (from 0).
+ */
+// prettier-ignore
+export function directConv2dWgrad(X: Float32Array, x: number, G: Float32Array, gout: number, GW: Float32Array, gw: number, n: number, c: number, h: number, w: number, o: number, kh: number, kw: number, oh: number, ow: number, sh: number, ph: number, pw: number, dh: number, dw: number, oc0: number, oc1: number): void {
+  const fround = Math.fround;
+  const K = c * kh * kw;
+  const ow4 = ow & ~3;
+  GW.fill(0, gw + oc0 * K, gw + oc1 * K);
+  const lanes = [0, 0, 0, 0];
+  for (let b = 0; b < n; b++) {
+    const xb = x + b * c * h * w;
+    for (let oc = oc0; oc < oc1; oc++) {
+      const g0 = gout + (b * o + oc) * oh * ow;
+      let k = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          for (let q = 0; q < kw; q++, k++) {
+            lanes.fill(0);
+            let s = 0;
+            for (let i = 0; i < oh; i++) {
+              const y = i * sh - ph + p * dh;
+              const inY = y >= 0 && y < h;
+              for (let j = 0; j < ow; j++) {
+                const xx = j - pw + q * dw;
+                const v = inY && xx >= 0 && xx < w ? (X[xb + (ic * h + y) * w + xx] as number) : 0;
+                const prod = fround((G[g0 + i * ow + j] as number) * v);
+                if (j < ow4) lanes[j & 3] = fround((lanes[j & 3] as number) + prod);
+                else s = fround(s + prod);
+              }
+            }
+            const l = lanes as [number, number, number, number];
+            const total = fround(fround(fround(l[0] + l[1]) + fround(l[2] + l[3])) + s);
+            const d = gw + oc * K + k;
+            GW[d] = (GW[d] as number) + total;
+          }
+        }
+      }
+    }
+  }
+}

@@ -301,4 +301,109 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       }
     });
   }
+
+  // max / avg pooling (assembly/pooling.ts): the vectorised 2×2 stride-2 path (with odd sizes and a tail),
+  // padding, dilation, ceil windows; inputs with ties, NaNs, infinities and -0.
+  // nc, h, w, kh, kw, sh, sw, ph, pw, dh, dw, ceil
+  const POOLS = [
+    [3, 9, 19, 2, 2, 2, 2, 0, 0, 1, 1, 0],
+    [2, 8, 16, 2, 2, 2, 2, 0, 0, 1, 1, 1],
+    [2, 7, 9, 3, 2, 2, 1, 1, 1, 2, 1, 0],
+    [1, 6, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1],
+  ] as const;
+  const outSize = (n: number, k: number, s: number, p: number, d: number, ceil: number): number => {
+    let o = Math.floor((n + 2 * p - d * (k - 1) - 1 + (ceil ? s - 1 : 0)) / s) + 1;
+    if (ceil && (o - 1) * s >= n + p) o--;
+    return o;
+  };
+  it('f32_maxpool2d(_backward), f32_avgpool2d(_backward): same bits as the twins, NaN and ties as cpu_max_pool', () => {
+    const [X, O1, O2, I1, I2] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536];
+    const special = [NaN, Infinity, -Infinity, -0, 0, 1.5, 1.5];
+    for (const [nc, h, w, kh, kw, sh, sw, ph, pw, dh, dw, ceil] of POOLS) {
+      const oh = outSize(h, kh, sh, ph, dh, ceil);
+      const ow = outSize(w, kw, sw, pw, dw, ceil);
+      const [ni, no] = [nc * h * w, nc * oh * ow];
+      const x = view(4, X, ni);
+      fillSmall(x, nc + h);
+      for (let i = 0; i < ni; i += 5) x[i] = special[(i / 5) % special.length] as number;
+      const geo = [nc, h, w, oh, ow, kh, kw, sh, sw, ph, pw] as const;
+      view(4, O1, no).fill(7);
+      view(4, O2, no).fill(9);
+      wasm.f32_maxpool2d(X, O1, I1, ...geo, dh, dw);
+      js.f32_maxpool2d(X, O2, I2, ...geo, dh, dw);
+      expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
+      expect(Array.from(view(8, I1, no))).toEqual(Array.from(view(8, I2, no)));
+      expect(view(4, O1, no).some((v) => Number.isNaN(v))).toBe(true);
+      // backward from the forward's indices, the gradient at O1 (finite values).
+      const g = view(4, O1, no);
+      fillSmall(g, 2);
+      const gi1 = O2;
+      const gi2 = O2 + 4 * ni + 64;
+      wasm.f32_maxpool2d_backward(O1, I1, gi1, nc, h, w, oh, ow);
+      js.f32_maxpool2d_backward(O1, I1, gi2, nc, h, w, oh, ow);
+      expect(bitsOf(view(4, gi1, ni))).toEqual(bitsOf(view(4, gi2, ni)));
+      if (dh !== 1) continue;
+      for (const [pad, ovr] of [
+        [1, 0],
+        [0, 0],
+        [1, 3],
+      ] as const) {
+        fillSmall(x, nc + w);
+        view(4, O1, no).fill(7);
+        view(4, O2, no).fill(9);
+        wasm.f32_avgpool2d(X, O1, ...geo, pad, ovr);
+        js.f32_avgpool2d(X, O2, ...geo, pad, ovr);
+        expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
+        wasm.f32_avgpool2d_backward(O1, I1, ...geo, pad, ovr);
+        js.f32_avgpool2d_backward(O1, I2, ...geo, pad, ovr);
+        expect(bitsOf(view(4, I1, ni))).toEqual(bitsOf(view(4, I2, ni)));
+        expect(view(4, I1, ni).some((v) => v !== 0)).toBe(true);
+      }
+    }
+  });
+
+  // The direct convolution (assembly/conv_direct.ts): 4-channel blocks and a 2-channel tail, 8/4/1-column
+  // steps, padding, row stride, dilation, with and without bias; two images.
+  // c, h, w, o, kh, kw, sh, ph, pw, dh, dw
+  const DIRECT = [
+    [3, 9, 15, 6, 3, 3, 1, 1, 1, 1, 1],
+    [2, 11, 13, 5, 3, 2, 2, 0, 2, 2, 1],
+    [1, 8, 21, 4, 5, 5, 1, 0, 0, 1, 2],
+  ] as const;
+  it('f32_conv2d_direct, f32_conv2d_direct_wgrad: same bits as the twins', () => {
+    const [X, WT, B, O1, O2, WS] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536, 64 + 5 * 65536];
+    for (const [c, h, w, o, kh, kw, sh, ph, pw, dh, dw] of DIRECT) {
+      const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
+      const ow = w + 2 * pw - dw * (kw - 1);
+      const n = 2;
+      fillSmall(view(4, X, n * c * h * w), c);
+      fillSmall(view(4, WT, o * c * kh * kw), h);
+      fillSmall(view(4, B, o), w);
+      const no = n * o * oh * ow;
+      for (const hasBias of [0, 1]) {
+        view(4, O1, no).fill(7);
+        view(4, O2, no).fill(9);
+        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
+        wasm.f32_conv2d_direct(n, X, WT, B, hasBias, O1, WS, ...geo);
+        js.f32_conv2d_direct(n, X, WT, B, hasBias, O2, WS, ...geo);
+        expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
+        expect(view(4, O1, no).some((v) => v !== 0 && v !== 7)).toBe(true);
+      }
+      // The weight gradient from the output gradient at O1, all channels and then [4, o) alone (a thread's share).
+      const nw = o * c * kh * kw;
+      for (const [oc0, oc1] of [
+        [0, o],
+        [4, o],
+      ] as const) {
+        view(4, WT, nw).fill(3);
+        view(4, B, nw).fill(5);
+        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw, oc0, oc1] as const;
+        wasm.f32_conv2d_direct_wgrad(n, X, O1, WT, WS, ...geo);
+        js.f32_conv2d_direct_wgrad(n, X, O1, B, WS, ...geo);
+        const rows = (at: number): number[] => bitsOf(view(4, at, nw).subarray((oc0 * nw) / o));
+        expect(rows(WT)).toEqual(rows(B));
+        if (oc1 > oc0) expect(view(4, WT, nw).some((v) => v !== 0 && v !== 3)).toBe(true);
+      }
+    }
+  });
 });

@@ -96,6 +96,40 @@ describe.runIf(threaded)('kernels on worker threads', () => {
         return torch.autograd.grad(x.relu().mul(torch.arange(1_000_000).cos()).sum(), [x])[0] as Tensor;
       },
     ],
+    [
+      'conv2d float32 [8, 3, 32, 32] * [16, 3, 3, 3], padding 1 (direct kernel): output, input and weight gradients',
+      () => {
+        const x = torch
+          .arange(8 * 3 * 32 * 32)
+          .reshape(8, 3, 32, 32)
+          .mul(0.01)
+          .sin()
+          .requiresGrad_();
+        const w = torch
+          .arange(16 * 27)
+          .reshape(16, 3, 3, 3)
+          .mul(0.1)
+          .cos()
+          .requiresGrad_();
+        const y = torch.conv2d(x, w, null, 1, 1);
+        const [gx, gw] = torch.autograd.grad(y.mul(y).sum(), [x, w]) as [Tensor, Tensor];
+        return torch.cat([y.detach().flatten(), gx.flatten(), gw.flatten()]);
+      },
+    ],
+    [
+      'max_pool2d and avg_pool2d float32 [32, 16, 24, 24], 2×2 (vectorised), forward and backward',
+      () => {
+        const x = torch
+          .arange(32 * 16 * 576)
+          .reshape(32, 16, 24, 24)
+          .mul(0.37)
+          .sin()
+          .requiresGrad_();
+        const y = torch.max_pool2d(x, 2).add(torch.avg_pool2d(x, 2));
+        const [gx] = torch.autograd.grad(y.mul(y).sum(), [x]) as [Tensor];
+        return torch.cat([y.detach().flatten(), gx.flatten()]);
+      },
+    ],
   ];
   for (const [name, f] of cases) {
     it(`${name}: the same bits on 1 and 2 threads, the second thread doing part`, () => {

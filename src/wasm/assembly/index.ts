@@ -9,3 +9,5 @@ export { f32_gemm, f64_gemm } from './gemm';
 export { f32_im2col, f64_im2col, f32_col2im, f64_col2im, f32_depthwise, f64_depthwise } from './im2col';
 export { f32_vrelu_backward } from './backward';
 export { f32_rsum_chunks, f64_rsum_chunks } from './reduce_chunks';
+export { f32_maxpool2d, f32_maxpool2d_backward, f32_avgpool2d, f32_avgpool2d_backward } from './pooling';
+export { f32_conv2d_direct, f32_conv2d_direct_wgrad } from './conv_direct';

@@ -1,0 +1,302 @@
+// Direct (implicit-gemm) 2-d convolution of float32 images with unit column stride: every output is its bias
+// (or 0) plus the products of its window in (input channel, kernel row, kernel column) order, four output
+// channels × eight output columns held in eight f32x4 accumulators while the taps stream by. No im2col
+// matrix and no packing: the small-channel convolutions of CNN inputs (3 channels, K = 27) spend more on
+// those than on the multiply-adds. See Note [Direct convolution] in src/kernels/ConvolutionMM2d.ts; the JS
+// twin is directConv2d in src/wasm/referenceIm2col.ts (same products and sums in the same order).
+
+/** Copies one image [c, h, w] into ws as [c, h + 2ph, w + 2pw] with zeros around it. */
+@inline
+function padImage(x: usize, ws: usize, c: i32, h: i32, w: i32, ph: i32, pw: i32): void {
+  const hp = h + 2 * ph;
+  const wp = w + 2 * pw;
+  memory.fill(ws, 0, <usize>(c * hp * wp) << 2);
+  for (let ic = 0; ic < c; ic++) {
+    for (let y = 0; y < h; y++) {
+      memory.copy(ws + (<usize>((ic * hp + y + ph) * wp + pw) << 2), x + (<usize>((ic * h + y) * w) << 2), <usize>w << 2);
+    }
+  }
+}
+
+/** Four output channels (weights at w0, K apart) of one output row, eight then four columns per step, then one. */
+// prettier-ignore
+@inline
+function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, ow: i32, dh: i32, dw: i32, K: i32): void {
+  const w1 = w0 + (<usize>K << 2);
+  const w2 = w1 + (<usize>K << 2);
+  const w3 = w2 + (<usize>K << 2);
+  const ostep = <usize>ohw << 2;
+  let j = 0;
+  for (; j + 8 <= ow; j += 8) {
+    let a0 = f32x4.splat(f32x4.extract_lane(bias, 0));
+    let a1 = f32x4.splat(f32x4.extract_lane(bias, 1));
+    let a2 = f32x4.splat(f32x4.extract_lane(bias, 2));
+    let a3 = f32x4.splat(f32x4.extract_lane(bias, 3));
+    let b0 = a0;
+    let b1 = a1;
+    let b2 = a2;
+    let b3 = a3;
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) {
+          const xa = rp + (<usize>(q * dw) << 2);
+          const x0 = v128.load(xa);
+          const x1 = v128.load(xa, 16);
+          let v = v128.load32_splat(w0 + k);
+          a0 = f32x4.add(a0, f32x4.mul(v, x0));
+          b0 = f32x4.add(b0, f32x4.mul(v, x1));
+          v = v128.load32_splat(w1 + k);
+          a1 = f32x4.add(a1, f32x4.mul(v, x0));
+          b1 = f32x4.add(b1, f32x4.mul(v, x1));
+          v = v128.load32_splat(w2 + k);
+          a2 = f32x4.add(a2, f32x4.mul(v, x0));
+          b2 = f32x4.add(b2, f32x4.mul(v, x1));
+          v = v128.load32_splat(w3 + k);
+          a3 = f32x4.add(a3, f32x4.mul(v, x0));
+          b3 = f32x4.add(b3, f32x4.mul(v, x1));
+        }
+      }
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa, b0, 16);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + ostep, b1, 16);
+    v128.store(oa + 2 * ostep, a2);
+    v128.store(oa + 2 * ostep, b2, 16);
+    v128.store(oa + 3 * ostep, a3);
+    v128.store(oa + 3 * ostep, b3, 16);
+  }
+  for (; j + 4 <= ow; j += 4) {
+    let a0 = f32x4.splat(f32x4.extract_lane(bias, 0));
+    let a1 = f32x4.splat(f32x4.extract_lane(bias, 1));
+    let a2 = f32x4.splat(f32x4.extract_lane(bias, 2));
+    let a3 = f32x4.splat(f32x4.extract_lane(bias, 3));
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) {
+          const x0 = v128.load(rp + (<usize>(q * dw) << 2));
+          a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), x0));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load32_splat(w1 + k), x0));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load32_splat(w2 + k), x0));
+          a3 = f32x4.add(a3, f32x4.mul(v128.load32_splat(w3 + k), x0));
+        }
+      }
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + 2 * ostep, a2);
+    v128.store(oa + 3 * ostep, a3);
+  }
+  for (; j < ow; j++) {
+    for (let r = 0; r < 4; r++) {
+      const wr = w0 + (<usize>(r * K) << 2);
+      let s: f32 = r == 0 ? f32x4.extract_lane(bias, 0) : r == 1 ? f32x4.extract_lane(bias, 1) : r == 2 ? f32x4.extract_lane(bias, 2) : f32x4.extract_lane(bias, 3);
+      let k: usize = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+          for (let q = 0; q < kw; q++, k += 4) s += load<f32>(wr + k) * load<f32>(rp + (<usize>(q * dw) << 2));
+        }
+      }
+      store<f32>(o0 + (<usize>(r * ohw + j) << 2), s);
+    }
+  }
+}
+
+/** One output channel (weights at w0) of one output row, sixteen then four columns per step, then one. */
+// prettier-ignore
+@inline
+function rowBlock1(src: usize, w0: usize, o0: usize, bias: f32, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, ow: i32, dh: i32, dw: i32): void {
+  let j = 0;
+  for (; j + 16 <= ow; j += 16) {
+    let a0 = f32x4.splat(bias);
+    let a1 = a0;
+    let a2 = a0;
+    let a3 = a0;
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) {
+          const xa = rp + (<usize>(q * dw) << 2);
+          const v = v128.load32_splat(w0 + k);
+          a0 = f32x4.add(a0, f32x4.mul(v, v128.load(xa)));
+          a1 = f32x4.add(a1, f32x4.mul(v, v128.load(xa, 16)));
+          a2 = f32x4.add(a2, f32x4.mul(v, v128.load(xa, 32)));
+          a3 = f32x4.add(a3, f32x4.mul(v, v128.load(xa, 48)));
+        }
+      }
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa, a1, 16);
+    v128.store(oa, a2, 32);
+    v128.store(oa, a3, 48);
+  }
+  for (; j + 4 <= ow; j += 4) {
+    let a0 = f32x4.splat(bias);
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), v128.load(rp + (<usize>(q * dw) << 2))));
+      }
+    }
+    v128.store(o0 + (<usize>j << 2), a0);
+  }
+  for (; j < ow; j++) {
+    let s: f32 = bias;
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) s += load<f32>(w0 + k) * load<f32>(rp + (<usize>(q * dw) << 2));
+      }
+    }
+    store<f32>(o0 + (<usize>j << 2), s);
+  }
+}
+
+/**
+ * out[b, oc, i, j] = bias[oc] (or 0, hasBias 0) + Σ wt[oc, ic, p, q] · x[b, ic, i·sh − ph + p·dh, j − pw + q·dw]
+ * (0 outside the image) for n images of c channels h × w, weight [o, c, kh, kw], output [n, o, oh, ow], column
+ * stride 1. ws: room for one padded image, c·(h + 2ph)·(w + 2pw) floats (unused without padding).
+ */
+// prettier-ignore
+export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasBias: i32, out: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32): void {
+  const K = c * kh * kw;
+  const ohw = oh * ow;
+  const padded = ph != 0 || pw != 0;
+  const hp = h + 2 * ph;
+  const wp = w + 2 * pw;
+  for (let b = 0; b < n; b++) {
+    const xb = x + (<usize>(b * c * h * w) << 2);
+    const ob = out + (<usize>(b * o * ohw) << 2);
+    let src = xb;
+    if (padded) {
+      padImage(xb, ws, c, h, w, ph, pw);
+      src = ws;
+    }
+    let oc = 0;
+    for (; oc + 4 <= o; oc += 4) {
+      const bv = hasBias != 0 ? v128.load(bias + (<usize>oc << 2)) : f32x4.splat(0);
+      const w0 = wt + (<usize>(oc * K) << 2);
+      for (let i = 0; i < oh; i++) {
+        rowBlock4(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, bv, c, hp, wp, kh, kw, ow, dh, dw, K);
+      }
+    }
+    for (; oc < o; oc++) {
+      const bs: f32 = hasBias != 0 ? load<f32>(bias + (<usize>oc << 2)) : 0;
+      const w0 = wt + (<usize>(oc * K) << 2);
+      for (let i = 0; i < oh; i++) {
+        rowBlock1(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), bs, c, hp, wp, kh, kw, ow, dh, dw);
+      }
+    }
+  }
+}
+
+/**
+ * gw[oc, ic, p, q] = Σ over images b in order of (Σ_{i, j} gout[b, oc, i, j] · x[b, ic, i·sh − ph + p·dh, j − pw +
+ * q·dw]) for output channels [oc0, oc1), column stride 1 (x as for f32_conv2d_direct, gout [n, o, oh, ow]).
+ * Each image's sum: four lanes over the whole vectors of each row (lane j mod 4), the row tails in a scalar,
+ * then ((l0 + l1) + (l2 + l3)) + tail; gw starts at 0 and adds the images' sums in order.
+ */
+// prettier-ignore
+export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32, oc0: i32, oc1: i32): void {
+  const K = c * kh * kw;
+  const ohw = oh * ow;
+  const padded = ph != 0 || pw != 0;
+  const hp = h + 2 * ph;
+  const wp = w + 2 * pw;
+  const ow4 = ow & ~3;
+  const gstep = <usize>ohw << 2;
+  memory.fill(gw + (<usize>(oc0 * K) << 2), 0, <usize>((oc1 - oc0) * K) << 2);
+  for (let b = 0; b < n; b++) {
+    const xb = x + (<usize>(b * c * h * w) << 2);
+    let src = xb;
+    if (padded) {
+      padImage(xb, ws, c, h, w, ph, pw);
+      src = ws;
+    }
+    const gb = gout + (<usize>(b * o * ohw) << 2);
+    let oc = oc0;
+    for (; oc + 4 <= oc1; oc += 4) {
+      const g0 = gb + (<usize>(oc * ohw) << 2);
+      let k = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          for (let q = 0; q < kw; q++, k++) {
+            let l0 = f32x4.splat(0);
+            let l1 = l0;
+            let l2 = l0;
+            let l3 = l0;
+            let s0: f32 = 0;
+            let s1: f32 = 0;
+            let s2: f32 = 0;
+            let s3: f32 = 0;
+            for (let i = 0; i < oh; i++) {
+              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              let j = 0;
+              for (; j < ow4; j += 4) {
+                const o4 = <usize>j << 2;
+                const xv = v128.load(xr + o4);
+                l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + o4), xv));
+                l1 = f32x4.add(l1, f32x4.mul(v128.load(gr + gstep + o4), xv));
+                l2 = f32x4.add(l2, f32x4.mul(v128.load(gr + 2 * gstep + o4), xv));
+                l3 = f32x4.add(l3, f32x4.mul(v128.load(gr + 3 * gstep + o4), xv));
+              }
+              for (; j < ow; j++) {
+                const o4 = <usize>j << 2;
+                const xv = load<f32>(xr + o4);
+                s0 += load<f32>(gr + o4) * xv;
+                s1 += load<f32>(gr + gstep + o4) * xv;
+                s2 += load<f32>(gr + 2 * gstep + o4) * xv;
+                s3 += load<f32>(gr + 3 * gstep + o4) * xv;
+              }
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            const kk = <usize>K << 2;
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
+            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + s1));
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + s2));
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + s3));
+          }
+        }
+      }
+    }
+    for (; oc < oc1; oc++) {
+      const g0 = gb + (<usize>(oc * ohw) << 2);
+      let k = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          for (let q = 0; q < kw; q++, k++) {
+            let l0 = f32x4.splat(0);
+            let s0: f32 = 0;
+            for (let i = 0; i < oh; i++) {
+              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              let j = 0;
+              for (; j < ow4; j += 4) l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + (<usize>j << 2)), v128.load(xr + (<usize>j << 2))));
+              for (; j < ow; j++) s0 += load<f32>(gr + (<usize>j << 2)) * load<f32>(xr + (<usize>j << 2));
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
+          }
+        }
+      }
+    }
+  }
+}
+
+/** (l0 + l1) + (l2 + l3), each sum rounded to float. */
+@inline
+function laneSum(v: v128): f32 {
+  return (f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1)) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
+}

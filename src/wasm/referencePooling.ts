@@ -1,0 +1,145 @@
+// The JS twins of assembly/pooling.ts (2-d max and average pooling over contiguous NCHW float32 planes,
+// forward and backward): the same comparisons and the same float32 sums in the same order as the
+// WebAssembly kernels, so the tests compare bits (see reference.ts). Arrays and element indices; indices are
+// int64 stored as doubles (plane offsets y·w + x). Mirrors cpu/MaxPoolKernel.cpp and cpu/AvgPoolKernel.cpp.
+
+/** Per output column (or row) of max pooling: the first in-bounds tap and the window's end, as cpu_max_pool. */
+export function maxWindows(n: number, size: number, k: number, stride: number, pad: number, dil: number): Int32Array {
+  const r = new Int32Array(2 * n);
+  for (let j = 0; j < n; j++) {
+    let start = j * stride - pad;
+    r[2 * j + 1] = Math.min(start + (k - 1) * dil + 1, size);
+    while (start < 0) start += dil;
+    r[2 * j] = start;
+  }
+  return r;
+}
+
+/**
+ * Per output column (or row) of average pooling, as cpu_avg_pool2d: the window clipped to the input (start,
+ * end) and its extent clipped to the padded input (the count_include_pad factor).
+ */
+export function avgWindows(n: number, size: number, k: number, stride: number, pad: number): Int32Array {
+  const r = new Int32Array(3 * n);
+  for (let j = 0; j < n; j++) {
+    const start = j * stride - pad;
+    const end = Math.min(start + k, size + pad);
+    r[3 * j] = Math.max(start, 0);
+    r[3 * j + 1] = Math.min(end, size);
+    r[3 * j + 2] = end - start;
+  }
+  return r;
+}
+
+/**
+ * The divisor of output (i, j): divisor_override, else the padded window's area (count_include_pad) or the
+ * number of input elements in it.
+ */
+export function divisorOf(rows: Int32Array, cols: Int32Array, i: number, j: number, includePad: boolean, override: number): number {
+  if (override !== 0) return override;
+  if (includePad) return (rows[3 * i + 2] as number) * (cols[3 * j + 2] as number);
+  return ((rows[3 * i + 1] as number) - (rows[3 * i] as number)) * ((cols[3 * j + 1] as number) - (cols[3 * j] as number));
+}
+
+// The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
+// value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index.
+/** f32_maxpool2d. */
+// prettier-ignore
+export function maxpool2d(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+  const rows = maxWindows(oh, h, kh, sh, ph, dh);
+  const cols = maxWindows(ow, w, kw, sw, pw, dw);
+  const rs = dh * w;
+  const shift = io - oo;
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const r0 = (rows[2 * i] as number) * w;
+      const r1 = (rows[2 * i + 1] as number) * w;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[2 * j] as number;
+        const x1 = cols[2 * j + 1] as number;
+        let mi = r0 + x0;
+        let mv = -Infinity;
+        for (let r = r0; r < r1; r += rs) {
+          for (let q = r + x0, e = r + x1; q < e; q += dw) {
+            const v = X[xb + q] as number;
+            if (v > mv || v !== v) {
+              mv = v;
+              mi = q;
+            }
+          }
+        }
+        O[at] = mv;
+        I[at + shift] = mi;
+      }
+    }
+  }
+}
+
+/** f32_maxpool2d_backward: gi = 0, then each output's gradient added at the input element its index names. */
+// prettier-ignore
+export function maxpool2dBackward(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void {
+  const hw = h * w;
+  const ohw = oh * ow;
+  GI.fill(0, gi, gi + nc * hw);
+  for (let p = 0; p < nc; p++) {
+    const gb = gi + p * hw;
+    for (let q = p * ohw, e = q + ohw; q < e; q++) {
+      const idx = I[io + q] as number;
+      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
+    }
+  }
+}
+
+/** f32_avgpool2d: the sum rounded to float after each addition, then divided in float. */
+// prettier-ignore
+export function avgpool2d(X: Float32Array, xo: number, O: Float32Array, oo: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
+  const rows = avgWindows(oh, h, kh, sh, ph);
+  const cols = avgWindows(ow, w, kw, sw, pw);
+  let at = oo;
+  for (let p = 0; p < nc; p++) {
+    const xb = xo + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        if (y0 >= y1 || x0 >= x1) {
+          O[at] = 0;
+          continue;
+        }
+        let s = 0;
+        for (let y = y0; y < y1; y++) {
+          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s = Math.fround(s + (X[q] as number));
+        }
+        O[at] = s / divisorOf(rows, cols, i, j, includePad !== 0, override);
+      }
+    }
+  }
+}
+
+/** f32_avgpool2d_backward: gi = 0, then each output's gradient / divisor (rounded to float) added over its window. */
+// prettier-ignore
+export function avgpool2dBackward(G: Float32Array, go: number, GI: Float32Array, gi: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
+  const rows = avgWindows(oh, h, kh, sh, ph);
+  const cols = avgWindows(ow, w, kw, sw, pw);
+  GI.fill(0, gi, gi + nc * h * w);
+  let at = go;
+  for (let p = 0; p < nc; p++) {
+    const gb = gi + p * h * w;
+    for (let i = 0; i < oh; i++) {
+      const y0 = rows[3 * i] as number;
+      const y1 = rows[3 * i + 1] as number;
+      for (let j = 0; j < ow; j++, at++) {
+        const x0 = cols[3 * j] as number;
+        const x1 = cols[3 * j + 1] as number;
+        const delta = Math.fround((G[at] as number) / divisorOf(rows, cols, i, j, includePad !== 0, override));
+        for (let y = y0; y < y1; y++) {
+          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
+        }
+      }
+    }
+  }
+}
