@@ -41,11 +41,9 @@ export type StateDict = Record<string, Tensor>;
 // order of state_dict keys and of repr. JavaScript has no __setattr__, so the Module constructor returns a
 // Proxy of the new object whose `set` and `defineProperty` traps are that __setattr__: both `this.fc1 = ...`
 // in a constructor and a class field `fc1 = new nn.Linear(...)` (defined on the Proxy that super() returned)
-// pass through it. The value is also stored as a plain own property of the object, so reads never go through
-// a trap (no `get` trap: attribute reads and method calls cost what they cost on any object). The
-// alternative, discovering own fields when first enumerated, cannot tell a buffer from a tensor attribute
-// and loses the order between fields and register_buffer calls. Subclasses declare typed fields with
-// `declare` (no initializer) so no `undefined` is defined before the constructor assigns.
+// pass through it. The value is also a plain own property, so reads never go through a trap (no `get` trap).
+// Discovering own fields when first enumerated could not tell a buffer from a tensor attribute, and loses the
+// order between fields and register_buffer calls. Subclasses declare typed fields with `declare`.
 
 /** The Proxy handler of every module (also used by deepcopyModule in ./copy.ts). */
 export const moduleHandler: ProxyHandler<Module> = {
