@@ -30,6 +30,7 @@ export interface LocalDispatchKeySet {
   readonly excluded: DispatchKeySet;
 }
 
+/** The thread-local included and excluded key sets (c10::impl::tls_local_dispatch_key_set). */
 export function tlsLocalDispatchKeySet(): LocalDispatchKeySet {
   return {
     included: DispatchKeySet.fromBits(tls.includedLo, tls.includedHi),

@@ -48,6 +48,7 @@ export interface ArgumentInit {
   readonly aliasInfo?: AliasInfo | undefined;
 }
 
+/** One argument or return of a schema (c10::Argument): name, type, default value, keyword-only flag, alias annotation. */
 export class Argument {
   readonly name: string;
   readonly type: SchemaType;
@@ -231,6 +232,7 @@ export function nonDefaultAfterDefault(args: readonly Argument[]): number {
   return -1;
 }
 
+/** A parsed operator schema (c10::FunctionSchema): name, overload name, arguments, returns, vararg flags; `toString()` prints it as PyTorch does. */
 export class FunctionSchema {
   /** Possibly namespace-qualified name (`aten::add`). */
   readonly name: string;

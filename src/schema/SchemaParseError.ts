@@ -23,6 +23,7 @@ export interface SchemaParseErrorInit {
   readonly style?: 'expected' | 'report' | 'lexer' | 'check';
 }
 
+/** A schema string that does not parse: the message carries PyTorch's text and the caret line under the bad position. */
 export class SchemaParseError extends Error {
   override readonly name = 'SchemaParseError';
   readonly schema: string;

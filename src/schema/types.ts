@@ -54,6 +54,7 @@ export class SchemaTypeError extends Error {
   override readonly name = 'SchemaTypeError';
 }
 
+/** The type of a schema argument (c10::Type): `Tensor`, `int`, `Scalar?`, `int[2]`, `Tensor(a!)[]`... */
 export abstract class SchemaType {
   abstract readonly kind: TypeKindName;
   /** Schema spelling, as c10's Type::str(). */

@@ -4,6 +4,7 @@
 
 import { formatComplex, formatDouble, quoteString, utf8Decode } from './numbers.js';
 
+/** A default value in a schema (`alpha=1`, `dtype=None`, `dim=[]`, `h=half`), as parsed. */
 export type DefaultValue = NoneValue | IntValue | DoubleValue | ComplexValue | BoolValue | StringValue | ListValue | DeviceValue;
 
 export interface NoneValue {
