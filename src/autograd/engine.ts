@@ -84,7 +84,7 @@ function makeGrads(outputs: readonly Tensor[], grads: readonly (Tensor | null | 
       }
       out.push(g);
     } else if (o.requiresGrad) {
-      if (o.numel !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
+      if (o.numel() !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
       if (!isFloatingType(o.dtype)) throw new Error('grad can be implicitly created only for real scalar outputs');
       out.push(aten().ones_like.call(o, null, null, null, null, null));
     } else {

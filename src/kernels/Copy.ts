@@ -146,7 +146,7 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   const s = expanded.dataView();
   // Same dtype, both contiguous: a block copy.
   if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
-    d.data.set(s.data.subarray(s.base, s.base + self.numel * s.lanes), d.base);
+    d.data.set(s.data.subarray(s.base, s.base + self.numel() * s.lanes), d.base);
     return self;
   }
   // Same dtype over another storage: stored values move as they are (Note [Strided copy]).
@@ -183,7 +183,7 @@ export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean
     forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, data, base + i * lanes, v));
   } else {
     const stored = toStored(self.dtype, v);
-    if (self.isContiguous()) data.fill(stored, base, base + self.numel);
+    if (self.isContiguous()) data.fill(stored, base, base + self.numel());
     else forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = stored));
   }
   return self;
@@ -217,8 +217,8 @@ export function toCopy(
 
 /** `_local_scalar_dense(self)`: the single value of a one-element tensor. */
 export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue {
-  if (self.numel !== 1) {
-    throw new Error(`a Tensor with ${self.numel} elements cannot be converted to Scalar`);
+  if (self.numel() !== 1) {
+    throw new Error(`a Tensor with ${self.numel()} elements cannot be converted to Scalar`);
   }
   if (self.isMeta()) throw new Error('Tensor.item() cannot be called on meta tensors');
   const { data, base } = self.dataView();

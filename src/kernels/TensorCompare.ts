@@ -384,7 +384,7 @@ type MinMaxDimArgs = [self: Tensor, dim: number, keepdim: boolean];
 function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): StructuredMeta<{ dim: number }> {
   const n = self.dim();
   const d = maybeWrapDim(dim, n);
-  if (self.numel === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
+  if (self.numel() === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
   if (isComplexType(self.dtype)) throw new Error(`${op}(): does not support complex input`);
   // resize_reduction_with_indices' shape: dim d dropped, or kept as 1 (a 0-dim input stays 0-dim)
   const shape: number[] = [];
@@ -404,7 +404,7 @@ function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 
 function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): void {
   const values = outs[0] as Tensor;
   const indices = outs[1] as Tensor;
-  if (self.numel === 0) return;
+  if (self.numel() === 0) return;
   const v = makeReduction(values, self, [dim], keepdim, self.dtype);
   reduceKernel(v, op === 'max' ? maxRunVec : minRunVec);
   const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
