@@ -14,6 +14,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as Bucketization from '../kernels/Bucketization.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
@@ -2603,4 +2604,11 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   max: ReduceOps.maxAll,
   min: ReduceOps.minAll,
   sort_stable: Sorting.sortStable,
+  equal: TensorCompare.equal,
+  bucketize_Tensor: Bucketization.bucketize,
+  bucketize_Scalar: Bucketization.bucketizeScalar,
+  searchsorted_Tensor: Bucketization.searchsorted,
+  searchsorted_Scalar: Bucketization.searchsortedScalar,
+  scatter_reduce: TensorAdvancedIndexing.scatterReduce,
+  scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
 };

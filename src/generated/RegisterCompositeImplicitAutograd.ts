@@ -8,6 +8,7 @@ import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -86,4 +87,5 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   broadcast_tensors: TensorShape.broadcastTensors,
   take_along_dim: TensorAdvancedIndexing.takeAlongDim,
   narrow_Tensor: TensorShape.narrowTensor,
+  diff: Diff.diff,
 };

@@ -8396,6 +8396,96 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
+  rand_like: kernel('rand_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('rand_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randn_like: kernel('randn_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randn_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randint_like: kernel('randint_like', (ks, self, high, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randint_like_low_dtype: kernel('randint_like_low_dtype', (ks, self, low, high, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bucketize_Tensor: kernel('bucketize_Tensor', (ks, self, boundaries, outInt32, right) => {
+    const rg = anyRequiresGrad(self, boundaries);
+    if (!rg) return ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(boundaries)]);
+    const result = ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bucketize_Scalar: kernel('bucketize_Scalar', (ks, self, boundaries, outInt32, right) => {
+    const rg = anyRequiresGrad(boundaries);
+    if (!rg) return ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
+    gradFn.setNextEdges([gradientEdge(boundaries)]);
+    const result = ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  searchsorted_Tensor: kernel('searchsorted_Tensor', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
+    const rg = anyRequiresGrad(sortedSequence, self, sorter);
+    if (!rg) return ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
+    gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(self), gradientEdge(sorter)]);
+    const result = ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  searchsorted_Scalar: kernel('searchsorted_Scalar', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
+    const rg = anyRequiresGrad(sortedSequence, sorter);
+    if (!rg) return ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
+    gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(sorter)]);
+    const result = ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  scatter_reduce: kernel('scatter_reduce', (ks, self, dim, index, src, reduce) => {
+    const rg = anyRequiresGrad(self, index, src);
+    if (!rg) return ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index), gradientEdge(src)]);
+    const result = ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  scatter_value_reduce: kernel('scatter_value_reduce', (ks, self, dim, index, value, reduce) => {
+    const rg = anyRequiresGrad(self, index);
+    if (!rg) return ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
+    const result = ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 

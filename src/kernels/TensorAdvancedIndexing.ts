@@ -165,6 +165,40 @@ export function scatterAdd(_ks: DispatchKeySet, self: Tensor, dim: number, index
   return scatterImpl(self, dim, index, src, true);
 }
 
+/**
+ * `scatter.reduce(self, dim, index, src, *, reduce)` and `scatter.value_reduce` (src a number): reduce is
+ * 'add' or 'multiply' (get_operator_enum), combining into a copy of self in index order.
+ */
+export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number, reduce: string): Tensor {
+  if (reduce !== 'add' && reduce !== 'multiply') throw new Error('reduce argument must be either add or multiply.');
+  if (reduce === 'add' && typeof src !== 'number') return scatterImpl(self, dim, index, src, true);
+  // Shape, dtype and bounds checks of scatter, then combine at the written offsets.
+  const written = scatterImpl(self, dim, index, src, false);
+  if (written.isMeta()) return written;
+  const out = contiguousCopy(self);
+  const d = maybeWrapDim(dim, self.dim());
+  const at = indexedOffsets(out, d, index, self.dim() === 0 ? 1 : (self.sizes[d] as number));
+  const y = out.dataView();
+  const lanes = y.lanes;
+  let read: (i: number) => number;
+  if (typeof src === 'number') read = () => src;
+  else {
+    const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
+    const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
+    const x = src.dataView();
+    read = (i) => x.data[x.base + (from[i] as number) * x.lanes] as number;
+  }
+  const isBool = self.dtype === ScalarType.Bool;
+  for (let i = 0; i < at.length; i++) {
+    const p = y.base + (at[i] as number) * lanes;
+    const a = y.data[p] as number;
+    const b = read(i);
+    const r = reduce === 'add' ? a + b : a * b;
+    y.data[p] = isBool ? (r !== 0 ? 1 : 0) : r;
+  }
+  return out;
+}
+
 function checkMaskDtype(mask: Tensor): void {
   if (mask.dtype !== ScalarType.Bool) {
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);

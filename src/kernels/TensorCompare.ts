@@ -20,6 +20,7 @@ import {
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { aten } from '../generated/Operators.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
 import { argmaxRun, argminRun, functionalOutputs, maxRunVec, minRunVec, zeroNumelCheckDims } from './ReduceOps.js';
@@ -432,4 +433,27 @@ export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim =
 export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
   const [v, i] = functionalOutputs(minDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
   return [v as Tensor, i as Tensor];
+}
+
+/** `allclose(self, other, rtol, atol, equal_nan)`: `isclose(...).all().item()`, as PyTorch. */
+export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol = 1e-5, atol = 1e-8, equalNan = false): boolean {
+  return (
+    aten()
+      .all.call(aten().isclose.call(self, other, rtol, atol, equalNan))
+      .item() === true
+  );
+}
+
+/**
+ * `equal(self, other)` (cpu_equal): same dtype required (PyTorch's text), different sizes are not equal, then
+ * every element `==` (NaN is never equal).
+ */
+export function equal(_ks: DispatchKeySet, self: Tensor, other: Tensor): boolean {
+  if (self.dtype !== other.dtype) {
+    throw new Error(
+      `Expected object of scalar type ${scalarTypeToString(self.dtype)} but got scalar type ${scalarTypeToString(other.dtype)} for argument 'other'`,
+    );
+  }
+  if (self.sizes.length !== other.sizes.length || self.sizes.some((s, i) => s !== other.sizes[i])) return false;
+  return aten().all.call(aten().eq_Tensor.call(self, other)).item() === true;
 }
