@@ -445,15 +445,10 @@ export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol 
 }
 
 /**
- * `equal(self, other)` (cpu_equal): same dtype required (PyTorch's text), different sizes are not equal, then
- * every element `==` (NaN is never equal).
+ * `equal(self, other)` (cpu_equal): different sizes are not equal; otherwise every element `==` after type
+ * promotion (PyTorch 2.13 compares a float32 and a float64 tensor by value), NaN never equal.
  */
 export function equal(_ks: DispatchKeySet, self: Tensor, other: Tensor): boolean {
-  if (self.dtype !== other.dtype) {
-    throw new Error(
-      `Expected object of scalar type ${scalarTypeToString(self.dtype)} but got scalar type ${scalarTypeToString(other.dtype)} for argument 'other'`,
-    );
-  }
   if (self.sizes.length !== other.sizes.length || self.sizes.some((s, i) => s !== other.sizes[i])) return false;
   return aten().all.call(aten().eq_Tensor.call(self, other)).item() === true;
 }
