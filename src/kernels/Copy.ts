@@ -3,6 +3,7 @@
 
 import { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
@@ -11,6 +12,7 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { channelsLastStrides, isNonOverlappingAndDense, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -195,8 +197,19 @@ export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
 }
 
 /** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
-export function clone(_ks: DispatchKeySet, self: Tensor, _memoryFormat: number | null = null): Tensor {
-  const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), self.dtype, null, self.device, null);
+export function clone(_ks: DispatchKeySet, self: Tensor, memoryFormat: number | null = null): Tensor {
+  // PyTorch's clone: preserve_format (the default) keeps the strides of a non-overlapping and dense input
+  // (a transposed or permuted tensor), else the suggested format; contiguous / channels_last as asked.
+  const format = memoryFormat ?? MemoryFormat.Preserve;
+  let strides: number[];
+  if (format === MemoryFormat.Preserve) {
+    if (isNonOverlappingAndDense(self)) strides = [...self.strides];
+    else strides = self.dim() === 4 && isStridesLikeChannelsLast(self) ? channelsLastStrides(self.sizes) : contiguousStrides(self.sizes);
+  } else if (format === MemoryFormat.ChannelsLast) {
+    if (self.dim() !== 4) throw new Error('required rank 4 tensor to use channels_last format');
+    strides = channelsLastStrides(self.sizes);
+  } else strides = contiguousStrides(self.sizes);
+  const out = aten().empty_strided.call([...self.sizes], strides, self.dtype, null, self.device, null);
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 

@@ -18,7 +18,7 @@ import { ravel, unravel } from './TensorTransformations.js';
 export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
   const sizes = inferSizeDv(shape, self.numel());
   if (computeStride(self.sizes, self.strides, sizes) !== null) return aten().view.call(self, sizes);
-  return aten().view.call(aten().clone.call(self, null), sizes);
+  return aten().view.call(aten().clone.call(self, 0), sizes);
 }
 
 /** `flatten.using_ints`: dims start..end merged into one. */
