@@ -256,7 +256,6 @@ for (const red of ['mean', 'sum', 'none'] as const) {
   CASES[`bce_with_logits_${red}`] = () => torch.binary_cross_entropy_with_logits(inp(), lbl(), { reduction: red });
 }
 
-
 function close(a: number | boolean | string, b: number | boolean | string): boolean {
   if (typeof a !== 'number' || typeof b !== 'number') return a === b;
   return Math.abs(a - b) <= 1e-5 + 1e-5 * Math.abs(b);
