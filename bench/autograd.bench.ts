@@ -68,7 +68,7 @@ summary(() => {
   let sink = 0;
   for (let r = 0; r < 7; r++) {
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < 1_000_000; i++) sink += torch.add(a, b).numel;
+    for (let i = 0; i < 1_000_000; i++) sink += torch.add(a, b).numel();
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   times.sort((p, q) => p - q);

@@ -14,7 +14,7 @@ function f32(sizes: number[], strides?: number[]): TensorImpl {
   const t = emptyStrided(sizes, st, ScalarType.Float, CPU);
   const d = t.storage.data(ScalarType.Float);
   const base = t.storage.arrayOffset(ScalarType.Float);
-  for (let i = 0; i < t.numel; i++) d[base + i] = i % 97;
+  for (let i = 0; i < t.numel(); i++) d[base + i] = i % 97;
   return t;
 }
 

@@ -44,7 +44,7 @@ function onDevice(...ts: Tensor[]): boolean {
 
 /** The float32 elements of `t` in row-major order (any strides). */
 function read(t: Tensor): Float32Array {
-  const out = new Float32Array(t.numel);
+  const out = new Float32Array(t.numel());
   const data = t.storage.data(t.dtype);
   const base = t.storage.arrayOffset(t.dtype) + t.storageOffset;
   let k = 0;

@@ -57,7 +57,7 @@ export function complex(real: Tensor, imag: Tensor): Tensor {
   const dtype = real.dtype === ScalarType.Float ? ScalarType.ComplexFloat : ScalarType.ComplexDouble;
   const [re, im] = broadcast_tensors(real, imag) as [Tensor, Tensor];
   const out = aten().empty_memory_format.call(re.shape.slice(), dtype, null, real.device, null, null);
-  if (out.isMeta() || out.numel === 0) return out;
+  if (out.isMeta() || out.numel() === 0) return out;
   const reData = re.detach().contiguous().numpy();
   const imData = im.detach().contiguous().numpy();
   const { data, base, lanes } = out.dataView();

@@ -179,12 +179,12 @@ export function arange(...args: (number | (TensorOptions & { start?: number; end
   if (dtype === null) markInt64FromNumbers(r); // See Note [Messages from the integral-number rule].
   if (out === undefined || out === null) return finish(r, o);
   // RangeFactories.cpp's arange_out: its own warning (not the out= deprecation one), resize, fill.
-  if (out.numel !== r.numel) {
-    if (out.numel > 0) {
+  if (out.numel() !== r.numel()) {
+    if (out.numel() > 0) {
       warn(
-        `The number of elements in the out tensor of shape [${out.sizes.join(', ')}] is ${out.numel} which does not match the ` +
-          `computed number of elements ${r.numel}. Note that this may occur as a result of rounding error. The out tensor will ` +
-          `be resized to a tensor of shape (${r.numel},).`,
+        `The number of elements in the out tensor of shape [${out.sizes.join(', ')}] is ${out.numel()} which does not match the ` +
+          `computed number of elements ${r.numel()}. Note that this may occur as a result of rounding error. The out tensor will ` +
+          `be resized to a tensor of shape (${r.numel()},).`,
       );
     }
   }

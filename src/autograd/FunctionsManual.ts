@@ -71,7 +71,7 @@ export function meanBackward(grad: Tensor, selfSizes: number[], dims: readonly n
 
 /** `prod_backward` over one dimension (or all, with dim null): exclusive products, so zeros are handled. */
 export function prodBackward(grad: Tensor, self: Tensor, dim: number | null, keepdim: boolean): Tensor {
-  if (self.numel === 0) return zerosOf(self.sizes, self);
+  if (self.numel() === 0) return zerosOf(self.sizes, self);
   if (dim === null) {
     const flat = self.reshape([-1]);
     return prodBackward(grad.reshape([1]), flat, 0, false).reshape(self.sizes);
@@ -357,12 +357,6 @@ export function mseLossBackward(grad: Tensor, self: Tensor, target: Tensor, redu
   return d.mul(grad).div(n);
 }
 
-/** `l1_loss` backward. */
-export function l1LossBackward(grad: Tensor, self: Tensor, target: Tensor, reduction: number): Tensor {
-  const n = reduction === REDUCTION_MEAN ? broadcastNumel(self, target) : 1;
-  return self.sub(target).sign().mul(grad).div(n);
-}
-
 function broadcastNumel(a: Tensor, b: Tensor): number {
   const n = Math.max(a.dim(), b.dim());
   let total = 1;
@@ -586,13 +580,6 @@ export function splitWithSizesSizes(selfSizes: number[], sizes: readonly number[
   });
 }
 
-/** Output sizes of chunk. */
-export function chunkSizes(selfSizes: number[], chunks: number, dim: number): number[][] {
-  const d = dim < 0 ? dim + selfSizes.length : dim;
-  const n = selfSizes[d] as number;
-  return splitSizes(selfSizes, Math.ceil(n / chunks), d);
-}
-
 /** unbind's gradient: the output gradients stacked, zeros for missing ones. */
 export function unbindBackward(grads: (Tensor | null)[], selfSizes: number[], dim: number): Tensor {
   const d = dim < 0 ? dim + selfSizes.length : dim;
@@ -612,14 +599,8 @@ export function repeatBackward(grad: Tensor, repeats: readonly number[], selfSiz
     sumDims.push(shape.length);
     shape.push(repeats[i] as number, padded[i] as number);
   }
-  if (grad.numel === 0) return zerosOf(selfSizes, grad);
+  if (grad.numel() === 0) return zerosOf(selfSizes, grad);
   return grad.reshape(shape).sum(sumDims, false).reshape(selfSizes);
-}
-
-/** tile's gradient (tile = repeat with the dims padded with leading 1s). */
-export function tileBackward(grad: Tensor, dims: readonly number[], selfSizes: number[]): Tensor {
-  const reps = dims.length < selfSizes.length ? [...new Array<number>(selfSizes.length - dims.length).fill(1), ...dims] : [...dims];
-  return repeatBackward(grad, reps, selfSizes);
 }
 
 /** roll's gradient: roll back. */
@@ -634,7 +615,7 @@ export function rollBackward(grad: Tensor, shifts: readonly number[], dims: read
 export function indexSelectBackward(grad: Tensor, selfSizes: number[], dim: number, index: Tensor): Tensor {
   if (selfSizes.length === 0) return grad.mul(1);
   const d = dim < 0 ? dim + selfSizes.length : dim;
-  const shape = grad.sizes.map((_, i) => (i === d ? (index.numel as number) : 1));
+  const shape = grad.sizes.map((_, i) => (i === d ? (index.numel() as number) : 1));
   const idx = index.reshape(shape).expand(grad.sizes);
   return zerosOf(selfSizes, grad).scatter_add(d, idx, grad);
 }

@@ -72,7 +72,7 @@ export function batchNormBackward(
   if (which === 1) return grad.mul(xhat).sum(dims);
   const g = weight === null ? grad : grad.mul(weight.reshape(cs));
   if (!training) return g.mul(invstd);
-  const n = input.numel / (input.sizes[1] as number);
+  const n = input.numel() / (input.sizes[1] as number);
   return invstd.div(n).mul(
     g
       .mul(n)

@@ -10,7 +10,7 @@ import { contiguousStrides } from '../tensor/TensorImpl.js';
 
 /** A copy of `t` without autograd history. */
 export function detachedClone(t: Tensor): Tensor {
-  return aten().clone.call(t.detach(), null);
+  return aten().clone.call(t.detach(), 0);
 }
 
 // Note [Stealing the gradient]
@@ -47,7 +47,7 @@ export function obeysLayoutContract(grad: Tensor, variable: Tensor): boolean {
 export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boolean, variable: Tensor = grad, stealable = false): Tensor {
   if (old === null) {
     if (!gradMode && stealable && obeysLayoutContract(grad, variable)) return grad.detach();
-    if (!gradMode) return aten().clone.call(grad.detach(), null);
+    if (!gradMode) return aten().clone.call(grad.detach(), 0);
     // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
     // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
     const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];

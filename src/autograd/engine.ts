@@ -84,7 +84,7 @@ function makeGrads(outputs: readonly Tensor[], grads: readonly (Tensor | null | 
       }
       out.push(g);
     } else if (o.requiresGrad) {
-      if (o.numel !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
+      if (o.numel() !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
       if (!isFloatingType(o.dtype)) throw new Error('grad can be implicitly created only for real scalar outputs');
       out.push(aten().ones_like.call(o, null, null, null, null, null));
     } else {
@@ -286,7 +286,7 @@ function execute(
           if (t !== undefined && g !== null && g !== undefined) {
             // The retains_grad hook: a clone the first time, then `grad + new` (both recorded under create_graph).
             const m = materializeAutogradMeta(t);
-            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : g.detach(), null) : aten().add_Tensor.call(m.grad, g, 1);
+            m.grad = m.grad === null ? aten().clone.call(createGraph ? g : g.detach(), 0) : aten().add_Tensor.call(m.grad, g, 1);
             escapeStorage(m.grad.storage);
           }
         }

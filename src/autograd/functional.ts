@@ -72,7 +72,7 @@ export function jacobian(
     const perOutput = outs.map((o) => {
       const flat = o.reshape([-1]);
       const rows: Tensor[][] = xs.map(() => []);
-      for (let k = 0; k < flat.numel; k++) {
+      for (let k = 0; k < flat.numel(); k++) {
         const gs = grad(flat.select(0, k), xs, { retainGraph: true, createGraph, allowUnused: true });
         gs.forEach((g, i) => (rows[i] as Tensor[]).push(g ?? zerosLike(xs[i] as Tensor)));
       }
@@ -93,7 +93,7 @@ export function jacobian(
 export function hessian(func: (...xs: Tensor[]) => Tensor, inputs: Tensors, options: FunctionalOptions = {}): Tensor | Tensor[][] {
   const gradFn = (...xs: Tensor[]): Tensors => {
     const out = func(...xs);
-    if (out.numel !== 1) {
+    if (out.numel() !== 1) {
       throw new Error('The function given to hessian should return a single element Tensor');
     }
     const gs = grad(out, xs, { createGraph: true, allowUnused: true });
@@ -139,7 +139,7 @@ export function vhp(func: (...xs: Tensor[]) => Tensor, inputs: Tensors, v: Tenso
   const vs = asList(v);
   return enableGrad(() => {
     const out = func(...xs);
-    if (out.numel !== 1) throw new Error('The Tensor returned by the function given to hvp should contain a single element');
+    if (out.numel() !== 1) throw new Error('The Tensor returned by the function given to hvp should contain a single element');
     const gs = grad(out, xs, { createGraph: true, allowUnused: true });
     const pairs = gs.map((g, i) => [g ?? zerosLike(xs[i] as Tensor), vs[i] as Tensor] as const).filter(([g]) => g.requiresGrad);
     const res =

@@ -29,7 +29,7 @@ function flatValues(t: Tensor): number[] {
   const c = aten().contiguous.call(aten().to_dtype.call(t, ScalarType.Double, false, false, null), 0);
   const { data, base } = c.dataView();
   const out: number[] = [];
-  for (let i = 0; i < c.numel; i++) out.push(Number(data[base + i]));
+  for (let i = 0; i < c.numel(); i++) out.push(Number(data[base + i]));
   return out;
 }
 
@@ -73,9 +73,9 @@ export function gradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckO
   for (let o = 0; o < outputs.length; o++) {
     const out = outputs[o] as Tensor;
     if (!out.requiresGrad) continue;
-    const n = out.numel;
+    const n = out.numel();
     for (const [t, ti] of diffInputs) {
-      const m = t.numel;
+      const m = t.numel();
       // numerical[j][k]: d out[k] / d input[j]
       const numerical: number[][] = [];
       const acc = elementAccess(t);

@@ -14,7 +14,7 @@ import { didYouMean, NativeFunctionsError, type NativeFunction } from './model.j
 //   `grad` (the gradient of the first output), `grads` (all of them, for multi-output operators),
 //   `result` (the single output) or an output's schema name (`values`, `indices`), or `resultN`,
 //   every argument by its schema name (`self`, `other`, `keepdim`), and for a tensor argument `x` the
-//   members `x.sizes`, `x.dtype`, `x.dim()` and `x.numel`, which are saved on their own (the node then keeps
+//   members `x.sizes`, `x.dtype`, `x.dim()` and `x.numel()`, which are saved on their own (the node then keeps
 //   the sizes, not the tensor: no version check, no memory held).
 // The generator finds the names a formula uses and saves exactly those (tensors as SavedVariables).
 

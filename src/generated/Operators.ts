@@ -1012,6 +1012,32 @@ export interface AtenOps {
   take_along_dim: OperatorHandle<(self: Tensor, indices: Tensor, dim?: Opt<number>) => Tensor>;
   /** `narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)` */
   narrow_Tensor: OperatorHandle<(self: Tensor, dim: number, start: Tensor, length: number) => Tensor>;
+  /** `allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool` */
+  allclose: OperatorHandle<(self: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean) => boolean>;
+  /** `equal(Tensor self, Tensor other) -> bool` */
+  equal: OperatorHandle<(self: Tensor, other: Tensor) => boolean>;
+  /** `rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor` */
+  rand_like: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
+  /** `randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor` */
+  randn_like: OperatorHandle<(self: Tensor, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
+  /** `randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor` */
+  randint_like: OperatorHandle<(self: Tensor, high: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
+  /** `randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor` */
+  randint_like_low_dtype: OperatorHandle<(self: Tensor, low: number, high: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>, memoryFormat?: Opt<number>) => Tensor>;
+  /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
+  diff: OperatorHandle<(self: Tensor, n: number, dim: number, prepend?: Opt<Tensor>, append?: Opt<Tensor>) => Tensor>;
+  /** `bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
+  bucketize_Tensor: OperatorHandle<(self: Tensor, boundaries: Tensor, outInt32: boolean, right: boolean) => Tensor>;
+  /** `bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor` */
+  bucketize_Scalar: OperatorHandle<(self: number | boolean, boundaries: Tensor, outInt32: boolean, right: boolean) => Tensor>;
+  /** `searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor` */
+  searchsorted_Tensor: OperatorHandle<(sortedSequence: Tensor, self: Tensor, outInt32: boolean, right: boolean, side?: Opt<string>, sorter?: Opt<Tensor>) => Tensor>;
+  /** `searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor` */
+  searchsorted_Scalar: OperatorHandle<(sortedSequence: Tensor, self: number | boolean, outInt32: boolean, right: boolean, side?: Opt<string>, sorter?: Opt<Tensor>) => Tensor>;
+  /** `scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor` */
+  scatter_reduce: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string) => Tensor>;
+  /** `scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor` */
+  scatter_value_reduce: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean, reduce: string) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1519,6 +1545,19 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     broadcast_tensors: find('aten::broadcast_tensors', ''),
     take_along_dim: find('aten::take_along_dim', ''),
     narrow_Tensor: find('aten::narrow', 'Tensor'),
+    allclose: find('aten::allclose', ''),
+    equal: find('aten::equal', ''),
+    rand_like: find('aten::rand_like', ''),
+    randn_like: find('aten::randn_like', ''),
+    randint_like: find('aten::randint_like', ''),
+    randint_like_low_dtype: find('aten::randint_like', 'low_dtype'),
+    diff: find('aten::diff', ''),
+    bucketize_Tensor: find('aten::bucketize', 'Tensor'),
+    bucketize_Scalar: find('aten::bucketize', 'Scalar'),
+    searchsorted_Tensor: find('aten::searchsorted', 'Tensor'),
+    searchsorted_Scalar: find('aten::searchsorted', 'Scalar'),
+    scatter_reduce: find('aten::scatter', 'reduce'),
+    scatter_value_reduce: find('aten::scatter', 'value_reduce'),
   } as AtenOps;
 }
 

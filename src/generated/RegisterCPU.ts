@@ -14,6 +14,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as Bucketization from '../kernels/Bucketization.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
@@ -2472,7 +2473,6 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   bmm: LinearAlgebra.bmm,
   dot: LinearAlgebra.dot,
   mv: LinearAlgebra.mv,
-  outer: LinearAlgebra.outer,
   addmm: LinearAlgebra.addmm,
   baddbmm: LinearAlgebra.baddbmm,
   softmax_int: SoftMax.softmax,
@@ -2480,7 +2480,6 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   nll_loss: LossNLL.nllLoss,
   nll_loss2d: LossNLL.nllLoss,
   mse_loss: Loss.mseLoss,
-  l1_loss: Loss.l1Loss,
   binary_cross_entropy: Loss.binaryCrossEntropy,
   binary_cross_entropy_with_logits: Loss.binaryCrossEntropyWithLogits,
   native_layer_norm: layer_norm.nativeLayerNorm,
@@ -2494,12 +2493,10 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   cat: TensorShape.cat,
   split_Tensor: TensorShape.split,
   split_with_sizes: TensorShape.splitWithSizes,
-  chunk: TensorShape.chunk,
   unbind_int: TensorShape.unbind,
   flip: TensorTransformations.flip,
   roll: TensorTransformations.roll,
   repeat: TensorShape.repeat,
-  tile: TensorShape.tile,
   index_select: TensorAdvancedIndexing.indexSelect,
   index_Tensor: TensorAdvancedIndexing.index,
   index_put_: TensorAdvancedIndexing.indexPut_,
@@ -2607,4 +2604,11 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   max: ReduceOps.maxAll,
   min: ReduceOps.minAll,
   sort_stable: Sorting.sortStable,
+  equal: TensorCompare.equal,
+  bucketize_Tensor: Bucketization.bucketize,
+  bucketize_Scalar: Bucketization.bucketizeScalar,
+  searchsorted_Tensor: Bucketization.searchsorted,
+  searchsorted_Scalar: Bucketization.searchsortedScalar,
+  scatter_reduce: TensorAdvancedIndexing.scatterReduce,
+  scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
 };

@@ -8,6 +8,7 @@ import type { AtenOps } from './Operators.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
 
@@ -52,4 +53,9 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randperm_generator: Distributions.randperm,
   _unsafe_view: LinearAlgebra.unsafeView,
   stack: TensorShape.stack,
+  allclose: TensorCompare.allclose,
+  rand_like: TensorFactories.randLike,
+  randn_like: TensorFactories.randnLike,
+  randint_like: TensorFactories.randintLike,
+  randint_like_low_dtype: TensorFactories.randintLikeLow,
 };

@@ -8,6 +8,7 @@ import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -38,9 +39,11 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   to_dtype: TensorConversions.toDtype,
   item: Scalar.item,
   matmul: LinearAlgebra.matmul,
+  outer: LinearAlgebra.outer,
   linear: LinearAlgebra.linear,
   nll_loss_nd: LossNLL.nllLossNd,
   cross_entropy_loss: LossNLL.crossEntropy,
+  l1_loss: Loss.l1Loss,
   layer_norm: layer_norm.layerNorm,
   dropout: Dropout.dropout,
   conv2d: Convolution.conv2d,
@@ -50,6 +53,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   conv_transpose1d: Convolution.convTranspose1d,
   conv_transpose2d_input: Convolution.convTranspose2d,
   max_pool2d: Pooling.maxPool2d,
+  chunk: TensorShape.chunk,
+  tile: TensorShape.tile,
   batch_norm: Normalization.batchNorm,
   instance_norm: Normalization.instanceNorm,
   group_norm: group_norm.groupNorm,
@@ -82,4 +87,5 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   broadcast_tensors: TensorShape.broadcastTensors,
   take_along_dim: TensorAdvancedIndexing.takeAlongDim,
   narrow_Tensor: TensorShape.narrowTensor,
+  diff: Diff.diff,
 };

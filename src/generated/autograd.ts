@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, chunkSizes, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, l1LossBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, tileBackward, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2388,33 +2388,7 @@ export class MvBackward0 extends Node {
   }
 }
 
-/** Backward of `outer` (derivatives.yaml:362). */
-export class OuterBackward0 extends Node {
-  vec2_: SavedVariable = NONE;
-  self_: SavedVariable = NONE;
-
-  name(): string {
-    return 'OuterBackward0';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    const vec2 = (this.vec2_.defined() ? this.vec2_.unpack(this) : null) as Tensor;
-    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    if (this.shouldComputeOutput(0)) out[0] = grad.mv(vec2);
-    if (this.shouldComputeOutput(1)) out[1] = grad.t().mv(self);
-    return out;
-  }
-
-  override releaseVariables(): void {
-    this.vec2_.reset();
-    this.self_.reset();
-  }
-}
-
-/** Backward of `addmm` (derivatives.yaml:366). */
+/** Backward of `addmm` (derivatives.yaml:362). */
 export class AddmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmm']['call']>[3];
   mat2_: SavedVariable = NONE;
@@ -2445,7 +2419,7 @@ export class AddmmBackward0 extends Node {
   }
 }
 
-/** Backward of `baddbmm` (derivatives.yaml:371). */
+/** Backward of `baddbmm` (derivatives.yaml:367). */
 export class BaddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['baddbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -2476,7 +2450,7 @@ export class BaddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `softmax.int` (derivatives.yaml:376). */
+/** Backward of `softmax.int` (derivatives.yaml:372). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2500,7 +2474,7 @@ export class SoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `log_softmax.int` (derivatives.yaml:379). */
+/** Backward of `log_softmax.int` (derivatives.yaml:375). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
   result_: SavedVariable = NONE;
@@ -2524,7 +2498,7 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:382). */
+/** Backward of `nll_loss` (derivatives.yaml:378). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2556,7 +2530,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:385). */
+/** Backward of `nll_loss2d` (derivatives.yaml:381). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2588,7 +2562,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:388). */
+/** Backward of `mse_loss` (derivatives.yaml:384). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2616,35 +2590,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `l1_loss` (derivatives.yaml:392). */
-export class L1LossBackward0 extends Node {
-  self_: SavedVariable = NONE;
-  target_: SavedVariable = NONE;
-  reduction_!: Parameters<AtenOps['l1_loss']['call']>[2];
-
-  name(): string {
-    return 'L1LossBackward0';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    const self = this.self_.unpack(this);
-    const target = this.target_.unpack(this);
-    const reduction = this.reduction_;
-    if (this.shouldComputeOutput(0)) out[0] = l1LossBackward(grad, self, target, reduction);
-    if (this.shouldComputeOutput(1)) out[1] = l1LossBackward(grad, self, target, reduction).neg();
-    return out;
-  }
-
-  override releaseVariables(): void {
-    this.self_.reset();
-    this.target_.reset();
-  }
-}
-
-/** Backward of `binary_cross_entropy` (derivatives.yaml:396). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:388). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2675,7 +2621,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:400). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:392). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2709,7 +2655,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:404). */
+/** Backward of `native_layer_norm` (derivatives.yaml:396). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2746,7 +2692,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:410). */
+/** Backward of `convolution` (derivatives.yaml:402). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2783,7 +2729,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:415). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:407). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2817,7 +2763,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:419). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:411). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2851,7 +2797,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:423). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:415). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2886,7 +2832,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:427). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:419). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2912,7 +2858,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:431). */
+/** Backward of `avg_pool2d` (derivatives.yaml:423). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2946,7 +2892,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:434). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:426). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -2981,7 +2927,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:438). */
+/** Backward of `cat` (derivatives.yaml:430). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3007,7 +2953,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:441). */
+/** Backward of `stack` (derivatives.yaml:433). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3032,7 +2978,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:444). */
+/** Backward of `split.Tensor` (derivatives.yaml:436). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3053,7 +2999,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:447). */
+/** Backward of `split_with_sizes` (derivatives.yaml:439). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3074,28 +3020,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `chunk` (derivatives.yaml:450). */
-export class ChunkBackward0 extends Node {
-  dim_!: Parameters<AtenOps['chunk']['call']>[2];
-  chunks_!: Parameters<AtenOps['chunk']['call']>[1];
-  self_sizes!: number[];
-
-  name(): string {
-    return 'ChunkBackward0';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    if (grads.every((g) => g === null || g === undefined)) return out;
-    const dim = this.dim_;
-    const chunks = this.chunks_;
-    const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = splitBackward(grads, self_sizes, dim, chunkSizes(self_sizes, chunks, dim), null);
-    return out;
-  }
-}
-
-/** Backward of `unbind.int` (derivatives.yaml:453). */
+/** Backward of `unbind.int` (derivatives.yaml:442). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3114,7 +3039,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:456). */
+/** Backward of `flip` (derivatives.yaml:445). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3132,7 +3057,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:459). */
+/** Backward of `roll` (derivatives.yaml:448). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3152,7 +3077,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:462). */
+/** Backward of `repeat` (derivatives.yaml:451). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3172,27 +3097,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `tile` (derivatives.yaml:465). */
-export class TileBackward0 extends Node {
-  dims_!: Parameters<AtenOps['tile']['call']>[1];
-  self_sizes!: number[];
-
-  name(): string {
-    return 'TileBackward0';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    const dims = this.dims_;
-    const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = tileBackward(grad, dims, self_sizes);
-    return out;
-  }
-}
-
-/** Backward of `index_select` (derivatives.yaml:468). */
+/** Backward of `index_select` (derivatives.yaml:454). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3218,7 +3123,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:471). */
+/** Backward of `index.Tensor` (derivatives.yaml:457). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3242,7 +3147,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:474). */
+/** Backward of `index_put_` (derivatives.yaml:460). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3270,7 +3175,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:478). */
+/** Backward of `index_put` (derivatives.yaml:464). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3298,7 +3203,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:482). */
+/** Backward of `gather` (derivatives.yaml:468). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3324,7 +3229,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:485). */
+/** Backward of `scatter.src` (derivatives.yaml:471). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3349,7 +3254,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:489). */
+/** Backward of `scatter.value` (derivatives.yaml:475). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3373,7 +3278,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:492). */
+/** Backward of `scatter_add` (derivatives.yaml:478). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3398,7 +3303,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:496). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:482). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3420,7 +3325,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:499). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:485). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3443,7 +3348,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:503). */
+/** Backward of `masked_select` (derivatives.yaml:489). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3467,7 +3372,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:506). */
+/** Backward of `tril` (derivatives.yaml:492). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3485,7 +3390,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:509). */
+/** Backward of `triu` (derivatives.yaml:495). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3503,7 +3408,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:512). */
+/** Backward of `sort` (derivatives.yaml:498). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3529,7 +3434,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:516). */
+/** Backward of `topk` (derivatives.yaml:502). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3555,7 +3460,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:520). */
+/** Backward of `embedding` (derivatives.yaml:506). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3581,7 +3486,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:525). */
+/** Backward of `native_batch_norm` (derivatives.yaml:511). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3624,7 +3529,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:531). */
+/** Backward of `native_group_norm` (derivatives.yaml:517). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3667,7 +3572,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:537). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:523). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3689,7 +3594,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:540). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:526). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3714,7 +3619,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:544). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:530). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3739,7 +3644,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:548). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:534). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3765,7 +3670,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:552). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:538). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3783,7 +3688,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:555). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:541). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3807,7 +3712,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:558). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:544). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3832,7 +3737,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:562). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:548). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3856,7 +3761,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:565). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:551). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3881,7 +3786,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:569). */
+/** Backward of `replication_pad1d` (derivatives.yaml:555). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3905,7 +3810,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:572). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:558). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3930,7 +3835,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:576). */
+/** Backward of `replication_pad2d` (derivatives.yaml:562). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3954,7 +3859,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:579). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:565). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3979,7 +3884,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:583). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:569). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4003,7 +3908,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:586). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:572). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4025,7 +3930,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:589). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:575). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4051,7 +3956,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:592). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:578). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4075,7 +3980,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:595). */
+/** Backward of `leaky_relu` (derivatives.yaml:581). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4099,7 +4004,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:598). */
+/** Backward of `leaky_relu_` (derivatives.yaml:584). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4123,7 +4028,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:601). */
+/** Backward of `elu` (derivatives.yaml:587). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4151,7 +4056,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:604). */
+/** Backward of `elu_` (derivatives.yaml:590). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4179,7 +4084,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:607). */
+/** Backward of `celu` (derivatives.yaml:593). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4203,7 +4108,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:610). */
+/** Backward of `celu_` (derivatives.yaml:596). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4227,7 +4132,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:613). */
+/** Backward of `softplus` (derivatives.yaml:599). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4253,7 +4158,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:616). */
+/** Backward of `hardtanh` (derivatives.yaml:602). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4279,7 +4184,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:619). */
+/** Backward of `hardswish` (derivatives.yaml:605). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4301,7 +4206,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:622). */
+/** Backward of `hardsigmoid` (derivatives.yaml:608). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4323,7 +4228,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:625). */
+/** Backward of `mish` (derivatives.yaml:611). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4345,7 +4250,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:628). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:614). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4370,7 +4275,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:632). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:618). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4400,7 +4305,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:636). */
+/** Backward of `huber_loss` (derivatives.yaml:622). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4430,7 +4335,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:640). */
+/** Backward of `addcmul` (derivatives.yaml:626). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4459,7 +4364,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:645). */
+/** Backward of `addcdiv` (derivatives.yaml:631). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4488,7 +4393,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:650). */
+/** Backward of `clamp_min` (derivatives.yaml:636). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4512,7 +4417,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:653). */
+/** Backward of `clamp_max` (derivatives.yaml:639). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4536,7 +4441,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:657). */
+/** Backward of `max` (derivatives.yaml:643). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4561,7 +4466,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:660). */
+/** Backward of `min` (derivatives.yaml:646). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4586,7 +4491,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:663). */
+/** Backward of `sort.stable` (derivatives.yaml:649). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6766,7 +6671,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new MeanBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.self_sizes = self.sizes.slice();
-    gradFn.self_numel = self.numel;
+    gradFn.self_numel = self.numel();
     const result = ops.mean.redispatch(ks.and(afterAutogradKeyset), self, dtype);
     setHistory(result, gradFn, 0);
     return result;
@@ -7079,17 +6984,6 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
-  outer: kernel('outer', (ks, self, vec2) => {
-    const rg = anyRequiresGrad(self, vec2);
-    if (!rg) return ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
-    const gradFn = new OuterBackward0();
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(vec2)]);
-    if (gradFn.hasEdge(0)) gradFn.vec2_ = new SavedVariable(vec2, false);
-    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    const result = ops.outer.redispatch(ks.and(afterAutogradKeyset), self, vec2);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
   addmm: kernel('addmm', (ks, self, mat1, mat2, beta, alpha) => {
     const rg = anyRequiresGrad(self, mat1, mat2);
     if (!rg) return ops.addmm.redispatch(ks.and(afterAutogradKeyset), self, mat1, mat2, beta, alpha);
@@ -7175,18 +7069,6 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.target_ = new SavedVariable(target, false);
     gradFn.reduction_ = reduction;
     const result = ops.mse_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  l1_loss: kernel('l1_loss', (ks, self, target, reduction) => {
-    const rg = anyRequiresGrad(self, target);
-    if (!rg) return ops.l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
-    const gradFn = new L1LossBackward0();
-    gradFn.setNextEdges([gradientEdge(self), gradientEdge(target)]);
-    gradFn.self_ = new SavedVariable(self, false);
-    gradFn.target_ = new SavedVariable(target, false);
-    gradFn.reduction_ = reduction;
-    const result = ops.l1_loss.redispatch(ks.and(afterAutogradKeyset), self, target, reduction);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -7384,18 +7266,6 @@ export function autogradKernels(ops: AtenOps) {
     setHistoryList(result, gradFn);
     return result;
   }),
-  chunk: kernel('chunk', (ks, self, chunks, dim) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.chunk.redispatch(ks.and(afterAutogradKeyset), self, chunks, dim);
-    const gradFn = new ChunkBackward0();
-    gradFn.setNextEdges([gradientEdge(self)]);
-    gradFn.dim_ = dim;
-    gradFn.chunks_ = chunks;
-    gradFn.self_sizes = self.sizes.slice();
-    const result = ops.chunk.redispatch(ks.and(afterAutogradKeyset), self, chunks, dim);
-    setHistoryList(result, gradFn);
-    return result;
-  }),
   unbind_int: kernel('unbind_int', (ks, self, dim) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.unbind_int.redispatch(ks.and(afterAutogradKeyset), self, dim);
@@ -7436,17 +7306,6 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.repeats_ = repeats;
     gradFn.self_sizes = self.sizes.slice();
     const result = ops.repeat.redispatch(ks.and(afterAutogradKeyset), self, repeats);
-    setHistory(result, gradFn, 0);
-    return result;
-  }),
-  tile: kernel('tile', (ks, self, dims) => {
-    const rg = anyRequiresGrad(self);
-    if (!rg) return ops.tile.redispatch(ks.and(afterAutogradKeyset), self, dims);
-    const gradFn = new TileBackward0();
-    gradFn.setNextEdges([gradientEdge(self)]);
-    gradFn.dims_ = dims;
-    gradFn.self_sizes = self.sizes.slice();
-    const result = ops.tile.redispatch(ks.and(afterAutogradKeyset), self, dims);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -8537,6 +8396,96 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.indices_ = new SavedVariable(result[1], true);
     return result;
   }),
+  rand_like: kernel('rand_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('rand_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.rand_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randn_like: kernel('randn_like', (ks, self, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randn_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randn_like.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randint_like: kernel('randint_like', (ks, self, high, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randint_like.redispatch(ks.and(afterAutogradKeyset), self, high, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  randint_like_low_dtype: kernel('randint_like_low_dtype', (ks, self, low, high, dtype, layout, device, pinMemory, memoryFormat) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('randint_like'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.randint_like_low_dtype.redispatch(ks.and(afterAutogradKeyset), self, low, high, dtype, layout, device, pinMemory, memoryFormat);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bucketize_Tensor: kernel('bucketize_Tensor', (ks, self, boundaries, outInt32, right) => {
+    const rg = anyRequiresGrad(self, boundaries);
+    if (!rg) return ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(boundaries)]);
+    const result = ops.bucketize_Tensor.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  bucketize_Scalar: kernel('bucketize_Scalar', (ks, self, boundaries, outInt32, right) => {
+    const rg = anyRequiresGrad(boundaries);
+    if (!rg) return ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('bucketize'));
+    gradFn.setNextEdges([gradientEdge(boundaries)]);
+    const result = ops.bucketize_Scalar.redispatch(ks.and(afterAutogradKeyset), self, boundaries, outInt32, right);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  searchsorted_Tensor: kernel('searchsorted_Tensor', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
+    const rg = anyRequiresGrad(sortedSequence, self, sorter);
+    if (!rg) return ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
+    gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(self), gradientEdge(sorter)]);
+    const result = ops.searchsorted_Tensor.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  searchsorted_Scalar: kernel('searchsorted_Scalar', (ks, sortedSequence, self, outInt32, right, side, sorter) => {
+    const rg = anyRequiresGrad(sortedSequence, sorter);
+    if (!rg) return ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('searchsorted'));
+    gradFn.setNextEdges([gradientEdge(sortedSequence), gradientEdge(sorter)]);
+    const result = ops.searchsorted_Scalar.redispatch(ks.and(afterAutogradKeyset), sortedSequence, self, outInt32, right, side, sorter);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  scatter_reduce: kernel('scatter_reduce', (ks, self, dim, index, src, reduce) => {
+    const rg = anyRequiresGrad(self, index, src);
+    if (!rg) return ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index), gradientEdge(src)]);
+    const result = ops.scatter_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, src, reduce);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  scatter_value_reduce: kernel('scatter_value_reduce', (ks, self, dim, index, value, reduce) => {
+    const rg = anyRequiresGrad(self, index);
+    if (!rg) return ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
+    const result = ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -9452,11 +9401,6 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   split_with_sizes: kernel('split_with_sizes', (ks, self, splitSizes, dim) => {
     const result = ops.split_with_sizes.redispatch(ks.and(afterADInplaceOrViewKeyset), self, splitSizes, dim);
-    for (const r of result) markView(r, self);
-    return result;
-  }),
-  chunk: kernel('chunk', (ks, self, chunks, dim) => {
-    const result = ops.chunk.redispatch(ks.and(afterADInplaceOrViewKeyset), self, chunks, dim);
     for (const r of result) markView(r, self);
     return result;
   }),

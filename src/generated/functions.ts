@@ -8591,9 +8591,9 @@ function bad_gather(a: readonly unknown[]): never {
   ], false, SIGS_gather);
 }
 
-const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)"];
+const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)","(Tensor input, int dim, Tensor index, Tensor src, *, str reduce)","(Tensor input, int dim, Tensor index, Number value, *, str reduce)"];
 
-/** `torch.scatter`: `scatter.src`, `scatter.value`. */
+/** `torch.scatter`: `scatter.src`, `scatter.value`, `scatter.reduce`, `scatter.value_reduce`. */
 export function scatter(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
 export function scatter(input: Tensor, dim: number, options: { index: Tensor; src: Tensor }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, options: { src: Tensor }): Tensor;
@@ -8602,6 +8602,14 @@ export function scatter(input: Tensor, options: { dim: number; index: Tensor; va
 export function scatter(input: Tensor, dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
 export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean): Tensor;
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; src: Tensor; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; src: Tensor; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { src: Tensor; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, src: Tensor, options: { reduce: string }): Tensor;
+export function scatter(input: Tensor, options: { dim: number; index: Tensor; value: number | boolean; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, options: { index: Tensor; value: number | boolean; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, options: { value: number | boolean; reduce: string }): Tensor;
+export function scatter(input: Tensor, dim: number, index: Tensor, value: number | boolean, options: { reduce: string }): Tensor;
 export function scatter(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -8632,6 +8640,42 @@ export function scatter(...a: unknown[]): unknown {
       const v3: number | boolean = p[3] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value"], ["input","dim","index","value"], n);
       return aten().scatter_value.call(v0, v1, v2, v3);
+    }
+  }
+  // scatter.reduce
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","src","reduce"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.reduce !== undefined) {
+        kwArg("scatter", 'reduce', 'str', typeof o.reduce === 'string', o.reduce);
+        k0 = o.reduce as string;
+      } else missingKw("scatter", 'reduce');
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","src","reduce"], ["input","dim","index","src"], n);
+      return aten().scatter_reduce.call(v0, v1, v2, v3, k0);
+    }
+  }
+  // scatter.value_reduce
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isInt(p[1]) && isTensor(p[2]) && isScalar(p[3]) && (o === undefined || kwFits(o, ["input","dim","index","value","reduce"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number | boolean = p[3] as number | boolean;
+      let k0: string;
+      if (o !== undefined && o.reduce !== undefined) {
+        kwArg("scatter", 'reduce', 'str', typeof o.reduce === 'string', o.reduce);
+        k0 = o.reduce as string;
+      } else missingKw("scatter", 'reduce');
+      if (o !== undefined) checkKw("scatter", o, ["input","dim","index","value","reduce"], ["input","dim","index","value"], n);
+      return aten().scatter_value_reduce.call(v0, v1, v2, v3, k0);
     }
   }
   return noMatch("scatter", a, SIGS_scatter);
@@ -12417,4 +12461,508 @@ function bad_take_along_dim(a: readonly unknown[]): never {
     { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
     { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
   ], false, SIGS_take_along_dim);
+}
+
+const SIGS_allclose = ["(Tensor input, Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
+
+/** `torch.allclose`: `allclose`. */
+export function allclose(input: Tensor, options: { other: Tensor; rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+export function allclose(input: Tensor, other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+export function allclose(input: Tensor, other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+export function allclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+export function allclose(input: Tensor, other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+export function allclose(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("allclose", a[--n] as Kw);
+  // allclose
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","other","rtol","atol","equal_nan"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.rtol !== undefined) {
+        kwArg("allclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+        v2 = o.rtol as number;
+      } else v2 = 0.00001;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.atol !== undefined) {
+        kwArg("allclose", 'atol', 'float', isFloat(o.atol), o.atol);
+        v3 = o.atol as number;
+      } else v3 = 1e-8;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.equal_nan !== undefined) {
+        kwArg("allclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+        v4 = o.equal_nan as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("allclose", o, ["input","other","rtol","atol","equal_nan"], ["input","other","rtol","atol","equal_nan"], n);
+      return aten().allclose.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_allclose(a);
+}
+
+function bad_allclose(a: readonly unknown[]): never {
+  return badCall("allclose", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rtol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_allclose);
+}
+
+const SIGS_equal = ["(Tensor input, Tensor other)"];
+
+/** `torch.equal`: `equal`. */
+export function equal(input: Tensor, options: { other: Tensor }): boolean;
+export function equal(input: Tensor, other: Tensor): boolean;
+export function equal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("equal", a[--n] as Kw);
+  // equal
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("equal", o, ["input","other"], ["input","other"], n);
+      return aten().equal.call(v0, v1);
+    }
+  }
+  return bad_equal(a);
+}
+
+function bad_equal(a: readonly unknown[]): never {
+  return badCall("equal", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_equal);
+}
+
+const SIGS_rand_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
+
+/** `torch.rand_like`: `rand_like`. */
+export function rand_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function rand_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("rand_like", a[--n] as Kw);
+  // rand_like
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("rand_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("rand_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("rand_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("rand_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("rand_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("rand_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().rand_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_rand_like(a);
+}
+
+function bad_rand_like(a: readonly unknown[]): never {
+  return badCall("rand_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_rand_like);
+}
+
+const SIGS_randn_like = ["(Tensor input, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
+
+/** `torch.randn_like`: `randn_like`. */
+export function randn_like(input: Tensor, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randn_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randn_like", a[--n] as Kw);
+  // randn_like
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randn_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randn_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randn_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randn_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("randn_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randn_like", o, ["input","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input"], n);
+      const r = aten().randn_like.call(v0, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return bad_randn_like(a);
+}
+
+function bad_randn_like(a: readonly unknown[]): never {
+  return badCall("randn_like", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
+    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
+    { name: "memory_format", type: "torch.memory_format", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
+    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
+  ], false, SIGS_randn_like);
+}
+
+const SIGS_randint_like = ["(Tensor input, int high, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)","(Tensor input, int low, int high, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, torch.memory_format memory_format = None, bool requires_grad = False)"];
+
+/** `torch.randint_like`: `randint_like`, `randint_like.low_dtype`. */
+export function randint_like(input: Tensor, options: { high: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint_like(input: Tensor, high: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint_like(input: Tensor, options: { low: number; high: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint_like(input: Tensor, low: number, options: { high: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint_like(input: Tensor, low: number, high: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; memory_format?: MemoryFormat | null; memoryFormat?: MemoryFormat | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function randint_like(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("randint_like", a[--n] as Kw);
+  // randint_like
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","high"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isInt(p[1]) && (o === undefined || kwFits(o, ["input","high","dtype","layout","device","pin_memory","memory_format","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randint_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randint_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randint_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randint_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("randint_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randint_like", o, ["input","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","high"], n);
+      const r = aten().randint_like.call(v0, v1, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // randint_like.low_dtype
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","low","high"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isInt(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["input","low","high","dtype","layout","device","pin_memory","memory_format","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("randint_like", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("randint_like", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("randint_like", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("randint_like", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      let k4: number | null;
+      if (o !== undefined && o.memory_format !== undefined) {
+        kwArg("randint_like", 'memory_format', 'torch.memory_format', (o.memory_format === null || isInt(o.memory_format)), o.memory_format);
+        k4 = o.memory_format as number | null;
+      } else k4 = null;
+      if (o !== undefined) checkKw("randint_like", o, ["input","low","high","dtype","layout","device","pin_memory","memory_format","requires_grad"], ["input","low","high"], n);
+      const r = aten().randint_like_low_dtype.call(v0, v1, v2, k0, k1, k2, k3, k4);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("randint_like", a, SIGS_randint_like);
+}
+
+const SIGS_diff = ["(Tensor input, int n = 1, int dim = -1, Tensor prepend = None, Tensor append = None)"];
+
+/** `torch.diff`: `diff`. */
+export function diff(input: Tensor, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+export function diff(input: Tensor, n?: number, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+export function diff(input: Tensor, n?: number, dim?: number, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+export function diff(input: Tensor, n?: number, dim?: number, prepend?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+export function diff(input: Tensor, n?: number, dim?: number, prepend?: Tensor | null, append?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+export function diff(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diff", a[--n] as Kw);
+  // diff
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","n","dim","prepend","append"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 5 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isTensor(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("diff", 'n', 'int', isInt(o.n), o.n);
+        v1 = o.n as number;
+      } else v1 = 1;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("diff", 'dim', 'int', isInt(o.dim), o.dim);
+        v2 = o.dim as number;
+      } else v2 = -1;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.prepend !== undefined) {
+        kwArg("diff", 'prepend', 'Tensor', (o.prepend === null || isTensor(o.prepend)), o.prepend);
+        v3 = o.prepend as Tensor | null;
+      } else v3 = null;
+      let v4: Tensor | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as Tensor | null;
+      else if (o !== undefined && o.append !== undefined) {
+        kwArg("diff", 'append', 'Tensor', (o.append === null || isTensor(o.append)), o.append);
+        v4 = o.append as Tensor | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("diff", o, ["input","n","dim","prepend","append"], ["input","n","dim","prepend","append"], n);
+      return aten().diff.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_diff(a);
+}
+
+function bad_diff(a: readonly unknown[]): never {
+  return badCall("diff", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "n", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "prepend", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "append", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+  ], false, SIGS_diff);
+}
+
+const SIGS_bucketize = ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False)","(Number input, Tensor boundaries, *, bool out_int32 = False, bool right = False)"];
+
+/** `torch.bucketize`: `bucketize.Tensor`, `bucketize.Scalar`. */
+export function bucketize(input: Tensor, options: { boundaries: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
+export function bucketize(input: Tensor, boundaries: Tensor, options?: { out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
+export function bucketize(options: { input: number | boolean; boundaries: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
+export function bucketize(input: number | boolean, options: { boundaries: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
+export function bucketize(input: number | boolean, boundaries: Tensor, options?: { out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
+export function bucketize(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bucketize", a[--n] as Kw);
+  // bucketize.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","boundaries"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","boundaries","out_int32","right"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.out_int32 !== undefined) {
+        kwArg("bucketize", 'out_int32', 'bool', isBool(o.out_int32), o.out_int32);
+        k0 = o.out_int32 as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.right !== undefined) {
+        kwArg("bucketize", 'right', 'bool', isBool(o.right), o.right);
+        k1 = o.right as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
+      return aten().bucketize_Tensor.call(v0, v1, k0, k1);
+    }
+  }
+  // bucketize.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","boundaries"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isScalar(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","boundaries","out_int32","right"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.out_int32 !== undefined) {
+        kwArg("bucketize", 'out_int32', 'bool', isBool(o.out_int32), o.out_int32);
+        k0 = o.out_int32 as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.right !== undefined) {
+        kwArg("bucketize", 'right', 'bool', isBool(o.right), o.right);
+        k1 = o.right as boolean;
+      } else k1 = false;
+      if (o !== undefined) checkKw("bucketize", o, ["input","boundaries","out_int32","right"], ["input","boundaries"], n);
+      return aten().bucketize_Scalar.call(v0, v1, k0, k1);
+    }
+  }
+  return noMatch("bucketize", a, SIGS_bucketize);
+}
+
+const SIGS_searchsorted = ["(Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)","(Tensor sorted_sequence, Number input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)"];
+
+/** `torch.searchsorted`: `searchsorted.Tensor`, `searchsorted.Scalar`. */
+export function searchsorted(sortedSequence: Tensor, options: { input: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean; side?: string | null; sorter?: Tensor | null }): Tensor;
+export function searchsorted(sortedSequence: Tensor, input: Tensor, options?: { out_int32?: boolean; outInt32?: boolean; right?: boolean; side?: string | null; sorter?: Tensor | null }): Tensor;
+export function searchsorted(sortedSequence: Tensor, options: { input: number | boolean; out_int32?: boolean; outInt32?: boolean; right?: boolean; side?: string | null; sorter?: Tensor | null }): Tensor;
+export function searchsorted(sortedSequence: Tensor, input: number | boolean, options?: { out_int32?: boolean; outInt32?: boolean; right?: boolean; side?: string | null; sorter?: Tensor | null }): Tensor;
+export function searchsorted(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("searchsorted", a[--n] as Kw);
+  // searchsorted.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sorted_sequence","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      let k0: boolean;
+      if (o !== undefined && o.out_int32 !== undefined) {
+        kwArg("searchsorted", 'out_int32', 'bool', isBool(o.out_int32), o.out_int32);
+        k0 = o.out_int32 as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.right !== undefined) {
+        kwArg("searchsorted", 'right', 'bool', isBool(o.right), o.right);
+        k1 = o.right as boolean;
+      } else k1 = false;
+      let k2: string | null;
+      if (o !== undefined && o.side !== undefined) {
+        kwArg("searchsorted", 'side', 'str', (o.side === null || typeof o.side === 'string'), o.side);
+        k2 = o.side as string | null;
+      } else k2 = null;
+      let k3: Tensor | null;
+      if (o !== undefined && o.sorter !== undefined) {
+        kwArg("searchsorted", 'sorter', 'Tensor', (o.sorter === null || isTensor(o.sorter)), o.sorter);
+        k3 = o.sorter as Tensor | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
+      return aten().searchsorted_Tensor.call(v0, v1, k0, k1, k2, k3);
+    }
+  }
+  // searchsorted.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["sorted_sequence","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["sorted_sequence","input","out_int32","right","side","sorter"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      let k0: boolean;
+      if (o !== undefined && o.out_int32 !== undefined) {
+        kwArg("searchsorted", 'out_int32', 'bool', isBool(o.out_int32), o.out_int32);
+        k0 = o.out_int32 as boolean;
+      } else k0 = false;
+      let k1: boolean;
+      if (o !== undefined && o.right !== undefined) {
+        kwArg("searchsorted", 'right', 'bool', isBool(o.right), o.right);
+        k1 = o.right as boolean;
+      } else k1 = false;
+      let k2: string | null;
+      if (o !== undefined && o.side !== undefined) {
+        kwArg("searchsorted", 'side', 'str', (o.side === null || typeof o.side === 'string'), o.side);
+        k2 = o.side as string | null;
+      } else k2 = null;
+      let k3: Tensor | null;
+      if (o !== undefined && o.sorter !== undefined) {
+        kwArg("searchsorted", 'sorter', 'Tensor', (o.sorter === null || isTensor(o.sorter)), o.sorter);
+        k3 = o.sorter as Tensor | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("searchsorted", o, ["sorted_sequence","input","out_int32","right","side","sorter"], ["sorted_sequence","input"], n);
+      return aten().searchsorted_Scalar.call(v0, v1, k0, k1, k2, k3);
+    }
+  }
+  return noMatch("searchsorted", a, SIGS_searchsorted);
 }

@@ -638,7 +638,7 @@ export interface TensorMethods {
   gather(options: { dim: number; index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
   gather(dim: number, options: { index: Tensor; sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
   gather(dim: number, index: Tensor, options?: { sparse_grad?: boolean; sparseGrad?: boolean }): Tensor;
-  /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`; `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor` */
+  /** `scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`; `scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor`; `scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor`; `scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor` */
   scatter(options: { dim: number; index: Tensor; src: Tensor }): Tensor;
   scatter(dim: number, options: { index: Tensor; src: Tensor }): Tensor;
   scatter(dim: number, index: Tensor, options: { src: Tensor }): Tensor;
@@ -647,6 +647,14 @@ export interface TensorMethods {
   scatter(dim: number, options: { index: Tensor; value: number | boolean }): Tensor;
   scatter(dim: number, index: Tensor, options: { value: number | boolean }): Tensor;
   scatter(dim: number, index: Tensor, value: number | boolean): Tensor;
+  scatter(options: { dim: number; index: Tensor; src: Tensor; reduce: string }): Tensor;
+  scatter(dim: number, options: { index: Tensor; src: Tensor; reduce: string }): Tensor;
+  scatter(dim: number, index: Tensor, options: { src: Tensor; reduce: string }): Tensor;
+  scatter(dim: number, index: Tensor, src: Tensor, options: { reduce: string }): Tensor;
+  scatter(options: { dim: number; index: Tensor; value: number | boolean; reduce: string }): Tensor;
+  scatter(dim: number, options: { index: Tensor; value: number | boolean; reduce: string }): Tensor;
+  scatter(dim: number, index: Tensor, options: { value: number | boolean; reduce: string }): Tensor;
+  scatter(dim: number, index: Tensor, value: number | boolean, options: { reduce: string }): Tensor;
   /** `scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor` */
   scatter_add(options: { dim: number; index: Tensor; src: Tensor }): Tensor;
   scatter_add(dim: number, options: { index: Tensor; src: Tensor }): Tensor;
@@ -755,6 +763,21 @@ export interface TensorMethods {
   take_along_dim(options: { indices: Tensor; dim?: number | null }): Tensor;
   take_along_dim(indices: Tensor, options?: { dim?: number | null }): Tensor;
   take_along_dim(indices: Tensor, dim?: number | null, options?: { dim?: number | null }): Tensor;
+  /** `allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> bool` */
+  allclose(options: { other: Tensor; rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+  allclose(other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+  allclose(other: Tensor, rtol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+  allclose(other: Tensor, rtol?: number, atol?: number, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+  allclose(other: Tensor, rtol?: number, atol?: number, equalNan?: boolean, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): boolean;
+  /** `equal(Tensor self, Tensor other) -> bool` */
+  equal(options: { other: Tensor }): boolean;
+  equal(other: Tensor): boolean;
+  /** `diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor` */
+  diff(options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  diff(n?: number, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  diff(n?: number, dim?: number, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  diff(n?: number, dim?: number, prepend?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  diff(n?: number, dim?: number, prepend?: Tensor | null, append?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -6450,7 +6473,7 @@ function bad_gather(a: readonly unknown[]): never {
   ], false, SIGS_gather);
 }
 
-const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)"];
+const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)","(int dim, Tensor index, Tensor src, *, str reduce)","(int dim, Tensor index, Number value, *, str reduce)"];
 
 function method_scatter(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6480,6 +6503,40 @@ function method_scatter(this: Tensor, ...a: unknown[]): unknown {
       const v2: number | boolean = p[2] as number | boolean;
       if (o !== undefined) checkKw("scatter", o, ["dim","index","value"], ["dim","index","value"], n);
       return aten().scatter_value.call(this, v0, v1, v2);
+    }
+  }
+  // scatter.reduce
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","src"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (o === undefined || kwFits(o, ["dim","index","src","reduce"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let k0: string;
+      if (o !== undefined && o.reduce !== undefined) {
+        kwArg("scatter", 'reduce', 'str', typeof o.reduce === 'string', o.reduce);
+        k0 = o.reduce as string;
+      } else missingKw("scatter", 'reduce');
+      if (o !== undefined) checkKw("scatter", o, ["dim","index","src","reduce"], ["dim","index","src"], n);
+      return aten().scatter_reduce.call(this, v0, v1, v2, k0);
+    }
+  }
+  // scatter.value_reduce
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["dim","index","value"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isInt(p[0]) && isTensor(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["dim","index","value","reduce"]))) {
+      const v0: number = p[0] as number;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number | boolean = p[2] as number | boolean;
+      let k0: string;
+      if (o !== undefined && o.reduce !== undefined) {
+        kwArg("scatter", 'reduce', 'str', typeof o.reduce === 'string', o.reduce);
+        k0 = o.reduce as string;
+      } else missingKw("scatter", 'reduce');
+      if (o !== undefined) checkKw("scatter", o, ["dim","index","value","reduce"], ["dim","index","value"], n);
+      return aten().scatter_value_reduce.call(this, v0, v1, v2, k0);
     }
   }
   return noMatch("Tensor.scatter", a, SIGS_scatter);
@@ -7435,6 +7492,134 @@ function bad_take_along_dim(a: readonly unknown[]): never {
   ], false, SIGS_take_along_dim);
 }
 
+const SIGS_allclose = ["(Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
+
+function method_allclose(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("allclose", a[--n] as Kw);
+  // allclose
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["other","rtol","atol","equal_nan"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isFloat(p[1])) && (m <= 2 || p[2] === undefined || isFloat(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.rtol !== undefined) {
+        kwArg("allclose", 'rtol', 'float', isFloat(o.rtol), o.rtol);
+        v1 = o.rtol as number;
+      } else v1 = 0.00001;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.atol !== undefined) {
+        kwArg("allclose", 'atol', 'float', isFloat(o.atol), o.atol);
+        v2 = o.atol as number;
+      } else v2 = 1e-8;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.equal_nan !== undefined) {
+        kwArg("allclose", 'equal_nan', 'bool', isBool(o.equal_nan), o.equal_nan);
+        v3 = o.equal_nan as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("allclose", o, ["other","rtol","atol","equal_nan"], ["other","rtol","atol","equal_nan"], n);
+      return aten().allclose.call(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_allclose(a);
+}
+
+function bad_allclose(a: readonly unknown[]): never {
+  return badCall("allclose", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "rtol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "atol", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "equal_nan", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_allclose);
+}
+
+const SIGS_equal = ["(Tensor other)"];
+
+function method_equal(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("equal", a[--n] as Kw);
+  // equal
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("equal", o, ["other"], ["other"], n);
+      return aten().equal.call(this, v0);
+    }
+  }
+  return bad_equal(a);
+}
+
+function bad_equal(a: readonly unknown[]): never {
+  return badCall("equal", a, [
+    { name: "other", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_equal);
+}
+
+const SIGS_diff = ["(int n = 1, int dim = -1, Tensor prepend = None, Tensor append = None)"];
+
+function method_diff(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diff", a[--n] as Kw);
+  // diff
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["n","dim","prepend","append"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 4 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isTensor(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isTensor(p[3])))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.n !== undefined) {
+        kwArg("diff", 'n', 'int', isInt(o.n), o.n);
+        v0 = o.n as number;
+      } else v0 = 1;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("diff", 'dim', 'int', isInt(o.dim), o.dim);
+        v1 = o.dim as number;
+      } else v1 = -1;
+      let v2: Tensor | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as Tensor | null;
+      else if (o !== undefined && o.prepend !== undefined) {
+        kwArg("diff", 'prepend', 'Tensor', (o.prepend === null || isTensor(o.prepend)), o.prepend);
+        v2 = o.prepend as Tensor | null;
+      } else v2 = null;
+      let v3: Tensor | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as Tensor | null;
+      else if (o !== undefined && o.append !== undefined) {
+        kwArg("diff", 'append', 'Tensor', (o.append === null || isTensor(o.append)), o.append);
+        v3 = o.append as Tensor | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("diff", o, ["n","dim","prepend","append"], ["n","dim","prepend","append"], n);
+      return aten().diff.call(this, v0, v1, v2, v3);
+    }
+  }
+  return bad_diff(a);
+}
+
+function bad_diff(a: readonly unknown[]): never {
+  return badCall("diff", a, [
+    { name: "n", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "prepend", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+    { name: "append", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: false },
+  ], false, SIGS_diff);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -7647,5 +7832,8 @@ export function installTensorMethods(proto: object): void {
     clamp_max_: { value: method_clamp_max_, writable: true, configurable: true },
     isclose: { value: method_isclose, writable: true, configurable: true },
     take_along_dim: { value: method_take_along_dim, writable: true, configurable: true },
+    allclose: { value: method_allclose, writable: true, configurable: true },
+    equal: { value: method_equal, writable: true, configurable: true },
+    diff: { value: method_diff, writable: true, configurable: true },
   });
 }

@@ -376,7 +376,7 @@ function scalarLoop(iter: TensorIterator, scalarVec: ScalarVecOp): boolean {
   const t1 = tensors[1] as TensorImpl;
   const t2 = tensors[2] as TensorImpl;
   const dtype = t0.dtype;
-  if ((dtype !== ScalarType.Float && dtype !== ScalarType.Double) || t1.dtype !== dtype || t2.numel !== 1 || isComplex(t2.dtype))
+  if ((dtype !== ScalarType.Float && dtype !== ScalarType.Double) || t1.dtype !== dtype || t2.numel() !== 1 || isComplex(t2.dtype))
     return false;
   const ndim = iter.shape.length;
   const strides = iter.strides;

@@ -33,15 +33,15 @@ export function hasInternalOverlap(t: TensorImpl): MemOverlap {
 /** `get_overlap_status(a, b)`. */
 export function getOverlapStatus(a: TensorImpl, b: TensorImpl): MemOverlapStatus {
   if (a === b) return MemOverlapStatus.Full;
-  if (a.numel === 0 || b.numel === 0) return MemOverlapStatus.No;
+  if (a.numel() === 0 || b.numel() === 0) return MemOverlapStatus.No;
   if (!isNonOverlappingAndDense(a) || !isNonOverlappingAndDense(b)) return MemOverlapStatus.TooHard;
   if (a.storage === b.storage) {
     const ia = elementSize(a.dtype);
     const ib = elementSize(b.dtype);
     const aBegin = a.storageOffset * ia;
-    const aEnd = aBegin + a.numel * ia;
+    const aEnd = aBegin + a.numel() * ia;
     const bBegin = b.storageOffset * ib;
-    const bEnd = bBegin + b.numel * ib;
+    const bEnd = bBegin + b.numel() * ib;
     if (aBegin === bBegin && aEnd === bEnd) {
       return sameSizes(a.strides, b.strides) ? MemOverlapStatus.Full : MemOverlapStatus.Partial;
     }

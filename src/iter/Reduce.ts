@@ -72,7 +72,7 @@ function gatherBuffer(n: number): Float64Array {
 
 /** Stores a real value in a strided tensor's every element (the identity of an empty reduction). */
 function fillReal(t: TensorImpl, v: number): void {
-  const n = t.numel;
+  const n = t.numel();
   if (n === 0) return;
   const arr = t.storage.data(t.dtype);
   const sizes = t.sizes;

@@ -86,7 +86,7 @@ export function makeReduction(
     result = out;
   }
   let iter: TensorIterator;
-  if (options?.linear !== true && !self.isMeta() && self.numel > 0 && hasContiguousStrides(self) && hasContiguousStrides(result)) {
+  if (options?.linear !== true && !self.isMeta() && self.numel() > 0 && hasContiguousStrides(self) && hasContiguousStrides(result)) {
     iter = new TensorIterator();
     iter.contiguousReduction(result, self, mask, keepdim);
   } else {

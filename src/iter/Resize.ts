@@ -15,7 +15,7 @@ import { contiguousStrides, storageBytesNeeded, type TensorImpl } from '../tenso
  */
 export function resizeOutput(t: TensorImpl, sizes: readonly number[]): boolean {
   if (sameSizes(t.sizes, sizes)) return false;
-  if (t.numel !== 0) {
+  if (t.numel() !== 0) {
     warn(
       `An output with one or more elements was resized since it had shape ${formatSizes(t.sizes)}, which does not match ` +
         `the required output shape ${formatSizes(sizes)}. This behavior is deprecated, and in a future PyTorch release ` +

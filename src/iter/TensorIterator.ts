@@ -750,7 +750,7 @@ export class TensorIterator {
       }
     }
     // Committed: this is what the general build would produce. The iterator takes over the operand list.
-    const numel = first.numel;
+    const numel = first.numel();
     if (out === null) ts[0] = newStrided(sizes.slice(), contiguousStrides(sizes), outDtype, device);
     this.tensors = ts as TensorImpl[];
     this.numOutputs = 1;
@@ -807,7 +807,7 @@ export class TensorIterator {
       if (t.sizes.length === 0) {
         hasScalar = true;
       } else if (sizes === null) {
-        if (t.numel === 0 || !hasContiguousStrides(t)) return false;
+        if (t.numel() === 0 || !hasContiguousStrides(t)) return false;
         sizes = t.sizes;
       } else if (!sameSizes(t.sizes, sizes) || !hasContiguousStrides(t)) {
         return false;
@@ -859,7 +859,7 @@ export class TensorIterator {
     this.commonDtypeOrNull = common;
     this.commonDevice = device;
     this.fullShape = sizes;
-    this.shape = [(ts[0] as TensorImpl).numel];
+    this.shape = [(ts[0] as TensorImpl).numel()];
     this.strides = strides;
     this.hasCoalescedDimensions = sizes.length > 1;
     return true;

@@ -29,7 +29,7 @@ export function reluBackwardSimd(grad: Tensor, result: Tensor): Tensor | null {
     out.dispose();
     return null;
   }
-  const n = grad.numel;
+  const n = grad.numel();
   const g = addressOf(G, grad.storage.arrayOffset(f) + grad.storageOffset);
   const r = addressOf(R, result.storage.arrayOffset(f) + result.storageOffset);
   const y = addressOf(Y, out.storage.arrayOffset(f) + out.storageOffset);

@@ -22,7 +22,7 @@ export function planes(input: Tensor): [number, number, number] {
   const d = input.dim();
   const H = input.sizes[d - 2] as number;
   const W = input.sizes[d - 1] as number;
-  return [H * W === 0 ? 0 : input.numel / (H * W), H, W];
+  return [H * W === 0 ? 0 : input.numel() / (H * W), H, W];
 }
 
 /** `adaptive_avg_pool2d(self, output_size)`, CompositeImplicitAutograd: `mean(-1, -2, keepdim)` for 1x1 (MeanBackward1). */

@@ -116,11 +116,11 @@ function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean
   if (iter.isMeta || iter.numOutputs !== 1 || iter.tensors.length !== 3) return false;
   const [out, a, w] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
   const d = a.dtype;
-  if (out.dtype !== ScalarType.Bool || d !== iter.commonDtype || w.numel !== 1) return false;
+  if (out.dtype !== ScalarType.Bool || d !== iter.commonDtype || w.numel() !== 1) return false;
   // (a wrapped number is bool, int64 or double: its stored value is the value)
   if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d) || !w.isWrappedNumber) return false;
-  if (!a.isContiguous() || !out.isContiguous() || out.numel !== a.numel) return false;
-  const n = a.numel;
+  if (!a.isContiguous() || !out.isContiguous() || out.numel() !== a.numel()) return false;
+  const n = a.numel();
   const wv = castValue(w.storage.data(w.dtype)[elementBase(w)] as number, d);
   vec(out.storage.data(out.dtype), elementBase(out), a.storage.data(d), elementBase(a), new Float64Array(n).fill(wv), 0, n);
   return true;
@@ -622,7 +622,7 @@ function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   fastIns[1] = ib;
   fastOffs[0] = a.storage.byteOffset / size + a.storageOffset;
   fastOffs[1] = b.storage.byteOffset / size + b.storageOffset;
-  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel);
+  vec(o, out.storage.byteOffset / size, fastIns, fastOffs, a.numel());
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 import { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
@@ -11,6 +12,7 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { channelsLastStrides, isNonOverlappingAndDense, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -146,7 +148,7 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   const s = expanded.dataView();
   // Same dtype, both contiguous: a block copy.
   if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
-    d.data.set(s.data.subarray(s.base, s.base + self.numel * s.lanes), d.base);
+    d.data.set(s.data.subarray(s.base, s.base + self.numel() * s.lanes), d.base);
     return self;
   }
   // Same dtype over another storage: stored values move as they are (Note [Strided copy]).
@@ -183,7 +185,7 @@ export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean
     forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, data, base + i * lanes, v));
   } else {
     const stored = toStored(self.dtype, v);
-    if (self.isContiguous()) data.fill(stored, base, base + self.numel);
+    if (self.isContiguous()) data.fill(stored, base, base + self.numel());
     else forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = stored));
   }
   return self;
@@ -195,8 +197,19 @@ export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
 }
 
 /** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
-export function clone(_ks: DispatchKeySet, self: Tensor, _memoryFormat: number | null = null): Tensor {
-  const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), self.dtype, null, self.device, null);
+export function clone(_ks: DispatchKeySet, self: Tensor, memoryFormat: number | null = null): Tensor {
+  // PyTorch's clone: preserve_format (the default) keeps the strides of a non-overlapping and dense input
+  // (a transposed or permuted tensor), else the suggested format; contiguous / channels_last as asked.
+  const format = memoryFormat ?? MemoryFormat.Preserve;
+  let strides: number[];
+  if (format === MemoryFormat.Preserve) {
+    if (isNonOverlappingAndDense(self)) strides = [...self.strides];
+    else strides = self.dim() === 4 && isStridesLikeChannelsLast(self) ? channelsLastStrides(self.sizes) : contiguousStrides(self.sizes);
+  } else if (format === MemoryFormat.ChannelsLast) {
+    if (self.dim() !== 4) throw new Error('required rank 4 tensor to use channels_last format');
+    strides = channelsLastStrides(self.sizes);
+  } else strides = contiguousStrides(self.sizes);
+  const out = aten().empty_strided.call([...self.sizes], strides, self.dtype, null, self.device, null);
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 
@@ -217,8 +230,8 @@ export function toCopy(
 
 /** `_local_scalar_dense(self)`: the single value of a one-element tensor. */
 export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue {
-  if (self.numel !== 1) {
-    throw new Error(`a Tensor with ${self.numel} elements cannot be converted to Scalar`);
+  if (self.numel() !== 1) {
+    throw new Error(`a Tensor with ${self.numel()} elements cannot be converted to Scalar`);
   }
   if (self.isMeta()) throw new Error('Tensor.item() cannot be called on meta tensors');
   const { data, base } = self.dataView();

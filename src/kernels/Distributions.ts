@@ -25,9 +25,9 @@ function fillFloating(self: Tensor, op: string, fill: (out: FloatArray) => void)
   if (self.isMeta()) return self;
   const { data, base } = self.dataView();
   if ((self.dtype === ScalarType.Float || self.dtype === ScalarType.Double) && self.isContiguous()) {
-    fill(data.subarray(base, base + self.numel) as FloatArray);
+    fill(data.subarray(base, base + self.numel()) as FloatArray);
   } else {
-    const tmp = self.dtype === ScalarType.Double ? new Float64Array(self.numel) : new Float32Array(self.numel);
+    const tmp = self.dtype === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
     fill(tmp);
     let k = 0;
     forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, tmp[k++] as number)));
@@ -53,7 +53,7 @@ export function normal_(_ks: DispatchKeySet, self: Tensor, mean = 0, std = 1, ge
 export function bernoulliScalar_(_ks: DispatchKeySet, self: Tensor, p = 0.5, generator?: Gen): Tensor {
   if (!(p >= 0 && p <= 1)) throw new Error(`bernoulli_ expects p to be in [0, 1], but got p=${p}`);
   if (self.isMeta()) return self;
-  const draws = bernoulliFill(generator, new Float64Array(self.numel), p);
+  const draws = bernoulliFill(generator, new Float64Array(self.numel()), p);
   writeRowMajor(self, draws);
   return self;
 }
@@ -63,14 +63,14 @@ export function bernoulliTensor(_ks: DispatchKeySet, self: Tensor, generator?: G
   const out = aten().empty_like.call(self, null, null, null, null, null);
   if (self.isMeta()) return out;
   if (!isFloatingType(self.dtype)) throw notImplementedForDtype('bernoulli_tensor_cpu_self_', self.dtype);
-  const probs = self.dtype === ScalarType.Double ? new Float64Array(self.numel) : new Float32Array(self.numel);
+  const probs = self.dtype === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
   const { data, base, lanes } = self.dataView();
   let k = 0;
   forEachStorageIndex(self.sizes, self.strides, 0, (i) => (probs[k++] = readElement(self.dtype, data, base + i * lanes) as number));
   for (const p of probs) {
     if (!(p >= 0 && p <= 1)) throw new Error('Expected p_in >= 0 && p_in <= 1 to be true, but got false.');
   }
-  writeRowMajor(out, bernoulliFill(generator, new Float64Array(self.numel), probs));
+  writeRowMajor(out, bernoulliFill(generator, new Float64Array(self.numel()), probs));
   return out;
 }
 
@@ -128,7 +128,7 @@ export function randint(
     throw new Error(`random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
   }
   if (out.isMeta()) return out;
-  writeRowMajor(out, randintFill(generator, new Float64Array(out.numel), low, high));
+  writeRowMajor(out, randintFill(generator, new Float64Array(out.numel()), low, high));
   return out;
 }
 

@@ -14,7 +14,7 @@ import { emptyLike, storedElements } from './StorageAccess.js';
 export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: boolean, generator: Generator | null = null): Tensor {
   if (!(p >= 0 && p <= 1)) throw new Error(`dropout probability has to be between 0 and 1, but got ${p}`);
   if (!train || p === 0) return input;
-  const n = input.numel;
+  const n = input.numel();
   const noise = emptyLike(input, [...input.sizes]);
   if (!noise.isMeta()) {
     // The draws first (a JS array of the generator's), then the noise written in place in the input's dtype.

@@ -170,9 +170,9 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const bytes = data(out).BYTES_PER_ELEMENT;
   const room = (numel: number): number => Math.ceil((numel * bytes) / 64) * 64;
   const aAt = threads * GEMM_WORKSPACE_BYTES;
-  const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel));
-  const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel));
-  const wsBytes = cAt + (stageC ? room(out.numel) : 0);
+  const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel()));
+  const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel()));
+  const wsBytes = cAt + (stageC ? room(out.numel()) : 0);
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   const ws = newStrided([wsBytes / 4], [1], ScalarType.Float, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
@@ -183,7 +183,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
     const wOff = ws.storage.arrayOffset(dtype);
     const stage = (t: Tensor, at: number): number => {
       const from = t.storage.arrayOffset(dtype) + t.storageOffset;
-      WD.set(data(t).subarray(from, from + t.numel), wOff + at / bytes);
+      WD.set(data(t).subarray(from, from + t.numel()), wOff + at / bytes);
       return wOff + at / bytes;
     };
     let [aArr, aOff, rsa, csa] = [
@@ -211,7 +211,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
       if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
       else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], bytes));
     }
-    if (stageC) C.set(WD.subarray(cOff, cOff + out.numel), outOff);
+    if (stageC) C.set(WD.subarray(cOff, cOff + out.numel()), outOff);
   }
   ws.dispose();
   if (sa0 !== null && sa0 !== a) sa0.dispose();
@@ -317,10 +317,10 @@ export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   if (self.dim() !== 1 || other.dim() !== 1) {
     throw new Error(`1D tensors expected, but got ${self.dim()}D and ${other.dim()}D tensors`);
   }
-  if (self.numel !== other.numel) {
+  if (self.numel() !== other.numel()) {
     throw new Error(
-      `inconsistent tensor size, expected tensor [${self.numel}] and src [${other.numel}] to have the same number of ` +
-        `elements, but got ${self.numel} and ${other.numel} elements respectively`,
+      `inconsistent tensor size, expected tensor [${self.numel()}] and src [${other.numel()}] to have the same number of ` +
+        `elements, but got ${self.numel()} and ${other.numel()} elements respectively`,
     );
   }
   if (self.dtype !== other.dtype) {
@@ -348,9 +348,11 @@ export function mv(ks: DispatchKeySet, self: Tensor, vec: Tensor): Tensor {
 }
 
 /** `outer(self, vec2)`: [n] ⊗ [m] → [n, m]. */
-export function outer(ks: DispatchKeySet, self: Tensor, vec2: Tensor): Tensor {
-  if (self.dim() !== 1 || vec2.dim() !== 1) throw new Error(`outer: Expected 1-D argument self, but got ${self.dim()}-D`);
-  return mm(ks, self.reshape(-1, 1), vec2.reshape(1, -1));
+export function outer(_ks: DispatchKeySet, self: Tensor, vec2: Tensor): Tensor {
+  // CompositeImplicitAutograd as in PyTorch: self.reshape({n, 1}) * vec2 (MulBackward0; any dtype, bool too).
+  if (self.dim() !== 1) throw new Error(`outer: Expected 1-D argument self, but got ${self.dim()}-D`);
+  if (vec2.dim() !== 1) throw new Error(`outer: Expected 1-D argument vec2, but got ${vec2.dim()}-D`);
+  return aten().mul_Tensor.call(aten().reshape.call(self, [self.sizes[0] as number, 1]), vec2);
 }
 
 // Note [matmul and linear decompose]
@@ -381,7 +383,7 @@ function shouldFold(tensor1: Tensor, tensor2: Tensor): boolean {
   if (!(dimT1 >= 3 && dimT2 <= 2)) return false;
   if ((larger ? tensor2 : tensor1).requiresGrad) return true;
   if (tensor1.dim() === 2) return false;
-  if (big.numel === 0) return true;
+  if (big.numel() === 0) return true;
   const shape = big.sizes.slice();
   const strides = big.strides.slice();
   if (!larger) {

@@ -85,7 +85,11 @@ export function mseLoss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduc
 
 /** `l1_loss(self, target, reduction=Mean)`. */
 export function l1Loss(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean): Tensor {
-  return pointwiseLoss(self, target, reduction, (x, y) => Math.abs(x - y), 'l1_loss');
+  // CompositeImplicitAutograd as in PyTorch: (self - target).abs(), then apply_loss_reduction (MeanBackward0, ...).
+  const loss = aten().abs.call(aten().sub_Tensor.call(self, target, 1));
+  if (reduction === Reduction.Mean) return aten().mean.call(loss, null);
+  if (reduction === Reduction.Sum) return aten().sum.call(loss, null);
+  return loss;
 }
 
 /** `binary_cross_entropy(self, target, weight=None, reduction=Mean)`: log terms clamped at -100, as PyTorch. */
@@ -107,7 +111,7 @@ export function binaryCrossEntropy(
   if (!self.isMeta()) {
     const check = contiguousOf(self);
     const x = elementReader(check);
-    for (let e = 0; e < check.numel; e++) {
+    for (let e = 0; e < check.numel(); e++) {
       const v = x(e);
       if (!(v >= 0 && v <= 1)) throw new Error('all elements of input should be between 0 and 1');
     }

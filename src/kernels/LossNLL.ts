@@ -45,7 +45,7 @@ export function nllLoss(
         : `size mismatch (got input: [${self.sizes.join(', ')}] , target: [${target.sizes.join(', ')}]`,
     );
   }
-  if (weight !== null && weight.numel !== c) {
+  if (weight !== null && weight.numel() !== c) {
     throw new Error(
       `weight tensor should be defined either for all ${c} classes or no classes but got weight tensor of shape: [${weight.sizes.join(', ')}]`,
     );
@@ -136,8 +136,8 @@ export function crossEntropy(
     if (reduction === Reduction.None) return prod.sum(classDim).neg();
     const total = prod.sum().neg();
     if (reduction === Reduction.Sum) return total;
-    if (input.numel === 0) return total.fill_(NaN);
-    return total.div(input.numel / c);
+    if (input.numel() === 0) return total.fill_(NaN);
+    return total.div(input.numel() / c);
   }
   const input = ops.log_softmax_int.call(self, classDim, self.dtype);
   const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);

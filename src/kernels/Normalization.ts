@@ -47,19 +47,19 @@ export function batchNorm(
   _cudnnEnabled: boolean,
 ): Tensor {
   const C = input.sizes[maybeWrapDim(1, input.dim())] as number;
-  if (input.numel === 0) {
+  if (input.numel() === 0) {
     // "don't return view of input, don't return empty tensor because it will break gradient chain"
     let out = aten().clone.call(input, null);
     if (weight !== null) out = aten().mul_Tensor.call(out, aten().select_int.call(weight, 0, 0));
     if (bias !== null) out = aten().add_Tensor.call(out, aten().select_int.call(bias, 0, 0), 1);
     return out;
   }
-  if (runningMean !== null) checkFeatures('running_mean', C, runningMean.numel);
+  if (runningMean !== null) checkFeatures('running_mean', C, runningMean.numel());
   else if (!training) throw new Error('running_mean must be defined in evaluation mode');
-  if (runningVar !== null) checkFeatures('running_var', C, runningVar.numel);
+  if (runningVar !== null) checkFeatures('running_var', C, runningVar.numel());
   else if (!training) throw new Error('running_var must be defined in evaluation mode');
-  if (weight !== null) checkFeatures('weight', C, weight.numel);
-  if (bias !== null) checkFeatures('bias', C, bias.numel);
+  if (weight !== null) checkFeatures('weight', C, weight.numel());
+  if (bias !== null) checkFeatures('bias', C, bias.numel());
   return aten().native_batch_norm.call(input, weight, bias, runningMean, runningVar, training, momentum, eps)[0];
 }
 
@@ -67,7 +67,7 @@ export function batchNorm(
 function ncs(input: Tensor): [number, number, number] {
   const N = input.sizes[0] as number;
   const C = input.dim() > 1 ? (input.sizes[1] as number) : 1;
-  return [N, C, N * C === 0 ? 0 : input.numel / (N * C)];
+  return [N, C, N * C === 0 ? 0 : input.numel() / (N * C)];
 }
 
 /**

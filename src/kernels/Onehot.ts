@@ -14,7 +14,7 @@ export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tens
     return emptyLike(self, [...self.sizes, numClasses], ScalarType.Long);
   }
   const src = contiguousOf(self);
-  const count = src.numel;
+  const count = src.numel();
   // int64 is stored as doubles (Note [Typed storage of each dtype]): the class values read as they are.
   let x = storedElements(src);
   let max = -1;

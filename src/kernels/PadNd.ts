@@ -97,7 +97,7 @@ export function padBackward(gradOutput: Tensor, self: Tensor, pads: readonly num
   if (gradOutput.sizes.join(',') !== outSizes.join(',')) {
     throw new Error(`grad_output width unexpected. Expected: ${outSizes.at(-1)}, Got: ${gradOutput.sizes.at(-1)}`);
   }
-  const acc = new Float64Array(self.numel);
+  const acc = new Float64Array(self.numel());
   const g = reader(contiguousOf(gradOutput));
   for (let e = 0; e < map.length; e++) {
     const i = map[e] as number;

@@ -365,7 +365,7 @@ function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], 
     );
   }
   noComplex(self, op);
-  if (self.numel === 0) {
+  if (self.numel() === 0) {
     zeroNumelCheckDims(self, dim, `${op}()`);
     if (dim.length === 0) {
       throw new Error(
@@ -395,7 +395,7 @@ function argMeta(out: Tensor | null, self: Tensor, dim: Opt<number>, keepdim: bo
   if (dim != null) {
     const d = maybeWrapDim(dim, self.dim());
     zeroNumelCheckDims(self, [d], `${op}()`);
-  } else if (self.numel === 0) {
+  } else if (self.numel() === 0) {
     throw new RangeError(`${op}(): Expected reduction dim to be specified for input.numel() == 0.`);
   }
   // dim=None: the index into the flattened input, so the iterator walks it in row-major order.
@@ -434,7 +434,7 @@ function allAnyMeta(out: Tensor | null, self: Tensor, dim: number[] | null, keep
   const outDtype = out !== null ? out.dtype : self.dtype === ScalarType.Byte ? ScalarType.Byte : ScalarType.Bool;
   return makeReduction(out, self, dim, keepdim, outDtype, {
     allowEmptyDims: true,
-    inDtype: self.numel === 1 ? ScalarType.Bool : outDtype,
+    inDtype: self.numel() === 1 ? ScalarType.Bool : outDtype,
   });
 }
 
@@ -759,7 +759,7 @@ function cumMeta(
 function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cumprod'): void {
   const outDtype = result.dtype;
   if (outDtype === ScalarType.Bool) throw notImplementedForDtype(`${op}_out_cpu`, ScalarType.Bool);
-  if (self.isMeta() || self.numel === 0) return;
+  if (self.isMeta() || self.numel() === 0) return;
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const contiguous = result.isContiguous();
   const out = contiguous ? result : newStrided([...result.sizes], contiguousStrides(result.sizes), outDtype, result.device);
@@ -767,7 +767,7 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
   const size = sizes[d] as number;
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
-  const outer = self.numel / (size * inner);
+  const outer = self.numel() / (size * inner);
   const src = self.contiguous();
   const convert = src.dtype !== outDtype;
   const { data: sd, base: sb } = src.dataView();
@@ -815,7 +815,7 @@ export function cumprod(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: S
 // ---- Overloads a PyTorch user types (issue 15) -------------------------------------------------------------
 
 function reductionOverAll(name: string, self: Tensor): void {
-  if (self.numel === 0) {
+  if (self.numel() === 0) {
     throw new Error(
       `${name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.`,
     );

@@ -82,11 +82,11 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   // See Note [softmax over storage].
   const sizes = [...self.sizes];
   const out = newStrided(sizes, contiguousStrides(sizes), outDtype, self.device);
-  if (out.isMeta() || out.numel === 0) return out;
+  if (out.isMeta() || out.numel() === 0) return out;
   const size = self.dim() === 0 ? 1 : (sizes[d] as number);
   let inner = 1;
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
-  const outer = out.numel / (size * inner);
+  const outer = out.numel() / (size * inner);
   const src = self.contiguous();
   const x = src.dataView();
   const y = out.dataView();

@@ -39,14 +39,14 @@ function checkIndexDtype(index: Tensor, op: string): void {
 function forEachIndex(index: Tensor, fn: (value: number, i: number) => void): void {
   const offsets = viewOffsets(index.sizes, index.strides);
   const { data, base } = index.dataView();
-  const n = index.numel;
+  const n = index.numel();
   for (let i = 0; i < n; i++) fn(data[base + (offsets === null ? i : (offsets[i] as number))] as number, i);
 }
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */
 function contiguousCopy(t: Tensor): Tensor {
   const out = emptyLike(t, [...t.sizes]);
-  if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), viewOffsets(t.sizes, t.strides), t.numel);
+  if (!out.isMeta()) gatherElements(out.dataView(), t.dataView(), viewOffsets(t.sizes, t.strides), t.numel());
   return out;
 }
 
@@ -54,7 +54,7 @@ function contiguousCopy(t: Tensor): Tensor {
 export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor): Tensor {
   const d = maybeWrapDim(dim, self.dim());
   if (index.dim() > 1) throw new Error('index_select(): Index is supposed to be a vector');
-  const numel = index.numel;
+  const numel = index.numel();
   if (self.dim() === 0 && numel !== 1) throw new Error(`index_select(): Index to scalar can have only 1 value, got ${numel} value(s)`);
   checkIndexDtype(index, 'index_select');
   const sizes = [...self.sizes];
@@ -62,9 +62,9 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
   if (self.isMeta() || index.isMeta()) return emptyLike(self, sizes);
   const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
   if (self.dim() > 1 && numel === 0) return emptyLike(self, sizes);
-  if (self.dim() > 1 && self.numel === 0 && size <= 0) throw new Error('index_select(): self indexing axis dim should be positive');
+  if (self.dim() > 1 && self.numel() === 0 && size <= 0) throw new Error('index_select(): self indexing axis dim should be positive');
   // The empty-self check and the dim-1 fast path (check_indexarray_range) report differently from the others.
-  const arrayRange = self.dim() > 1 && (self.numel === 0 || d === 1);
+  const arrayRange = self.dim() > 1 && (self.numel() === 0 || d === 1);
   const stride = self.dim() === 0 ? 0 : (self.strides[d] as number);
   const table = new Float64Array(numel);
   forEachIndex(index, (v, i) => {
@@ -103,7 +103,7 @@ function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Floa
  */
 export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor): Tensor {
   const d = maybeWrapDim(dim, self.dim());
-  if (index.numel === 0) return emptyLike(self, [...index.sizes]);
+  if (index.numel() === 0) return emptyLike(self, [...index.sizes]);
   checkIndexDtype(index, 'gather');
   const dims = Math.max(self.dim(), 1);
   if (Math.max(index.dim(), 1) !== dims) throw new Error('Index tensor must have the same number of dimensions as input tensor');
@@ -129,7 +129,7 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
   const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
-  if (index.numel > 0) {
+  if (index.numel() > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
       throw new Error('Index tensor must have the same number of dimensions as self tensor');
     let wrong = false;
@@ -165,6 +165,40 @@ export function scatterAdd(_ks: DispatchKeySet, self: Tensor, dim: number, index
   return scatterImpl(self, dim, index, src, true);
 }
 
+/**
+ * `scatter.reduce(self, dim, index, src, *, reduce)` and `scatter.value_reduce` (src a number): reduce is
+ * 'add' or 'multiply' (get_operator_enum), combining into a copy of self in index order.
+ */
+export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number, reduce: string): Tensor {
+  if (reduce !== 'add' && reduce !== 'multiply') throw new Error('reduce argument must be either add or multiply.');
+  if (reduce === 'add' && typeof src !== 'number') return scatterImpl(self, dim, index, src, true);
+  // Shape, dtype and bounds checks of scatter, then combine at the written offsets.
+  const written = scatterImpl(self, dim, index, src, false);
+  if (written.isMeta()) return written;
+  const out = contiguousCopy(self);
+  const d = maybeWrapDim(dim, self.dim());
+  const at = indexedOffsets(out, d, index, self.dim() === 0 ? 1 : (self.sizes[d] as number));
+  const y = out.dataView();
+  const lanes = y.lanes;
+  let read: (i: number) => number;
+  if (typeof src === 'number') read = () => src;
+  else {
+    const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
+    const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
+    const x = src.dataView();
+    read = (i) => x.data[x.base + (from[i] as number) * x.lanes] as number;
+  }
+  const isBool = self.dtype === ScalarType.Bool;
+  for (let i = 0; i < at.length; i++) {
+    const p = y.base + (at[i] as number) * lanes;
+    const a = y.data[p] as number;
+    const b = read(i);
+    const r = reduce === 'add' ? a + b : a * b;
+    y.data[p] = isBool ? (r !== 0 ? 1 : 0) : r;
+  }
+  return out;
+}
+
 function checkMaskDtype(mask: Tensor): void {
   if (mask.dtype !== ScalarType.Bool) {
     throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
@@ -180,8 +214,8 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   const from = viewOffsets(shape, expandedStrides(self, shape));
   const maskAt = viewOffsets(shape, expandedStrides(mask, shape));
   const out = emptyLike(self, shape);
-  gatherElements(out.dataView(), self.dataView(), from, out.numel);
-  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel), storedScalar(self.dtype, value));
+  gatherElements(out.dataView(), self.dataView(), from, out.numel());
+  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel()), storedScalar(self.dtype, value));
   return out;
 }
 
@@ -195,7 +229,7 @@ export function maskedFill_(_ks: DispatchKeySet, self: Tensor, mask: Tensor, val
   if (self.isMeta() || mask.isMeta()) return self;
   // Writing self must not change the mask as it is read (b.masked_fill_(b, ...)): an aliasing mask is copied.
   const m = mask.sharesStorageWith(self) ? contiguousCopy(mask) : mask;
-  const at = selectWhere(m, viewOffsets(shape, expandedStrides(m, shape)), viewOffsets(self.sizes, self.strides), self.numel);
+  const at = selectWhere(m, viewOffsets(shape, expandedStrides(m, shape)), viewOffsets(self.sizes, self.strides), self.numel());
   // Written in place: the operator's ADInplaceOrView kernel bumps self's version once.
   fillElementsAt(self.dataView(), at, storedScalar(self.dtype, value));
   return self;
@@ -245,7 +279,7 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
 function nonzeroOf(self: Tensor): Tensor {
   const nd = self.dim();
   if (self.isMeta()) return emptyLike(self, [0, nd], ScalarType.Long);
-  const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel);
+  const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel());
   const n = positions.length;
   const out = emptyLike(self, [n, nd], ScalarType.Long);
   // int64 is stored as doubles (Note [Typed storage of each dtype]): coordinates are written as they are.
@@ -429,7 +463,7 @@ function putInto(self: Tensor, indices: (Tensor | null)[], values: Tensor, accum
   const plan = planIndex(self, indices);
   const off = plan.sizes.length - values.dim();
   const expandable = off >= 0 && values.sizes.every((s, k) => s === 1 || s === plan.sizes[k + off]);
-  const maskedFill = plan.singleMask && !accumulate && values.numel === 1;
+  const maskedFill = plan.singleMask && !accumulate && values.numel() === 1;
   if (!maskedFill && !expandable) {
     throw new Error(
       `shape mismatch: value tensor of shape ${formatSizes(values.sizes)} cannot be broadcast to indexing result of shape ${formatSizes(plan.sizes)}`,

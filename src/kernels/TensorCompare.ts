@@ -20,6 +20,7 @@ import {
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { aten } from '../generated/Operators.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
 import { argmaxRun, argminRun, functionalOutputs, maxRunVec, minRunVec, zeroNumelCheckDims } from './ReduceOps.js';
@@ -384,7 +385,7 @@ type MinMaxDimArgs = [self: Tensor, dim: number, keepdim: boolean];
 function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): StructuredMeta<{ dim: number }> {
   const n = self.dim();
   const d = maybeWrapDim(dim, n);
-  if (self.numel === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
+  if (self.numel() === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
   if (isComplexType(self.dtype)) throw new Error(`${op}(): does not support complex input`);
   // resize_reduction_with_indices' shape: dim d dropped, or kept as 1 (a 0-dim input stays 0-dim)
   const shape: number[] = [];
@@ -404,7 +405,7 @@ function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 
 function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepdim: boolean, op: 'max' | 'min'): void {
   const values = outs[0] as Tensor;
   const indices = outs[1] as Tensor;
-  if (self.numel === 0) return;
+  if (self.numel() === 0) return;
   const v = makeReduction(values, self, [dim], keepdim, self.dtype);
   reduceKernel(v, op === 'max' ? maxRunVec : minRunVec);
   const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
@@ -432,4 +433,22 @@ export function maxDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim =
 export function minDim(_ks: DispatchKeySet, self: Tensor, dim: number, keepdim = false): [Tensor, Tensor] {
   const [v, i] = functionalOutputs(minDimStructured, (m) => [self, m.precomputed.dim, keepdim], self, dim, keepdim);
   return [v as Tensor, i as Tensor];
+}
+
+/** `allclose(self, other, rtol, atol, equal_nan)`: `isclose(...).all().item()`, as PyTorch. */
+export function allclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol = 1e-5, atol = 1e-8, equalNan = false): boolean {
+  return (
+    aten()
+      .all.call(aten().isclose.call(self, other, rtol, atol, equalNan))
+      .item() === true
+  );
+}
+
+/**
+ * `equal(self, other)` (cpu_equal): different sizes are not equal; otherwise every element `==` after type
+ * promotion (PyTorch 2.13 compares a float32 and a float64 tensor by value), NaN never equal.
+ */
+export function equal(_ks: DispatchKeySet, self: Tensor, other: Tensor): boolean {
+  if (self.sizes.length !== other.sizes.length || self.sizes.some((s, i) => s !== other.sizes[i])) return false;
+  return aten().all.call(aten().eq_Tensor.call(self, other)).item() === true;
 }

@@ -256,3 +256,63 @@ export function onesLike(
 ): Tensor {
   return fullLike(ks, self, 1, dtype, layout, device);
 }
+
+// ---- random *_like factories (TensorFactories.cpp: empty_like(self, options), then the in-place sampler) ----
+
+/** `rand_like(self, *, dtype, layout, device, pin_memory, memory_format)`: `empty_like(...).uniform_(0, 1)`. */
+export function randLike(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+  memoryFormat?: number | null,
+): Tensor {
+  return aten().uniform_.call(aten().empty_like.call(self, dtype, layout, device, pinMemory, memoryFormat), 0, 1, null);
+}
+
+/** `randn_like(self, ...)`: `empty_like(...).normal_(0, 1)`. */
+export function randnLike(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+  memoryFormat?: number | null,
+): Tensor {
+  return aten().normal_.call(aten().empty_like.call(self, dtype, layout, device, pinMemory, memoryFormat), 0, 1, null);
+}
+
+/** `randint_like(self, high, ...)`: `randint_like(self, 0, high, ...)`. */
+export function randintLike(
+  ks: DispatchKeySet,
+  self: Tensor,
+  high: number,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  pinMemory?: boolean | null,
+  memoryFormat?: number | null,
+): Tensor {
+  return randintLikeLow(ks, self, 0, high, dtype, layout, device, pinMemory, memoryFormat);
+}
+
+/**
+ * `randint_like(self, low, high, ...)`: `empty_like(...).random_(low, high)`; aten-ts's `randint` draws the
+ * same stream (random_ over a fresh tensor), so it fills a tensor of self's sizes and dtype.
+ */
+export function randintLikeLow(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  low: number,
+  high: number,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+  _pinMemory?: boolean | null,
+  _memoryFormat?: number | null,
+): Tensor {
+  return aten().randint_low_generator.call(low, high, [...self.sizes], null, dtype ?? self.dtype, layout, device ?? self.device, null);
+}

@@ -6,6 +6,6 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 
 /** `contiguous`: self if already contiguous, else a contiguous copy. */
-export function contiguous(_ks: DispatchKeySet, self: Tensor, _memoryFormat = 0): Tensor {
-  return self.isContiguous() ? self : aten().clone.call(self, null);
+export function contiguous(_ks: DispatchKeySet, self: Tensor, memoryFormat = 0): Tensor {
+  return self.isContiguous() ? self : aten().clone.call(self, memoryFormat);
 }

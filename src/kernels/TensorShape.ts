@@ -16,9 +16,9 @@ import { ravel, unravel } from './TensorTransformations.js';
 
 /** `reshape`: a view when the strides allow one (computeStride), else a contiguous copy viewed. */
 export function reshape(_ks: DispatchKeySet, self: Tensor, shape: number[]): Tensor {
-  const sizes = inferSizeDv(shape, self.numel);
+  const sizes = inferSizeDv(shape, self.numel());
   if (computeStride(self.sizes, self.strides, sizes) !== null) return aten().view.call(self, sizes);
-  return aten().view.call(aten().clone.call(self, null), sizes);
+  return aten().view.call(aten().clone.call(self, 0), sizes);
 }
 
 /** `flatten.using_ints`: dims start..end merged into one. */
@@ -61,7 +61,7 @@ export function around(sizes: readonly number[], dim: number): [number, number, 
 /** `cat(tensors, dim)`: promotes dtypes; 1-D empty tensors are skipped, as PyTorch's legacy rule. */
 export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   if (tensors.length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
-  const used = tensors.filter((t) => !(t.dim() === 1 && t.numel === 0));
+  const used = tensors.filter((t) => !(t.dim() === 1 && t.numel() === 0));
   const ref = used[0] ?? (tensors[0] as Tensor);
   if (ref.dim() === 0) throw new Error('zero-dimensional tensor (at position 0) cannot be concatenated');
   const d = maybeWrapDim(dim, ref.dim());
@@ -154,15 +154,18 @@ export function splitWithSizes(_ks: DispatchKeySet, self: Tensor, splitSizes: nu
   });
 }
 
-/** `chunk(self, chunks, dim)`: ceil(size / chunks)-sized views. */
-export function chunk(ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0): Tensor[] {
+/**
+ * `chunk(self, chunks, dim)`, CompositeImplicitAutograd as in PyTorch: `split` by ceil(size / chunks)
+ * (split_with_sizes for an empty dim), so autograd records SplitBackward0.
+ */
+export function chunk(_ks: DispatchKeySet, self: Tensor, chunks: number, dim = 0): Tensor[] {
   if (self.dim() === 0) throw new Error('chunk expects at least a 1-dimensional tensor');
   if (chunks <= 0) throw new Error(`chunk expects \`chunks\` to be greater than 0, got: ${chunks}`);
   const d = maybeWrapDim(dim, self.dim());
   const size = self.sizes[d] as number;
   const splitSize = Math.ceil(size / chunks);
-  if (splitSize === 0 && size === 0) return Array.from({ length: chunks }, () => self.narrow(d, 0, 0));
-  return split(ks, self, splitSize, d);
+  if (splitSize === 0 && size === 0) return aten().split_with_sizes.call(self, new Array<number>(chunks).fill(0), d);
+  return aten().split_Tensor.call(self, splitSize, d);
 }
 
 /** `unbind(self, dim)`: the selects along dim. */
@@ -186,7 +189,7 @@ export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Te
   if (out.isMeta()) return out;
   const source = contiguousOf(self);
   const [x, y] = [storedElements(source), storedElements(out)];
-  for (let i = 0; i < out.numel; i++)
+  for (let i = 0; i < out.numel(); i++)
     moveElement(
       y,
       i,
@@ -200,9 +203,10 @@ export function repeat(_ks: DispatchKeySet, self: Tensor, repeats: number[]): Te
 }
 
 /** `tile(self, dims)`: repeat with the shorter list padded with ones on the left. */
-export function tile(ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
+export function tile(_ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor {
+  // CompositeImplicitAutograd as in PyTorch (RepeatBackward0).
   const pad = Math.max(self.dim() - dims.length, 0);
-  return repeat(ks, self, [...new Array<number>(pad).fill(1), ...dims]);
+  return aten().repeat.call(self, [...new Array<number>(pad).fill(1), ...dims]);
 }
 
 /** A view of `self` with new geometry, sharing storage and version counter. */
@@ -211,7 +215,7 @@ export function makeView(self: Tensor, sizes: number[], strides: number[], stora
 }
 
 export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
-  const shape = inferSizeDv(size, self.numel);
+  const shape = inferSizeDv(size, self.numel());
   const strides = computeStride(self.sizes, self.strides, shape);
   if (strides === null) {
     throw new Error(

@@ -11,7 +11,7 @@ function gatherElements(self: Tensor, sizes: number[], from: (i: number) => numb
   if (out.isMeta()) return out;
   const src = contiguousOf(self);
   const [x, y] = [storedElements(src), storedElements(out)];
-  for (let i = 0; i < out.numel; i++) moveElement(y, i, x, from(i));
+  for (let i = 0; i < out.numel(); i++) moveElement(y, i, x, from(i));
   return out;
 }
 
@@ -52,7 +52,7 @@ export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: 
   if (shifts.length === 0) throw new Error('`shifts` required');
   if (dims.length === 0) {
     if (shifts.length !== 1) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:0`);
-    const n = self.numel;
+    const n = self.numel();
     const s = n === 0 ? 0 : (((shifts[0] as number) % n) + n) % n;
     return gatherElements(self, [...self.sizes], (i) => (i - s + n) % n);
   }

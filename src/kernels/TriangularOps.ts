@@ -11,7 +11,7 @@ function triangle(self: Tensor, diagonal: number, lower: boolean): Tensor {
   if (out.isMeta()) return out;
   const src = contiguousOf(self);
   const [x, y] = [storedElements(src), storedElements(out)];
-  for (let i = 0; i < out.numel; i++) {
+  for (let i = 0; i < out.numel(); i++) {
     const c = i % cols;
     const r = Math.floor(i / cols) % rows;
     if (lower ? c - r <= diagonal : c - r >= diagonal) moveElement(y, i, x, i);

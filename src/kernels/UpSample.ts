@@ -25,7 +25,7 @@ function commonCheck(inputSize: readonly number[], outputSize: readonly number[]
 }
 
 function checkInput(input: Tensor): void {
-  if (input.numel === 0 && input.sizes.slice(1).reduce((a, b) => a * b, 1) === 0) {
+  if (input.numel() === 0 && input.sizes.slice(1).reduce((a, b) => a * b, 1) === 0) {
     throw new Error(`Non-empty 4D data tensor expected but got a tensor with sizes [${input.sizes.join(', ')}]`);
   }
 }

@@ -33,12 +33,12 @@ export function groupNorm(
       `Expected number of channels in input to be divisible by num_groups, but got input of shape ${shape(input)} and num_groups=${numGroups}`,
     );
   }
-  if (weight !== null && !(weight.dim() === 1 && weight.numel === C)) {
+  if (weight !== null && !(weight.dim() === 1 && weight.numel() === C)) {
     throw new Error(
       `Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape ${shape(weight)} and input of shape ${shape(input)}`,
     );
   }
-  if (bias !== null && !(bias.dim() === 1 && bias.numel === C)) {
+  if (bias !== null && !(bias.dim() === 1 && bias.numel() === C)) {
     // PyTorch's message prints the weight's shape here ([0] without a weight): kept, it is what users search for.
     throw new Error(
       `Expected bias to be a vector of size equal to the number of channels in input, but got bias of shape ${weight === null ? '[0]' : shape(weight)} and input of shape ${shape(input)}`,
@@ -51,7 +51,7 @@ export function groupNorm(
 }
 
 function checkNumel(input: Tensor, N: number, C: number, HxW: number): void {
-  if (input.numel !== N * C * HxW) {
+  if (input.numel() !== N * C * HxW) {
     throw new Error(
       'Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)',
     );
@@ -137,7 +137,7 @@ export function nativeGroupNormBackward(
 ): [Tensor, Tensor, Tensor] {
   const mixed = mixedType(input, weight, mean, rstd);
   checkNumel(input, N, C, HxW);
-  if (gradOut.numel !== N * C * HxW) {
+  if (gradOut.numel() !== N * C * HxW) {
     throw new Error(
       'Expected dY.numel() == N * C * HxW to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)',
     );

@@ -18,7 +18,7 @@ import { newStrided } from './TensorFactories.js';
 function floatElements(c: Tensor): Float32Array | Float64Array | null {
   if (c.isMeta() || (c.dtype !== ScalarType.Float && c.dtype !== ScalarType.Double)) return null;
   const { data, base } = c.dataView();
-  return (data as Float32Array | Float64Array).subarray(base, base + c.numel);
+  return (data as Float32Array | Float64Array).subarray(base, base + c.numel());
 }
 
 /**

@@ -198,7 +198,7 @@ function compareFakeReal(real: Tensor, fake: Tensor): void {
   if (real.dtype !== fake.dtype) {
     throw new MetadataMismatchError(`Dtypes torch.${dtypeName(real.dtype)} and torch.${dtypeName(fake.dtype)} are not equal!`);
   }
-  if (real.numel > 0) {
+  if (real.numel() > 0) {
     for (let d = 0; d < real.sizes.length; d++) {
       if ((real.sizes[d] as number) > 1 && real.strides[d] !== fake.strides[d]) {
         throw new MetadataMismatchError(

@@ -275,9 +275,9 @@ function householderQR(a: Float64Array, rows: number, cols: number): [Float64Arr
 export function orthogonal_(tensor: Tensor, gain = 1, options: GenOpt = {}): Tensor {
   checkKeys('orthogonal_', options, ['generator']);
   if (tensor.dim() < 2) throw new Error('Only tensors with 2 or more dimensions are supported');
-  if (tensor.numel === 0) return tensor;
+  if (tensor.numel() === 0) return tensor;
   const rows = tensor.sizes[0] as number;
-  const cols = tensor.numel / rows;
+  const cols = tensor.numel() / rows;
   return noGrad(() => {
     let flat = torch.empty([rows, cols], { dtype: tensor.dtype }).normal_(0, 1, { generator: options.generator ?? null });
     if (rows < cols) flat = flat.t();

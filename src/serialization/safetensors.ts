@@ -40,7 +40,7 @@ interface TensorInfo {
 /** The contiguous little-endian bytes of `t`'s elements. */
 function contiguousBytes(t: Tensor): Uint8Array {
   const c = t.isContiguous() ? t : t.contiguous();
-  return storageBytes(c.storage, c.dtype, c.storageOffset, c.numel);
+  return storageBytes(c.storage, c.dtype, c.storageOffset, c.numel());
 }
 
 /**

@@ -180,6 +180,41 @@ export class Tensor extends TensorImpl {
     variableHooks().backward(this, gradient, options);
   }
 
+  // PyTorch's spellings of the members above (Note [PyTorch's names for Tensor members]).
+  get grad_fn(): Node | null {
+    return this.gradFn;
+  }
+  get is_leaf(): boolean {
+    return this.isLeaf;
+  }
+  get requires_grad(): boolean {
+    return this.requiresGrad;
+  }
+  set requires_grad(flag: boolean) {
+    this.requiresGrad = flag;
+  }
+  get retains_grad(): boolean {
+    return this.retainsGrad;
+  }
+  get output_nr(): number {
+    return this.outputNr;
+  }
+  requires_grad_(flag = true): this {
+    return this.requiresGrad_(flag);
+  }
+  retain_grad(): void {
+    this.retainGrad();
+  }
+  register_hook(fn: (grad: Tensor) => Tensor | undefined | void): { remove(): void } {
+    return this.registerHook(fn);
+  }
+
+  // Note [PyTorch's names for Tensor members]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // One naming rule (README "Naming"): what a PyTorch user types works. Tensor members keep their camelCase
+  // names (what the code base and JavaScript users read) and answer to PyTorch's snake_case too:
+  // `x.grad_fn`, `x.requires_grad`, `x.requires_grad_()`, `x.is_leaf`, `x.retain_grad()`, `x.register_hook`.
+
   /**
    * Frees this tensor's memory now, for every view of it: an optimisation, never needed (Note [Storage
    * lifetime]). Reading the tensor or a view afterwards throws. Also `using t = ...` (Symbol.dispose).
@@ -230,12 +265,9 @@ export class Tensor extends TensorImpl {
     return this.dim();
   }
 
-  /**
-   * `nelement()`: the number of elements. PyTorch's `numel()` is the property `numel` here (a number, read by
-   * every kernel), so `nelement()`, PyTorch's other name for it, is the method form.
-   */
+  /** `nelement()`: the number of elements, PyTorch's other name for `numel()`. */
   nelement(): number {
-    return this.numel;
+    return this.numel();
   }
 
   /** `T`: the dimensions reversed (a permute; PyTorch's deprecation warnings for other than 2 dimensions). */
@@ -378,7 +410,7 @@ export class Tensor extends TensorImpl {
       );
     }
     const { data, base } = this.dataView();
-    return (data as Float32Array).subarray(base, base + this.numel) as Float32Array;
+    return (data as Float32Array).subarray(base, base + this.numel()) as Float32Array;
   }
 
   /** `tolist()`: nested arrays of the values (a scalar for a 0-dim tensor). */

@@ -64,8 +64,8 @@ export class TensorImpl {
   readonly dtype: ScalarType;
   readonly device: Device;
   keySet: DispatchKeySet;
-  /** Number of elements (product of sizes), kept in step with `sizes`. */
-  numel: number;
+  /** Number of elements (product of sizes), kept in step with `sizes`; read through `numel()`. */
+  private _numel: number;
   /**
    * Autograd's state of this tensor (`autograd_meta_`): null until the tensor requires grad, has a grad_fn,
    * a grad, hooks or a view base. See Note [Autograd metadata] in src/autograd/variable.ts.
@@ -84,7 +84,7 @@ export class TensorImpl {
     this.sizes = sizes;
     this.strides = strides;
     this.storageOffset = storageOffset;
-    this.numel = numelOf(sizes);
+    this._numel = numelOf(sizes);
     // Note [Inference tensors]
     // ~~~~~~~~~~~~~~~~~~~~~~~~
     // A tensor created in inference mode lacks the autograd and ADInplaceOrView keys (TensorImpl's
@@ -97,6 +97,11 @@ export class TensorImpl {
         : autogradState.inferenceMode
           ? keySetForDevice(this.device).minus(autogradDispatchKeysetWithADInplaceOrView)
           : keySetForDevice(this.device);
+  }
+
+  /** `numel()`: the number of elements (product of sizes). */
+  numel(): number {
+    return this._numel;
   }
 
   /** `requires_grad`: a leaf that was asked to, or the output of a recorded operation (has a grad_fn). */
@@ -150,7 +155,7 @@ export class TensorImpl {
 
   /** `is_contiguous()`: strides are row-major (dimensions of size 1 may have any stride). */
   isContiguous(): boolean {
-    if (this.numel === 0) return true;
+    if (this.numel() === 0) return true;
     let expected = 1;
     for (let i = this.sizes.length - 1; i >= 0; i--) {
       const size = this.sizes[i] as number;
@@ -178,7 +183,7 @@ export class TensorImpl {
     this.sizes = sizes;
     this.strides = strides;
     this.storageOffset = storageOffset;
-    this.numel = numelOf(sizes);
+    this._numel = numelOf(sizes);
   }
 }
 

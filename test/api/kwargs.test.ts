@@ -175,8 +175,12 @@ const CASES: Record<string, () => unknown> = {
   mH_3d: () => t3().mH,
   ndim: () => t3().ndim,
   dim: () => t3().dim(),
-  numel: () => t3().numel,
+  numel: () => t3().numel(),
   nelement: () => t3().nelement(),
+  grad_fn_name: () => w().mul(2).grad_fn?.name(),
+  is_leaf: () => [w().is_leaf, w().mul(2).is_leaf],
+  requires_grad_attr: () => [w().requires_grad, x().requires_grad],
+  requires_grad_method: () => torch.ones(2).requires_grad_().requires_grad,
   float: () => torch.tensor([1, 2]).float(),
   double: () => torch.tensor([1, 2]).double(),
   long: () => torch.tensor([1.5, -2.5]).long(),
@@ -252,17 +256,6 @@ for (const red of ['mean', 'sum', 'none'] as const) {
   CASES[`bce_with_logits_${red}`] = () => torch.binary_cross_entropy_with_logits(inp(), lbl(), { reduction: red });
 }
 
-/**
- * Where aten-ts departs, with the reason; the test asserts what aten-ts gives instead. torch.nn.functional's
- * l1_loss decomposes (`(input - target).abs()` then mean/sum), so its grad_fn is the last step's; aten-ts's
- * l1_loss is one node (issue 15's grad_fn list; not done yet).
- */
-const GRAD_FN_DEPARTURES: Record<string, string> = {
-  l1_loss_mean: 'L1LossBackward0',
-  l1_loss_sum: 'L1LossBackward0',
-  l1_loss_none: 'L1LossBackward0',
-};
-
 function close(a: number | boolean | string, b: number | boolean | string): boolean {
   if (typeof a !== 'number' || typeof b !== 'number') return a === b;
   return Math.abs(a - b) <= 1e-5 + 1e-5 * Math.abs(b);
@@ -289,7 +282,7 @@ function check(id: string, got: unknown, want: Result): void {
   expect(values.length, id).toBe(want.values.length);
   values.forEach((v, i) => expect(close(v, want.values[i]!), `${id} value ${i}: ${v} vs ${want.values[i]}`).toBe(true));
   const gradFn = t.gradFn?.name() ?? null;
-  expect(gradFn, id).toBe(GRAD_FN_DEPARTURES[id] ?? want.grad_fn);
+  expect(gradFn, id).toBe(want.grad_fn);
 }
 
 describe('the forms a PyTorch user types (api_forms.json)', () => {

@@ -1031,7 +1031,7 @@ const SCENARIOS: Record<string, () => Json> = {
       ]);
       const y = x.mul(1);
       const r = fn(y);
-      const w = torch.arange(r.numel, { dtype: 'float32' }).reshape(r.sizes);
+      const w = torch.arange(r.numel(), { dtype: 'float32' }).reshape(r.sizes);
       r.mul(w).sum().backward();
       out[key] = { grad_fn: name(r.gradFn), sizes: [...r.sizes], version: y._version, grad: T(x.grad) };
     }

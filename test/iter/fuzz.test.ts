@@ -213,7 +213,7 @@ describe('iterator vs naive reference (fast-check)', () => {
         // The iteration space covers every output element once.
         let count = 0;
         forEachRow(iter, (_o, n) => (count += n));
-        expect(count).toBe(out.numel);
+        expect(count).toBe(out.numel());
       }),
       { numRuns: 1500 },
     );

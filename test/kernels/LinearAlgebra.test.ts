@@ -194,7 +194,7 @@ describe('the packed gemm paths (float32 and float64, strided operands, BLAS-sty
     for (const [a, b] of cases) {
       const before = cpuMemoryStats()!.allocatedBytes;
       const r = torch.matmul(a, b);
-      expect(cpuMemoryStats()!.allocatedBytes - before).toBe(r.numel * 8);
+      expect(cpuMemoryStats()!.allocatedBytes - before).toBe(r.numel() * 8);
     }
   });
 });

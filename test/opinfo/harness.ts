@@ -261,7 +261,7 @@ function compareTensor(what: string, got: unknown, want: TensorJson, opts: { val
   const gd = dtypeName(got.dtype);
   if (gd !== want.$t) return `${what}: dtype ${gd}, expected ${want.$t}`;
   if (!same(got.sizes, want.shape)) return `${what}: shape [${got.sizes.join(', ')}], expected [${want.shape.join(', ')}]`;
-  if (opts.strides && want.strides !== undefined && got.numel > 1 && !same(got.strides, want.strides)) {
+  if (opts.strides && want.strides !== undefined && got.numel() > 1 && !same(got.strides, want.strides)) {
     return `${what}: strides [${got.strides.join(', ')}], expected [${want.strides.join(', ')}]`;
   }
   if (!opts.values || want.values === undefined) return '';

@@ -65,7 +65,7 @@ out.workspaceFits = GEMM_WORKSPACE_BYTES > 0 && WS + GEMM_WORKSPACE_BYTES <= 1 <
 const x = torch.arange(300 * 200).reshape(300, 200).mul(0.01).sin();
 const w = torch.arange(200 * 500).reshape(200, 500).mul(0.003).cos();
 for (let i = 0; parallelInfo().readyWorkers === 0 && i < 400; i++) await new Promise((r) => setTimeout(r, 25));
-const bits = (t) => { const { data, base } = t.contiguous().dataView(); return [...new Uint32Array(data.buffer, data.byteOffset + base * 4, t.numel)]; };
+const bits = (t) => { const { data, base } = t.contiguous().dataView(); return [...new Uint32Array(data.buffer, data.byteOffset + base * 4, t.numel())]; };
 setNumThreads(1);
 const one = bits(torch.matmul(x, w));
 setNumThreads(2);

@@ -15,8 +15,8 @@ const bits = (t: Tensor): number[] => {
   const c = t.contiguous();
   const { data, base } = c.dataView();
   return t.dtype === torch.float32
-    ? [...new Uint32Array(data.buffer, data.byteOffset + base * 4, c.numel)]
-    : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel)];
+    ? [...new Uint32Array(data.buffer, data.byteOffset + base * 4, c.numel())]
+    : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel())];
 };
 
 /** `f()` on 1 thread and on 2, with a grain of 32768 (ATen's; the suite may lower it to split small tensors). */

@@ -440,6 +440,7 @@ function returnType(ov: Overload, method: boolean): string {
   }
   const r = rets[0]!;
   if (r.type.kind === 'NumberType') return 'ScalarValue';
+  if (r.type.kind === 'BoolType') return 'boolean';
   if (r.type.kind === 'ListType' && r.type.toString().startsWith('Tensor')) return 'Tensor[]';
   if (r.type.kind !== 'TensorType') return fail(ov.nf, `unsupported return type '${r.type.str()}' for a Python binding`);
   const self = ov.nf.func.arguments[0];

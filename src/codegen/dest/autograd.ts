@@ -46,7 +46,7 @@ const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) =
   sizes: { field: 'sizes', expr: (v) => `${v}.sizes.slice()`, type: 'number[]' },
   dtype: { field: 'dtype', expr: (v) => `${v}.dtype`, type: 'ScalarType' },
   'dim()': { field: 'dim', expr: (v) => `${v}.dim()`, type: 'number' },
-  numel: { field: 'numel', expr: (v) => `${v}.numel`, type: 'number' },
+  'numel()': { field: 'numel', expr: (v) => `${v}.numel()`, type: 'number' },
   strides: { field: 'strides', expr: (v) => `${v}.strides.slice()`, type: 'number[]' },
   storageOffset: { field: 'storageOffset', expr: (v) => `${v}.storageOffset`, type: 'number' },
   device: { field: 'device', expr: (v) => `${v}.device`, type: 'Device' },
@@ -151,7 +151,7 @@ function analyse(info: DerivativeInfo, nf: NativeFunction, className: string): A
   for (const f of info.formulas) {
     let expr = f.expr;
     expr = expr.replace(
-      /(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel|dim\(\)|strides|storageOffset|device)/g,
+      /(?<![.\w])([A-Za-z_]\w*)\.(sizes|dtype|numel\(\)|dim\(\)|strides|storageOffset|device)/g,
       (m, v: string, member: string) => {
         if (!argNames.has(v)) return m;
         const arg = args.find((x) => x.name === v) as Argument;

@@ -29,14 +29,13 @@ export function relu(input: Tensor, inplace = false): Tensor {
   return inplace ? input.relu_() : input.relu();
 }
 
-/** `F.leaky_relu(input, negative_slope=0.01, inplace=False)` (composed: where(x > 0, x, x·slope)). */
+/** `F.leaky_relu(input, negative_slope=0.01, inplace=False)`: `torch.leaky_relu` / `leaky_relu_`. */
 export function leaky_relu(
   input: Tensor,
   ...rest: Rest<[negative_slope: number, inplace: boolean], { negative_slope?: number; inplace?: boolean }>
 ): Tensor {
   const { negative_slope, inplace } = parseArgs('leaky_relu', { negative_slope: 0.01, inplace: false }, rest);
-  const out = torch.where(input.gt(0), input, input.mul(negative_slope));
-  return inplace ? noGrad(() => input.copy_(out)) : out;
+  return inplace ? torch.leaky_relu_(input, negative_slope) : torch.leaky_relu(input, negative_slope);
 }
 
 /** `F.gelu(input, approximate='none')`. */

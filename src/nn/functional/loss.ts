@@ -16,11 +16,6 @@ export function reductionEnum(reduction: string): number {
   throw new Error(`${reduction} is not a valid value for reduction`);
 }
 
-function reduce(x: Tensor, reduction: string): Tensor {
-  const r = reductionEnum(reduction);
-  return r === 0 ? x : r === 1 ? x.mean() : x.sum();
-}
-
 /** The optional arguments of `cross_entropy`: `weight`, `ignore_index`, `reduction`, `label_smoothing`. */
 export interface CrossEntropyOptions {
   weight?: Tensor | null;
@@ -65,14 +60,12 @@ export function l1_loss(input: Tensor, target: Tensor, options: { reduction?: Re
   return torch.l1_loss(input, target, reductionEnum(a.reduction));
 }
 
-/** `F.smooth_l1_loss(input, target, reduction='mean', beta=1.0)` (composed: 0.5·d²/β below β, d − 0.5·β above). */
+/** `F.smooth_l1_loss(input, target, reduction='mean', beta=1.0)`: `torch.smooth_l1_loss` (l1_loss for beta 0, as PyTorch). */
 export function smooth_l1_loss(input: Tensor, target: Tensor, options: { reduction?: Reduction; beta?: number } = {}): Tensor {
   const a = parseArgs('smooth_l1_loss', { reduction: 'mean' as string, beta: 1.0 }, [options]);
   if (a.beta < 0) throw new Error('smooth_l1_loss does not support negative values for beta.');
   if (a.beta === 0) return l1_loss(input, target, { reduction: a.reduction as Reduction });
-  const d = input.sub(target).abs();
-  const loss = torch.where(d.lt(a.beta), d.mul(d).mul(0.5 / a.beta), d.sub(0.5 * a.beta));
-  return reduce(loss, a.reduction);
+  return torch.smooth_l1_loss(input, target, reductionEnum(a.reduction), a.beta);
 }
 
 /** `F.binary_cross_entropy(input, target, weight=None, reduction='mean')`. */

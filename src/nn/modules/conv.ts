@@ -3,7 +3,6 @@
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as torch from '../../api/torch.js';
 import * as F from '../functional.js';
-import { samePadding } from '../functional/conv.js';
 import * as init from '../init.js';
 import { Parameter } from '../parameter.js';
 import { Module } from './module.js';
@@ -83,8 +82,14 @@ export class _ConvNd extends Module {
     this.padding_mode = padding_mode;
     // F.pad's argument: (left, right) per dim, last dim first.
     if (typeof padding === 'string') {
-      const lr = padding === 'same' ? samePadding(kernel_size, dilation) : kernel_size.map((): [number, number] => [0, 0]);
-      this._reversed_padding_repeated_twice = lr.reverse().flat();
+      // _ConvNd.__init__: for 'same', dilation·(k−1) in total per dim, the odd one on the right; last dim first.
+      const pads: number[] = [];
+      for (let i = kernel_size.length - 1; i >= 0; i--) {
+        const total = padding === 'same' ? (dilation[i] as number) * ((kernel_size[i] as number) - 1) : 0;
+        const left = Math.floor(total / 2);
+        pads.push(left, total - left);
+      }
+      this._reversed_padding_repeated_twice = pads;
     } else {
       this._reversed_padding_repeated_twice = [...padding].reverse().flatMap((p) => [p, p]);
     }
