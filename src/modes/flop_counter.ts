@@ -5,7 +5,7 @@
 
 import type { DispatchKwargs } from './_python_dispatch.js';
 import { TorchDispatchMode } from './_python_dispatch.js';
-import type { OpOverload } from './func.js';
+import type { OpOverload } from '../library/ops.js';
 import { ModuleTracker } from './module_tracker.js';
 import { Tensor } from '../tensor/Tensor.js';
 

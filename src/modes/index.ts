@@ -18,7 +18,8 @@ export {
   type DispatchKwargs,
   type ModeStash,
 } from './_python_dispatch.js';
-export { overloadOf, type OpOverload, type OpOverloadPacket } from './func.js';
+// The `func` a mode receives is torch.ops's OpOverload (src/library/ops.ts): the types, for typing `dispatch`.
+export type { OpOverload, OpOverloadPacket } from '../library/ops.js';
 export { FlopCounterMode, type FlopCounterModeOptions, type FlopFormula } from './flop_counter.js';
 export { ModuleTracker } from './module_tracker.js';
 export { FakeTensor, FakeTensorMode, isFake, type FakeTensorModeOptions } from './fake_tensor.js';

@@ -7,11 +7,11 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import { dtypeName, elementSize, type ScalarType } from '../c10/ScalarType.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
+import { bindArguments, type OpOverload } from '../library/ops.js';
 import { Storage, getAllocator } from '../tensor/Storage.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { TorchDispatchMode, type DispatchKwargs } from './_python_dispatch.js';
-import { bindArguments, type OpOverload } from './func.js';
 
 /** A tensor as a stream records it: an id (the same tensor keeps its id) and its metadata, no data. */
 export interface RecordedTensor {
