@@ -71,6 +71,7 @@ export class FakeTensor extends Tensor {
   }
 }
 
+/** `FakeTensorMode(...)`'s keyword arguments (aten-ts takes `allow_non_fake_inputs`). */
 export interface FakeTensorModeOptions {
   /** Accept real (non-fake) tensors as arguments, converting them (PyTorch's `allow_non_fake_inputs`). */
   readonly allow_non_fake_inputs?: boolean;

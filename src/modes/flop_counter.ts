@@ -113,6 +113,7 @@ export const flop_registry: ReadonlyMap<string, { key: string; formula: FlopForm
   ),
 ]);
 
+/** `FlopCounterMode(mods=None, depth=2, display=True, custom_mapping=None)`'s keyword arguments. */
 export interface FlopCounterModeOptions {
   /** Ignored, as in PyTorch 2.x (modules are tracked globally); kept for the signature. */
   readonly mods?: unknown;

@@ -110,11 +110,13 @@ function tensorMeta(t: Tensor, id: number): RecordedTensor {
   };
 }
 
+/** Options of `replay(stream, options)`. */
 export interface ReplayOptions {
   /** Where to run: 'meta' (shapes only, the default) or 'cpu' (inputs are zero-filled). */
   readonly device?: string;
 }
 
+/** What `replay` found: the number of calls and every output that differs from the recording. */
 export interface ReplayReport {
   /** Calls replayed. */
   readonly calls: number;
