@@ -1,7 +1,8 @@
 // A custom operator as PyTorch's custom-ops tutorial writes one: torch.library.custom_op with a fake (Meta)
 // kernel and a backward formula, checked with opcheck, called directly and through torch.ops.
-// Run: npx tsx examples/custom-op.ts     (test/examples.test.ts runs it too)
-import { torch, type Tensor } from '../src/index.js';
+// Run: npm run build, then npx tsx examples/custom-op.ts (test/examples.test.ts and npm run test:package run it
+// too; the latter checks its output against custom-op.expected.txt).
+import { torch, type Tensor } from 'aten-ts';
 
 /** `mylib::scaled_sin(x, k) = sin(x) * k`, its gradient and opcheck's verdict. */
 export function customOp(): { y: number[]; grad: number[]; viaOps: number[]; metaShape: number[]; opcheck: Record<string, unknown> } {
@@ -36,7 +37,10 @@ export function customOp(): { y: number[]; grad: number[]; viaOps: number[]; met
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = customOp();
-  console.log('y =', r.y, 'dy/dx =', r.grad);
-  console.log('torch.ops.mylib.scaled_sin =', r.viaOps, 'on meta:', r.metaShape);
-  console.log('opcheck:', r.opcheck);
+  const fmt = (xs: number[]): string => `[${xs.map((v) => v.toFixed(4)).join(', ')}]`;
+  console.log(`scaled_sin(x, 2) = ${fmt(r.y)}`);
+  console.log(`d/dx             = ${fmt(r.grad)}`);
+  console.log(`torch.ops.mylib.scaled_sin(x, { k: 2 }) = ${fmt(r.viaOps)}`);
+  console.log(`on meta: shape [${r.metaShape.join(', ')}]`);
+  for (const [test, verdict] of Object.entries(r.opcheck)) console.log(`opcheck ${test}: ${String(verdict)}`);
 }

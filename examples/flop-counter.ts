@@ -1,7 +1,8 @@
 // Counts a CNN's FLOPs per module with FlopCounterMode (forward and backward, PyTorch's formulas), then
 // runs the same model under FakeTensorMode for its shapes only, without allocating tensor memory.
-// Run: npx tsx examples/flop-counter.ts     (test/examples.test.ts runs it too)
-import { torch, type Tensor } from '../src/index.js';
+// Run: npm run build, then npx tsx examples/flop-counter.ts (test/examples.test.ts and npm run test:package run
+// it too; the latter checks its output against flop-counter.expected.txt: PyTorch 2.13's counts for this model).
+import { torch, type Tensor } from 'aten-ts';
 
 const { nn } = torch;
 const F = nn.functional;
@@ -45,5 +46,6 @@ export function flopCounterExample(): { table: string; total: number; perModule:
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = flopCounterExample();
   console.log(r.table);
+  console.log(`total FLOPs of one training step (batch 2): ${r.total}`);
   console.log(`fake forward of a 4096-image batch: output shape [${r.fakeShape.join(', ')}]`);
 }

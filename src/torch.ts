@@ -11,7 +11,9 @@ export * as optim from './optim/index.js';
 /** `torch.utils`: `utils.data` (datasets, samplers, DataLoader). */
 export * as utils from './utils/index.js';
 // Dispatch modes (src/modes): torch._subclasses (FakeTensor, FakeTensorMode) and every mode in one namespace.
+/** `torch._subclasses`: `FakeTensor` and `FakeTensorMode` (shapes, dtypes and devices without data). */
 export * as _subclasses from './modes/subclasses.js';
+/** Every dispatch mode in one namespace: `TorchDispatchMode`, `FlopCounterMode`, `FakeTensorMode`, `LoggingTensorMode`, `RecordMode`/`replay`. */
 export * as modes from './modes/index.js';
 
 // ---- issue 17 (dispatch): print options, RNG state, complex tensors from values, torch.profiler ----------------
@@ -26,6 +28,7 @@ export * as profiler from './profiler/index.js';
 // Out-of-tree backends (PrivateUse1): torch._register_device_module / torch.get_device_module.
 export { _register_device_module, get_device_module, type DeviceModule } from './utils/backend_registration.js';
 // torch.library, torch.ops and the torch._C functions they use (src/library; issue 17, torch.library).
+/** `torch.library`: `Library`, `define`/`impl`, `custom_op`, `register_fake`/`register_autograd`/`register_kernel`, `opcheck`. */
 export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';

@@ -20,6 +20,7 @@ export interface AutogradRegistration {
   setup_context: ((args: { ctx: FunctionCtx; inputs: any[]; output: any; keyword_only_inputs?: Record<string, unknown> }) => void) | null;
 }
 
+/** `torch.library.custom_op(name, fn, *, mutates_args, device_types=None, schema=None)`'s keyword arguments. */
 export interface CustomOpOptions {
   /** The names of the arguments the function mutates (they must be `Tensor(a!)` in the schema), or 'unknown'. */
   readonly mutates_args: readonly string[] | 'unknown';

@@ -40,11 +40,13 @@ export function fallthrough_kernel(): never {
   throw new Error('fallthrough_kernel() should never be called.');
 }
 
+/** Options of `new Library(ns, kind, dispatch_key)` beyond PyTorch's arguments (the dispatcher to register into). */
 export interface PyLibraryOptions {
   /** The dispatcher to register into (default: the process-wide one). */
   readonly dispatcher?: Dispatcher;
 }
 
+/** `Library.impl(op_name, fn, dispatch_key, *, with_keyset=False, allow_override=False)`'s keyword arguments. */
 export interface PyImplOptions {
   /** Pass the call's DispatchKeySet as the kernel's first argument (to redispatch). */
   readonly with_keyset?: boolean;

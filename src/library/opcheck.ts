@@ -44,11 +44,13 @@ const ALL_TEST_UTILS = [
   'test_aot_dispatch_dynamic',
   'test_gradcheck',
 ] as const;
+/** The name of one of opcheck's tests (`test_schema`, `test_autograd_registration`, `test_faketensor`, ...). */
 export type OpCheckTest = (typeof ALL_TEST_UTILS)[number];
 const DEFAULT_TEST_UTILS: readonly OpCheckTest[] = ALL_TEST_UTILS;
 /** What opcheck reports for test_aot_dispatch_dynamic (Note [opcheck's tests]). */
 export const AOT_NOT_APPLICABLE = 'SKIPPED (N/A: aten-ts has no torch.compile/AOTAutograd)';
 
+/** `torch.library.opcheck(op, args, kwargs=None, *, test_utils=..., raise_exception=True)`'s keyword arguments. */
 export interface OpCheckOptions {
   /** Tests to run: one name, a list, or 'ALL'. Default: all of them. */
   readonly test_utils?: OpCheckTest | readonly OpCheckTest[] | 'ALL';

@@ -6,11 +6,11 @@
 import { DispatchKey } from '../c10/DispatchKey.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Stack } from '../dispatch/KernelFunction.js';
-import type { OperatorHandle } from '../dispatch/OperatorHandle.js';
+import { defaultToJS, type OperatorHandle } from '../dispatch/OperatorHandle.js';
 import { TorchDispatchModeTLS, setPythonDispatchHandler } from '../dispatch/PythonFallbackKernel.js';
 import type { FunctionSchema } from '../schema/FunctionSchema.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { defaultToValue, overloadOf, type OpOverload } from './func.js';
+import { OpOverload } from '../library/ops.js';
 
 /** Keyword arguments of a dispatched call (the schema's keyword-only arguments that differ from their defaults). */
 export type DispatchKwargs = Record<string, unknown>;
@@ -162,7 +162,7 @@ export function toArgsKwargs(schema: FunctionSchema, values: readonly unknown[])
   if (kwStart < 0) kwStart = all.length;
   const isDefault = (i: number): boolean => {
     const d = all[i]!.defaultValue;
-    return d !== undefined && sameValue(values[i], defaultToValue(d));
+    return d !== undefined && sameValue(values[i], defaultToJS(d));
   };
   let end = kwStart;
   while (end > 0 && isDefault(end - 1)) end--;
@@ -184,7 +184,7 @@ function tensorsOf(values: readonly unknown[]): Tensor[] {
 function handlePythonKey(op: OperatorHandle, _ks: DispatchKeySet, stack: Stack): void {
   const schema = op.schema as FunctionSchema;
   const values = stack.splice(stack.length - schema.arguments.length, schema.arguments.length);
-  const func = overloadOf(op);
+  const func = OpOverload.of(op);
   const { args, kwargs } = toArgsKwargs(schema, values);
   const tensors = tensorsOf(values);
   const subclassTypes = [...new Set(tensors.filter((t) => t.constructor !== Tensor).map((t) => t.constructor))];

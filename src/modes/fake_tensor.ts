@@ -9,7 +9,7 @@ import { Storage, metaAllocator, type Allocator } from '../tensor/Storage.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { keySetForDevice } from '../tensor/TensorImpl.js';
 import { registerSubclassResolver, TorchDispatchMode, type DispatchKwargs } from './_python_dispatch.js';
-import type { OpOverload } from './func.js';
+import type { OpOverload } from '../library/ops.js';
 
 const META = new Device(DeviceType.Meta);
 const CPU = new Device(DeviceType.CPU);
@@ -71,6 +71,7 @@ export class FakeTensor extends Tensor {
   }
 }
 
+/** `FakeTensorMode(...)`'s keyword arguments (aten-ts takes `allow_non_fake_inputs`). */
 export interface FakeTensorModeOptions {
   /** Accept real (non-fake) tensors as arguments, converting them (PyTorch's `allow_non_fake_inputs`). */
   readonly allow_non_fake_inputs?: boolean;

@@ -5,7 +5,7 @@
 
 import type { DispatchKwargs } from './_python_dispatch.js';
 import { TorchDispatchMode } from './_python_dispatch.js';
-import type { OpOverload } from './func.js';
+import type { OpOverload } from '../library/ops.js';
 import { ModuleTracker } from './module_tracker.js';
 import { Tensor } from '../tensor/Tensor.js';
 
@@ -113,6 +113,7 @@ export const flop_registry: ReadonlyMap<string, { key: string; formula: FlopForm
   ),
 ]);
 
+/** `FlopCounterMode(mods=None, depth=2, display=True, custom_mapping=None)`'s keyword arguments. */
 export interface FlopCounterModeOptions {
   /** Ignored, as in PyTorch 2.x (modules are tracked globally); kept for the signature. */
   readonly mods?: unknown;

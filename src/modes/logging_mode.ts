@@ -9,7 +9,7 @@ import { dtypeName, type ScalarType } from '../c10/ScalarType.js';
 import type { FunctionSchema } from '../schema/FunctionSchema.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { TorchDispatchMode, type DispatchKwargs } from './_python_dispatch.js';
-import type { OpOverload } from './func.js';
+import type { OpOverload } from '../library/ops.js';
 
 /** torch.utils._dtype_abbrs, by dtype name. */
 const DTYPE_ABBRS: Record<string, string> = {

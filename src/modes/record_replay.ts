@@ -7,11 +7,11 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import { dtypeName, elementSize, type ScalarType } from '../c10/ScalarType.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
+import { bindArguments, type OpOverload } from '../library/ops.js';
 import { Storage, getAllocator } from '../tensor/Storage.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { TorchDispatchMode, type DispatchKwargs } from './_python_dispatch.js';
-import { bindArguments, type OpOverload } from './func.js';
 
 /** A tensor as a stream records it: an id (the same tensor keeps its id) and its metadata, no data. */
 export interface RecordedTensor {
@@ -110,11 +110,13 @@ function tensorMeta(t: Tensor, id: number): RecordedTensor {
   };
 }
 
+/** Options of `replay(stream, options)`. */
 export interface ReplayOptions {
   /** Where to run: 'meta' (shapes only, the default) or 'cpu' (inputs are zero-filled). */
   readonly device?: string;
 }
 
+/** What `replay` found: the number of calls and every output that differs from the recording. */
 export interface ReplayReport {
   /** Calls replayed. */
   readonly calls: number;

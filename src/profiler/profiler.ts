@@ -14,6 +14,7 @@ import { FunctionEvent, buildTable, keyAverages, type FunctionEventAvg, type Tab
 export const ProfilerActivity = { CPU: 'CPU', CUDA: 'CUDA', XPU: 'XPU', MTIA: 'MTIA' } as const;
 export type ProfilerActivity = (typeof ProfilerActivity)[keyof typeof ProfilerActivity];
 
+/** `torch.profiler.profile(...)`'s keyword arguments (`activities`, `record_shapes`, ...). */
 export interface ProfileOptions {
   /** Which activities to record (default `[ProfilerActivity.CPU]`; only CPU exists in aten-ts). */
   activities?: readonly ProfilerActivity[];

@@ -84,6 +84,7 @@ export function pyShapes(shapes: readonly (readonly number[])[] | null): string 
 export type SortBy = 'cpu_time_total' | 'self_cpu_time_total' | 'cpu_time' | 'self_cpu_time' | 'count';
 const SORT_KEYS: readonly SortBy[] = ['cpu_time_total', 'self_cpu_time_total', 'cpu_time', 'self_cpu_time', 'count'];
 
+/** `key_averages().table(sort_by=None, row_limit=100, max_name_column_width=55, ...)`'s keyword arguments. */
 export interface TableOptions {
   sort_by?: SortBy | null;
   row_limit?: number;

@@ -12,7 +12,7 @@ import {
   _pop_mode_temporarily,
   type DispatchKwargs,
 } from '../../src/modes/_python_dispatch.js';
-import type { OpOverload } from '../../src/modes/func.js';
+import { OpOverload as OpOverloadClass, ops, type OpOverload } from '../../src/library/ops.js';
 
 class Recorder extends TorchDispatchMode {
   readonly seen: string[] = [];
@@ -55,8 +55,34 @@ describe('TorchDispatchMode', () => {
     expect(String(f.overloadpacket)).toBe('aten.add');
     expect(f._schema.toString()).toBe('aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor');
     expect((f(torch.ones([2]), torch.ones([2]), { alpha: 3 }) as Tensor).tolist()).toEqual([4, 4]);
+    // PyTorch's RuntimeError text for `func(x, y, alpah=3)` (createStackForSchema).
     expect(() => f(torch.ones([2]), torch.ones([2]), { alpah: 3 })).toThrow(
-      "aten::add.Tensor() got an unexpected keyword argument 'alpah'",
+      "Unknown keyword argument 'alpah' for operator 'aten::add'. Schema: aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    );
+  });
+
+  it("func is torch.ops's OpOverload: `func === torch.ops.aten.add.Tensor`, its packet is torch.ops.aten.add", () => {
+    const seen: OpOverload[] = [];
+    class Grab extends TorchDispatchMode {
+      override dispatch(f: OpOverload, _t: readonly unknown[], args: readonly unknown[], kwargs: DispatchKwargs): unknown {
+        seen.push(f);
+        // Inside the mode, as Python's `func is torch.ops.aten.add.Tensor`.
+        if (f === ops.aten.add!.Tensor) return (f(...args, kwargs) as Tensor).mul(10);
+        return f(...args, kwargs);
+      }
+    }
+    const y = new Grab().run(() => torch.add(torch.ones([2]), torch.ones([2]), { alpha: 2 }));
+    expect(y.tolist()).toEqual([30, 30]);
+    expect(seen[seen.length - 1]).toBe(ops.aten.add!.Tensor);
+    expect(seen.find((f) => String(f) === 'aten.ones.default')).toBe(ops.aten.ones!.default);
+    const add = seen[seen.length - 1]!;
+    expect(add).toBeInstanceOf(OpOverloadClass);
+    expect(add.overloadpacket).toBe(ops.aten.add);
+    expect(add._overloadname).toBe('Tensor');
+    expect(add.handle).toBe(Dispatcher.singleton().findSchema('aten::add', 'Tensor'));
+    // Its argument checks are torch.ops's (PyTorch's type error), not a second binder's.
+    expect(() => add(torch.ones([2]), 'x')).toThrow(
+      "aten::add() Expected a value of type 'Tensor' for argument 'other' but instead found type 'str'.",
     );
   });
 
