@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { customOp } from '../examples/custom-op.js';
 import { fitALine } from '../examples/fit-a-line.js';
+import { profilerExample } from '../examples/profiler.js';
 import { torch } from '../src/index.js';
 
 describe('examples/fit-a-line.ts', () => {
@@ -37,5 +38,17 @@ describe('examples/custom-op.ts', () => {
     expect(Object.entries(r.opcheck).filter(([, v]) => v !== 'SUCCESS')).toEqual([
       ['test_aot_dispatch_dynamic', torch.library.AOT_NOT_APPLICABLE],
     ]);
+  });
+});
+
+describe('examples/profiler.ts', () => {
+  it("profiles a model's forward with PyTorch's call counts, table header and a Chrome trace", () => {
+    const r = profilerExample();
+    // PyTorch 2.13 profiles the same Sequential(Linear(8, 16), ReLU(), Linear(16, 2)) as linear 2, addmm 2, relu 1.
+    expect(r.calls).toEqual(['aten::addmm: 2', 'aten::linear: 2', 'aten::relu: 1', 'forward: 1']);
+    expect(r.header.split(' | ')[0]).toBe('Name');
+    expect(r.traceHasForward).toBe(true);
+    expect(r.traceEvents).toBeGreaterThan(4);
+    expect(r.overheadOps).toEqual(['aten::add']);
   });
 });

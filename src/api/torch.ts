@@ -509,3 +509,33 @@ export {
   setGradEnabled,
   withGradEnabled,
 } from '../autograd/grad_mode.js';
+
+// ---- PyTorch's spellings of the functions above (README "Arguments and option keys: one rule") ---------
+/** `torch.manual_seed(seed)`, `torch.initial_seed()`, `torch.get_default_dtype()` / `set_default_dtype(dtype)`, `torch.get_num_threads()` / `set_num_threads(n)`: PyTorch's names of `manualSeed` etc. */
+export {
+  getDefaultDtype as get_default_dtype,
+  getNumThreads as get_num_threads,
+  initialSeed as initial_seed,
+  manualSeed as manual_seed,
+  setDefaultDtype as set_default_dtype,
+  setNumThreads as set_num_threads,
+};
+/** `torch.no_grad`, `enable_grad`, `set_grad_enabled`, `is_grad_enabled`, `inference_mode`, `is_inference_mode_enabled`: PyTorch's names of the grad-mode guards. */
+export {
+  enableGrad as enable_grad,
+  inferenceMode as inference_mode,
+  isGradEnabled as is_grad_enabled,
+  isInferenceModeEnabled as is_inference_mode_enabled,
+  noGrad as no_grad,
+  setGradEnabled as set_grad_enabled,
+} from '../autograd/grad_mode.js';
+
+/** `torch.is_tensor(obj)`: whether `obj` is a Tensor. */
+export function is_tensor(obj: unknown): obj is Tensor {
+  return obj instanceof Tensor;
+}
+
+/** `torch.numel(input)`: the number of elements of `input`. */
+export function numel(input: Tensor): number {
+  return input.numel();
+}
