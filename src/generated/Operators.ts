@@ -1042,6 +1042,8 @@ export interface AtenOps {
   _unique2: OperatorHandle<(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean) => [Tensor, Tensor, Tensor]>;
   /** `unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)` */
   unique_dim: OperatorHandle<(self: Tensor, dim: number, sorted: boolean, returnInverse: boolean, returnCounts: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor` */
+  multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1564,6 +1566,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     scatter_value_reduce: find('aten::scatter', 'value_reduce'),
     _unique2: find('aten::_unique2', ''),
     unique_dim: find('aten::unique_dim', ''),
+    multinomial: find('aten::multinomial', ''),
   } as AtenOps;
 }
 

@@ -2614,4 +2614,5 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
   _unique2: Unique.unique2,
   unique_dim: Unique.uniqueDim,
+  multinomial: Distributions.multinomial,
 };

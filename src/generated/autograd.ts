@@ -8536,6 +8536,15 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[0], gradFn, 0);
     return result;
   }),
+  multinomial: kernel('multinomial', (ks, self, numSamples, replacement, generator) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multinomial'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 

@@ -13075,3 +13075,49 @@ function bad_unique_dim(a: readonly unknown[]): never {
     { name: "return_counts", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
   ], false, SIGS_unique_dim);
 }
+
+const SIGS_multinomial = ["(Tensor input, int num_samples, bool replacement = False, *, torch.Generator generator = None)"];
+
+/** `torch.multinomial`: `multinomial`. */
+export function multinomial(input: Tensor, options: { num_samples?: number; numSamples?: number; replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(input: Tensor, numSamples: number, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(input: Tensor, numSamples: number, replacement?: boolean, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multinomial", a[--n] as Kw);
+  // multinomial
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","num_samples","replacement"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.replacement !== undefined) {
+        kwArg("multinomial", 'replacement', 'bool', isBool(o.replacement), o.replacement);
+        v2 = o.replacement as boolean;
+      } else v2 = false;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("multinomial", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("multinomial", o, ["input","num_samples","replacement","generator"], ["input","num_samples","replacement"], n);
+      return aten().multinomial.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_multinomial(a);
+}
+
+function bad_multinomial(a: readonly unknown[]): never {
+  return badCall("multinomial", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_samples", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "replacement", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_multinomial);
+}

@@ -31,6 +31,20 @@ const u2 = (): Tensor =>
     [0, 9],
   ]);
 
+const seeded =
+  (f: (g: InstanceType<typeof torch.Generator>) => unknown, seed = 7) =>
+  (): unknown =>
+    f(new torch.Generator().manualSeed(seed));
+const pm = (): Tensor => f32([0.1, 0.2, 0.3, 0.4]);
+const pm2 = (): Tensor =>
+  f32([
+    [0.5, 0, 2, 1, 0.25],
+    [1, 1, 1, 1, 1],
+    [0, 3, 0, 0, 1],
+  ]);
+const rand1 = (...shape: number[]): Tensor => torch.rand(shape, { generator: new torch.Generator().manualSeed(1) });
+const M = T.multinomial!;
+
 const CALLS: Record<string, () => unknown> = {
   unique: () => T.unique!(u()),
   unique_unsorted: () => T.unique!(u(), { sorted: false }),
@@ -60,6 +74,39 @@ const CALLS: Record<string, () => unknown> = {
     const y = T.unique!(f32([2, 1, 2]).requires_grad_()) as Tensor;
     y.sum().backward();
   },
+  multinomial: seeded((g) => M(pm(), 3, { generator: g })),
+  multinomial_one: seeded((g) => M(pm2(), 1, { generator: g })),
+  multinomial_2d: seeded((g) => M(pm2(), 2, { generator: g })),
+  multinomial_f64: seeded((g) => M(pm().double(), 4, { generator: g })),
+  multinomial_repl: seeded((g) => M(pm(), 10, { replacement: true, generator: g })),
+  multinomial_repl_2d: seeded((g) => M(pm2(), 6, { replacement: true, generator: g })),
+  multinomial_repl_f64: seeded((g) => M(pm2().double(), 6, true, { generator: g })),
+  multinomial_repl_one: seeded((g) => M(pm(), 1, { replacement: true, generator: g })),
+  multinomial_many: seeded((g) => M(rand1(40), 25, { generator: g })),
+  multinomial_repl_many: seeded((g) => M(rand1(3, 40), 30, { replacement: true, generator: g })),
+  multinomial_default_gen: () => {
+    torch.manualSeed(11);
+    return M(pm2(), 2);
+  },
+  multinomial_3d: () => M(torch.ones(2, 2, 2), 1),
+  multinomial_int: () => M(torch.tensor([1, 2]), 1),
+  multinomial_zero_samples: () => M(pm(), 0),
+  multinomial_too_many: () => M(pm(), 5),
+  multinomial_negative: () => M(f32([0.5, -0.1]), 1),
+  multinomial_nan: () => M(f32([0.5, Number.NaN]), 1),
+  multinomial_zero_sum: () =>
+    M(
+      f32([
+        [0.5, 0.5],
+        [0, 0],
+      ]),
+      1,
+    ),
+  multinomial_repl_negative: () => M(f32([0.5, -0.1]), 2, true),
+  multinomial_repl_inf: () => M(f32([0.5, Infinity]), 2, true),
+  multinomial_repl_zero_sum: () => M(f32([0, 0]), 2, true),
+  multinomial_meta: () => M(torch.empty([3, 4], { device: 'meta' }), 2),
+  multinomial_method: seeded((g) => pm().multinomial(2, { generator: g })),
 };
 
 function check(got: unknown, want: Want): void {

@@ -87,6 +87,47 @@ def unique_backward():
 
 case('unique_backward', unique_backward)
 
+# ---- multinomial (seeded; the samples are PyTorch's stream for the same generator)
+def seeded(fn, seed=7):
+    def run():
+        g = torch.Generator().manual_seed(seed)
+        return fn(g)
+    return run
+
+
+pm = torch.tensor([0.1, 0.2, 0.3, 0.4])
+pm2 = torch.tensor([[0.5, 0.0, 2.0, 1.0, 0.25], [1.0, 1.0, 1.0, 1.0, 1.0], [0.0, 3.0, 0.0, 0.0, 1.0]])
+case('multinomial', seeded(lambda g: torch.multinomial(pm, 3, generator=g)))
+case('multinomial_one', seeded(lambda g: torch.multinomial(pm2, 1, generator=g)))
+case('multinomial_2d', seeded(lambda g: torch.multinomial(pm2, 2, generator=g)))
+case('multinomial_f64', seeded(lambda g: torch.multinomial(pm.double(), 4, generator=g)))
+case('multinomial_repl', seeded(lambda g: torch.multinomial(pm, 10, replacement=True, generator=g)))
+case('multinomial_repl_2d', seeded(lambda g: torch.multinomial(pm2, 6, replacement=True, generator=g)))
+case('multinomial_repl_f64', seeded(lambda g: torch.multinomial(pm2.double(), 6, True, generator=g)))
+case('multinomial_repl_one', seeded(lambda g: torch.multinomial(pm, 1, replacement=True, generator=g)))
+case('multinomial_many', seeded(lambda g: torch.multinomial(torch.rand(40, generator=torch.Generator().manual_seed(1)), 25, generator=g)))
+case('multinomial_repl_many', seeded(lambda g: torch.multinomial(torch.rand(3, 40, generator=torch.Generator().manual_seed(1)), 30, replacement=True, generator=g)))
+
+
+def multinomial_default():
+    torch.manual_seed(11)
+    return torch.multinomial(pm2, 2)
+
+
+case('multinomial_default_gen', multinomial_default)
+case('multinomial_3d', lambda: torch.multinomial(torch.ones(2, 2, 2), 1))
+case('multinomial_int', lambda: torch.multinomial(torch.tensor([1, 2]), 1))
+case('multinomial_zero_samples', lambda: torch.multinomial(pm, 0))
+case('multinomial_too_many', lambda: torch.multinomial(pm, 5))
+case('multinomial_negative', lambda: torch.multinomial(torch.tensor([0.5, -0.1]), 1))
+case('multinomial_nan', lambda: torch.multinomial(torch.tensor([0.5, float('nan')]), 1))
+case('multinomial_zero_sum', lambda: torch.multinomial(torch.tensor([[0.5, 0.5], [0.0, 0.0]]), 1))
+case('multinomial_repl_negative', lambda: torch.multinomial(torch.tensor([0.5, -0.1]), 2, True))
+case('multinomial_repl_inf', lambda: torch.multinomial(torch.tensor([0.5, float('inf')]), 2, True))
+case('multinomial_repl_zero_sum', lambda: torch.multinomial(torch.tensor([0.0, 0.0]), 2, True))
+case('multinomial_meta', lambda: torch.multinomial(torch.empty(3, 4, device='meta'), 2))
+case('multinomial_method', seeded(lambda g: pm.multinomial(2, generator=g)))
+
 with open(OUT, 'w') as f:
     json.dump({'generated_by': 'tools/golden/gen_parity_ops2.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1, allow_nan=False)
     f.write('\n')
