@@ -4,6 +4,7 @@
 import {
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
+  einsum as einsumBinding,
   norm as normBinding,
   unique_dim as uniqueDimBinding,
 } from '../generated/functions.js';
@@ -85,4 +86,17 @@ export function unique(input: Tensor, ...rest: (boolean | number | null | Unique
   if (inv) return [out, inverse];
   if (cnt) return [out, counts];
   return out;
+}
+
+/**
+ * `torch.einsum(equation, *operands)` (torch/functional.py): the operands as varargs or one list. Sums of
+ * products over the labels of `equation` (implicit output, `...` for broadcast dims); see Linear.ts.
+ */
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
+  if (typeof equation !== 'string') throw new TypeError('einsum(): the equation must be a string (the sublist form is not supported)');
+  const list = operands.length === 1 && Array.isArray(operands[0]) ? (operands[0] as readonly Tensor[]) : (operands as Tensor[]);
+  if (list.length === 0) {
+    throw new Error('einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list');
+  }
+  return einsumBinding(equation, [...list]);
 }

@@ -1044,6 +1044,8 @@ export interface AtenOps {
   unique_dim: OperatorHandle<(self: Tensor, dim: number, sorted: boolean, returnInverse: boolean, returnCounts: boolean) => [Tensor, Tensor, Tensor]>;
   /** `multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor` */
   multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor` */
+  einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1567,6 +1569,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _unique2: find('aten::_unique2', ''),
     unique_dim: find('aten::unique_dim', ''),
     multinomial: find('aten::multinomial', ''),
+    einsum: find('aten::einsum', ''),
   } as AtenOps;
 }
 

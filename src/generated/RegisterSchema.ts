@@ -519,4 +519,5 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   _unique2: '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
   unique_dim: 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
   multinomial: 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
+  einsum: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
 };

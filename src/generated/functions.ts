@@ -13121,3 +13121,42 @@ function bad_multinomial(a: readonly unknown[]): never {
     { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
   ], false, SIGS_multinomial);
 }
+
+const SIGS_einsum = ["(str equation, tuple of Tensors tensors, *, tuple of ints path = None)"];
+
+/** `torch.einsum`: `einsum`. */
+export function einsum(options: { equation: string; tensors: readonly Tensor[]; path?: readonly number[] | null }): Tensor;
+export function einsum(equation: string, options: { tensors: readonly Tensor[]; path?: readonly number[] | null }): Tensor;
+export function einsum(equation: string, tensors: readonly Tensor[], options?: { path?: readonly number[] | null }): Tensor;
+export function einsum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("einsum", a[--n] as Kw);
+  // einsum
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["equation","tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && typeof p[0] === 'string' && isTensorList(p[1])) {
+      const v0: string = p[0] as string;
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number[] | null;
+      if (o !== undefined && o.path !== undefined) {
+        kwArg("einsum", 'path', 'tuple of ints', (o.path === null || isIntList(o.path)), o.path);
+        k0 = o.path === null ? null : toIntList(o.path);
+      } else k0 = null;
+      if (o !== undefined) checkKw("einsum", o, ["equation","tensors","path"], ["equation","tensors"], n);
+      return aten().einsum.call(v0, v1, k0);
+    }
+  }
+  return bad_einsum(a);
+}
+
+function bad_einsum(a: readonly unknown[]): never {
+  return badCall("einsum", a, [
+    { name: "equation", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "path", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: true, list: 'int' },
+  ], false, SIGS_einsum);
+}

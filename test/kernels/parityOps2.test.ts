@@ -45,7 +45,149 @@ const pm2 = (): Tensor =>
 const rand1 = (...shape: number[]): Tensor => torch.rand(shape, { generator: new torch.Generator().manualSeed(1) });
 const M = T.multinomial!;
 
+const E = T.einsum!;
+/** fn's value and the float64 gradients of sum(out * cotangent), with the generator's draws in the script's order. */
+const grads =
+  (fn: (...xs: Tensor[]) => Tensor, ...shapes: number[][]) =>
+  (): unknown => {
+    torch.manualSeed(3);
+    const xs = shapes.map((s) => torch.randn(s, { dtype: torch.float64, requires_grad: true }));
+    const out = fn(...xs);
+    const cot = torch.randn([...out.sizes], { dtype: torch.float64 });
+    out.mul(cot).sum().backward();
+    return [out, ...xs.map((x) => x.grad)];
+  };
+const EINSUM: [string, string, number[][]][] = [
+  [
+    'matmul',
+    'ij,jk->ik',
+    [
+      [2, 3],
+      [3, 4],
+    ],
+  ],
+  [
+    'implicit',
+    'ij,jk',
+    [
+      [2, 3],
+      [3, 4],
+    ],
+  ],
+  ['transpose', 'ij->ji', [[2, 3]]],
+  ['implicit_transpose', 'ji', [[2, 3]]],
+  ['identity', 'ij', [[2, 3]]],
+  ['sum_all', 'ij->', [[2, 3]]],
+  ['sum_rows', 'ij->j', [[2, 3]]],
+  ['diag', 'ii->i', [[3, 3]]],
+  ['trace', 'ii', [[3, 3]]],
+  ['dot', 'i,i->', [[3], [3]]],
+  ['outer', 'i,j->ij', [[3], [2]]],
+  ['matvec', 'ij,j->i', [[2, 3], [3]]],
+  [
+    'bmm',
+    'bij,bjk->bik',
+    [
+      [2, 3, 4],
+      [2, 4, 5],
+    ],
+  ],
+  [
+    'ellipsis',
+    '...ij,...jk->...ik',
+    [
+      [2, 3, 4],
+      [4, 5],
+    ],
+  ],
+  [
+    'ellipsis_implicit',
+    '...ij,...jk',
+    [
+      [2, 1, 3, 4],
+      [3, 4, 2],
+    ],
+  ],
+  ['ellipsis_sum', 'b...->b', [[2, 3, 4]]],
+  [
+    'three',
+    'bij,bjk,bkl->bil',
+    [
+      [2, 3, 4],
+      [2, 4, 5],
+      [2, 5, 2],
+    ],
+  ],
+  [
+    'chain',
+    'ab,bc,cd->ad',
+    [
+      [2, 3],
+      [3, 4],
+      [4, 2],
+    ],
+  ],
+  [
+    'broadcast_one',
+    'ij,ij->ij',
+    [
+      [2, 3],
+      [1, 3],
+    ],
+  ],
+  [
+    'upper',
+    'Ab,bA->A',
+    [
+      [2, 3],
+      [3, 2],
+    ],
+  ],
+  [
+    'spaces',
+    'i j , j k -> i k',
+    [
+      [2, 3],
+      [3, 4],
+    ],
+  ],
+  [
+    'diag_mixed',
+    'iij,jk->ik',
+    [
+      [3, 3, 2],
+      [2, 4],
+    ],
+  ],
+  ['contract_only_first', 'ij,k->k', [[2, 3], [4]]],
+  [
+    'bilinear',
+    'bn,anm,bm->ba',
+    [
+      [2, 3],
+      [4, 3, 5],
+      [2, 5],
+    ],
+  ],
+];
+const ar = (n: number, ...shape: number[]): Tensor => torch.arange(n).reshape(shape);
+
 const CALLS: Record<string, () => unknown> = {
+  ...Object.fromEntries(EINSUM.map(([name, eq, shapes]) => [`einsum_${name}`, grads((...xs) => E(eq, ...xs) as Tensor, ...shapes)])),
+  einsum_list: () => E('ij,jk->ik', [torch.ones(2, 3), torch.ones(3, 2)]),
+  einsum_int: () => E('ij,jk->ik', ar(6, 2, 3), ar(6, 3, 2)),
+  einsum_zero_size: () => E('ij,jk->ik', torch.ones(2, 0), torch.ones(0, 3)),
+  einsum_fewer: () => E('ij,jk->ik', torch.ones(2, 3)),
+  einsum_more: () => E('ij->ij', torch.ones(2, 3), torch.ones(2, 3)),
+  einsum_bad_out: () => E('ij->ik', torch.ones(2, 3)),
+  einsum_repeat_out: () => E('ij->ii', torch.ones(2, 3)),
+  einsum_size: () => E('ij,jk->ik', torch.ones(2, 3), torch.ones(2, 3)),
+  einsum_bad_char: () => E('i1->i', torch.ones(2, 3)),
+  einsum_ndim: () => E('ijk->i', torch.ones(2, 3)),
+  einsum_ell_ndim: () => E('ijk...->i', torch.ones(2, 3)),
+  einsum_diag_size: () => E('ii->i', torch.ones(2, 3)),
+  einsum_dot_alone: () => E('i.j->i', torch.ones(2, 3)),
+  einsum_ell_broadcast: () => E('...i,...i->...', torch.ones(2, 3), torch.ones(4, 3)),
   unique: () => T.unique!(u()),
   unique_unsorted: () => T.unique!(u(), { sorted: false }),
   unique_inverse: () => T.unique!(u(), { return_inverse: true }),

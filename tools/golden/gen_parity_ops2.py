@@ -128,6 +128,50 @@ case('multinomial_repl_zero_sum', lambda: torch.multinomial(torch.tensor([0.0, 0
 case('multinomial_meta', lambda: torch.multinomial(torch.empty(3, 4, device='meta'), 2))
 case('multinomial_method', seeded(lambda g: pm.multinomial(2, generator=g)))
 
+# ---- einsum (values, float64 gradients with a seeded cotangent, grad_fn names)
+EINSUM = [
+    ('matmul', 'ij,jk->ik', [(2, 3), (3, 4)]),
+    ('implicit', 'ij,jk', [(2, 3), (3, 4)]),
+    ('transpose', 'ij->ji', [(2, 3)]),
+    ('implicit_transpose', 'ji', [(2, 3)]),
+    ('identity', 'ij', [(2, 3)]),
+    ('sum_all', 'ij->', [(2, 3)]),
+    ('sum_rows', 'ij->j', [(2, 3)]),
+    ('diag', 'ii->i', [(3, 3)]),
+    ('trace', 'ii', [(3, 3)]),
+    ('dot', 'i,i->', [(3,), (3,)]),
+    ('outer', 'i,j->ij', [(3,), (2,)]),
+    ('matvec', 'ij,j->i', [(2, 3), (3,)]),
+    ('bmm', 'bij,bjk->bik', [(2, 3, 4), (2, 4, 5)]),
+    ('ellipsis', '...ij,...jk->...ik', [(2, 3, 4), (4, 5)]),
+    ('ellipsis_implicit', '...ij,...jk', [(2, 1, 3, 4), (3, 4, 2)]),
+    ('ellipsis_sum', 'b...->b', [(2, 3, 4)]),
+    ('three', 'bij,bjk,bkl->bil', [(2, 3, 4), (2, 4, 5), (2, 5, 2)]),
+    ('chain', 'ab,bc,cd->ad', [(2, 3), (3, 4), (4, 2)]),
+    ('broadcast_one', 'ij,ij->ij', [(2, 3), (1, 3)]),
+    ('upper', 'Ab,bA->A', [(2, 3), (3, 2)]),
+    ('spaces', 'i j , j k -> i k', [(2, 3), (3, 4)]),
+    ('diag_mixed', 'iij,jk->ik', [(3, 3, 2), (2, 4)]),
+    ('contract_only_first', 'ij,k->k', [(2, 3), (4,)]),
+    ('bilinear', 'bn,anm,bm->ba', [(2, 3), (4, 3, 5), (2, 5)]),
+]
+for name, eq, shapes in EINSUM:
+    case('einsum_' + name, grads(lambda *xs, eq=eq: torch.einsum(eq, *xs), *shapes))
+case('einsum_list', lambda: torch.einsum('ij,jk->ik', [torch.ones(2, 3), torch.ones(3, 2)]))
+case('einsum_int', lambda: torch.einsum('ij,jk->ik', torch.arange(6).reshape(2, 3), torch.arange(6).reshape(3, 2)))
+case('einsum_zero_size', lambda: torch.einsum('ij,jk->ik', torch.ones(2, 0), torch.ones(0, 3)))
+case('einsum_fewer', lambda: torch.einsum('ij,jk->ik', torch.ones(2, 3)))
+case('einsum_more', lambda: torch.einsum('ij->ij', torch.ones(2, 3), torch.ones(2, 3)))
+case('einsum_bad_out', lambda: torch.einsum('ij->ik', torch.ones(2, 3)))
+case('einsum_repeat_out', lambda: torch.einsum('ij->ii', torch.ones(2, 3)))
+case('einsum_size', lambda: torch.einsum('ij,jk->ik', torch.ones(2, 3), torch.ones(2, 3)))
+case('einsum_bad_char', lambda: torch.einsum('i1->i', torch.ones(2, 3)))
+case('einsum_ndim', lambda: torch.einsum('ijk->i', torch.ones(2, 3)))
+case('einsum_ell_ndim', lambda: torch.einsum('ijk...->i', torch.ones(2, 3)))
+case('einsum_diag_size', lambda: torch.einsum('ii->i', torch.ones(2, 3)))
+case('einsum_dot_alone', lambda: torch.einsum('i.j->i', torch.ones(2, 3)))
+case('einsum_ell_broadcast', lambda: torch.einsum('...i,...i->...', torch.ones(2, 3), torch.ones(4, 3)))
+
 with open(OUT, 'w') as f:
     json.dump({'generated_by': 'tools/golden/gen_parity_ops2.py', 'torch_version': torch.__version__, 'cases': cases}, f, indent=1, allow_nan=False)
     f.write('\n')
