@@ -190,6 +190,7 @@ const CALLS: Record<string, () => unknown> = {
   einsum_ell_broadcast: () => E('...i,...i->...', torch.ones(2, 3), torch.ones(4, 3)),
   unique: () => T.unique!(u()),
   unique_unsorted: () => T.unique!(u(), { sorted: false }),
+  unique_positional: () => T.unique!(u(), true, false, true),
   unique_inverse: () => T.unique!(u(), { return_inverse: true }),
   unique_counts: () => T.unique!(u(), { return_counts: true }),
   unique_both: () => T.unique!(u(), { return_inverse: true, return_counts: true }),
