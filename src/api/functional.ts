@@ -1,7 +1,13 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
-// `torch.broadcast_tensors(*tensors)`. Mirrors torch/functional.py. Browser-safe.
+// `torch.broadcast_tensors(*tensors)`, `torch.unique`, `torch.einsum(equation, *operands)`. Mirrors torch/functional.py. Browser-safe.
 
-import { broadcast_tensors as broadcastTensorsBinding, norm as normBinding } from '../generated/functions.js';
+import {
+  _unique2 as unique2Binding,
+  broadcast_tensors as broadcastTensorsBinding,
+  einsum as einsumBinding,
+  norm as normBinding,
+  unique_dim as uniqueDimBinding,
+} from '../generated/functions.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { isKw, parseKw } from './python_arg_parser.js';
 
@@ -44,4 +50,53 @@ export function norm(
   if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
   if (dim === null && v.keepdim !== true) return normBinding(x, pv as number);
   return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
+}
+
+/** torch.unique's options (torch/functional.py `_unique_impl`). */
+export interface UniqueOptions {
+  sorted?: boolean;
+  return_inverse?: boolean;
+  return_counts?: boolean;
+  dim?: number | null;
+}
+
+/**
+ * `torch.unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)`: `_unique2` (or
+ * `unique_dim` with a dim), returning the values alone or a list with the inverse and/or counts, as Python's.
+ */
+export function unique(input: Tensor, ...rest: (boolean | number | null | UniqueOptions | undefined)[]): Tensor | Tensor[] {
+  const a: unknown[] = [input, ...rest];
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  const o = n > 0 && isKw(a[n - 1]) ? parseKw('unique', a[--n], ['sorted', 'return_inverse', 'return_counts', 'dim']) : {};
+  const names = ['input', 'sorted', 'return_inverse', 'return_counts', 'dim'];
+  if (n > names.length) throw new TypeError(`unique() takes from 1 to ${names.length} positional arguments but ${n} were given`);
+  const v: Record<string, unknown> = { sorted: true, return_inverse: false, return_counts: false, dim: null };
+  names.forEach((k, i) => {
+    if (i < n) {
+      if (o[k] !== undefined) throw new TypeError(`unique() got multiple values for argument '${k}'`);
+      v[k] = a[i];
+    } else if (o[k] !== undefined) v[k] = o[k];
+  });
+  const x = v.input as Tensor;
+  const [sorted, inv, cnt] = [v.sorted as boolean, v.return_inverse as boolean, v.return_counts as boolean];
+  const [out, inverse, counts] =
+    v.dim === null ? unique2Binding(x, sorted, inv, cnt) : uniqueDimBinding(x, v.dim as number, sorted, inv, cnt);
+  if (inv && cnt) return [out, inverse, counts];
+  if (inv) return [out, inverse];
+  if (cnt) return [out, counts];
+  return out;
+}
+
+/**
+ * `torch.einsum(equation, *operands)` (torch/functional.py): the operands as varargs or one list. Sums of
+ * products over the labels of `equation` (implicit output, `...` for broadcast dims); see Linear.ts.
+ */
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
+  if (typeof equation !== 'string') throw new TypeError('einsum(): the equation must be a string (the sublist form is not supported)');
+  const list = operands.length === 1 && Array.isArray(operands[0]) ? (operands[0] as readonly Tensor[]) : (operands as Tensor[]);
+  if (list.length === 0) {
+    throw new Error('einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list');
+  }
+  return einsumBinding(equation, [...list]);
 }

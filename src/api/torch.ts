@@ -452,6 +452,8 @@ function installNonzeroAsTuple(): void {
 }
 
 export { broadcast_tensors, norm } from './functional.js';
+// parity 2 (issue 15): torch/functional.py's unique and einsum.
+export { einsum, unique } from './functional.js';
 export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };

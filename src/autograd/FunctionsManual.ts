@@ -812,3 +812,4 @@ export function conv2dForward(
 }
 
 export * from './FunctionsManualNn.js';
+export * from './FunctionsManualNotImplemented.js';

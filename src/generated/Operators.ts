@@ -1038,6 +1038,14 @@ export interface AtenOps {
   scatter_reduce: OperatorHandle<(self: Tensor, dim: number, index: Tensor, src: Tensor, reduce: string) => Tensor>;
   /** `scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor` */
   scatter_value_reduce: OperatorHandle<(self: Tensor, dim: number, index: Tensor, value: number | boolean, reduce: string) => Tensor>;
+  /** `_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)` */
+  _unique2: OperatorHandle<(self: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)` */
+  unique_dim: OperatorHandle<(self: Tensor, dim: number, sorted: boolean, returnInverse: boolean, returnCounts: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor` */
+  multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
+  /** `einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor` */
+  einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1558,6 +1566,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     searchsorted_Scalar: find('aten::searchsorted', 'Scalar'),
     scatter_reduce: find('aten::scatter', 'reduce'),
     scatter_value_reduce: find('aten::scatter', 'value_reduce'),
+    _unique2: find('aten::_unique2', ''),
+    unique_dim: find('aten::unique_dim', ''),
+    multinomial: find('aten::multinomial', ''),
+    einsum: find('aten::einsum', ''),
   } as AtenOps;
 }
 

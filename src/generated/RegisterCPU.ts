@@ -41,6 +41,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as Unique from '../kernels/Unique.js';
 import * as UpSample from '../kernels/UpSample.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
@@ -2611,4 +2612,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   searchsorted_Scalar: Bucketization.searchsortedScalar,
   scatter_reduce: TensorAdvancedIndexing.scatterReduce,
   scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
+  _unique2: Unique.unique2,
+  unique_dim: Unique.uniqueDim,
+  multinomial: Distributions.multinomial,
 };

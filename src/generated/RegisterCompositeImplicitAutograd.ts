@@ -11,6 +11,7 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
 import * as Dropout from '../kernels/Dropout.js';
+import * as Linear from '../kernels/Linear.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
 import * as LossNLL from '../kernels/LossNLL.js';
@@ -88,4 +89,5 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   take_along_dim: TensorAdvancedIndexing.takeAlongDim,
   narrow_Tensor: TensorShape.narrowTensor,
   diff: Diff.diff,
+  einsum: Linear.einsum,
 };

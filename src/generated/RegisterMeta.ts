@@ -2206,4 +2206,5 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   searchsorted_Scalar: Bucketization.searchsortedScalar,
   scatter_reduce: TensorAdvancedIndexing.scatterReduce,
   scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
+  multinomial: Distributions.multinomial,
 };

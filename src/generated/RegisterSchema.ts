@@ -516,4 +516,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   searchsorted_Scalar: 'searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor',
   scatter_reduce: 'scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor',
   scatter_value_reduce: 'scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor',
+  _unique2: '_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
+  unique_dim: 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
+  multinomial: 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
+  einsum: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
 };

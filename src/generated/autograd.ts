@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4517,6 +4517,38 @@ export class SortBackward1 extends Node {
   }
 }
 
+/** Backward of `_unique2` (derivatives.yaml:653). */
+export class Unique2Backward0 extends Node {
+
+  name(): string {
+    return 'Unique2Backward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("_unique2");
+    return out;
+  }
+}
+
+/** Backward of `unique_dim` (derivatives.yaml:657). */
+export class UniqueDimBackward0 extends Node {
+
+  name(): string {
+    return 'UniqueDimBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("unique_dim");
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8483,6 +8515,33 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('scatter'));
     gradFn.setNextEdges([gradientEdge(self), gradientEdge(index)]);
     const result = ops.scatter_value_reduce.redispatch(ks.and(afterAutogradKeyset), self, dim, index, value, reduce);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _unique2: kernel('_unique2', (ks, self, sorted, returnInverse, returnCounts) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._unique2.redispatch(ks.and(afterAutogradKeyset), self, sorted, returnInverse, returnCounts);
+    const gradFn = new Unique2Backward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops._unique2.redispatch(ks.and(afterAutogradKeyset), self, sorted, returnInverse, returnCounts);
+    setHistory(result[0], gradFn, 0);
+    return result;
+  }),
+  unique_dim: kernel('unique_dim', (ks, self, dim, sorted, returnInverse, returnCounts) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unique_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, sorted, returnInverse, returnCounts);
+    const gradFn = new UniqueDimBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.unique_dim.redispatch(ks.and(afterAutogradKeyset), self, dim, sorted, returnInverse, returnCounts);
+    setHistory(result[0], gradFn, 0);
+    return result;
+  }),
+  multinomial: kernel('multinomial', (ks, self, numSamples, replacement, generator) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('multinomial'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.multinomial.redispatch(ks.and(afterAutogradKeyset), self, numSamples, replacement, generator);
     setHistory(result, gradFn, 0);
     return result;
   }),

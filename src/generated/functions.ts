@@ -12966,3 +12966,197 @@ export function searchsorted(...a: unknown[]): unknown {
   }
   return noMatch("searchsorted", a, SIGS_searchsorted);
 }
+
+const SIGS__unique2 = ["(Tensor input, bool sorted = True, bool return_inverse = False, bool return_counts = False)"];
+
+/** `torch._unique2`: `_unique2`. */
+export function _unique2(input: Tensor, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function _unique2(input: Tensor, sorted?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function _unique2(input: Tensor, sorted?: boolean, returnInverse?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function _unique2(input: Tensor, sorted?: boolean, returnInverse?: boolean, returnCounts?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function _unique2(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_unique2", a[--n] as Kw);
+  // _unique2
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","sorted","return_inverse","return_counts"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.sorted !== undefined) {
+        kwArg("_unique2", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+        v1 = o.sorted as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.return_inverse !== undefined) {
+        kwArg("_unique2", 'return_inverse', 'bool', isBool(o.return_inverse), o.return_inverse);
+        v2 = o.return_inverse as boolean;
+      } else v2 = false;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.return_counts !== undefined) {
+        kwArg("_unique2", 'return_counts', 'bool', isBool(o.return_counts), o.return_counts);
+        v3 = o.return_counts as boolean;
+      } else v3 = false;
+      if (o !== undefined) checkKw("_unique2", o, ["input","sorted","return_inverse","return_counts"], ["input","sorted","return_inverse","return_counts"], n);
+      return aten()._unique2.call(v0, v1, v2, v3);
+    }
+  }
+  return bad__unique2(a);
+}
+
+function bad__unique2(a: readonly unknown[]): never {
+  return badCall("_unique2", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "sorted", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "return_inverse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "return_counts", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS__unique2);
+}
+
+const SIGS_unique_dim = ["(Tensor input, int dim, bool sorted = True, bool return_inverse = False, bool return_counts = False)"];
+
+/** `torch.unique_dim`: `unique_dim`. */
+export function unique_dim(input: Tensor, options: { dim: number; sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function unique_dim(input: Tensor, dim: number, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function unique_dim(input: Tensor, dim: number, sorted?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function unique_dim(input: Tensor, dim: number, sorted?: boolean, returnInverse?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function unique_dim(input: Tensor, dim: number, sorted?: boolean, returnInverse?: boolean, returnCounts?: boolean, options?: { sorted?: boolean; return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean }): [Tensor, Tensor, Tensor];
+export function unique_dim(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unique_dim", a[--n] as Kw);
+  // unique_dim
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","dim","sorted","return_inverse","return_counts"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.sorted !== undefined) {
+        kwArg("unique_dim", 'sorted', 'bool', isBool(o.sorted), o.sorted);
+        v2 = o.sorted as boolean;
+      } else v2 = true;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.return_inverse !== undefined) {
+        kwArg("unique_dim", 'return_inverse', 'bool', isBool(o.return_inverse), o.return_inverse);
+        v3 = o.return_inverse as boolean;
+      } else v3 = false;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.return_counts !== undefined) {
+        kwArg("unique_dim", 'return_counts', 'bool', isBool(o.return_counts), o.return_counts);
+        v4 = o.return_counts as boolean;
+      } else v4 = false;
+      if (o !== undefined) checkKw("unique_dim", o, ["input","dim","sorted","return_inverse","return_counts"], ["input","dim","sorted","return_inverse","return_counts"], n);
+      return aten().unique_dim.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_unique_dim(a);
+}
+
+function bad_unique_dim(a: readonly unknown[]): never {
+  return badCall("unique_dim", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "sorted", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "return_inverse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "return_counts", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_unique_dim);
+}
+
+const SIGS_multinomial = ["(Tensor input, int num_samples, bool replacement = False, *, torch.Generator generator = None)"];
+
+/** `torch.multinomial`: `multinomial`. */
+export function multinomial(input: Tensor, options: { num_samples?: number; numSamples?: number; replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(input: Tensor, numSamples: number, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(input: Tensor, numSamples: number, replacement?: boolean, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+export function multinomial(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multinomial", a[--n] as Kw);
+  // multinomial
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","num_samples","replacement"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && isInt(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number = p[1] as number;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.replacement !== undefined) {
+        kwArg("multinomial", 'replacement', 'bool', isBool(o.replacement), o.replacement);
+        v2 = o.replacement as boolean;
+      } else v2 = false;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("multinomial", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("multinomial", o, ["input","num_samples","replacement","generator"], ["input","num_samples","replacement"], n);
+      return aten().multinomial.call(v0, v1, v2, k0);
+    }
+  }
+  return bad_multinomial(a);
+}
+
+function bad_multinomial(a: readonly unknown[]): never {
+  return badCall("multinomial", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "num_samples", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "replacement", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_multinomial);
+}
+
+const SIGS_einsum = ["(str equation, tuple of Tensors tensors, *, tuple of ints path = None)"];
+
+/** `torch.einsum`: `einsum`. */
+export function einsum(options: { equation: string; tensors: readonly Tensor[]; path?: readonly number[] | null }): Tensor;
+export function einsum(equation: string, options: { tensors: readonly Tensor[]; path?: readonly number[] | null }): Tensor;
+export function einsum(equation: string, tensors: readonly Tensor[], options?: { path?: readonly number[] | null }): Tensor;
+export function einsum(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("einsum", a[--n] as Kw);
+  // einsum
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["equation","tensors"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && typeof p[0] === 'string' && isTensorList(p[1])) {
+      const v0: string = p[0] as string;
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number[] | null;
+      if (o !== undefined && o.path !== undefined) {
+        kwArg("einsum", 'path', 'tuple of ints', (o.path === null || isIntList(o.path)), o.path);
+        k0 = o.path === null ? null : toIntList(o.path);
+      } else k0 = null;
+      if (o !== undefined) checkKw("einsum", o, ["equation","tensors","path"], ["equation","tensors"], n);
+      return aten().einsum.call(v0, v1, k0);
+    }
+  }
+  return bad_einsum(a);
+}
+
+function bad_einsum(a: readonly unknown[]): never {
+  return badCall("einsum", a, [
+    { name: "equation", type: "str", check: (v) => typeof v === 'string', optional: false, kwOnly: false },
+    { name: "tensors", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "path", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: true, list: 'int' },
+  ], false, SIGS_einsum);
+}

@@ -778,6 +778,10 @@ export interface TensorMethods {
   diff(n?: number, dim?: number, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
   diff(n?: number, dim?: number, prepend?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
   diff(n?: number, dim?: number, prepend?: Tensor | null, append?: Tensor | null, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  /** `multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor` */
+  multinomial(options: { num_samples?: number; numSamples?: number; replacement?: boolean; generator?: Generator | null }): Tensor;
+  multinomial(numSamples: number, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+  multinomial(numSamples: number, replacement?: boolean, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -7620,6 +7624,46 @@ function bad_diff(a: readonly unknown[]): never {
   ], false, SIGS_diff);
 }
 
+const SIGS_multinomial = ["(int num_samples, bool replacement = False, *, torch.Generator generator = None)"];
+
+function method_multinomial(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("multinomial", a[--n] as Kw);
+  // multinomial
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["num_samples","replacement"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isInt(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: number = p[0] as number;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.replacement !== undefined) {
+        kwArg("multinomial", 'replacement', 'bool', isBool(o.replacement), o.replacement);
+        v1 = o.replacement as boolean;
+      } else v1 = false;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("multinomial", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("multinomial", o, ["num_samples","replacement","generator"], ["num_samples","replacement"], n);
+      return aten().multinomial.call(this, v0, v1, k0);
+    }
+  }
+  return bad_multinomial(a);
+}
+
+function bad_multinomial(a: readonly unknown[]): never {
+  return badCall("multinomial", a, [
+    { name: "num_samples", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "replacement", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
+  ], false, SIGS_multinomial);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -7835,5 +7879,6 @@ export function installTensorMethods(proto: object): void {
     allclose: { value: method_allclose, writable: true, configurable: true },
     equal: { value: method_equal, writable: true, configurable: true },
     diff: { value: method_diff, writable: true, configurable: true },
+    multinomial: { value: method_multinomial, writable: true, configurable: true },
   });
 }

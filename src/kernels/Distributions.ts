@@ -5,7 +5,7 @@
 import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import type { Layout } from '../c10/Layout.js';
-import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { belowADInplaceOrView } from '../dispatch/LocalDispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
 import { type FloatArray, type Generator, bernoulliFill, normalFill, randintFill, randpermFill, uniformFill } from '../random/index.js';
@@ -145,5 +145,80 @@ export function randperm(
   const out = aten().empty_memory_format.call([n], dtype ?? ScalarType.Long, layout, device, null, null);
   if (out.isMeta()) return out;
   writeRowMajor(out, randpermFill(generator, new Float64Array(n)));
+  return out;
+}
+
+// Note [multinomial's two samplers]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Distributions.cpp's multinomial_out draws without replacement (and whenever num_samples == 1) by the
+// Gumbel-max trick: q = empty_like(self).exponential_(1) (one uniform double from random64() per element, row
+// major, -log1p(-u), cast to self's dtype), then argmax / topk of self / q along the last dim. With
+// replacement (cpu/MultinomialKernel.cpp) each row's cumulative sum (in self's dtype) is normalised by its
+// total, its last entry forced to 1, and each sample is a binary search for one uniform double (random64()),
+// rows outer, samples inner. Both consume the generator exactly as PyTorch's CPU kernels, so a seeded
+// generator gives PyTorch's samples.
+
+/** `multinomial(self, num_samples, replacement=False, *, generator=None)`. See Note [multinomial's two samplers]. */
+export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: number, replacement = false, generator?: Gen): Tensor {
+  if (!(self.dim() > 0 && self.dim() <= 2)) throw new Error('prob_dist must be 1 or 2 dim');
+  if (!isFloatingType(self.dtype))
+    throw new Error(`multinomial only supports floating-point dtypes for input, got: ${scalarTypeToString(self.dtype)}`);
+  if (!(numSamples > 0)) throw new Error('cannot sample n_sample <= 0 samples');
+  const nCategories = self.sizes[self.dim() - 1] as number;
+  if (!(replacement || numSamples <= nCategories))
+    throw new Error('cannot sample n_sample > prob_dist.size(-1) samples without replacement');
+  if (nCategories > 2 ** 24) throw new Error('number of categories cannot exceed 2^24');
+  const outSizes = self.dim() === 1 ? [numSamples] : [self.sizes[0] as number, numSamples];
+  if (self.isMeta()) return aten().empty_memory_format.call(outSizes, ScalarType.Long, null, self.device, null, null);
+  const nDist = self.dim() === 1 ? 1 : (self.sizes[0] as number);
+  const src = self.contiguous();
+  const { data, base, lanes } = src.dataView();
+  const p = (e: number): number => readElement(src.dtype, data, base + e * lanes) as number;
+  const n = src.numel();
+  if (!replacement || numSamples === 1) {
+    let ok = true;
+    for (let e = 0; e < n; e++) if (!(p(e) < Infinity && p(e) >= 0)) ok = false;
+    if (!ok) throw new Error('probability tensor contains either `inf`, `nan` or element < 0');
+    for (let r = 0; r < nDist; r++) {
+      let s = 0;
+      for (let j = 0; j < nCategories; j++) s += p(r * nCategories + j);
+      if (s === 0) throw new Error('invalid multinomial distribution (sum of probabilities <= 0)');
+    }
+    const u = uniformFill(generator, new Float64Array(n));
+    const q = aten().empty_like.call(src, null, null, null, null, null);
+    const qv = q.dataView();
+    for (let e = 0; e < n; e++) qv.data[qv.base + e] = toStored(src.dtype, -Math.log1p(-(u[e] as number)));
+    const ratio = aten().div_Tensor.call(src, q);
+    if (numSamples === 1) return aten().argmax.call(ratio, -1, true);
+    return aten().topk.call(ratio, numSamples, -1, true, true)[1];
+  }
+  const out = aten().empty_memory_format.call(outSizes, ScalarType.Long, null, self.device, null, null);
+  const ov = out.dataView();
+  const round = self.dtype === ScalarType.Double ? (x: number) => x : Math.fround;
+  const cum = new Float64Array(nCategories);
+  for (let r = 0; r < nDist; r++) {
+    let sum = 0;
+    for (let j = 0; j < nCategories; j++) {
+      const val = p(r * nCategories + j);
+      if (!(val >= 0)) throw new Error('invalid multinomial distribution (encountering probability entry < 0)');
+      if (!Number.isFinite(val)) throw new Error('invalid multinomial distribution (encountering probability entry = infinity or NaN)');
+      sum = round(sum + val);
+      cum[j] = sum;
+    }
+    if (!(sum > 0)) throw new Error('invalid multinomial distribution (sum of probabilities <= 0)');
+    for (let j = 0; j < nCategories; j++) cum[j] = round((cum[j] as number) / sum);
+    cum[nCategories - 1] = 1;
+    for (let k = 0; k < numSamples; k++) {
+      const sample = uniformFill(generator, new Float64Array(1))[0] as number;
+      let left = 0;
+      let right = nCategories;
+      while (right - left > 0) {
+        const mid = left + Math.floor((right - left) / 2);
+        if ((cum[mid] as number) < sample) left = mid + 1;
+        else right = mid;
+      }
+      ov.data[ov.base + r * numSamples + k] = left;
+    }
+  }
   return out;
 }
