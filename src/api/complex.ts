@@ -58,8 +58,10 @@ export function complex(real: Tensor, imag: Tensor): Tensor {
   const [re, im] = broadcast_tensors(real, imag) as [Tensor, Tensor];
   const out = aten().empty_memory_format.call(re.shape.slice(), dtype, null, real.device, null, null);
   if (out.isMeta() || out.numel() === 0) return out;
-  const reData = re.detach().contiguous().numpy();
-  const imData = im.detach().contiguous().numpy();
+  // Copied out at once: the typed array `numpy()` returns is over linear memory's current buffer, which the
+  // next allocation may grow and so detach (the test:stress run grows it on every allocation).
+  const reData = Array.from(re.detach().contiguous().numpy() as ArrayLike<number>);
+  const imData = Array.from(im.detach().contiguous().numpy() as ArrayLike<number>);
   const { data, base, lanes } = out.dataView();
   for (let i = 0; i < reData.length; i++) {
     data[base + i * lanes] = reData[i] as number;
