@@ -194,12 +194,15 @@ export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: numbe
   }
   const out = aten().empty_memory_format.call(outSizes, ScalarType.Long, null, self.device, null, null);
   const ov = out.dataView();
+  // The input's view again: allocating `out` may have grown linear memory, detaching the view taken above.
+  const sv = src.dataView();
+  const pr = (e: number): number => readElement(src.dtype, sv.data, sv.base + e * sv.lanes) as number;
   const round = self.dtype === ScalarType.Double ? (x: number) => x : Math.fround;
   const cum = new Float64Array(nCategories);
   for (let r = 0; r < nDist; r++) {
     let sum = 0;
     for (let j = 0; j < nCategories; j++) {
-      const val = p(r * nCategories + j);
+      const val = pr(r * nCategories + j);
       if (!(val >= 0)) throw new Error('invalid multinomial distribution (encountering probability entry < 0)');
       if (!Number.isFinite(val)) throw new Error('invalid multinomial distribution (encountering probability entry = infinity or NaN)');
       sum = round(sum + val);

@@ -94,6 +94,8 @@ export function uniqueDim(
   const perm = [d, ...[...self.sizes.keys()].filter((k) => k !== d)];
   const flat = aten().permute.call(self, perm).contiguous();
   const rest = flat.numel() / n;
+  // Allocated before the reader's view is taken: an allocation may grow linear memory and detach it.
+  const inverse = emptyLike(self, [n], ScalarType.Long);
   const read = elementReader(flat);
   const cmp = (a: number, b: number): number => {
     for (let i = 0; i < rest; i++) {
@@ -111,7 +113,6 @@ export function uniqueDim(
     return true;
   };
   const firsts: number[] = [];
-  const inverse = emptyLike(self, [n], ScalarType.Long);
   const iv = inverse.dataView();
   for (let r = 0; r < n; r++) {
     if (r === 0 || !same(order[r] as number, order[r - 1] as number)) firsts.push(r);
