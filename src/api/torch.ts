@@ -15,7 +15,7 @@ import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { registerAten } from '../aten/register.js';
 import { Device } from '../c10/Device.js';
 import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
-import type { Layout } from '../c10/Layout.js';
+import { MemoryFormat, type Layout } from '../c10/Layout.js';
 import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import { canCast } from '../iter/resultType.js';
 import { resizeOutput, restride } from '../iter/Resize.js';
@@ -541,3 +541,13 @@ export function is_tensor(obj: unknown): obj is Tensor {
 export function numel(input: Tensor): number {
   return input.numel();
 }
+
+// ---- issue 15 forms: memory formats by PyTorch's names ----------------------------------------------
+/** `torch.contiguous_format`: row-major (`MemoryFormat.Contiguous`). */
+export const contiguous_format = MemoryFormat.Contiguous;
+/** `torch.preserve_format`: keep the input's layout (`clone`, `empty_like`, `to`). */
+export const preserve_format = MemoryFormat.Preserve;
+/** `torch.channels_last`: NHWC strides for 4-d tensors (`x.contiguous({ memory_format: torch.channels_last })`). */
+export const channels_last = MemoryFormat.ChannelsLast;
+/** `torch.channels_last_3d`: NDHWC strides for 5-d tensors. */
+export const channels_last_3d = MemoryFormat.ChannelsLast3d;

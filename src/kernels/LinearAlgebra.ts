@@ -312,20 +312,20 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   return out;
 }
 
-/** `dot(self, tensor)`: 1-D · 1-D. */
+/** `dot(self, tensor)`: 1-D · 1-D; PyTorch's dot_check order (dims, then dtypes, then sizes). */
 export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   if (self.dim() !== 1 || other.dim() !== 1) {
     throw new Error(`1D tensors expected, but got ${self.dim()}D and ${other.dim()}D tensors`);
+  }
+  if (self.dtype !== other.dtype) {
+    throw new Error(
+      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.dtype)} and ${scalarTypeToString(other.dtype)}`,
+    );
   }
   if (self.numel() !== other.numel()) {
     throw new Error(
       `inconsistent tensor size, expected tensor [${self.numel()}] and src [${other.numel()}] to have the same number of ` +
         `elements, but got ${self.numel()} and ${other.numel()} elements respectively`,
-    );
-  }
-  if (self.dtype !== other.dtype) {
-    throw new Error(
-      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.dtype)} and ${scalarTypeToString(other.dtype)}`,
     );
   }
   return aten().reshape.call(mm(_ks, self.reshape(1, -1), other.reshape(-1, 1)), []);

@@ -14,7 +14,7 @@ import { getDefaultDtype } from '../tensor/defaults.js';
 import { toStored } from '../tensor/elements.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { checkSizes, contiguousStrides } from '../tensor/TensorImpl.js';
+import { checkNumelOverflow, checkSizes, checkStorageNbytes, contiguousStrides } from '../tensor/TensorImpl.js';
 
 const CPU = new Device(DeviceType.CPU);
 
@@ -77,6 +77,7 @@ export function empty(
 ): Tensor {
   checkLayout(layout);
   checkSizes(size);
+  checkStorageNbytes(size, null, dtype ?? getDefaultDtype());
   return newStrided([...size], contiguousStrides(size), dtype ?? getDefaultDtype(), device ?? CPU);
 }
 
@@ -93,6 +94,10 @@ export function emptyStrided(
   if (size.length !== stride.length) {
     throw new Error(`mismatch in length of strides and shape: ${size.length} sizes, ${stride.length} strides`);
   }
+  checkSizes(size);
+  // PyTorch's Meta empty_strided checks the element count only (its Python meta registration)
+  if (device?.isMeta() === true) checkNumelOverflow(size);
+  else checkStorageNbytes(size, stride, dtype ?? getDefaultDtype());
   return newStrided([...size], [...stride], dtype ?? getDefaultDtype(), device ?? CPU);
 }
 

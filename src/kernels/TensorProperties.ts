@@ -2,10 +2,21 @@
 // aten/src/ATen/native/TensorProperties.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { isChannelsLastContiguous } from '../tensor/TensorGeometry.js';
 
-/** `contiguous`: self if already contiguous, else a contiguous copy. */
+/** `is_contiguous(memory_format)`: row-major, or NHWC-dense for channels_last (false for other than 4-d). */
+export function isContiguousIn(self: Tensor, memoryFormat: number): boolean {
+  if (memoryFormat === MemoryFormat.ChannelsLast) return isChannelsLastContiguous(self);
+  if (memoryFormat === MemoryFormat.ChannelsLast3d) return false; // aten-ts has no 5-d channels-last layout
+  return self.isContiguous();
+}
+
+/** `contiguous(memory_format)`: self if already contiguous in that format, else a copy in it. */
 export function contiguous(_ks: DispatchKeySet, self: Tensor, memoryFormat = 0): Tensor {
-  return self.isContiguous() ? self : aten().clone.call(self, memoryFormat);
+  if (isContiguousIn(self, memoryFormat)) return self;
+  if (memoryFormat === MemoryFormat.Preserve) throw new Error('preserve memory format is unsupported by the contiguous operator');
+  return aten().clone.call(self, memoryFormat);
 }

@@ -3,11 +3,13 @@
 // and cat, stack, split, chunk, unbind, repeat, tile. Mirrors aten/src/ATen/native/TensorShape.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import { elementSize, isIntegralType, promoteTypes } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
 import { inferSizeDv } from '../tensor/InferSize.js';
 import { Tensor } from '../tensor/Tensor.js';
+import { isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 import { storageBytesNeeded } from '../tensor/TensorImpl.js';
 import { computeStride } from '../tensor/TensorUtils.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
@@ -82,7 +84,9 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   sizes[d] = used.reduce((a, t) => a + (t.sizes[d] as number), 0);
   const [outer, , inner] = around(sizes, d);
   const out = emptyLike(ref, sizes, dtype);
-  if (out.isMeta()) return out;
+  // PyTorch's compute_output_memory_format: channels-last when every input suggests it, else contiguous
+  const channelsLast = tensors.every((t) => t.dim() === 4 && isStridesLikeChannelsLast(t));
+  if (out.isMeta()) return channelsLast ? aten().clone.call(out, MemoryFormat.ChannelsLast) : out;
   // Inputs of another dtype are converted first (copy_ does PyTorch's casts), then elements move as stored.
   const parts = used.map((t) => {
     if (t.dtype === dtype) return { t: contiguousOf(t), n: t.sizes[d] as number };
@@ -99,7 +103,7 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
       at += run;
     }
   }
-  return out;
+  return channelsLast ? aten().clone.call(out, MemoryFormat.ChannelsLast) : out;
 }
 
 /** `stack(tensors, dim)`: all the same shape, stacked along a new dim. */

@@ -3,6 +3,7 @@
 
 import { Device, DeviceType } from '../c10/Device.js';
 import { isKw, parseKw } from '../c10/Kwargs.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import { warn } from '../c10/Warning.js';
 import {
   ScalarType,
@@ -21,6 +22,7 @@ import type { TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
+import { isChannelsLastContiguous } from './TensorGeometry.js';
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
@@ -263,6 +265,17 @@ export class Tensor extends TensorImpl {
   /** `ndim`: the number of dimensions (`dim()`). */
   get ndim(): number {
     return this.dim();
+  }
+
+  /**
+   * `is_contiguous(memory_format=torch.contiguous_format)`: row-major, or NHWC-dense for
+   * `torch.channels_last` (`x.is_contiguous(torch.channels_last)`, `x.is_contiguous({ memory_format })`).
+   */
+  is_contiguous(memoryFormat?: number | { memory_format?: number; memoryFormat?: number }, options?: { memory_format?: number }): boolean {
+    const o = parseKw('is_contiguous', isKw(memoryFormat) ? memoryFormat : options, ['memory_format']);
+    const format = (isKw(memoryFormat) ? o.memory_format : (memoryFormat ?? o.memory_format)) ?? 0;
+    if (format === MemoryFormat.ChannelsLast) return isChannelsLastContiguous(this);
+    return format === MemoryFormat.ChannelsLast3d ? false : this.isContiguous();
   }
 
   /** `nelement()`: the number of elements, PyTorch's other name for `numel()`. */

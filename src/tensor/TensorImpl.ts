@@ -56,6 +56,56 @@ export function storageBytesNeeded(sizes: readonly number[], strides: readonly n
   return (offset + maxIndex + 1) * elementSize(dtype);
 }
 
+/**
+ * PyTorch's overflow check of `computeStorageNbytesContiguous` (strides null) / `computeStorageNbytes`
+ * (aten/src/ATen/EmptyTensor.cpp): the byte size of a new storage must fit in int64, or empty/empty_strided
+ * raise "Storage size calculation overflowed" — on Meta too, where no memory is ever allocated.
+ */
+export function checkStorageNbytes(sizes: readonly number[], strides: readonly number[] | null, dtype: ScalarType): void {
+  const itemsize = elementSize(dtype);
+  let approx = itemsize;
+  if (strides === null) for (const s of sizes) approx *= s;
+  else {
+    let extent = 1;
+    for (let i = 0; i < sizes.length; i++) {
+      if (sizes[i] === 0) return;
+      extent += ((sizes[i] as number) - 1) * Math.abs(strides[i] as number);
+    }
+    approx *= extent;
+  }
+  // below 2**52 the double is exact and far from int64's limit: only huge sizes take the BigInt path
+  if (approx >= 2 ** 52) {
+    const bytes =
+      BigInt(itemsize) *
+      (strides === null
+        ? sizes.reduce((p, s) => p * BigInt(s), 1n)
+        : sizes.reduce((p, s, i) => p + BigInt(s - 1) * BigInt(strides[i] as number), 1n));
+    if (bytes > INT64_MAX) {
+      const list = (v: readonly number[]): string => `[${v.join(', ')}]`;
+      const tail = strides === null ? '' : ` and strides=${list(strides)}`;
+      throw new Error(`Storage size calculation overflowed with sizes=${list(sizes)}${tail}`);
+    }
+  }
+  if (strides === null) {
+    // then the contiguous strides (TensorImpl::empty_tensor_restride): the outermost is the product of the others
+    let outer = 1;
+    for (let i = 1; i < sizes.length; i++) outer *= Math.max(sizes[i] as number, 1);
+    if (outer >= 2 ** 52 && sizes.slice(1).reduce((p, v) => p * BigInt(Math.max(v, 1)), 1n) > INT64_MAX) {
+      throw new Error('Stride calculation overflowed');
+    }
+  }
+}
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The element count must fit in int64 ("numel: integer multiplication overflow", c10's checked numel). */
+export function checkNumelOverflow(sizes: readonly number[]): void {
+  let approx = 1;
+  for (const s of sizes) approx *= s;
+  if (approx >= 2 ** 52 && sizes.reduce((p, v) => p * BigInt(v), 1n) > INT64_MAX) {
+    throw new Error('numel: integer multiplication overflow');
+  }
+}
+
 export class TensorImpl {
   storage: Storage;
   sizes: number[];
