@@ -268,12 +268,16 @@ export class Tensor extends TensorImpl {
   }
 
   /**
-   * `is_contiguous(memory_format=torch.contiguous_format)`: row-major, or NHWC-dense for
-   * `torch.channels_last` (`x.is_contiguous(torch.channels_last)`, `x.is_contiguous({ memory_format })`).
+   * `is_contiguous(*, memory_format=torch.contiguous_format)`: row-major, or NHWC-dense for
+   * `torch.channels_last` (`x.is_contiguous({ memory_format: torch.channels_last })`).
    */
-  is_contiguous(memoryFormat?: number | { memory_format?: number; memoryFormat?: number }, options?: { memory_format?: number }): boolean {
-    const o = parseKw('is_contiguous', isKw(memoryFormat) ? memoryFormat : options, ['memory_format']);
-    const format = (isKw(memoryFormat) ? o.memory_format : (memoryFormat ?? o.memory_format)) ?? 0;
+  is_contiguous(options?: { memory_format?: number; memoryFormat?: number }, ...rest: unknown[]): boolean {
+    const given = rest.length + (options === undefined ? 0 : 1);
+    if (given > 1 || (options !== undefined && !isKw(options))) {
+      const n = isKw(options) ? given - 1 : given;
+      throw new TypeError(`is_contiguous() takes 0 positional arguments but ${n} ${n === 1 ? 'was' : 'were'} given`);
+    }
+    const format = parseKw('is_contiguous', options, ['memory_format']).memory_format ?? MemoryFormat.Contiguous;
     if (format === MemoryFormat.ChannelsLast) return isChannelsLastContiguous(this);
     return format === MemoryFormat.ChannelsLast3d ? false : this.isContiguous();
   }
