@@ -45,3 +45,16 @@ export {
   type MHAForwardOptions,
   type SDPAOptions,
 } from './functional/attention.js';
+export {
+  cosine_similarity,
+  elu,
+  hardswish,
+  huber_loss,
+  interpolate,
+  mish,
+  normalize,
+  one_hot,
+  pairwise_distance,
+  selu,
+  softplus,
+} from './functional/everyday.js';

@@ -264,6 +264,80 @@ C.meta_empty_strided_ok = () => torch.empty_strided([2 ** 31, 2 ** 31], [2 ** 31
 C.empty_strided_overflow = () => torch.empty_strided([2 ** 31, 2 ** 31], [2 ** 31, 1]);
 C.meta_zeros_overflow = () => torch.zeros(2 ** 40, 2 ** 40, { device: 'meta' });
 
+const ge = (): Tensor =>
+  torch.tensor(
+    [
+      [-1.0, 0.5, 2.0],
+      [3.0, -0.25, 0.0],
+    ],
+    { requires_grad: true },
+  );
+const gy = (): Tensor =>
+  torch.tensor(
+    [
+      [0.5, 0.5, 1.0],
+      [1.0, 1.0, -2.0],
+    ],
+    { dtype: 'float32' },
+  );
+const im = (): Tensor => torch.arange(36, { dtype: 'float32' }).reshape([2, 2, 3, 3]);
+C.F_elu = () => F.elu(ge(), { alpha: 0.5 });
+C.F_elu_inplace = () => F.elu(gy().clone(), 0.5, true);
+C.F_selu = () => F.selu(ge());
+C.F_softplus = () => F.softplus(ge(), { beta: 2, threshold: 1 });
+C.F_hardswish = () => F.hardswish(ge());
+C.F_mish = () => F.mish(ge());
+C.F_one_hot = () => F.one_hot(torch.tensor([0, 2, 1]), 4);
+C.F_one_hot_infer = () => F.one_hot(torch.tensor([0, 2]));
+C.F_huber = () => F.huber_loss(ge(), gy(), { delta: 0.5 });
+C.F_huber_none = () => F.huber_loss(ge(), gy(), { reduction: 'none' });
+for (const red of ['mean', 'sum', 'none'] as const) {
+  C[`F_huber_weight_${red}`] = () =>
+    F.huber_loss(ge(), gy(), {
+      reduction: red,
+      weight: torch.tensor(
+        [
+          [1.0, 2.0, 0.5],
+          [0.0, 1.0, 3.0],
+        ],
+        { dtype: 'float32' },
+      ),
+    });
+}
+C.F_normalize = () => F.normalize(ge());
+C.F_normalize_p1_dim0 = () => F.normalize(ge(), { p: 1, dim: 0 });
+C.F_normalize_eps = () =>
+  F.normalize(
+    torch.tensor(
+      [
+        [0, 0],
+        [3, 4],
+      ],
+      { dtype: 'float32' },
+    ),
+    { eps: 10.0 },
+  );
+C.F_normalize_out = () => F.normalize(gy(), { out: torch.empty(0) });
+C.F_cosine_similarity = () => F.cosine_similarity(ge(), gy());
+C.F_cosine_similarity_dim0 = () => F.cosine_similarity(ge(), gy(), { dim: 0 });
+C.F_pairwise_distance = () => F.pairwise_distance(ge(), gy(), { keepdim: true });
+C.F_interp_nearest_size = () => F.interpolate(im(), { size: [4, 5] });
+C.F_interp_nearest_scale = () => F.interpolate(im(), { scale_factor: 2 });
+C.F_interp_nearest_scale_frac = () => F.interpolate(im(), { scale_factor: [1.5, 0.7] });
+C.F_interp_bilinear = () => F.interpolate(im(), { size: 4, mode: 'bilinear' });
+C.F_interp_bilinear_ac = () => F.interpolate(im(), { size: [5, 4], mode: 'bilinear', align_corners: true });
+C.F_interp_bilinear_scale = () => F.interpolate(im(), { scale_factor: 1.5, mode: 'bilinear' });
+C.F_interp_bilinear_recompute = () => F.interpolate(im(), { scale_factor: 1.5, mode: 'bilinear', recompute_scale_factor: true });
+C.F_interp_grad_fn = () => F.interpolate(im().clone().requires_grad_(), { scale_factor: 2, mode: 'bilinear' });
+C.F_interp_meta = () => F.interpolate(torch.empty(2, 3, 5, 6, { device: 'meta' }), { scale_factor: 0.5 });
+C.F_interp_both = () => F.interpolate(im(), { size: 4, scale_factor: 2 });
+C.F_interp_neither = () => F.interpolate(im());
+C.F_interp_nearest_ac = () => F.interpolate(im(), { size: 4, align_corners: true });
+C.F_huber_weight_size = () => F.huber_loss(ge(), gy(), { weight: torch.tensor([1.0, 2.0, 0.5], { dtype: 'float32' }) });
+C.F_interp_scale_len = () => F.interpolate(im(), { scale_factor: [2.0] });
+C.F_interp_size_len = () => F.interpolate(im(), { size: [4, 4, 4] });
+C.F_interp_recompute_size = () => F.interpolate(im(), { size: 4, recompute_scale_factor: true });
+
 function close(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && Number.isNaN(a)) return b === 'nan';
   if (typeof a === 'number' && !Number.isFinite(a)) return b === (a > 0 ? 'inf' : '-inf');
