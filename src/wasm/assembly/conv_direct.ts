@@ -109,6 +109,89 @@ function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i3
   }
 }
 
+/**
+ * Three output channels (weights at w0, K apart) of one output row: rowBlock4 without its fourth channel, for
+ * o mod 4 = 3 (the input gradient of a 3-channel image has o = 3). Same products and sums per output.
+ */
+// prettier-ignore
+@inline
+function rowBlock3(src: usize, w0: usize, o0: usize, ohw: i32, b0: f32, b1: f32, b2: f32, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, ow: i32, dh: i32, dw: i32, K: i32): void {
+  const w1 = w0 + (<usize>K << 2);
+  const w2 = w1 + (<usize>K << 2);
+  const ostep = <usize>ohw << 2;
+  let j = 0;
+  for (; j + 8 <= ow; j += 8) {
+    let a0 = f32x4.splat(b0);
+    let a1 = f32x4.splat(b1);
+    let a2 = f32x4.splat(b2);
+    let c0 = a0;
+    let c1 = a1;
+    let c2 = a2;
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) {
+          const xa = rp + (<usize>(q * dw) << 2);
+          const x0 = v128.load(xa);
+          const x1 = v128.load(xa, 16);
+          let v = v128.load32_splat(w0 + k);
+          a0 = f32x4.add(a0, f32x4.mul(v, x0));
+          c0 = f32x4.add(c0, f32x4.mul(v, x1));
+          v = v128.load32_splat(w1 + k);
+          a1 = f32x4.add(a1, f32x4.mul(v, x0));
+          c1 = f32x4.add(c1, f32x4.mul(v, x1));
+          v = v128.load32_splat(w2 + k);
+          a2 = f32x4.add(a2, f32x4.mul(v, x0));
+          c2 = f32x4.add(c2, f32x4.mul(v, x1));
+        }
+      }
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa, c0, 16);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + ostep, c1, 16);
+    v128.store(oa + 2 * ostep, a2);
+    v128.store(oa + 2 * ostep, c2, 16);
+  }
+  for (; j + 4 <= ow; j += 4) {
+    let a0 = f32x4.splat(b0);
+    let a1 = f32x4.splat(b1);
+    let a2 = f32x4.splat(b2);
+    let k: usize = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+        for (let q = 0; q < kw; q++, k += 4) {
+          const x0 = v128.load(rp + (<usize>(q * dw) << 2));
+          a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), x0));
+          a1 = f32x4.add(a1, f32x4.mul(v128.load32_splat(w1 + k), x0));
+          a2 = f32x4.add(a2, f32x4.mul(v128.load32_splat(w2 + k), x0));
+        }
+      }
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + 2 * ostep, a2);
+  }
+  for (; j < ow; j++) {
+    for (let r = 0; r < 3; r++) {
+      const wr = w0 + (<usize>(r * K) << 2);
+      let s: f32 = r == 0 ? b0 : r == 1 ? b1 : b2;
+      let k: usize = 0;
+      for (let ic = 0; ic < c; ic++) {
+        for (let p = 0; p < kh; p++) {
+          const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
+          for (let q = 0; q < kw; q++, k += 4) s += load<f32>(wr + k) * load<f32>(rp + (<usize>(q * dw) << 2));
+        }
+      }
+      store<f32>(o0 + (<usize>(r * ohw + j) << 2), s);
+    }
+  }
+}
+
 /** One output channel (weights at w0) of one output row, sixteen then four columns per step, then one. */
 // prettier-ignore
 @inline
@@ -191,6 +274,17 @@ export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasB
         rowBlock4(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, bv, c, hp, wp, kh, kw, ow, dh, dw, K);
       }
     }
+    if (o - oc == 3) {
+      const bb = bias + (<usize>oc << 2);
+      const b0: f32 = hasBias != 0 ? load<f32>(bb) : 0;
+      const b1: f32 = hasBias != 0 ? load<f32>(bb, 4) : 0;
+      const b2: f32 = hasBias != 0 ? load<f32>(bb, 8) : 0;
+      const w0 = wt + (<usize>(oc * K) << 2);
+      for (let i = 0; i < oh; i++) {
+        rowBlock3(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, b0, b1, b2, c, hp, wp, kh, kw, ow, dh, dw, K);
+      }
+      oc += 3;
+    }
     for (; oc < o; oc++) {
       const bs: f32 = hasBias != 0 ? load<f32>(bias + (<usize>oc << 2)) : 0;
       const w0 = wt + (<usize>(oc * K) << 2);
@@ -231,7 +325,54 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
       let k = 0;
       for (let ic = 0; ic < c; ic++) {
         for (let p = 0; p < kh; p++) {
-          for (let q = 0; q < kw; q++, k++) {
+          const xp = src + (<usize>((ic * hp + p * dh) * wp) << 2);
+          let q = 0;
+          // Two taps at once: eight accumulators, each g vector feeding two products (Note [Direct convolution]).
+          for (; q + 2 <= kw; q += 2, k += 2) {
+            let l0 = f32x4.splat(0);
+            let l1 = l0;
+            let l2 = l0;
+            let l3 = l0;
+            let m0 = l0;
+            let m1 = l0;
+            let m2 = l0;
+            let m3 = l0;
+            const xq = xp + (<usize>(q * dw) << 2);
+            const dq = <usize>dw << 2;
+            for (let i = 0; i < oh; i++) {
+              const xr = xq + (<usize>(i * sh * wp) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              for (let j = 0; j < ow4; j += 4) {
+                const o4 = <usize>j << 2;
+                const xv = v128.load(xr + o4);
+                const xw = v128.load(xr + dq + o4);
+                let gv = v128.load(gr + o4);
+                l0 = f32x4.add(l0, f32x4.mul(gv, xv));
+                m0 = f32x4.add(m0, f32x4.mul(gv, xw));
+                gv = v128.load(gr + gstep + o4);
+                l1 = f32x4.add(l1, f32x4.mul(gv, xv));
+                m1 = f32x4.add(m1, f32x4.mul(gv, xw));
+                gv = v128.load(gr + 2 * gstep + o4);
+                l2 = f32x4.add(l2, f32x4.mul(gv, xv));
+                m2 = f32x4.add(m2, f32x4.mul(gv, xw));
+                gv = v128.load(gr + 3 * gstep + o4);
+                l3 = f32x4.add(l3, f32x4.mul(gv, xv));
+                m3 = f32x4.add(m3, f32x4.mul(gv, xw));
+              }
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            const kk = <usize>K << 2;
+            const xs = <usize>(sh * wp) << 2;
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + rowTails(xq, g0, oh, ow, ow4, xs)));
+            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + rowTails(xq, g0 + gstep, oh, ow, ow4, xs)));
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + rowTails(xq, g0 + 2 * gstep, oh, ow, ow4, xs)));
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + rowTails(xq, g0 + 3 * gstep, oh, ow, ow4, xs)));
+            store<f32>(d, load<f32>(d, 4) + (laneSum(m0) + rowTails(xq + dq, g0, oh, ow, ow4, xs)), 4);
+            store<f32>(d + kk, load<f32>(d + kk, 4) + (laneSum(m1) + rowTails(xq + dq, g0 + gstep, oh, ow, ow4, xs)), 4);
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk, 4) + (laneSum(m2) + rowTails(xq + dq, g0 + 2 * gstep, oh, ow, ow4, xs)), 4);
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk, 4) + (laneSum(m3) + rowTails(xq + dq, g0 + 3 * gstep, oh, ow, ow4, xs)), 4);
+          }
+          for (; q < kw; q++, k++) {
             let l0 = f32x4.splat(0);
             let l1 = l0;
             let l2 = l0;
@@ -293,6 +434,20 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
       }
     }
   }
+}
+
+/** Σ over rows i in order, columns [ow4, ow) in order, of g[i, j] · x[i·sh, j]: a wgrad sum's scalar part (0 when ow4 = ow). */
+// prettier-ignore
+@inline
+function rowTails(x: usize, g: usize, oh: i32, ow: i32, ow4: i32, xstep: usize): f32 {
+  let s: f32 = 0;
+  if (ow4 == ow) return s;
+  for (let i = 0; i < oh; i++) {
+    const xr = x + <usize>i * xstep;
+    const gr = g + (<usize>(i * ow) << 2);
+    for (let j = ow4; j < ow; j++) s += load<f32>(gr + (<usize>j << 2)) * load<f32>(xr + (<usize>j << 2));
+  }
+  return s;
 }
 
 /** (l0 + l1) + (l2 + l3), each sum rounded to float. */
