@@ -13,7 +13,7 @@ import { listOf } from './Convolution.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
 import type { KernelName } from '../wasm/kernels.js';
 import * as refPool from '../wasm/referencePooling.js';
-import { avgWindows, divisorOf, maxWindows } from '../wasm/referencePooling.js';
+import { avgWindows, divisorOf } from '../wasm/referencePooling.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
@@ -116,9 +116,10 @@ function release(tmp: Tensor, keep: Tensor): void {
 // Note [Pooling over storage]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The kernels loop over the typed arrays of contiguous NCHW operands, as PyTorch's contiguous CPU kernels do,
-// one plane at a time. Each loop exists twice, for Float32Array and for Float64Array, so V8 compiles each for
-// one array class: float32 runs on its own array; float64 and int64 (stored as doubles, Note [Typed storage of
-// each dtype]) share the other. float32 sums are rounded to float after every addition (PyTorch accumulates
+// one plane at a time. float32 runs in WebAssembly or on its JS twins (src/wasm/referencePooling.ts); float64
+// and int64 (stored as doubles, Note [Typed storage of each dtype]) share Float64Array loops: max pooling
+// and its backward are the twins themselves (a comparison and a copy are the same for both array types),
+// average pooling has its own loops here (no rounding to float; int64 truncates). float32 sums are rounded to float after every addition (PyTorch accumulates
 // avg_pool2d in float: acc_type of float on CPU is float); int64 averages truncate, as C++'s integer division.
 // The other dtypes PyTorch accepts are converted: int8/int16/int32/uint8 max_pool2d to float64 and back (exact),
 // float16/bfloat16 to float32 and the result rounded once, which is PyTorch's forward (it computes in float);
@@ -161,9 +162,12 @@ function runPlanes(name: KernelName, ptrs: readonly [number, number][], nc: numb
   runKernelCalls(name, calls);
 }
 
+/** The geometry arguments of f32_maxpool2d and its twin after nc. */
+const maxGeo = (g: Geometry): Geo12 => [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw];
+
 function maxPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
-  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw];
-  if (wasmKernelFor('f32_maxpool2d', X, O, I) === null) return refPool.maxpool2d(X, xo, O, oo, I, io, g.nc, ...(geo as Geo12));
+  const geo = maxGeo(g);
+  if (wasmKernelFor('f32_maxpool2d', X, O, I) === null) return refPool.maxpool2d(X, xo, O, oo, I, io, g.nc, ...geo);
   const ohw = g.oh * g.ow;
   const ptrs: [number, number][] = [
     [addressOf(X, xo), 4 * g.h * g.w],
@@ -210,40 +214,6 @@ function avgPoolBackwardF32(G: Float32Array, go: number, GI: Float32Array, gi: n
   runPlanes('f32_avgpool2d_backward', [[addressOf(G, go), 4 * ohw], [addressOf(GI, gi), 4 * g.h * g.w]], g.nc, geo, ohw * g.kh * g.kw + g.h * g.w);
 }
 type Geo12 = [number, number, number, number, number, number, number, number, number, number, number, number];
-
-/** max pooling over Float64Array storage (float64, int64, and the converted integer dtypes). */
-function maxPoolF64(X: Float64Array, xo: number, O: Float64Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
-  const { nc, h, w, oh, ow, dw } = g;
-  const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
-  const cols = maxWindows(ow, w, g.kw, g.sw, g.pw, dw);
-  const rs = g.dh * w;
-  const shift = io - oo;
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const r0 = (rows[2 * i] as number) * w;
-      const r1 = (rows[2 * i + 1] as number) * w;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[2 * j] as number;
-        const x1 = cols[2 * j + 1] as number;
-        let mi = r0 + x0;
-        let mv = -Infinity;
-        for (let r = r0; r < r1; r += rs) {
-          for (let q = r + x0, e = r + x1; q < e; q += dw) {
-            const v = X[xb + q] as number;
-            if (v > mv || v !== v) {
-              mv = v;
-              mi = q;
-            }
-          }
-        }
-        O[at] = mv;
-        I[at + shift] = mi;
-      }
-    }
-  }
-}
 
 /** avg_pool2d over Float64Array storage: float64, or int64 (`trunc`: C++'s integer division of the sum). */
 function avgPoolF64(
@@ -317,21 +287,6 @@ function avgPoolBackwardF64(
   }
 }
 
-// max_pool2d_with_indices_backward: each output's gradient added at the input element its index names (an
-// index outside the plane is skipped: PyTorch skips -1 and does not check the rest).
-function maxPoolBackwardF64(G: Float64Array, go: number, I: Float64Array, io: number, GI: Float64Array, gi: number, g: Geometry): void {
-  const hw = g.h * g.w;
-  const ohw = g.oh * g.ow;
-  GI.fill(0, gi, gi + g.nc * hw);
-  for (let p = 0; p < g.nc; p++) {
-    const gb = gi + p * hw;
-    for (let q = p * ohw, e = q + ohw; q < e; q++) {
-      const idx = I[io + q] as number;
-      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
-    }
-  }
-}
-
 const isReduced = (d: ScalarType): boolean => d === ScalarType.Half || d === ScalarType.BFloat16;
 const isSmallInt = (d: ScalarType): boolean =>
   d === ScalarType.Byte || d === ScalarType.Char || d === ScalarType.Short || d === ScalarType.Int;
@@ -393,7 +348,7 @@ export function maxPool2dWithIndices(
   const I = ind.dataView();
   const ix = I.data as Float64Array;
   if (O.data instanceof Float32Array) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
-  else maxPoolF64(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, g);
+  else refPool.maxpool2d(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, g.nc, ...maxGeo(g));
   release(x, self);
   return [out, ind];
 }
@@ -441,7 +396,7 @@ export function maxPool2dWithIndicesBackward(
   const GI = gradInput.dataView();
   const ind = I.data as Float64Array;
   if (GI.data instanceof Float32Array) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
-  else maxPoolBackwardF64(G.data as Float64Array, G.base, ind, I.base, GI.data as Float64Array, GI.base, g);
+  else refPool.maxpool2dBackward(G.data as Float64Array, G.base, ind, I.base, GI.data as Float64Array, GI.base, g.nc, g.h, g.w, g.oh, g.ow);
   release(gc, gradOutput);
   release(ic, indices);
   return gradInput;

@@ -43,9 +43,12 @@ export function divisorOf(rows: Int32Array, cols: Int32Array, i: number, j: numb
 
 // The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
 // value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index.
-/** f32_maxpool2d. */
+/**
+ * f32_maxpool2d, and the max pooling of Float64Array storage (float64, int64 and the integer dtypes converted
+ * to float64, src/kernels/Pooling.ts): a comparison loop, the same for both array types.
+ */
 // prettier-ignore
-export function maxpool2d(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+export function maxpool2d<A extends Float32Array | Float64Array>(X: A, xo: number, O: A, oo: number, I: Float64Array, io: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
   const rows = maxWindows(oh, h, kh, sh, ph, dh);
   const cols = maxWindows(ow, w, kw, sw, pw, dw);
   const rs = dh * w;
@@ -77,9 +80,13 @@ export function maxpool2d(X: Float32Array, xo: number, O: Float32Array, oo: numb
   }
 }
 
-/** f32_maxpool2d_backward: gi = 0, then each output's gradient added at the input element its index names. */
+/**
+ * f32_maxpool2d_backward (and Float64Array storage's, as maxpool2d): gi = 0, then each output's gradient added
+ * at the input element its index names (an index outside the plane is skipped: PyTorch skips -1 and does
+ * not check the rest).
+ */
 // prettier-ignore
-export function maxpool2dBackward(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void {
+export function maxpool2dBackward<A extends Float32Array | Float64Array>(G: A, go: number, I: Float64Array, io: number, GI: A, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void {
   const hw = h * w;
   const ohw = oh * ow;
   GI.fill(0, gi, gi + nc * hw);
