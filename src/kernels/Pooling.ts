@@ -11,9 +11,11 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { listOf } from './Convolution.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
+import { newStrided } from './TensorFactories.js';
 import type { KernelName } from '../wasm/kernels.js';
 import * as refPool from '../wasm/referencePooling.js';
-import { avgWindows, divisorOf } from '../wasm/referencePooling.js';
+import { type PlaneLayout, avgWindows, divisorOf } from '../wasm/referencePooling.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
@@ -140,6 +142,37 @@ function release(tmp: Tensor, keep: Tensor): void {
 // and widened to the doubles of int64 storage) or added from 0 in the scalar order (avg), so the WASM and JS
 // paths give the same bits. Planes are independent: above the grain they are split among threads, each
 // plane computed by one call, so the thread count never changes a result.
+
+// Note [Channels-last pooling]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU max pooling follows input.suggest_memory_format(): a channels-last input is pooled by
+// cpu_max_pool_channels_last into a channels-last output (and indices), and the backward gives a
+// channels-last gradient. Here a channels-last input (dense, or copied into a dense channels-last tensor)
+// runs the same loops over a PlaneLayout (src/wasm/referencePooling.ts) whose planes are strided by C: no NCHW
+// copy, and each output sees the same comparisons in the same order as in NCHW, so both layouts give the
+// same bits. The WebAssembly kernels are NCHW only; channels-last runs the JS loop.
+
+/** Whether a 4-d `t` gets channels-last pooling (suggest_memory_format() == ChannelsLast). */
+const channelsLast = (t: Tensor): boolean => t.dim() === 4 && isStridesLikeChannelsLast(t);
+
+/** A new channels-last tensor of `sizes` (4-d). */
+const emptyChannelsLast = (like: Tensor, sizes: number[], dtype: ScalarType = like.dtype): Tensor =>
+  newStrided(sizes, channelsLastStrides(sizes), dtype, like.device);
+
+/** `t` itself when its elements lie as a dense channels-last tensor's, else such a copy. */
+function channelsLastOf(t: Tensor): Tensor {
+  const want = channelsLastStrides(t.sizes);
+  if (t.sizes.every((s, d) => s <= 1 || t.strides[d] === want[d])) return t;
+  const c = emptyChannelsLast(t, [...t.sizes]);
+  aten().copy_.call(c, t, false);
+  return c;
+}
+
+/** The planes of channels-last [N, C, h, w] → [N, C, oh, ow]. */
+const clPlanes = (t: Tensor, g: Geometry): PlaneLayout => {
+  const [n, c] = t.sizes as [number, number];
+  return { n, c, xsn: g.h * g.w * c, xsc: 1, osn: g.oh * g.ow * c, osc: 1, se: c };
+};
 
 type PlaneKernel = (...args: number[]) => void;
 
@@ -327,7 +360,10 @@ export function maxPool2dWithIndices(
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
   const dtype = self.dtype;
-  if (self.isMeta()) return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
+  if (self.isMeta()) {
+    if (channelsLast(self)) return [emptyChannelsLast(self, sizes), emptyChannelsLast(self, [...sizes], ScalarType.Long)];
+    return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
+  }
   if (isReduced(dtype) || isSmallInt(dtype)) {
     // Converted and back (exact for a maximum): Note [Pooling over storage].
     const wide = toDtype(self, isReduced(dtype) ? ScalarType.Float : ScalarType.Double);
@@ -339,16 +375,18 @@ export function maxPool2dWithIndices(
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long)
     throw notImplementedForDtype('max_pool2d', dtype);
-  const out = emptyLike(self, sizes);
-  const ind = emptyLike(self, [...sizes], ScalarType.Long);
-  const x = contiguousOf(self);
+  const cl = channelsLast(self);
+  const out = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const ind = cl ? emptyChannelsLast(self, [...sizes], ScalarType.Long) : emptyLike(self, [...sizes], ScalarType.Long);
+  const x = cl ? channelsLastOf(self) : contiguousOf(self);
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const X = x.dataView();
   const O = out.dataView();
   const I = ind.dataView();
   const ix = I.data as Float64Array;
-  if (O.data instanceof Float32Array) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
-  else refPool.maxpool2d(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, g.nc, ...maxGeo(g));
+  const planes = cl ? clPlanes(x, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+  if (O.data instanceof Float32Array && !cl) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
+  else refPool.maxpoolPlanes(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, planes, ...maxGeo(g));
   release(x, self);
   return [out, ind];
 }
@@ -389,14 +427,29 @@ export function maxPool2dWithIndicesBackward(
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double) throw notImplementedForDtype('max_pool2d_backward', dtype);
   if (indices.dtype !== ScalarType.Long) throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.dtype)}`);
-  const gradInput = emptyLike(self, sizes);
-  const [gc, ic] = [contiguousOf(gradOutput), contiguousOf(indices)];
+  const cl = channelsLast(self);
+  const gradInput = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const [gc, ic] = cl ? [channelsLastOf(gradOutput), channelsLastOf(indices)] : [contiguousOf(gradOutput), contiguousOf(indices)];
   const G = gc.dataView();
   const I = ic.dataView();
   const GI = gradInput.dataView();
   const ind = I.data as Float64Array;
-  if (GI.data instanceof Float32Array) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
-  else refPool.maxpool2dBackward(G.data as Float64Array, G.base, ind, I.base, GI.data as Float64Array, GI.base, g.nc, g.h, g.w, g.oh, g.ow);
+  const planes = cl ? clPlanes(self, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+  if (GI.data instanceof Float32Array && !cl) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
+  else
+    refPool.maxpoolBackwardPlanes(
+      G.data as Float64Array,
+      G.base,
+      ind,
+      I.base,
+      GI.data as Float64Array,
+      GI.base,
+      planes,
+      g.h,
+      g.w,
+      g.oh,
+      g.ow,
+    );
   release(gc, gradOutput);
   release(ic, indices);
   return gradInput;

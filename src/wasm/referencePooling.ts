@@ -41,60 +41,106 @@ export function divisorOf(rows: Int32Array, cols: Int32Array, i: number, j: numb
   return ((rows[3 * i + 1] as number) - (rows[3 * i] as number)) * ((cols[3 * j + 1] as number) - (cols[3 * j] as number));
 }
 
+/**
+ * Where the planes of a pooling problem are: plane (b, ch) of the input starts at b·xsn + ch·xsc, of the
+ * output at b·osn + ch·osc, and element q = y·w + x of a plane lies q·se further. Contiguous NCHW is n = N·C
+ * planes (c = 1, se = 1); channels-last is n = N, c = C, xsc = osc = 1, se = C (Note [Channels-last pooling]).
+ */
+export interface PlaneLayout {
+  readonly n: number;
+  readonly c: number;
+  readonly xsn: number;
+  readonly xsc: number;
+  readonly osn: number;
+  readonly osc: number;
+  readonly se: number;
+}
+
+/** nc contiguous planes of h × w giving planes of oh × ow. */
+export const nchwPlanes = (nc: number, h: number, w: number, oh: number, ow: number): PlaneLayout => ({
+  n: nc,
+  c: 1,
+  xsn: h * w,
+  xsc: 0,
+  osn: oh * ow,
+  osc: 0,
+  se: 1,
+});
+
 // The running maximum starts at -inf with the window's first in-bounds index, and is replaced by a greater
 // value or by a NaN: NaN wins (the last NaN's index is kept), ties keep the first index.
+/** f32_maxpool2d. */
+// prettier-ignore
+export function maxpool2d(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+  maxpoolPlanes(X, xo, O, oo, I, io, nchwPlanes(nc, h, w, oh, ow), h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw);
+}
+
 /**
- * f32_maxpool2d, and the max pooling of Float64Array storage (float64, int64 and the integer dtypes converted
- * to float64, src/kernels/Pooling.ts): a comparison loop, the same for both array types.
+ * f32_maxpool2d's loop over any plane layout, and the max pooling of Float64Array storage too (float64, int64
+ * and the integer dtypes converted to float64, src/kernels/Pooling.ts): a comparison loop, the same for both
+ * array types. Indices are stored at the outputs' positions (io − oo further).
  */
 // prettier-ignore
-export function maxpool2d<A extends Float32Array | Float64Array>(X: A, xo: number, O: A, oo: number, I: Float64Array, io: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
+export function maxpoolPlanes<A extends Float32Array | Float64Array>(X: A, xo: number, O: A, oo: number, I: Float64Array, io: number, L: PlaneLayout, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, dh: number, dw: number): void {
   const rows = maxWindows(oh, h, kh, sh, ph, dh);
   const cols = maxWindows(ow, w, kw, sw, pw, dw);
   const rs = dh * w;
   const shift = io - oo;
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const r0 = (rows[2 * i] as number) * w;
-      const r1 = (rows[2 * i + 1] as number) * w;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[2 * j] as number;
-        const x1 = cols[2 * j + 1] as number;
-        let mi = r0 + x0;
-        let mv = -Infinity;
-        for (let r = r0; r < r1; r += rs) {
-          for (let q = r + x0, e = r + x1; q < e; q += dw) {
-            const v = X[xb + q] as number;
-            if (v > mv || v !== v) {
-              mv = v;
-              mi = q;
+  const se = L.se;
+  for (let b = 0; b < L.n; b++) {
+    for (let ch = 0; ch < L.c; ch++) {
+      const xb = xo + b * L.xsn + ch * L.xsc;
+      let at = oo + b * L.osn + ch * L.osc;
+      for (let i = 0; i < oh; i++) {
+        const r0 = (rows[2 * i] as number) * w;
+        const r1 = (rows[2 * i + 1] as number) * w;
+        for (let j = 0; j < ow; j++, at += se) {
+          const x0 = cols[2 * j] as number;
+          const x1 = cols[2 * j + 1] as number;
+          let mi = r0 + x0;
+          let mv = -Infinity;
+          for (let r = r0; r < r1; r += rs) {
+            for (let q = r + x0, e = r + x1; q < e; q += dw) {
+              const v = X[xb + q * se] as number;
+              if (v > mv || v !== v) {
+                mv = v;
+                mi = q;
+              }
             }
           }
+          O[at] = mv;
+          I[at + shift] = mi;
         }
-        O[at] = mv;
-        I[at + shift] = mi;
       }
     }
   }
 }
 
+/** f32_maxpool2d_backward: gi = 0, then each output's gradient added at the input element its index names. */
+// prettier-ignore
+export function maxpool2dBackward(G: Float32Array, go: number, I: Float64Array, io: number, GI: Float32Array, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void {
+  maxpoolBackwardPlanes(G, go, I, io, GI, gi, nchwPlanes(nc, h, w, oh, ow), h, w, oh, ow);
+}
+
 /**
- * f32_maxpool2d_backward (and Float64Array storage's, as maxpool2d): gi = 0, then each output's gradient added
- * at the input element its index names (an index outside the plane is skipped: PyTorch skips -1 and does
- * not check the rest).
+ * maxpool2dBackward over any plane layout (L's input planes are gi's, its output planes g's and the
+ * indices'), for Float32Array and Float64Array storage: an index outside the plane is skipped (PyTorch skips
+ * -1 and does not check the rest).
  */
 // prettier-ignore
-export function maxpool2dBackward<A extends Float32Array | Float64Array>(G: A, go: number, I: Float64Array, io: number, GI: A, gi: number, nc: number, h: number, w: number, oh: number, ow: number): void {
+export function maxpoolBackwardPlanes<A extends Float32Array | Float64Array>(G: A, go: number, I: Float64Array, io: number, GI: A, gi: number, L: PlaneLayout, h: number, w: number, oh: number, ow: number): void {
   const hw = h * w;
   const ohw = oh * ow;
-  GI.fill(0, gi, gi + nc * hw);
-  for (let p = 0; p < nc; p++) {
-    const gb = gi + p * hw;
-    for (let q = p * ohw, e = q + ohw; q < e; q++) {
-      const idx = I[io + q] as number;
-      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
+  const se = L.se;
+  GI.fill(0, gi, gi + L.n * L.xsn);
+  for (let b = 0; b < L.n; b++) {
+    for (let ch = 0; ch < L.c; ch++) {
+      const gb = gi + b * L.xsn + ch * L.xsc;
+      const ob = b * L.osn + ch * L.osc;
+      for (let q = 0; q < ohw; q++) {
+        const idx = I[io + ob + q * se] as number;
+        if (idx >= 0 && idx < hw) GI[gb + idx * se] = (GI[gb + idx * se] as number) + (G[go + ob + q * se] as number);
+      }
     }
   }
 }
