@@ -145,29 +145,47 @@ export function maxpoolBackwardPlanes<A extends Float32Array | Float64Array>(G: 
   }
 }
 
+/** How average pooling does its arithmetic: float32 (each sum rounded to float), float64, int64 (quotients truncated). */
+export const AvgMode = { Float32: 0, Float64: 1, Int64: 2 } as const;
+export type AvgMode = (typeof AvgMode)[keyof typeof AvgMode];
+
 /** f32_avgpool2d: the sum rounded to float after each addition, then divided in float. */
 // prettier-ignore
 export function avgpool2d(X: Float32Array, xo: number, O: Float32Array, oo: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
+  avgpoolPlanes(X, xo, O, oo, nchwPlanes(nc, h, w, oh, ow), AvgMode.Float32, h, w, oh, ow, kh, kw, sh, sw, ph, pw, includePad, override);
+}
+
+/**
+ * f32_avgpool2d's loop over any plane layout and for every AvgMode (src/kernels/Pooling.ts runs float64 and
+ * int64 average pooling here): an empty window gives 0.
+ */
+// prettier-ignore
+export function avgpoolPlanes<A extends Float32Array | Float64Array>(X: A, xo: number, O: A, oo: number, L: PlaneLayout, mode: AvgMode, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
   const rows = avgWindows(oh, h, kh, sh, ph);
   const cols = avgWindows(ow, w, kw, sw, pw);
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        if (y0 >= y1 || x0 >= x1) {
-          O[at] = 0;
-          continue;
+  const se = L.se;
+  const f32 = mode === AvgMode.Float32;
+  for (let b = 0; b < L.n; b++) {
+    for (let ch = 0; ch < L.c; ch++) {
+      const xb = xo + b * L.xsn + ch * L.xsc;
+      let at = oo + b * L.osn + ch * L.osc;
+      for (let i = 0; i < oh; i++) {
+        const y0 = rows[3 * i] as number;
+        const y1 = rows[3 * i + 1] as number;
+        for (let j = 0; j < ow; j++, at += se) {
+          const x0 = cols[3 * j] as number;
+          const x1 = cols[3 * j + 1] as number;
+          if (y0 >= y1 || x0 >= x1) {
+            O[at] = 0;
+            continue;
+          }
+          let s = 0;
+          for (let y = y0; y < y1; y++) {
+            for (let q = xb + (y * w + x0) * se, e = xb + (y * w + x1) * se; q < e; q += se) s = f32 ? Math.fround(s + (X[q] as number)) : s + (X[q] as number);
+          }
+          const v = s / divisorOf(rows, cols, i, j, includePad !== 0, override);
+          O[at] = mode === AvgMode.Int64 ? Math.trunc(v) + 0 : v; // + 0: an int64 zero is never -0
         }
-        let s = 0;
-        for (let y = y0; y < y1; y++) {
-          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s = Math.fround(s + (X[q] as number));
-        }
-        O[at] = s / divisorOf(rows, cols, i, j, includePad !== 0, override);
       }
     }
   }
@@ -176,21 +194,31 @@ export function avgpool2d(X: Float32Array, xo: number, O: Float32Array, oo: numb
 /** f32_avgpool2d_backward: gi = 0, then each output's gradient / divisor (rounded to float) added over its window. */
 // prettier-ignore
 export function avgpool2dBackward(G: Float32Array, go: number, GI: Float32Array, gi: number, nc: number, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
+  avgpoolBackwardPlanes(G, go, GI, gi, nchwPlanes(nc, h, w, oh, ow), AvgMode.Float32, h, w, oh, ow, kh, kw, sh, sw, ph, pw, includePad, override);
+}
+
+/** avgpool2dBackward over any plane layout (L's input planes are gi's, its output planes g's) and AvgMode. */
+// prettier-ignore
+export function avgpoolBackwardPlanes<A extends Float32Array | Float64Array>(G: A, go: number, GI: A, gi: number, L: PlaneLayout, mode: AvgMode, h: number, w: number, oh: number, ow: number, kh: number, kw: number, sh: number, sw: number, ph: number, pw: number, includePad: number, override: number): void {
   const rows = avgWindows(oh, h, kh, sh, ph);
   const cols = avgWindows(ow, w, kw, sw, pw);
-  GI.fill(0, gi, gi + nc * h * w);
-  let at = go;
-  for (let p = 0; p < nc; p++) {
-    const gb = gi + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        const delta = Math.fround((G[at] as number) / divisorOf(rows, cols, i, j, includePad !== 0, override));
-        for (let y = y0; y < y1; y++) {
-          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
+  const se = L.se;
+  GI.fill(0, gi, gi + L.n * L.xsn);
+  for (let b = 0; b < L.n; b++) {
+    for (let ch = 0; ch < L.c; ch++) {
+      const gb = gi + b * L.xsn + ch * L.xsc;
+      let at = go + b * L.osn + ch * L.osc;
+      for (let i = 0; i < oh; i++) {
+        const y0 = rows[3 * i] as number;
+        const y1 = rows[3 * i + 1] as number;
+        for (let j = 0; j < ow; j++, at += se) {
+          const x0 = cols[3 * j] as number;
+          const x1 = cols[3 * j + 1] as number;
+          const v = (G[at] as number) / divisorOf(rows, cols, i, j, includePad !== 0, override);
+          const delta = mode === AvgMode.Float32 ? Math.fround(v) : mode === AvgMode.Int64 ? Math.trunc(v) + 0 : v;
+          for (let y = y0; y < y1; y++) {
+            for (let q = gb + (y * w + x0) * se, e = gb + (y * w + x1) * se; q < e; q += se) GI[q] = (GI[q] as number) + delta;
+          }
         }
       }
     }
