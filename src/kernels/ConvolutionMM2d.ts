@@ -150,7 +150,8 @@ const directInputGrad = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
 function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void, bias: Tensor | null, g: Conv2dGeometry): Tensor {
   const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
   const K = c * kh * kw;
-  const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
+  // Each thread's workspace: the padded image, then K tap offsets (f32_conv2d_direct).
+  const padElems = (ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0) + K;
   const threads = Math.min(n, threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
   const out = emptyLike(x, [n, o, oh, ow]);
   const ws = emptyLike(x, [threads * padElems + o * K + o + 256]);

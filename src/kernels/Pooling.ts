@@ -11,9 +11,11 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { listOf } from './Convolution.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
+import { newStrided } from './TensorFactories.js';
 import type { KernelName } from '../wasm/kernels.js';
 import * as refPool from '../wasm/referencePooling.js';
-import { avgWindows, divisorOf, maxWindows } from '../wasm/referencePooling.js';
+import { AvgMode, type PlaneLayout } from '../wasm/referencePooling.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 /** `pooling_output_shape` (Pool.h) after its checks: floor or ceil mode; a last window starting in the padding does not count. */
@@ -116,9 +118,9 @@ function release(tmp: Tensor, keep: Tensor): void {
 // Note [Pooling over storage]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // The kernels loop over the typed arrays of contiguous NCHW operands, as PyTorch's contiguous CPU kernels do,
-// one plane at a time. Each loop exists twice, for Float32Array and for Float64Array, so V8 compiles each for
-// one array class: float32 runs on its own array; float64 and int64 (stored as doubles, Note [Typed storage of
-// each dtype]) share the other. float32 sums are rounded to float after every addition (PyTorch accumulates
+// one plane at a time. float32 runs in WebAssembly or on its JS twins (src/wasm/referencePooling.ts); float64
+// and int64 (stored as doubles, Note [Typed storage of each dtype]) run the twins' loops on Float64Array
+// (one home for each loop; average pooling's `AvgMode` skips the rounding to float, and int64 truncates). float32 sums are rounded to float after every addition (PyTorch accumulates
 // avg_pool2d in float: acc_type of float on CPU is float); int64 averages truncate, as C++'s integer division.
 // The other dtypes PyTorch accepts are converted: int8/int16/int32/uint8 max_pool2d to float64 and back (exact),
 // float16/bfloat16 to float32 and the result rounded once, which is PyTorch's forward (it computes in float);
@@ -139,6 +141,37 @@ function release(tmp: Tensor, keep: Tensor): void {
 // and widened to the doubles of int64 storage) or added from 0 in the scalar order (avg), so the WASM and JS
 // paths give the same bits. Planes are independent: above the grain they are split among threads, each
 // plane computed by one call, so the thread count never changes a result.
+
+// Note [Channels-last pooling]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU max and average pooling follow input.suggest_memory_format(): a channels-last input is
+// pooled by cpu_max_pool_channels_last / cpu_avg_pool2d_channels_last into a channels-last output (and
+// indices), and the backwards give a channels-last gradient. Here a channels-last input (dense, or copied into a dense channels-last tensor)
+// runs the same loops over a PlaneLayout (src/wasm/referencePooling.ts) whose planes are strided by C: no NCHW
+// copy, and each output sees the same comparisons in the same order as in NCHW, so both layouts give the
+// same bits. The WebAssembly kernels are NCHW only; channels-last runs the JS loop.
+
+/** Whether a 4-d `t` gets channels-last pooling (suggest_memory_format() == ChannelsLast). */
+const channelsLast = (t: Tensor): boolean => t.dim() === 4 && isStridesLikeChannelsLast(t);
+
+/** A new channels-last tensor of `sizes` (4-d). */
+const emptyChannelsLast = (like: Tensor, sizes: number[], dtype: ScalarType = like.dtype): Tensor =>
+  newStrided(sizes, channelsLastStrides(sizes), dtype, like.device);
+
+/** `t` itself when its elements lie as a dense channels-last tensor's, else such a copy. */
+function channelsLastOf(t: Tensor): Tensor {
+  const want = channelsLastStrides(t.sizes);
+  if (t.sizes.every((s, d) => s <= 1 || t.strides[d] === want[d])) return t;
+  const c = emptyChannelsLast(t, [...t.sizes]);
+  aten().copy_.call(c, t, false);
+  return c;
+}
+
+/** The planes of channels-last [N, C, h, w] → [N, C, oh, ow]. */
+const clPlanes = (t: Tensor, g: Geometry): PlaneLayout => {
+  const [n, c] = t.sizes as [number, number];
+  return { n, c, xsn: g.h * g.w * c, xsc: 1, osn: g.oh * g.ow * c, osc: 1, se: c };
+};
 
 type PlaneKernel = (...args: number[]) => void;
 
@@ -161,9 +194,12 @@ function runPlanes(name: KernelName, ptrs: readonly [number, number][], nc: numb
   runKernelCalls(name, calls);
 }
 
+/** The geometry arguments of f32_maxpool2d and its twin after nc. */
+const maxGeo = (g: Geometry): Geo12 => [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw];
+
 function maxPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
-  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, g.dh, g.dw];
-  if (wasmKernelFor('f32_maxpool2d', X, O, I) === null) return refPool.maxpool2d(X, xo, O, oo, I, io, g.nc, ...(geo as Geo12));
+  const geo = maxGeo(g);
+  if (wasmKernelFor('f32_maxpool2d', X, O, I) === null) return refPool.maxpool2d(X, xo, O, oo, I, io, g.nc, ...geo);
   const ohw = g.oh * g.ow;
   const ptrs: [number, number][] = [
     [addressOf(X, xo), 4 * g.h * g.w],
@@ -187,8 +223,8 @@ function maxPoolBackwardF32(G: Float32Array, go: number, I: Float64Array, io: nu
 }
 
 function avgPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, g: Geometry, includePad: boolean, override: number): void {
-  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, includePad ? 1 : 0, override];
-  if (wasmKernelFor('f32_avgpool2d', X, O) === null) return refPool.avgpool2d(X, xo, O, oo, g.nc, ...(geo as Geo12));
+  const geo = avgGeo(g, includePad, override);
+  if (wasmKernelFor('f32_avgpool2d', X, O) === null) return refPool.avgpool2d(X, xo, O, oo, g.nc, ...geo);
   const ohw = g.oh * g.ow;
   runPlanes(
     'f32_avgpool2d',
@@ -204,133 +240,29 @@ function avgPoolF32(X: Float32Array, xo: number, O: Float32Array, oo: number, g:
 
 // prettier-ignore
 function avgPoolBackwardF32(G: Float32Array, go: number, GI: Float32Array, gi: number, g: Geometry, includePad: boolean, override: number): void {
-  const geo = [g.h, g.w, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.ph, g.pw, includePad ? 1 : 0, override];
-  if (wasmKernelFor('f32_avgpool2d_backward', G, GI) === null) return refPool.avgpool2dBackward(G, go, GI, gi, g.nc, ...(geo as Geo12));
+  const geo = avgGeo(g, includePad, override);
+  if (wasmKernelFor('f32_avgpool2d_backward', G, GI) === null) return refPool.avgpool2dBackward(G, go, GI, gi, g.nc, ...geo);
   const ohw = g.oh * g.ow;
   runPlanes('f32_avgpool2d_backward', [[addressOf(G, go), 4 * ohw], [addressOf(GI, gi), 4 * g.h * g.w]], g.nc, geo, ohw * g.kh * g.kw + g.h * g.w);
 }
+/** The geometry arguments of f32_avgpool2d and its twin after nc. */
+const avgGeo = (g: Geometry, includePad: boolean, override: number): Geo12 => [
+  g.h,
+  g.w,
+  g.oh,
+  g.ow,
+  g.kh,
+  g.kw,
+  g.sh,
+  g.sw,
+  g.ph,
+  g.pw,
+  includePad ? 1 : 0,
+  override,
+];
+const avgMode = (d: ScalarType): AvgMode =>
+  d === ScalarType.Float ? AvgMode.Float32 : d === ScalarType.Long ? AvgMode.Int64 : AvgMode.Float64;
 type Geo12 = [number, number, number, number, number, number, number, number, number, number, number, number];
-
-/** max pooling over Float64Array storage (float64, int64, and the converted integer dtypes). */
-function maxPoolF64(X: Float64Array, xo: number, O: Float64Array, oo: number, I: Float64Array, io: number, g: Geometry): void {
-  const { nc, h, w, oh, ow, dw } = g;
-  const rows = maxWindows(oh, h, g.kh, g.sh, g.ph, g.dh);
-  const cols = maxWindows(ow, w, g.kw, g.sw, g.pw, dw);
-  const rs = g.dh * w;
-  const shift = io - oo;
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const r0 = (rows[2 * i] as number) * w;
-      const r1 = (rows[2 * i + 1] as number) * w;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[2 * j] as number;
-        const x1 = cols[2 * j + 1] as number;
-        let mi = r0 + x0;
-        let mv = -Infinity;
-        for (let r = r0; r < r1; r += rs) {
-          for (let q = r + x0, e = r + x1; q < e; q += dw) {
-            const v = X[xb + q] as number;
-            if (v > mv || v !== v) {
-              mv = v;
-              mi = q;
-            }
-          }
-        }
-        O[at] = mv;
-        I[at + shift] = mi;
-      }
-    }
-  }
-}
-
-/** avg_pool2d over Float64Array storage: float64, or int64 (`trunc`: C++'s integer division of the sum). */
-function avgPoolF64(
-  X: Float64Array,
-  xo: number,
-  O: Float64Array,
-  oo: number,
-  g: Geometry,
-  includePad: boolean,
-  override: number,
-  trunc: boolean,
-): void {
-  const { nc, h, w, oh, ow } = g;
-  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
-  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
-  let at = oo;
-  for (let p = 0; p < nc; p++) {
-    const xb = xo + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        if (y0 >= y1 || x0 >= x1) {
-          O[at] = 0;
-          continue;
-        }
-        let s = 0;
-        for (let y = y0; y < y1; y++) {
-          for (let q = xb + y * w + x0, e = xb + y * w + x1; q < e; q++) s += X[q] as number;
-        }
-        const v = s / divisorOf(rows, cols, i, j, includePad, override);
-        O[at] = trunc ? Math.trunc(v) + 0 : v; // + 0: an int64 zero is never -0
-      }
-    }
-  }
-}
-
-/** avg_pool2d_backward over Float64Array storage: float64, or int64 (`trunc`: the integer quotient). */
-function avgPoolBackwardF64(
-  G: Float64Array,
-  go: number,
-  GI: Float64Array,
-  gi: number,
-  g: Geometry,
-  includePad: boolean,
-  override: number,
-  trunc: boolean,
-): void {
-  const { nc, h, w, oh, ow } = g;
-  const rows = avgWindows(oh, h, g.kh, g.sh, g.ph);
-  const cols = avgWindows(ow, w, g.kw, g.sw, g.pw);
-  GI.fill(0, gi, gi + nc * h * w);
-  let at = go;
-  for (let p = 0; p < nc; p++) {
-    const gb = gi + p * h * w;
-    for (let i = 0; i < oh; i++) {
-      const y0 = rows[3 * i] as number;
-      const y1 = rows[3 * i + 1] as number;
-      for (let j = 0; j < ow; j++, at++) {
-        const x0 = cols[3 * j] as number;
-        const x1 = cols[3 * j + 1] as number;
-        const v = (G[at] as number) / divisorOf(rows, cols, i, j, includePad, override);
-        const delta = trunc ? Math.trunc(v) + 0 : v;
-        for (let y = y0; y < y1; y++) {
-          for (let q = gb + y * w + x0, e = gb + y * w + x1; q < e; q++) GI[q] = (GI[q] as number) + delta;
-        }
-      }
-    }
-  }
-}
-
-// max_pool2d_with_indices_backward: each output's gradient added at the input element its index names (an
-// index outside the plane is skipped: PyTorch skips -1 and does not check the rest).
-function maxPoolBackwardF64(G: Float64Array, go: number, I: Float64Array, io: number, GI: Float64Array, gi: number, g: Geometry): void {
-  const hw = g.h * g.w;
-  const ohw = g.oh * g.ow;
-  GI.fill(0, gi, gi + g.nc * hw);
-  for (let p = 0; p < g.nc; p++) {
-    const gb = gi + p * hw;
-    for (let q = p * ohw, e = q + ohw; q < e; q++) {
-      const idx = I[io + q] as number;
-      if (idx >= 0 && idx < hw) GI[gb + idx] = (GI[gb + idx] as number) + (G[go + q] as number);
-    }
-  }
-}
 
 const isReduced = (d: ScalarType): boolean => d === ScalarType.Half || d === ScalarType.BFloat16;
 const isSmallInt = (d: ScalarType): boolean =>
@@ -372,7 +304,10 @@ export function maxPool2dWithIndices(
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
   const dtype = self.dtype;
-  if (self.isMeta()) return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
+  if (self.isMeta()) {
+    if (channelsLast(self)) return [emptyChannelsLast(self, sizes), emptyChannelsLast(self, [...sizes], ScalarType.Long)];
+    return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
+  }
   if (isReduced(dtype) || isSmallInt(dtype)) {
     // Converted and back (exact for a maximum): Note [Pooling over storage].
     const wide = toDtype(self, isReduced(dtype) ? ScalarType.Float : ScalarType.Double);
@@ -384,16 +319,18 @@ export function maxPool2dWithIndices(
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long)
     throw notImplementedForDtype('max_pool2d', dtype);
-  const out = emptyLike(self, sizes);
-  const ind = emptyLike(self, [...sizes], ScalarType.Long);
-  const x = contiguousOf(self);
+  const cl = channelsLast(self);
+  const out = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const ind = cl ? emptyChannelsLast(self, [...sizes], ScalarType.Long) : emptyLike(self, [...sizes], ScalarType.Long);
+  const x = cl ? channelsLastOf(self) : contiguousOf(self);
   // Every allocation is done: now the arrays (a growing memory replaces its buffer).
   const X = x.dataView();
   const O = out.dataView();
   const I = ind.dataView();
   const ix = I.data as Float64Array;
-  if (O.data instanceof Float32Array) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
-  else maxPoolF64(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, g);
+  const planes = cl ? clPlanes(x, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+  if (O.data instanceof Float32Array && !cl) maxPoolF32(X.data as Float32Array, X.base, O.data, O.base, ix, I.base, g);
+  else refPool.maxpoolPlanes(X.data as Float64Array, X.base, O.data as Float64Array, O.base, ix, I.base, planes, ...maxGeo(g));
   release(x, self);
   return [out, ind];
 }
@@ -434,14 +371,29 @@ export function maxPool2dWithIndicesBackward(
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double) throw notImplementedForDtype('max_pool2d_backward', dtype);
   if (indices.dtype !== ScalarType.Long) throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.dtype)}`);
-  const gradInput = emptyLike(self, sizes);
-  const [gc, ic] = [contiguousOf(gradOutput), contiguousOf(indices)];
+  const cl = channelsLast(self);
+  const gradInput = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const [gc, ic] = cl ? [channelsLastOf(gradOutput), channelsLastOf(indices)] : [contiguousOf(gradOutput), contiguousOf(indices)];
   const G = gc.dataView();
   const I = ic.dataView();
   const GI = gradInput.dataView();
   const ind = I.data as Float64Array;
-  if (GI.data instanceof Float32Array) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
-  else maxPoolBackwardF64(G.data as Float64Array, G.base, ind, I.base, GI.data as Float64Array, GI.base, g);
+  const planes = cl ? clPlanes(self, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+  if (GI.data instanceof Float32Array && !cl) maxPoolBackwardF32(G.data as Float32Array, G.base, ind, I.base, GI.data, GI.base, g);
+  else
+    refPool.maxpoolBackwardPlanes(
+      G.data as Float64Array,
+      G.base,
+      ind,
+      I.base,
+      GI.data as Float64Array,
+      GI.base,
+      planes,
+      g.h,
+      g.w,
+      g.oh,
+      g.ow,
+    );
   release(gc, gradOutput);
   release(ic, indices);
   return gradInput;
@@ -467,7 +419,8 @@ export function avgPool2d(
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
   const dtype = self.dtype;
-  if (self.isMeta()) return emptyLike(self, sizes);
+  const cl = channelsLast(self);
+  if (self.isMeta()) return cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
   if (isReduced(dtype)) {
     const f = toDtype(self, ScalarType.Float);
     const r = avgPool2d(ks, f, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
@@ -478,13 +431,17 @@ export function avgPool2d(
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long)
     throw notImplementedForDtype('avg_pool2d', dtype);
-  const out = emptyLike(self, sizes);
-  const x = contiguousOf(self);
+  const out = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const x = cl ? channelsLastOf(self) : contiguousOf(self);
   const X = x.dataView();
   const O = out.dataView();
   const override = divisorOverride ?? 0;
-  if (O.data instanceof Float32Array) avgPoolF32(X.data as Float32Array, X.base, O.data, O.base, g, countIncludePad, override);
-  else avgPoolF64(X.data as Float64Array, X.base, O.data as Float64Array, O.base, g, countIncludePad, override, dtype === ScalarType.Long);
+  if (O.data instanceof Float32Array && !cl) avgPoolF32(X.data as Float32Array, X.base, O.data, O.base, g, countIncludePad, override);
+  else {
+    const planes = cl ? clPlanes(x, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+    // prettier-ignore
+    refPool.avgpoolPlanes(X.data as Float64Array, X.base, O.data as Float64Array, O.base, planes, avgMode(dtype), ...avgGeo(g, countIncludePad, override));
+  }
   release(x, self);
   return out;
 }
@@ -512,7 +469,8 @@ export function avgPool2dBackward(
   checkGradShape(self, g, gradOutput);
   const sizes = [...self.sizes];
   const dtype = self.dtype;
-  if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
+  const cl = channelsLast(self);
+  if (self.isMeta() || gradOutput.isMeta()) return cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
   checkGradDtype(self, gradOutput);
   if (isReduced(dtype)) {
     const [gf, sf] = [toDtype(gradOutput, ScalarType.Float), toDtype(self, ScalarType.Float)];
@@ -526,15 +484,17 @@ export function avgPool2dBackward(
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double && dtype !== ScalarType.Long) {
     throw notImplementedForDtype('avg_pool2d_backward', dtype);
   }
-  const gradInput = emptyLike(self, sizes);
-  const gc = contiguousOf(gradOutput);
+  const gradInput = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
+  const gc = cl ? channelsLastOf(gradOutput) : contiguousOf(gradOutput);
   const G = gc.dataView();
   const GI = gradInput.dataView();
   const override = divisorOverride ?? 0;
-  if (GI.data instanceof Float32Array) avgPoolBackwardF32(G.data as Float32Array, G.base, GI.data, GI.base, g, countIncludePad, override);
+  if (GI.data instanceof Float32Array && !cl)
+    avgPoolBackwardF32(G.data as Float32Array, G.base, GI.data, GI.base, g, countIncludePad, override);
   else {
-    const trunc = dtype === ScalarType.Long;
-    avgPoolBackwardF64(G.data as Float64Array, G.base, GI.data as Float64Array, GI.base, g, countIncludePad, override, trunc);
+    const planes = cl ? clPlanes(self, g) : refPool.nchwPlanes(g.nc, g.h, g.w, g.oh, g.ow);
+    // prettier-ignore
+    refPool.avgpoolBackwardPlanes(G.data as Float64Array, G.base, GI.data as Float64Array, GI.base, planes, avgMode(dtype), ...avgGeo(g, countIncludePad, override));
   }
   release(gc, gradOutput);
   return gradInput;

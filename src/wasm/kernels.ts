@@ -116,8 +116,8 @@ export interface Kernels {
   /** gi = avg_pool2d's input gradient from g, same geometry as f32_avgpool2d. */
   f32_avgpool2d_backward(g: number, gi: number, ...geometry: PoolGeometry<[number, number]>): void;
   /**
-   * out = conv2d(x, wt) (+ bias when hasBias is 1) of n float32 images, column stride 1, ws a padded-image
-   * workspace; geometry c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw (Note [Direct convolution]).
+   * out = conv2d(x, wt) (+ bias when hasBias is 1) of n float32 images, column stride 1, ws a workspace for
+   * a padded image (c·(h + 2ph)·(w + 2pw) floats when padded) and then c·kh·kw tap offsets; geometry c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw (Note [Direct convolution]).
    */
   f32_conv2d_direct(
     n: number,

@@ -23,6 +23,8 @@ interface Case {
   grad?: Spec;
   grad_input?: Spec;
   error?: string;
+  /** PyTorch's strides for a channels-last input (Note [Channels-last pooling]). */
+  strides?: { result: number[]; indices?: number[]; grad_input: number[] };
 }
 const golden = loadGolden<{ cases: Case[] }>('pool.json');
 const NUM: Record<string, number> = { nan: NaN, inf: Infinity, '-inf': -Infinity };
@@ -60,10 +62,16 @@ describe('pooling over storage (PyTorch golden)', () => {
       const [v, i] = t.max_pool2d_with_indices!(x, ...c.args) as [Tensor, Tensor];
       expectSame(v, c.result!);
       expectSame(i, c.indices!);
-      if (c.grad !== undefined) expectSame(t.max_pool2d_with_indices_backward!(make(c.grad), x, ...c.args, i) as Tensor, c.grad_input!);
+      const gi = c.grad === undefined ? null : (t.max_pool2d_with_indices_backward!(make(c.grad), x, ...c.args, i) as Tensor);
+      if (gi !== null) expectSame(gi, c.grad_input!);
+      if (c.strides !== undefined)
+        expect([v.stride(), i.stride(), gi?.stride()]).toEqual([c.strides.result, c.strides.indices, c.strides.grad_input]);
     } else {
-      expectSame(t.avg_pool2d!(x, ...c.args) as Tensor, c.result!);
-      if (c.grad !== undefined) expectSame(t.avg_pool2d_backward!(make(c.grad), x, ...c.args) as Tensor, c.grad_input!);
+      const v = t.avg_pool2d!(x, ...c.args) as Tensor;
+      expectSame(v, c.result!);
+      const gi = c.grad === undefined ? null : (t.avg_pool2d_backward!(make(c.grad), x, ...c.args) as Tensor);
+      if (gi !== null) expectSame(gi, c.grad_input!);
+      if (c.strides !== undefined) expect([v.stride(), gi?.stride()]).toEqual([c.strides.result, c.strides.grad_input]);
     }
   });
 });

@@ -362,13 +362,16 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     }
   });
 
-  // The direct convolution (assembly/conv_direct.ts): 4-channel blocks and a 2-channel tail, 8/4/1-column
-  // steps, padding, row stride, dilation, with and without bias; two images.
+  // The direct convolution (assembly/conv_direct.ts): 4-channel blocks and 1/2/3-channel tails, 8/4/1-column
+  // steps, padding, row stride, dilation, with and without bias; two images. The weight gradient: taps in
+  // pairs and alone (odd and even kw), row tails.
   // c, h, w, o, kh, kw, sh, ph, pw, dh, dw
   const DIRECT = [
     [3, 9, 15, 6, 3, 3, 1, 1, 1, 1, 1],
     [2, 11, 13, 5, 3, 2, 2, 0, 2, 2, 1],
     [1, 8, 21, 4, 5, 5, 1, 0, 0, 1, 2],
+    [3, 10, 19, 7, 3, 3, 1, 1, 1, 1, 1],
+    [16, 6, 12, 3, 3, 4, 2, 1, 2, 1, 1],
   ] as const;
   it('f32_conv2d_direct, f32_conv2d_direct_wgrad: same bits as the twins', () => {
     const [X, WT, B, O1, O2, WS] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536, 64 + 5 * 65536];
@@ -393,7 +396,7 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       const nw = o * c * kh * kw;
       for (const [oc0, oc1] of [
         [0, o],
-        [4, o],
+        [Math.min(4, o), o],
       ] as const) {
         view(4, WT, nw).fill(3);
         view(4, B, nw).fill(5);

@@ -41,9 +41,11 @@ def randn(*shape, dtype=torch.float32, scale=1.0):
 cases = []
 
 
-def case(op, x, args, grad=None, permute=None):
+def case(op, x, args, grad=None, permute=None, channels_last=False):
     entry = {'op': op, 'args': args, 'input': spec(x, permute)}
-    xin = x
+    # A channels-last input (permute [0, 3, 1, 2] of NHWC values): PyTorch's output, indices and gradient
+    # strides are recorded too.
+    xin = x.contiguous(memory_format=torch.channels_last) if channels_last else x
     try:
         if op == 'max_pool2d_with_indices':
             v, i = A.max_pool2d_with_indices(xin, *args)
@@ -58,6 +60,10 @@ def case(op, x, args, grad=None, permute=None):
             if grad is not None:
                 entry['grad'] = spec(grad)
                 entry['grad_input'] = spec(A.avg_pool2d_backward(grad, xin, *args))
+        if channels_last and op == 'max_pool2d_with_indices':
+            entry['strides'] = {'result': list(v.stride()), 'indices': list(i.stride()), 'grad_input': list(A.max_pool2d_with_indices_backward(grad, xin, *args, i).stride())}
+        elif channels_last:
+            entry['strides'] = {'result': list(A.avg_pool2d(xin, *args).stride()), 'grad_input': list(A.avg_pool2d_backward(grad, xin, *args).stride())}
     except Exception as e:  # noqa: BLE001
         entry['error'] = str(e).split('\n')[0]
     cases.append(entry)
@@ -133,6 +139,18 @@ for dtype in (torch.float16, torch.bfloat16):
     case('avg_pool2d', x, args, outgrad(x, 'avg_pool2d', args))
 for dtype in (torch.int32, torch.uint8, torch.bool):
     case('avg_pool2d', torch.ones(1, 1, 2, 2, dtype=dtype), [[2, 2], [2, 2], [0, 0], False, True, None])
+
+# channels-last inputs (Note [Channels-last pooling] in src/kernels/Pooling.ts): float32 and float64, 2x2 and
+# overlapping padded windows, the gradient given contiguous
+for args in ([[2, 2], [2, 2], [0, 0], [1, 1], False], [[3, 3], [1, 2], [1, 1], [1, 1], True]):
+    for dtype in (torch.float32, torch.float64):
+        x = randn(2, 3, 4, 5, dtype=dtype)
+        case('max_pool2d_with_indices', x, args, outgrad(x, 'max_pool2d_with_indices', args), permute=[0, 3, 1, 2], channels_last=True)
+for args in ([[2, 2], [2, 2], [0, 0], False, True, None], [[3, 3], [1, 2], [1, 1], True, False, None]):
+    for dtype in (torch.float32, torch.float64, torch.int64):
+        x = randn(2, 3, 4, 5, dtype=torch.float64, scale=30.0).to(dtype)
+        g = outgrad(x, 'avg_pool2d', args, torch.float64)
+        case('avg_pool2d', x, args, g.mul(20).to(torch.int64) if dtype == torch.int64 else g.to(dtype), permute=[0, 3, 1, 2], channels_last=True)
 
 with open(OUT, 'w') as f:
     json.dump({'generated_by': 'tools/golden/gen_pool.py', 'torch_version': torch.__version__, 'cases': cases}, f)

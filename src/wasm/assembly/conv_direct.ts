@@ -18,13 +18,29 @@ function padImage(x: usize, ws: usize, c: i32, h: i32, w: i32, ph: i32, pw: i32)
   }
 }
 
-/** Four output channels (weights at w0, K apart) of one output row, eight then four columns per step, then one. */
+/**
+ * Writes the byte offset of every tap (ic, p, q), in that order, from a window's top-left input element:
+ * ((ic·hp + p·dh)·wp + q·dw)·4. The row blocks walk the K taps in one loop through this table instead of
+ * three nested short loops (kw = 3 taps a row for most CNNs), with the same products in the same order.
+ */
+@inline
+function tapTable(tab: usize, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, dh: i32, dw: i32): void {
+  let t = tab;
+  for (let ic = 0; ic < c; ic++) {
+    for (let p = 0; p < kh; p++) {
+      for (let q = 0; q < kw; q++, t += 4) store<u32>(t, <u32>(((ic * hp + p * dh) * wp + q * dw) << 2));
+    }
+  }
+}
+
+/** Four output channels (weights at w0, K apart) of one output row starting at rp, eight then four columns per step, then one. */
 // prettier-ignore
 @inline
-function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, ow: i32, dh: i32, dw: i32, K: i32): void {
-  const w1 = w0 + (<usize>K << 2);
-  const w2 = w1 + (<usize>K << 2);
-  const w3 = w2 + (<usize>K << 2);
+function rowBlock4(rp: usize, tab: usize, w0: usize, o0: usize, ohw: i32, bias: v128, ow: i32, K: i32): void {
+  const kb = <usize>K << 2;
+  const w1 = w0 + kb;
+  const w2 = w1 + kb;
+  const w3 = w2 + kb;
   const ostep = <usize>ohw << 2;
   let j = 0;
   for (; j + 8 <= ow; j += 8) {
@@ -36,28 +52,23 @@ function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i3
     let b1 = a1;
     let b2 = a2;
     let b3 = a3;
-    let k: usize = 0;
-    for (let ic = 0; ic < c; ic++) {
-      for (let p = 0; p < kh; p++) {
-        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-        for (let q = 0; q < kw; q++, k += 4) {
-          const xa = rp + (<usize>(q * dw) << 2);
-          const x0 = v128.load(xa);
-          const x1 = v128.load(xa, 16);
-          let v = v128.load32_splat(w0 + k);
-          a0 = f32x4.add(a0, f32x4.mul(v, x0));
-          b0 = f32x4.add(b0, f32x4.mul(v, x1));
-          v = v128.load32_splat(w1 + k);
-          a1 = f32x4.add(a1, f32x4.mul(v, x0));
-          b1 = f32x4.add(b1, f32x4.mul(v, x1));
-          v = v128.load32_splat(w2 + k);
-          a2 = f32x4.add(a2, f32x4.mul(v, x0));
-          b2 = f32x4.add(b2, f32x4.mul(v, x1));
-          v = v128.load32_splat(w3 + k);
-          a3 = f32x4.add(a3, f32x4.mul(v, x0));
-          b3 = f32x4.add(b3, f32x4.mul(v, x1));
-        }
-      }
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) {
+      const xa = rj + <usize>load<u32>(tab + k);
+      const x0 = v128.load(xa);
+      const x1 = v128.load(xa, 16);
+      let v = v128.load32_splat(w0 + k);
+      a0 = f32x4.add(a0, f32x4.mul(v, x0));
+      b0 = f32x4.add(b0, f32x4.mul(v, x1));
+      v = v128.load32_splat(w1 + k);
+      a1 = f32x4.add(a1, f32x4.mul(v, x0));
+      b1 = f32x4.add(b1, f32x4.mul(v, x1));
+      v = v128.load32_splat(w2 + k);
+      a2 = f32x4.add(a2, f32x4.mul(v, x0));
+      b2 = f32x4.add(b2, f32x4.mul(v, x1));
+      v = v128.load32_splat(w3 + k);
+      a3 = f32x4.add(a3, f32x4.mul(v, x0));
+      b3 = f32x4.add(b3, f32x4.mul(v, x1));
     }
     const oa = o0 + (<usize>j << 2);
     v128.store(oa, a0);
@@ -74,18 +85,13 @@ function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i3
     let a1 = f32x4.splat(f32x4.extract_lane(bias, 1));
     let a2 = f32x4.splat(f32x4.extract_lane(bias, 2));
     let a3 = f32x4.splat(f32x4.extract_lane(bias, 3));
-    let k: usize = 0;
-    for (let ic = 0; ic < c; ic++) {
-      for (let p = 0; p < kh; p++) {
-        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-        for (let q = 0; q < kw; q++, k += 4) {
-          const x0 = v128.load(rp + (<usize>(q * dw) << 2));
-          a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), x0));
-          a1 = f32x4.add(a1, f32x4.mul(v128.load32_splat(w1 + k), x0));
-          a2 = f32x4.add(a2, f32x4.mul(v128.load32_splat(w2 + k), x0));
-          a3 = f32x4.add(a3, f32x4.mul(v128.load32_splat(w3 + k), x0));
-        }
-      }
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) {
+      const x0 = v128.load(rj + <usize>load<u32>(tab + k));
+      a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), x0));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load32_splat(w1 + k), x0));
+      a2 = f32x4.add(a2, f32x4.mul(v128.load32_splat(w2 + k), x0));
+      a3 = f32x4.add(a3, f32x4.mul(v128.load32_splat(w3 + k), x0));
     }
     const oa = o0 + (<usize>j << 2);
     v128.store(oa, a0);
@@ -94,44 +100,104 @@ function rowBlock4(src: usize, w0: usize, o0: usize, ohw: i32, bias: v128, c: i3
     v128.store(oa + 3 * ostep, a3);
   }
   for (; j < ow; j++) {
+    const rj = rp + (<usize>j << 2);
     for (let r = 0; r < 4; r++) {
-      const wr = w0 + (<usize>(r * K) << 2);
+      const wr = w0 + <usize>r * kb;
       let s: f32 = r == 0 ? f32x4.extract_lane(bias, 0) : r == 1 ? f32x4.extract_lane(bias, 1) : r == 2 ? f32x4.extract_lane(bias, 2) : f32x4.extract_lane(bias, 3);
-      let k: usize = 0;
-      for (let ic = 0; ic < c; ic++) {
-        for (let p = 0; p < kh; p++) {
-          const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-          for (let q = 0; q < kw; q++, k += 4) s += load<f32>(wr + k) * load<f32>(rp + (<usize>(q * dw) << 2));
-        }
-      }
+      for (let k: usize = 0; k < kb; k += 4) s += load<f32>(wr + k) * load<f32>(rj + <usize>load<u32>(tab + k));
       store<f32>(o0 + (<usize>(r * ohw + j) << 2), s);
     }
   }
 }
 
-/** One output channel (weights at w0) of one output row, sixteen then four columns per step, then one. */
+/**
+ * Three output channels (weights at w0, K apart) of one output row: rowBlock4 without its fourth channel, for
+ * o mod 4 = 3 (the input gradient of a 3-channel image has o = 3). Same products and sums per output.
+ */
 // prettier-ignore
 @inline
-function rowBlock1(src: usize, w0: usize, o0: usize, bias: f32, c: i32, hp: i32, wp: i32, kh: i32, kw: i32, ow: i32, dh: i32, dw: i32): void {
+function rowBlock3(rp: usize, tab: usize, w0: usize, o0: usize, ohw: i32, b0: f32, b1: f32, b2: f32, ow: i32, K: i32): void {
+  const kb = <usize>K << 2;
+  const w1 = w0 + kb;
+  const w2 = w1 + kb;
+  const ostep = <usize>ohw << 2;
+  let j = 0;
+  for (; j + 8 <= ow; j += 8) {
+    let a0 = f32x4.splat(b0);
+    let a1 = f32x4.splat(b1);
+    let a2 = f32x4.splat(b2);
+    let c0 = a0;
+    let c1 = a1;
+    let c2 = a2;
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) {
+      const xa = rj + <usize>load<u32>(tab + k);
+      const x0 = v128.load(xa);
+      const x1 = v128.load(xa, 16);
+      let v = v128.load32_splat(w0 + k);
+      a0 = f32x4.add(a0, f32x4.mul(v, x0));
+      c0 = f32x4.add(c0, f32x4.mul(v, x1));
+      v = v128.load32_splat(w1 + k);
+      a1 = f32x4.add(a1, f32x4.mul(v, x0));
+      c1 = f32x4.add(c1, f32x4.mul(v, x1));
+      v = v128.load32_splat(w2 + k);
+      a2 = f32x4.add(a2, f32x4.mul(v, x0));
+      c2 = f32x4.add(c2, f32x4.mul(v, x1));
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa, c0, 16);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + ostep, c1, 16);
+    v128.store(oa + 2 * ostep, a2);
+    v128.store(oa + 2 * ostep, c2, 16);
+  }
+  for (; j + 4 <= ow; j += 4) {
+    let a0 = f32x4.splat(b0);
+    let a1 = f32x4.splat(b1);
+    let a2 = f32x4.splat(b2);
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) {
+      const x0 = v128.load(rj + <usize>load<u32>(tab + k));
+      a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), x0));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load32_splat(w1 + k), x0));
+      a2 = f32x4.add(a2, f32x4.mul(v128.load32_splat(w2 + k), x0));
+    }
+    const oa = o0 + (<usize>j << 2);
+    v128.store(oa, a0);
+    v128.store(oa + ostep, a1);
+    v128.store(oa + 2 * ostep, a2);
+  }
+  for (; j < ow; j++) {
+    const rj = rp + (<usize>j << 2);
+    for (let r = 0; r < 3; r++) {
+      const wr = w0 + <usize>r * kb;
+      let s: f32 = r == 0 ? b0 : r == 1 ? b1 : b2;
+      for (let k: usize = 0; k < kb; k += 4) s += load<f32>(wr + k) * load<f32>(rj + <usize>load<u32>(tab + k));
+      store<f32>(o0 + (<usize>(r * ohw + j) << 2), s);
+    }
+  }
+}
+
+/** One output channel (weights at w0) of one output row starting at rp, sixteen then four columns per step, then one. */
+// prettier-ignore
+@inline
+function rowBlock1(rp: usize, tab: usize, w0: usize, o0: usize, bias: f32, ow: i32, K: i32): void {
+  const kb = <usize>K << 2;
   let j = 0;
   for (; j + 16 <= ow; j += 16) {
     let a0 = f32x4.splat(bias);
     let a1 = a0;
     let a2 = a0;
     let a3 = a0;
-    let k: usize = 0;
-    for (let ic = 0; ic < c; ic++) {
-      for (let p = 0; p < kh; p++) {
-        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-        for (let q = 0; q < kw; q++, k += 4) {
-          const xa = rp + (<usize>(q * dw) << 2);
-          const v = v128.load32_splat(w0 + k);
-          a0 = f32x4.add(a0, f32x4.mul(v, v128.load(xa)));
-          a1 = f32x4.add(a1, f32x4.mul(v, v128.load(xa, 16)));
-          a2 = f32x4.add(a2, f32x4.mul(v, v128.load(xa, 32)));
-          a3 = f32x4.add(a3, f32x4.mul(v, v128.load(xa, 48)));
-        }
-      }
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) {
+      const xa = rj + <usize>load<u32>(tab + k);
+      const v = v128.load32_splat(w0 + k);
+      a0 = f32x4.add(a0, f32x4.mul(v, v128.load(xa)));
+      a1 = f32x4.add(a1, f32x4.mul(v, v128.load(xa, 16)));
+      a2 = f32x4.add(a2, f32x4.mul(v, v128.load(xa, 32)));
+      a3 = f32x4.add(a3, f32x4.mul(v, v128.load(xa, 48)));
     }
     const oa = o0 + (<usize>j << 2);
     v128.store(oa, a0);
@@ -141,24 +207,14 @@ function rowBlock1(src: usize, w0: usize, o0: usize, bias: f32, c: i32, hp: i32,
   }
   for (; j + 4 <= ow; j += 4) {
     let a0 = f32x4.splat(bias);
-    let k: usize = 0;
-    for (let ic = 0; ic < c; ic++) {
-      for (let p = 0; p < kh; p++) {
-        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-        for (let q = 0; q < kw; q++, k += 4) a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), v128.load(rp + (<usize>(q * dw) << 2))));
-      }
-    }
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w0 + k), v128.load(rj + <usize>load<u32>(tab + k))));
     v128.store(o0 + (<usize>j << 2), a0);
   }
   for (; j < ow; j++) {
     let s: f32 = bias;
-    let k: usize = 0;
-    for (let ic = 0; ic < c; ic++) {
-      for (let p = 0; p < kh; p++) {
-        const rp = src + (<usize>((ic * hp + p * dh) * wp + j) << 2);
-        for (let q = 0; q < kw; q++, k += 4) s += load<f32>(w0 + k) * load<f32>(rp + (<usize>(q * dw) << 2));
-      }
-    }
+    const rj = rp + (<usize>j << 2);
+    for (let k: usize = 0; k < kb; k += 4) s += load<f32>(w0 + k) * load<f32>(rj + <usize>load<u32>(tab + k));
     store<f32>(o0 + (<usize>j << 2), s);
   }
 }
@@ -166,7 +222,8 @@ function rowBlock1(src: usize, w0: usize, o0: usize, bias: f32, c: i32, hp: i32,
 /**
  * out[b, oc, i, j] = bias[oc] (or 0, hasBias 0) + Σ wt[oc, ic, p, q] · x[b, ic, i·sh − ph + p·dh, j − pw + q·dw]
  * (0 outside the image) for n images of c channels h × w, weight [o, c, kh, kw], output [n, o, oh, ow], column
- * stride 1. ws: room for one padded image, c·(h + 2ph)·(w + 2pw) floats (unused without padding).
+ * stride 1. ws: room for one padded image, c·(h + 2ph)·(w + 2pw) floats (none without padding), then the
+ * c·kh·kw tap offsets.
  */
 // prettier-ignore
 export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasBias: i32, out: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32): void {
@@ -175,6 +232,8 @@ export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasB
   const padded = ph != 0 || pw != 0;
   const hp = h + 2 * ph;
   const wp = w + 2 * pw;
+  const tab = ws + (padded ? <usize>(c * hp * wp) << 2 : 0);
+  tapTable(tab, c, hp, wp, kh, kw, dh, dw);
   for (let b = 0; b < n; b++) {
     const xb = x + (<usize>(b * c * h * w) << 2);
     const ob = out + (<usize>(b * o * ohw) << 2);
@@ -188,14 +247,25 @@ export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasB
       const bv = hasBias != 0 ? v128.load(bias + (<usize>oc << 2)) : f32x4.splat(0);
       const w0 = wt + (<usize>(oc * K) << 2);
       for (let i = 0; i < oh; i++) {
-        rowBlock4(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, bv, c, hp, wp, kh, kw, ow, dh, dw, K);
+        rowBlock4(src + (<usize>(i * sh * wp) << 2), tab, w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, bv, ow, K);
       }
+    }
+    if (o - oc == 3) {
+      const bb = bias + (<usize>oc << 2);
+      const b0: f32 = hasBias != 0 ? load<f32>(bb) : 0;
+      const b1: f32 = hasBias != 0 ? load<f32>(bb, 4) : 0;
+      const b2: f32 = hasBias != 0 ? load<f32>(bb, 8) : 0;
+      const w0 = wt + (<usize>(oc * K) << 2);
+      for (let i = 0; i < oh; i++) {
+        rowBlock3(src + (<usize>(i * sh * wp) << 2), tab, w0, ob + (<usize>(oc * ohw + i * ow) << 2), ohw, b0, b1, b2, ow, K);
+      }
+      oc += 3;
     }
     for (; oc < o; oc++) {
       const bs: f32 = hasBias != 0 ? load<f32>(bias + (<usize>oc << 2)) : 0;
       const w0 = wt + (<usize>(oc * K) << 2);
       for (let i = 0; i < oh; i++) {
-        rowBlock1(src + (<usize>(i * sh * wp) << 2), w0, ob + (<usize>(oc * ohw + i * ow) << 2), bs, c, hp, wp, kh, kw, ow, dh, dw);
+        rowBlock1(src + (<usize>(i * sh * wp) << 2), tab, w0, ob + (<usize>(oc * ohw + i * ow) << 2), bs, ow, K);
       }
     }
   }
@@ -231,7 +301,54 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
       let k = 0;
       for (let ic = 0; ic < c; ic++) {
         for (let p = 0; p < kh; p++) {
-          for (let q = 0; q < kw; q++, k++) {
+          const xp = src + (<usize>((ic * hp + p * dh) * wp) << 2);
+          let q = 0;
+          // Two taps at once: eight accumulators, each g vector feeding two products (Note [Direct convolution]).
+          for (; q + 2 <= kw; q += 2, k += 2) {
+            let l0 = f32x4.splat(0);
+            let l1 = l0;
+            let l2 = l0;
+            let l3 = l0;
+            let m0 = l0;
+            let m1 = l0;
+            let m2 = l0;
+            let m3 = l0;
+            const xq = xp + (<usize>(q * dw) << 2);
+            const dq = <usize>dw << 2;
+            for (let i = 0; i < oh; i++) {
+              const xr = xq + (<usize>(i * sh * wp) << 2);
+              const gr = g0 + (<usize>(i * ow) << 2);
+              for (let j = 0; j < ow4; j += 4) {
+                const o4 = <usize>j << 2;
+                const xv = v128.load(xr + o4);
+                const xw = v128.load(xr + dq + o4);
+                let gv = v128.load(gr + o4);
+                l0 = f32x4.add(l0, f32x4.mul(gv, xv));
+                m0 = f32x4.add(m0, f32x4.mul(gv, xw));
+                gv = v128.load(gr + gstep + o4);
+                l1 = f32x4.add(l1, f32x4.mul(gv, xv));
+                m1 = f32x4.add(m1, f32x4.mul(gv, xw));
+                gv = v128.load(gr + 2 * gstep + o4);
+                l2 = f32x4.add(l2, f32x4.mul(gv, xv));
+                m2 = f32x4.add(m2, f32x4.mul(gv, xw));
+                gv = v128.load(gr + 3 * gstep + o4);
+                l3 = f32x4.add(l3, f32x4.mul(gv, xv));
+                m3 = f32x4.add(m3, f32x4.mul(gv, xw));
+              }
+            }
+            const d = gw + (<usize>(oc * K + k) << 2);
+            const kk = <usize>K << 2;
+            const xs = <usize>(sh * wp) << 2;
+            store<f32>(d, load<f32>(d) + (laneSum(l0) + rowTails(xq, g0, oh, ow, ow4, xs)));
+            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + rowTails(xq, g0 + gstep, oh, ow, ow4, xs)));
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + rowTails(xq, g0 + 2 * gstep, oh, ow, ow4, xs)));
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + rowTails(xq, g0 + 3 * gstep, oh, ow, ow4, xs)));
+            store<f32>(d, load<f32>(d, 4) + (laneSum(m0) + rowTails(xq + dq, g0, oh, ow, ow4, xs)), 4);
+            store<f32>(d + kk, load<f32>(d + kk, 4) + (laneSum(m1) + rowTails(xq + dq, g0 + gstep, oh, ow, ow4, xs)), 4);
+            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk, 4) + (laneSum(m2) + rowTails(xq + dq, g0 + 2 * gstep, oh, ow, ow4, xs)), 4);
+            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk, 4) + (laneSum(m3) + rowTails(xq + dq, g0 + 3 * gstep, oh, ow, ow4, xs)), 4);
+          }
+          for (; q < kw; q++, k++) {
             let l0 = f32x4.splat(0);
             let l1 = l0;
             let l2 = l0;
@@ -293,6 +410,20 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
       }
     }
   }
+}
+
+/** Σ over rows i in order, columns [ow4, ow) in order, of g[i, j] · x[i·sh, j]: a wgrad sum's scalar part (0 when ow4 = ow). */
+// prettier-ignore
+@inline
+function rowTails(x: usize, g: usize, oh: i32, ow: i32, ow4: i32, xstep: usize): f32 {
+  let s: f32 = 0;
+  if (ow4 == ow) return s;
+  for (let i = 0; i < oh; i++) {
+    const xr = x + <usize>i * xstep;
+    const gr = g + (<usize>(i * ow) << 2);
+    for (let j = ow4; j < ow; j++) s += load<f32>(gr + (<usize>j << 2)) * load<f32>(xr + (<usize>j << 2));
+  }
+  return s;
 }
 
 /** (l0 + l1) + (l2 + l3), each sum rounded to float. */
