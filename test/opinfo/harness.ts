@@ -1,6 +1,7 @@
 // Replays PyTorch's OpInfo samples (test/golden/opinfo/*.json.gz, from tools/golden/gen_opinfo.py) through
 // the public `torch` API as a user types them — `torch.nn.functional.<op>` for OpInfo's nn.functional entries,
-// `torch.<op>(input, ...args, { ...kwargs })`, or the Tensor method when aten-ts has no function — and compares with PyTorch 2.13 in five areas:
+// `torch.<op>(input, ...args, { ...kwargs })`, or the Tensor method when aten-ts has no function — and
+// compares with PyTorch 2.13 in five areas:
 //   values   result dtype and shape always, values with torch.testing.assert_close's default tolerances
 //            (float32 rtol 1.3e-6 / atol 1e-5, float64 1e-7 / 1e-7, integers and bool exact; NaN matches
 //            NaN), strides when PyTorch's result is a view of an input; PyTorch's error text when it raised
