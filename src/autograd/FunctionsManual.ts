@@ -628,6 +628,8 @@ export function gatherBackward(grad: Tensor, selfSizes: number[], dim: number, i
 /** masked_select's gradient: the values put back where the (broadcast) mask is true. */
 export function maskedSelectBackward(grad: Tensor, selfSizes: number[], mask: Tensor): Tensor {
   const n = Math.max(selfSizes.length, mask.dim());
+  // both 0-dim: put the value back through a 1-element view (a 0-dim mask indexes a 0-dim tensor by adding a dim)
+  if (n === 0) return maskedSelectBackward(grad, [1], mask.reshape([1])).reshape([]);
   const shape: number[] = [];
   for (let i = 0; i < n; i++) shape.push(Math.max(selfSizes[selfSizes.length - n + i] ?? 1, mask.sizes[mask.dim() - n + i] ?? 1));
   const r = zerosOf(shape, grad);

@@ -1046,6 +1046,8 @@ export interface AtenOps {
   multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
   /** `einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor` */
   einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
+  /** `embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)` */
+  embedding_renorm_: OperatorHandle<(self: Tensor, indices: Tensor, maxNorm: number, normType: number) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1570,6 +1572,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unique_dim: find('aten::unique_dim', ''),
     multinomial: find('aten::multinomial', ''),
     einsum: find('aten::einsum', ''),
+    embedding_renorm_: find('aten::embedding_renorm_', ''),
   } as AtenOps;
 }
 

@@ -2615,4 +2615,5 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _unique2: Unique.unique2,
   unique_dim: Unique.uniqueDim,
   multinomial: Distributions.multinomial,
+  embedding_renorm_: Embedding.embeddingRenorm_,
 };

@@ -2207,4 +2207,5 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   scatter_reduce: TensorAdvancedIndexing.scatterReduce,
   scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
   multinomial: Distributions.multinomial,
+  embedding_renorm_: Embedding.embeddingRenormMeta_,
 };

@@ -520,4 +520,5 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   unique_dim: 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
   multinomial: 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
   einsum: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
+  embedding_renorm_: 'embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)',
 };

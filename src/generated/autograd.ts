@@ -4549,6 +4549,22 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
+/** Backward of `embedding_renorm_` (derivatives.yaml:662). */
+export class EmbeddingRenormBackward0 extends Node {
+
+  name(): string {
+    return 'EmbeddingRenormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("embedding_renorm");
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8545,6 +8561,16 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  embedding_renorm_: kernel('embedding_renorm_', (ks, self, indices, maxNorm, normType) => {
+    const rg = anyRequiresGrad(self, indices);
+    checkInplace(self, rg);
+    if (!rg) return ops.embedding_renorm_.redispatch(ks.and(afterAutogradKeyset), self, indices, maxNorm, normType);
+    const gradFn = new EmbeddingRenormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.embedding_renorm_.redispatch(ks.and(afterAutogradKeyset), self, indices, maxNorm, normType);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
   };
 }
 
@@ -9631,6 +9657,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
     const result = ops.clamp_max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
     out.bumpVersion();
+    return result;
+  }),
+  embedding_renorm_: kernel('embedding_renorm_', (ks, self, indices, maxNorm, normType) => {
+    const result = ops.embedding_renorm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, indices, maxNorm, normType);
+    self.bumpVersion();
     return result;
   }),
   };

@@ -13160,3 +13160,41 @@ function bad_einsum(a: readonly unknown[]): never {
     { name: "path", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: true, list: 'int' },
   ], false, SIGS_einsum);
 }
+
+const SIGS_embedding_renorm_ = ["(Tensor input, Tensor indices, float max_norm, float norm_type)"];
+
+/** `torch.embedding_renorm_`: `embedding_renorm_`. */
+export function embedding_renorm_(input: Tensor, options: { indices: Tensor; max_norm?: number; maxNorm?: number; norm_type?: number; normType?: number }): Tensor;
+export function embedding_renorm_(input: Tensor, indices: Tensor, options: { max_norm?: number; maxNorm?: number; norm_type?: number; normType?: number }): Tensor;
+export function embedding_renorm_(input: Tensor, indices: Tensor, maxNorm: number, options: { norm_type?: number; normType?: number }): Tensor;
+export function embedding_renorm_(input: Tensor, indices: Tensor, maxNorm: number, normType: number): Tensor;
+export function embedding_renorm_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("embedding_renorm_", a[--n] as Kw);
+  // embedding_renorm_
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","indices","max_norm","norm_type"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isFloat(p[2]) && isFloat(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      if (o !== undefined) checkKw("embedding_renorm_", o, ["input","indices","max_norm","norm_type"], ["input","indices","max_norm","norm_type"], n);
+      return aten().embedding_renorm_.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_embedding_renorm_(a);
+}
+
+function bad_embedding_renorm_(a: readonly unknown[]): never {
+  return badCall("embedding_renorm_", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "indices", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "max_norm", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "norm_type", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+  ], false, SIGS_embedding_renorm_);
+}

@@ -33,6 +33,8 @@ import { TensorIterator, hasContiguousStrides, reduceOpConfig } from './TensorIt
 export function reductionDimMask(dims: readonly number[] | null, ndim: number, allowEmptyDims = false): boolean[] {
   const mask = new Array<boolean>(ndim > 0 ? ndim : 1).fill(false);
   if (dims === null || (dims.length === 0 && !allowEmptyDims)) return mask.fill(true);
+  // dim_list_to_bitset: a std::bitset<64>
+  if (ndim > 64) throw new Error('only tensors with up to 64 dims are supported');
   for (let i = 0; i < dims.length; i++) {
     const w = maybeWrapDim(dims[i] as number, ndim);
     if (mask[w]) throw new Error(`dim ${w} appears multiple times in the list of dims`);

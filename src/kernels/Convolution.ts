@@ -9,6 +9,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { cppName } from './LinearAlgebra.js';
+import { conv2dIntegral, convTranspose2dIntegral, hasIntegralConv } from './ConvolutionInt.js';
 import { conv2dBackwardInputMM, conv2dBackwardWeightMM, conv2dForward, convTranspose2dForward } from './ConvolutionMM2d.js';
 import { depthwiseBackwardInput, depthwiseBackwardWeight, depthwiseForward, isDepthwise } from './DepthwiseConvolution.js';
 import { newStrided } from './TensorFactories.js';
@@ -363,10 +364,11 @@ function convolution2d(
   if (!transposed) {
     const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
     const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
-    if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
+    if (!isFloatingType(x.dtype) && !hasIntegralConv(x.dtype, false)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
     const sizes = [n, w0, oh, ow];
     if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
     const geometry = { n, c, h, w, o: w0, cg: w1, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
+    if (!isFloatingType(x.dtype)) return withLayoutOf(conv2dIntegral(x, weight, bias, geometry), x, weight);
     const out = isDepthwise(geometry) ? depthwiseForward(x, weight, bias, geometry) : conv2dForward(x, weight, bias, geometry);
     return withLayoutOf(out, x, weight);
   }
@@ -385,11 +387,12 @@ function convolution2d(
       `Given input size per channel: (${h} x ${w}). Calculated output size per channel: (${oh} x ${ow}). Output size is too small`,
     );
   }
-  if (!isFloatingType(x.dtype)) throw notImplementedForDtype('slow_conv_transpose2d_out_cpu', x.dtype);
+  if (!isFloatingType(x.dtype) && !hasIntegralConv(x.dtype, true)) throw notImplementedForDtype('slow_conv_transpose2d_out_cpu', x.dtype);
   const sizes = [n, w1 * groups, oh, ow];
   if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
   // The gradient geometry of the convolution this one transposes: its input is our output.
   const geometry = { n, c: w1 * groups, h: oh, w: ow, o: c, cg: w1, kh, kw, oh: h, ow: w, sh, sw, ph, pw, dh, dw, groups };
+  if (!isFloatingType(x.dtype)) return withLayoutOf(convTranspose2dIntegral(x, weight, bias, geometry), x, weight);
   return withLayoutOf(convTranspose2dForward(x, weight, bias, geometry), x, weight);
 }
 

@@ -3,7 +3,7 @@
 
 import { autogradState } from '../c10/AutogradState.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import { resultType } from '../iter/resultType.js';
@@ -41,5 +41,10 @@ export function cosineSimilarity(_ks: DispatchKeySet, x1: Tensor, x2: Tensor, di
 export function pairwiseDistance(_ks: DispatchKeySet, x1: Tensor, x2: Tensor, p = 2, eps = 1e-6, keepdim = false): Tensor {
   const ops = aten();
   const innermost = Math.max(x1.dim(), x2.dim()) - 1;
-  return ops.norm_ScalarOpt_dim.call(ops.add_Tensor.call(ops.sub_Tensor.call(x1, x2, 1), wrapScalar(eps), 1), p, [innermost], keepdim);
+  return ops.norm_ScalarOpt_dim.call(
+    ops.add_Tensor.call(ops.sub_Tensor.call(x1, x2, 1), wrapScalar(eps, ScalarType.Double), 1),
+    p,
+    [innermost],
+    keepdim,
+  );
 }

@@ -46,7 +46,6 @@ export function batchNorm(
   eps: number,
   _cudnnEnabled: boolean,
 ): Tensor {
-  const C = input.sizes[maybeWrapDim(1, input.dim())] as number;
   if (input.numel() === 0) {
     // "don't return view of input, don't return empty tensor because it will break gradient chain"
     let out = aten().clone.call(input, null);
@@ -54,6 +53,8 @@ export function batchNorm(
     if (bias !== null) out = aten().add_Tensor.call(out, aten().select_int.call(bias, 0, 0), 1);
     return out;
   }
+  // (PyTorch reads sizes()[1] unchecked, after the empty case: a 1-d empty input is cloned above)
+  const C = input.sizes[maybeWrapDim(1, input.dim())] as number;
   if (runningMean !== null) checkFeatures('running_mean', C, runningMean.numel());
   else if (!training) throw new Error('running_mean must be defined in evaluation mode');
   if (runningVar !== null) checkFeatures('running_var', C, runningVar.numel());

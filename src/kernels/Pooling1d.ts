@@ -61,7 +61,9 @@ export function maxPool1d(
   dilation: number[] = [1],
   ceilMode = false,
 ): Tensor {
-  if (self.dim() !== 2 && self.dim() !== 3) {
+  const sz = self.sizes;
+  const nd = self.dim();
+  if (!((nd === 2 && sz[0] !== 0 && sz[1] !== 0) || (nd === 3 && sz[1] !== 0 && sz[2] !== 0))) {
     throw new Error(
       `max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:[${self.sizes.join(', ')}]`,
     );
@@ -78,6 +80,17 @@ export function maxPool1d(
   if (dilation.length !== 1) {
     throw new Error(`max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size ${dilation.length}`);
   }
+  // check_max_pool1d (MaxPooling.h): the checks max_pool1d makes before max_pool1d_with_indices's
+  const st = stride.length === 0 ? kernelSize : stride;
+  if ((kernelSize[0] as number) <= 0) throw new Error(`max_pool1d() kernel_size must be greater than zero, but got ${kernelSize[0]}`);
+  if ((st[0] as number) <= 0) throw new Error(`max_pool1d() stride must be greater than zero, but got ${st[0]}`);
+  if ((padding[0] as number) < 0) throw new Error(`max_pool1d() padding must be non-negative, but got ${padding[0]}`);
+  if ((padding[0] as number) > Math.trunc((kernelSize[0] as number) / 2)) {
+    throw new Error(
+      `max_pool1d() padding should be at most half of kernel size, but got padding=${padding[0]} and kernel_size=${kernelSize[0]}`,
+    );
+  }
+  if ((dilation[0] as number) <= 0) throw new Error(`max_pool1d() dilation must be greater than zero, but got ${dilation[0]}`);
   return aten().max_pool1d_with_indices.call(self, kernelSize, stride, padding, dilation, ceilMode)[0];
 }
 

@@ -1,11 +1,12 @@
 // sort, argsort and topk. Mirrors aten/src/ATen/native/Sorting.cpp and TensorCompare.cpp's argsort.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType } from '../c10/ScalarType.js';
+import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
-import { readElement } from '../tensor/elements.js';
-import { contiguousOf, emptyLike, moveElement, storedElements } from './StorageAccess.js';
+import { readElement, toStored } from '../tensor/elements.js';
+import { contiguousOf, elementReader, emptyLike, moveElement, storedElements } from './StorageAccess.js';
+import { topkRow } from './TopKImpl.js';
 import { around } from './TensorShape.js';
 import { aten } from '../generated/Operators.js';
 
@@ -58,13 +59,41 @@ export function argsort(ks: DispatchKeySet, self: Tensor, dim = -1, descending =
 }
 
 /** `topk(self, k, dim=-1, largest=True, sorted=True)`: (values, indices). */
-export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, largest = true): [Tensor, Tensor] {
+export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, largest = true, sorted = true): [Tensor, Tensor] {
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
   if (k < 0 || k > size) throw new Error('selected index k out of range');
-  const [values, indices] = sort(ks, self, d, largest);
-  if (self.dim() === 0) return [values, indices];
-  return [values.narrow(d, 0, k).contiguous(), indices.narrow(d, 0, k).contiguous()];
+  const real = self.dtype !== ScalarType.Bool && !isComplexType(self.dtype);
+  if (self.isMeta() || !real || self.numel() === 0 || k === 0) {
+    const [values, indices] = sort(ks, self, d, largest);
+    if (self.dim() === 0) return [values, indices];
+    return [values.narrow(d, 0, k).contiguous(), indices.narrow(d, 0, k).contiguous()];
+  }
+  // rows along the last dim; PyTorch's per-row selection (./TopKImpl.ts, Note [topk's tie order])
+  const x = contiguousOf(self.dim() === 0 ? self.reshape([1]) : self.transpose(d, -1));
+  const rows = x.numel() / size;
+  const outSizes = [...x.sizes.slice(0, -1), k];
+  const values = emptyLike(x, outSizes);
+  const indices = emptyLike(x, outSizes, ScalarType.Long);
+  const read = elementReader(x); // after the last allocation
+  const picked: [number, number][][] = [];
+  for (let r = 0; r < rows; r++) {
+    const row = new Array<number>(size);
+    for (let j = 0; j < size; j++) row[j] = read(r * size + j);
+    picked.push(topkRow(row, k, largest, sorted));
+  }
+  const vOut = values.dataView();
+  const iOut = indices.dataView();
+  for (let r = 0; r < rows; r++) {
+    const p = picked[r] as [number, number][];
+    for (let j = 0; j < k; j++) {
+      const [v, i] = p[j] as [number, number];
+      vOut.data[vOut.base + r * k + j] = toStored(self.dtype, v);
+      iOut.data[iOut.base + r * k + j] = i;
+    }
+  }
+  if (self.dim() === 0) return [values.reshape([]), indices.reshape([])];
+  return [values.transpose(-1, d).contiguous(), indices.transpose(-1, d).contiguous()];
 }
 
 /**

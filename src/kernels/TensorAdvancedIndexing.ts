@@ -126,12 +126,14 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   // PyTorch's scatter_meta_impl: wrap dim, scatter_gather_dtype_check, scatter_shape_check (both named "scatter"
   // for scatter_add too), then the kernel's bounds check.
   const d = maybeWrapDim(dim, self.dim());
-  checkIndexDtype(index, 'scatter');
+  if (index.numel() > 0) checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
   const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   if (index.numel() > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
       throw new Error('Index tensor must have the same number of dimensions as self tensor');
+    if (typeof src !== 'number' && Math.max(index.dim(), 1) !== Math.max(src.dim(), 1))
+      throw new Error('Index tensor must have the same number of dimensions as src tensor');
     let wrong = false;
     for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
     if (!wrong && typeof src !== 'number')
@@ -278,7 +280,12 @@ export function nonzero(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 function nonzeroOf(self: Tensor): Tensor {
   const nd = self.dim();
-  if (self.isMeta()) return emptyLike(self, [0, nd], ScalarType.Long);
+  // The number of rows depends on the data: PyTorch's Meta nonzero (and so boolean indexing) refuses.
+  if (self.isMeta()) {
+    throw new Error(
+      "The register_meta function for torch.nonzero() raises unimplemented by default, as a correct data-independent implementation does not exist. This implementation returns a fake value, assuming all elements of the tensor are non-zero. To enable this registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.",
+    );
+  }
   const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel());
   const n = positions.length;
   const out = emptyLike(self, [n, nd], ScalarType.Long);

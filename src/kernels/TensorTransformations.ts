@@ -59,7 +59,7 @@ export function roll(_ks: DispatchKeySet, self: Tensor, shifts: number[], dims: 
   if (shifts.length !== dims.length) throw new Error(`shifts and dimensions must align. shifts: ${shifts.length}, dims:${dims.length}`);
   const shift = new Array<number>(self.dim()).fill(0);
   dims.forEach((d, k) => {
-    const w = maybeWrapDim(d, self.dim());
+    const w = maybeWrapDim(d, self.dim(), false);
     shift[w] = (shift[w] as number) + (shifts[k] as number);
   });
   return gatherElements(self, [...self.sizes], (i) => {

@@ -7,6 +7,7 @@ export {
   dropout,
   embedding,
   gelu,
+  hardtanh,
   leaky_relu,
   linear,
   log_softmax,
@@ -18,20 +19,24 @@ export {
 } from './functional/activation.js';
 export {
   adaptive_avg_pool2d,
+  adaptive_max_pool1d,
+  adaptive_max_pool2d,
   avg_pool2d,
   conv1d,
   conv2d,
   conv_transpose2d,
   max_pool1d,
+  max_pool1d_with_indices,
   max_pool2d,
   max_pool2d_with_indices,
   pad,
 } from './functional/conv.js';
-export { batch_norm, group_norm, layer_norm } from './functional/normalization.js';
+export { batch_norm, group_norm, instance_norm, layer_norm } from './functional/normalization.js';
 export {
   binary_cross_entropy,
   binary_cross_entropy_with_logits,
   cross_entropy,
+  kl_div,
   l1_loss,
   mse_loss,
   nll_loss,

@@ -1,6 +1,7 @@
 // Replays PyTorch's OpInfo samples (test/golden/opinfo/*.json.gz, from tools/golden/gen_opinfo.py) through
-// the public `torch` API as a user types them — `torch.<op>(input, ...args, { ...kwargs })`, or the Tensor
-// method when aten-ts has no function — and compares with PyTorch 2.13 in five areas:
+// the public `torch` API as a user types them — `torch.nn.functional.<op>` for OpInfo's nn.functional entries,
+// `torch.<op>(input, ...args, { ...kwargs })`, or the Tensor method when aten-ts has no function — and
+// compares with PyTorch 2.13 in five areas:
 //   values   result dtype and shape always, values with torch.testing.assert_close's default tolerances
 //            (float32 rtol 1.3e-6 / atol 1e-5, float64 1e-7 / 1e-7, integers and bool exact; NaN matches
 //            NaN), strides when PyTorch's result is a view of an input; PyTorch's error text when it raised
@@ -13,7 +14,8 @@
 // that list and the FEATURES.md pass rates from a run. Node-only (reads the fixtures with node:fs/zlib).
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { torch, Tensor } from '../../src/api/index.js';
+import { Tensor } from '../../src/api/index.js';
+import * as torch from '../../src/torch.js';
 import { dtypeName } from '../../src/c10/ScalarType.js';
 
 export type Area = 'values' | 'meta' | 'grads' | 'grad_fn' | 'errors';
@@ -194,15 +196,14 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
-  'nn.functional.embedding': (c) => {
-    const F = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;
-    if (typeof F?.embedding === 'function') return (F.embedding as Fn)(...withKw([c.args[0], c.input], c.kwargs));
-    return fn('embedding')(...withKw([c.input, c.args[0]], c.kwargs)); // aten::embedding(weight, indices, ...)
-  },
-  // max_pool2d_backward: max_pool2d_with_indices, then aten.max_pool2d_with_indices_backward of ones_like(out)
+  'nn.functional.embedding': (c) => (torch.nn.functional.embedding as Fn)(...withKw([c.args[0], c.input], c.kwargs)),
+  // max_pool2d_backward: F.max_pool2d_with_indices, then aten.max_pool2d_with_indices_backward of ones_like(out)
   max_pool2d_with_indices_backward: (c) => {
     const k = { kernel_size: [], stride: [], padding: [0], dilation: [1], ceil_mode: false, ...c.kwargs };
-    const [out, indices] = fn('max_pool2d_with_indices')(c.input, ...c.args, k) as [Tensor, Tensor];
+    const [out, indices] = torch.nn.functional.max_pool2d_with_indices(c.input as Tensor, ...(c.args as []), {
+      ...k,
+      return_indices: true,
+    });
     const stride = k.stride ?? k.kernel_size;
     return fn('max_pool2d_with_indices_backward')(
       fn('ones_like')(out),
@@ -222,8 +223,8 @@ function invoke(op: OpEntry, c: Call): unknown {
   const adapter = ADAPTERS[op.name];
   if (adapter !== undefined) return adapter(c);
   const rest = Object.keys(c.kwargs).length > 0 ? [...c.args, c.kwargs] : c.args;
-  const nn = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;
-  const f = (op.name.startsWith('nn.functional.') ? nn?.[op.call] : undefined) ?? T[op.call];
+  const nn = torch.nn.functional as unknown as Record<string, unknown>;
+  const f = (op.name.startsWith('nn.functional.') ? nn[op.call] : undefined) ?? T[op.call];
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
   const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);

@@ -38,6 +38,16 @@ export function leaky_relu(
   return inplace ? torch.leaky_relu_(input, negative_slope) : torch.leaky_relu(input, negative_slope);
 }
 
+/** `F.hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False)`: `torch.hardtanh` / `hardtanh_`. */
+export function hardtanh(
+  input: Tensor,
+  ...rest: Rest<[min_val: number, max_val: number, inplace: boolean], { min_val?: number; max_val?: number; inplace?: boolean }>
+): Tensor {
+  const { min_val, max_val, inplace } = parseArgs('hardtanh', { min_val: -1.0, max_val: 1.0, inplace: false }, rest);
+  if (min_val > max_val) throw new Error('min_val cannot be greater than max_val');
+  return inplace ? torch.hardtanh_(input, min_val, max_val) : torch.hardtanh(input, min_val, max_val);
+}
+
 /** `F.gelu(input, approximate='none')`. */
 export function gelu(input: Tensor, options: { approximate?: string } = {}): Tensor {
   const { approximate } = parseArgs('gelu', { approximate: 'none' }, [options]);
@@ -97,7 +107,7 @@ export function dropout(
 
 /**
  * `F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
- * sparse=False)`. max_norm needs embedding_renorm_, which aten-ts lacks: it is refused.
+ * sparse=False)`; with max_norm, `embedding_renorm_` of weight (in place, without autograd) first.
  */
 export function embedding(
   input: Tensor,
@@ -121,7 +131,12 @@ export function embedding(
       paddingIdx = n + paddingIdx;
     }
   }
-  if (a.max_norm !== null) throw new Error('F.embedding: max_norm is not supported yet (aten-ts has no embedding_renorm_)');
+  if (a.max_norm !== null) {
+    // _no_grad_embedding_renorm_: the rows that input names are renormalised in place, outside autograd
+    const idx = input.contiguous();
+    const maxNorm = a.max_norm;
+    noGrad(() => torch.embedding_renorm_(weight, idx, maxNorm, a.norm_type));
+  }
   if (a.sparse) throw new Error('F.embedding: sparse=True is not supported (aten-ts has no sparse tensors)');
   return torch.embedding(weight, input, paddingIdx ?? -1, a.scale_grad_by_freq, false);
 }

@@ -75,49 +75,108 @@ export function conv_transpose2d(
 
 // ---- pooling -----------------------------------------------------------------------------------------
 
+/**
+ * Binds a whole Python signature: the required arguments too may be passed by keyword (`F.max_pool2d(x,
+ * { kernel_size: 2 })`), as in Python; a required one missing is Python's TypeError.
+ */
+function bindAll<T extends Record<string, unknown>>(fname: string, required: readonly string[], spec: T, args: readonly unknown[]): T {
+  const full: Record<string, unknown> = {};
+  for (const n of required) full[n] = undefined;
+  const out = parseArgs(fname, { ...full, ...spec }, args);
+  for (const n of required) {
+    if (out[n] === undefined) throw new TypeError(`${fname}() missing 1 required positional argument: '${n}'`);
+  }
+  return out as T;
+}
+
+interface PoolOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  dilation?: IntOrList;
+  ceil_mode?: boolean;
+  return_indices?: boolean;
+}
 type PoolRest = Rest<
   [stride: IntOrList | null, padding: IntOrList, dilation: IntOrList, ceil_mode: boolean, return_indices: boolean],
-  { stride?: IntOrList | null; padding?: IntOrList; dilation?: IntOrList; ceil_mode?: boolean; return_indices?: boolean }
+  PoolOptions
 >;
+type WithIndices = PoolOptions & { return_indices: true };
 const poolSpec = () => ({
+  kernel_size: 0 as IntOrList,
   stride: null as IntOrList | null,
   padding: 0 as IntOrList,
   dilation: 1 as IntOrList,
   ceil_mode: false,
   return_indices: false,
 });
+const bindPool = (fname: string, args: readonly unknown[]) => {
+  const spec: Partial<ReturnType<typeof poolSpec>> = poolSpec();
+  delete spec.kernel_size;
+  return bindAll(fname, ['kernel_size'], spec as ReturnType<typeof poolSpec>, args);
+};
 
-/** `F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`. */
-export function max_pool2d(input: Tensor, kernel_size: IntOrList, ...rest: PoolRest): Tensor {
-  const a = parseArgs('max_pool2d', poolSpec(), rest);
-  if (a.return_indices) throw new Error('max_pool2d: use max_pool2d_with_indices for return_indices=True');
-  return torch.max_pool2d(input, kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
+/**
+ * `F.max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`:
+ * `torch.max_pool2d`, or with return_indices `max_pool2d_with_indices` ([output, indices]).
+ */
+export function max_pool2d(input: Tensor, kernel_size: IntOrList, options: WithIndices): [Tensor, Tensor];
+export function max_pool2d(input: Tensor, options: WithIndices & { kernel_size: IntOrList }): [Tensor, Tensor];
+export function max_pool2d(input: Tensor, kernel_size: IntOrList | PoolOptions, ...rest: PoolRest): Tensor;
+export function max_pool2d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindPool('max_pool2d', args);
+  if (a.return_indices) return max_pool2d_with_indices(input, a);
+  return torch.max_pool2d(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
 }
 
-/** `F.max_pool2d_with_indices(...)`: [output, indices]. */
-export function max_pool2d_with_indices(input: Tensor, kernel_size: IntOrList, ...rest: PoolRest): [Tensor, Tensor] {
-  const a = parseArgs('max_pool2d_with_indices', poolSpec(), rest);
-  return torch.max_pool2d_with_indices(input, kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+/** `F.max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`: [output, indices]. */
+export function max_pool2d_with_indices(input: Tensor, kernel_size: IntOrList | PoolOptions, ...rest: PoolRest): [Tensor, Tensor];
+export function max_pool2d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  const a = bindPool('max_pool2d_with_indices', args);
+  return torch.max_pool2d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
 }
 
-/** `F.max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False)`: `torch.max_pool1d`. */
-export function max_pool1d(input: Tensor, kernel_size: IntOrList, ...rest: PoolRest): Tensor {
-  const a = parseArgs('max_pool1d', poolSpec(), rest);
-  if (a.return_indices) throw new Error('max_pool1d: use torch.max_pool1d_with_indices for return_indices=True');
-  return torch.max_pool1d(input, kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
+/**
+ * `F.max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False)`:
+ * `torch.max_pool1d`, or with return_indices `torch.max_pool1d_with_indices` ([output, indices]).
+ */
+export function max_pool1d(input: Tensor, kernel_size: IntOrList, options: WithIndices): [Tensor, Tensor];
+export function max_pool1d(input: Tensor, options: WithIndices & { kernel_size: IntOrList }): [Tensor, Tensor];
+export function max_pool1d(input: Tensor, kernel_size: IntOrList | PoolOptions, ...rest: PoolRest): Tensor;
+export function max_pool1d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindPool('max_pool1d', args);
+  if (a.return_indices) return max_pool1d_with_indices(input, a);
+  return torch.max_pool1d(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode);
+}
+
+/** `F.max_pool1d_with_indices(...)`: `torch.max_pool1d_with_indices` ([output, indices]). */
+export function max_pool1d_with_indices(input: Tensor, kernel_size: IntOrList | PoolOptions, ...rest: PoolRest): [Tensor, Tensor];
+export function max_pool1d_with_indices(input: Tensor, ...args: unknown[]): [Tensor, Tensor] {
+  const a = bindPool('max_pool1d_with_indices', args);
+  return torch.max_pool1d_with_indices(input, a.kernel_size, a.stride ?? [], a.padding, a.dilation, a.ceil_mode) as [Tensor, Tensor];
+}
+
+interface AvgPoolOptions {
+  kernel_size?: IntOrList;
+  stride?: IntOrList | null;
+  padding?: IntOrList;
+  ceil_mode?: boolean;
+  count_include_pad?: boolean;
+  divisor_override?: number | null;
 }
 
 /** `F.avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None)`. */
 export function avg_pool2d(
   input: Tensor,
-  kernel_size: IntOrList,
+  kernel_size: IntOrList | AvgPoolOptions,
   ...rest: Rest<
     [stride: IntOrList | null, padding: IntOrList, ceil_mode: boolean, count_include_pad: boolean, divisor_override: number | null],
-    { stride?: IntOrList | null; padding?: IntOrList; ceil_mode?: boolean; count_include_pad?: boolean; divisor_override?: number | null }
+    AvgPoolOptions
   >
 ): Tensor {
-  const a = parseArgs(
+  const a = bindAll(
     'avg_pool2d',
+    ['kernel_size'],
     {
       stride: null as IntOrList | null,
       padding: 0 as IntOrList,
@@ -125,18 +184,73 @@ export function avg_pool2d(
       count_include_pad: true,
       divisor_override: null as number | null,
     },
-    rest,
-  );
-  return torch.avg_pool2d(input, kernel_size, a.stride ?? kernel_size, a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
+    [kernel_size, ...rest],
+  ) as {
+    kernel_size: IntOrList;
+    stride: IntOrList | null;
+    padding: IntOrList;
+    ceil_mode: boolean;
+    count_include_pad: boolean;
+    divisor_override: number | null;
+  };
+  return torch.avg_pool2d(input, a.kernel_size, a.stride ?? a.kernel_size, a.padding, a.ceil_mode, a.count_include_pad, a.divisor_override);
+}
+
+type OutputSize = IntOrList | readonly (number | null)[];
+
+/**
+ * `_list_with_default(out_size, input.size())` (torch/nn/modules/utils.py): a `null` entry of output_size keeps
+ * that input size; the input needs more dimensions than output_size has entries.
+ */
+function listWithDefault(outSize: OutputSize, input: Tensor): IntOrList {
+  if (typeof outSize === 'number') return outSize;
+  const nd = input.dim();
+  if (nd <= outSize.length) throw new Error(`Input dimension should be at least ${outSize.length + 1}`);
+  return outSize.map((v, i) => v ?? (input.sizes[nd - outSize.length + i] as number));
+}
+
+/** `F.adaptive_avg_pool2d(input, output_size)`: `torch.adaptive_avg_pool2d` after `_list_with_default`. */
+export function adaptive_avg_pool2d(input: Tensor, output_size: OutputSize | { output_size: OutputSize }): Tensor;
+export function adaptive_avg_pool2d(input: Tensor, ...args: unknown[]): Tensor {
+  const a = bindAll('adaptive_avg_pool2d', ['output_size'], {}, args) as { output_size: OutputSize };
+  return torch.adaptive_avg_pool2d(input, listWithDefault(a.output_size, input));
+}
+
+type AdaptiveMaxRest = Rest<[return_indices: boolean], { output_size?: OutputSize; return_indices?: boolean }>;
+
+/** `F.adaptive_max_pool1d(input, output_size, return_indices=False)`: `torch.adaptive_max_pool1d`, its output or [output, indices]. */
+export function adaptive_max_pool1d(input: Tensor, output_size: IntOrList, return_indices: true): [Tensor, Tensor];
+export function adaptive_max_pool1d(input: Tensor, output_size: IntOrList, options: { return_indices: true }): [Tensor, Tensor];
+export function adaptive_max_pool1d(
+  input: Tensor,
+  output_size: IntOrList | { output_size?: IntOrList; return_indices?: boolean },
+  ...rest: AdaptiveMaxRest
+): Tensor;
+export function adaptive_max_pool1d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindAll('adaptive_max_pool1d', ['output_size'], { return_indices: false }, args) as {
+    output_size: IntOrList;
+    return_indices: boolean;
+  };
+  const r = torch.adaptive_max_pool1d(input, a.output_size) as [Tensor, Tensor];
+  return a.return_indices ? r : r[0];
 }
 
 /**
- * `F.adaptive_avg_pool2d(input, output_size)`: `torch.adaptive_avg_pool2d`, after `_list_with_default`
- * (a `null` entry of output_size keeps that input size).
+ * `F.adaptive_max_pool2d(input, output_size, return_indices=False)`: `torch.adaptive_max_pool2d` after
+ * `_list_with_default`, its output or [output, indices].
  */
-export function adaptive_avg_pool2d(input: Tensor, output_size: IntOrList | readonly (number | null)[]): Tensor {
-  if (typeof output_size === 'number') return torch.adaptive_avg_pool2d(input, output_size);
-  const nd = input.dim();
-  const sizes = output_size.map((v, i) => v ?? (input.sizes[nd - output_size.length + i] as number));
-  return torch.adaptive_avg_pool2d(input, sizes);
+export function adaptive_max_pool2d(input: Tensor, output_size: OutputSize, return_indices: true): [Tensor, Tensor];
+export function adaptive_max_pool2d(input: Tensor, output_size: OutputSize, options: { return_indices: true }): [Tensor, Tensor];
+export function adaptive_max_pool2d(
+  input: Tensor,
+  output_size: OutputSize | { output_size?: OutputSize; return_indices?: boolean },
+  ...rest: AdaptiveMaxRest
+): Tensor;
+export function adaptive_max_pool2d(input: Tensor, ...args: unknown[]): Tensor | [Tensor, Tensor] {
+  const a = bindAll('adaptive_max_pool2d', ['output_size'], { return_indices: false }, args) as {
+    output_size: OutputSize;
+    return_indices: boolean;
+  };
+  const r = torch.adaptive_max_pool2d(input, listWithDefault(a.output_size, input)) as [Tensor, Tensor];
+  return a.return_indices ? r : r[0];
 }

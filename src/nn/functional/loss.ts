@@ -68,6 +68,29 @@ export function smooth_l1_loss(input: Tensor, target: Tensor, options: { reducti
   return torch.smooth_l1_loss(input, target, reductionEnum(a.reduction), a.beta);
 }
 
+/**
+ * `F.kl_div(input, target, size_average=None, reduce=None, reduction='mean', log_target=False)`: `torch.kl_div`;
+ * 'batchmean' is its sum divided by the batch size (`input.size(0)`), as torch/nn/functional.py does.
+ */
+export function kl_div(
+  input: Tensor,
+  target: Tensor,
+  options: { size_average?: boolean | null; reduce?: boolean | null; reduction?: Reduction | 'batchmean'; log_target?: boolean } = {},
+): Tensor {
+  const a = parseArgs(
+    'kl_div',
+    { size_average: null as boolean | null, reduce: null as boolean | null, reduction: 'mean' as string, log_target: false },
+    [options],
+  );
+  let reduction = a.reduction;
+  if (a.size_average !== null || a.reduce !== null) {
+    // _Reduction.legacy_get_enum
+    reduction = a.reduce === false ? 'none' : a.size_average === false ? 'sum' : 'mean';
+  }
+  const reduced = torch.kl_div(input, target, reductionEnum(reduction === 'batchmean' ? 'sum' : reduction), { log_target: a.log_target });
+  return reduction === 'batchmean' && input.dim() !== 0 ? reduced.div(input.sizes[0] as number) : reduced;
+}
+
 /** `F.binary_cross_entropy(input, target, weight=None, reduction='mean')`. */
 export function binary_cross_entropy(
   input: Tensor,

@@ -58,3 +58,53 @@ export function group_norm(
   verifyBatchSize([((s[0] as number) * (s[1] as number)) / num_groups, num_groups, ...s.slice(2)]);
   return torch.group_norm(input, num_groups, a.weight, a.bias, a.eps, true);
 }
+
+/**
+ * `F.instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+ * momentum=0.1, eps=1e-5)`: `_verify_spatial_size` when using input statistics, then `torch.instance_norm`
+ * (batch_norm over the input viewed as [1, N*C, ...]; `grad_fn=<ViewBackward0>` as PyTorch's).
+ */
+export function instance_norm(
+  input: Tensor,
+  ...rest: Rest<
+    [
+      running_mean: Tensor | null,
+      running_var: Tensor | null,
+      weight: Tensor | null,
+      bias: Tensor | null,
+      use_input_stats: boolean,
+      momentum: number,
+      eps: number,
+    ],
+    {
+      running_mean?: Tensor | null;
+      running_var?: Tensor | null;
+      weight?: Tensor | null;
+      bias?: Tensor | null;
+      use_input_stats?: boolean;
+      momentum?: number;
+      eps?: number;
+    }
+  >
+): Tensor {
+  const a = parseArgs(
+    'instance_norm',
+    {
+      running_mean: null as Tensor | null,
+      running_var: null as Tensor | null,
+      weight: null as Tensor | null,
+      bias: null as Tensor | null,
+      use_input_stats: true,
+      momentum: 0.1,
+      eps: 1e-5,
+    },
+    rest,
+  );
+  if (a.use_input_stats) {
+    const s = input.sizes;
+    let prod = 1;
+    for (let i = 2; i < s.length; i++) prod *= s[i] as number;
+    if (prod === 1) throw new Error(`Expected more than 1 spatial element when training, got input size torch.Size([${s.join(', ')}])`);
+  }
+  return torch.instance_norm(input, a.weight, a.bias, a.running_mean, a.running_var, a.use_input_stats, a.momentum, a.eps, true);
+}
