@@ -49,7 +49,11 @@ const user: number[] = [];
 const sys: number[] = [];
 const faults: number[] = [];
 const reserved: number[] = [];
+// --ab-threads: alternate rounds between `threads` and 1 thread in this process (same shared memory), to
+// see what splitting the step's work among threads gains; the odd rounds are then the 1-thread ones.
+const abThreads = process.argv.includes('--ab-threads');
 for (let r = 0; r < rounds; r++) {
+  if (abThreads) torch.setNumThreads(r % 2 === 0 ? threads : 1);
   const r0 = process.resourceUsage();
   const t0 = performance.now();
   for (let i = 0; i < steps; i++) step();
@@ -62,6 +66,10 @@ for (let r = 0; r < rounds; r++) {
   reserved.push(cpuMemoryStats()?.reservedBytes ?? 0);
 }
 const f = (a: number[]): string => median(a).toFixed(0);
+if (abThreads) {
+  const [even, odd] = [wall.filter((_, i) => i % 2 === 0), wall.filter((_, i) => i % 2 === 1)];
+  console.log(`A/B in one process: ${threads} threads ${f(even)} µs, 1 thread ${f(odd)} µs (wall medians)`);
+}
 console.log(
   `threads ${threads}: per step (median of ${rounds} × ${steps}): wall ${f(wall)} µs, user CPU ${f(user)} µs, system CPU ${f(sys)} µs, ` +
     `minor page faults ${f(faults)} (rounds ${faults.map((t) => t.toFixed(0)).join(' ')}); wall rounds ${wall.map((t) => t.toFixed(0)).join(' ')}; ` +
