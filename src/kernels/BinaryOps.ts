@@ -24,7 +24,7 @@ import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
 import { noComplex } from './Pow.js';
 import { newStridedUnchecked } from './TensorFactories.js';
 import type { StructuredKernel } from './TensorMeta.js';
-import { wasmBinaryVec, wasmScalarVec } from '../wasm/vec.js';
+import { wasmAxpyVec, wasmBinaryVec, wasmScalarVec } from '../wasm/vec.js';
 
 export type Num = number | boolean;
 export type OptTensor = Tensor | null | undefined;
@@ -461,7 +461,7 @@ const addVecJs: VecOp = (out, o, ins, offs, n) => {
 };
 
 function axpyVec(alpha: number): VecOp {
-  return alpha === -1 ? subVec : axpyVecJs(alpha);
+  return alpha === -1 ? subVec : wasmAxpyVec(axpyVecJs(alpha), alpha);
 }
 
 function axpyVecJs(alpha: number): VecOp {

@@ -17,10 +17,28 @@ export const ALIGNMENT = 64;
 // (PyTorch's roundup_power2_divisions = 4): 320, 384, 448, 512, 640, 768, 896, 1024, 1280 ... A block then
 // wastes at most 25% (and under 64 bytes below 256), and a loop that allocates the same shapes every
 // iteration, the common case, reaches a steady state with no growth and every allocation a cache hit.
-// Linear memory never shrinks, so freed blocks are never given back to the engine; when growing would pass
-// the cap, the allocator first takes a free block of a larger class, then trims free blocks that sit at the
-// top of the heap (emptyCache) and retries, and only then throws WasmOutOfMemoryError, which storage
-// catches to fall back to an ordinary ArrayBuffer.
+// Linear memory never shrinks, so freed blocks are never given back to the engine; when no cached block
+// fits and growing would pass the cap, the allocator trims free blocks that sit at the top of the heap
+// (emptyCache) and retries, and only then throws WasmOutOfMemoryError, which storage catches to fall back
+// to an ordinary ArrayBuffer. A request whose class has no free block first splits a larger cached block
+// (Note [Split before carving]).
+
+// Note [Split before carving]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Memory the heap has used before is cheap to write; memory carved fresh from the top is not: the first
+// write to each new 4 KiB page costs ~13 µs on the benchmark VM (bench/RESULTS.md, "First writes to fresh
+// memory"), 1.3 ms for a 400 KB tensor. Free lists by size class alone kept paying it long after the heap
+// held plenty of free memory: after a reclamation had freed 256 MiB of 4 MiB blocks, the MLP step's 448 KiB
+// blocks still came from fresh pages (230 page faults a step for its first ~250 steps, most of the step's
+// time). So the free blocks form one pool, as in CUDACachingAllocator's block pools:
+// - a block freed next to a free block merges with it (both sides), so freed memory does not stay cut into
+//   the sizes it was last used at;
+// - a request takes a free block of exactly its class if there is one (the most recently freed: warm in
+//   cache), else the front of the smallest free block that is larger (best fit), the rest staying free, and
+//   only when no free block is large enough does it carve from the top.
+// Reservation thus grows only when no free block can hold the request. Free lists are keyed by exact size
+// and cleaned lazily: an entry whose block has since merged or been taken is skipped when met (`freeAt` is
+// the truth). Addresses never affect results: determinism is unchanged.
 
 /** The size class of a request of `nbytes` (> 0): see Note [Size classes]. */
 export function sizeClass(nbytes: number): number {
@@ -70,7 +88,13 @@ export class CachingAllocator {
   static readonly HEAP_BASE = ALIGNMENT;
 
   private top = CachingAllocator.HEAP_BASE;
+  /** Free blocks: start → size, and end → start (Note [Split before carving]). */
+  private readonly freeAt = new Map<number, number>();
+  private readonly freeEndingAt = new Map<number, number>();
+  /** Free block starts by exact byte size, LIFO; may hold stale entries (checked against `freeAt`). */
   private readonly freeLists = new Map<number, number[]>();
+  /** The sizes whose free list is non-empty, ascending (best-fit lookups). */
+  private readonly freeSizes: number[] = [];
   private readonly live = new Map<number, number>();
   private allocated = 0;
   private peakAllocated = 0;
@@ -93,12 +117,12 @@ export class CachingAllocator {
     }
     if (nbytes === 0) return 0;
     const size = sizeClass(nbytes);
-    let ptr = this.freeLists.get(size)?.pop();
+    let ptr = this.popFree(size);
     let blockSize = size;
     if (ptr !== undefined) {
       this.cacheHits++;
     } else {
-      const block = this.carve(size) ?? this.largerCached(size) ?? this.carveAfterTrim(size, nbytes);
+      const block = this.splitCached(size) ?? this.carve(size) ?? this.carveAfterTrim(size, nbytes);
       ptr = block.ptr;
       blockSize = block.size;
     }
@@ -119,9 +143,57 @@ export class CachingAllocator {
     this.live.delete(ptr);
     this.allocated -= size;
     this.frees++;
+    this.pushFree(ptr, size);
+  }
+
+  /** Makes [ptr, ptr + size) free, merged with free neighbours (Note [Split before carving]). */
+  private pushFree(ptr: number, size: number): void {
+    let start = ptr;
+    let end = ptr + size;
+    const left = this.freeEndingAt.get(start);
+    if (left !== undefined) {
+      this.freeAt.delete(left);
+      this.freeEndingAt.delete(start);
+      start = left;
+    }
+    const rightSize = this.freeAt.get(end);
+    if (rightSize !== undefined) {
+      this.freeAt.delete(end);
+      this.freeEndingAt.delete(end + rightSize);
+      end += rightSize;
+    }
+    this.freeAt.set(start, end - start);
+    this.freeEndingAt.set(end, start);
+    this.listFree(start, end - start);
+  }
+
+  private listFree(ptr: number, size: number): void {
     const list = this.freeLists.get(size);
     if (list === undefined) this.freeLists.set(size, [ptr]);
     else list.push(ptr);
+    if (list !== undefined && list.length > 1) return;
+    const sizes = this.freeSizes;
+    let i = sizes.length;
+    while (i > 0 && (sizes[i - 1] as number) > size) i--;
+    if (sizes[i - 1] !== size) sizes.splice(i, 0, size);
+  }
+
+  /** Takes the most recently freed block of exactly `size` bytes off the free pool, or undefined. */
+  private popFree(size: number): number | undefined {
+    const list = this.freeLists.get(size) ?? [];
+    let ptr: number | undefined;
+    while ((ptr = list.pop()) !== undefined) {
+      if (this.freeAt.get(ptr) === size) break;
+    }
+    if (list.length === 0) {
+      this.freeLists.delete(size);
+      const i = this.freeSizes.indexOf(size);
+      if (i >= 0) this.freeSizes.splice(i, 1);
+    }
+    if (ptr === undefined) return undefined;
+    this.freeAt.delete(ptr);
+    this.freeEndingAt.delete(ptr + size);
+    return ptr;
   }
 
   /** Bytes in live blocks (stats().allocatedBytes without building the object). */
@@ -139,24 +211,14 @@ export class CachingAllocator {
    * size (PyTorch's empty_cache; the memory itself cannot shrink). Returns the bytes released.
    */
   emptyCache(): number {
-    const cached: [number, number][] = [];
-    for (const [size, list] of this.freeLists) for (const p of list) cached.push([p, size]);
-    cached.sort((x, y) => y[0] - x[0]);
-    const before = this.top;
-    let i = 0;
-    for (; i < cached.length; i++) {
-      const [p, size] = cached[i] as [number, number];
-      if (p + size !== this.top) break;
-      this.top = p;
-    }
-    if (i === 0) return 0;
-    const released = new Set(cached.slice(0, i).map(([p]) => p));
-    for (const [size, list] of this.freeLists) {
-      const kept = list.filter((p) => !released.has(p));
-      if (kept.length === 0) this.freeLists.delete(size);
-      else this.freeLists.set(size, kept);
-    }
-    return before - this.top;
+    // Free neighbours are merged, so at most one free block ends at the top.
+    const start = this.freeEndingAt.get(this.top);
+    if (start === undefined) return 0;
+    const released = this.top - start;
+    this.freeAt.delete(start);
+    this.freeEndingAt.delete(this.top);
+    this.top = start;
+    return released;
   }
 
   stats(): AllocatorStats {
@@ -211,14 +273,28 @@ export class CachingAllocator {
     return { ptr, size };
   }
 
-  /** The smallest cached block of a larger class, when the memory cannot grow. */
-  private largerCached(size: number): { ptr: number; size: number } | null {
-    let best = Infinity;
-    for (const [s, list] of this.freeLists) if (s > size && s < best && list.length > 0) best = s;
-    if (best === Infinity) return null;
-    const ptr = (this.freeLists.get(best) as number[]).pop() as number;
-    this.cacheHits++;
-    return { ptr, size: best };
+  /**
+   * The front of the smallest free block larger than `size`, the rest staying free; null when no free block
+   * is large enough (Note [Split before carving]).
+   */
+  private splitCached(size: number): { ptr: number; size: number } | null {
+    const sizes = this.freeSizes;
+    let lo = 0;
+    let hi = sizes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sizes[mid] as number) <= size) lo = mid + 1;
+      else hi = mid;
+    }
+    while (lo < sizes.length) {
+      const best = sizes[lo] as number;
+      const ptr = this.popFree(best); // drops `best` from `sizes` when its list runs out
+      if (ptr === undefined) continue;
+      this.cacheHits++;
+      this.pushFree(ptr + size, best - size);
+      return { ptr, size };
+    }
+    return null;
   }
 
   private carveAfterTrim(size: number, nbytes: number): { ptr: number; size: number } {

@@ -63,6 +63,10 @@ export interface Kernels {
   f64_vsub_scalar(n: number, a: number, b: number, y: number): void;
   /** y[i] = a[i] / b, float64. */
   f64_vdiv_scalar(n: number, a: number, b: number, y: number): void;
+  /** y[i] = a[i] + alpha·b[i] in double, rounded to float32 (Note [axpy in double]). */
+  f32_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
+  /** y[i] = a[i] + alpha·b[i], float64. */
+  f64_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
   f32_vexp(n: number, x: number, y: number): void;
   /** y[i] = 1 / (1 + exp(-x[i])), float32. */
@@ -183,6 +187,8 @@ const NAMES: Record<KernelName, true> = {
   f32_vdiv_scalar: true,
   f64_vsub_scalar: true,
   f64_vdiv_scalar: true,
+  f32_vaxpy: true,
+  f64_vaxpy: true,
   f32_vexp: true,
   f32_vrelu: true,
   f32_vsigmoid: true,
@@ -298,6 +304,14 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f64_vdiv_scalar: (n, a, b, y) => {
       const v = f64();
       ref.vdiv_scalar(n, v, a >>> 3, b, v, y >>> 3);
+    },
+    f32_vaxpy: (n, a, b, alpha, y) => {
+      const v = f32();
+      ref.vaxpy(n, v, a >>> 2, v, b >>> 2, alpha, v, y >>> 2);
+    },
+    f64_vaxpy: (n, a, b, alpha, y) => {
+      const v = f64();
+      ref.vaxpy(n, v, a >>> 3, v, b >>> 3, alpha, v, y >>> 3);
     },
     f32_vexp: (n, x, y) => {
       const v = f32();

@@ -35,6 +35,20 @@ export function vsub(
   for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) - (b[bi + i] as number);
 }
 
+/** y[i] = a[i] + alpha·b[i] in double, stored in the arrays' precision (Note [axpy in double]). */
+export function vaxpy(
+  n: number,
+  a: Float32Array | Float64Array,
+  ai: number,
+  b: Float32Array | Float64Array,
+  bi: number,
+  alpha: number,
+  y: Float32Array | Float64Array,
+  yi: number,
+): void {
+  for (let i = 0; i < n; i++) y[yi + i] = (a[ai + i] as number) + alpha * (b[bi + i] as number);
+}
+
 /** y[i] = a[i] - b (b already rounded to the arrays' precision). */
 export function vsub_scalar(
   n: number,

@@ -57,6 +57,36 @@ export function wasmBinaryVec(js: VecOp, f32: KernelName | null, f64: KernelName
   };
 }
 
+type AxpyKernel = (n: number, a: number, b: number, alpha: number, y: number) => void;
+const axpy32 = resolver<AxpyKernel>('f32_vaxpy');
+const axpy64 = resolver<AxpyKernel>('f64_vaxpy');
+
+/**
+ * `js` (out = a + alpha·b) with the WASM fast path f32_vaxpy / f64_vaxpy: one pass, in place when out is a
+ * (Note [axpy in double]).
+ */
+export function wasmAxpyVec(js: VecOp, alpha: number): VecOp {
+  return (out, o, ins, offs, n) => {
+    const buf = wasmStorage.buffer;
+    const a = ins[0] as StorageArray;
+    const b = ins[1] as StorageArray;
+    if (n >= wasmStorage.minElements && out.buffer === buf && a.buffer === buf && b.buffer === buf) {
+      const f32 = out instanceof Float32Array;
+      const k = f32 ? axpy32() : out instanceof Float64Array ? axpy64() : null;
+      if (k !== null) {
+        const pa = addressOf(a, offs[0] as number);
+        const pb = addressOf(b, offs[1] as number);
+        const py = addressOf(out, o);
+        const threads = threadsFor(n);
+        if (threads === 1) k(n, pa, pb, alpha, py);
+        else splitCalls(f32 ? 'f32_vaxpy' : 'f64_vaxpy', n, threads, out.BYTES_PER_ELEMENT, [pa, pb], py, [alpha]);
+        return;
+      }
+    }
+    js(out, o, ins, offs, n);
+  };
+}
+
 /**
  * Runs the elementwise kernel `name` over [0, n) split among `threads`: each call is (count, ...inputs
  * advanced, ...scalars, output advanced), inputs and output byte addresses of `bytes`-wide elements.

@@ -61,6 +61,28 @@ describe('add and mul through the dispatcher (PyTorch golden)', () => {
 });
 
 describe('binary op variants', () => {
+  it('add_ / sub_ with alpha compute a + alpha·b in double, rounded once (one pass, in place; Note [axpy in double])', () => {
+    for (const dtype of ['float32', 'float64'] as const) {
+      for (const n of [5, 1000]) {
+        torch.manualSeed(n);
+        const a = torch.randn(n, { dtype });
+        const b = torch.randn(n, { dtype });
+        const [av, bv] = [a.tolist() as number[], b.tolist() as number[]];
+        const round = dtype === 'float32' ? Math.fround : (x: number): number => x;
+        for (const alpha of [-0.01, Math.fround(-0.01), 2.5]) {
+          const x = a.clone();
+          const storage = x.storage;
+          x.add_(b, { alpha });
+          expect(x.storage).toBe(storage);
+          expect(x.tolist()).toEqual(av.map((v, i) => round(v + alpha * (bv[i] as number))));
+          const y = a.clone().sub_(b, { alpha });
+          expect(y.tolist()).toEqual(av.map((v, i) => round(v + -alpha * (bv[i] as number))));
+          expect(torch.add(a, b, { alpha }).tolist()).toEqual(x.tolist());
+        }
+      }
+    }
+  });
+
   it('writes in place and into out=, bumping the version counter', () => {
     const x = torch.ones(2, 3);
     const v = x._version;

@@ -44,14 +44,16 @@ describe('CachingAllocator', () => {
   it('reuses a freed block of the same size class before carving new memory (LIFO)', () => {
     const a = fresh();
     const p1 = a.allocate(1000);
+    a.allocate(64); // spacers: blocks freed side by side would merge (Note [Split before carving])
     const p2 = a.allocate(1000);
+    a.allocate(64);
     const reserved = a.stats().reservedBytes;
     a.free(p1);
     a.free(p2);
     expect(a.allocate(900)).toBe(p2); // 900 and 1000 share the class 1024
     expect(a.allocate(1024)).toBe(p1);
     expect(a.stats()).toMatchObject({ reservedBytes: reserved, cacheHits: 2 });
-    const p3 = a.allocate(2000); // another class: new memory
+    const p3 = a.allocate(2000); // no free block: new memory
     expect(p3).not.toBe(p1);
     expect(a.stats().reservedBytes).toBe(reserved + 2048);
   });
@@ -115,14 +117,64 @@ describe('CachingAllocator', () => {
     expect(a.stats()).toMatchObject({ cachedBytes: 0, liveBlocks: 1 });
   });
 
-  it('a smaller request at the cap is served from a cached block of a larger class', () => {
+  it('a smaller request at the cap is served from the front of a cached block of a larger class', () => {
     const a = fresh(64 * KiB, 128 * KiB);
     const x = a.allocate(96 * KiB); // class 96 KiB
     a.allocate(16 * KiB);
     a.free(x);
-    const y = a.allocate(20 * KiB); // class 20 KiB: no room left at the top, so it takes x's block
+    const y = a.allocate(20 * KiB); // class 20 KiB: split from x's block (Note [Split before carving])
     expect(y).toBe(x);
-    expect(a.blockSize(y)).toBe(96 * KiB);
+    expect(a.blockSize(y)).toBe(20 * KiB);
+    expect(a.allocate(64 * KiB)).toBe(x + 20 * KiB); // the rest, 76 KiB, is a free block of its own
+    expect(a.stats()).toMatchObject({ cachedBytes: 12 * KiB, reservedBytes: 112 * KiB });
+  });
+
+  it('splits a free block (best fit) before carving fresh memory, and merges free neighbours', () => {
+    const a = fresh(64 * KiB, 64 * MiB);
+    const big = a.allocate(4 * MiB);
+    a.allocate(64);
+    const mid = a.allocate(1 * MiB);
+    a.allocate(64);
+    a.free(big);
+    a.free(mid);
+    const reserved = a.stats().reservedBytes;
+    // 400 KB (class 448 KiB): the smallest larger free block is the 1 MiB one, then its 576 KiB rest.
+    const c = sizeClass(400_000);
+    expect(c).toBe(448 * KiB);
+    const p = a.allocate(400_000);
+    expect([p, a.blockSize(p)]).toEqual([mid, c]);
+    const q = a.allocate(400_000);
+    expect(q).toBe(mid + c);
+    // The rest of the 1 MiB block (128 KiB) is too small: the 4 MiB block is split next.
+    const r = a.allocate(400_000);
+    expect(r).toBe(big);
+    expect(a.stats().reservedBytes).toBe(reserved); // no fresh memory
+    // Freed side by side, the pieces merge back: the whole 1 MiB block serves a 1 MiB request.
+    a.free(q);
+    a.free(p);
+    expect(a.allocate(1 * MiB)).toBe(mid);
+    a.free(r);
+    expect(a.allocate(4 * MiB)).toBe(big);
+    expect(a.stats()).toMatchObject({ reservedBytes: reserved, cachedBytes: 0 });
+  });
+
+  it('emptyCache after splits trims the free block at the top and keeps the others usable', () => {
+    const a = fresh(64 * KiB, 64 * MiB);
+    const low = a.allocate(256 * KiB);
+    a.allocate(64);
+    const top = a.allocate(1 * MiB);
+    a.free(low);
+    a.free(top);
+    // 96 KiB (a class) is split from `low` (best fit, not the 1 MiB block), then freed: `low` whole again.
+    expect(a.allocate(96 * KiB)).toBe(low);
+    a.free(low);
+    const before = a.stats().reservedBytes;
+    expect(a.emptyCache()).toBe(1 * MiB);
+    expect(a.emptyCache()).toBe(0);
+    expect(a.stats().reservedBytes).toBe(before - 1 * MiB);
+    expect(a.allocate(128 * KiB)).toBe(low);
+    expect(a.allocate(96 * KiB)).toBe(low + 128 * KiB);
+    expect(a.stats()).toMatchObject({ cachedBytes: 32 * KiB, reservedBytes: before - 1 * MiB });
   });
 
   it('throws on a double free or a foreign pointer, and on a bad size', () => {

@@ -61,6 +61,28 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
   }
 
   for (const bytes of [4, 8] as const) {
+    const name = bytes === 4 ? 'f32_vaxpy' : 'f64_vaxpy';
+    it(`${name}: same bits as the twin (a + alpha·b in double, Note [axpy in double]), and in place`, () => {
+      for (const n of LENGTHS) {
+        for (const alpha of [-0.01, Math.fround(-0.01), 3.5, -1e-30]) {
+          setup(bytes, n);
+          wasm[name](n, A, B, alpha, Y1);
+          js[name](n, A, B, alpha, Y2);
+          const want = bitsOf(view(bytes, Y2, n));
+          expect(bitsOf(view(bytes, Y1, n))).toEqual(want);
+          // The twin is the plain double expression rounded once to the storage dtype.
+          const [a, b] = [view(bytes, A, n), view(bytes, B, n)];
+          const direct = bytes === 4 ? new Float32Array(n) : new Float64Array(n);
+          for (let i = 0; i < n; i++) direct[i] = (a[i] as number) + alpha * (b[i] as number);
+          expect(bitsOf(direct)).toEqual(want);
+          wasm[name](n, A, B, alpha, A); // y = a
+          expect(bitsOf(view(bytes, A, n))).toEqual(want);
+        }
+      }
+    });
+  }
+
+  for (const bytes of [4, 8] as const) {
     for (const op of ['vadd', 'vmul', 'vsub', 'vdiv'] as const) {
       const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}_scalar` as keyof Kernels;
       it(`${name}: same bits as the twin`, () => {

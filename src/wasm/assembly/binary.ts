@@ -214,3 +214,51 @@ export function f64_vsub_scalar(n: usize, a: usize, b: f64, y: usize): void {
 export function f64_vdiv_scalar(n: usize, a: usize, b: f64, y: usize): void {
   f64_vbinaryc(DIV, n, a, b, y);
 }
+
+// Note [axpy in double]
+// ~~~~~~~~~~~~~~~~~~~~~
+// `add(a, b, alpha)` / `sub` with an alpha other than ±1 (the optimisers' `p.add_(g, alpha=-lr)`) computes
+// a + alpha·b in double and rounds once to the storage dtype, as the JS loop it replaces does (BinaryOps'
+// axpyVecJs) — bit for bit, so results do not depend on the backend: with alpha cast to float32 first (as
+// src/optim does), the double product is exact and the single rounding equals PyTorch's fused multiply-add
+// (Note [The fused multiply-adds of PyTorch's CPU kernels]). float32 lanes go through f64x2 (promote,
+// multiply-add, demote): half the lanes of a float32 kernel, still one pass over memory instead of a `mul`
+// into a new tensor and a `sub_`.
+
+/** y[i] = f32(f64(a[i]) + alpha·f64(b[i])), float32 storage with double arithmetic (Note [axpy in double]). */
+export function f32_vaxpy(n: usize, a: usize, b: usize, alpha: f64, y: usize): void {
+  const va = f64x2.splat(alpha);
+  let i: usize = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = i << 2;
+    const x = v128.load(a + o);
+    const z = v128.load(b + o);
+    const lo = f64x2.add(f64x2.promote_low_f32x4(x), f64x2.mul(va, f64x2.promote_low_f32x4(z)));
+    const hi = f64x2.add(
+      f64x2.promote_low_f32x4(v128.shuffle<f32>(x, x, 2, 3, 0, 1)),
+      f64x2.mul(va, f64x2.promote_low_f32x4(v128.shuffle<f32>(z, z, 2, 3, 0, 1))),
+    );
+    const dlo = f32x4.demote_f64x2_zero(lo);
+    const dhi = f32x4.demote_f64x2_zero(hi);
+    v128.store(y + o, v128.shuffle<f32>(dlo, dhi, 0, 1, 4, 5));
+  }
+  for (; i < n; i++) {
+    const o = i << 2;
+    store<f32>(y + o, <f32>(<f64>load<f32>(a + o) + alpha * <f64>load<f32>(b + o)));
+  }
+}
+
+/** y[i] = a[i] + alpha·b[i], float64 (Note [axpy in double]). */
+export function f64_vaxpy(n: usize, a: usize, b: usize, alpha: f64, y: usize): void {
+  const va = f64x2.splat(alpha);
+  let i: usize = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = i << 3;
+    v128.store(y + o, f64x2.add(v128.load(a + o), f64x2.mul(va, v128.load(b + o))));
+    v128.store(y + o, f64x2.add(v128.load(a + o, 16), f64x2.mul(va, v128.load(b + o, 16))), 16);
+  }
+  for (; i < n; i++) {
+    const o = i << 3;
+    store<f64>(y + o, load<f64>(a + o) + alpha * load<f64>(b + o));
+  }
+}

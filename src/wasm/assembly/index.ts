@@ -1,6 +1,6 @@
 // The kernel module's entry point: every export here is a kernel the JS side calls with element counts and
 // byte addresses in the imported linear memory (src/wasm/index.ts). One family per file.
-export { f32_vadd, f32_vmul, f32_vadd_scalar, f32_vmul_scalar, f64_vadd, f64_vmul, f64_vadd_scalar, f64_vmul_scalar, f32_vsub, f32_vdiv, f64_vsub, f64_vdiv, f32_vsub_scalar, f32_vdiv_scalar, f64_vsub_scalar, f64_vdiv_scalar } from './binary';
+export { f32_vadd, f32_vmul, f32_vadd_scalar, f32_vmul_scalar, f64_vadd, f64_vmul, f64_vadd_scalar, f64_vmul_scalar, f32_vsub, f32_vdiv, f64_vsub, f64_vdiv, f32_vsub_scalar, f32_vdiv_scalar, f64_vsub_scalar, f64_vdiv_scalar, f32_vaxpy, f64_vaxpy } from './binary';
 export { f32_vexp } from './exp';
 export { f32_rsum, f64_rsum, f32_rmax, f32_rmin, f64_rmax, f64_rmin } from './reduce';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';

@@ -1,0 +1,100 @@
+// bench/mlp_step.ts: the MLP step of bench/compare.ts (mlp_sgd_step: 784-128-10, batch 64, plain ops +
+// autograd, p.sub_(p.grad.mul(lr)) under noGrad) in one process, for profiles and A/Bs of the issue-14 work.
+//   npx tsx bench/mlp_step.ts [--threads N] [--steps N] [--rounds N] [--profile]
+import { cpuMemoryStats, torch } from '../src/node.js';
+import { wasmCPUAllocator } from '../src/wasm/index.js';
+import type { Tensor } from '../src/node.js';
+import { profile } from '../src/profiler/index.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const threads = arg('--threads', 1);
+const steps = arg('--steps', 200);
+const rounds = arg('--rounds', 7);
+torch.setNumThreads(threads);
+const soft = arg('--soft-mib', 0);
+if (soft > 0) wasmCPUAllocator()!.softLimitMin = soft * 2 ** 20;
+torch.manualSeed(0);
+
+const [batch, nIn, hidden, nOut] = [64, 784, 128, 10];
+const x = torch.randn([batch, nIn]);
+const y = torch.randint(0, nOut, [batch]);
+const w1 = torch.randn([nIn, hidden]).mul(0.05).requiresGrad_();
+const b1 = torch.zeros(hidden).requiresGrad_();
+const w2 = torch.randn([hidden, nOut]).mul(0.05).requiresGrad_();
+const b2 = torch.zeros(nOut).requiresGrad_();
+const params: Tensor[] = [w1, b1, w2, b2];
+
+function step(): void {
+  const loss = torch.cross_entropy_loss(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
+  loss.backward();
+  torch.noGrad(() => {
+    for (const p of params) {
+      p.sub_(p.grad!.mul(0.01));
+      p.grad = null;
+    }
+  });
+}
+
+// As bench/compare's aten worker: warm linear memory to its first reclamation (--no-warm: from a fresh process).
+const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
+if (!process.argv.includes('--no-warm')) for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
+
+const median = (a: number[]): number => [...a].sort((p, q) => p - q)[a.length >> 1] as number;
+for (let i = 0; i < 50; i++) step();
+const wall: number[] = [];
+const user: number[] = [];
+const sys: number[] = [];
+const faults: number[] = [];
+const reserved: number[] = [];
+// --ab-threads: alternate rounds between `threads` and 1 thread in this process (same shared memory), to
+// see what splitting the step's work among threads gains; the odd rounds are then the 1-thread ones.
+const abThreads = process.argv.includes('--ab-threads');
+for (let r = 0; r < rounds; r++) {
+  if (abThreads) torch.setNumThreads(r % 2 === 0 ? threads : 1);
+  const r0 = process.resourceUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < steps; i++) step();
+  const t1 = performance.now();
+  const r1 = process.resourceUsage();
+  wall.push(((t1 - t0) / steps) * 1000);
+  user.push((r1.userCPUTime - r0.userCPUTime) / steps);
+  sys.push((r1.systemCPUTime - r0.systemCPUTime) / steps);
+  faults.push((r1.minorPageFault - r0.minorPageFault) / steps);
+  reserved.push(cpuMemoryStats()?.reservedBytes ?? 0);
+}
+const f = (a: number[]): string => median(a).toFixed(0);
+if (abThreads) {
+  const [even, odd] = [wall.filter((_, i) => i % 2 === 0), wall.filter((_, i) => i % 2 === 1)];
+  console.log(`A/B in one process: ${threads} threads ${f(even)} µs, 1 thread ${f(odd)} µs (wall medians)`);
+}
+console.log(
+  `threads ${threads}: per step (median of ${rounds} × ${steps}): wall ${f(wall)} µs, user CPU ${f(user)} µs, system CPU ${f(sys)} µs, ` +
+    `minor page faults ${f(faults)} (rounds ${faults.map((t) => t.toFixed(0)).join(' ')}); wall rounds ${wall.map((t) => t.toFixed(0)).join(' ')}; ` +
+    `reserved MiB after each round ${reserved.map((b) => (b / 2 ** 20).toFixed(0)).join(' ')}`,
+);
+console.log(JSON.stringify(cpuMemoryStats()));
+if (process.argv.includes('--cpu-prof')) {
+  // A V8 sampling profile of `steps` steps, written to /tmp/mlp_step.cpuprofile (wasm functions appear by index).
+  const inspector = await import('node:inspector');
+  const { writeFileSync } = await import('node:fs');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (m: string, p?: object): Promise<unknown> =>
+    new Promise((res, rej) => session.post(m, p ?? {}, (e, r) => (e ? rej(e) : res(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  for (let i = 0; i < steps; i++) step();
+  const { profile: p } = (await post('Profiler.stop')) as { profile: object };
+  writeFileSync('/tmp/mlp_step.cpuprofile', JSON.stringify(p));
+}
+if (process.argv.includes('--profile')) {
+  const prof = new profile();
+  prof.start();
+  for (let i = 0; i < steps; i++) step();
+  prof.stop();
+  console.log(prof.key_averages().table({ sort_by: 'self_cpu_time_total', row_limit: 30 }));
+}
