@@ -1046,6 +1046,24 @@ export interface AtenOps {
   multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
   /** `einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor` */
   einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
+  /** `clamp_min.Tensor(Tensor self, Tensor min) -> Tensor` */
+  clamp_min_Tensor: OperatorHandle<(self: Tensor, min: Tensor) => Tensor>;
+  /** `clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)` */
+  clamp_min__Tensor: OperatorHandle<(self: Tensor, min: Tensor) => Tensor>;
+  /** `clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_min_Tensor_out: OperatorHandle<(self: Tensor, min: Tensor, out: Tensor) => Tensor>;
+  /** `clamp_max.Tensor(Tensor self, Tensor max) -> Tensor` */
+  clamp_max_Tensor: OperatorHandle<(self: Tensor, max: Tensor) => Tensor>;
+  /** `clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)` */
+  clamp_max__Tensor: OperatorHandle<(self: Tensor, max: Tensor) => Tensor>;
+  /** `clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_max_Tensor_out: OperatorHandle<(self: Tensor, max: Tensor, out: Tensor) => Tensor>;
+  /** `linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Tensor_Tensor: OperatorHandle<(start: Tensor, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Tensor_Scalar: OperatorHandle<(start: Tensor, end: number | boolean, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1570,6 +1588,15 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unique_dim: find('aten::unique_dim', ''),
     multinomial: find('aten::multinomial', ''),
     einsum: find('aten::einsum', ''),
+    clamp_min_Tensor: find('aten::clamp_min', 'Tensor'),
+    clamp_min__Tensor: find('aten::clamp_min_', 'Tensor'),
+    clamp_min_Tensor_out: find('aten::clamp_min', 'Tensor_out'),
+    clamp_max_Tensor: find('aten::clamp_max', 'Tensor'),
+    clamp_max__Tensor: find('aten::clamp_max_', 'Tensor'),
+    clamp_max_Tensor_out: find('aten::clamp_max', 'Tensor_out'),
+    linspace_Tensor_Tensor: find('aten::linspace', 'Tensor_Tensor'),
+    linspace_Tensor_Scalar: find('aten::linspace', 'Tensor_Scalar'),
+    linspace_Scalar_Tensor: find('aten::linspace', 'Scalar_Tensor'),
   } as AtenOps;
 }
 

@@ -520,4 +520,13 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   unique_dim: 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
   multinomial: 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
   einsum: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
+  clamp_min_Tensor: 'clamp_min.Tensor(Tensor self, Tensor min) -> Tensor',
+  clamp_min__Tensor: 'clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)',
+  clamp_min_Tensor_out: 'clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)',
+  clamp_max_Tensor: 'clamp_max.Tensor(Tensor self, Tensor max) -> Tensor',
+  clamp_max__Tensor: 'clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)',
+  clamp_max_Tensor_out: 'clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)',
+  linspace_Tensor_Tensor: 'linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
+  linspace_Tensor_Scalar: 'linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
+  linspace_Scalar_Tensor: 'linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
 };

@@ -4549,6 +4549,58 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:661). */
+export class ClampMinBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  min_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ClampMinBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.lt(min), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.min_.reset();
+  }
+}
+
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:665). */
+export class ClampMaxBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  max_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ClampMaxBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const max = this.max_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.gt(max), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.max_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8545,6 +8597,87 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  clamp_min_Tensor: kernel('clamp_min_Tensor', (ks, self, min) => {
+    const rg = anyRequiresGrad(self, min);
+    if (!rg) return ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = new SavedVariable(min, false);
+    const result = ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_min__Tensor: kernel('clamp_min__Tensor', (ks, self, min) => {
+    const rg = anyRequiresGrad(self, min);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = new SavedVariable(min, false);
+    const result = ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min_Tensor_out: kernel('clamp_min_Tensor_out', (ks, self, min, out) => {
+    if (anyRequiresGrad(self, min, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
+    return ops.clamp_min_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+  }),
+  clamp_max_Tensor: kernel('clamp_max_Tensor', (ks, self, max) => {
+    const rg = anyRequiresGrad(self, max);
+    if (!rg) return ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.max_ = new SavedVariable(max, false);
+    const result = ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_max__Tensor: kernel('clamp_max__Tensor', (ks, self, max) => {
+    const rg = anyRequiresGrad(self, max);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.max_ = new SavedVariable(max, false);
+    const result = ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
+    if (anyRequiresGrad(self, max, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
+    return ops.clamp_max_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+  }),
+  linspace_Tensor_Tensor: kernel('linspace_Tensor_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start, end);
+    if (!rg) return ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
+    const result = ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linspace_Tensor_Scalar: kernel('linspace_Tensor_Scalar', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start);
+    if (!rg) return ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(start)]);
+    const result = ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linspace_Scalar_Tensor: kernel('linspace_Scalar_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(end);
+    if (!rg) return ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(end)]);
+    const result = ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -9630,6 +9763,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   clamp_max_out: kernel('clamp_max_out', (ks, self, max, out) => {
     const result = ops.clamp_max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_min__Tensor: kernel('clamp_min__Tensor', (ks, self, min) => {
+    const result = ops.clamp_min__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_Tensor_out: kernel('clamp_min_Tensor_out', (ks, self, min, out) => {
+    const result = ops.clamp_min_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_max__Tensor: kernel('clamp_max__Tensor', (ks, self, max) => {
+    const result = ops.clamp_max__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
+    const result = ops.clamp_max_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
     out.bumpVersion();
     return result;
   }),
