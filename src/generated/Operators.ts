@@ -1064,6 +1064,8 @@ export interface AtenOps {
   linspace_Tensor_Scalar: OperatorHandle<(start: Tensor, end: number | boolean, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
   linspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_vector_norm: OperatorHandle<(self: Tensor, ord: number | boolean, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1597,6 +1599,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linspace_Tensor_Tensor: find('aten::linspace', 'Tensor_Tensor'),
     linspace_Tensor_Scalar: find('aten::linspace', 'Tensor_Scalar'),
     linspace_Scalar_Tensor: find('aten::linspace', 'Scalar_Tensor'),
+    linalg_vector_norm: find('aten::linalg_vector_norm', ''),
   } as AtenOps;
 }
 

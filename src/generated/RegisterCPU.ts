@@ -2675,4 +2675,5 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   clamp_max_Tensor: cpu_clamp_max_Tensor,
   clamp_max__Tensor: cpu_clamp_max__Tensor,
   clamp_max_Tensor_out: cpu_clamp_max_Tensor_out,
+  linalg_vector_norm: ReduceOps.linalgVectorNorm,
 };

@@ -2257,4 +2257,5 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   clamp_max_Tensor: meta_clamp_max_Tensor,
   clamp_max__Tensor: meta_clamp_max__Tensor,
   clamp_max_Tensor_out: meta_clamp_max_Tensor_out,
+  linalg_vector_norm: ReduceOps.linalgVectorNorm,
 };

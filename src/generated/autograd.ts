@@ -4601,6 +4601,37 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
+/** Backward of `linalg_vector_norm` (derivatives.yaml:670). */
+export class LinalgVectorNormBackward0 extends Node {
+  ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['linalg_vector_norm']['call']>[2];
+  keepdim_!: Parameters<AtenOps['linalg_vector_norm']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgVectorNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const ord = this.ord_;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = Number(ord) === 0 ? null : normBackward(grad, self, ord, result, dim ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8676,6 +8707,20 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.setNextEdges([gradientEdge(end)]);
     const result = ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linalg_vector_norm: kernel('linalg_vector_norm', (ks, self, ord, dim, keepdim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    const gradFn = new LinalgVectorNormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.ord_ = ord;
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
   };

@@ -13291,3 +13291,62 @@ function bad_einsum(a: readonly unknown[]): never {
     { name: "path", type: "tuple of ints", check: (v) => (v === null || isIntList(v)), optional: true, kwOnly: true, list: 'int' },
   ], false, SIGS_einsum);
 }
+
+const SIGS_linalg_vector_norm = ["(Tensor input, Number ord = 2, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_vector_norm`: `linalg_vector_norm`. */
+export function linalg_vector_norm(input: Tensor, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, dim?: number | readonly number[] | null, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vector_norm", a[--n] as Kw);
+  // linalg_vector_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_vector_norm", 'ord', 'Number', isScalar(o.ord), o.ord);
+        v1 = o.ord as number | boolean;
+      } else v1 = 2;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_vector_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_vector_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_vector_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_vector_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return aten().linalg_vector_norm.call(v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_linalg_vector_norm(a);
+}
+
+function bad_linalg_vector_norm(a: readonly unknown[]): never {
+  return badCall("linalg_vector_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ord", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vector_norm);
+}
