@@ -572,6 +572,22 @@ export class NormalBackward0 extends Node {
 }
 
 /** Backward of `bernoulli_.float` (derivatives.yaml:99). */
+export class BernoulliBackward2 extends Node {
+
+  name(): string {
+    return 'BernoulliBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli` (derivatives.yaml:102). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -587,27 +603,11 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:102). */
-export class BernoulliBackward1 extends Node {
-
-  name(): string {
-    return 'BernoulliBackward1';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
-    return out;
-  }
-}
-
 /** Backward of `bernoulli.p` (derivatives.yaml:105). */
-export class BernoulliBackward2 extends Node {
+export class BernoulliBackward3 extends Node {
 
   name(): string {
-    return 'BernoulliBackward2';
+    return 'BernoulliBackward3';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -4915,7 +4915,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new BernoulliBackward0();
+    const gradFn = new BernoulliBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     rebaseHistory(self, gradFn);
@@ -4924,7 +4924,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli: kernel('bernoulli', (ks, self, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
-    const gradFn = new BernoulliBackward1();
+    const gradFn = new BernoulliBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
     setHistory(result, gradFn, 0);
@@ -4933,7 +4933,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli_p: kernel('bernoulli_p', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new BernoulliBackward2();
+    const gradFn = new BernoulliBackward3();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     setHistory(result, gradFn, 0);
