@@ -5,6 +5,7 @@ import {
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
   einsum as einsumBinding,
+  linalg_vector_norm as vectorNormBinding,
   norm as normBinding,
   unique_dim as uniqueDimBinding,
 } from '../generated/functions.js';
@@ -48,7 +49,8 @@ export function norm(
   const extra: Record<string, unknown> = {};
   if (o.out !== undefined) extra.out = o.out;
   if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
-  if (dim === null && v.keepdim !== true) return normBinding(x, pv as number);
+  // torch/functional.py: a numeric p, or 'fro' over at most two dims, is linalg.vector_norm (LinalgVectorNormBackward0).
+  if (extra.out === undefined) return vectorNormBinding(x, pv as number, dim, v.keepdim as boolean);
   return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);
 }
 

@@ -201,10 +201,74 @@ export function noMatch(name: string, args: readonly unknown[], signatures: read
       got.push(typeName(a));
     }
   }
+  const positional = args.filter((a) => !isKw(a));
+  const kw: Record<string, unknown> = {};
+  for (const a of args) if (isKw(a)) for (const k of Object.keys(a)) if (a[k] !== undefined) kw[typedKey(a, k)] = a[k];
   throw new TypeError(
     `${name}() received an invalid combination of arguments - got (${got.join(', ')}), but expected one of:\n` +
-      signatures.map((s) => ` * ${s}\n`).join(''),
+      signatures.map((s) => ` * ${s}\n${whyNoMatch(s, positional, kw)}`).join(''),
   );
+}
+
+// Note [Why an overload did not match]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch/csrc/utils/invalid_arguments.cpp re-parses each printed signature by splitting it at ", ": every
+// piece counts as an argument, the `*` marker and `Tensor out = None` included. A signature whose piece
+// count equals the number of arguments given gets a second line: "didn't match because some of the keywords
+// were incorrect: ..." when a keyword names none of its last pieces, else "didn't match because some of the
+// arguments have invalid types: (!int!, Tensor)" with each argument whose Python type is not the piece's type
+// between `!`s. So `torch.remainder(2, 3)` explains `(Number self, Tensor other)` only: the other overloads
+// print four pieces. The piece's name is what follows its last space (`None` for `Tensor out = None`), as
+// PyTorch reads it.
+
+function pieceType(piece: string): { type: string; nullable: boolean; name: string } {
+  let p = piece.startsWith('#') ? piece.slice(1) : piece;
+  let nullable = false;
+  if (p.startsWith('[')) {
+    nullable = true;
+    p = p.slice(1, p.length - ' or None]'.length);
+  }
+  const space = p.lastIndexOf(' ');
+  const end = p.includes('...') ? space - 4 : space;
+  return { type: p.slice(0, Math.max(end, 0)), nullable, name: p.slice(space + 1) };
+}
+
+function pyTypeMatches(type: string, v: unknown): boolean {
+  const t = typeName(v);
+  if (type === 'float') return t === 'float' || t === 'int';
+  return t === type;
+}
+
+function pyArgDesc(v: unknown): string {
+  if (Array.isArray(v)) return `list of [${v.map((x) => typeName(x)).join(', ')}]`;
+  return typeName(v);
+}
+
+/** The "didn't match because ..." line of one signature (Note [Why an overload did not match]), or ''. */
+function whyNoMatch(sig: string, args: readonly unknown[], kw: Record<string, unknown>): string {
+  const pieces = sig.slice(1, -1).split(', ').map(pieceType);
+  const kwNames = Object.keys(kw);
+  const numGot = args.length + kwNames.length;
+  const variadic = sig.includes('...');
+  if (!(numGot === pieces.length || (variadic && numGot > pieces.length))) return '';
+  if (kwNames.length > 0) {
+    const start = Math.max(pieces.length - kwNames.length, 0);
+    const unmatched = kwNames.filter((k) => !pieces.slice(start).some((p) => p.name === k));
+    if (unmatched.length > 0) return `      didn't match because some of the keywords were incorrect: ${unmatched.join(', ')}\n`;
+  }
+  const items: string[] = [];
+  for (let i = 0; i < numGot; i++) {
+    const isKwarg = i >= args.length;
+    const piece = pieces[Math.min(i, pieces.length - 1)]!;
+    const v = isKwarg ? kw[pieces[i]?.name ?? ''] : args[i];
+    const matching =
+      i < pieces.length || variadic ? (piece.nullable && (v === null || v === undefined)) || pyTypeMatches(piece.type, v) : false;
+    const text = `${isKwarg ? `${pieces[i]?.name ?? ''}=` : ''}${pyArgDesc(v)}`;
+    items.push(matching ? text : `!${text}!`);
+  }
+  // (invalid_arguments.cpp trims the last ", " only when positional arguments were given)
+  const desc = items.join(', ') + (args.length === 0 && items.length > 0 ? ', ' : '');
+  return `      didn't match because some of the arguments have invalid types: (${desc})\n`;
 }
 
 // Note [Single-signature errors]

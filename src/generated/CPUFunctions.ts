@@ -648,20 +648,36 @@ export const atenCpu = {
   addcdiv: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv(NO_KEYS, self, tensor1, tensor2, value),
   /** `at::cpu::addcdiv_` */
   addcdiv_: (self: Tensor, tensor1: Tensor, tensor2: Tensor, value: number | boolean = 1): Tensor => RegisterCPU.cpu_addcdiv_(NO_KEYS, self, tensor1, tensor2, value),
-  /** `at::cpu::clamp_min` */
+  /** `at::cpu::clamp_min (clamp_min)` */
   clamp_min: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min(NO_KEYS, self, min),
-  /** `at::cpu::clamp_min_` */
+  /** `at::cpu::clamp_min_ (clamp_min_)` */
   clamp_min_: (self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_(NO_KEYS, self, min),
-  /** `at::cpu::clamp_min_out` */
+  /** `at::cpu::clamp_min_out (clamp_min.out)` */
   clamp_min_out: (out: Tensor, self: Tensor, min: number | boolean): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
-  /** `at::cpu::clamp_min_outf` */
+  /** `at::cpu::clamp_min_outf (clamp_min.out)` */
   clamp_min_outf: (self: Tensor, min: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_min_out(NO_KEYS, self, min, out),
-  /** `at::cpu::clamp_max` */
+  /** `at::cpu::clamp_max (clamp_max)` */
   clamp_max: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max(NO_KEYS, self, max),
-  /** `at::cpu::clamp_max_` */
+  /** `at::cpu::clamp_max_ (clamp_max_)` */
   clamp_max_: (self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_(NO_KEYS, self, max),
-  /** `at::cpu::clamp_max_out` */
+  /** `at::cpu::clamp_max_out (clamp_max.out)` */
   clamp_max_out: (out: Tensor, self: Tensor, max: number | boolean): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
-  /** `at::cpu::clamp_max_outf` */
+  /** `at::cpu::clamp_max_outf (clamp_max.out)` */
   clamp_max_outf: (self: Tensor, max: number | boolean, out: Tensor): Tensor => RegisterCPU.cpu_clamp_max_out(NO_KEYS, self, max, out),
+  /** `at::cpu::clamp_min (clamp_min.Tensor)` */
+  clamp_min_Tensor: (self: Tensor, min: Tensor): Tensor => RegisterCPU.cpu_clamp_min_Tensor(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_ (clamp_min_.Tensor)` */
+  clamp_min__Tensor: (self: Tensor, min: Tensor): Tensor => RegisterCPU.cpu_clamp_min__Tensor(NO_KEYS, self, min),
+  /** `at::cpu::clamp_min_out (clamp_min.Tensor_out)` */
+  clamp_min_Tensor_out: (out: Tensor, self: Tensor, min: Tensor): Tensor => RegisterCPU.cpu_clamp_min_Tensor_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_min_outf (clamp_min.Tensor_out)` */
+  clamp_min_Tensor_outf: (self: Tensor, min: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_clamp_min_Tensor_out(NO_KEYS, self, min, out),
+  /** `at::cpu::clamp_max (clamp_max.Tensor)` */
+  clamp_max_Tensor: (self: Tensor, max: Tensor): Tensor => RegisterCPU.cpu_clamp_max_Tensor(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_ (clamp_max_.Tensor)` */
+  clamp_max__Tensor: (self: Tensor, max: Tensor): Tensor => RegisterCPU.cpu_clamp_max__Tensor(NO_KEYS, self, max),
+  /** `at::cpu::clamp_max_out (clamp_max.Tensor_out)` */
+  clamp_max_Tensor_out: (out: Tensor, self: Tensor, max: Tensor): Tensor => RegisterCPU.cpu_clamp_max_Tensor_out(NO_KEYS, self, max, out),
+  /** `at::cpu::clamp_max_outf (clamp_max.Tensor_out)` */
+  clamp_max_Tensor_outf: (self: Tensor, max: Tensor, out: Tensor): Tensor => RegisterCPU.cpu_clamp_max_Tensor_out(NO_KEYS, self, max, out),
 };

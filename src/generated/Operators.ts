@@ -1048,6 +1048,26 @@ export interface AtenOps {
   einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
   /** `embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)` */
   embedding_renorm_: OperatorHandle<(self: Tensor, indices: Tensor, maxNorm: number, normType: number) => Tensor>;
+  /** `clamp_min.Tensor(Tensor self, Tensor min) -> Tensor` */
+  clamp_min_Tensor: OperatorHandle<(self: Tensor, min: Tensor) => Tensor>;
+  /** `clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)` */
+  clamp_min__Tensor: OperatorHandle<(self: Tensor, min: Tensor) => Tensor>;
+  /** `clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_min_Tensor_out: OperatorHandle<(self: Tensor, min: Tensor, out: Tensor) => Tensor>;
+  /** `clamp_max.Tensor(Tensor self, Tensor max) -> Tensor` */
+  clamp_max_Tensor: OperatorHandle<(self: Tensor, max: Tensor) => Tensor>;
+  /** `clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)` */
+  clamp_max__Tensor: OperatorHandle<(self: Tensor, max: Tensor) => Tensor>;
+  /** `clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)` */
+  clamp_max_Tensor_out: OperatorHandle<(self: Tensor, max: Tensor, out: Tensor) => Tensor>;
+  /** `linspace.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Tensor_Tensor: OperatorHandle<(start: Tensor, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Tensor_Scalar: OperatorHandle<(start: Tensor, end: number | boolean, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
+  linspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_vector_norm: OperatorHandle<(self: Tensor, ord: number | boolean, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1573,6 +1593,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     multinomial: find('aten::multinomial', ''),
     einsum: find('aten::einsum', ''),
     embedding_renorm_: find('aten::embedding_renorm_', ''),
+    clamp_min_Tensor: find('aten::clamp_min', 'Tensor'),
+    clamp_min__Tensor: find('aten::clamp_min_', 'Tensor'),
+    clamp_min_Tensor_out: find('aten::clamp_min', 'Tensor_out'),
+    clamp_max_Tensor: find('aten::clamp_max', 'Tensor'),
+    clamp_max__Tensor: find('aten::clamp_max_', 'Tensor'),
+    clamp_max_Tensor_out: find('aten::clamp_max', 'Tensor_out'),
+    linspace_Tensor_Tensor: find('aten::linspace', 'Tensor_Tensor'),
+    linspace_Tensor_Scalar: find('aten::linspace', 'Tensor_Scalar'),
+    linspace_Scalar_Tensor: find('aten::linspace', 'Scalar_Tensor'),
+    linalg_vector_norm: find('aten::linalg_vector_norm', ''),
   } as AtenOps;
 }
 

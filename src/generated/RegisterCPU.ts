@@ -2201,6 +2201,60 @@ export function cpu_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number
   return out;
 }
 
+/** `clamp_min.Tensor`, CPU (functional). */
+export function cpu_clamp_min_Tensor(_ks: DispatchKeySet, self: Tensor, min: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  const fast = k.fast?.(self, min);
+  if (fast) return fast;
+  const iter = k.meta(null, self, min);
+  k.impl(iter, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_.Tensor`, CPU (inplace). */
+export function cpu_clamp_min__Tensor(_ks: DispatchKeySet, self: Tensor, min: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  k.impl(iter, self, min);
+  return self;
+}
+
+/** `clamp_min.Tensor_out`, CPU (out). */
+export function cpu_clamp_min_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Tensor, out: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  const iter = k.meta(out, self, min);
+  k.impl(iter, self, min);
+  return out;
+}
+
+/** `clamp_max.Tensor`, CPU (functional). */
+export function cpu_clamp_max_Tensor(_ks: DispatchKeySet, self: Tensor, max: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  const fast = k.fast?.(self, max);
+  if (fast) return fast;
+  const iter = k.meta(null, self, max);
+  k.impl(iter, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_.Tensor`, CPU (inplace). */
+export function cpu_clamp_max__Tensor(_ks: DispatchKeySet, self: Tensor, max: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  k.impl(iter, self, max);
+  return self;
+}
+
+/** `clamp_max.Tensor_out`, CPU (out). */
+export function cpu_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max: Tensor, out: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  const iter = k.meta(out, self, max);
+  k.impl(iter, self, max);
+  return out;
+}
+
 /** The CPU kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterCPU.cpp). */
 export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2616,4 +2670,11 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   unique_dim: Unique.uniqueDim,
   multinomial: Distributions.multinomial,
   embedding_renorm_: Embedding.embeddingRenorm_,
+  clamp_min_Tensor: cpu_clamp_min_Tensor,
+  clamp_min__Tensor: cpu_clamp_min__Tensor,
+  clamp_min_Tensor_out: cpu_clamp_min_Tensor_out,
+  clamp_max_Tensor: cpu_clamp_max_Tensor,
+  clamp_max__Tensor: cpu_clamp_max__Tensor,
+  clamp_max_Tensor_out: cpu_clamp_max_Tensor_out,
+  linalg_vector_norm: ReduceOps.linalgVectorNorm,
 };

@@ -58,4 +58,7 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randn_like: TensorFactories.randnLike,
   randint_like: TensorFactories.randintLike,
   randint_like_low_dtype: TensorFactories.randintLikeLow,
+  linspace_Tensor_Tensor: TensorFactories.linspaceTensor,
+  linspace_Tensor_Scalar: TensorFactories.linspaceTensor,
+  linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
 };

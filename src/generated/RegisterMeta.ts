@@ -1797,6 +1797,50 @@ function meta_clamp_max_out(_ks: DispatchKeySet, self: Tensor, max: number | boo
   return out;
 }
 
+/** `clamp_min.Tensor`, Meta (functional). */
+function meta_clamp_min_Tensor(_ks: DispatchKeySet, self: Tensor, min: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  const iter = k.meta(null, self, min);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_min_.Tensor`, Meta (inplace). */
+function meta_clamp_min__Tensor(_ks: DispatchKeySet, self: Tensor, min: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  const iter = k.meta(self, self, min);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_min.Tensor_out`, Meta (out). */
+function meta_clamp_min_Tensor_out(_ks: DispatchKeySet, self: Tensor, min: Tensor, out: Tensor): Tensor {
+  const k = TensorCompare.clampMinTensorStructured;
+  k.meta(out, self, min);
+  return out;
+}
+
+/** `clamp_max.Tensor`, Meta (functional). */
+function meta_clamp_max_Tensor(_ks: DispatchKeySet, self: Tensor, max: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  const iter = k.meta(null, self, max);
+  return iter.output() as Tensor;
+}
+
+/** `clamp_max_.Tensor`, Meta (inplace). */
+function meta_clamp_max__Tensor(_ks: DispatchKeySet, self: Tensor, max: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  const iter = k.meta(self, self, max);
+  checkInplace(self, iter);
+  return self;
+}
+
+/** `clamp_max.Tensor_out`, Meta (out). */
+function meta_clamp_max_Tensor_out(_ks: DispatchKeySet, self: Tensor, max: Tensor, out: Tensor): Tensor {
+  const k = TensorCompare.clampMaxTensorStructured;
+  k.meta(out, self, max);
+  return out;
+}
+
 /** The Meta kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterMeta.cpp). */
 export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.empty,
@@ -2208,4 +2252,11 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   scatter_value_reduce: TensorAdvancedIndexing.scatterReduce,
   multinomial: Distributions.multinomial,
   embedding_renorm_: Embedding.embeddingRenormMeta_,
+  clamp_min_Tensor: meta_clamp_min_Tensor,
+  clamp_min__Tensor: meta_clamp_min__Tensor,
+  clamp_min_Tensor_out: meta_clamp_min_Tensor_out,
+  clamp_max_Tensor: meta_clamp_max_Tensor,
+  clamp_max__Tensor: meta_clamp_max__Tensor,
+  clamp_max_Tensor_out: meta_clamp_max_Tensor_out,
+  linalg_vector_norm: ReduceOps.linalgVectorNorm,
 };

@@ -572,6 +572,22 @@ export class NormalBackward0 extends Node {
 }
 
 /** Backward of `bernoulli_.float` (derivatives.yaml:99). */
+export class BernoulliBackward2 extends Node {
+
+  name(): string {
+    return 'BernoulliBackward2';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
+    return out;
+  }
+}
+
+/** Backward of `bernoulli` (derivatives.yaml:102). */
 export class BernoulliBackward0 extends Node {
 
   name(): string {
@@ -587,27 +603,11 @@ export class BernoulliBackward0 extends Node {
   }
 }
 
-/** Backward of `bernoulli` (derivatives.yaml:102). */
-export class BernoulliBackward1 extends Node {
-
-  name(): string {
-    return 'BernoulliBackward1';
-  }
-
-  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
-    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
-    if (this.shouldComputeOutput(0)) out[0] = zerosLike(grad);
-    return out;
-  }
-}
-
 /** Backward of `bernoulli.p` (derivatives.yaml:105). */
-export class BernoulliBackward2 extends Node {
+export class BernoulliBackward3 extends Node {
 
   name(): string {
-    return 'BernoulliBackward2';
+    return 'BernoulliBackward3';
   }
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
@@ -4565,6 +4565,89 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:666). */
+export class ClampMinBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  min_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ClampMinBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const min = this.min_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.ge(min), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.lt(min), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.min_.reset();
+  }
+}
+
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:670). */
+export class ClampMaxBackward1 extends Node {
+  self_: SavedVariable = NONE;
+  max_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ClampMaxBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    const max = this.max_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = torchWhere(self.le(max), grad, 0);
+    if (this.shouldComputeOutput(1)) out[1] = torchWhere(self.gt(max), grad, 0);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.max_.reset();
+  }
+}
+
+/** Backward of `linalg_vector_norm` (derivatives.yaml:675). */
+export class LinalgVectorNormBackward0 extends Node {
+  ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
+  self_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['linalg_vector_norm']['call']>[2];
+  keepdim_!: Parameters<AtenOps['linalg_vector_norm']['call']>[3];
+  result_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgVectorNormBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const ord = this.ord_;
+    const self = this.self_.unpack(this);
+    const dim = this.dim_;
+    const keepdim = this.keepdim_;
+    const result = this.result_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = Number(ord) === 0 ? null : normBackward(grad, self, ord, result, dim ?? null, keepdim);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+    this.result_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -4848,7 +4931,7 @@ export function autogradKernels(ops: AtenOps) {
     const rg = anyRequiresGrad(self);
     checkInplace(self, rg);
     if (!rg) return ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new BernoulliBackward0();
+    const gradFn = new BernoulliBackward2();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli__float.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     rebaseHistory(self, gradFn);
@@ -4857,7 +4940,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli: kernel('bernoulli', (ks, self, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
-    const gradFn = new BernoulliBackward1();
+    const gradFn = new BernoulliBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli.redispatch(ks.and(afterAutogradKeyset), self, generator);
     setHistory(result, gradFn, 0);
@@ -4866,7 +4949,7 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli_p: kernel('bernoulli_p', (ks, self, p, generator) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
-    const gradFn = new BernoulliBackward2();
+    const gradFn = new BernoulliBackward3();
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.bernoulli_p.redispatch(ks.and(afterAutogradKeyset), self, p, generator);
     setHistory(result, gradFn, 0);
@@ -8571,6 +8654,101 @@ export function autogradKernels(ops: AtenOps) {
     rebaseHistory(self, gradFn);
     return result;
   }),
+  clamp_min_Tensor: kernel('clamp_min_Tensor', (ks, self, min) => {
+    const rg = anyRequiresGrad(self, min);
+    if (!rg) return ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.min_ = new SavedVariable(min, false);
+    const result = ops.clamp_min_Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_min__Tensor: kernel('clamp_min__Tensor', (ks, self, min) => {
+    const rg = anyRequiresGrad(self, min);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    const gradFn = new ClampMinBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(min)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.min_ = new SavedVariable(min, false);
+    const result = ops.clamp_min__Tensor.redispatch(ks.and(afterAutogradKeyset), self, min);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_min_Tensor_out: kernel('clamp_min_Tensor_out', (ks, self, min, out) => {
+    if (anyRequiresGrad(self, min, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_min'));
+    return ops.clamp_min_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, min, out);
+  }),
+  clamp_max_Tensor: kernel('clamp_max_Tensor', (ks, self, max) => {
+    const rg = anyRequiresGrad(self, max);
+    if (!rg) return ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.max_ = new SavedVariable(max, false);
+    const result = ops.clamp_max_Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  clamp_max__Tensor: kernel('clamp_max__Tensor', (ks, self, max) => {
+    const rg = anyRequiresGrad(self, max);
+    checkInplace(self, rg);
+    if (!rg) return ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    const gradFn = new ClampMaxBackward1();
+    gradFn.setNextEdges([gradientEdge(self), gradientEdge(max)]);
+    gradFn.self_ = new SavedVariable(ops.clone.call(self, null), false);
+    gradFn.max_ = new SavedVariable(max, false);
+    const result = ops.clamp_max__Tensor.redispatch(ks.and(afterAutogradKeyset), self, max);
+    rebaseHistory(self, gradFn);
+    return result;
+  }),
+  clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
+    if (anyRequiresGrad(self, max, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('clamp_max'));
+    return ops.clamp_max_Tensor_out.redispatch(ks.and(afterAutogradKeyset), self, max, out);
+  }),
+  linspace_Tensor_Tensor: kernel('linspace_Tensor_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start, end);
+    if (!rg) return ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(start), gradientEdge(end)]);
+    const result = ops.linspace_Tensor_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linspace_Tensor_Scalar: kernel('linspace_Tensor_Scalar', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(start);
+    if (!rg) return ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(start)]);
+    const result = ops.linspace_Tensor_Scalar.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linspace_Scalar_Tensor: kernel('linspace_Scalar_Tensor', (ks, start, end, steps, dtype, layout, device, pinMemory) => {
+    const rg = anyRequiresGrad(end);
+    if (!rg) return ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('linspace'));
+    gradFn.setNextEdges([gradientEdge(end)]);
+    const result = ops.linspace_Scalar_Tensor.redispatch(ks.and(afterAutogradKeyset), start, end, steps, dtype, layout, device, pinMemory);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  linalg_vector_norm: kernel('linalg_vector_norm', (ks, self, ord, dim, keepdim, dtype) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    const gradFn = new LinalgVectorNormBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.ord_ = ord;
+    gradFn.self_ = new SavedVariable(self, false);
+    gradFn.dim_ = dim;
+    gradFn.keepdim_ = keepdim;
+    const result = ops.linalg_vector_norm.redispatch(ks.and(afterAutogradKeyset), self, ord, dim, keepdim, dtype);
+    setHistory(result, gradFn, 0);
+    gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
   };
 }
 
@@ -9662,6 +9840,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   embedding_renorm_: kernel('embedding_renorm_', (ks, self, indices, maxNorm, normType) => {
     const result = ops.embedding_renorm_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, indices, maxNorm, normType);
     self.bumpVersion();
+    return result;
+  }),
+  clamp_min__Tensor: kernel('clamp_min__Tensor', (ks, self, min) => {
+    const result = ops.clamp_min__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_min_Tensor_out: kernel('clamp_min_Tensor_out', (ks, self, min, out) => {
+    const result = ops.clamp_min_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, min, out);
+    out.bumpVersion();
+    return result;
+  }),
+  clamp_max__Tensor: kernel('clamp_max__Tensor', (ks, self, max) => {
+    const result = ops.clamp_max__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max);
+    self.bumpVersion();
+    return result;
+  }),
+  clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
+    const result = ops.clamp_max_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
+    out.bumpVersion();
     return result;
   }),
   };

@@ -385,13 +385,23 @@ function bad_arange(a: readonly unknown[]): never {
   ], false, SIGS_arange);
 }
 
-const SIGS_linspace = ["(Number start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
+const SIGS_linspace = ["(Tensor start, Tensor end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Tensor end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Tensor start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)","(Number start, Number end, int steps, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
 
-/** `torch.linspace`: `linspace`. */
+/** `torch.linspace`: `linspace`, `linspace.Tensor_Tensor`, `linspace.Tensor_Scalar`, `linspace.Scalar_Tensor`. */
 export function linspace(options: { start: number | boolean; end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(start: number | boolean, options: { end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(start: number | boolean, end: number | boolean, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(start: number | boolean, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, options: { end: Tensor; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, end: Tensor, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, end: Tensor, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, options: { end: number | boolean; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, end: number | boolean, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: Tensor, end: number | boolean, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(options: { start: number | boolean; end: Tensor; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, options: { end: Tensor; steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: Tensor, options: { steps: number; dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
+export function linspace(start: number | boolean, end: Tensor, steps: number, options?: { dtype?: DtypeLike | null; layout?: Layout | null; device?: DeviceLike | null; pin_memory?: boolean | null; pinMemory?: boolean | null; requires_grad?: boolean; requiresGrad?: boolean }): Tensor;
 export function linspace(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -402,7 +412,7 @@ export function linspace(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
     const m = p === a ? n : p.length;
-    if (m === 3 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2])) {
+    if (m === 3 && isScalar(p[0]) && isScalar(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       const v1: number | boolean = p[1] as number | boolean;
       const v2: number = p[2] as number;
@@ -432,20 +442,109 @@ export function linspace(...a: unknown[]): unknown {
       return r;
     }
   }
-  return bad_linspace(a);
-}
-
-function bad_linspace(a: readonly unknown[]): never {
-  return badCall("linspace", a, [
-    { name: "start", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: "end", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: "steps", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
-    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
-    { name: "layout", type: "torch.layout", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: true },
-    { name: "device", type: "torch.device", check: (v) => (v === null || isDevice(v)), optional: true, kwOnly: true },
-    { name: "pin_memory", type: "bool", check: (v) => (v === null || isBool(v)), optional: true, kwOnly: true },
-    { name: 'requires_grad', type: 'bool', check: (v) => isBool(v), optional: true, kwOnly: true },
-  ], false, SIGS_linspace);
+  // linspace.Tensor_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
+      const r = aten().linspace_Tensor_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // linspace.Tensor_Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && isScalar(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number | boolean = p[1] as number | boolean;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
+      const r = aten().linspace_Tensor_Scalar.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  // linspace.Scalar_Tensor
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["start","end","steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isScalar(p[0]) && isTensor(p[1]) && isInt(p[2]) && (o === undefined || kwFits(o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"]))) {
+      const v0: number | boolean = p[0] as number | boolean;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linspace", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      let k1: Layout | null;
+      if (o !== undefined && o.layout !== undefined) {
+        kwArg("linspace", 'layout', 'torch.layout', (o.layout === null || isInt(o.layout)), o.layout);
+        k1 = o.layout as Layout | null;
+      } else k1 = null;
+      let k2: Device | null;
+      if (o !== undefined && o.device !== undefined) {
+        kwArg("linspace", 'device', 'torch.device', (o.device === null || isDevice(o.device)), o.device);
+        k2 = o.device === null ? null : toDevice(o.device);
+      } else k2 = null;
+      let k3: boolean | null;
+      if (o !== undefined && o.pin_memory !== undefined) {
+        kwArg("linspace", 'pin_memory', 'bool', (o.pin_memory === null || isBool(o.pin_memory)), o.pin_memory);
+        k3 = o.pin_memory as boolean | null;
+      } else k3 = null;
+      if (o !== undefined) checkKw("linspace", o, ["start","end","steps","dtype","layout","device","pin_memory","requires_grad"], ["start","end","steps"], n);
+      const r = aten().linspace_Scalar_Tensor.call(v0, v1, v2, k0, k1, k2, k3);
+      if (o !== undefined && o.requires_grad === true) setFactoryRequiresGrad(r);
+      return r;
+    }
+  }
+  return noMatch("linspace", a, SIGS_linspace);
 }
 
 const SIGS_eye = ["(int n, int m, *, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = None, bool requires_grad = False)"];
@@ -1107,7 +1206,7 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(Tensor input, int dim, int start, int length)","(Tensor input, int dim, Tensor start, int length)"];
+const SIGS_narrow = ["(Tensor input, int dim, Tensor start, int length)","(Tensor input, int dim, int start, int length)"];
 
 /** `torch.narrow`: `narrow`, `narrow.Tensor`. */
 export function narrow(input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
@@ -4681,7 +4780,7 @@ function bad_bitwise_not(a: readonly unknown[]): never {
   ], false, SIGS_bitwise_not);
 }
 
-const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+const SIGS_bitwise_and = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.bitwise_and`: `bitwise_and.Tensor`, `bitwise_and.Scalar`, `bitwise_and.Scalar_Tensor`. */
 export function bitwise_and(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
@@ -4743,7 +4842,7 @@ export function bitwise_and(...a: unknown[]): unknown {
   return noMatch("bitwise_and", a, SIGS_bitwise_and);
 }
 
-const SIGS_bitwise_or = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+const SIGS_bitwise_or = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.bitwise_or`: `bitwise_or.Tensor`, `bitwise_or.Scalar`, `bitwise_or.Scalar_Tensor`. */
 export function bitwise_or(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
@@ -4805,7 +4904,7 @@ export function bitwise_or(...a: unknown[]): unknown {
   return noMatch("bitwise_or", a, SIGS_bitwise_or);
 }
 
-const SIGS_bitwise_xor = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+const SIGS_bitwise_xor = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.bitwise_xor`: `bitwise_xor.Tensor`, `bitwise_xor.Scalar`, `bitwise_xor.Scalar_Tensor`. */
 export function bitwise_xor(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
@@ -4943,7 +5042,7 @@ function bad_minimum(a: readonly unknown[]): never {
   ], false, SIGS_minimum);
 }
 
-const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number input, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number input, Number other)"];
+const SIGS_where = ["(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)","(Tensor condition, Number self, Tensor other)","(Tensor condition, Tensor input, Number other)","(Tensor condition, Number self, Number other)"];
 
 /** `torch.where`: `where.self`, `where.ScalarSelf`, `where.ScalarOther`, `where.Scalar`. */
 export function where(condition: Tensor, options: { input: Tensor; other: Tensor; out?: Tensor }): Tensor;
@@ -5020,7 +5119,7 @@ export function where(...a: unknown[]): unknown {
   return noMatch("where", a, SIGS_where);
 }
 
-const SIGS_clamp = ["(Tensor input, Number min = None, Number max = None, *, Tensor out = None)","(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)"];
+const SIGS_clamp = ["(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)","(Tensor input, Number min = None, Number max = None, *, Tensor out = None)"];
 
 /** `torch.clamp`: `clamp`, `clamp.Tensor`. */
 export function clamp(input: Tensor, options?: { min?: number | boolean | null; max?: number | boolean | null; out?: Tensor }): Tensor;
@@ -5092,7 +5191,7 @@ export function clamp(...a: unknown[]): unknown {
   return noMatch("clamp", a, SIGS_clamp);
 }
 
-const SIGS_clamp_ = ["(Tensor input, Number min = None, Number max = None)","(Tensor input, Tensor min = None, Tensor max = None)"];
+const SIGS_clamp_ = ["(Tensor input, Tensor min = None, Tensor max = None)","(Tensor input, Number min = None, Number max = None)"];
 
 /** `torch.clamp_`: `clamp_`, `clamp_.Tensor`. */
 export function clamp_(input: Tensor, options?: { min?: number | boolean | null; max?: number | boolean | null }): Tensor;
@@ -5154,7 +5253,7 @@ export function clamp_(...a: unknown[]): unknown {
   return noMatch("clamp_", a, SIGS_clamp_);
 }
 
-const SIGS_remainder = ["(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, Number other, *, Tensor out = None)","(Number input, Tensor other)"];
+const SIGS_remainder = ["(Tensor input, Tensor other, *, Tensor out = None)","(Number self, Tensor other)","(Tensor input, Number other, *, Tensor out = None)"];
 
 /** `torch.remainder`: `remainder.Tensor`, `remainder.Scalar`, `remainder.Scalar_Tensor`. */
 export function remainder(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
@@ -5302,7 +5401,7 @@ function bad_atan2(a: readonly unknown[]): never {
   ], false, SIGS_atan2);
 }
 
-const SIGS_lerp = ["(Tensor input, Tensor end, Number weight, *, Tensor out = None)","(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)"];
+const SIGS_lerp = ["(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)","(Tensor input, Tensor end, Number weight, *, Tensor out = None)"];
 
 /** `torch.lerp`: `lerp.Scalar`, `lerp.Tensor`. */
 export function lerp(input: Tensor, options: { end: Tensor; weight: number | boolean; out?: Tensor }): Tensor;
@@ -5630,7 +5729,7 @@ function bad_amin(a: readonly unknown[]): never {
   ], false, SIGS_amin);
 }
 
-const SIGS_all = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
+const SIGS_all = ["(Tensor input, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.all`: `all.dim`, `all.dims`, `all`. */
 export function all(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -5713,7 +5812,7 @@ export function all(...a: unknown[]): unknown {
   return noMatch("all", a, SIGS_all);
 }
 
-const SIGS_any = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, *, Tensor out = None)"];
+const SIGS_any = ["(Tensor input, *, Tensor out = None)","(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)"];
 
 /** `torch.any`: `any.dim`, `any.dims`, `any`. */
 export function any(input: Tensor, options: { dim: number; keepdim?: boolean; out?: Tensor }): Tensor;
@@ -5898,7 +5997,7 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
+const SIGS_max = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.max`: `max.dim`, `max`, `max.other`. */
 export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
@@ -5959,7 +6058,7 @@ export function max(...a: unknown[]): unknown {
   return noMatch("max", a, SIGS_max);
 }
 
-const SIGS_min = ["(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)","(Tensor input)","(Tensor input, Tensor other)"];
+const SIGS_min = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.min`: `min.dim`, `min`, `min.other`. */
 export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
@@ -6020,7 +6119,7 @@ export function min(...a: unknown[]): unknown {
   return noMatch("min", a, SIGS_min);
 }
 
-const SIGS_var = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
+const SIGS_var = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
 
 /** `torch.var`: `var.correction`, `var`, `var.dim`. */
 function varFunction(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -6106,7 +6205,7 @@ function varFunction(...a: unknown[]): unknown {
 }
 export { varFunction as var };
 
-const SIGS_std = ["(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)","(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
+const SIGS_std = ["(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False)","(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(Tensor input, bool unbiased = True)"];
 
 /** `torch.std`: `std.correction`, `std`, `std.dim`. */
 export function std(input: Tensor, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -8591,7 +8690,7 @@ function bad_gather(a: readonly unknown[]): never {
   ], false, SIGS_gather);
 }
 
-const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Number value)","(Tensor input, int dim, Tensor index, Tensor src, *, str reduce)","(Tensor input, int dim, Tensor index, Number value, *, str reduce)"];
+const SIGS_scatter = ["(Tensor input, int dim, Tensor index, Tensor src)","(Tensor input, int dim, Tensor index, Tensor src, *, str reduce)","(Tensor input, int dim, Tensor index, Number value)","(Tensor input, int dim, Tensor index, Number value, *, str reduce)"];
 
 /** `torch.scatter`: `scatter.src`, `scatter.value`, `scatter.reduce`, `scatter.value_reduce`. */
 export function scatter(input: Tensor, options: { dim: number; index: Tensor; src: Tensor }): Tensor;
@@ -8719,7 +8818,7 @@ function bad_scatter_add(a: readonly unknown[]): never {
   ], false, SIGS_scatter_add);
 }
 
-const SIGS_masked_fill = ["(Tensor input, Tensor mask, Number value)","(Tensor input, Tensor mask, Tensor value)"];
+const SIGS_masked_fill = ["(Tensor input, Tensor mask, Tensor value)","(Tensor input, Tensor mask, Number value)"];
 
 /** `torch.masked_fill`: `masked_fill.Scalar`, `masked_fill.Tensor`. */
 export function masked_fill(input: Tensor, options: { mask: Tensor; value: number | boolean }): Tensor;
@@ -8896,7 +8995,7 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(Tensor input, *, bool stable, int dim = -1, bool descending = False)","(Tensor input, int dim = -1, bool descending = False)"];
 
 /** `torch.sort`: `sort`, `sort.stable`. */
 export function sort(input: Tensor, options?: { dim?: number; descending?: boolean }): [Tensor, Tensor];
@@ -8959,7 +9058,7 @@ export function sort(...a: unknown[]): unknown {
   return noMatch("sort", a, SIGS_sort);
 }
 
-const SIGS_argsort = ["(Tensor input, int dim = -1, bool descending = False)","(Tensor input, *, bool stable, int dim = -1, bool descending = False)"];
+const SIGS_argsort = ["(Tensor input, *, bool stable, int dim = -1, bool descending = False)","(Tensor input, int dim = -1, bool descending = False)"];
 
 /** `torch.argsort`: `argsort`, `argsort.stable`. */
 export function argsort(input: Tensor, options?: { dim?: number; descending?: boolean }): Tensor;
@@ -9171,7 +9270,7 @@ function bad_embedding(a: readonly unknown[]): never {
   ], false, SIGS_embedding);
 }
 
-const SIGS_pow = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)","(Number input, Tensor exponent, *, Tensor out = None)"];
+const SIGS_pow = ["(Tensor input, Tensor exponent, *, Tensor out = None)","(Number self, Tensor exponent, *, Tensor out = None)","(Tensor input, Number exponent, *, Tensor out = None)"];
 
 /** `torch.pow`: `pow.Tensor_Tensor`, `pow.Tensor_Scalar`, `pow.Scalar`. */
 export function pow(input: Tensor, options: { exponent: Tensor; out?: Tensor }): Tensor;
@@ -12197,11 +12296,13 @@ function bad_addcdiv(a: readonly unknown[]): never {
   ], false, SIGS_addcdiv);
 }
 
-const SIGS_clamp_min = ["(Tensor input, Number min, *, Tensor out = None)"];
+const SIGS_clamp_min = ["(Tensor input, Tensor min, *, Tensor out = None)","(Tensor input, Number min, *, Tensor out = None)"];
 
-/** `torch.clamp_min`: `clamp_min`. */
+/** `torch.clamp_min`: `clamp_min`, `clamp_min.Tensor`. */
 export function clamp_min(input: Tensor, options: { min: number | boolean; out?: Tensor }): Tensor;
 export function clamp_min(input: Tensor, min: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_min(input: Tensor, options: { min: Tensor; out?: Tensor }): Tensor;
+export function clamp_min(input: Tensor, min: Tensor, options?: { out?: Tensor }): Tensor;
 export function clamp_min(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -12212,7 +12313,7 @@ export function clamp_min(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","min","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_min", o, ["input","min","out"], ["input","min"], n);
@@ -12224,22 +12325,32 @@ export function clamp_min(...a: unknown[]): unknown {
       return aten().clamp_min.call(v0, v1);
     }
   }
-  return bad_clamp_min(a);
+  // clamp_min.Tensor (out=: clamp_min.Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","min","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("clamp_min", o, ["input","min","out"], ["input","min"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_min_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().clamp_min_Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("clamp_min", a, SIGS_clamp_min);
 }
 
-function bad_clamp_min(a: readonly unknown[]): never {
-  return badCall("clamp_min", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
-  ], false, SIGS_clamp_min);
-}
+const SIGS_clamp_min_ = ["(Tensor input, Tensor min)","(Tensor input, Number min)"];
 
-const SIGS_clamp_min_ = ["(Tensor input, Number min)"];
-
-/** `torch.clamp_min_`: `clamp_min_`. */
+/** `torch.clamp_min_`: `clamp_min_`, `clamp_min_.Tensor`. */
 export function clamp_min_(input: Tensor, options: { min: number | boolean }): Tensor;
 export function clamp_min_(input: Tensor, min: number | boolean): Tensor;
+export function clamp_min_(input: Tensor, options: { min: Tensor }): Tensor;
+export function clamp_min_(input: Tensor, min: Tensor): Tensor;
 export function clamp_min_(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -12250,28 +12361,34 @@ export function clamp_min_(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","min"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
       return aten().clamp_min_.call(v0, v1);
     }
   }
-  return bad_clamp_min_(a);
+  // clamp_min_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","min"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","min"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("clamp_min_", o, ["input","min"], ["input","min"], n);
+      return aten().clamp_min__Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("clamp_min_", a, SIGS_clamp_min_);
 }
 
-function bad_clamp_min_(a: readonly unknown[]): never {
-  return badCall("clamp_min_", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_clamp_min_);
-}
+const SIGS_clamp_max = ["(Tensor input, Tensor max, *, Tensor out = None)","(Tensor input, Number max, *, Tensor out = None)"];
 
-const SIGS_clamp_max = ["(Tensor input, Number max, *, Tensor out = None)"];
-
-/** `torch.clamp_max`: `clamp_max`. */
+/** `torch.clamp_max`: `clamp_max`, `clamp_max.Tensor`. */
 export function clamp_max(input: Tensor, options: { max: number | boolean; out?: Tensor }): Tensor;
 export function clamp_max(input: Tensor, max: number | boolean, options?: { out?: Tensor }): Tensor;
+export function clamp_max(input: Tensor, options: { max: Tensor; out?: Tensor }): Tensor;
+export function clamp_max(input: Tensor, max: Tensor, options?: { out?: Tensor }): Tensor;
 export function clamp_max(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -12282,7 +12399,7 @@ export function clamp_max(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","max","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_max", o, ["input","max","out"], ["input","max"], n);
@@ -12294,22 +12411,32 @@ export function clamp_max(...a: unknown[]): unknown {
       return aten().clamp_max.call(v0, v1);
     }
   }
-  return bad_clamp_max(a);
+  // clamp_max.Tensor (out=: clamp_max.Tensor_out)
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("clamp_max", o, ["input","max","out"], ["input","max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_max_Tensor_out.call(v0, v1, out as Tensor);
+      }
+      return aten().clamp_max_Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("clamp_max", a, SIGS_clamp_max);
 }
 
-function bad_clamp_max(a: readonly unknown[]): never {
-  return badCall("clamp_max", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
-  ], false, SIGS_clamp_max);
-}
+const SIGS_clamp_max_ = ["(Tensor input, Tensor max)","(Tensor input, Number max)"];
 
-const SIGS_clamp_max_ = ["(Tensor input, Number max)"];
-
-/** `torch.clamp_max_`: `clamp_max_`. */
+/** `torch.clamp_max_`: `clamp_max_`, `clamp_max_.Tensor`. */
 export function clamp_max_(input: Tensor, options: { max: number | boolean }): Tensor;
 export function clamp_max_(input: Tensor, max: number | boolean): Tensor;
+export function clamp_max_(input: Tensor, options: { max: Tensor }): Tensor;
+export function clamp_max_(input: Tensor, max: Tensor): Tensor;
 export function clamp_max_(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -12320,21 +12447,25 @@ export function clamp_max_(...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isScalar(p[1])) {
+    if (m === 2 && isTensor(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","max"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: number | boolean = p[1] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
       return aten().clamp_max_.call(v0, v1);
     }
   }
-  return bad_clamp_max_(a);
-}
-
-function bad_clamp_max_(a: readonly unknown[]): never {
-  return badCall("clamp_max_", a, [
-    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
-    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_clamp_max_);
+  // clamp_max_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","max"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("clamp_max_", o, ["input","max"], ["input","max"], n);
+      return aten().clamp_max__Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("clamp_max_", a, SIGS_clamp_max_);
 }
 
 const SIGS_isclose = ["(Tensor input, Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];
@@ -12830,7 +12961,7 @@ function bad_diff(a: readonly unknown[]): never {
   ], false, SIGS_diff);
 }
 
-const SIGS_bucketize = ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False)","(Number input, Tensor boundaries, *, bool out_int32 = False, bool right = False)"];
+const SIGS_bucketize = ["(Tensor input, Tensor boundaries, *, bool out_int32 = False, bool right = False)","(Number self, Tensor boundaries, *, bool out_int32 = False, bool right = False)"];
 
 /** `torch.bucketize`: `bucketize.Tensor`, `bucketize.Scalar`. */
 export function bucketize(input: Tensor, options: { boundaries: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean }): Tensor;
@@ -12889,7 +13020,7 @@ export function bucketize(...a: unknown[]): unknown {
   return noMatch("bucketize", a, SIGS_bucketize);
 }
 
-const SIGS_searchsorted = ["(Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)","(Tensor sorted_sequence, Number input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)"];
+const SIGS_searchsorted = ["(Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)","(Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None)"];
 
 /** `torch.searchsorted`: `searchsorted.Tensor`, `searchsorted.Scalar`. */
 export function searchsorted(sortedSequence: Tensor, options: { input: Tensor; out_int32?: boolean; outInt32?: boolean; right?: boolean; side?: string | null; sorter?: Tensor | null }): Tensor;
@@ -13197,4 +13328,63 @@ function bad_embedding_renorm_(a: readonly unknown[]): never {
     { name: "max_norm", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
     { name: "norm_type", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
   ], false, SIGS_embedding_renorm_);
+}
+
+const SIGS_linalg_vector_norm = ["(Tensor input, Number ord = 2, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_vector_norm`: `linalg_vector_norm`. */
+export function linalg_vector_norm(input: Tensor, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, dim?: number | readonly number[] | null, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(input: Tensor, ord?: number | boolean, dim?: number | readonly number[] | null, keepdim?: boolean, options?: { ord?: number | boolean; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_vector_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_vector_norm", a[--n] as Kw);
+  // linalg_vector_norm
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || (isInt(p[2]) || isIntList(p[2])))) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_vector_norm", 'ord', 'Number', isScalar(o.ord), o.ord);
+        v1 = o.ord as number | boolean;
+      } else v1 = 2;
+      let v2: number[] | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toIntListN(p[2], 1);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_vector_norm", 'dim', 'tuple of ints', (o.dim === null || (isInt(o.dim) || isIntList(o.dim))), o.dim);
+        v2 = o.dim === null ? null : toIntListN(o.dim, 1);
+      } else v2 = null;
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_vector_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_vector_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_vector_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return aten().linalg_vector_norm.call(v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_linalg_vector_norm(a);
+}
+
+function bad_linalg_vector_norm(a: readonly unknown[]): never {
+  return badCall("linalg_vector_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ord", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => (v === null || (isInt(v) || isIntList(v))), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_vector_norm);
 }

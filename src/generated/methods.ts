@@ -741,18 +741,26 @@ export interface TensorMethods {
   addcdiv_(options: { tensor1: Tensor; tensor2: Tensor; value?: number | boolean }): this;
   addcdiv_(tensor1: Tensor, options: { tensor2: Tensor; value?: number | boolean }): this;
   addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: { value?: number | boolean }): this;
-  /** `clamp_min(Tensor self, Scalar min) -> Tensor` */
+  /** `clamp_min(Tensor self, Scalar min) -> Tensor`; `clamp_min.Tensor(Tensor self, Tensor min) -> Tensor` */
   clamp_min(options: { min: number | boolean; out?: Tensor }): Tensor;
   clamp_min(min: number | boolean, options?: { out?: Tensor }): Tensor;
-  /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)` */
+  clamp_min(options: { min: Tensor; out?: Tensor }): Tensor;
+  clamp_min(min: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)`; `clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)` */
   clamp_min_(options: { min: number | boolean }): this;
   clamp_min_(min: number | boolean): this;
-  /** `clamp_max(Tensor self, Scalar max) -> Tensor` */
+  clamp_min_(options: { min: Tensor }): this;
+  clamp_min_(min: Tensor): this;
+  /** `clamp_max(Tensor self, Scalar max) -> Tensor`; `clamp_max.Tensor(Tensor self, Tensor max) -> Tensor` */
   clamp_max(options: { max: number | boolean; out?: Tensor }): Tensor;
   clamp_max(max: number | boolean, options?: { out?: Tensor }): Tensor;
-  /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)` */
+  clamp_max(options: { max: Tensor; out?: Tensor }): Tensor;
+  clamp_max(max: Tensor, options?: { out?: Tensor }): Tensor;
+  /** `clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)`; `clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)` */
   clamp_max_(options: { max: number | boolean }): this;
   clamp_max_(max: number | boolean): this;
+  clamp_max_(options: { max: Tensor }): this;
+  clamp_max_(max: Tensor): this;
   /** `isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False) -> Tensor` */
   isclose(options: { other: Tensor; rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
   isclose(other: Tensor, options?: { rtol?: number; atol?: number; equal_nan?: boolean; equalNan?: boolean }): Tensor;
@@ -1240,7 +1248,7 @@ function bad_slice(a: readonly unknown[]): never {
   ], false, SIGS_slice);
 }
 
-const SIGS_narrow = ["(int dim, int start, int length)","(int dim, Tensor start, int length)"];
+const SIGS_narrow = ["(int dim, Tensor start, int length)","(int dim, int start, int length)"];
 
 function method_narrow(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -4596,7 +4604,7 @@ function method_where(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.where", a, SIGS_where);
 }
 
-const SIGS_clamp = ["(Number min = None, Number max = None, *, Tensor out = None)","(Tensor min = None, Tensor max = None, *, Tensor out = None)"];
+const SIGS_clamp = ["(Tensor min = None, Tensor max = None, *, Tensor out = None)","(Number min = None, Number max = None, *, Tensor out = None)"];
 
 function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -4659,7 +4667,7 @@ function method_clamp(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.clamp", a, SIGS_clamp);
 }
 
-const SIGS_clamp_ = ["(Number min = None, Number max = None)","(Tensor min = None, Tensor max = None)"];
+const SIGS_clamp_ = ["(Tensor min = None, Tensor max = None)","(Number min = None, Number max = None)"];
 
 function method_clamp_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -4916,7 +4924,7 @@ function bad_atan2_(a: readonly unknown[]): never {
   ], false, SIGS_atan2_);
 }
 
-const SIGS_lerp = ["(Tensor end, Number weight, *, Tensor out = None)","(Tensor end, Tensor weight, *, Tensor out = None)"];
+const SIGS_lerp = ["(Tensor end, Tensor weight, *, Tensor out = None)","(Tensor end, Number weight, *, Tensor out = None)"];
 
 function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -4959,7 +4967,7 @@ function method_lerp(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.lerp", a, SIGS_lerp);
 }
 
-const SIGS_lerp_ = ["(Tensor end, Number weight)","(Tensor end, Tensor weight)"];
+const SIGS_lerp_ = ["(Tensor end, Tensor weight)","(Tensor end, Number weight)"];
 
 function method_lerp_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5232,7 +5240,7 @@ function bad_amin(a: readonly unknown[]): never {
   ], false, SIGS_amin);
 }
 
-const SIGS_all = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
+const SIGS_all = ["(*, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(int dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_all(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5303,7 +5311,7 @@ function method_all(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.all", a, SIGS_all);
 }
 
-const SIGS_any = ["(int dim, bool keepdim = False, *, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(*, Tensor out = None)"];
+const SIGS_any = ["(*, Tensor out = None)","(tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)","(int dim, bool keepdim = False, *, Tensor out = None)"];
 
 function method_any(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5464,7 +5472,7 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
+const SIGS_max = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5514,7 +5522,7 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.max", a, SIGS_max);
 }
 
-const SIGS_min = ["(int dim, bool keepdim = False, *, Tensor out = None)","()","(Tensor other)"];
+const SIGS_min = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5564,7 +5572,7 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.min", a, SIGS_min);
 }
 
-const SIGS_var = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
+const SIGS_var = ["(tuple of ints dim, bool unbiased = True, bool keepdim = False)","(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)"];
 
 function method_var(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5637,7 +5645,7 @@ function method_var(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.var", a, SIGS_var);
 }
 
-const SIGS_std = ["(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)","(tuple of ints dim, bool unbiased = True, bool keepdim = False)"];
+const SIGS_std = ["(tuple of ints dim, bool unbiased = True, bool keepdim = False)","(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)","(bool unbiased = True)"];
 
 function method_std(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6477,7 +6485,7 @@ function bad_gather(a: readonly unknown[]): never {
   ], false, SIGS_gather);
 }
 
-const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Number value)","(int dim, Tensor index, Tensor src, *, str reduce)","(int dim, Tensor index, Number value, *, str reduce)"];
+const SIGS_scatter = ["(int dim, Tensor index, Tensor src)","(int dim, Tensor index, Tensor src, *, str reduce)","(int dim, Tensor index, Number value)","(int dim, Tensor index, Number value, *, str reduce)"];
 
 function method_scatter(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6577,7 +6585,7 @@ function bad_scatter_add(a: readonly unknown[]): never {
   ], false, SIGS_scatter_add);
 }
 
-const SIGS_masked_fill = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
+const SIGS_masked_fill = ["(Tensor mask, Tensor value)","(Tensor mask, Number value)"];
 
 function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6610,7 +6618,7 @@ function method_masked_fill(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.masked_fill", a, SIGS_masked_fill);
 }
 
-const SIGS_masked_fill_ = ["(Tensor mask, Number value)","(Tensor mask, Tensor value)"];
+const SIGS_masked_fill_ = ["(Tensor mask, Tensor value)","(Tensor mask, Number value)"];
 
 function method_masked_fill_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6751,7 +6759,7 @@ function bad_triu(a: readonly unknown[]): never {
   ], false, SIGS_triu);
 }
 
-const SIGS_sort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
+const SIGS_sort = ["(*, bool stable, int dim = -1, bool descending = False)","(int dim = -1, bool descending = False)"];
 
 function method_sort(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -6806,7 +6814,7 @@ function method_sort(this: Tensor, ...a: unknown[]): unknown {
   return noMatch("Tensor.sort", a, SIGS_sort);
 }
 
-const SIGS_argsort = ["(int dim = -1, bool descending = False)","(*, bool stable, int dim = -1, bool descending = False)"];
+const SIGS_argsort = ["(*, bool stable, int dim = -1, bool descending = False)","(int dim = -1, bool descending = False)"];
 
 function method_argsort(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -7294,7 +7302,7 @@ function bad_addcdiv_(a: readonly unknown[]): never {
   ], false, SIGS_addcdiv_);
 }
 
-const SIGS_clamp_min = ["(Number min, *, Tensor out = None)"];
+const SIGS_clamp_min = ["(Tensor min, *, Tensor out = None)","(Number min, *, Tensor out = None)"];
 
 function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -7306,7 +7314,7 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isScalar(p[0])) {
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["min","out"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["min"], n);
       const out = o === undefined ? undefined : o.out;
@@ -7317,17 +7325,25 @@ function method_clamp_min(this: Tensor, ...a: unknown[]): unknown {
       return aten().clamp_min.call(this, v0);
     }
   }
-  return bad_clamp_min(a);
+  // clamp_min.Tensor (out=: clamp_min.Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["min","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("clamp_min", o, ["min","out"], ["min"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_min", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_min_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().clamp_min_Tensor.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.clamp_min", a, SIGS_clamp_min);
 }
 
-function bad_clamp_min(a: readonly unknown[]): never {
-  return badCall("clamp_min", a, [
-    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
-  ], false, SIGS_clamp_min);
-}
-
-const SIGS_clamp_min_ = ["(Number min)"];
+const SIGS_clamp_min_ = ["(Tensor min)","(Number min)"];
 
 function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -7339,22 +7355,26 @@ function method_clamp_min_(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isScalar(p[0])) {
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
       return aten().clamp_min_.call(this, v0);
     }
   }
-  return bad_clamp_min_(a);
+  // clamp_min_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["min"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["min"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("clamp_min_", o, ["min"], ["min"], n);
+      return aten().clamp_min__Tensor.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.clamp_min_", a, SIGS_clamp_min_);
 }
 
-function bad_clamp_min_(a: readonly unknown[]): never {
-  return badCall("clamp_min_", a, [
-    { name: "min", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_clamp_min_);
-}
-
-const SIGS_clamp_max = ["(Number max, *, Tensor out = None)"];
+const SIGS_clamp_max = ["(Tensor max, *, Tensor out = None)","(Number max, *, Tensor out = None)"];
 
 function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -7366,7 +7386,7 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isScalar(p[0])) {
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["max","out"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["max"], n);
       const out = o === undefined ? undefined : o.out;
@@ -7377,17 +7397,25 @@ function method_clamp_max(this: Tensor, ...a: unknown[]): unknown {
       return aten().clamp_max.call(this, v0);
     }
   }
-  return bad_clamp_max(a);
+  // clamp_max.Tensor (out=: clamp_max.Tensor_out)
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["max","out"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("clamp_max", o, ["max","out"], ["max"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("clamp_max", 'out', 'Tensor', isTensor(out), out);
+        return aten().clamp_max_Tensor_out.call(this, v0, out as Tensor);
+      }
+      return aten().clamp_max_Tensor.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.clamp_max", a, SIGS_clamp_max);
 }
 
-function bad_clamp_max(a: readonly unknown[]): never {
-  return badCall("clamp_max", a, [
-    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-    { name: 'out', type: 'Tensor', check: (v) => v === null || isTensor(v), optional: true, kwOnly: true },
-  ], false, SIGS_clamp_max);
-}
-
-const SIGS_clamp_max_ = ["(Number max)"];
+const SIGS_clamp_max_ = ["(Tensor max)","(Number max)"];
 
 function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -7399,19 +7427,23 @@ function method_clamp_max_(this: Tensor, ...a: unknown[]): unknown {
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isScalar(p[0])) {
+    if (m === 1 && isScalar(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
       const v0: number | boolean = p[0] as number | boolean;
       if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
       return aten().clamp_max_.call(this, v0);
     }
   }
-  return bad_clamp_max_(a);
-}
-
-function bad_clamp_max_(a: readonly unknown[]): never {
-  return badCall("clamp_max_", a, [
-    { name: "max", type: "Number", check: (v) => isScalar(v), optional: false, kwOnly: false },
-  ], false, SIGS_clamp_max_);
+  // clamp_max_.Tensor
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["max"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["max"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("clamp_max_", o, ["max"], ["max"], n);
+      return aten().clamp_max__Tensor.call(this, v0);
+    }
+  }
+  return noMatch("Tensor.clamp_max_", a, SIGS_clamp_max_);
 }
 
 const SIGS_isclose = ["(Tensor other, float rtol = 0.00001, float atol = 1e-8, bool equal_nan = False)"];

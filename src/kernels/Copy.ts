@@ -12,7 +12,7 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { channelsLastStrides, isNonOverlappingAndDense, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
+import { channelsLastStrides, isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -198,31 +198,76 @@ export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
 export function clone(_ks: DispatchKeySet, self: Tensor, memoryFormat: number | null = null): Tensor {
-  // PyTorch's clone: preserve_format (the default) keeps the strides of a non-overlapping and dense input
-  // (a transposed or permuted tensor), else the suggested format; contiguous / channels_last as asked.
-  const format = memoryFormat ?? MemoryFormat.Preserve;
-  let strides: number[];
-  if (format === MemoryFormat.Preserve) {
-    if (isNonOverlappingAndDense(self)) strides = [...self.strides];
-    else strides = self.dim() === 4 && isStridesLikeChannelsLast(self) ? channelsLastStrides(self.sizes) : contiguousStrides(self.sizes);
-  } else if (format === MemoryFormat.ChannelsLast) {
-    if (self.dim() !== 4) throw new Error('required rank 4 tensor to use channels_last format');
-    strides = channelsLastStrides(self.sizes);
-  } else strides = contiguousStrides(self.sizes);
-  const out = aten().empty_strided.call([...self.sizes], strides, self.dtype, null, self.device, null);
+  const out = aten().empty_strided.call([...self.sizes], formatStrides(self, memoryFormat), self.dtype, null, self.device, null);
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 
-/** `_to_copy(self, dtype?, layout?, device?, ...)`: a converted copy. */
+// Note [preserve_format strides]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// clone and _to_copy with preserve_format (their default) keep the strides of a non-overlapping and dense input
+// (a transposed or permuted tensor, a channels-last one); for any other strided input they take
+// infer_dense_strides (ATen/TensorUtils.cpp): dense strides in the input's dimension order, found by the same
+// stable insertion sort as TensorIterator's (a 0 stride compares as ambiguous; equal strides put the smaller
+// size first). contiguous / channels_last are as asked.
+function formatStrides(self: Tensor, memoryFormat: number | null): number[] {
+  const format = memoryFormat ?? MemoryFormat.Preserve;
+  if (format === MemoryFormat.Preserve)
+    return isNonOverlappingAndDense(self) ? [...self.strides] : inferDenseStrides(self.sizes, self.strides);
+  if (format === MemoryFormat.ChannelsLast) {
+    if (self.dim() !== 4) throw new Error('required rank 4 tensor to use channels_last format');
+    return channelsLastStrides(self.sizes);
+  }
+  return contiguousStrides(self.sizes);
+}
+
+/** ATen's infer_dense_strides (Note [preserve_format strides]). */
+function inferDenseStrides(sizes: readonly number[], strides: readonly number[]): number[] {
+  const n = sizes.length;
+  if (n === 0) return [];
+  if (n === 1) return [1];
+  const perm: number[] = [];
+  for (let i = n - 1; i >= 0; i--) perm.push(i);
+  const shouldSwap = (d0: number, d1: number): number => {
+    const s0 = strides[d0] as number;
+    const s1 = strides[d1] as number;
+    if (s0 === 0 || s1 === 0) return 0;
+    if (s0 !== s1) return s0 < s1 ? -1 : 1;
+    return (sizes[d0] as number) > (sizes[d1] as number) ? 1 : 0;
+  };
+  for (let i = 1; i < n; i++) {
+    let d1 = i;
+    for (let j = 1; j <= i; j++) {
+      const d0 = i - j;
+      const c = shouldSwap(perm[d0] as number, perm[d1] as number);
+      if (c > 0) {
+        [perm[d0], perm[d1]] = [perm[d1] as number, perm[d0] as number];
+        d1 = d0;
+      } else if (c < 0) break;
+    }
+  }
+  const out = new Array<number>(n).fill(0);
+  let cur = 1;
+  for (const idx of perm) {
+    out[idx] = cur;
+    if ((sizes[idx] as number) > 1) cur *= sizes[idx] as number;
+  }
+  return out;
+}
+
+/** `_to_copy(self, dtype?, layout?, device?, pin_memory?, non_blocking, memory_format?)`: a converted copy (Note [preserve_format strides]). */
 export function toCopy(
   _ks: DispatchKeySet,
   self: Tensor,
   dtype: ScalarType | null = null,
   _layout: number | null = null,
   device: Device | null = null,
+  _pinMemory: boolean | null = null,
+  _nonBlocking = false,
+  memoryFormat: number | null = null,
 ): Tensor {
   const targetDevice = device ?? self.device;
-  const out = aten().empty_strided.call([...self.sizes], contiguousStrides(self.sizes), dtype ?? self.dtype, null, targetDevice, null);
+  const strides = formatStrides(self, memoryFormat);
+  const out = aten().empty_strided.call([...self.sizes], strides, dtype ?? self.dtype, null, targetDevice, null);
   if (targetDevice.isMeta()) return out;
   if (self.isMeta()) throw new Error('Cannot copy out of meta tensor; no data!');
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));

@@ -3,7 +3,7 @@
 // BLAS gemm in native/cpu/BlasKernel.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import { ScalarType, isComplexType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, isComplexType, isFloatingType, notImplementedForDtype, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
@@ -561,6 +561,11 @@ export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2
   if (self.dtype !== batch1.dtype) {
     const [a, b, c] = [self.dtype, batch1.dtype, batch2.dtype].map(cppName);
     throw new Error(`Input dtypes must be the same, got: input ${a}, batch1: ${b}, batch2: ${c}`);
+  }
+  // An integral result takes beta and alpha as integers (Scalar::to<int64_t> truncates): int64 stays int64.
+  if (!isFloatingType(self.dtype) && !isComplexType(self.dtype)) {
+    beta = Math.trunc(Number(beta));
+    alpha = Math.trunc(Number(alpha));
   }
   const fused = baddbmmPacked(self, batch1, batch2, beta, alpha);
   if (fused !== null) return fused;

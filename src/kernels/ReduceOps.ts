@@ -541,6 +541,26 @@ function normImpl(iter: TensorIterator, p: Opt<number | boolean>): void {
   reduceKernel(iter, pNormRun(Number(p ?? 2)));
 }
 
+/**
+ * `linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None)`: the p-norm over `dim` (every
+ * dimension when None), the reduction torch.norm dispatches to for a numeric `p` or `'fro'` (torch/functional.py).
+ */
+export function linalgVectorNorm(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  ord: number | boolean = 2,
+  dim: number[] | null = null,
+  keepdim = false,
+  dtype: ScalarType | null = null,
+): Tensor {
+  if (dtype !== null && dtype !== undefined && dtype !== self.dtype) {
+    throw new Error('linalg.vector_norm(dtype=...): aten-ts supports only the input dtype; convert the input with x.to(dtype)');
+  }
+  const iter = normMeta(null, self, dim, keepdim);
+  normImpl(iter, ord);
+  return iter.output() as Tensor;
+}
+
 /** `norm.out` (structured; norm.ScalarOpt_dim delegates to it). */
 export const normStructured: StructuredKernel<[self: Tensor, p: Opt<number | boolean>, dim: number[], keepdim: boolean]> = {
   meta: (out, self, _p, dim, keepdim) => normMeta(out, self, dim, keepdim),

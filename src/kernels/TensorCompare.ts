@@ -314,6 +314,18 @@ export const clampTensorStructured: StructuredKernel<[self: Tensor, min: OptTens
   },
 };
 
+/** `clamp_min.Tensor_out(self, min, *, out)` (TORCH_META_FUNC2(clamp_min, Tensor)): maximum with NaN propagating. */
+export const clampMinTensorStructured: StructuredKernel<[self: Tensor, min: Tensor]> = {
+  meta: (out, self, min) => clampTensorStructured.meta(out, self, min, null),
+  impl: (iter, self, min) => clampTensorStructured.impl(iter, self, min, null),
+};
+
+/** `clamp_max.Tensor_out(self, max, *, out)` (TORCH_META_FUNC2(clamp_max, Tensor)): minimum with NaN propagating. */
+export const clampMaxTensorStructured: StructuredKernel<[self: Tensor, max: Tensor]> = {
+  meta: (out, self, max) => clampTensorStructured.meta(out, self, null, max),
+  impl: (iter, self, max) => clampTensorStructured.impl(iter, self, null, max),
+};
+
 // ---- isnan, isinf, isfinite (bool results; functional only) -----------------------------------------
 
 function predicate(self: Tensor, real: ScalarOp, complex: ComplexOp): Tensor {

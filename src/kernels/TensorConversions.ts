@@ -1,12 +1,26 @@
 // to(dtype) as a decomposition into _to_copy. Mirrors aten/src/ATen/native/TensorConversions.cpp.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { MemoryFormat } from '../c10/Layout.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
 
-/** `to.dtype`: self when nothing changes and no copy is asked for, else `_to_copy`. */
-export function toDtype(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType, _nonBlocking = false, copy = false): Tensor {
-  if (dtype === self.dtype && !copy) return self;
-  return aten()._to_copy.call(self, dtype, null, null, null, false, null);
+/**
+ * `to.dtype`: self when nothing changes (to_will_alias: same dtype, no copy asked for, and `memory_format`
+ * preserve or the input's suggested format), else `_to_copy`.
+ */
+export function toDtype(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  dtype: ScalarType,
+  nonBlocking = false,
+  copy = false,
+  memoryFormat: number | null = null,
+): Tensor {
+  const format = memoryFormat ?? MemoryFormat.Preserve;
+  const suggested = self.dim() === 4 && isStridesLikeChannelsLast(self) ? MemoryFormat.ChannelsLast : MemoryFormat.Contiguous;
+  if (dtype === self.dtype && !copy && (format === MemoryFormat.Preserve || format === suggested)) return self;
+  return aten()._to_copy.call(self, dtype, null, null, null, nonBlocking, memoryFormat);
 }

@@ -199,6 +199,42 @@ export function linspace(
   return out;
 }
 
+// Note [linspace with tensor endpoints]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// linspace.Tensor_Tensor / Tensor_Scalar / Scalar_Tensor take 0-dim tensors as endpoints and read their
+// values (`item()`), so the result is the Scalar overload's. A Meta endpoint has no value: PyTorch 2.13 then
+// returns a Meta result of `steps` elements (its meta registration), whatever `device` says.
+
+function linspaceEndpoints(start: Tensor | number, end: Tensor | number): void {
+  const sd = typeof start === 'number' ? null : start.dim();
+  const ed = typeof end === 'number' ? null : end.dim();
+  if ((sd ?? 0) === 0 && (ed ?? 0) === 0) return;
+  const parts: string[] = [];
+  if (sd !== null) parts.push(`start with ${sd} dimension(s)`);
+  if (ed !== null) parts.push(`end with ${ed} dimension(s)`);
+  throw new Error(`linspace only supports 0-dimensional start and end tensors, but got ${parts.join(' and ')}.`);
+}
+
+/** `linspace.Tensor_Tensor`, `linspace.Tensor_Scalar`, `linspace.Scalar_Tensor` (Note [linspace with tensor endpoints]). */
+export function linspaceTensor(
+  ks: DispatchKeySet,
+  start: Tensor | number,
+  end: Tensor | number,
+  steps: number,
+  dtype?: ScalarType | null,
+  layout?: Layout | null,
+  device?: Device | null,
+): Tensor {
+  linspaceEndpoints(start, end);
+  const meta = [start, end].some((t) => typeof t !== 'number' && t.isMeta());
+  if (meta) {
+    if (steps < 0) throw new Error('number of steps must be non-negative');
+    return aten().empty_memory_format.call([steps], dtype ?? getDefaultDtype(), layout, Device.parse('meta'), null, null);
+  }
+  const value = (t: Tensor | number): number => (typeof t === 'number' ? t : Number(aten().item.call(t)));
+  return linspace(ks, value(start), value(end), steps, dtype, layout, device);
+}
+
 /** `eye.m(n, m)`. */
 export function eye(
   ks: DispatchKeySet,

@@ -41,11 +41,26 @@ export interface ToOptions {
   non_blocking?: boolean;
   nonBlocking?: boolean;
   copy?: boolean;
-  memory_format?: number | null;
+  memory_format?: MemoryFormat | string | null;
   memoryFormat?: number | null;
 }
 
 const TO_KEYS = ['dtype', 'device', 'non_blocking', 'copy', 'memory_format'];
+
+/** A `memory_format` option: a MemoryFormat or PyTorch's name for it (`'channels_last'`, `'torch.preserve_format'`). */
+function toMemoryFormat(v: unknown): MemoryFormat | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'number' && MemoryFormat[v] !== undefined) return v as MemoryFormat;
+  const names: Record<string, MemoryFormat> = {
+    contiguous_format: MemoryFormat.Contiguous,
+    preserve_format: MemoryFormat.Preserve,
+    channels_last: MemoryFormat.ChannelsLast,
+    channels_last_3d: MemoryFormat.ChannelsLast3d,
+  };
+  const f = typeof v === 'string' ? names[v.replace(/^torch\./, '')] : undefined;
+  if (f === undefined) throw new TypeError(`to(): argument 'memory_format' must be torch.memory_format, not ${String(v)}`);
+  return f;
+}
 
 /** Nested arrays of scalars, as `tolist()` returns and `tensor()` accepts. */
 export type NestedList = ScalarValue | NestedList[];
@@ -327,13 +342,13 @@ export class Tensor extends TensorImpl {
   }
 
   /** `float()`: `to(torch.float32)`. */
-  float(): Tensor {
-    return this.to(ScalarType.Float);
+  float(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
+    return this.to(ScalarType.Float, options);
   }
 
   /** `double()`: `to(torch.float64)`. */
-  double(): Tensor {
-    return this.to(ScalarType.Double);
+  double(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
+    return this.to(ScalarType.Double, options);
   }
 
   /** `half()`: `to(torch.float16)`. */
@@ -342,18 +357,18 @@ export class Tensor extends TensorImpl {
   }
 
   /** `long()`: `to(torch.int64)`. */
-  long(): Tensor {
-    return this.to(ScalarType.Long);
+  long(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
+    return this.to(ScalarType.Long, options);
   }
 
   /** `int()`: `to(torch.int32)`. */
-  int(): Tensor {
-    return this.to(ScalarType.Int);
+  int(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
+    return this.to(ScalarType.Int, options);
   }
 
   /** `bool()`: `to(torch.bool)`. */
-  bool(): Tensor {
-    return this.to(ScalarType.Bool);
+  bool(options?: { memory_format?: MemoryFormat | string | null }): Tensor {
+    return this.to(ScalarType.Bool, options);
   }
 
   /** `expand_as(other)`: `expand(other.size())` (CompositeImplicitAutograd in PyTorch; no schema here). */
@@ -386,7 +401,7 @@ export class Tensor extends TensorImpl {
     if (o.device !== undefined && o.device !== null) device = typeof o.device === 'string' ? Device.parse(o.device) : (o.device as Device);
     const nonBlocking = (o.non_blocking as boolean | undefined) ?? flags[0] ?? false;
     const copy = (o.copy as boolean | undefined) ?? flags[1] ?? false;
-    const memoryFormat = (o.memory_format as number | null | undefined) ?? null;
+    const memoryFormat = toMemoryFormat(o.memory_format);
     if (device === null || device.type === this.device.type) {
       if (dtype !== null) return aten().to_dtype.call(this, dtype, nonBlocking, copy, memoryFormat);
       return copy ? aten().clone.call(this, memoryFormat) : this;

@@ -193,6 +193,11 @@ const fn = (name: string): Fn => {
 const ADAPTERS: Record<string, (c: Call) => unknown> = {
   // op=lambda self, condition, other, **kwargs: torch.where(condition, self, other, **kwargs)
   where: (c) => fn('where')(...withKw([c.args[0], c.input, c.args[1]], c.kwargs)),
+  // op=lambda x: x.T / x.mT / x.H / x.mH: Tensor properties (torch.T does not exist)
+  T: (c) => (c.input as Tensor).T,
+  mT: (c) => (c.input as Tensor).mT,
+  H: (c) => (c.input as Tensor).H,
+  mH: (c) => (c.input as Tensor).mH,
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)

@@ -56,7 +56,7 @@ except ImportError:
     sys.modules["expecttest"] = expecttest
 
 from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402
-from torch.testing._internal.opinfo.core import BinaryUfuncInfo, ReductionOpInfo, UnaryUfuncInfo
+from torch.testing._internal.opinfo.core import BinaryUfuncInfo, ReductionOpInfo, SampleInput, UnaryUfuncInfo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = 8
@@ -279,7 +279,19 @@ def record_sample(op, s, dtype, grad_sample, seed):
     return rec
 
 
+def as_leaf(t):
+    """OpInfo's noncontiguous samples are views made inside its no_grad generators (make_tensor, then
+    .transpose()): they report requires_grad=True and is_leaf=True, but autograd gives them no edge, so their
+    gradient is always None. The harness (like a user) has a real leaf with those values and strides there,
+    so the gradient is recorded for one: t.detach().requires_grad_() keeps the strides."""
+    if isinstance(t, torch.Tensor) and t.requires_grad and t.is_leaf and t._is_view():
+        return t.detach().requires_grad_()
+    return t
+
+
 def record_grads(op, gs, seed):
+    gs = SampleInput(map_tensors(gs.input, as_leaf), args=map_tensors(tuple(gs.args), as_leaf),
+                     kwargs=map_tensors(dict(gs.kwargs), as_leaf))
     leaves = [(p, t) for p, t in sample_tensors(gs) if t.requires_grad]
     if not leaves:
         return {}

@@ -368,7 +368,7 @@ export function defaultExpr(nf: NativeFunction, d: DefaultValue): string {
 }
 
 /** Python's spelling of a default in signatures (`None`, `1`, `False`). */
-function pyDefault(d: DefaultValue): string {
+export function pyDefault(d: DefaultValue): string {
   switch (d.tag) {
     case 'None':
       return 'None';
@@ -386,16 +386,24 @@ function pyDefault(d: DefaultValue): string {
 /** The overload as Python prints it in "expected one of": `(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)`. */
 export function pySignature(ov: Overload): string {
   const arg = (a: Argument): string => {
-    const name = a.name === 'self' ? 'input' : a.name;
+    const name = pyArgName(a);
     const base = `${pyTypeName(a.type)} ${name}`;
     return a.defaultValue !== undefined ? `${base} = ${pyDefault(a.defaultValue)}` : base;
   };
   const parts = ov.positional.map(arg);
   const kw = ov.kwOnly.map(arg);
-  if (ov.out) kw.push('Tensor out = None');
+  if (ov.out) kw.push(numOuts(ov.out) > 1 ? 'tuple of Tensors out = None' : 'Tensor out = None');
   if (ov.tensorOptions) kw.push('bool requires_grad = False');
   if (kw.length > 0) parts.push('*', ...kw);
   return `(${parts.join(', ')})`;
+}
+
+/**
+ * A parameter's name in printed signatures: torchgen's argument_str renames `self` to `input` when its type
+ * is Tensor (`pow.Scalar` prints `(Number self, Tensor exponent, ...)`).
+ */
+export function pyArgName(a: Argument): string {
+  return a.name === 'self' && a.type.kind === 'TensorType' ? 'input' : a.name;
 }
 
 // ---- emission ----------------------------------------------------------------------------------------------

@@ -91,6 +91,8 @@ const PYTORCH_NODE_NUMBERS: Readonly<Record<string, number>> = {
   'fmod.Tensor': 1,
   'clamp.Tensor': 0,
   clamp: 1,
+  bernoulli: 0,
+  'bernoulli_.float': 2,
 };
 
 /** torchgen's create_op_name: `log_softmax` → `LogSoftmaxBackward`, numbered per name in file order. */

@@ -4,6 +4,7 @@
 
 import { ListType, OptionalType, type Argument } from '../../schema/index.js';
 import { GENERATED_HEADER } from '../api/types.js';
+import { sortOverloads } from '../api/sort_overloads.js';
 import type { NativeFunction } from '../model.js';
 import {
   type Overload,
@@ -281,7 +282,7 @@ export function emitFunctions(functions: readonly NativeFunction[]): string {
     const reserved = RESERVED_WORDS.has(b.js);
     const ident = reserved ? `${b.js}Function` : b.js;
     const exp = reserved ? '' : 'export ';
-    L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`);
+    L.push(`const ${sigsName(b)} = ${JSON.stringify(sortOverloads(b).map((ov) => pySignature(ov)))};`);
     L.push('');
     L.push(`/** \`torch.${b.name}\`: ${b.overloads.map((ov) => `\`${ov.nf.opName}\``).join(', ')}. */`);
     for (const ov of b.overloads) for (const s of tsSignatures(ov, false)) L.push(`${exp}function ${ident}${s};`);
@@ -308,7 +309,7 @@ export function emitMethods(functions: readonly NativeFunction[]): string {
   L.push('}');
   L.push('');
   for (const b of bs) {
-    if (!isNoArgs(b, true)) L.push(`const ${sigsName(b)} = ${JSON.stringify(b.overloads.map((ov) => pySignature(ov)))};`, '');
+    if (!isNoArgs(b, true)) L.push(`const ${sigsName(b)} = ${JSON.stringify(sortOverloads(b).map((ov) => pySignature(ov)))};`, '');
     L.push(`function method_${b.js}(this: Tensor, ...a: unknown[]): unknown {`);
     L.push(...implLines(b, true));
     L.push('}');
