@@ -10,6 +10,7 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels.js';
+import { wakeWorkers } from '../wasm/ParallelNative.js';
 import { GEMM_WORKSPACE_BYTES, gemmPackedBBytes } from '../wasm/reference.js';
 import { sharedPackedGemm, sharesPackedB } from './BlasKernel.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
@@ -168,6 +169,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const sb0 = inLinear(b) ? null : b.contiguous();
   const stageC = !inLinear(out);
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
+  if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
   const bytes = data(out).BYTES_PER_ELEMENT;
   const room = (numel: number): number => Math.ceil((numel * bytes) / 64) * 64;
   const shared = sharesPackedB(name, threads, m, n, k);

@@ -8,6 +8,7 @@ import { torch } from '../../src/api/index.js';
 import { gemmSettings } from '../../src/kernels/BlasKernel.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
+import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;
@@ -53,6 +54,24 @@ describe.runIf(threaded)('kernels on worker threads', () => {
   it('has its workers ready soon after start-up', async () => {
     for (let waited = 0; parallelInfo().readyWorkers === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(parallelInfo().readyWorkers).toBeGreaterThanOrEqual(1);
+  });
+
+  it('parks an idle worker, and wakeWorkers wakes it without a job (Note [Waking a worker early])', async () => {
+    const idle = async (): Promise<void> => {
+      for (let waited = 0; parallelInfo().parkedWorkers === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    };
+    await idle();
+    expect(parallelInfo().parkedWorkers).toBeGreaterThanOrEqual(1);
+    const [jobs, wakeUps] = [parallelInfo().jobsOnWorkers, parallelInfo().wakeUps];
+    wakeWorkers(2);
+    const deadline = Date.now() + 10_000;
+    while (parallelInfo().wakeUps === wakeUps && Date.now() < deadline) {
+      // the woken worker counts its wake-up within microseconds (milliseconds on a loaded machine)
+    }
+    expect(parallelInfo().wakeUps).toBeGreaterThan(wakeUps);
+    expect(parallelInfo().jobsOnWorkers).toBe(jobs);
+    await idle(); // and it parks again after its spin
+    expect(parallelInfo().parkedWorkers).toBeGreaterThanOrEqual(1);
   });
 
   const cases: [string, () => Tensor][] = [
