@@ -134,8 +134,8 @@ export const GEMM_WORK_PER_UNIT = 8;
 // ~~~~~~~~~~~~~~~~~
 // A gemm splits among threads from 2·grain·8 = 2.1M multiply-adds (the grain is 131072): about 50 µs of
 // the packed kernel on one thread, twice the 13–23 µs it takes to wake a parked worker, and below the MLP's
-// 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. Each thread packs its own
-// copy of the shared operand, so a split costs one extra packing of it (≤ 5% of the product here).
+// 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. How the product is split
+// (rows around one packed B, or column blocks) is Note [Gemm split] in BlasKernel.ts.
 
 // Note [Small gemm operands]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~

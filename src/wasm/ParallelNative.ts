@@ -25,8 +25,8 @@ import type { WasmMemoryObject, WasmModuleObject } from './webassembly.js';
 //   for one that has not started would never end; the first operators of a program simply run on one thread.
 // - Workers are unref'd: a parked pool never keeps a Node process alive.
 // - Results never depend on the thread count: work is split so that every output element is computed by
-//   one thread in the same order as on one thread (gemm by column blocks, pointwise by ranges, softmax by
-//   rows).
+//   one thread in the same order as on one thread (gemm by row blocks around a shared packed B or by column
+//   blocks, Note [Gemm split]; pointwise by ranges, softmax by rows).
 
 /** How workers are made where the library runs. */
 export interface ThreadHost {
