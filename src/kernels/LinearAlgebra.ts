@@ -10,7 +10,9 @@ import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels.js';
-import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
+import { wakeWorkers } from '../wasm/ParallelNative.js';
+import { GEMM_WORKSPACE_BYTES, gemmPackedBBytes } from '../wasm/reference.js';
+import { sharedPackedGemm, sharesPackedB } from './BlasKernel.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -132,8 +134,8 @@ export const GEMM_WORK_PER_UNIT = 8;
 // ~~~~~~~~~~~~~~~~~
 // A gemm splits among threads from 2·grain·8 = 2.1M multiply-adds (the grain is 131072): about 50 µs of
 // the packed kernel on one thread, twice the 13–23 µs it takes to wake a parked worker, and below the MLP's
-// 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. Each thread packs its own
-// copy of the shared operand, so a split costs one extra packing of it (≤ 5% of the product here).
+// 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. How the product is split
+// (rows around one packed B, or column blocks) is Note [Gemm split] in BlasKernel.ts.
 
 // Note [Small gemm operands]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -167,9 +169,12 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const sb0 = inLinear(b) ? null : b.contiguous();
   const stageC = !inLinear(out);
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
+  if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
   const bytes = data(out).BYTES_PER_ELEMENT;
   const room = (numel: number): number => Math.ceil((numel * bytes) / 64) * 64;
-  const aAt = threads * GEMM_WORKSPACE_BYTES;
+  const shared = sharesPackedB(name, threads, m, n, k);
+  const pbAt = threads * GEMM_WORKSPACE_BYTES;
+  const aAt = pbAt + (shared ? Math.ceil(gemmPackedBBytes(n, k) / 64) * 64 : 0);
   const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel()));
   const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel()));
   const wsBytes = cAt + (stageC ? room(out.numel()) : 0);
@@ -209,6 +214,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
       const pb = addressOf(bArr, bOff + i * sb);
       const pc = addressOf(cArr, cOff + i * m * n);
       if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
+      else if (shared) sharedPackedGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], w + pbAt);
       else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], bytes));
     }
     if (stageC) C.set(WD.subarray(cOff, cOff + out.numel()), outOff);

@@ -493,6 +493,70 @@ export function f64_gemm(
   gemmTwin(exact, m, n, k, alpha, a, ai, rsa, csa, b, bi, rsb, csb, c, ci, ldc, accumulate);
 }
 
+/** The float32 gemm's column and row blocks (Note [Packed gemm]): NC, and the panel width NR. */
+const GEMM_NC = 512;
+const GEMM_NR = 8;
+
+/** Bytes of a pre-packed float32 B of k×n (Note [Shared packed B]): roundUp(n, 8)·k floats. */
+export function gemmPackedBBytes(n: number, k: number): number {
+  return Math.ceil(n / GEMM_NR) * GEMM_NR * k * 4;
+}
+
+/** Index of B's element (p, j) in the pre-packed layout (Note [Shared packed B]). */
+function packedIndex(n: number, k: number, p: number, j: number): number {
+  const j0 = j - (j % GEMM_NC);
+  const p0 = p - (p % GEMM_KC);
+  const kc = Math.min(GEMM_KC, k - p0);
+  const ncPad = Math.ceil(Math.min(GEMM_NC, n - j0) / GEMM_NR) * GEMM_NR;
+  const jr = j - j0 - ((j - j0) % GEMM_NR);
+  return j0 * k + p0 * ncPad + jr * kc + (p - p0) * GEMM_NR + (j - j0 - jr);
+}
+
+/** f32_gemm_pack_b's twin: columns [jFrom, jTo) of B into the pre-packed layout, their panels' padding zeroed. */
+export function gemmPackB(
+  k: number,
+  n: number,
+  b: Float32Array,
+  bi: number,
+  rsb: number,
+  csb: number,
+  jFrom: number,
+  jTo: number,
+  dst: Float32Array,
+  di: number,
+): void {
+  const padTo = Math.min(Math.ceil(jTo / GEMM_NR) * GEMM_NR, Math.ceil(n / GEMM_NR) * GEMM_NR);
+  for (let p = 0; p < k; p++) {
+    for (let j = jFrom; j < padTo; j++) {
+      // Padding columns (j >= n) sit in the last panel; index them as that panel's lanes.
+      const at = j < n ? packedIndex(n, k, p, j) : packedIndex(n, k, p, n - 1) + (j - n + 1);
+      dst[di + at] = j < n ? (b[bi + p * rsb + j * csb] as number) : 0;
+    }
+  }
+}
+
+/** f32_gemm_prepacked's twin: B read back from the pre-packed layout, then f32_gemm's order. */
+export function f32_gemm_prepacked(
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: Float32Array,
+  ai: number,
+  rsa: number,
+  csa: number,
+  pb: Float32Array,
+  pi: number,
+  c: Float32Array,
+  ci: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
+  const b = new Float32Array(k * n);
+  for (let p = 0; p < k; p++) for (let j = 0; j < n; j++) b[p * n + j] = pb[pi + packedIndex(n, k, p, j)] as number;
+  gemmTwin(fround, m, n, k, alpha, a, ai, rsa, csa, b, 0, n, 1, c, ci, ldc, accumulate);
+}
+
 // ---- activation backward (assembly/backward.ts) ----
 
 /** y[i] = r[i] <= 0 ? 0 : g[i] (relu's gradient from its result). */

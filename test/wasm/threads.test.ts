@@ -5,8 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
+import { gemmSettings } from '../../src/kernels/BlasKernel.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
+import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;
@@ -54,10 +56,45 @@ describe.runIf(threaded)('kernels on worker threads', () => {
     expect(parallelInfo().readyWorkers).toBeGreaterThanOrEqual(1);
   });
 
+  it('parks an idle worker, and wakeWorkers wakes it without a job (Note [Waking a worker early])', async () => {
+    const idle = async (): Promise<void> => {
+      for (let waited = 0; parallelInfo().parkedWorkers === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    };
+    await idle();
+    expect(parallelInfo().parkedWorkers).toBeGreaterThanOrEqual(1);
+    const [jobs, wakeUps] = [parallelInfo().jobsOnWorkers, parallelInfo().wakeUps];
+    wakeWorkers(2);
+    const deadline = Date.now() + 10_000;
+    while (parallelInfo().wakeUps === wakeUps && Date.now() < deadline) {
+      // the woken worker counts its wake-up within microseconds (milliseconds on a loaded machine)
+    }
+    expect(parallelInfo().wakeUps).toBeGreaterThan(wakeUps);
+    expect(parallelInfo().jobsOnWorkers).toBe(jobs);
+    await idle(); // and it parks again after its spin
+    expect(parallelInfo().parkedWorkers).toBeGreaterThanOrEqual(1);
+  });
+
   const cases: [string, () => Tensor][] = [
     [
-      'matmul float32 300×200 @ 200×500 (column blocks)',
+      'matmul float32 300×200 @ 200×500 (rows around a shared packed B)',
       () => torch.matmul(torch.ones(300, 200).mul(0.3).sin(), torch.ones(200, 500).mul(0.7).cos()),
+    ],
+    [
+      'matmul float32 300×200 @ 200×500 (column blocks: the shared packed B turned off)',
+      () => {
+        const before = gemmSettings.sharedPackedBBytes;
+        gemmSettings.sharedPackedBBytes = 0;
+        try {
+          return torch.matmul(torch.ones(300, 200).mul(0.3).sin(), torch.ones(200, 500).mul(0.7).cos());
+        } finally {
+          gemmSettings.sharedPackedBBytes = before;
+        }
+      },
+    ],
+    [
+      'matmul float32 100×300 @ (530×300)ᵀ (rows around a shared packed B: two column blocks, two k-slices)',
+      () =>
+        torch.matmul(torch.arange(30000).reshape(100, 300).mul(0.01).sin(), torch.arange(159000).reshape(530, 300).mul(0.003).cos().t()),
     ],
     [
       'matmul float32 600×200 @ 200×40 (row blocks)',

@@ -28,6 +28,15 @@
 //   layouts): packed A, packed B, the tile scratch. Kernels never allocate; the caller lends it
 //   (src/kernels/LinearAlgebra.ts, `packedGemm`).
 //
+// Note [Vector packing]
+// ~~~~~~~~~~~~~~~~~~~~~
+// Packing moves every element of A and B once per block, element by element a scalar load and store each;
+// at 256³ that was ~8% of the product on one thread. A panel needs, per k, MR rows of A (or NR columns of B)
+// side by side, so an operand whose rows (A) or columns (B) run along memory is packed four k's at a time:
+// four 16-byte loads, one from each of four rows, a 4×4 transpose in registers (eight shuffles), four stores.
+// An operand whose panel direction is already contiguous in memory (column-major A, row-major B) copies a
+// whole vector per k. Anything else (edge panels, other strides, the k tail) packs element by element.
+
 // Note [Relaxed gemm]
 // ~~~~~~~~~~~~~~~~~~~
 // The module is built twice from the same source (tools/wasm/build.ts): plain SIMD, and with relaxed SIMD,
@@ -67,21 +76,60 @@ const PACK_B_BYTES: usize = KC * NC * 4;
   return f64x2.add(c, f64x2.mul(a, b));
 }
 
+/** The 4×4 transpose of rows r0..r3: lane q of result p is lane p of row q (Note [Vector packing]). */
+// @ts-ignore: decorator
+@inline function transposeStore(r0: v128, r1: v128, r2: v128, r3: v128, dst: usize, step: usize): void {
+  const t0 = v128.shuffle<i32>(r0, r1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<i32>(r0, r1, 2, 6, 3, 7);
+  const t2 = v128.shuffle<i32>(r2, r3, 0, 4, 1, 5);
+  const t3 = v128.shuffle<i32>(r2, r3, 2, 6, 3, 7);
+  v128.store(dst, v128.shuffle<i32>(t0, t2, 0, 1, 4, 5));
+  v128.store(dst + step, v128.shuffle<i32>(t0, t2, 2, 3, 6, 7));
+  v128.store(dst + 2 * step, v128.shuffle<i32>(t1, t3, 0, 1, 4, 5));
+  v128.store(dst + 3 * step, v128.shuffle<i32>(t1, t3, 2, 3, 6, 7));
+}
+
 /** Packs rows [i0, i0+mc) × k-slice [p0, p0+kc) of A into mc/MR panels of kc×MR floats (rows zero-padded). */
 function packA(mc: usize, kc: usize, a: usize, rsa: usize, csa: usize, i0: usize, p0: usize, dst: usize): void {
   for (let ir: usize = 0; ir < mc; ir += MR) {
     const rows = min<usize>(MR, mc - ir);
     const panel = dst + ir * kc * 4;
+    let from: usize = 0; // k's already packed by a vector path
+    if (rows == MR && csa == 1) {
+      // Row-major A: four k's of four rows, transposed in registers (Note [Vector packing]).
+      const rowBytes = rsa * 4;
+      let src = a + ((i0 + ir) * rsa + p0) * 4;
+      for (; from + 4 <= kc; from += 4) {
+        transposeStore(
+          v128.load(src),
+          v128.load(src + rowBytes),
+          v128.load(src + 2 * rowBytes),
+          v128.load(src + 3 * rowBytes),
+          panel + from * 16,
+          16,
+        );
+        src += 16;
+      }
+    } else if (rows == MR && rsa == 1) {
+      // Column-major A (a transposed operand): the four rows of one k are adjacent.
+      let src = a + (i0 + ir + p0 * csa) * 4;
+      const step = csa * 4;
+      for (; from < kc; from++) {
+        v128.store(panel + from * 16, v128.load(src));
+        src += step;
+      }
+    }
+    if (from == kc) continue;
     for (let r: usize = 0; r < MR; r++) {
       if (r < rows) {
-        let src = a + ((i0 + ir + r) * rsa + p0 * csa) * 4;
+        let src = a + ((i0 + ir + r) * rsa + (p0 + from) * csa) * 4;
         const step = csa * 4;
-        for (let p: usize = 0; p < kc; p++) {
+        for (let p: usize = from; p < kc; p++) {
           store<f32>(panel + (p * MR + r) * 4, load<f32>(src));
           src += step;
         }
       } else {
-        for (let p: usize = 0; p < kc; p++) store<f32>(panel + (p * MR + r) * 4, 0);
+        for (let p: usize = from; p < kc; p++) store<f32>(panel + (p * MR + r) * 4, 0);
       }
     }
   }
@@ -103,16 +151,43 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
       }
       continue;
     }
+    let from: usize = 0;
+    if (cols == NR && rsb == 1) {
+      // Column-major B (a transposed operand, e.g. linear's weight.t()): four k's of eight columns, as two
+      // 4×4 transposes (Note [Vector packing]).
+      const colBytes = csb * 4;
+      let src = b + (p0 + (j0 + jr) * csb) * 4;
+      for (; from + 4 <= kc; from += 4) {
+        transposeStore(
+          v128.load(src),
+          v128.load(src + colBytes),
+          v128.load(src + 2 * colBytes),
+          v128.load(src + 3 * colBytes),
+          panel + from * 32,
+          32,
+        );
+        transposeStore(
+          v128.load(src + 4 * colBytes),
+          v128.load(src + 5 * colBytes),
+          v128.load(src + 6 * colBytes),
+          v128.load(src + 7 * colBytes),
+          panel + from * 32 + 16,
+          32,
+        );
+        src += 16;
+      }
+      if (from == kc) continue;
+    }
     for (let c: usize = 0; c < NR; c++) {
       if (c < cols) {
-        let src = b + (p0 * rsb + (j0 + jr + c) * csb) * 4;
+        let src = b + ((p0 + from) * rsb + (j0 + jr + c) * csb) * 4;
         const step = rsb * 4;
-        for (let p: usize = 0; p < kc; p++) {
+        for (let p: usize = from; p < kc; p++) {
           store<f32>(panel + (p * NR + c) * 4, load<f32>(src));
           src += step;
         }
       } else {
-        for (let p: usize = 0; p < kc; p++) store<f32>(panel + (p * NR + c) * 4, 0);
+        for (let p: usize = from; p < kc; p++) store<f32>(panel + (p * NR + c) * 4, 0);
       }
     }
   }
@@ -181,6 +256,60 @@ function packB(kc: usize, nc: usize, b: usize, rsb: usize, csb: usize, p0: usize
 }
 
 /**
+ * One (j0, p0) block of C = alpha·A·B: rows [0, m) of A's k-slice [p0, p0+kc) against `bBlock`, B's packed
+ * k-slice for columns [j0, j0+nc) (nc/8 panels of kc×8 floats); each MC-row block of A is packed into `packedA`.
+ */
+function gemmBlock(
+  m: usize,
+  nc: usize,
+  kc: usize,
+  alpha: f32,
+  a: usize,
+  rsa: usize,
+  csa: usize,
+  p0: usize,
+  bBlock: usize,
+  c: usize,
+  ldc: usize,
+  add: bool,
+  packedA: usize,
+  tile: usize,
+): void {
+  const ldcBytes = ldc * 4;
+  for (let i0: usize = 0; i0 < m; i0 += MC) {
+    const mc = min<usize>(MC, m - i0);
+    packA(mc, kc, a, rsa, csa, i0, p0, packedA);
+    for (let jr: usize = 0; jr < nc; jr += NR) {
+      const cols = min<usize>(NR, nc - jr);
+      const bp = bBlock + jr * kc * 4;
+      for (let ir: usize = 0; ir < mc; ir += MR) {
+        const rows = min<usize>(MR, mc - ir);
+        const ap = packedA + ir * kc * 4;
+        const ct = c + ((i0 + ir) * ldc + jr) * 4;
+        if (rows == MR && cols == NR) {
+          if (add) microKernel(kc, ap, bp, ct, ldcBytes, alpha, true);
+          else microKernel(kc, ap, bp, ct, ldcBytes, alpha, false);
+        } else {
+          microKernel(kc, ap, bp, tile, NR * 4, alpha, false);
+          for (let r: usize = 0; r < rows; r++) {
+            for (let q: usize = 0; q < cols; q++) {
+              const dst = ct + r * ldcBytes + q * 4;
+              const v = load<f32>(tile + (r * NR + q) * 4);
+              store<f32>(dst, add ? load<f32>(dst) + v : v);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/** C = 0 (not accumulating) for an empty k. */
+function zeroC(m: usize, n: usize, c: usize, ldc: usize, accumulate: i32, bytes: usize): void {
+  if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldc * bytes, 0, n * bytes);
+}
+
+/**
  * C = alpha·A·B, or C += alpha·A·B when `accumulate` is non-zero; float32. A is m×k with element strides
  * (rsa, csa), B is k×n with (rsb, csb), C is m×n row-major with row stride ldc. `ws`: the workspace
  * (Note [Packed gemm]).
@@ -204,43 +333,78 @@ export function f32_gemm(
   const packedA = ws;
   const packedB = ws + PACK_A_BYTES;
   const tile = packedB + PACK_B_BYTES;
-  const ldcBytes = ldc * 4;
-  if (k == 0) {
-    if (accumulate == 0) for (let i: usize = 0; i < m; i++) memory.fill(c + i * ldcBytes, 0, n * 4);
-    return;
+  if (k == 0) return zeroC(m, n, c, ldc, accumulate, 4);
+  for (let j0: usize = 0; j0 < n; j0 += NC) {
+    const nc = min<usize>(NC, n - j0);
+    for (let p0: usize = 0; p0 < k; p0 += KC) {
+      const kc = min<usize>(KC, k - p0);
+      packB(kc, nc, b, rsb, csb, p0, j0, packedB);
+      gemmBlock(m, nc, kc, alpha, a, rsa, csa, p0, packedB, c + j0 * 4, ldc, accumulate != 0 || p0 != 0, packedA, tile);
+    }
   }
+}
+
+// Note [Shared packed B]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// On several threads a product splits by rows of C, and B, which every row block reads whole, is packed once
+// for all of them: `f32_gemm_pack_b` packs columns [jFrom, jTo) of B (each thread a share of its 8-column
+// panels, one parallel region), then `f32_gemm_prepacked` computes rows of C against it (a second region).
+// Splitting by columns instead would have each thread pack all of A. The pre-packed layout is f32_gemm's
+// packed blocks laid end to end: for each NC-column block j0 (in order), for each KC-slice p0 (in order), the
+// block's ncPad/8 panels of kc×8 floats (ncPad: nc rounded up to 8), so block (j0, p0) starts at float
+// j0·k + p0·ncPad and the whole takes roundUp(n, 8)·k floats (`gemmPackedBBytes` in src/wasm/reference.ts). The blocking and
+// the summation order are f32_gemm's, so the bits are the same whatever the split.
+
+/** Start of block (j0, p0) in a pre-packed B of k×n (bytes; Note [Shared packed B]). */
+// @ts-ignore: decorator
+@inline function packedBlockAt(n: usize, k: usize, j0: usize, p0: usize): usize {
+  const ncPad = (min<usize>(NC, n - j0) + NR - 1) & ~(NR - 1);
+  return (j0 * k + p0 * ncPad) * 4;
+}
+
+/**
+ * Packs columns [jFrom, jTo) of B (k×n, element strides rsb, csb; jFrom a multiple of 8) into the pre-packed
+ * layout at `dst` (Note [Shared packed B]); threads packing disjoint column ranges fill one buffer.
+ */
+export function f32_gemm_pack_b(k: usize, n: usize, b: usize, rsb: usize, csb: usize, jFrom: usize, jTo: usize, dst: usize): void {
+  for (let j0: usize = 0; j0 < n; j0 += NC) {
+    const lo = max<usize>(jFrom, j0);
+    const hi = min<usize>(jTo, min<usize>(j0 + NC, n));
+    if (lo >= hi) continue;
+    for (let p0: usize = 0; p0 < k; p0 += KC) {
+      const kc = min<usize>(KC, k - p0);
+      packB(kc, hi - lo, b, rsb, csb, p0, lo, dst + packedBlockAt(n, k, j0, p0) + (lo - j0) * kc * 4);
+    }
+  }
+}
+
+/**
+ * f32_gemm with B already packed by f32_gemm_pack_b at `pb` (n, k: the whole B's), the same arguments
+ * otherwise; `ws` needs only the packed A and the tile (Note [Shared packed B]).
+ */
+export function f32_gemm_prepacked(
+  m: usize,
+  n: usize,
+  k: usize,
+  alpha: f32,
+  a: usize,
+  rsa: usize,
+  csa: usize,
+  pb: usize,
+  c: usize,
+  ldc: usize,
+  accumulate: i32,
+  ws: usize,
+): void {
+  const packedA = ws;
+  const tile = ws + PACK_A_BYTES + PACK_B_BYTES;
+  if (k == 0) return zeroC(m, n, c, ldc, accumulate, 4);
   for (let j0: usize = 0; j0 < n; j0 += NC) {
     const nc = min<usize>(NC, n - j0);
     for (let p0: usize = 0; p0 < k; p0 += KC) {
       const kc = min<usize>(KC, k - p0);
       const add = accumulate != 0 || p0 != 0;
-      packB(kc, nc, b, rsb, csb, p0, j0, packedB);
-      for (let i0: usize = 0; i0 < m; i0 += MC) {
-        const mc = min<usize>(MC, m - i0);
-        packA(mc, kc, a, rsa, csa, i0, p0, packedA);
-        for (let jr: usize = 0; jr < nc; jr += NR) {
-          const cols = min<usize>(NR, nc - jr);
-          const bp = packedB + jr * kc * 4;
-          for (let ir: usize = 0; ir < mc; ir += MR) {
-            const rows = min<usize>(MR, mc - ir);
-            const ap = packedA + ir * kc * 4;
-            const ct = c + ((i0 + ir) * ldc + j0 + jr) * 4;
-            if (rows == MR && cols == NR) {
-              if (add) microKernel(kc, ap, bp, ct, ldcBytes, alpha, true);
-              else microKernel(kc, ap, bp, ct, ldcBytes, alpha, false);
-            } else {
-              microKernel(kc, ap, bp, tile, NR * 4, alpha, false);
-              for (let r: usize = 0; r < rows; r++) {
-                for (let q: usize = 0; q < cols; q++) {
-                  const dst = ct + r * ldcBytes + q * 4;
-                  const v = load<f32>(tile + (r * NR + q) * 4);
-                  store<f32>(dst, add ? load<f32>(dst) + v : v);
-                }
-              }
-            }
-          }
-        }
-      }
+      gemmBlock(m, nc, kc, alpha, a, rsa, csa, p0, pb + packedBlockAt(n, k, j0, p0), c + j0 * 4, ldc, add, packedA, tile);
     }
   }
 }
