@@ -45,6 +45,7 @@ import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
+import { installFunctionalMethods } from './functional.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
@@ -71,6 +72,7 @@ Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
 installNonzeroAsTuple();
+installFunctionalMethods(Tensor.prototype);
 setKernelBackend('wasm');
 
 /**
@@ -454,6 +456,8 @@ function installNonzeroAsTuple(): void {
 export { broadcast_tensors, norm } from './functional.js';
 // parity 2 (issue 15): torch/functional.py's unique and einsum.
 export { einsum, unique } from './functional.js';
+// parity 3 (issue 15): torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
+export { unique_consecutive } from './functional.js';
 export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };

@@ -1046,6 +1046,20 @@ export interface AtenOps {
   multinomial: OperatorHandle<(self: Tensor, numSamples: number, replacement: boolean, generator?: Opt<Generator>) => Tensor>;
   /** `einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor` */
   einsum: OperatorHandle<(equation: string, tensors: Tensor[], path?: Opt<number[]>) => Tensor>;
+  /** `unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)` */
+  unique_consecutive: OperatorHandle<(self: Tensor, returnInverse: boolean, returnCounts: boolean, dim?: Opt<number>) => [Tensor, Tensor, Tensor]>;
+  /** `diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)` */
+  diagonal: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor` */
+  diagonal_backward: OperatorHandle<(gradOutput: Tensor, inputSizes: number[], offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `view_as_real(Tensor(a) self) -> Tensor(a)` */
+  view_as_real: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `view_as_complex(Tensor(a) self) -> Tensor(a)` */
+  view_as_complex: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `real(Tensor(a) self) -> Tensor(a)` */
+  real: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `imag(Tensor(a) self) -> Tensor(a)` */
+  imag: OperatorHandle<(self: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1570,6 +1584,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unique_dim: find('aten::unique_dim', ''),
     multinomial: find('aten::multinomial', ''),
     einsum: find('aten::einsum', ''),
+    unique_consecutive: find('aten::unique_consecutive', ''),
+    diagonal: find('aten::diagonal', ''),
+    diagonal_backward: find('aten::diagonal_backward', ''),
+    view_as_real: find('aten::view_as_real', ''),
+    view_as_complex: find('aten::view_as_complex', ''),
+    real: find('aten::real', ''),
+    imag: find('aten::imag', ''),
   } as AtenOps;
 }
 

@@ -58,4 +58,6 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   randn_like: TensorFactories.randnLike,
   randint_like: TensorFactories.randintLike,
   randint_like_low_dtype: TensorFactories.randintLikeLow,
+  diagonal: TensorShape.diagonal,
+  diagonal_backward: TensorShape.diagonalBackward,
 };

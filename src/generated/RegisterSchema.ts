@@ -520,4 +520,11 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   unique_dim: 'unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)',
   multinomial: 'multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor',
   einsum: 'einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor',
+  unique_consecutive: 'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)',
+  diagonal: 'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)',
+  diagonal_backward: 'diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor',
+  view_as_real: 'view_as_real(Tensor(a) self) -> Tensor(a)',
+  view_as_complex: 'view_as_complex(Tensor(a) self) -> Tensor(a)',
+  real: 'real(Tensor(a) self) -> Tensor(a)',
+  imag: 'imag(Tensor(a) self) -> Tensor(a)',
 };

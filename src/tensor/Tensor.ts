@@ -309,6 +309,16 @@ export class Tensor extends TensorImpl {
     return aten().transpose_int.call(this, -2, -1);
   }
 
+  /** `real`: the real parts of a complex tensor as a view over its storage; a real tensor itself. */
+  get real(): Tensor {
+    return aten().real.call(this);
+  }
+
+  /** `imag`: the imaginary parts of a complex tensor as a view (an error for a real tensor, as PyTorch's). */
+  get imag(): Tensor {
+    return aten().imag.call(this);
+  }
+
   /** `float()`: `to(torch.float32)`. */
   float(): Tensor {
     return this.to(ScalarType.Float);
