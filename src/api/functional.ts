@@ -138,16 +138,10 @@ export function unique_consecutive(
   return uniqueResult(r, inv, cnt);
 }
 
-declare module '../tensor/Tensor.js' {
-  interface Tensor {
-    /** `x.unique(sorted=True, return_inverse=False, return_counts=False, dim=None)`: `torch.unique(x, ...)`. */
-    unique(...rest: (boolean | number | null | UniqueOptions | undefined)[]): Tensor | Tensor[];
-    /** `x.unique_consecutive(return_inverse=False, return_counts=False, dim=None)`: `torch.unique_consecutive(x, ...)`. */
-    unique_consecutive(...rest: (boolean | number | null | UniqueConsecutiveOptions | undefined)[]): Tensor | Tensor[];
-  }
-}
-
-/** Puts torch/_tensor.py's `unique` and `unique_consecutive` on the Tensor prototype (Note [Start-up]). */
+/**
+ * Puts torch/_tensor.py's `unique` and `unique_consecutive` on the Tensor prototype (Note [Start-up]); their
+ * signatures are declared on the Tensor interface (src/tensor/Tensor.ts).
+ */
 export function installFunctionalMethods(proto: object): void {
   const methods: Record<string, (this: Tensor, ...a: never[]) => unknown> = {
     unique(this: Tensor, ...a: (boolean | number | null | UniqueOptions | undefined)[]) {

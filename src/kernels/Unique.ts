@@ -129,7 +129,7 @@ export function uniqueConsecutive(
  * first of every run of equal consecutive slices. Returns (values, inverse, counts), all three computed.
  */
 function uniqueSlices(self: Tensor, dim: number, consecutive: boolean): [Tensor, Tensor, Tensor] {
-  const d = maybeWrapDim(dim, self.dim());
+  const d = maybeWrapDim(dim, self.dim(), false);
   const n = self.sizes[d] as number;
   if (self.numel() === 0) {
     const zeroDims = self.sizes.filter((s) => s === 0).length;

@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { torch, Tensor } from '../../src/api/index.js';
+import * as fullTorch from '../../src/torch.js';
 import { dtypeName } from '../../src/c10/ScalarType.js';
 
 export type Area = 'values' | 'meta' | 'grads' | 'grad_fn' | 'errors';
@@ -113,6 +114,8 @@ export function loadFixture(file: string): Fixture {
 
 type Fn = (...args: unknown[]) => unknown;
 const T = torch as unknown as Record<string, unknown>;
+const FULL = fullTorch as unknown as Record<string, unknown>;
+const FULL_NN_F = (fullTorch.nn as unknown as { functional: Record<string, unknown> }).functional;
 
 function decodeNum(v: Num): number | boolean {
   if (v === 'nan') return Number.NaN;
@@ -191,6 +194,13 @@ const fn = (name: string): Fn => {
 const ADAPTERS: Record<string, (c: Call) => unknown> = {
   // op=lambda self, condition, other, **kwargs: torch.where(condition, self, other, **kwargs)
   where: (c) => fn('where')(...withKw([c.args[0], c.input, c.args[1]], c.kwargs)),
+  // op=lambda tensors, equation: torch.einsum(equation, tensors)
+  einsum: (c) => fn('einsum')(c.args[0], c.input),
+  // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.multinomial, inp, *args, **kwargs) (seed 42)
+  multinomial: (c) => {
+    torch.manualSeed(42);
+    return fn('multinomial')(c.input, ...withKw(c.args, c.kwargs));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
@@ -223,7 +233,11 @@ function invoke(op: OpEntry, c: Call): unknown {
   if (adapter !== undefined) return adapter(c);
   const rest = Object.keys(c.kwargs).length > 0 ? [...c.args, c.kwargs] : c.args;
   const nn = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;
-  const f = (op.name.startsWith('nn.functional.') ? nn?.[op.call] : undefined) ?? T[op.call];
+  // torch.X first; then what only the package's full namespace has (torch.complex, torch.nn.functional.X)
+  const f =
+    (op.name.startsWith('nn.functional.') ? nn?.[op.call] : undefined) ??
+    T[op.call] ??
+    (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]);
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
   const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);
