@@ -12,8 +12,8 @@ stub module in its place when it is missing):
 
 Which entries: an OpInfo `name` (`nn.functional.X` → `X`) that is a `torch.*` function or a Tensor method of
 aten-ts (tools/golden/opinfo_ops.json), or a function of the package's full namespace (`exposed`: torch.complex,
-torch.nn.functional.X), with every `variant_test_name`. `--coverage` lists the entries of `exposed` that the
-core-name rule alone would skip. For each of float32, float64, int64,
+torch.nn.functional.X), with every `variant_test_name`. `--coverage` lists the entries aten-ts exposes (by name or alias)
+that this rule skips, and exits 1 if there are any. For each of float32, float64, int64,
 int32 and bool that the OpInfo supports on the CPU:
 
 - `samples`: the first SAMPLES of `sample_inputs(cpu, dtype)` and the first REFERENCE of the extra samples of
@@ -412,18 +412,24 @@ def swept(op, names, exposed):
 
 
 def coverage(have, names):
-    """Prints the op_db entries whose torch function (op.name, or an alias) the package exposes (`exposed` of
-    opinfo_ops.json: torch.X and torch.nn.functional.X of src/torch.ts) but `swept` skips; exits 1 if any."""
+    """Prints the op_db entries whose torch function (op.name, or one of its aliases) the package exposes
+    (`exposed` of opinfo_ops.json: torch.X and torch.nn.functional.X of src/torch.ts, or a core name) but `swept`
+    skips, and those swept only through `exposed`; exits 1 if any is skipped."""
     exposed = set(have.get("exposed", []))
-    missing = []
+    missing, extra = [], []
     for op in op_db:
-        if swept(op, names, set()):
+        key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+        if swept(op, names, exposed):
+            if not swept(op, names, set()):
+                extra.append(key)
             continue
-        hits = [n for n in [op.name] + [a.name for a in op.aliases] if n in exposed]
+        hits = [n for n in [op.name] + [a.name for a in op.aliases] if n in exposed or n in names]
         if hits:
-            missing.append(op.name + ("." + op.variant_test_name if op.variant_test_name else "") + f" (aten-ts: torch.{hits[0]})")
+            missing.append(f"{key} (aten-ts: torch.{hits[0]})")
     for m in missing:
-        print(m)
+        print(f"skipped: {m}")
+    for e in extra:
+        print(f"swept through the full namespace: {e}")
     print(f"{len(missing)} op_db entries exposed by aten-ts but not swept", file=sys.stderr)
     return 1 if missing else 0
 
