@@ -7,6 +7,7 @@ import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { Tensor } from '../tensor/Tensor.js';
 import { broadcast_tensors } from './functional.js';
+import { typeName } from './python_arg_parser.js';
 
 /** A complex element as `torch.tensor` takes it: `{ re: 1, im: -2 }` is Python's `1-2j`. */
 export interface ComplexValue {
@@ -39,9 +40,9 @@ export function isComplexValue(v: unknown): v is ComplexValue {
  * torch.complex(torch.tensor([1, 2.5]), torch.tensor([0, -1])); // tensor([1.0000+0.j, 2.5000-1.j])
  */
 export function complex(real: Tensor, imag: Tensor): Tensor {
-  if (!(real instanceof Tensor) || !(imag instanceof Tensor)) {
-    throw new TypeError(`complex(): argument 'real' and 'imag' must be Tensor, got ${typeof real} and ${typeof imag}`);
-  }
+  // the argument parser's text for the first argument that is not a Tensor
+  if (!(real instanceof Tensor)) throw new TypeError(`complex(): argument 'real' (position 1) must be Tensor, not ${typeName(real)}`);
+  if (!(imag instanceof Tensor)) throw new TypeError(`complex(): argument 'imag' (position 2) must be Tensor, not ${typeName(imag)}`);
   const ok = (t: ScalarType) => t === ScalarType.Half || t === ScalarType.Float || t === ScalarType.Double;
   if (!ok(real.dtype) || !ok(imag.dtype)) {
     throw new Error(

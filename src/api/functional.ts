@@ -1,5 +1,7 @@
 // torch/functional.py's functions over the generated bindings: `torch.norm` with `'fro'`/`'nuc'`,
-// `torch.broadcast_tensors(*tensors)`, `torch.unique`, `torch.einsum(equation, *operands)`. Mirrors torch/functional.py. Browser-safe.
+// `torch.broadcast_tensors(*tensors)`, `torch.unique`, `torch.unique_consecutive`, `torch.einsum(equation, *operands)`
+// (or its sublist form), and the Tensor methods `unique` / `unique_consecutive` (torch/_tensor.py). Mirrors
+// torch/functional.py. Browser-safe.
 
 import {
   _unique2 as unique2Binding,
@@ -7,9 +9,10 @@ import {
   einsum as einsumBinding,
   linalg_vector_norm as vectorNormBinding,
   norm as normBinding,
+  unique_consecutive as uniqueConsecutiveBinding,
   unique_dim as uniqueDimBinding,
 } from '../generated/functions.js';
-import type { Tensor } from '../tensor/Tensor.js';
+import { Tensor } from '../tensor/Tensor.js';
 import { isKw, parseKw } from './python_arg_parser.js';
 
 /** `torch.broadcast_tensors(*tensors)`: the tensors as varargs (as Python's) or one list. */
@@ -63,42 +66,143 @@ export interface UniqueOptions {
 }
 
 /**
+ * Python's binding of positional-or-keyword parameters (`names`, the first being the input) with `defaults`:
+ * what a function of torch/functional.py declared as `def f(input, a=.., b=..)` receives.
+ */
+function bindArgs(name: string, a: unknown[], names: readonly string[], defaults: Record<string, unknown>): Record<string, unknown> {
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  const o = n > 0 && isKw(a[n - 1]) ? parseKw(name, a[--n], names.slice(1)) : {};
+  if (n > names.length) throw new TypeError(`${name}() takes from 1 to ${names.length} positional arguments but ${n} were given`);
+  const v: Record<string, unknown> = { ...defaults };
+  names.forEach((k, i) => {
+    if (i < n) {
+      if (o[k] !== undefined) throw new TypeError(`${name}() got multiple values for argument '${k}'`);
+      v[k] = a[i];
+    } else if (o[k] !== undefined) v[k] = o[k];
+  });
+  if (!(v[names[0] as string] instanceof Tensor)) {
+    throw new TypeError(`${name}(): argument '${names[0] as string}' must be Tensor, not ${describeArg(v[names[0] as string])}`);
+  }
+  return v;
+}
+
+function describeArg(v: unknown): string {
+  if (v === null || v === undefined) return 'NoneType';
+  if (Array.isArray(v)) return 'list';
+  return typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v;
+}
+
+/** The values alone, or a list with the inverse and/or counts, as torch/functional.py returns them. */
+function uniqueResult([out, inverse, counts]: Tensor[], inv: boolean, cnt: boolean): Tensor | Tensor[] {
+  if (inv && cnt) return [out as Tensor, inverse as Tensor, counts as Tensor];
+  if (inv) return [out as Tensor, inverse as Tensor];
+  if (cnt) return [out as Tensor, counts as Tensor];
+  return out as Tensor;
+}
+
+/**
  * `torch.unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)`: `_unique2` (or
  * `unique_dim` with a dim), returning the values alone or a list with the inverse and/or counts, as Python's.
  */
 export function unique(input: Tensor, ...rest: (boolean | number | null | UniqueOptions | undefined)[]): Tensor | Tensor[] {
-  const a: unknown[] = [input, ...rest];
-  let n = a.length;
-  while (n > 0 && a[n - 1] === undefined) n--;
-  const o = n > 0 && isKw(a[n - 1]) ? parseKw('unique', a[--n], ['sorted', 'return_inverse', 'return_counts', 'dim']) : {};
   const names = ['input', 'sorted', 'return_inverse', 'return_counts', 'dim'];
-  if (n > names.length) throw new TypeError(`unique() takes from 1 to ${names.length} positional arguments but ${n} were given`);
-  const v: Record<string, unknown> = { sorted: true, return_inverse: false, return_counts: false, dim: null };
-  names.forEach((k, i) => {
-    if (i < n) {
-      if (o[k] !== undefined) throw new TypeError(`unique() got multiple values for argument '${k}'`);
-      v[k] = a[i];
-    } else if (o[k] !== undefined) v[k] = o[k];
-  });
+  const v = bindArgs('unique', [input, ...rest], names, { sorted: true, return_inverse: false, return_counts: false, dim: null });
   const x = v.input as Tensor;
   const [sorted, inv, cnt] = [v.sorted as boolean, v.return_inverse as boolean, v.return_counts as boolean];
-  const [out, inverse, counts] =
-    v.dim === null ? unique2Binding(x, sorted, inv, cnt) : uniqueDimBinding(x, v.dim as number, sorted, inv, cnt);
-  if (inv && cnt) return [out, inverse, counts];
-  if (inv) return [out, inverse];
-  if (cnt) return [out, counts];
-  return out;
+  const r = v.dim === null ? unique2Binding(x, sorted, inv, cnt) : uniqueDimBinding(x, v.dim as number, sorted, inv, cnt);
+  return uniqueResult(r, inv, cnt);
+}
+
+/** torch.unique_consecutive's options (torch/functional.py `_unique_consecutive_impl`). */
+export interface UniqueConsecutiveOptions {
+  return_inverse?: boolean;
+  return_counts?: boolean;
+  dim?: number | null;
+}
+
+/**
+ * `torch.unique_consecutive(input, return_inverse=False, return_counts=False, dim=None)`: the first of every
+ * run of equal consecutive elements (or slices along `dim`); the values alone, or a list with the inverse
+ * and/or counts, as Python's.
+ *
+ * @example
+ * torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]), { return_counts: true }); // [tensor([1, 2, 3, 1]), tensor([2, 2, 1, 1])]
+ */
+export function unique_consecutive(
+  input: Tensor,
+  ...rest: (boolean | number | null | UniqueConsecutiveOptions | undefined)[]
+): Tensor | Tensor[] {
+  const names = ['input', 'return_inverse', 'return_counts', 'dim'];
+  const v = bindArgs('unique_consecutive', [input, ...rest], names, { return_inverse: false, return_counts: false, dim: null });
+  const [inv, cnt] = [v.return_inverse as boolean, v.return_counts as boolean];
+  const r = (uniqueConsecutiveBinding as (...a: unknown[]) => Tensor[])(v.input, inv, cnt, v.dim);
+  return uniqueResult(r, inv, cnt);
+}
+
+/**
+ * Puts torch/_tensor.py's `unique` and `unique_consecutive` on the Tensor prototype (Note [Start-up]); their
+ * signatures are declared on the Tensor interface (src/tensor/Tensor.ts).
+ */
+export function installFunctionalMethods(proto: object): void {
+  const methods: Record<string, (this: Tensor, ...a: never[]) => unknown> = {
+    unique(this: Tensor, ...a: (boolean | number | null | UniqueOptions | undefined)[]) {
+      return unique(this, ...a);
+    },
+    unique_consecutive(this: Tensor, ...a: (boolean | number | null | UniqueConsecutiveOptions | undefined)[]) {
+      return unique_consecutive(this, ...a);
+    },
+  };
+  for (const [k, f] of Object.entries(methods)) Object.defineProperty(proto, k, { value: f, writable: true, configurable: true });
+}
+
+/** A subscript of einsum's sublist form: a label in [0, 52), or `'...'` (Python's Ellipsis). */
+export type EinsumSubscript = number | '...';
+
+function parseSubscript(n: EinsumSubscript): string {
+  if (n === '...') return '...';
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n < 26) return String.fromCharCode(65 + n);
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 26 && n < 52) return String.fromCharCode(97 + n - 26);
+  throw new Error('einsum(): subscript in subscript list is not within the valid range [0, 52)');
 }
 
 /**
  * `torch.einsum(equation, *operands)` (torch/functional.py): the operands as varargs or one list. Sums of
- * products over the labels of `equation` (implicit output, `...` for broadcast dims); see Linear.ts.
+ * products over the labels of `equation` (implicit output, `...` for broadcast dims); see Linear.ts. The
+ * sublist form `torch.einsum(a, [0, 1], b, [1, 2], [0, 2])` (labels 0-51, `'...'` for an ellipsis) is turned
+ * into the equation `AB,BC->AC` as Python's does.
  */
-export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor {
-  if (typeof equation !== 'string') throw new TypeError('einsum(): the equation must be a string (the sublist form is not supported)');
-  const list = operands.length === 1 && Array.isArray(operands[0]) ? (operands[0] as readonly Tensor[]) : (operands as Tensor[]);
+export function einsum(equation: string, ...operands: (Tensor | readonly Tensor[])[]): Tensor;
+export function einsum(...args: (Tensor | readonly EinsumSubscript[])[]): Tensor;
+export function einsum(...args: unknown[]): Tensor {
+  if (args.length < 2) {
+    throw new Error('einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list');
+  }
+  let equation: string;
+  let list: Tensor[];
+  if (typeof args[0] === 'string') {
+    equation = args[0];
+    const ops = args.slice(1);
+    list = ops.length === 1 && Array.isArray(ops[0]) ? [...(ops[0] as Tensor[])] : (ops as Tensor[]);
+  } else if (args[0] instanceof Tensor) {
+    // The sublist format: operand, subscripts, operand, subscripts, ..., [output subscripts].
+    const sub = (l: unknown): string => {
+      if (!Array.isArray(l)) throw new TypeError(`einsum(): expected a list of subscripts after each operand, got ${describeArg(l)}`);
+      return (l as EinsumSubscript[]).map(parseSubscript).join('');
+    };
+    const pairs = args.length - (args.length % 2);
+    const lhs: string[] = [];
+    list = [];
+    for (let i = 0; i < pairs; i += 2) {
+      list.push(args[i] as Tensor);
+      lhs.push(sub(args[i + 1]));
+    }
+    equation = lhs.join(',') + (args.length % 2 === 1 ? `->${sub(args[args.length - 1])}` : '');
+  } else {
+    throw new TypeError(`einsum(): argument 'equation' must be str, not ${describeArg(args[0])}`);
+  }
   if (list.length === 0) {
     throw new Error('einsum(): must specify the equation string and at least one operand, or at least one operand and its subscripts list');
   }
-  return einsumBinding(equation, [...list]);
+  return einsumBinding(equation, list);
 }

@@ -45,12 +45,14 @@ import { getDefaultDtype, setDefaultDtype } from '../tensor/defaults.js';
 import { writeElement, type ScalarValue } from '../tensor/elements.js';
 import { Tensor, type NestedList } from '../tensor/Tensor.js';
 import { isComplexValue, type ComplexNestedList } from './complex.js';
+import { installFunctionalMethods } from './functional.js';
 import { Generator, initialSeed, manualSeed, seed } from '../random/index.js';
 import {
   cat as catBinding,
   gather as gatherBinding,
   index_select as indexSelectBinding,
   masked_select as maskedSelectBinding,
+  multinomial as multinomialBinding,
   nonzero as nonzeroBinding,
 } from '../generated/functions.js';
 import { getNumThreads, setKernelBackend, setNumThreads } from '../wasm/index.js';
@@ -71,6 +73,7 @@ Dispatcher.addStaticInitializer(registerAutograd);
 installVariableHooks();
 installTensorMethods(Tensor.prototype);
 installNonzeroAsTuple();
+installFunctionalMethods(Tensor.prototype);
 setKernelBackend('wasm');
 
 /**
@@ -336,7 +339,7 @@ export function randperm(n: number | (RandomOptions & { n: number }), options?: 
 // its deprecation warning when it had elements) and the result copied in. `out` is returned.
 type OutRule = (out: Tensor, r: Tensor) => void;
 
-function withOut<F>(name: string, f: F, rule: OutRule): F {
+function withOut<F>(name: string, f: F, rule: OutRule, before?: (out: Tensor) => void): F {
   return ((...a: unknown[]) => {
     let n = a.length;
     while (n > 0 && a[n - 1] === undefined) n--;
@@ -348,6 +351,7 @@ function withOut<F>(name: string, f: F, rule: OutRule): F {
     if (!isTensor(out)) throw new TypeError(`${name}(): argument 'out' must be Tensor, not ${typeName(out)}`);
     const rest = { ...o };
     delete rest.out;
+    before?.(out);
     const r = (f as (...args: unknown[]) => unknown)(...a.slice(0, n - 1), rest) as Tensor;
     rule(out, r);
     resizeOutput(out, r.sizes);
@@ -454,6 +458,23 @@ function installNonzeroAsTuple(): void {
 export { broadcast_tensors, norm } from './functional.js';
 // parity 2 (issue 15): torch/functional.py's unique and einsum.
 export { einsum, unique } from './functional.js';
+// parity 3 (issue 15): torch.unique_consecutive (and the unique / unique_consecutive Tensor methods).
+export { unique_consecutive } from './functional.js';
+
+/**
+ * `torch.multinomial(input, num_samples, replacement=False, *, generator=None, out=None)`: `out` must be int64,
+ * checked before sampling as multinomial_out does (Note [out= without an out overload]).
+ */
+export const multinomial: typeof multinomialBinding &
+  ((input: Tensor, numSamples: number, options: { replacement?: boolean; generator?: Generator | null; out?: Tensor | null }) => Tensor) =
+  withOut(
+    'multinomial',
+    multinomialBinding,
+    () => undefined,
+    (out) => {
+      if (out.dtype !== ScalarType.Long) throw new Error(`multinomial expects Long tensor out, got: ${scalarTypeToString(out.dtype)}`);
+    },
+  );
 export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };

@@ -813,5 +813,10 @@ export function conv2dForward(
   return aten().conv2d.call(input, weight, null, stride, padding, dilation, groups);
 }
 
+/** `diagonal_backward` (the operator, so that double backward records DiagonalBackwardBackward0). */
+export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: number, dim1: number, dim2: number): Tensor {
+  return aten().diagonal_backward.call(grad, [...selfSizes], offset, dim1, dim2);
+}
+
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';

@@ -1068,6 +1068,20 @@ export interface AtenOps {
   linspace_Scalar_Tensor: OperatorHandle<(start: number | boolean, end: Tensor, steps: number, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   linalg_vector_norm: OperatorHandle<(self: Tensor, ord: number | boolean, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)` */
+  unique_consecutive: OperatorHandle<(self: Tensor, returnInverse: boolean, returnCounts: boolean, dim?: Opt<number>) => [Tensor, Tensor, Tensor]>;
+  /** `diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)` */
+  diagonal: OperatorHandle<(self: Tensor, offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor` */
+  diagonal_backward: OperatorHandle<(gradOutput: Tensor, inputSizes: number[], offset: number, dim1: number, dim2: number) => Tensor>;
+  /** `view_as_real(Tensor(a) self) -> Tensor(a)` */
+  view_as_real: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `view_as_complex(Tensor(a) self) -> Tensor(a)` */
+  view_as_complex: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `real(Tensor(a) self) -> Tensor(a)` */
+  real: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `imag(Tensor(a) self) -> Tensor(a)` */
+  imag: OperatorHandle<(self: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1603,6 +1617,13 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linspace_Tensor_Scalar: find('aten::linspace', 'Tensor_Scalar'),
     linspace_Scalar_Tensor: find('aten::linspace', 'Scalar_Tensor'),
     linalg_vector_norm: find('aten::linalg_vector_norm', ''),
+    unique_consecutive: find('aten::unique_consecutive', ''),
+    diagonal: find('aten::diagonal', ''),
+    diagonal_backward: find('aten::diagonal_backward', ''),
+    view_as_real: find('aten::view_as_real', ''),
+    view_as_complex: find('aten::view_as_complex', ''),
+    real: find('aten::real', ''),
+    imag: find('aten::imag', ''),
   } as AtenOps;
 }
 

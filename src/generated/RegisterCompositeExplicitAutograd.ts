@@ -61,4 +61,6 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Tensor_Tensor: TensorFactories.linspaceTensor,
   linspace_Tensor_Scalar: TensorFactories.linspaceTensor,
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
+  diagonal: TensorShape.diagonal,
+  diagonal_backward: TensorShape.diagonalBackward,
 };

@@ -7,6 +7,7 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Diff from '../kernels/Diff.js';
 import * as Distance from '../kernels/Distance.js';
@@ -90,4 +91,6 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   narrow_Tensor: TensorShape.narrowTensor,
   diff: Diff.diff,
   einsum: Linear.einsum,
+  real: ComplexHelper.real,
+  imag: ComplexHelper.imag,
 };

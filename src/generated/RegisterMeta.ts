@@ -15,6 +15,7 @@ import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Bucketization from '../kernels/Bucketization.js';
+import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
@@ -2259,4 +2260,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   clamp_max__Tensor: meta_clamp_max__Tensor,
   clamp_max_Tensor_out: meta_clamp_max_Tensor_out,
   linalg_vector_norm: ReduceOps.linalgVectorNorm,
+  view_as_real: ComplexHelper.viewAsReal,
+  view_as_complex: ComplexHelper.viewAsComplex,
 };

@@ -531,4 +531,11 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   linspace_Tensor_Scalar: 'linspace.Tensor_Scalar(Tensor start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
   linspace_Scalar_Tensor: 'linspace.Scalar_Tensor(Scalar start, Tensor end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
   linalg_vector_norm: 'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  unique_consecutive: 'unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)',
+  diagonal: 'diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)',
+  diagonal_backward: 'diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor',
+  view_as_real: 'view_as_real(Tensor(a) self) -> Tensor(a)',
+  view_as_complex: 'view_as_complex(Tensor(a) self) -> Tensor(a)',
+  real: 'real(Tensor(a) self) -> Tensor(a)',
+  imag: 'imag(Tensor(a) self) -> Tensor(a)',
 };

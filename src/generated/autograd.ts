@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4648,6 +4648,68 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
+/** Backward of `unique_consecutive` (derivatives.yaml:679). */
+export class UniqueConsecutiveBackward0 extends Node {
+
+  name(): string {
+    return 'UniqueConsecutiveBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    if (this.shouldComputeOutput(0)) out[0] = notImplemented("unique_consecutive");
+    return out;
+  }
+}
+
+/** Backward of `diagonal` (derivatives.yaml:683). */
+export class DiagonalBackward0 extends Node {
+  offset_!: Parameters<AtenOps['diagonal']['call']>[1];
+  dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
+  dim2_!: Parameters<AtenOps['diagonal']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'DiagonalBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = diagonalBackward(grad, self_sizes, offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `diagonal_backward` (derivatives.yaml:686). */
+export class DiagonalBackwardBackward0 extends Node {
+  offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
+  dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
+  dim2_!: Parameters<AtenOps['diagonal_backward']['call']>[4];
+
+  name(): string {
+    return 'DiagonalBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const offset = this.offset_;
+    const dim1 = this.dim1_;
+    const dim2 = this.dim2_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.diagonal(offset, dim1, dim2);
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8749,6 +8811,58 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.result_ = new SavedVariable(result, true);
     return result;
   }),
+  unique_consecutive: kernel('unique_consecutive', (ks, self, returnInverse, returnCounts, dim) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.unique_consecutive.redispatch(ks.and(afterAutogradKeyset), self, returnInverse, returnCounts, dim);
+    const gradFn = new UniqueConsecutiveBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.unique_consecutive.redispatch(ks.and(afterAutogradKeyset), self, returnInverse, returnCounts, dim);
+    setHistory(result[0], gradFn, 0);
+    return result;
+  }),
+  diagonal: kernel('diagonal', (ks, self, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.diagonal.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    const gradFn = new DiagonalBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.diagonal.redispatch(ks.and(afterAutogradKeyset), self, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  diagonal_backward: kernel('diagonal_backward', (ks, gradOutput, inputSizes, offset, dim1, dim2) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.diagonal_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, inputSizes, offset, dim1, dim2);
+    const gradFn = new DiagonalBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.offset_ = offset;
+    gradFn.dim1_ = dim1;
+    gradFn.dim2_ = dim2;
+    const result = ops.diagonal_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, inputSizes, offset, dim1, dim2);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  view_as_real: kernel('view_as_real', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('view_as_real'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.view_as_real.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  view_as_complex: kernel('view_as_complex', (ks, self) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('view_as_complex'));
+    gradFn.setNextEdges([gradientEdge(self)]);
+    const result = ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   };
 }
 
@@ -9860,6 +9974,21 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   clamp_max_Tensor_out: kernel('clamp_max_Tensor_out', (ks, self, max, out) => {
     const result = ops.clamp_max_Tensor_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, max, out);
     out.bumpVersion();
+    return result;
+  }),
+  diagonal: kernel('diagonal', (ks, self, offset, dim1, dim2) => {
+    const result = ops.diagonal.redispatch(ks.and(afterADInplaceOrViewKeyset), self, offset, dim1, dim2);
+    markView(result, self);
+    return result;
+  }),
+  view_as_real: kernel('view_as_real', (ks, self) => {
+    const result = ops.view_as_real.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    markView(result, self);
+    return result;
+  }),
+  view_as_complex: kernel('view_as_complex', (ks, self) => {
+    const result = ops.view_as_complex.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    markView(result, self);
     return result;
   }),
   };

@@ -13388,3 +13388,266 @@ function bad_linalg_vector_norm(a: readonly unknown[]): never {
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
   ], false, SIGS_linalg_vector_norm);
 }
+
+const SIGS_unique_consecutive = ["(Tensor input, bool return_inverse = False, bool return_counts = False, int dim = None)"];
+
+/** `torch.unique_consecutive`: `unique_consecutive`. */
+export function unique_consecutive(input: Tensor, options?: { return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean; dim?: number | null }): [Tensor, Tensor, Tensor];
+export function unique_consecutive(input: Tensor, returnInverse?: boolean, options?: { return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean; dim?: number | null }): [Tensor, Tensor, Tensor];
+export function unique_consecutive(input: Tensor, returnInverse?: boolean, returnCounts?: boolean, options?: { return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean; dim?: number | null }): [Tensor, Tensor, Tensor];
+export function unique_consecutive(input: Tensor, returnInverse?: boolean, returnCounts?: boolean, dim?: number | null, options?: { return_inverse?: boolean; returnInverse?: boolean; return_counts?: boolean; returnCounts?: boolean; dim?: number | null }): [Tensor, Tensor, Tensor];
+export function unique_consecutive(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("unique_consecutive", a[--n] as Kw);
+  // unique_consecutive
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","return_inverse","return_counts","dim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isInt(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.return_inverse !== undefined) {
+        kwArg("unique_consecutive", 'return_inverse', 'bool', isBool(o.return_inverse), o.return_inverse);
+        v1 = o.return_inverse as boolean;
+      } else v1 = false;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.return_counts !== undefined) {
+        kwArg("unique_consecutive", 'return_counts', 'bool', isBool(o.return_counts), o.return_counts);
+        v2 = o.return_counts as boolean;
+      } else v2 = false;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("unique_consecutive", 'dim', 'int', (o.dim === null || isInt(o.dim)), o.dim);
+        v3 = o.dim as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("unique_consecutive", o, ["input","return_inverse","return_counts","dim"], ["input","return_inverse","return_counts","dim"], n);
+      return aten().unique_consecutive.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_unique_consecutive(a);
+}
+
+function bad_unique_consecutive(a: readonly unknown[]): never {
+  return badCall("unique_consecutive", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "return_inverse", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "return_counts", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => (v === null || isInt(v)), optional: true, kwOnly: false },
+  ], false, SIGS_unique_consecutive);
+}
+
+const SIGS_diagonal = ["(Tensor input, int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+/** `torch.diagonal`: `diagonal`. */
+export function diagonal(input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal(input: Tensor, offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal(input: Tensor, offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal(input: Tensor, offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+export function diagonal(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal", a[--n] as Kw);
+  // diagonal
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2])) && (m <= 3 || p[3] === undefined || isInt(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal", 'offset', 'int', isInt(o.offset), o.offset);
+        v1 = o.offset as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v2 = o.dim1 as number;
+      } else v2 = 0;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v3 = o.dim2 as number;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("diagonal", o, ["input","offset","dim1","dim2"], ["input","offset","dim1","dim2"], n);
+      return aten().diagonal.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_diagonal(a);
+}
+
+function bad_diagonal(a: readonly unknown[]): never {
+  return badCall("diagonal", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal);
+}
+
+const SIGS_diagonal_backward = ["(Tensor grad_output, tuple of ints input_sizes, int offset, int dim1, int dim2)"];
+
+/** `torch.diagonal_backward`: `diagonal_backward`. */
+export function diagonal_backward(gradOutput: Tensor, options: { input_sizes?: readonly number[]; inputSizes?: readonly number[]; offset: number; dim1: number; dim2: number }): Tensor;
+export function diagonal_backward(gradOutput: Tensor, inputSizes: readonly number[], options: { offset: number; dim1: number; dim2: number }): Tensor;
+export function diagonal_backward(gradOutput: Tensor, inputSizes: readonly number[], offset: number, options: { dim1: number; dim2: number }): Tensor;
+export function diagonal_backward(gradOutput: Tensor, inputSizes: readonly number[], offset: number, dim1: number, options: { dim2: number }): Tensor;
+export function diagonal_backward(gradOutput: Tensor, inputSizes: readonly number[], offset: number, dim1: number, dim2: number): Tensor;
+export function diagonal_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal_backward", a[--n] as Kw);
+  // diagonal_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","input_sizes","offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m === 5 && isTensor(p[0]) && isIntList(p[1]) && isInt(p[2]) && isInt(p[3]) && isInt(p[4])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntList(p[1]);
+      const v2: number = p[2] as number;
+      const v3: number = p[3] as number;
+      const v4: number = p[4] as number;
+      if (o !== undefined) checkKw("diagonal_backward", o, ["grad_output","input_sizes","offset","dim1","dim2"], ["grad_output","input_sizes","offset","dim1","dim2"], n);
+      return aten().diagonal_backward.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_diagonal_backward(a);
+}
+
+function bad_diagonal_backward(a: readonly unknown[]): never {
+  return badCall("diagonal_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input_sizes", type: "tuple of ints", check: (v) => isIntList(v), optional: false, kwOnly: false, list: 'int' },
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS_diagonal_backward);
+}
+
+const SIGS_view_as_real = ["(Tensor input)"];
+
+/** `torch.view_as_real`: `view_as_real`. */
+export function view_as_real(input: Tensor): Tensor;
+export function view_as_real(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view_as_real", a[--n] as Kw);
+  // view_as_real
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("view_as_real", o, ["input"], ["input"], n);
+      return aten().view_as_real.call(v0);
+    }
+  }
+  return bad_view_as_real(a);
+}
+
+function bad_view_as_real(a: readonly unknown[]): never {
+  return badCall("view_as_real", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_view_as_real);
+}
+
+const SIGS_view_as_complex = ["(Tensor input)"];
+
+/** `torch.view_as_complex`: `view_as_complex`. */
+export function view_as_complex(input: Tensor): Tensor;
+export function view_as_complex(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("view_as_complex", a[--n] as Kw);
+  // view_as_complex
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("view_as_complex", o, ["input"], ["input"], n);
+      return aten().view_as_complex.call(v0);
+    }
+  }
+  return bad_view_as_complex(a);
+}
+
+function bad_view_as_complex(a: readonly unknown[]): never {
+  return badCall("view_as_complex", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_view_as_complex);
+}
+
+const SIGS_real = ["(Tensor input)"];
+
+/** `torch.real`: `real`. */
+export function real(input: Tensor): Tensor;
+export function real(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("real", a[--n] as Kw);
+  // real
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("real", o, ["input"], ["input"], n);
+      return aten().real.call(v0);
+    }
+  }
+  return bad_real(a);
+}
+
+function bad_real(a: readonly unknown[]): never {
+  return badCall("real", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_real);
+}
+
+const SIGS_imag = ["(Tensor input)"];
+
+/** `torch.imag`: `imag`. */
+export function imag(input: Tensor): Tensor;
+export function imag(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("imag", a[--n] as Kw);
+  // imag
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("imag", o, ["input"], ["input"], n);
+      return aten().imag.call(v0);
+    }
+  }
+  return bad_imag(a);
+}
+
+function bad_imag(a: readonly unknown[]): never {
+  return badCall("imag", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_imag);
+}

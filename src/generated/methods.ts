@@ -790,6 +790,11 @@ export interface TensorMethods {
   multinomial(options: { num_samples?: number; numSamples?: number; replacement?: boolean; generator?: Generator | null }): Tensor;
   multinomial(numSamples: number, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
   multinomial(numSamples: number, replacement?: boolean, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
+  /** `diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)` */
+  diagonal(options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal(offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal(offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  diagonal(offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -7696,6 +7701,52 @@ function bad_multinomial(a: readonly unknown[]): never {
   ], false, SIGS_multinomial);
 }
 
+const SIGS_diagonal = ["(int offset = 0, int dim1 = 0, int dim2 = 1)"];
+
+function method_diagonal(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("diagonal", a[--n] as Kw);
+  // diagonal
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["offset","dim1","dim2"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 3 && (m <= 0 || p[0] === undefined || isInt(p[0])) && (m <= 1 || p[1] === undefined || isInt(p[1])) && (m <= 2 || p[2] === undefined || isInt(p[2]))) {
+      let v0: number;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as number;
+      else if (o !== undefined && o.offset !== undefined) {
+        kwArg("diagonal", 'offset', 'int', isInt(o.offset), o.offset);
+        v0 = o.offset as number;
+      } else v0 = 0;
+      let v1: number;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number;
+      else if (o !== undefined && o.dim1 !== undefined) {
+        kwArg("diagonal", 'dim1', 'int', isInt(o.dim1), o.dim1);
+        v1 = o.dim1 as number;
+      } else v1 = 0;
+      let v2: number;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number;
+      else if (o !== undefined && o.dim2 !== undefined) {
+        kwArg("diagonal", 'dim2', 'int', isInt(o.dim2), o.dim2);
+        v2 = o.dim2 as number;
+      } else v2 = 1;
+      if (o !== undefined) checkKw("diagonal", o, ["offset","dim1","dim2"], ["offset","dim1","dim2"], n);
+      return aten().diagonal.call(this, v0, v1, v2);
+    }
+  }
+  return bad_diagonal(a);
+}
+
+function bad_diagonal(a: readonly unknown[]): never {
+  return badCall("diagonal", a, [
+    { name: "offset", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim1", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+    { name: "dim2", type: "int", check: (v) => isInt(v), optional: true, kwOnly: false },
+  ], false, SIGS_diagonal);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -7912,5 +7963,6 @@ export function installTensorMethods(proto: object): void {
     equal: { value: method_equal, writable: true, configurable: true },
     diff: { value: method_diff, writable: true, configurable: true },
     multinomial: { value: method_multinomial, writable: true, configurable: true },
+    diagonal: { value: method_diagonal, writable: true, configurable: true },
   });
 }

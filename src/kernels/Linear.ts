@@ -15,9 +15,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 // as size 1, a dim only one side has summed first), each step summing the dims no later operand has, and a
 // final view drops the contraction dims, so the result's grad_fn is PyTorch's (ViewBackward0 after a
 // contraction, MulBackward0 for an outer product, SumBackward1 for one operand). No
-// contraction path: torch.einsum uses one only when opt_einsum is installed. Departure: the diagonal of a
-// repeated label is one as_strided view (aten-ts has no diagonal operator yet), so that inner node is
-// AsStridedBackward0 where PyTorch has DiagonalBackward0 + PermuteBackward0; values and gradients agree.
+// contraction path: torch.einsum uses one only when opt_einsum is installed. A repeated label takes the
+// diagonal and moves it to the first label's place, as Linear.cpp (`diagonal(0, d, j).movedim(-1, d)`).
 
 const ELLIPSIS = -1;
 
@@ -207,11 +206,13 @@ export function einsum(_ks: DispatchKeySet, equation: string, operands: Tensor[]
           throw new Error(
             `einsum(): subscript ${labelChar(l)} is repeated for operand ${i} but the sizes don't match, ${op.sizes[j]} != ${op.sizes[d]}`,
           );
-        // diagonal(0, d, j).movedim(-1, d) as one view. See Note [einsum's decomposition].
-        const sizes = op.sizes.filter((_, k) => k !== j);
-        const strides = op.strides.filter((_, k) => k !== j);
-        strides[d] = (op.strides[d] as number) + (op.strides[j] as number);
-        op = a.as_strided.call(op, sizes, strides, op.storageOffset);
+        // diagonal(0, d, j).movedim(-1, d): movedim is a permute (DiagonalBackward0, PermuteBackward0).
+        op = a.diagonal.call(op, 0, d, j);
+        const m = op.dim();
+        op = a.permute.call(
+          op,
+          Array.from({ length: m }, (_, k) => (k < d ? k : k === d ? m - 1 : k - 1)),
+        );
       } else {
         const size = op.sizes[j] as number;
         if (labelSize[l] !== -1 && labelSize[l] !== size && labelSize[l] !== 1 && size !== 1)

@@ -9,6 +9,7 @@ import { readElement } from '../tensor/elements.js';
 import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
+import { warn } from '../c10/Warning.js';
 import {
   accumulateElements,
   expandedStrides,
@@ -171,7 +172,17 @@ export function scatterAdd(_ks: DispatchKeySet, self: Tensor, dim: number, index
  * `scatter.reduce(self, dim, index, src, *, reduce)` and `scatter.value_reduce` (src a number): reduce is
  * 'add' or 'multiply' (get_operator_enum), combining into a copy of self in index order.
  */
+let warnedScatterReduce = false;
+
 export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, index: Tensor, src: Tensor | number, reduce: string): Tensor {
+  // TORCH_WARN_ONCE of scatter.reduce's meta function (TensorAdvancedIndexing.cpp), before any check.
+  if (typeof src !== 'number' && !warnedScatterReduce) {
+    warnedScatterReduce = true;
+    warn(
+      'The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. ' +
+        'Use torch.scatter_reduce instead for more reduction options.',
+    );
+  }
   if (reduce !== 'add' && reduce !== 'multiply') throw new Error('reduce argument must be either add or multiply.');
   if (reduce === 'add' && typeof src !== 'number') return scatterImpl(self, dim, index, src, true);
   // Shape, dtype and bounds checks of scatter, then combine at the written offsets.

@@ -494,3 +494,40 @@ export function narrowTensor(_ks: DispatchKeySet, self: Tensor, dim: number, sta
   if (start.dim() !== 0 || !isIntegralType(start.dtype, false)) throw new Error('start must be an 0-dim integral Tensor.');
   return aten().narrow.call(self, dim, Number(aten().item.call(start)), length);
 }
+
+// ---- parity 3 (issue 15): diagonal --------------------------------------------------------------------------
+
+/**
+ * `diagonal(self, offset=0, dim1=0, dim2=1)`: the view of the `offset` diagonal of the `dim1`/`dim2` planes,
+ * those dims removed and the diagonal appended last (TensorShape.cpp's diagonal; an offset past the end gives
+ * an empty diagonal at the unchanged storage offset).
+ */
+export function diagonal(_ks: DispatchKeySet, self: Tensor, offset = 0, dim1 = 0, dim2 = 1): Tensor {
+  const n = self.dim();
+  const d1 = maybeWrapDim(dim1, n);
+  const d2 = maybeWrapDim(dim2, n);
+  if (d1 === d2) throw new Error(`diagonal dimensions cannot be identical ${dim1}, ${dim2}`);
+  const s1 = self.sizes[d1] as number;
+  const s2 = self.sizes[d2] as number;
+  const diagSize = Math.max(offset >= 0 ? Math.min(s1, s2 - offset) : Math.min(s1 + offset, s2), 0);
+  let storageOffset = self.storageOffset;
+  if (diagSize !== 0) storageOffset += offset >= 0 ? offset * (self.strides[d2] as number) : -offset * (self.strides[d1] as number);
+  const keep = (_: number, k: number): boolean => k !== d1 && k !== d2;
+  const sizes = [...self.sizes.filter(keep), diagSize];
+  const strides = [...self.strides.filter(keep), (self.strides[d1] as number) + (self.strides[d2] as number)];
+  return makeView(self, sizes, strides, storageOffset);
+}
+
+/** `diagonal_backward(grad_output, input_sizes, offset, dim1, dim2)`: zeros with `grad_output` on the diagonal. */
+export function diagonalBackward(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  inputSizes: number[],
+  offset: number,
+  dim1: number,
+  dim2: number,
+): Tensor {
+  const r = aten().zeros.call([...inputSizes], gradOutput.dtype, null, gradOutput.device, null);
+  aten().copy_.call(aten().diagonal.call(r, offset, dim1, dim2), gradOutput, false);
+  return r;
+}

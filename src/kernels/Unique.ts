@@ -1,6 +1,7 @@
-// torch.unique's operators: `_unique2` (over all elements) and `unique_dim` (over the slices along a dim).
+// torch.unique's operators: `_unique2` (over all elements) and `unique_dim` (over the slices along a dim), and
+// torch.unique_consecutive's `unique_consecutive`.
 // Mirrors aten/src/ATen/native/Unique.cpp (unique_cpu_sorted_template, unique_cpu_bool_template,
-// unique_dim_cpu_template).
+// unique_dim_cpu_template, unique_consecutive_cpu_template).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, notImplementedForDtype } from '../c10/ScalarType.js';
@@ -78,7 +79,57 @@ export function uniqueDim(
   _returnInverse = false,
   _returnCounts = false,
 ): [Tensor, Tensor, Tensor] {
-  const d = maybeWrapDim(dim, self.dim());
+  return uniqueSlices(self, dim, false);
+}
+
+/**
+ * `unique_consecutive(self, return_inverse=False, return_counts=False, dim=None)`: the first element of every
+ * run of equal consecutive elements (over all elements, or over the slices along `dim`), as PyTorch's
+ * unique_consecutive_cpu: without a dim (or dim 0 of a 1-D input) the unused inverse/counts are empty tensors
+ * of size [0]; with one, both are always computed. NaN never equals NaN. No Meta kernel (data-dependent size).
+ */
+export function uniqueConsecutive(
+  _ks: DispatchKeySet,
+  self: Tensor,
+  returnInverse = false,
+  returnCounts = false,
+  dim: number | null = null,
+): [Tensor, Tensor, Tensor] {
+  if (dim !== null && !(dim === 0 && self.dim() === 1)) return uniqueSlices(self, dim, true);
+  if (isComplexType(self.dtype)) throw notImplementedForDtype('unique_consecutive', self.dtype);
+  const src = contiguousOf(self);
+  const n = src.numel();
+  const read = elementReader(src);
+  const firsts: number[] = [];
+  const group = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || read(i) !== read(i - 1)) firsts.push(i);
+    group[i] = firsts.length - 1;
+  }
+  const u = firsts.length;
+  const values = emptyLike(self, [u]);
+  const inverse = emptyLike(self, returnInverse ? [...self.sizes] : [0], ScalarType.Long);
+  const counts = emptyLike(self, returnCounts ? [u] : [0], ScalarType.Long);
+  const xs = storedElements(src);
+  const vs = storedElements(values);
+  for (let k = 0; k < u; k++) moveElement(vs, k, xs, firsts[k] as number);
+  if (returnInverse) {
+    const iv = inverse.dataView();
+    for (let i = 0; i < n; i++) iv.data[iv.base + i] = group[i] as number;
+  }
+  if (returnCounts) {
+    const cv = counts.dataView();
+    for (let k = 0; k < u; k++) cv.data[cv.base + k] = (k + 1 < u ? (firsts[k + 1] as number) : n) - (firsts[k] as number);
+  }
+  return [values, inverse, counts];
+}
+
+/**
+ * The distinct slices along `dim` (unique_dim_cpu_template): sorted lexicographically, or, `consecutive`, the
+ * first of every run of equal consecutive slices. Returns (values, inverse, counts), all three computed.
+ */
+function uniqueSlices(self: Tensor, dim: number, consecutive: boolean): [Tensor, Tensor, Tensor] {
+  const d = maybeWrapDim(dim, self.dim(), false);
   const n = self.sizes[d] as number;
   if (self.numel() === 0) {
     const zeroDims = self.sizes.filter((s) => s === 0).length;
@@ -107,7 +158,7 @@ export function uniqueDim(
     return 0;
   };
   const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => cmp(a, b) || a - b);
+  if (!consecutive) order.sort((a, b) => cmp(a, b) || a - b);
   const same = (a: number, b: number): boolean => {
     for (let i = 0; i < rest; i++) if (read(a * rest + i) !== read(b * rest + i)) return false;
     return true;

@@ -92,8 +92,22 @@ const LEGACY_TYPE_NAMES: Partial<Record<ScalarType, string>> = {
  * `torch.Tensor`: a strided view (sizes, strides, offset) of a storage, with a dtype and a device; every
  * operation on it goes through the dispatcher. Methods are PyTorch's (`x.add(y)`, `x.sum(1, { keepdim: true })`).
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
-export interface Tensor extends TensorMethods {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Tensor extends TensorMethods {
+  // torch/_tensor.py's methods over torch/functional.py (installed by src/api/functional.ts: installFunctionalMethods)
+  /** `x.unique(sorted=True, return_inverse=False, return_counts=False, dim=None)`: `torch.unique(x, ...)`. */
+  unique(...rest: (boolean | number | null | UniqueKw | undefined)[]): Tensor | Tensor[];
+  /** `x.unique_consecutive(return_inverse=False, return_counts=False, dim=None)`: `torch.unique_consecutive(x, ...)`. */
+  unique_consecutive(...rest: (boolean | number | null | Omit<UniqueKw, 'sorted'> | undefined)[]): Tensor | Tensor[];
+}
+
+/** The keyword arguments of `x.unique` / `x.unique_consecutive` (torch/functional.py). */
+export interface UniqueKw {
+  sorted?: boolean;
+  return_inverse?: boolean;
+  return_counts?: boolean;
+  dim?: number | null;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Tensor extends TensorImpl {
@@ -339,6 +353,16 @@ export class Tensor extends TensorImpl {
   private adjointOfReal(): Tensor {
     if (isComplexType(this.dtype)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
     return aten().transpose_int.call(this, -2, -1);
+  }
+
+  /** `real`: the real parts of a complex tensor as a view over its storage; a real tensor itself. */
+  get real(): Tensor {
+    return aten().real.call(this);
+  }
+
+  /** `imag`: the imaginary parts of a complex tensor as a view (an error for a real tensor, as PyTorch's). */
+  get imag(): Tensor {
+    return aten().imag.call(this);
   }
 
   /** `float()`: `to(torch.float32)`. */

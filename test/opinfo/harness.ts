@@ -115,6 +115,8 @@ export function loadFixture(file: string): Fixture {
 
 type Fn = (...args: unknown[]) => unknown;
 const T = torch as unknown as Record<string, unknown>;
+const FULL = torch as unknown as Record<string, unknown>;
+const FULL_NN_F = (torch.nn as unknown as { functional: Record<string, unknown> }).functional;
 
 function decodeNum(v: Num): number | boolean {
   if (v === 'nan') return Number.NaN;
@@ -198,6 +200,13 @@ const ADAPTERS: Record<string, (c: Call) => unknown> = {
   mT: (c) => (c.input as Tensor).mT,
   H: (c) => (c.input as Tensor).H,
   mH: (c) => (c.input as Tensor).mH,
+  // op=lambda tensors, equation: torch.einsum(equation, tensors)
+  einsum: (c) => fn('einsum')(c.args[0], c.input),
+  // op=lambda inp, *args, **kwargs: wrapper_set_seed(torch.multinomial, inp, *args, **kwargs) (seed 42)
+  multinomial: (c) => {
+    torch.manualSeed(42);
+    return fn('multinomial')(c.input, ...withKw(c.args, c.kwargs));
+  },
   // op=lambda x: torch.zero_(x.clone())
   zero_: (c) => fn('zero_')((c.input as Tensor).clone()),
   // op=lambda weight, idx, **kwargs: torch.nn.functional.embedding(idx, weight, **kwargs)
@@ -228,8 +237,12 @@ function invoke(op: OpEntry, c: Call): unknown {
   const adapter = ADAPTERS[op.name];
   if (adapter !== undefined) return adapter(c);
   const rest = Object.keys(c.kwargs).length > 0 ? [...c.args, c.kwargs] : c.args;
-  const nn = torch.nn.functional as unknown as Record<string, unknown>;
-  const f = (op.name.startsWith('nn.functional.') ? nn[op.call] : undefined) ?? T[op.call];
+  const nn = (T.nn as { functional?: Record<string, unknown> } | undefined)?.functional;
+  // torch.X first; then what only the package's full namespace has (torch.complex, torch.nn.functional.X)
+  const f =
+    (op.name.startsWith('nn.functional.') ? nn?.[op.call] : undefined) ??
+    T[op.call] ??
+    (op.name.startsWith('nn.functional.') ? FULL_NN_F[op.call] : FULL[op.call]);
   if (typeof f === 'function') return (f as Fn)(c.input, ...rest);
   const m = c.input instanceof Tensor ? (c.input as unknown as Record<string, unknown>)[op.call] : undefined;
   if (typeof m === 'function') return (m as Fn).apply(c.input, rest);

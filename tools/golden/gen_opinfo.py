@@ -6,11 +6,14 @@ Run from the repository root (op_db imports `expecttest`, which the wheel does n
 stub module in its place when it is missing):
 
     npx tsx tools/opinfo-ops.ts                       # tools/golden/opinfo_ops.json (aten-ts's names)
+    /tmp/tv/bin/python tools/golden/gen_opinfo.py --coverage   # op_db entries aten-ts exposes but the sweep skips
     /tmp/tv/bin/python tools/golden/gen_opinfo.py     # test/golden/opinfo/*.json.gz and index.json
     npx tsx tools/opinfo-report.ts                    # test/opinfo/known_failures.json, FEATURES.md section
 
 Which entries: an OpInfo `name` (`nn.functional.X` → `X`) that is a `torch.*` function or a Tensor method of
-aten-ts (tools/golden/opinfo_ops.json), with every `variant_test_name`. For each of float32, float64, int64,
+aten-ts (tools/golden/opinfo_ops.json), or a function of the package's full namespace (`exposed`: torch.complex,
+torch.nn.functional.X), with every `variant_test_name`. `--coverage` lists the entries aten-ts exposes (by name or alias)
+that this rule skips, and exits 1 if there are any. For each of float32, float64, int64,
 int32 and bool that the OpInfo supports on the CPU:
 
 - `samples`: the first SAMPLES of `sample_inputs(cpu, dtype)` and the first REFERENCE of the extra samples of
@@ -412,14 +415,50 @@ def gen_errors(op, key, counts):
     return out
 
 
+def swept(op, names, exposed):
+    """The sweep's rule: an entry is generated when its name (`nn.functional.X` → `X`) is a torch function or
+    method of the core namespace, or its name a function of the package's full one (torch.complex,
+    torch.nn.functional.X)."""
+    base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
+    return base in names or op.name in exposed
+
+
+def coverage(have, names):
+    """Prints the op_db entries whose torch function (op.name, or one of its aliases) the package exposes
+    (`exposed` of opinfo_ops.json: torch.X and torch.nn.functional.X of src/torch.ts, or a core name) but `swept`
+    skips, and those swept only through `exposed`; exits 1 if any is skipped."""
+    exposed = set(have.get("exposed", []))
+    missing, extra = [], []
+    for op in op_db:
+        key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
+        if swept(op, names, exposed):
+            if not swept(op, names, set()):
+                extra.append(key)
+            continue
+        hits = [n for n in [op.name] + [a.name for a in op.aliases] if n in exposed or n in names]
+        if hits:
+            missing.append(f"{key} (aten-ts: torch.{hits[0]})")
+    for m in missing:
+        print(f"skipped: {m}")
+    for e in extra:
+        print(f"swept through the full namespace: {e}")
+    print(f"{len(missing)} op_db entries exposed by aten-ts but not swept", file=sys.stderr)
+    return 1 if missing else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ops", default=os.path.join(ROOT, "tools/golden/opinfo_ops.json"))
     ap.add_argument("-o", "--out", default=os.path.join(ROOT, "test/golden/opinfo"))
+    ap.add_argument("--coverage", action="store_true",
+                    help="list the op_db entries whose torch function aten-ts exposes but the sweep skips; write nothing")
     args = ap.parse_args()
     with open(args.ops) as f:
         have = json.load(f)
     names = set(have["functions"]) | set(have["methods"])
+    if args.coverage:
+        return coverage(have, names)
+    exposed = set(have.get("exposed", []))
     torch.set_default_dtype(torch.float32)
     warnings.simplefilter("ignore")
     # uninitialised memory (torch.empty in error_inputs' `out=` tensors) is filled with NaN / the largest
@@ -430,7 +469,7 @@ def main():
     counts = {"too_large": 0, "unserializable": 0}
     for op in op_db:
         base = op.name[len("nn.functional."):] if op.name.startswith("nn.functional.") else op.name
-        if base not in names:
+        if not swept(op, names, exposed):
             continue
         key = op.name + ("." + op.variant_test_name if op.variant_test_name else "")
         supported = op.supported_dtypes("cpu")
@@ -476,4 +515,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

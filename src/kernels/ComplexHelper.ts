@@ -1,0 +1,74 @@
+// Complex tensors as views of their real storage: `view_as_real` / `view_as_complex` (the same storage read
+// with the other dtype, strides and offset doubled or halved) and `real` / `imag` over them. Mirrors
+// aten/src/ATen/native/ComplexHelper.h and the real/imag of aten/src/ATen/native/UnaryOps.cpp.
+
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
+import { ScalarType, scalarTypeToString, toRealValueType } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
+import { Tensor } from '../tensor/Tensor.js';
+
+// Note [Complex views over the float storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// aten-ts stores complex64/complex128 as interleaved [re, im] lanes (src/tensor/elements.ts), the layout of
+// C++'s std::complex, so a complex tensor of sizes S, strides T and offset o is the float tensor of sizes
+// [...S, 2], strides [...2T, 1] and offset 2o over the same storage (view_as_real), and back (view_as_complex,
+// which needs the last dim of size 2 and stride 1, even strides and an even offset). `real`/`imag` select
+// lane 0/1 of that view, so writing through them writes the complex tensor, as in PyTorch.
+
+function viewWithDtype(self: Tensor, dtype: ScalarType, sizes: number[], strides: number[], offset: number): Tensor {
+  return new Tensor(self.storage, dtype, sizes, strides, offset, self.keySet);
+}
+
+/** `view_as_real(self)`: a complex tensor's float view with a trailing dim of 2 (re, im). */
+export function viewAsReal(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (!self.isComplex()) throw new Error('view_as_real is only supported for complex tensors');
+  if (self.dtype === ScalarType.ComplexHalf)
+    throw new Error('view_as_real(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
+  return viewWithDtype(
+    self,
+    toRealValueType(self.dtype),
+    [...self.sizes, 2],
+    [...self.strides.map((s) => s * 2), 1],
+    self.storageOffset * 2,
+  );
+}
+
+/** `view_as_complex(self)`: a float tensor with a last dim of size 2 and stride 1 read as complex. */
+export function viewAsComplex(_ks: DispatchKeySet, self: Tensor): Tensor {
+  const t = self.dtype;
+  if (t !== ScalarType.Float && t !== ScalarType.Double && t !== ScalarType.Half) {
+    throw new Error(
+      `view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: ${scalarTypeToString(t)}`,
+    );
+  }
+  const n = self.dim();
+  if (n === 0) throw new Error('Input tensor must have one or more dimensions');
+  if (self.sizes[n - 1] !== 2) throw new Error('Tensor must have a last dimension of size 2');
+  if (self.strides[n - 1] !== 1) throw new Error('Tensor must have a last dimension with stride 1');
+  const strides = self.strides.slice(0, n - 1);
+  if (strides.some((s) => s % 2 !== 0)) throw new Error('Tensor must have a stride divisible by 2 for all but last dimension');
+  if (self.storageOffset % 2 !== 0) throw new Error('Tensor must have a storage_offset divisible by 2');
+  if (t === ScalarType.Half) throw new Error('view_as_complex(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
+  const dtype = t === ScalarType.Float ? ScalarType.ComplexFloat : ScalarType.ComplexDouble;
+  return viewWithDtype(
+    self,
+    dtype,
+    self.sizes.slice(0, n - 1),
+    strides.map((s) => s / 2),
+    self.storageOffset / 2,
+  );
+}
+
+/** `real(self)`: the real parts of a complex tensor as a view; a real tensor itself. */
+export function real(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (!self.isComplex()) return self;
+  const r = aten().view_as_real.call(self);
+  return aten().select_int.call(r, r.dim() - 1, 0);
+}
+
+/** `imag(self)`: the imaginary parts of a complex tensor as a view (PyTorch's error for a real tensor). */
+export function imag(_ks: DispatchKeySet, self: Tensor): Tensor {
+  if (!self.isComplex()) throw new Error('imag is not implemented for tensors with non-complex dtypes.');
+  const r = aten().view_as_real.call(self);
+  return aten().select_int.call(r, r.dim() - 1, 1);
+}
