@@ -174,7 +174,7 @@ export function arange(...args: (number | (TensorOptions & { start?: number; end
   if (out !== undefined && out !== null && !isTensor(out))
     throw new TypeError(`arange(): argument 'out' must be Tensor, not ${typeName(out)}`);
   const [start, end, step] = [nums[0] as number, nums[1] as number, (nums[2] as number | undefined) ?? 1];
-  const dtype = dtypeOf(o) ?? (out ? out.dtype : null);
+  const dtype = dtypeOf(o) ?? (out ? out.scalarType : null);
   const r = aten().arange_start_step.call(start, end, step, dtype, null, deviceOf(o) ?? (out ? out.device : null), null);
   if (dtype === null) markInt64FromNumbers(r); // See Note [Messages from the integral-number rule].
   if (out === undefined || out === null) return finish(r, o);
@@ -359,7 +359,7 @@ function withOut<F>(name: string, f: F, rule: OutRule): F {
 const sameDtype =
   (name: string): OutRule =>
   (out, r) => {
-    if (out.dtype !== r.dtype) throw new Error(`${name}(): self and result must have the same scalar type`);
+    if (out.scalarType !== r.scalarType) throw new Error(`${name}(): self and result must have the same scalar type`);
   };
 
 /**
@@ -375,9 +375,9 @@ export const cat: typeof catBinding &
     return (catBinding as (...args: unknown[]) => unknown)(...a);
   }) as typeof catBinding,
   (out, r) => {
-    if (!canCast(r.dtype, out.dtype)) {
+    if (!canCast(r.scalarType, out.scalarType)) {
       throw new Error(
-        `result type ${scalarTypeToString(r.dtype)} can't be cast to the desired output type ${scalarTypeToString(out.dtype)}`,
+        `result type ${scalarTypeToString(r.scalarType)} can't be cast to the desired output type ${scalarTypeToString(out.scalarType)}`,
       );
     }
   },
@@ -389,8 +389,8 @@ export const gather: typeof gatherBinding &
   'gather',
   gatherBinding,
   (out, r) => {
-    if (out.dtype !== r.dtype) {
-      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+    if (out.scalarType !== r.scalarType) {
+      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.scalarType)}, but got ${typeMetaName(out.scalarType)} instead`);
     }
   },
 );

@@ -101,8 +101,8 @@ function checkGradShape(input: Tensor, g: Geometry, ...ts: Tensor[]): void {
 }
 
 function checkGradDtype(input: Tensor, grad: Tensor): void {
-  if (input.dtype !== grad.dtype) {
-    throw new Error(`expected dtype ${typeMetaName(input.dtype)} for \`gradOutput\` but got dtype ${typeMetaName(grad.dtype)}`);
+  if (input.scalarType !== grad.scalarType) {
+    throw new Error(`expected dtype ${typeMetaName(input.scalarType)} for \`gradOutput\` but got dtype ${typeMetaName(grad.scalarType)}`);
   }
 }
 
@@ -371,7 +371,7 @@ export function maxPool2dWithIndices(
   if (self.dim() !== 3 && self.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta()) return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
   if (isReduced(dtype) || isSmallInt(dtype)) {
     // Converted and back (exact for a maximum): Note [Pooling over storage].
@@ -421,7 +421,7 @@ export function maxPool2dWithIndicesBackward(
   const g = geometry(self, args, ceilMode);
   checkGradShape(self, g, gradOutput, indices);
   const sizes = [...self.sizes];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
   if (isReduced(dtype)) {
     const [gf, sf] = [toDtype(gradOutput, ScalarType.Float), toDtype(self, ScalarType.Float)];
@@ -433,7 +433,8 @@ export function maxPool2dWithIndicesBackward(
     return out;
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double) throw notImplementedForDtype('max_pool2d_backward', dtype);
-  if (indices.dtype !== ScalarType.Long) throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.dtype)}`);
+  if (indices.scalarType !== ScalarType.Long)
+    throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.scalarType)}`);
   const gradInput = emptyLike(self, sizes);
   const [gc, ic] = [contiguousOf(gradOutput), contiguousOf(indices)];
   const G = gc.dataView();
@@ -466,7 +467,7 @@ export function avgPool2d(
   if (divisorOverride === 0) throw new Error('divisor must be not zero');
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta()) return emptyLike(self, sizes);
   if (isReduced(dtype)) {
     const f = toDtype(self, ScalarType.Float);
@@ -511,7 +512,7 @@ export function avgPool2dBackward(
   const g = geometry(self, args, ceilMode, true);
   checkGradShape(self, g, gradOutput);
   const sizes = [...self.sizes];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
   checkGradDtype(self, gradOutput);
   if (isReduced(dtype)) {

@@ -25,7 +25,7 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
   const [yv, yi] = [storedElements(values), storedElements(indices)];
   // Comparisons read values through `number` (half bits decoded); results move as stored elements.
   const read = (e: number): number => {
-    const v = readElement(src.dtype, x.data, x.base + e * x.lanes);
+    const v = readElement(src.scalarType, x.data, x.base + e * x.lanes);
     return typeof v === 'object' ? v[0] : Number(v);
   };
   const key = (v: number) => (v !== v ? Infinity : v);

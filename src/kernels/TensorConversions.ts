@@ -7,6 +7,6 @@ import type { Tensor } from '../tensor/Tensor.js';
 
 /** `to.dtype`: self when nothing changes and no copy is asked for, else `_to_copy`. */
 export function toDtype(_ks: DispatchKeySet, self: Tensor, dtype: ScalarType, _nonBlocking = false, copy = false): Tensor {
-  if (dtype === self.dtype && !copy) return self;
+  if (dtype === self.scalarType && !copy) return self;
   return aten()._to_copy.call(self, dtype, null, null, null, false, null);
 }

@@ -32,7 +32,7 @@ export function unique2(
   returnInverse = false,
   returnCounts = false,
 ): [Tensor, Tensor, Tensor] {
-  if (isComplexType(self.dtype)) throw notImplementedForDtype('unique', self.dtype);
+  if (isComplexType(self.scalarType)) throw notImplementedForDtype('unique', self.scalarType);
   const src = contiguousOf(self);
   const n = src.numel();
   const read = elementReader(src);

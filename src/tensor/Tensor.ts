@@ -105,16 +105,16 @@ export class Tensor extends TensorImpl {
 
   /** PyTorch's legacy type string, e.g. `torch.FloatTensor` (used in some error messages). */
   typeString(): string {
-    const base = LEGACY_TYPE_NAMES[this.dtype] ?? `${scalarTypeToString(this.dtype)}Tensor`;
+    const base = LEGACY_TYPE_NAMES[this.scalarType] ?? `${scalarTypeToString(this.scalarType)}Tensor`;
     return this.isMeta() ? `torch.meta.${base}` : `torch.${base}`;
   }
 
   isFloatingPoint(): boolean {
-    return isFloatingType(this.dtype);
+    return isFloatingType(this.scalarType);
   }
 
   isComplex(): boolean {
-    return isComplexType(this.dtype);
+    return isComplexType(this.scalarType);
   }
 
   /** True if this and `other` share storage (views of one another or of a common base). */
@@ -229,7 +229,7 @@ export class Tensor extends TensorImpl {
 
   /** `detach()`: the same data without history (shares storage and version counter). */
   detach(): Tensor {
-    return new Tensor(this.storage, this.dtype, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
+    return new Tensor(this.storage, this.scalarType, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
   }
 
   /** `detach_()`: drops this tensor's history in place. */
@@ -305,7 +305,7 @@ export class Tensor extends TensorImpl {
   }
 
   private adjointOfReal(): Tensor {
-    if (isComplexType(this.dtype)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
+    if (isComplexType(this.scalarType)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
     return aten().transpose_int.call(this, -2, -1);
   }
 
@@ -357,7 +357,7 @@ export class Tensor extends TensorImpl {
     let device: Device | null = null;
     const flags: boolean[] = [];
     for (const a of rest) {
-      if (a instanceof Tensor) [dtype, device] = [a.dtype, a.device];
+      if (a instanceof Tensor) [dtype, device] = [a.scalarType, a.device];
       else if (typeof a === 'boolean') flags.push(a);
       else if (a === null) continue;
       else if (typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a)))
@@ -403,7 +403,8 @@ export class Tensor extends TensorImpl {
         `can't convert ${this.device.toString()} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.`,
       );
     }
-    if (isComplexType(this.dtype)) throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
+    if (isComplexType(this.scalarType))
+      throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
     if (!this.isContiguous()) {
       throw new Error(
         'numpy(): aten-ts gives a typed array over the tensor memory, which needs a contiguous tensor; use x.contiguous().numpy()',
@@ -418,7 +419,7 @@ export class Tensor extends TensorImpl {
     if (this.isMeta()) throw new Error('Tensor.tolist() cannot be called on meta tensors');
     const { data, base, lanes } = this.dataView();
     const rec = (dim: number, offset: number): NestedList => {
-      if (dim === this.dim()) return readElement(this.dtype, data, offset);
+      if (dim === this.dim()) return readElement(this.scalarType, data, offset);
       const out: NestedList[] = [];
       const size = this.sizes[dim] as number;
       const stride = (this.strides[dim] as number) * lanes;
@@ -445,11 +446,11 @@ export class Tensor extends TensorImpl {
     return formatTensor(
       {
         sizes: this.sizes,
-        dtype: dtypeName(this.dtype),
+        dtype: dtypeName(this.scalarType),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
         gradFn: this.gradFn?.name() ?? null,
-        get: (flat) => readElement(this.dtype, data as NonNullable<typeof data>, contiguousIndex(flat)),
+        get: (flat) => readElement(this.scalarType, data as NonNullable<typeof data>, contiguousIndex(flat)),
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );

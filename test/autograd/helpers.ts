@@ -117,7 +117,7 @@ export function compareTensor(
   want: { dtype: string; sizes: readonly number[]; values: readonly Value[] },
   tol: Tolerance = toleranceFor(want.dtype),
 ): string[] {
-  if (got.dtype !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.dtype)}, expected ${want.dtype}`];
+  if (got.scalarType !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.scalarType)}, expected ${want.dtype}`];
   if (got.sizes.join(',') !== want.sizes.join(','))
     return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
   const g = flatValues(got);

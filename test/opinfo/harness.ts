@@ -258,7 +258,7 @@ function closeValue(got: number | boolean, want: number | boolean, dtype: string
 
 function compareTensor(what: string, got: unknown, want: TensorJson, opts: { values: boolean; strides: boolean }): string {
   if (!(got instanceof Tensor)) return `${what}: expected a Tensor, got ${describe(got)}`;
-  const gd = dtypeName(got.dtype);
+  const gd = dtypeName(got.scalarType);
   if (gd !== want.$t) return `${what}: dtype ${gd}, expected ${want.$t}`;
   if (!same(got.sizes, want.shape)) return `${what}: shape [${got.sizes.join(', ')}], expected [${want.shape.join(', ')}]`;
   if (opts.strides && want.strides !== undefined && got.numel() > 1 && !same(got.strides, want.strides)) {
@@ -345,7 +345,9 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   const gradFn = gotName === (s.grad_fn ?? null) ? '' : `grad_fn ${String(gotName)}, expected ${String(s.grad_fn)}`;
   let cots: Tensor[];
   try {
-    cots = outs.map((o, i) => torch.tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.dtype }).reshape([...o.sizes]));
+    cots = outs.map((o, i) =>
+      torch.tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.scalarType }).reshape([...o.sizes]),
+    );
   } catch (e) {
     return { grads: `cotangent for the output: ${firstLine(e)}`, gradFn };
   }

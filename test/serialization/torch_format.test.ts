@@ -73,7 +73,7 @@ describe('torch.load reads what PyTorch 2.13 torch.save wrote', () => {
       'fc.bias',
     ]);
     expect(sd['conv.weight']).toBeInstanceOf(Tensor);
-    expect(sd['bn.num_batches_tracked']?.dtype).toBe(torch.int64);
+    expect(sd['bn.num_batches_tracked']?.scalarType).toBe(torch.int64);
     expect(sd['bn.num_batches_tracked']?.item()).toBe(1);
     const meta = (sd as unknown as { _metadata: Record<string, unknown> })._metadata;
     expect(Object.keys(meta)).toEqual(['', 'conv', 'bn', 'fc']);

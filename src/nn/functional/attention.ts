@@ -37,7 +37,7 @@ export function scaled_dot_product_attention(query: Tensor, key: Tensor, value: 
     w = w.masked_fill(keep.logical_not(), -Infinity);
   }
   if (a.attn_mask !== null) {
-    w = a.attn_mask.dtype === torch.bool ? w.masked_fill(a.attn_mask.logical_not(), -Infinity) : w.add(a.attn_mask);
+    w = a.attn_mask.scalarType === torch.bool ? w.masked_fill(a.attn_mask.logical_not(), -Infinity) : w.add(a.attn_mask);
   }
   w = w.softmax(-1);
   if (a.dropout_p > 0) w = dropout(w, a.dropout_p, true);
@@ -103,17 +103,17 @@ export function multi_head_attention_forward(
   // The masks merged into one additive (or boolean) mask of shape (N·H, L, S).
   let mask: Tensor | null = a.attn_mask;
   if (mask !== null) {
-    if (mask.dtype === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.dtype }).masked_fill(mask, -Infinity);
+    if (mask.scalarType === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.scalarType }).masked_fill(mask, -Infinity);
     if (mask.dim() === 2) mask = mask.unsqueeze(0);
   } else if (a.is_causal) {
     mask = torch
-      .zeros([tgtLen, srcLen], { dtype: q.dtype })
+      .zeros([tgtLen, srcLen], { dtype: q.scalarType })
       .masked_fill(torch.ones([tgtLen, srcLen], { dtype: 'bool' }).tril(0).logical_not(), -Infinity)
       .unsqueeze(0);
   }
   if (a.key_padding_mask !== null) {
     let kpm = a.key_padding_mask;
-    if (kpm.dtype === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.dtype }).masked_fill(kpm, -Infinity);
+    if (kpm.scalarType === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.scalarType }).masked_fill(kpm, -Infinity);
     kpm = kpm
       .view(bsz, 1, 1, srcLen)
       .expand(-1, num_heads, -1, -1)
