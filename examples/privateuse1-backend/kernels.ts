@@ -137,7 +137,7 @@ export function nativeKernels(allocator: Allocator): [string, UnboxedKernel][] {
       (_ks, size: number[], dtype: ScalarType | null, _layout: unknown, device: Device | null) => {
         checkDevice(device);
         count(counters.native, 'aten::empty.memory_format');
-        return empty_generic(size, allocator, dtype ?? torch.getDefaultDtype());
+        return empty_generic(size, allocator, dtype ?? torch.getDefaultDtype().scalarType);
       },
     ],
     [
@@ -145,7 +145,7 @@ export function nativeKernels(allocator: Allocator): [string, UnboxedKernel][] {
       (_ks, size: number[], stride: number[], dtype: ScalarType | null, _layout: unknown, device: Device | null) => {
         checkDevice(device);
         count(counters.native, 'aten::empty_strided');
-        return empty_strided_generic(size, stride, allocator, dtype ?? torch.getDefaultDtype());
+        return empty_strided_generic(size, stride, allocator, dtype ?? torch.getDefaultDtype().scalarType);
       },
     ],
     [

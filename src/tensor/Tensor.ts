@@ -2,17 +2,10 @@
 // plus methods that call operators through the dispatcher. Mirrors at::Tensor / torch.Tensor.
 
 import { Device, DeviceType } from '../c10/Device.js';
+import { Dtype, toScalarType, type DtypeLike } from '../c10/Dtype.js';
 import { isKw, parseKw } from '../c10/Kwargs.js';
 import { warn } from '../c10/Warning.js';
-import {
-  ScalarType,
-  dtypeName,
-  isComplexType,
-  isFloatingType,
-  isScalarTypeName,
-  parseScalarType,
-  scalarTypeToString,
-} from '../c10/ScalarType.js';
+import { ScalarType, dtypeName, isComplexType, isFloatingType, isScalarTypeName, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
@@ -34,7 +27,7 @@ export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
 
 /** The keyword arguments of `Tensor.to` (Note [Option keys] in src/c10/Kwargs.ts). */
 export interface ToOptions {
-  dtype?: ScalarType | string | null;
+  dtype?: DtypeLike | null;
   device?: Device | string | null;
   non_blocking?: boolean;
   nonBlocking?: boolean;
@@ -101,6 +94,15 @@ export class Tensor extends TensorImpl {
 
   storageOffsetValue(): number {
     return this.storageOffset;
+  }
+
+  /**
+   * `tensor.dtype`: the interned `torch.dtype` object (`x.dtype === torch.float32`, `String(x.dtype)` is
+   * `'torch.float32'`). Library code reads the ScalarType number `scalarType` instead (See Note [dtype
+   * objects over the ScalarType number]).
+   */
+  get dtype(): Dtype {
+    return Dtype.of(this.scalarType);
   }
 
   /** PyTorch's legacy type string, e.g. `torch.FloatTensor` (used in some error messages). */
@@ -349,7 +351,7 @@ export class Tensor extends TensorImpl {
    * them and any of them by keyword (`to({ dtype: 'float64' })`); a dtype by name (`'float64'`,
    * `'torch.float64'`, `'double'`) or as `torch.float64`. This tensor if nothing changes, else a converted copy.
    */
-  to(...args: (ScalarType | Device | string | Tensor | boolean | null | ToOptions | undefined)[]): Tensor {
+  to(...args: (DtypeLike | Device | Tensor | boolean | null | ToOptions | undefined)[]): Tensor {
     const rest = [...args] as unknown[];
     while (rest.length > 0 && rest[rest.length - 1] === undefined) rest.pop();
     const o = isKw(rest[rest.length - 1]) ? parseKw('to', rest.pop(), TO_KEYS) : {};
@@ -360,12 +362,11 @@ export class Tensor extends TensorImpl {
       if (a instanceof Tensor) [dtype, device] = [a.scalarType, a.device];
       else if (typeof a === 'boolean') flags.push(a);
       else if (a === null) continue;
-      else if (typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a)))
-        dtype = typeof a === 'number' ? a : parseScalarType(a);
+      else if (a instanceof Dtype || typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a))) dtype = toScalarType(a);
       else if (typeof a === 'string' || a instanceof Device) device = typeof a === 'string' ? Device.parse(a) : a;
       else throw new TypeError(`to() received an invalid argument ${String(a)}: expected a dtype, a device, a Tensor or a bool`);
     }
-    if (o.dtype !== undefined && o.dtype !== null) dtype = typeof o.dtype === 'string' ? parseScalarType(o.dtype) : (o.dtype as ScalarType);
+    if (o.dtype !== undefined && o.dtype !== null) dtype = toScalarType(o.dtype as DtypeLike);
     if (o.device !== undefined && o.device !== null) device = typeof o.device === 'string' ? Device.parse(o.device) : (o.device as Device);
     const nonBlocking = (o.non_blocking as boolean | undefined) ?? flags[0] ?? false;
     const copy = (o.copy as boolean | undefined) ?? flags[1] ?? false;

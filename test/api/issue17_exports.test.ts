@@ -56,7 +56,7 @@ describe('torch.get_rng_state / set_rng_state', () => {
     torch.manualSeed(7);
     torch.rand(3);
     const state = torch.get_rng_state();
-    expect(state.scalarType).toBe(torch.uint8);
+    expect(state.dtype).toBe(torch.uint8);
     expect(state.shape).toEqual([5056]);
     const a = torch.rand(5).tolist();
     const n = torch.randn(3).tolist();
@@ -77,10 +77,10 @@ describe('torch.get_rng_state / set_rng_state', () => {
 describe('complex tensors from values', () => {
   it('torch.complex(real, imag) broadcasts float32 to complex64 and prints as PyTorch', () => {
     const z = torch.complex(torch.tensor([1, 2.5]), torch.tensor([0, -1], { dtype: 'float32' }));
-    expect(z.scalarType).toBe(torch.complex64);
+    expect(z.dtype).toBe(torch.complex64);
     expect(String(z)).toBe('tensor([1.0000+0.j, 2.5000-1.j])');
     const b = torch.complex(torch.ones(2, 1, { dtype: 'float64' }), torch.tensor([1, 2, 3], { dtype: 'float64' }));
-    expect(b.scalarType).toBe(torch.complex128);
+    expect(b.dtype).toBe(torch.complex128);
     expect(b.shape).toEqual([2, 3]);
     expect(b.tolist()).toEqual([
       [
@@ -94,7 +94,7 @@ describe('complex tensors from values', () => {
         [1, 3],
       ],
     ]);
-    expect(torch.complex(torch.empty(2, { device: 'meta' }), torch.empty(2, { device: 'meta' })).scalarType).toBe(torch.complex64);
+    expect(torch.complex(torch.empty(2, { device: 'meta' }), torch.empty(2, { device: 'meta' })).dtype).toBe(torch.complex64);
   });
 
   it("raises PyTorch's dtype errors", () => {
@@ -110,10 +110,10 @@ describe('complex tensors from values', () => {
       { re: 1, im: 2 },
       { re: -0, im: -0.5 },
     ]);
-    expect(t.scalarType).toBe(torch.complex64);
+    expect(t.dtype).toBe(torch.complex64);
     expect(String(t)).toBe('tensor([1.+2.0000j, -0.-0.5000j])');
     torch.setDefaultDtype(torch.float64);
-    expect(torch.tensor([{ re: 1, im: 2 }]).scalarType).toBe(torch.complex128);
+    expect(torch.tensor([{ re: 1, im: 2 }]).dtype).toBe(torch.complex128);
     expect(torch.tensor([1, 2], { dtype: torch.complex64 }).tolist()).toEqual([
       [1, 0],
       [2, 0],

@@ -158,7 +158,7 @@ describe('examples/privateuse1-backend: tensors on mydev', () => {
     // int64 is not native: add falls back, with PyTorch's promotion.
     const li = torch.tensor([1, 2, 3]).mydev();
     const r = li.add(li);
-    expect([r.scalarType, r.device.toString(), r.cpu().tolist()]).toEqual([torch.int64, 'mydev:0', [2, 4, 6]]);
+    expect([r.dtype, r.device.toString(), r.cpu().tolist()]).toEqual([torch.int64, 'mydev:0', [2, 4, 6]]);
     expect(counters.fallback.get('aten::add.Tensor')).toBe(1);
   });
 
@@ -195,7 +195,7 @@ describe('examples/privateuse1-backend: tensors on mydev', () => {
     const c = torch.cat([a.mydev(), b.mydev()]);
     expect([c.device.toString(), c.cpu().tolist()]).toEqual(['mydev:0', torch.cat([a, b]).tolist()]);
     const [values, indices] = torch.max(a.mydev(), 1);
-    expect([values.device.toString(), indices.device.toString(), indices.scalarType]).toEqual(['mydev:0', 'mydev:0', torch.int64]);
+    expect([values.device.toString(), indices.device.toString(), indices.dtype]).toEqual(['mydev:0', 'mydev:0', torch.int64]);
     expect([values.cpu().tolist(), indices.cpu().tolist()]).toEqual([
       [5, 7],
       [1, 0],
@@ -204,7 +204,7 @@ describe('examples/privateuse1-backend: tensors on mydev', () => {
 
   it('factories with device=mydev run on CPU and land on the device (the Device argument is swapped)', () => {
     const r = torch.arange(5, { device: 'mydev' });
-    expect([r.device.toString(), r.scalarType, r.cpu().tolist()]).toEqual(['mydev:0', torch.int64, [0, 1, 2, 3, 4]]);
+    expect([r.device.toString(), r.dtype, r.cpu().tolist()]).toEqual(['mydev:0', torch.int64, [0, 1, 2, 3, 4]]);
     torch.manualSeed(3);
     const g = torch.randn([4], { device: 'mydev' });
     torch.manualSeed(3);

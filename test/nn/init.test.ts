@@ -71,7 +71,7 @@ describe('default initialisation is PyTorch’s, bit for bit', () => {
       for (const [key, raw] of layer.state_dict) {
         const t = sd[key] as Tensor;
         expect(t.shape, key).toEqual(raw.sizes);
-        expect(t.scalarType, key).toBe(torch[raw.dtype]);
+        expect(t.dtype, key).toBe(torch[raw.dtype]);
         expect(values(t), key).toEqual(decode(raw));
       }
     });

@@ -216,10 +216,10 @@ describe('Module machinery', () => {
     n.requires_grad_(false);
     expect(n.parameters().some((p) => p.requiresGrad)).toBe(false);
     n.to('float64');
-    expect(n.fc1.weight.scalarType).toBe(torch.float64);
+    expect(n.fc1.weight.dtype).toBe(torch.float64);
     expect(n.fc1.weight).toBeInstanceOf(nn.Parameter);
-    expect(n.bn.num_batches_tracked?.scalarType).toBe(torch.int64);
-    expect(n.state_dict()['fc1.weight']?.scalarType).toBe(torch.float64);
+    expect(n.bn.num_batches_tracked?.dtype).toBe(torch.int64);
+    expect(n.state_dict()['fc1.weight']?.dtype).toBe(torch.float64);
   });
   it('assignment rules of __setattr__', () => {
     const lin = new nn.Linear(2, 2);

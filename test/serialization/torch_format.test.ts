@@ -73,7 +73,7 @@ describe('torch.load reads what PyTorch 2.13 torch.save wrote', () => {
       'fc.bias',
     ]);
     expect(sd['conv.weight']).toBeInstanceOf(Tensor);
-    expect(sd['bn.num_batches_tracked']?.scalarType).toBe(torch.int64);
+    expect(sd['bn.num_batches_tracked']?.dtype).toBe(torch.int64);
     expect(sd['bn.num_batches_tracked']?.item()).toBe(1);
     const meta = (sd as unknown as { _metadata: Record<string, unknown> })._metadata;
     expect(Object.keys(meta)).toEqual(['', 'conv', 'bn', 'fc']);
@@ -213,7 +213,7 @@ describe('torch.save writes what PyTorch 2.13 torch.save writes', () => {
 
   it('refuses two dtypes over one storage, as PyTorch does', () => {
     const t = torch.zeros(4, { dtype: 'int32' });
-    const asFloat = new Tensor(t.storage, torch.float32, [4], [1], 0);
+    const asFloat = new Tensor(t.storage, torch.float32.scalarType, [4], [1], 0);
     expect(() => torch.save([t, asFloat])).toThrow('Cannot save multiple tensors or storages that view the same data as different types');
   });
 });

@@ -138,18 +138,13 @@ describe('samplers, random_split, collate', () => {
     const loader = new data.DataLoader(new data.TensorDataset(x, y), { batch_size: 4 });
     const got = [...loader].map((b) => {
       const [xb, yb] = b as [Tensor, Tensor];
-      return [
-        xb.tolist(),
-        String(xb.scalarType === torch.float32 ? 'torch.float32' : xb.scalarType),
-        yb.tolist(),
-        yb.scalarType === torch.int64 ? 'torch.int64' : String(yb.scalarType),
-      ];
+      return [xb.tolist(), String(xb.dtype), yb.tolist(), String(yb.dtype)];
     });
     expect(got).toEqual(golden.collate.tensor_dataset);
     const f = data.default_collate([0.5, 1.5]) as Tensor;
-    expect([f.tolist(), f.scalarType === torch.float64 ? 'torch.float64' : '']).toEqual(golden.collate.floats);
+    expect([f.tolist(), f.dtype === torch.float64 ? 'torch.float64' : '']).toEqual(golden.collate.floats);
     const i = data.default_collate([1, 2]) as Tensor;
-    expect([i.tolist(), i.scalarType === torch.int64 ? 'torch.int64' : '']).toEqual(golden.collate.ints);
+    expect([i.tolist(), i.dtype === torch.int64 ? 'torch.int64' : '']).toEqual(golden.collate.ints);
   });
 });
 
@@ -165,7 +160,7 @@ describe('Fashion-MNIST subset', () => {
         const [img, label] = ds.getItem(i);
         expect(label).toBe(g.labels[k]);
         expect(img.size()).toEqual([1, g.rows, g.cols]);
-        expect(img.scalarType).toBe(torch.float32);
+        expect(img.dtype).toBe(torch.float32);
       });
       expect((ds.getItem(0)[0] as Tensor).select(1, 13).flatten().tolist()).toEqual(g.first_row_13.map((v) => Math.fround(v / 255)));
       const counts = Array.from({ length: 10 }, (_, c) => Number(ds.targets.eq(c).sum().item()));

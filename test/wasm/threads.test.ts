@@ -14,7 +14,7 @@ const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;
 const bits = (t: Tensor): number[] => {
   const c = t.contiguous();
   const { data, base } = c.dataView();
-  return t.scalarType === torch.float32
+  return t.dtype === torch.float32
     ? [...new Uint32Array(data.buffer, data.byteOffset + base * 4, c.numel())]
     : [...new Float64Array(data.buffer, data.byteOffset + base * 8, c.numel())];
 };

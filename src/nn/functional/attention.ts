@@ -37,7 +37,7 @@ export function scaled_dot_product_attention(query: Tensor, key: Tensor, value: 
     w = w.masked_fill(keep.logical_not(), -Infinity);
   }
   if (a.attn_mask !== null) {
-    w = a.attn_mask.scalarType === torch.bool ? w.masked_fill(a.attn_mask.logical_not(), -Infinity) : w.add(a.attn_mask);
+    w = a.attn_mask.dtype === torch.bool ? w.masked_fill(a.attn_mask.logical_not(), -Infinity) : w.add(a.attn_mask);
   }
   w = w.softmax(-1);
   if (a.dropout_p > 0) w = dropout(w, a.dropout_p, true);
@@ -103,7 +103,7 @@ export function multi_head_attention_forward(
   // The masks merged into one additive (or boolean) mask of shape (N·H, L, S).
   let mask: Tensor | null = a.attn_mask;
   if (mask !== null) {
-    if (mask.scalarType === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.scalarType }).masked_fill(mask, -Infinity);
+    if (mask.dtype === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.scalarType }).masked_fill(mask, -Infinity);
     if (mask.dim() === 2) mask = mask.unsqueeze(0);
   } else if (a.is_causal) {
     mask = torch
@@ -113,7 +113,7 @@ export function multi_head_attention_forward(
   }
   if (a.key_padding_mask !== null) {
     let kpm = a.key_padding_mask;
-    if (kpm.scalarType === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.scalarType }).masked_fill(kpm, -Infinity);
+    if (kpm.dtype === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.scalarType }).masked_fill(kpm, -Infinity);
     kpm = kpm
       .view(bsz, 1, 1, srcLen)
       .expand(-1, num_heads, -1, -1)
