@@ -1,6 +1,7 @@
 // Shared helpers for the autograd golden tests: building tensors from fixture specs, replaying a call spec
 // through the public `torch` API, and comparing tensors with PyTorch's values within a tolerance.
 import { torch, type Tensor } from '../../src/api/index.js';
+import { Dtype } from '../../src/c10/Dtype.js';
 
 export type Value = number | boolean | string;
 
@@ -40,8 +41,8 @@ export function decode(v: Value): number | boolean {
 
 export function dtypeOf(name: string): number {
   const d = (torch as unknown as Record<string, unknown>)[name];
-  if (typeof d !== 'number') throw new Error(`unknown dtype ${name}`);
-  return d;
+  if (!(d instanceof Dtype)) throw new Error(`unknown dtype ${name}`);
+  return d.scalarType;
 }
 
 const isTensorSpec = (a: Arg): a is TensorSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;

@@ -12,6 +12,7 @@
 // opinfo.test.ts checks them against test/opinfo/known_failures.json, and tools/opinfo-report.ts writes
 // that list and the FEATURES.md pass rates from a run. Node-only (reads the fixtures with node:fs/zlib).
 import { readFileSync } from 'node:fs';
+import { Dtype } from '../../src/c10/Dtype.js';
 import { gunzipSync } from 'node:zlib';
 import { torch, Tensor } from '../../src/api/index.js';
 import { dtypeName } from '../../src/c10/ScalarType.js';
@@ -124,8 +125,8 @@ function decodeNum(v: Num): number | boolean {
 
 function dtypeOf(name: string): number {
   const d = T[name];
-  if (typeof d !== 'number') throw new Error(`aten-ts has no dtype torch.${name}`);
-  return d;
+  if (!(d instanceof Dtype)) throw new Error(`aten-ts has no dtype torch.${name}`);
+  return d.scalarType;
 }
 
 const isObj = (v: Json): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
