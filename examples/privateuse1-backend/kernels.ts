@@ -39,14 +39,14 @@ function fallBack(ks: DispatchKeySet, name: string, overload: string, args: unkn
 }
 
 function onDevice(...ts: Tensor[]): boolean {
-  return ts.every((t) => t.device.type === DeviceType.PrivateUse1 && t.dtype === ScalarType.Float);
+  return ts.every((t) => t.device.type === DeviceType.PrivateUse1 && t.scalarType === ScalarType.Float);
 }
 
 /** The float32 elements of `t` in row-major order (any strides). */
 function read(t: Tensor): Float32Array {
   const out = new Float32Array(t.numel());
-  const data = t.storage.data(t.dtype);
-  const base = t.storage.arrayOffset(t.dtype) + t.storageOffset;
+  const data = t.storage.data(t.scalarType);
+  const base = t.storage.arrayOffset(t.scalarType) + t.storageOffset;
   let k = 0;
   forEachOffset(t.sizes, t.strides, (off) => (out[k++] = data[base + off] as number));
   return out;
@@ -105,18 +105,18 @@ function binary(allocator: Allocator, a: Tensor, b: Tensor, f: (x: number, y: nu
 /** Writes `src` (broadcast to `self`'s shape, any device whose storage has data, any real dtype) into `self`. */
 function copyInto(self: Tensor, src: Tensor): Tensor {
   for (const t of [self, src]) {
-    if (t.dtype === ScalarType.Half || t.dtype === ScalarType.BFloat16 || t.isComplex()) {
-      throw new Error(`mydev copy_: dtype ${String(t.dtype)} is not supported by this example device`);
+    if (t.scalarType === ScalarType.Half || t.scalarType === ScalarType.BFloat16 || t.isComplex()) {
+      throw new Error(`mydev copy_: dtype ${String(t.scalarType)} is not supported by this example device`);
     }
   }
   const s = src.expand(self.sizes);
-  const sData = s.storage.data(s.dtype);
-  const sBase = s.storage.arrayOffset(s.dtype) + s.storageOffset;
+  const sData = s.storage.data(s.scalarType);
+  const sBase = s.storage.arrayOffset(s.scalarType) + s.storageOffset;
   const values: number[] = [];
   forEachOffset(s.sizes, s.strides, (off) => values.push(sData[sBase + off] as number));
-  const dData: StorageArray = self.storage.data(self.dtype);
-  const dBase = self.storage.arrayOffset(self.dtype) + self.storageOffset;
-  const isBool = self.dtype === ScalarType.Bool;
+  const dData: StorageArray = self.storage.data(self.scalarType);
+  const dBase = self.storage.arrayOffset(self.scalarType) + self.storageOffset;
+  const isBool = self.scalarType === ScalarType.Bool;
   const isInt = !isBool && !self.isFloatingPoint();
   let k = 0;
   forEachOffset(self.sizes, self.strides, (off) => {
@@ -137,7 +137,7 @@ export function nativeKernels(allocator: Allocator): [string, UnboxedKernel][] {
       (_ks, size: number[], dtype: ScalarType | null, _layout: unknown, device: Device | null) => {
         checkDevice(device);
         count(counters.native, 'aten::empty.memory_format');
-        return empty_generic(size, allocator, dtype ?? torch.getDefaultDtype());
+        return empty_generic(size, allocator, dtype ?? torch.getDefaultDtype().scalarType);
       },
     ],
     [
@@ -145,7 +145,7 @@ export function nativeKernels(allocator: Allocator): [string, UnboxedKernel][] {
       (_ks, size: number[], stride: number[], dtype: ScalarType | null, _layout: unknown, device: Device | null) => {
         checkDevice(device);
         count(counters.native, 'aten::empty_strided');
-        return empty_strided_generic(size, stride, allocator, dtype ?? torch.getDefaultDtype());
+        return empty_strided_generic(size, stride, allocator, dtype ?? torch.getDefaultDtype().scalarType);
       },
     ],
     [

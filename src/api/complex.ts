@@ -44,18 +44,18 @@ export function complex(real: Tensor, imag: Tensor): Tensor {
   if (!(real instanceof Tensor)) throw new TypeError(`complex(): argument 'real' (position 1) must be Tensor, not ${typeName(real)}`);
   if (!(imag instanceof Tensor)) throw new TypeError(`complex(): argument 'imag' (position 2) must be Tensor, not ${typeName(imag)}`);
   const ok = (t: ScalarType) => t === ScalarType.Half || t === ScalarType.Float || t === ScalarType.Double;
-  if (!ok(real.dtype) || !ok(imag.dtype)) {
+  if (!ok(real.scalarType) || !ok(imag.scalarType)) {
     throw new Error(
-      `Expected both inputs to be Half, Float or Double tensors but got ${scalarTypeToString(real.dtype)} and ${scalarTypeToString(imag.dtype)}`,
+      `Expected both inputs to be Half, Float or Double tensors but got ${scalarTypeToString(real.scalarType)} and ${scalarTypeToString(imag.scalarType)}`,
     );
   }
-  if (real.dtype !== imag.dtype) {
+  if (real.scalarType !== imag.scalarType) {
     throw new Error(
-      `Expected object of scalar type ${scalarTypeToString(real.dtype)} but got scalar type ${scalarTypeToString(imag.dtype)} for second argument`,
+      `Expected object of scalar type ${scalarTypeToString(real.scalarType)} but got scalar type ${scalarTypeToString(imag.scalarType)} for second argument`,
     );
   }
-  if (real.dtype === ScalarType.Half) throw new Error('complex(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
-  const dtype = real.dtype === ScalarType.Float ? ScalarType.ComplexFloat : ScalarType.ComplexDouble;
+  if (real.scalarType === ScalarType.Half) throw new Error('complex(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
+  const dtype = real.scalarType === ScalarType.Float ? ScalarType.ComplexFloat : ScalarType.ComplexDouble;
   const [re, im] = broadcast_tensors(real, imag) as [Tensor, Tensor];
   const out = aten().empty_memory_format.call(re.shape.slice(), dtype, null, real.device, null, null);
   if (out.isMeta() || out.numel() === 0) return out;

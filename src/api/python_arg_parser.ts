@@ -5,7 +5,8 @@
 // argument parsing] in src/codegen/api/python.ts); this module holds what every overload shares. Browser-safe.
 
 import { Device } from '../c10/Device.js';
-import { ScalarType, parseScalarType } from '../c10/ScalarType.js';
+import { isDtypeLike, toScalarType, type DtypeLike } from '../c10/Dtype.js';
+import { ScalarType } from '../c10/ScalarType.js';
 import { Generator } from '../random/index.js';
 import { TENSOR_BRAND, Tensor } from '../tensor/Tensor.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
@@ -15,8 +16,8 @@ import { isKw, normalizeKw, typedKey, unexpectedKw, type Kw } from '../c10/Kwarg
 // src/c10/Kwargs.ts, so the floors below the front end (autograd's backward and grad) share it.
 export { isKw, normalizeKw, parseKw, snakeCase, typedKey, unexpectedKw, type Kw } from '../c10/Kwargs.js';
 
-/** A dtype option: a ScalarType or its Python name (`'float32'`, `'int64'`). */
-export type DtypeLike = ScalarType | string;
+/** A dtype option: a `torch.dtype`, its Python name (`'float32'`, `'torch.int64'`) or the ScalarType number. */
+export type { DtypeLike };
 /** A device option: a Device or its string (`'cpu'`, `'meta'`). */
 export type DeviceLike = Device | string;
 
@@ -70,7 +71,7 @@ export function isIntVarargs(a: readonly unknown[], n: number): boolean {
 }
 
 export function isDtype(v: unknown): boolean {
-  return typeof v === 'string' || (typeof v === 'number' && ScalarType[v] !== undefined);
+  return isDtypeLike(v);
 }
 
 export function isDevice(v: unknown): boolean {
@@ -130,7 +131,7 @@ export function toReduction(v: unknown): number {
 }
 
 export function toDtype(v: unknown): ScalarType {
-  return typeof v === 'string' ? parseScalarType(v) : (v as ScalarType);
+  return toScalarType(v as DtypeLike);
 }
 
 export function toDevice(v: unknown): Device {

@@ -26,7 +26,7 @@ export function get_rng_state(): Tensor {
  * `Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be <n>`.
  */
 export function set_rng_state(new_state: Tensor): void {
-  if (!(new_state instanceof Tensor) || new_state.dtype !== ScalarType.Byte) {
+  if (!(new_state instanceof Tensor) || new_state.scalarType !== ScalarType.Byte) {
     throw new TypeError('RNG state must be a torch.ByteTensor');
   }
   const bytes = new_state.detach().contiguous().numpy() as Uint8Array;

@@ -8,7 +8,7 @@ import { aten } from '../generated/Operators.js';
 import { writeElement } from '../tensor/elements.js';
 import { checkHasStorage, storageOverBuffer } from '../tensor/Storage.js';
 import { Tensor } from '../tensor/Tensor.js';
-import { isDtype, isInt, parseKw, toDtype, typeName, type Kw } from './python_arg_parser.js';
+import { isDtype, isInt, parseKw, toDtype, typeName, type DtypeLike, type Kw } from './python_arg_parser.js';
 
 /** A typed array aten-ts can share, and the dtype it holds. */
 const SHARED_DTYPE: readonly (readonly [ctor: unknown, dtype: ScalarType])[] = [
@@ -43,10 +43,7 @@ function dtypeOf(o: Kw): ScalarType | null {
  * `{ dtype: torch.bool }`), and a Float64Array as int64 with `{ dtype: torch.int64 }` (aten-ts's int64 layout).
  * A BigInt64Array (int64), a plain array or any other typed array is copied: its bytes are not aten-ts's layout.
  */
-export function from(
-  data: ArrayLike<number> | BigInt64Array | readonly number[],
-  options?: { dtype?: ScalarType | string | null },
-): Tensor {
+export function from(data: ArrayLike<number> | BigInt64Array | readonly number[], options?: { dtype?: DtypeLike | null }): Tensor {
   const o = parseKw('from', options, ['dtype']);
   const want = dtypeOf(o);
   if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
@@ -79,7 +76,7 @@ export function from(
  */
 export function frombuffer(
   buffer: ArrayBufferLike | ArrayBufferView,
-  options: { dtype: ScalarType | string; count?: number; offset?: number; requires_grad?: boolean; requiresGrad?: boolean },
+  options: { dtype: DtypeLike; count?: number; offset?: number; requires_grad?: boolean; requiresGrad?: boolean },
 ): Tensor {
   const o = parseKw('frombuffer', options, ['dtype', 'count', 'offset', 'requires_grad']);
   const dtype = dtypeOf(o);

@@ -36,8 +36,10 @@ import {
   toDevice,
   toDtype,
   typeName,
+  type DtypeLike,
   type Kw,
 } from './python_arg_parser.js';
+import { Dtype, toScalarType } from '../c10/Dtype.js';
 import { Dispatcher } from '../dispatch/Dispatcher.js';
 import { aten } from '../generated/Operators.js';
 import { installTensorMethods } from '../generated/methods.js';
@@ -81,7 +83,7 @@ setKernelBackend('wasm');
  * src/c10/Kwargs.ts).
  */
 export interface TensorOptions {
-  dtype?: ScalarType | string | null;
+  dtype?: DtypeLike | null;
   device?: Device | string | null;
   layout?: Layout | null;
   pin_memory?: boolean | null;
@@ -177,7 +179,7 @@ export function arange(...args: (number | (TensorOptions & { start?: number; end
   if (out !== undefined && out !== null && !isTensor(out))
     throw new TypeError(`arange(): argument 'out' must be Tensor, not ${typeName(out)}`);
   const [start, end, step] = [nums[0] as number, nums[1] as number, (nums[2] as number | undefined) ?? 1];
-  const dtype = dtypeOf(o) ?? (out ? out.dtype : null);
+  const dtype = dtypeOf(o) ?? (out ? out.scalarType : null);
   const r = aten().arange_start_step.call(start, end, step, dtype, null, deviceOf(o) ?? (out ? out.device : null), null);
   if (dtype === null) markInt64FromNumbers(r); // See Note [Messages from the integral-number rule].
   if (out === undefined || out === null) return finish(r, o);
@@ -363,7 +365,7 @@ function withOut<F>(name: string, f: F, rule: OutRule, before?: (out: Tensor) =>
 const sameDtype =
   (name: string): OutRule =>
   (out, r) => {
-    if (out.dtype !== r.dtype) throw new Error(`${name}(): self and result must have the same scalar type`);
+    if (out.scalarType !== r.scalarType) throw new Error(`${name}(): self and result must have the same scalar type`);
   };
 
 /**
@@ -379,9 +381,9 @@ export const cat: typeof catBinding &
     return (catBinding as (...args: unknown[]) => unknown)(...a);
   }) as typeof catBinding,
   (out, r) => {
-    if (!canCast(r.dtype, out.dtype)) {
+    if (!canCast(r.scalarType, out.scalarType)) {
       throw new Error(
-        `result type ${scalarTypeToString(r.dtype)} can't be cast to the desired output type ${scalarTypeToString(out.dtype)}`,
+        `result type ${scalarTypeToString(r.scalarType)} can't be cast to the desired output type ${scalarTypeToString(out.scalarType)}`,
       );
     }
   },
@@ -393,8 +395,8 @@ export const gather: typeof gatherBinding &
   'gather',
   gatherBinding,
   (out, r) => {
-    if (out.dtype !== r.dtype) {
-      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+    if (out.scalarType !== r.scalarType) {
+      throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.scalarType)}, but got ${typeMetaName(out.scalarType)} instead`);
     }
   },
 );
@@ -472,43 +474,58 @@ export const multinomial: typeof multinomialBinding &
     multinomialBinding,
     () => undefined,
     (out) => {
-      if (out.dtype !== ScalarType.Long) throw new Error(`multinomial expects Long tensor out, got: ${scalarTypeToString(out.dtype)}`);
+      if (out.scalarType !== ScalarType.Long)
+        throw new Error(`multinomial expects Long tensor out, got: ${scalarTypeToString(out.scalarType)}`);
     },
   );
 export { from, frombuffer, type TypedArray } from './tensor_new.js';
 
 export { Generator, manualSeed, seed, initialSeed };
 
-export { getDefaultDtype, setDefaultDtype };
+export { get_default_dtype as getDefaultDtype, set_default_dtype as setDefaultDtype };
 
 /** `torch.get_num_threads()` / `torch.set_num_threads(n)`: threads of intra-op parallel kernels (Note [Worker threads over linear memory]). */
 export { getNumThreads, setNumThreads };
 
-// dtype constants, as torch.float32 etc.
+// dtype constants, as torch.float32 etc.: the interned torch.dtype objects (See Note [dtype objects over the ScalarType number]).
+/** `torch.dtype`: the class of `torch.float32` etc. (`x.dtype instanceof torch.dtype`). */
+export { Dtype as dtype };
 /** The dtype `torch.bool`. */
-export const bool = ScalarType.Bool;
+export const bool = Dtype.of(ScalarType.Bool);
 /** The dtype `torch.uint8` (Byte). */
-export const uint8 = ScalarType.Byte;
+export const uint8 = Dtype.of(ScalarType.Byte);
 /** The dtype `torch.int8` (Char). */
-export const int8 = ScalarType.Char;
+export const int8 = Dtype.of(ScalarType.Char);
 /** The dtype `torch.int16` (Short). */
-export const int16 = ScalarType.Short;
+export const int16 = Dtype.of(ScalarType.Short);
 /** The dtype `torch.int32` (Int). */
-export const int32 = ScalarType.Int;
+export const int32 = Dtype.of(ScalarType.Int);
 /** The dtype `torch.int64` (Long). */
-export const int64 = ScalarType.Long;
+export const int64 = Dtype.of(ScalarType.Long);
 /** The dtype `torch.float16` (Half). */
-export const float16 = ScalarType.Half;
+export const float16 = Dtype.of(ScalarType.Half);
 /** The dtype `torch.bfloat16`. */
-export const bfloat16 = ScalarType.BFloat16;
+export const bfloat16 = Dtype.of(ScalarType.BFloat16);
 /** The dtype `torch.float32` (Float). */
-export const float32 = ScalarType.Float;
+export const float32 = Dtype.of(ScalarType.Float);
 /** The dtype `torch.float64` (Double). */
-export const float64 = ScalarType.Double;
+export const float64 = Dtype.of(ScalarType.Double);
+/** The dtype `torch.complex32` (ComplexHalf). */
+export const complex32 = Dtype.of(ScalarType.ComplexHalf);
 /** The dtype `torch.complex64` (ComplexFloat). */
-export const complex64 = ScalarType.ComplexFloat;
+export const complex64 = Dtype.of(ScalarType.ComplexFloat);
 /** The dtype `torch.complex128` (ComplexDouble). */
-export const complex128 = ScalarType.ComplexDouble;
+export const complex128 = Dtype.of(ScalarType.ComplexDouble);
+/** The quantized dtype `torch.qint8` (no kernels; a name and attributes, as `torch.dtype` has them). */
+export const qint8 = Dtype.of(ScalarType.QInt8);
+/** The quantized dtype `torch.quint8`. */
+export const quint8 = Dtype.of(ScalarType.QUInt8);
+/** The quantized dtype `torch.qint32`. */
+export const qint32 = Dtype.of(ScalarType.QInt32);
+/** The quantized dtype `torch.quint4x2`. */
+export const quint4x2 = Dtype.of(ScalarType.QUInt4x2);
+/** The quantized dtype `torch.quint2x4`. */
+export const quint2x4 = Dtype.of(ScalarType.QUInt2x4);
 /** `torch.half`: the same dtype as `torch.float16`. */
 export const half = float16;
 /** `torch.float`: the same dtype as `torch.float32`. */
@@ -519,6 +536,24 @@ export const double = float64;
 export const long = int64;
 /** `torch.int`: the same dtype as `torch.int32`. */
 export const int = int32;
+/** `torch.short`: the same dtype as `torch.int16`. */
+export const short = int16;
+/** `torch.chalf`: the same dtype as `torch.complex32`. */
+export const chalf = complex32;
+/** `torch.cfloat`: the same dtype as `torch.complex64`. */
+export const cfloat = complex64;
+/** `torch.cdouble`: the same dtype as `torch.complex128`. */
+export const cdouble = complex128;
+
+/** `torch.get_default_dtype()`: the floating-point dtype of new tensors, `torch.float32` unless changed. */
+export function get_default_dtype(): Dtype {
+  return Dtype.of(getDefaultDtype());
+}
+
+/** `torch.set_default_dtype(d)`: float32, float64, float16 or bfloat16, as a dtype, its name or its ScalarType. */
+export function set_default_dtype(d: DtypeLike): void {
+  setDefaultDtype(toScalarType(d));
+}
 
 // ---- autograd (src/autograd) ---------------------------------------------------------------------
 /** `torch.autograd`: `grad`, `backward`, `gradcheck`, `gradgradcheck`, the grad-mode guards, graph classes. */
@@ -535,14 +570,7 @@ export {
 
 // ---- PyTorch's spellings of the functions above (README "Arguments and option keys: one rule") ---------
 /** `torch.manual_seed(seed)`, `torch.initial_seed()`, `torch.get_default_dtype()` / `set_default_dtype(dtype)`, `torch.get_num_threads()` / `set_num_threads(n)`: PyTorch's names of `manualSeed` etc. */
-export {
-  getDefaultDtype as get_default_dtype,
-  getNumThreads as get_num_threads,
-  initialSeed as initial_seed,
-  manualSeed as manual_seed,
-  setDefaultDtype as set_default_dtype,
-  setNumThreads as set_num_threads,
-};
+export { getNumThreads as get_num_threads, initialSeed as initial_seed, manualSeed as manual_seed, setNumThreads as set_num_threads };
 /** `torch.no_grad`, `enable_grad`, `set_grad_enabled`, `is_grad_enabled`, `inference_mode`, `is_inference_mode_enabled`: PyTorch's names of the grad-mode guards. */
 export {
   enableGrad as enable_grad,

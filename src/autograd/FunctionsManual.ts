@@ -35,7 +35,7 @@ export function zerosLike(t: Tensor): Tensor {
 // ---- formula helpers (named after FunctionsManual.cpp's functions, in camelCase) -----------------------
 
 function zerosOf(sizes: readonly number[], like: Tensor): Tensor {
-  return aten().zeros.call([...sizes], like.dtype, null, like.device, null);
+  return aten().zeros.call([...sizes], like.scalarType, null, like.device, null);
 }
 
 function wrapDims(dims: readonly number[] | null | undefined, ndim: number): number[] {
@@ -95,7 +95,7 @@ function torchCat(ts: Tensor[], dim: number): Tensor {
 export function amaxAminBackward(grad: Tensor, self: Tensor, result: Tensor, dims: readonly number[], keepdim: boolean): Tensor {
   const r = unsqueezeReduced(result, self.sizes, dims, keepdim);
   const g = unsqueezeReduced(grad, self.sizes, dims, keepdim);
-  const mask = self.eq(r).to(self.dtype);
+  const mask = self.eq(r).to(self.scalarType);
   const count = mask.sum(wrapDims(dims, self.dim()), true);
   return g.mul(mask).div(count);
 }
@@ -161,7 +161,7 @@ export function normBackward(
   if (pv === 1) return self.sign().mul(g);
   if (pv === 2) return self.mul(g.div(n)).masked_fill(n.eq(0), 0);
   if (pv === Infinity || pv === -Infinity) {
-    const mask = self.abs().eq(n).to(self.dtype);
+    const mask = self.abs().eq(n).to(self.scalarType);
     return self.sign().mul(g.mul(mask).div(mask.sum(ds, true)));
   }
   return self
@@ -344,7 +344,7 @@ export function nllLossBackward(
   const cd = classDim(self);
   const valid = target.ne(ignoreIndex);
   const safe = target.masked_fill(valid.logical_not(), 0);
-  let w = weight === null ? valid.to(self.dtype) : weight.index([safe]).mul(valid);
+  let w = weight === null ? valid.to(self.scalarType) : weight.index([safe]).mul(valid);
   if (reduction === REDUCTION_MEAN) w = w.div(w.sum());
   const g = reduction === REDUCTION_NONE ? grad.mul(w) : w.mul(grad);
   return zerosOf(self.sizes, self).scatter(cd, safe.unsqueeze(cd), g.neg().unsqueeze(cd));
@@ -647,7 +647,7 @@ export function embeddingBackward(grad: Tensor, indices: Tensor, numWeights: num
   const flat = indices.reshape([-1]);
   let g = grad.reshape([-1, dim]);
   if (paddingIdx >= 0) g = g.masked_fill(flat.eq(paddingIdx).unsqueeze(1), 0);
-  return aten().zeros.call([numWeights, dim], grad.dtype, null, grad.device, null).index_put([flat], g, true);
+  return aten().zeros.call([numWeights, dim], grad.scalarType, null, grad.device, null).index_put([flat], g, true);
 }
 
 /** div with rounding: the gradient is zero almost everywhere; without, grad / other. */

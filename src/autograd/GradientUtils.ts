@@ -51,7 +51,7 @@ export function accumulateInto(old: Tensor | null, grad: Tensor, gradMode: boole
     // clone_obey_contract: new_empty_strided(variable's geometry).copy_(grad), so the new .grad's history is
     // CopyBackwards (the variable's strides: the incoming gradient may be an expanded, overlapping view).
     const strides = variable.isContiguous() ? contiguousStrides(variable.sizes) : [...variable.strides];
-    const fresh = aten().empty_strided.call([...variable.sizes], strides, grad.dtype, null, grad.device, null);
+    const fresh = aten().empty_strided.call([...variable.sizes], strides, grad.scalarType, null, grad.device, null);
     return belowADInplaceOrView(() => aten().copy_.call(fresh, grad, false));
   }
   if (gradMode) return aten().add_Tensor.call(old, grad, 1);
@@ -70,7 +70,7 @@ export function sliceOfBaseGrad(
   viewStrides: number[],
   offset: number,
 ): { result: Tensor; slice: Tensor } {
-  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.dtype, null, grad.device, null);
+  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.scalarType, null, grad.device, null);
   aten().copy_.call(result, grad, false);
   const slice = aten().as_strided.call(result, viewSizes, viewStrides, offset);
   return { result, slice };
@@ -85,7 +85,7 @@ export function asStridedScatter(
   viewStrides: number[],
   offset: number,
 ): Tensor {
-  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.dtype, null, grad.device, null);
+  const result = aten().empty_strided.call(baseSizes, baseStrides, grad.scalarType, null, grad.device, null);
   aten().zero_.call(result);
   const slice = aten().as_strided.call(result, viewSizes, viewStrides, offset);
   aten().add__Tensor.call(slice, grad, 1);

@@ -76,16 +76,16 @@ function makeGrads(outputs: readonly Tensor[], grads: readonly (Tensor | null | 
           `Mismatch in shape: grad_output[${i}] has a shape of ${sizeStr(g.sizes)} and output[${i}] has a shape of ${sizeStr(o.sizes)}.`,
         );
       }
-      if (isComplexType(o.dtype) !== isComplexType(g.dtype)) {
+      if (isComplexType(o.scalarType) !== isComplexType(g.scalarType)) {
         throw new Error(
           `For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in dtype: ` +
-            `grad_output[${i}] has a dtype of ${g.dtype} and output[${i}] has a dtype of ${o.dtype}.`,
+            `grad_output[${i}] has a dtype of ${g.scalarType} and output[${i}] has a dtype of ${o.scalarType}.`,
         );
       }
       out.push(g);
     } else if (o.requiresGrad) {
       if (o.numel() !== 1) throw new Error('grad can be implicitly created only for scalar outputs');
-      if (!isFloatingType(o.dtype)) throw new Error('grad can be implicitly created only for real scalar outputs');
+      if (!isFloatingType(o.scalarType)) throw new Error('grad can be implicitly created only for real scalar outputs');
       out.push(aten().ones_like.call(o, null, null, null, null, null));
     } else {
       out.push(null);
@@ -166,7 +166,7 @@ function validateGrad(node: Node, i: number, edge: Edge, grad: Tensor): Tensor {
     }
     g = sumTo(g, sizes);
   }
-  if (g.dtype !== dtype) g = aten().to_dtype.call(g, dtype as ScalarType, false, false, null);
+  if (g.scalarType !== dtype) g = aten().to_dtype.call(g, dtype as ScalarType, false, false, null);
   return g;
 }
 

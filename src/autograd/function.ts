@@ -125,12 +125,12 @@ export abstract class Node {
   setInputMetadata(inputNr: number, t: Tensor): void {
     if (inputNr === 0) {
       this.sizes0 = t.sizes;
-      this.dtype0 = t.dtype;
-      if (this.moreMetadata !== null) this.moreMetadata[0] = { sizes: t.sizes, dtype: t.dtype };
+      this.dtype0 = t.scalarType;
+      if (this.moreMetadata !== null) this.moreMetadata[0] = { sizes: t.sizes, dtype: t.scalarType };
       return;
     }
     if (this.moreMetadata === null) this.moreMetadata = this.sizes0 === undefined ? [] : [{ sizes: this.sizes0, dtype: this.dtype0 }];
-    this.moreMetadata[inputNr] = { sizes: t.sizes, dtype: t.dtype };
+    this.moreMetadata[inputNr] = { sizes: t.sizes, dtype: t.scalarType };
   }
 
   /** The node's hook state, made if missing. */

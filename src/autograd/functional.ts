@@ -79,7 +79,7 @@ export function jacobian(
       return xs.map((x, i) => {
         const r = rows[i] as Tensor[];
         const stacked =
-          r.length === 0 ? aten().zeros.call([...o.sizes, ...x.sizes], x.dtype, null, x.device, null) : aten().stack.call(r, 0);
+          r.length === 0 ? aten().zeros.call([...o.sizes, ...x.sizes], x.scalarType, null, x.device, null) : aten().stack.call(r, 0);
         return finish(stacked.reshape([...o.sizes, ...x.sizes]), createGraph);
       });
     });

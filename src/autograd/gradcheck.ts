@@ -63,7 +63,7 @@ export function gradcheck(fn: Fn, inputs: readonly Tensor[], options: GradcheckO
   const raise = options.raiseException ?? true;
   const diffInputs = inputs.map((t, i) => [t, i] as const).filter(([t]) => t.requiresGrad);
   for (const [t] of diffInputs) {
-    if (t.dtype !== ScalarType.Double) {
+    if (t.scalarType !== ScalarType.Double) {
       // PyTorch warns; a float32 check is too imprecise to be meaningful, so this says so.
       if (raise) throw new Error('gradcheck expects float64 inputs that require grad (finite differences need double precision)');
       return false;

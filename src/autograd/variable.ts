@@ -59,7 +59,7 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
     );
   }
   if (flag) {
-    if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
+    if (!isFloatingType(t.scalarType) && !isComplexType(t.scalarType)) {
       throw new Error(`only Tensors of floating point dtype can require gradients${int64Hint(t)}`);
     }
     if (t.isInference() && !autogradState.inferenceMode) {
@@ -75,7 +75,7 @@ export function setRequiresGrad(t: TensorImpl, flag: boolean): void {
  * PyTorch's argument parser checks the dtype with its own text before setting the flag.
  */
 export function setFactoryRequiresGrad(t: TensorImpl): void {
-  if (!isFloatingType(t.dtype) && !isComplexType(t.dtype)) {
+  if (!isFloatingType(t.scalarType) && !isComplexType(t.scalarType)) {
     throw new Error(`Only Tensors of floating point and complex dtype can require gradients${int64Hint(t)}`);
   }
   setRequiresGrad(t, true);
@@ -181,7 +181,7 @@ export function setHistoryList(outputs: readonly Tensor[], gradFn: Node): void {
 
 /** True if `t`'s gradient cannot flow (integer and bool outputs are never differentiable). */
 export function isDifferentiableType(t: Tensor): boolean {
-  return isFloatingType(t.dtype) || isComplexType(t.dtype);
+  return isFloatingType(t.scalarType) || isComplexType(t.scalarType);
 }
 
 // Note [In-place checks]
@@ -266,7 +266,7 @@ export function markView(view: Tensor, base: Tensor): void {
 /** `x.grad = g` (`VariableHooks::set_grad` checks: same dtype and size). */
 export function setGrad(t: Tensor, g: Tensor | null): void {
   if (g !== null) {
-    if (g.dtype !== t.dtype) throw new Error('assigned grad has data of a different type');
+    if (g.scalarType !== t.scalarType) throw new Error('assigned grad has data of a different type');
     if (g.sizes.length !== t.sizes.length || g.sizes.some((s, i) => s !== t.sizes[i])) {
       throw new Error('assigned grad has data of a different size');
     }

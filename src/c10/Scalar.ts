@@ -37,8 +37,8 @@ export function markInt64FromNumbers(t: { readonly storage: object }): void {
 }
 
 /** The hint PyTorch's text gets for a tensor made int64 by the integral-number rule; '' for any other. */
-export function int64Hint(t: { readonly storage: object; readonly dtype: ScalarType }): string {
-  return t.dtype === ScalarType.Long && INFERRED_INT64.has(t.storage) ? INT64_HINT : '';
+export function int64Hint(t: { readonly storage: object; readonly scalarType: ScalarType }): string {
+  return t.scalarType === ScalarType.Long && INFERRED_INT64.has(t.storage) ? INT64_HINT : '';
 }
 
 /** What int64Hint adds (exported for tests that compare the PyTorch part of a message). */

@@ -68,6 +68,7 @@ export {
   toComplexType,
   toRealValueType,
 } from './ScalarType.js';
+export { Dtype, isDtypeLike, toDtype, toScalarType, type DtypeLike } from './Dtype.js';
 export {
   Device,
   DeviceType,

@@ -4963,7 +4963,7 @@ export function autogradKernels(ops: AtenOps) {
     if (!rg) return ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
     const gradFn = new ToCopyBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
-    gradFn.self_dtype = self.dtype;
+    gradFn.self_dtype = self.scalarType;
     gradFn.self_device = self.device;
     const result = ops._to_copy.redispatch(ks.and(afterAutogradKeyset), self, dtype, layout, device, pinMemory, nonBlocking, memoryFormat);
     setHistory(result, gradFn, 0);

@@ -58,7 +58,7 @@ const ITEM_SIZE: readonly number[] = ALL_SCALAR_TYPES.map(elementSize);
  * + storageOffset`, without the lookups (it runs for every operand of every kernel call).
  */
 export function elementBase(t: TensorImpl): number {
-  return t.storage.byteOffset / (ITEM_SIZE[t.dtype] as number) + t.storageOffset;
+  return t.storage.byteOffset / (ITEM_SIZE[t.scalarType] as number) + t.storageOffset;
 }
 
 /**
@@ -274,7 +274,7 @@ function applyChunk(op: ScalarOp, r: Float64Array, ins: Float64Array[], args: nu
 function convertingLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray[]): void {
   const tensors = iter.tensors;
   const nt = tensors.length;
-  const dtypes = tensors.map((t) => t.dtype);
+  const dtypes = tensors.map((t) => t.scalarType);
   const compute = iter.computeDtypes ?? dtypes;
   const strides0 = new Array<number>(nt);
   for (let k = 0; k < nt; k++) strides0[k] = innerStride(iter, k);
@@ -319,7 +319,7 @@ function storageArrays(iter: TensorIterator): StorageArray[] {
   const arrays = new Array<StorageArray>(ts.length);
   for (let k = 0; k < ts.length; k++) {
     const t = ts[k] as TensorImpl;
-    arrays[k] = t.storage.data(t.dtype);
+    arrays[k] = t.storage.data(t.scalarType);
   }
   return arrays;
 }
@@ -339,7 +339,7 @@ export function cpuKernel(iter: TensorIterator, op: ScalarOp): void {
   const compute = iter.computeDtypes;
   let direct = compute === null;
   for (let k = 0; k < tensors.length; k++) {
-    const d = (tensors[k] as TensorImpl).dtype;
+    const d = (tensors[k] as TensorImpl).scalarType;
     const c = compute === null ? d : (compute[k] as ScalarType);
     if (isComplex(c)) {
       throw new Error(
@@ -375,15 +375,20 @@ function scalarLoop(iter: TensorIterator, scalarVec: ScalarVecOp): boolean {
   const t0 = tensors[0] as TensorImpl;
   const t1 = tensors[1] as TensorImpl;
   const t2 = tensors[2] as TensorImpl;
-  const dtype = t0.dtype;
-  if ((dtype !== ScalarType.Float && dtype !== ScalarType.Double) || t1.dtype !== dtype || t2.numel() !== 1 || isComplex(t2.dtype))
+  const dtype = t0.scalarType;
+  if (
+    (dtype !== ScalarType.Float && dtype !== ScalarType.Double) ||
+    t1.scalarType !== dtype ||
+    t2.numel() !== 1 ||
+    isComplex(t2.scalarType)
+  )
     return false;
   const ndim = iter.shape.length;
   const strides = iter.strides;
   for (let d = 0; d < ndim; d++) if (strides[d * 3 + 2] !== 0) return false;
   if (ndim > 0 && (strides[0] !== 1 || strides[1] !== 1)) return false;
   if (iter.numel() === 0) return true;
-  const raw = loadOne(t2.dtype, t2.storage.data(t2.dtype), elementBase(t2));
+  const raw = loadOne(t2.scalarType, t2.storage.data(t2.scalarType), elementBase(t2));
   const value = dtype === ScalarType.Float ? Math.fround(raw) : raw;
   const out = t0.storage.data(dtype);
   const a = t1.storage.data(dtype);
@@ -401,10 +406,10 @@ export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, sca
   const tensors = iter.tensors;
   const nt = tensors.length;
   const t0 = tensors[0] as TensorImpl;
-  const dtype = t0.dtype;
+  const dtype = t0.scalarType;
   if (scalarVec !== undefined && nt === 3 && scalarLoop(iter, scalarVec)) return;
   let eligible = iter.computeDtypes === null && isVecDtype(dtype);
-  for (let k = 1; k < nt && eligible; k++) if ((tensors[k] as TensorImpl).dtype !== dtype) eligible = false;
+  for (let k = 1; k < nt && eligible; k++) if ((tensors[k] as TensorImpl).scalarType !== dtype) eligible = false;
   if (!eligible) {
     cpuKernel(iter, op);
     return;
@@ -494,7 +499,7 @@ export function cpuKernelComplex(iter: TensorIterator, op: ComplexOp): void {
   if (iter.isMeta || iter.numel() === 0) return;
   const tensors = iter.tensors;
   const nt = tensors.length;
-  const dtypes = tensors.map((t) => t.dtype);
+  const dtypes = tensors.map((t) => t.scalarType);
   const compute = iter.computeDtypes ?? dtypes;
   const arrays = storageArrays(iter);
   const strides0 = new Array<number>(nt);

@@ -36,8 +36,8 @@ export function getOverlapStatus(a: TensorImpl, b: TensorImpl): MemOverlapStatus
   if (a.numel() === 0 || b.numel() === 0) return MemOverlapStatus.No;
   if (!isNonOverlappingAndDense(a) || !isNonOverlappingAndDense(b)) return MemOverlapStatus.TooHard;
   if (a.storage === b.storage) {
-    const ia = elementSize(a.dtype);
-    const ib = elementSize(b.dtype);
+    const ia = elementSize(a.scalarType);
+    const ib = elementSize(b.scalarType);
     const aBegin = a.storageOffset * ia;
     const aEnd = aBegin + a.numel() * ia;
     const bBegin = b.storageOffset * ib;

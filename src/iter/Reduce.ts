@@ -74,20 +74,20 @@ function gatherBuffer(n: number): Float64Array {
 function fillReal(t: TensorImpl, v: number): void {
   const n = t.numel();
   if (n === 0) return;
-  const arr = t.storage.data(t.dtype);
+  const arr = t.storage.data(t.scalarType);
   const sizes = t.sizes;
   const strides = t.strides;
   const nd = sizes.length;
   const counter = new Array<number>(nd).fill(0);
   let p = elementBase(t);
-  const lanes = isComplex(t.dtype) ? 2 : 1;
-  const value = castValue(v, t.dtype);
+  const lanes = isComplex(t.scalarType) ? 2 : 1;
+  const value = castValue(v, t.scalarType);
   for (let e = 0; e < n; e++) {
     if (lanes === 2) {
       arr[2 * p] = value;
       arr[2 * p + 1] = 0;
     } else {
-      storeReal(t.dtype, arr, p, value);
+      storeReal(t.scalarType, arr, p, value);
     }
     for (let d = nd - 1; d >= 0; d--) {
       const c = (counter[d] as number) + 1;
@@ -117,7 +117,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   if (iter.isMeta) return;
   const out = iter.tensors[0] as TensorImpl;
   const inp = iter.tensors[1] as TensorImpl;
-  const outDtype = out.dtype;
+  const outDtype = out.scalarType;
   if (isComplex(outDtype)) throw new Error(`reduceKernel: complex outputs (${scalarTypeToString(outDtype)}) are not supported`);
   if (iter.numel() === 0) {
     fillReal(iter.output(), op(EMPTY_VALUES, 0, 1, 0));
@@ -126,7 +126,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   const shape = iter.shape;
   const ndim = shape.length;
   const st = iter.strides;
-  const inDtype0 = inp.dtype;
+  const inDtype0 = inp.scalarType;
   const convert = !isLosslessConversion(inDtype0, iter.computeDtype(1));
   if (ndim <= 2 && isPlainReadable(inDtype0) && !convert && (ndim < 2 || (st[0] === 0 && st[2] !== 0))) {
     // The common shapes without the general bookkeeping: one run (a full reduction, or one element per output),
@@ -171,7 +171,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
   }
   let m = 1;
   for (const s of redSizes) m *= s;
-  const inDtype = inp.dtype;
+  const inDtype = inp.scalarType;
   const inCompute = iter.computeDtype(1);
   const inArr = inp.storage.data(inDtype);
   const outArr = out.storage.data(outDtype);

@@ -107,7 +107,7 @@ export function makeReduction(
           j++;
         }
       }
-      viewed = new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset, result.keySet);
+      viewed = new TensorImpl(result.storage, result.scalarType, sizes, strides, result.storageOffset, result.keySet);
     }
     const config = reduceOpConfig(viewed, self);
     if (options?.linear === true) config.enforceLinearIterationFlag = true;
@@ -115,6 +115,6 @@ export function makeReduction(
   }
   iter.results = [result];
   const inDtype = options?.inDtype;
-  if (inDtype !== undefined && inDtype !== self.dtype) iter.computeDtypes = [result.dtype, inDtype];
+  if (inDtype !== undefined && inDtype !== self.scalarType) iter.computeDtypes = [result.scalarType, inDtype];
   return iter;
 }

@@ -25,7 +25,7 @@ export function resizeOutput(t: TensorImpl, sizes: readonly number[]): boolean {
   }
   const newSizes = sizes.slice();
   const strides = contiguousStrides(newSizes);
-  const nbytes = storageBytesNeeded(newSizes, strides, t.storageOffset, t.dtype);
+  const nbytes = storageBytesNeeded(newSizes, strides, t.storageOffset, t.scalarType);
   if (nbytes > t.storage.nbytes) t.storage.resize(nbytes);
   t.setSizesAndStrides(newSizes, strides);
   return true;
@@ -33,7 +33,7 @@ export function resizeOutput(t: TensorImpl, sizes: readonly number[]): boolean {
 
 /** Restrides a tensor in place over its existing storage (`as_strided_`), growing the storage if needed. */
 export function restride(t: TensorImpl, sizes: readonly number[], strides: readonly number[]): void {
-  const nbytes = storageBytesNeeded(sizes, strides, t.storageOffset, t.dtype);
+  const nbytes = storageBytesNeeded(sizes, strides, t.storageOffset, t.scalarType);
   if (nbytes > t.storage.nbytes) t.storage.resize(nbytes);
   t.setSizesAndStrides(sizes.slice(), strides.slice());
 }
@@ -51,8 +51,8 @@ export function allocateOutput(sizes: readonly number[], dtype: ScalarType, devi
  * and device the meta function asked for (PyTorch's texts), then `resize_output` (its deprecation warning).
  */
 export function resizeOut(out: TensorImpl, sizes: readonly number[], dtype: ScalarType, device: Device): void {
-  if (out.dtype !== dtype) {
-    throw new Error(`Expected out tensor to have dtype ${typeMetaName(dtype)}, but got ${typeMetaName(out.dtype)} instead`);
+  if (out.scalarType !== dtype) {
+    throw new Error(`Expected out tensor to have dtype ${typeMetaName(dtype)}, but got ${typeMetaName(out.scalarType)} instead`);
   }
   if (!out.device.equals(device)) {
     throw new Error(`Expected out tensor to have device ${device.toString()}, but got ${out.device.toString()} instead`);

@@ -324,7 +324,7 @@ export function comparisonOpConfig(out: TensorImpl | null, a: TensorImpl, b: Ten
   // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
   // A bool `out` is written directly, other dtypes through a cast.
   if (out === null) c.staticDtype = ScalarType.Bool;
-  else if (out.dtype !== ScalarType.Bool) c.castCommonDtypeToOutputsFlag = true;
+  else if (out.scalarType !== ScalarType.Bool) c.castCommonDtypeToOutputsFlag = true;
   return c;
 }
 
@@ -372,7 +372,7 @@ class OperandInfo {
 
   constructor(t: TensorImpl | null) {
     this.tensor = t;
-    this.currentDtype = t === null ? null : t.dtype;
+    this.currentDtype = t === null ? null : t.scalarType;
     this.targetDtype = this.currentDtype;
     this.device = t === null ? null : t.device;
   }
@@ -454,7 +454,7 @@ export class TensorIterator {
 
   /** `TensorIterator::comparison_op(out, a, b)`: `comparisonOpConfig(out, a, b).build()`, faster. */
   static comparisonOp(out: TensorImpl | null, a: TensorImpl, b: TensorImpl): TensorIterator {
-    const castOut = out !== null && out.dtype !== ScalarType.Bool ? F_CAST_COMMON_DTYPE_TO_OUTPUTS : 0;
+    const castOut = out !== null && out.scalarType !== ScalarType.Bool ? F_CAST_COMMON_DTYPE_TO_OUTPUTS : 0;
     return TensorIterator.quick([out, a, b], COMPARISON_OP_FLAGS | castOut, out === null ? ScalarType.Bool : null);
   }
 
@@ -578,7 +578,7 @@ export class TensorIterator {
     this.shape = shape;
     this.strides = strides;
     this.fullShape = sizes;
-    this.commonDtypeOrNull = self.dtype;
+    this.commonDtypeOrNull = self.scalarType;
     this.commonDevice = self.device;
     this.isReductionFlag = true;
     this.hasCoalescedDimensions = true;
@@ -626,13 +626,13 @@ export class TensorIterator {
 
   /** The dtype of operand `i` as stored (see Note [Conversions instead of temporaries]). */
   dtype(i = 0): ScalarType {
-    return this.tensor(i).dtype;
+    return this.tensor(i).scalarType;
   }
 
   /** The dtype the kernel sees for operand `i` (the common dtype for promoted inputs and cast outputs). */
   computeDtype(i = 0): ScalarType {
     const c = this.computeDtypes;
-    return c === null ? this.tensor(i).dtype : (c[i] as ScalarType);
+    return c === null ? this.tensor(i).scalarType : (c[i] as ScalarType);
   }
 
   get device(): Device {
@@ -677,8 +677,8 @@ export class TensorIterator {
   originalScalarValue(arg: number): number {
     const t = this.tensor(arg);
     if (!this.isScalar(arg)) throw new Error(`originalScalarValue: operand ${arg} is not a scalar`);
-    const data = t.storage.data(t.dtype);
-    return loadScalar(t.dtype, data, elementBase(t));
+    const data = t.storage.data(t.scalarType);
+    return loadScalar(t.scalarType, data, elementBase(t));
   }
 
   /** `remove_operand(arg)`: drops an input (after reading it with originalScalarValue). */
@@ -721,14 +721,14 @@ export class TensorIterator {
     const nt = ts.length;
     if (nt === 1 || nt > 5 || (flags & F_IS_REDUCTION) !== 0) return false;
     const first = ts[1] as TensorImpl;
-    const dtype = first.dtype;
+    const dtype = first.scalarType;
     const sizes = first.sizes;
     const device = first.device;
     if (first.isWrappedNumber || !first.isContiguous()) return false;
     for (let k = 2; k < nt; k++) {
       const t = ts[k] as TensorImpl;
-      if (t.dtype !== dtype || t.isWrappedNumber || t.device !== device) {
-        if (t.dtype !== dtype || t.isWrappedNumber || !t.device.equals(device)) return false;
+      if (t.scalarType !== dtype || t.isWrappedNumber || t.device !== device) {
+        if (t.scalarType !== dtype || t.isWrappedNumber || !t.device.equals(device)) return false;
       }
       if (!sameSizes(t.sizes, sizes) || !t.isContiguous()) return false;
     }
@@ -741,7 +741,7 @@ export class TensorIterator {
       if (staticDevice !== null && !staticDevice.equals(device)) return false;
       if (outDtype !== common && (flags & F_ENFORCE_SAFE_CASTING) !== 0 && !canCast(common, outDtype)) return false;
     } else {
-      outDtype = out.dtype;
+      outDtype = out.scalarType;
       if (outDtype !== common || !sameSizes(out.sizes, sizes) || !out.isContiguous()) return false;
       if (out.device !== device && !out.device.equals(device)) return false;
       for (let k = 1; k < nt; k++) {
@@ -802,8 +802,8 @@ export class TensorIterator {
       const t = ts[k] as TensorImpl;
       if (device === null) device = t.device;
       else if (t.device !== device && !t.device.equals(device)) return false;
-      if (first === null) first = t.dtype;
-      else if (t.dtype !== first) sameDtype = false;
+      if (first === null) first = t.scalarType;
+      else if (t.scalarType !== first) sameDtype = false;
       if (t.sizes.length === 0) {
         hasScalar = true;
       } else if (sizes === null) {
@@ -830,7 +830,7 @@ export class TensorIterator {
       if (staticDevice !== null && !staticDevice.equals(device)) return false;
       if (outDtype !== common && (flags & F_ENFORCE_SAFE_CASTING) !== 0 && !canCast(common, outDtype)) return false;
     } else {
-      outDtype = out.dtype;
+      outDtype = out.scalarType;
       if (outDtype !== common || !sameSizes(out.sizes, sizes) || !hasContiguousStrides(out)) return false;
       if (out.device !== device && !out.device.equals(device)) return false;
       for (let k = 1; k < nt; k++) {
@@ -846,7 +846,7 @@ export class TensorIterator {
     for (let k = 1; k < nt; k++) {
       const t = ts[k] as TensorImpl;
       strides[k] = t.sizes.length === 0 ? 0 : 1;
-      if (promote && t.dtype !== common) convert = true;
+      if (promote && t.scalarType !== common) convert = true;
     }
     if (convert) {
       const cd = new Array<ScalarType>(nt);
@@ -1348,10 +1348,10 @@ export class TensorIterator {
       this.tensors.push(t);
       const s = op.strides;
       for (let d = 0; d < ndim; d++) strides[d * nt + k] = s === null ? 0 : (s[d] as number);
-      if (op.computeDtype !== null && op.computeDtype !== t.dtype) convert = true;
+      if (op.computeDtype !== null && op.computeDtype !== t.scalarType) convert = true;
     }
     this.strides = strides;
-    if (convert) this.computeDtypes = ops.map((op) => op.computeDtype ?? (op.tensor as TensorImpl).dtype);
+    if (convert) this.computeDtypes = ops.map((op) => op.computeDtype ?? (op.tensor as TensorImpl).scalarType);
     this.ops = EMPTY_OPS;
   }
 }

@@ -70,7 +70,7 @@ export function updateResultTypeStateWith(state: ResultTypeState, dtype: ScalarT
 /** `update_result_type_state(tensor, state)` (mutates and returns `state`). */
 export function updateResultTypeState(state: ResultTypeState, t: TensorImpl): ResultTypeState {
   const cls: OperandClass = t.sizes.length > 0 ? 'dim' : t.isWrappedNumber ? 'wrapped' : 'zero';
-  return updateResultTypeStateWith(state, t.dtype, cls);
+  return updateResultTypeStateWith(state, t.scalarType, cls);
 }
 
 /** `result_type(state)`; throws if the state has no operands. */

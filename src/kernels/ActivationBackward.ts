@@ -17,7 +17,7 @@ type Kernel = (n: number, g: number, r: number, y: number) => void;
  */
 export function reluBackwardSimd(grad: Tensor, result: Tensor): Tensor | null {
   const f = ScalarType.Float;
-  if (grad.dtype !== f || result.dtype !== f || !sameSizes(grad.sizes, result.sizes)) return null;
+  if (grad.scalarType !== f || result.scalarType !== f || !sameSizes(grad.sizes, result.sizes)) return null;
   // No data (meta, or fake tensors that report cpu: See Note [Fake storage]): the composite path dispatches.
   if (!grad.isContiguous() || !result.isContiguous() || grad.storage.arrays === null || result.storage.arrays === null) return null;
   if (wasmKernelFor<Kernel>('f32_vrelu_backward', grad.storage.data(f), result.storage.data(f)) === null) return null;

@@ -79,9 +79,9 @@ export function _adaptiveAvgPool2dBackward(_ks: DispatchKeySet, gradOutput: Tens
   if (ndim !== 3 && ndim !== 4) {
     throw new Error(`adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got [${gradOutput.sizes.join(', ')}]`);
   }
-  if (self.dtype !== gradOutput.dtype) {
+  if (self.scalarType !== gradOutput.scalarType) {
     throw new Error(
-      `expected dtype ${scalarTypeToString(self.dtype)} for \`grad_output\` but got dtype ${scalarTypeToString(gradOutput.dtype)}`,
+      `expected dtype ${scalarTypeToString(self.scalarType)} for \`grad_output\` but got dtype ${scalarTypeToString(gradOutput.scalarType)}`,
     );
   }
   const gi = emptyLike(self, [...self.sizes]);

@@ -65,9 +65,9 @@ export function adaptiveMaxPool2dBackward(_ks: DispatchKeySet, gradOutput: Tenso
   if (ndim !== 3 && ndim !== 4) {
     throw new Error(`adaptive_max_pooling2d_backward(): Expected 3D or 4D grad_output, but got: [${gradOutput.sizes.join(', ')}]`);
   }
-  if (self.dtype !== gradOutput.dtype) {
+  if (self.scalarType !== gradOutput.scalarType) {
     throw new Error(
-      `expected dtype ${scalarTypeToString(self.dtype)} for \`gradInput\` but got dtype ${scalarTypeToString(gradOutput.dtype)}`,
+      `expected dtype ${scalarTypeToString(self.scalarType)} for \`gradInput\` but got dtype ${scalarTypeToString(gradOutput.scalarType)}`,
     );
   }
   const gi = emptyLike(self, [...self.sizes]);

@@ -37,7 +37,7 @@ export type OptTensor = Tensor | null | undefined;
 // float meta tensor). The kernels below raise them only after checking `iter.isMeta`.
 
 function complexCheck(a: Tensor, b: Tensor, op: string): void {
-  if (isComplexType(a.dtype) || isComplexType(b.dtype)) throw new Error(`${op} not implemented for complex tensors.`);
+  if (isComplexType(a.scalarType) || isComplexType(b.scalarType)) throw new Error(`${op} not implemented for complex tensors.`);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -91,10 +91,18 @@ const geVec: CompareVec = (out, o, a, ao, b, bo, n) => {
 function compareContiguous(iter: TensorIterator, vec: CompareVec): boolean {
   if (iter.isMeta || !iter.isContiguous() || iter.numOutputs !== 1) return false;
   const [out, a, b] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
-  if (iter.tensors.length !== 3 || out.dtype !== ScalarType.Bool || a.dtype !== b.dtype) return false;
-  const d = a.dtype;
+  if (iter.tensors.length !== 3 || out.scalarType !== ScalarType.Bool || a.scalarType !== b.scalarType) return false;
+  const d = a.scalarType;
   if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d)) return false;
-  vec(out.storage.data(out.dtype), elementBase(out), a.storage.data(d), elementBase(a), b.storage.data(d), elementBase(b), iter.numel());
+  vec(
+    out.storage.data(out.scalarType),
+    elementBase(out),
+    a.storage.data(d),
+    elementBase(a),
+    b.storage.data(d),
+    elementBase(b),
+    iter.numel(),
+  );
   return true;
 }
 
@@ -115,14 +123,14 @@ function comparison(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tens
 function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean {
   if (iter.isMeta || iter.numOutputs !== 1 || iter.tensors.length !== 3) return false;
   const [out, a, w] = iter.tensors as [TensorImpl, TensorImpl, TensorImpl];
-  const d = a.dtype;
-  if (out.dtype !== ScalarType.Bool || d !== iter.commonDtype || w.numel() !== 1) return false;
+  const d = a.scalarType;
+  if (out.scalarType !== ScalarType.Bool || d !== iter.commonDtype || w.numel() !== 1) return false;
   // (a wrapped number is bool, int64 or double: its stored value is the value)
   if (d === ScalarType.Half || d === ScalarType.BFloat16 || isComplexType(d) || !w.isWrappedNumber) return false;
   if (!a.isContiguous() || !out.isContiguous() || out.numel() !== a.numel()) return false;
   const n = a.numel();
-  const wv = castValue(w.storage.data(w.dtype)[elementBase(w)] as number, d);
-  vec(out.storage.data(out.dtype), elementBase(out), a.storage.data(d), elementBase(a), new Float64Array(n).fill(wv), 0, n);
+  const wv = castValue(w.storage.data(w.scalarType)[elementBase(w)] as number, d);
+  vec(out.storage.data(out.scalarType), elementBase(out), a.storage.data(d), elementBase(a), new Float64Array(n).fill(wv), 0, n);
   return true;
 }
 
@@ -525,12 +533,12 @@ function alphaCheck(dtype: ScalarType, alpha: number | boolean): void {
 
 /** `sub_check`: bool subtraction is rejected with advice. */
 function subCheck(self: Tensor, other: Tensor): void {
-  if (self.dtype === ScalarType.Bool && other.dtype === ScalarType.Bool) {
+  if (self.scalarType === ScalarType.Bool && other.scalarType === ScalarType.Bool) {
     throw new Error(
       'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
     );
   }
-  if (self.dtype === ScalarType.Bool || other.dtype === ScalarType.Bool) {
+  if (self.scalarType === ScalarType.Bool || other.scalarType === ScalarType.Bool) {
     throw new Error(
       'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
     );
@@ -600,7 +608,7 @@ const fastIns: StorageArray[] = [new Float32Array(0), new Float32Array(0)];
 const fastOffs = [0, 0];
 
 function sameShapeFast(a: Tensor, b: Tensor): boolean {
-  if (a.dtype !== b.dtype || a.isWrappedNumber || b.isWrappedNumber || !FAST_DTYPES.has(a.dtype)) return false;
+  if (a.scalarType !== b.scalarType || a.isWrappedNumber || b.isWrappedNumber || !FAST_DTYPES.has(a.scalarType)) return false;
   const n = a.sizes.length;
   if (n !== b.sizes.length) return false;
   for (let i = 0; i < n; i++) if (a.sizes[i] !== b.sizes[i]) return false;
@@ -609,7 +617,7 @@ function sameShapeFast(a: Tensor, b: Tensor): boolean {
 
 /** Runs `vec` over two same-shape contiguous tensors into a new contiguous result. */
 function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
-  const dtype = a.dtype;
+  const dtype = a.scalarType;
   const out = newStridedUnchecked(a.sizes.slice(), contiguousStrides(a.sizes), dtype, a.device);
   // These dtypes have one lane per element of their item size, so a byte offset divided by it is the element
   // offset (storage.arrayOffset without its lookups; the item size comes from the dtype, not from the array,
@@ -674,7 +682,7 @@ export const mulStructured: StructuredKernel<PlainArgs> = {
     mulImpl(iter);
   },
   fast(self, other) {
-    return sameShapeFast(self, other) ? runSameShape(self, other, self.dtype === ScalarType.Long ? mulVecInt64 : mulVec) : null;
+    return sameShapeFast(self, other) ? runSameShape(self, other, self.scalarType === ScalarType.Long ? mulVecInt64 : mulVec) : null;
   },
 };
 

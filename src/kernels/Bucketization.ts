@@ -21,8 +21,8 @@ function preCheck(boundaries: Tensor, input: Tensor, right: boolean, side: strin
         `torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor ${formatSizes(boundaries.sizes)}and got sorter tensor ${formatSizes(sorter.sizes)}`,
       );
     }
-    if (sorter.dtype !== ScalarType.Long) {
-      throw new Error(`torch.searchsorted(): sorter must be a tensor of long dtype but got dtype ${scalarTypeToString(sorter.dtype)}`);
+    if (sorter.scalarType !== ScalarType.Long) {
+      throw new Error(`torch.searchsorted(): sorter must be a tensor of long dtype but got dtype ${scalarTypeToString(sorter.scalarType)}`);
     }
     if (sorter.numel() > 0 && !sorter.isMeta()) {
       const last = boundaries.sizes[boundaries.dim() - 1] as number;

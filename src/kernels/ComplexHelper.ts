@@ -22,11 +22,11 @@ function viewWithDtype(self: Tensor, dtype: ScalarType, sizes: number[], strides
 /** `view_as_real(self)`: a complex tensor's float view with a trailing dim of 2 (re, im). */
 export function viewAsReal(_ks: DispatchKeySet, self: Tensor): Tensor {
   if (!self.isComplex()) throw new Error('view_as_real is only supported for complex tensors');
-  if (self.dtype === ScalarType.ComplexHalf)
+  if (self.scalarType === ScalarType.ComplexHalf)
     throw new Error('view_as_real(): complex32 (ComplexHalf) tensors are not supported by aten-ts');
   return viewWithDtype(
     self,
-    toRealValueType(self.dtype),
+    toRealValueType(self.scalarType),
     [...self.sizes, 2],
     [...self.strides.map((s) => s * 2), 1],
     self.storageOffset * 2,
@@ -35,7 +35,7 @@ export function viewAsReal(_ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `view_as_complex(self)`: a float tensor with a last dim of size 2 and stride 1 read as complex. */
 export function viewAsComplex(_ks: DispatchKeySet, self: Tensor): Tensor {
-  const t = self.dtype;
+  const t = self.scalarType;
   if (t !== ScalarType.Float && t !== ScalarType.Double && t !== ScalarType.Half) {
     throw new Error(
       `view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: ${scalarTypeToString(t)}`,

@@ -51,8 +51,8 @@ export function conv2d(
   dilation: number[] | number = 1,
   groups = 1,
 ): Tensor {
-  if (bias !== null && bias.dtype !== input.dtype) {
-    throw new Error(`Input type (${cppName(input.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
+  if (bias !== null && bias.scalarType !== input.scalarType) {
+    throw new Error(`Input type (${cppName(input.scalarType)}) and bias type (${cppName(bias.scalarType)}) should be the same`);
   }
   const { x, unbatched } = batched(input, 'conv2d');
   const out = aten().convolution.call(x, weight, bias, listOf(stride), listOf(padding), listOf(dilation), false, [0, 0], groups);
@@ -138,7 +138,7 @@ function convolutionMode(
       // One more zero on the high side of spatial dim i (padding_r − padding_l = 1).
       const zs = [...x.sizes];
       zs[i + 2] = 1;
-      x = aten().cat.call([x, aten().zeros.call(zs, x.dtype, null, x.device, null)], i + 2);
+      x = aten().cat.call([x, aten().zeros.call(zs, x.scalarType, null, x.device, null)], i + 2);
     }
   }
   return aten().convolution.call(x, weight, bias, stride, left, dilation, false, [0], groups);
@@ -199,8 +199,8 @@ export function convTranspose2d(
 }
 
 function checkBiasType(input: Tensor, bias: Tensor | null): void {
-  if (bias !== null && bias.dtype !== input.dtype) {
-    throw new Error(`Input type (${cppName(input.dtype)}) and bias type (${cppName(bias.dtype)}) should be the same`);
+  if (bias !== null && bias.scalarType !== input.scalarType) {
+    throw new Error(`Input type (${cppName(input.scalarType)}) and bias type (${cppName(bias.scalarType)}) should be the same`);
   }
 }
 
@@ -223,7 +223,7 @@ function batchify(input: Tensor, spatial: number, op: string): { x: Tensor; unba
 /** `out` with channels-last strides when `x` or `weight` suggests that format (Note [Channels-last convolution output]). */
 function withLayoutOf(out: Tensor, x: Tensor, weight: Tensor): Tensor {
   if (out.dim() !== 4 || !(isStridesLikeChannelsLast(x) || isStridesLikeChannelsLast(weight))) return out;
-  const cl = newStrided([...out.sizes], channelsLastStrides(out.sizes), out.dtype, out.device);
+  const cl = newStrided([...out.sizes], channelsLastStrides(out.sizes), out.scalarType, out.device);
   if (out.isMeta()) return cl;
   aten().copy_.call(cl, out, false);
   out.dispose();
@@ -359,16 +359,17 @@ function convolution2d(
   const [oph, opw] = outputPadding as [number, number];
   const [n, c, h, w] = x.sizes as [number, number, number, number];
   const [w0, w1, kh, kw] = weight.sizes as [number, number, number, number];
-  if (weight.dtype !== x.dtype)
-    throw new Error(`expected scalar type ${scalarTypeToString(x.dtype)} but found ${scalarTypeToString(weight.dtype)}`);
+  if (weight.scalarType !== x.scalarType)
+    throw new Error(`expected scalar type ${scalarTypeToString(x.scalarType)} but found ${scalarTypeToString(weight.scalarType)}`);
   if (!transposed) {
     const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
     const ow = Math.floor((w + 2 * pw - dw * (kw - 1) - 1) / sw) + 1;
-    if (!isFloatingType(x.dtype) && !hasIntegralConv(x.dtype, false)) throw notImplementedForDtype('slow_conv2d_cpu', x.dtype);
+    if (!isFloatingType(x.scalarType) && !hasIntegralConv(x.scalarType, false))
+      throw notImplementedForDtype('slow_conv2d_cpu', x.scalarType);
     const sizes = [n, w0, oh, ow];
-    if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
+    if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.scalarType, x.device), x, weight);
     const geometry = { n, c, h, w, o: w0, cg: w1, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, groups };
-    if (!isFloatingType(x.dtype)) return withLayoutOf(conv2dIntegral(x, weight, bias, geometry), x, weight);
+    if (!isFloatingType(x.scalarType)) return withLayoutOf(conv2dIntegral(x, weight, bias, geometry), x, weight);
     const out = isDepthwise(geometry) ? depthwiseForward(x, weight, bias, geometry) : conv2dForward(x, weight, bias, geometry);
     return withLayoutOf(out, x, weight);
   }
@@ -387,12 +388,13 @@ function convolution2d(
       `Given input size per channel: (${h} x ${w}). Calculated output size per channel: (${oh} x ${ow}). Output size is too small`,
     );
   }
-  if (!isFloatingType(x.dtype) && !hasIntegralConv(x.dtype, true)) throw notImplementedForDtype('slow_conv_transpose2d_out_cpu', x.dtype);
+  if (!isFloatingType(x.scalarType) && !hasIntegralConv(x.scalarType, true))
+    throw notImplementedForDtype('slow_conv_transpose2d_out_cpu', x.scalarType);
   const sizes = [n, w1 * groups, oh, ow];
-  if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.dtype, x.device), x, weight);
+  if (x.isMeta()) return withLayoutOf(newStrided(sizes, contiguousStrides(sizes), x.scalarType, x.device), x, weight);
   // The gradient geometry of the convolution this one transposes: its input is our output.
   const geometry = { n, c: w1 * groups, h: oh, w: ow, o: c, cg: w1, kh, kw, oh: h, ow: w, sh, sw, ph, pw, dh, dw, groups };
-  if (!isFloatingType(x.dtype)) return withLayoutOf(convTranspose2dIntegral(x, weight, bias, geometry), x, weight);
+  if (!isFloatingType(x.scalarType)) return withLayoutOf(convTranspose2dIntegral(x, weight, bias, geometry), x, weight);
   return withLayoutOf(convTranspose2dForward(x, weight, bias, geometry), x, weight);
 }
 
@@ -419,7 +421,7 @@ export function conv2dBackwardInput(
   groups: number,
 ): Tensor {
   if (gradOutput.isMeta() || input.isMeta() || weight.isMeta())
-    return newStrided([...input.sizes], contiguousStrides(input.sizes), input.dtype, input.device);
+    return newStrided([...input.sizes], contiguousStrides(input.sizes), input.scalarType, input.device);
   return conv2dBackward(gradOutput, input, weight, stride, padding, dilation, groups, 'input');
 }
 
@@ -435,7 +437,7 @@ export function conv2dBackwardWeight(
   groups: number,
 ): Tensor {
   if (gradOutput.isMeta() || input.isMeta() || weight.isMeta())
-    return newStrided([...weight.sizes], contiguousStrides(weight.sizes), weight.dtype, weight.device);
+    return newStrided([...weight.sizes], contiguousStrides(weight.sizes), weight.scalarType, weight.device);
   return conv2dBackward(gradOutput, input, weight, stride, padding, dilation, groups, 'weight');
 }
 

@@ -19,7 +19,7 @@ export function hasIntegralConv(dtype: ScalarType, transposed: boolean): boolean
 function store(x: Tensor, sizes: number[], acc: Float64Array): Tensor {
   const out = emptyLike(x, sizes);
   const { data, base } = out.dataView(); // after the last allocation
-  for (let e = 0; e < acc.length; e++) data[base + e] = toStored(x.dtype, acc[e] as number);
+  for (let e = 0; e < acc.length; e++) data[base + e] = toStored(x.scalarType, acc[e] as number);
   return out;
 }
 

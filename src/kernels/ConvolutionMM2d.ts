@@ -83,15 +83,15 @@ function col2im(g: Conv2dGeometry, cols: FloatArray, ci: number, x: FloatArray, 
   else ref.col2im(cols, ci, x, xi, ...im2colGeometry(g));
 }
 
-export const floatArray = (t: Tensor): FloatArray => t.storage.data(t.dtype) as FloatArray;
-export const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.dtype) + t.storageOffset;
+export const floatArray = (t: Tensor): FloatArray => t.storage.data(t.scalarType) as FloatArray;
+export const offsetOf = (t: Tensor): number => t.storage.arrayOffset(t.scalarType) + t.storageOffset;
 export const freeCopy = (copy: Tensor | null, of: Tensor | null | undefined): void => {
   if (copy !== null && copy.storage !== of?.storage) copy.dispose();
 };
 
 /** Runs `f` on float32 copies of float16/bfloat16 tensors and rounds its result back (Note [Convolution through gemm]). */
 export function inFloat(ts: readonly (Tensor | null)[], f: (ts: (Tensor | null)[]) => Tensor): Tensor {
-  const dtype = ts[0]?.dtype as ScalarType;
+  const dtype = ts[0]?.scalarType as ScalarType;
   if (dtype === ScalarType.Float || dtype === ScalarType.Double) return f([...ts]);
   const wide = ts.map((t) => (t === null ? null : t.to(ScalarType.Float)));
   const r = f(wide);
@@ -185,7 +185,7 @@ function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void
 /** slow_conv2d_forward: out[n, o, oh, ow] for float input, weight and bias of one dtype. */
 export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
   return inFloat([x, weight, bias], ([x0, w0, b0]) => {
-    if (directForward(g, (x0 as Tensor).dtype)) {
+    if (directForward(g, (x0 as Tensor).scalarType)) {
       const [xc, wc] = [contiguousOf(x0 as Tensor), contiguousOf(w0 as Tensor)];
       const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
       const out = directConv(xc, (W, at) => W.set(wSlice(wc, g.o * g.cg * g.kh * g.kw), at), bc, g);
@@ -227,7 +227,7 @@ const wSlice = (t: Tensor, count: number): FloatArray => floatArray(t).subarray(
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, weight], ([g0, w0]) => {
-    if (!directInputGrad(g, (g0 as Tensor).dtype)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
+    if (!directInputGrad(g, (g0 as Tensor).scalarType)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
     // The correlation of the output gradient with the weight transposed and flipped (Note [Direct convolution]).
     const { n, c, h, w, o, kh, kw, oh, ow, ph, pw, dh, dw } = g;
     const [gc, wc] = [contiguousOf(g0 as Tensor), contiguousOf(w0 as Tensor)];
@@ -294,7 +294,7 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
 export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, x], ([g0, x0]) => {
-    if (directForward(g, (x0 as Tensor).dtype)) {
+    if (directForward(g, (x0 as Tensor).scalarType)) {
       const [gc, xc] = [contiguousOf(g0 as Tensor), contiguousOf(x0 as Tensor)];
       const gw = directWeightGrad(gc, xc, g);
       freeCopy(gc, g0);

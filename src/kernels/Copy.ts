@@ -147,31 +147,33 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   const d = self.dataView();
   const s = expanded.dataView();
   // Same dtype, both contiguous: a block copy.
-  if (self.dtype === expanded.dtype && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
+  if (self.scalarType === expanded.scalarType && self.isContiguous() && expanded.isContiguous() && self.storage !== expanded.storage) {
     d.data.set(s.data.subarray(s.base, s.base + self.numel() * s.lanes), d.base);
     return self;
   }
   // Same dtype over another storage: stored values move as they are (Note [Strided copy]).
-  if (self.dtype === expanded.dtype && self.storage !== expanded.storage) {
+  if (self.scalarType === expanded.scalarType && self.storage !== expanded.storage) {
     copyElementsStrided(self, expanded, d, s);
     return self;
   }
   // Real dtypes into a contiguous self over another storage: one strided pass, converting per element.
-  if (self.isContiguous() && self.storage !== expanded.storage && !isComplexType(self.dtype) && !isComplexType(expanded.dtype)) {
+  if (self.isContiguous() && self.storage !== expanded.storage && !isComplexType(self.scalarType) && !isComplexType(expanded.scalarType)) {
     const out = d.data;
     const from = s.data;
-    const sd = expanded.dtype;
-    const dd = self.dtype;
+    const sd = expanded.scalarType;
+    const dd = self.scalarType;
     let k = d.base;
     forEachStorageIndex(expanded.sizes, expanded.strides, s.base, (i) => (out[k++] = toStored(dd, fromStored(sd, from[i] as number))));
     return self;
   }
   // General case: read every source element first (self and src may overlap), then write.
   const values: ScalarValue[] = [];
-  forEachStorageIndex(expanded.sizes, expanded.strides, 0, (i) => values.push(readElement(expanded.dtype, s.data, s.base + i * s.lanes)));
+  forEachStorageIndex(expanded.sizes, expanded.strides, 0, (i) =>
+    values.push(readElement(expanded.scalarType, s.data, s.base + i * s.lanes)),
+  );
   let k = 0;
   forEachStorageIndex(self.sizes, self.strides, 0, (i) =>
-    writeElement(self.dtype, d.data, d.base + i * d.lanes, values[k++] as ScalarValue),
+    writeElement(self.scalarType, d.data, d.base + i * d.lanes, values[k++] as ScalarValue),
   );
   return self;
 }
@@ -181,10 +183,10 @@ export function fill_(_ks: DispatchKeySet, self: Tensor, value: number | boolean
   if (self.isMeta()) return self;
   const { data, base, lanes } = self.dataView();
   const v = Number(value);
-  if (isComplexType(self.dtype)) {
-    forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.dtype, data, base + i * lanes, v));
+  if (isComplexType(self.scalarType)) {
+    forEachStorageIndex(self.sizes, self.strides, 0, (i) => writeElement(self.scalarType, data, base + i * lanes, v));
   } else {
-    const stored = toStored(self.dtype, v);
+    const stored = toStored(self.scalarType, v);
     if (self.isContiguous()) data.fill(stored, base, base + self.numel());
     else forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = stored));
   }
@@ -198,7 +200,7 @@ export function zero_(ks: DispatchKeySet, self: Tensor): Tensor {
 
 /** `clone(self)`: a contiguous copy (preserve_format keeps dense strides; aten-ts makes it contiguous). */
 export function clone(_ks: DispatchKeySet, self: Tensor, memoryFormat: number | null = null): Tensor {
-  const out = aten().empty_strided.call([...self.sizes], formatStrides(self, memoryFormat), self.dtype, null, self.device, null);
+  const out = aten().empty_strided.call([...self.sizes], formatStrides(self, memoryFormat), self.scalarType, null, self.device, null);
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
 }
 
@@ -267,7 +269,7 @@ export function toCopy(
 ): Tensor {
   const targetDevice = device ?? self.device;
   const strides = formatStrides(self, memoryFormat);
-  const out = aten().empty_strided.call([...self.sizes], strides, dtype ?? self.dtype, null, targetDevice, null);
+  const out = aten().empty_strided.call([...self.sizes], strides, dtype ?? self.scalarType, null, targetDevice, null);
   if (targetDevice.isMeta()) return out;
   if (self.isMeta()) throw new Error('Cannot copy out of meta tensor; no data!');
   return belowADInplaceOrView(() => aten().copy_.call(out, self, false));
@@ -280,5 +282,5 @@ export function localScalarDense(_ks: DispatchKeySet, self: Tensor): ScalarValue
   }
   if (self.isMeta()) throw new Error('Tensor.item() cannot be called on meta tensors');
   const { data, base } = self.dataView();
-  return readElement(self.dtype, data, base);
+  return readElement(self.scalarType, data, base);
 }

@@ -33,7 +33,7 @@ function diffHelper(self: Tensor, n: number, dim: number): Tensor {
   for (let i = 0; i < steps; i++) {
     const hi = ops.narrow.call(result, dim, 1, outLen);
     const lo = ops.narrow.call(result, dim, 0, outLen);
-    result = self.dtype === ScalarType.Bool ? ops.logical_xor.call(hi, lo) : ops.sub_Tensor.call(hi, lo, 1);
+    result = self.scalarType === ScalarType.Bool ? ops.logical_xor.call(hi, lo) : ops.sub_Tensor.call(hi, lo, 1);
     outLen--;
   }
   return result;

@@ -20,7 +20,7 @@ export function cosineSimilarity(_ks: DispatchKeySet, x1: Tensor, x2: Tensor, di
   if (!isFloatingType(common)) {
     throw new Error(`expected common dtype to be floating point, yet common dtype is ${scalarTypeToString(common)}`);
   }
-  const cast = (t: Tensor): Tensor => (isFloatingType(t.dtype) ? t : ops.to_dtype.call(t, common, false, false, null));
+  const cast = (t: Tensor): Tensor => (isFloatingType(t.scalarType) ? t : ops.to_dtype.call(t, common, false, false, null));
   const sizes = inferSize(x1.sizes, x2.sizes);
   const a = ops.expand.call(cast(x1), sizes, false);
   const b = ops.expand.call(cast(x2), sizes, false);

@@ -21,16 +21,16 @@ type Gen = Generator | null | undefined;
  * temporary of the sampling precision (float64 for double, float32 otherwise) converted into place.
  */
 function fillFloating(self: Tensor, op: string, fill: (out: FloatArray) => void): Tensor {
-  if (!isFloatingType(self.dtype)) throw notImplementedForDtype(op, self.dtype);
+  if (!isFloatingType(self.scalarType)) throw notImplementedForDtype(op, self.scalarType);
   if (self.isMeta()) return self;
   const { data, base } = self.dataView();
-  if ((self.dtype === ScalarType.Float || self.dtype === ScalarType.Double) && self.isContiguous()) {
+  if ((self.scalarType === ScalarType.Float || self.scalarType === ScalarType.Double) && self.isContiguous()) {
     fill(data.subarray(base, base + self.numel()) as FloatArray);
   } else {
-    const tmp = self.dtype === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
+    const tmp = self.scalarType === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
     fill(tmp);
     let k = 0;
-    forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, tmp[k++] as number)));
+    forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.scalarType, tmp[k++] as number)));
   }
   return self;
 }
@@ -62,11 +62,11 @@ export function bernoulliScalar_(_ks: DispatchKeySet, self: Tensor, p = 0.5, gen
 export function bernoulliTensor(_ks: DispatchKeySet, self: Tensor, generator?: Gen): Tensor {
   const out = aten().empty_like.call(self, null, null, null, null, null);
   if (self.isMeta()) return out;
-  if (!isFloatingType(self.dtype)) throw notImplementedForDtype('bernoulli_tensor_cpu_self_', self.dtype);
-  const probs = self.dtype === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
+  if (!isFloatingType(self.scalarType)) throw notImplementedForDtype('bernoulli_tensor_cpu_self_', self.scalarType);
+  const probs = self.scalarType === ScalarType.Double ? new Float64Array(self.numel()) : new Float32Array(self.numel());
   const { data, base, lanes } = self.dataView();
   let k = 0;
-  forEachStorageIndex(self.sizes, self.strides, 0, (i) => (probs[k++] = readElement(self.dtype, data, base + i * lanes) as number));
+  forEachStorageIndex(self.sizes, self.strides, 0, (i) => (probs[k++] = readElement(self.scalarType, data, base + i * lanes) as number));
   for (const p of probs) {
     if (!(p >= 0 && p <= 1)) throw new Error('Expected p_in >= 0 && p_in <= 1 to be true, but got false.');
   }
@@ -83,7 +83,7 @@ export function bernoulliP(ks: DispatchKeySet, self: Tensor, p: number, generato
 function writeRowMajor(self: Tensor, values: ArrayLike<number>): void {
   const { data, base } = self.dataView();
   let k = 0;
-  forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.dtype, values[k++] as number)));
+  forEachStorageIndex(self.sizes, self.strides, base, (i) => (data[i] = toStored(self.scalarType, values[k++] as number)));
 }
 
 /** `rand.generator(size, generator)`: `empty(size).uniform_(0, 1, generator)`. */
@@ -161,8 +161,8 @@ export function randperm(
 /** `multinomial(self, num_samples, replacement=False, *, generator=None)`. See Note [multinomial's two samplers]. */
 export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: number, replacement = false, generator?: Gen): Tensor {
   if (!(self.dim() > 0 && self.dim() <= 2)) throw new Error('prob_dist must be 1 or 2 dim');
-  if (!isFloatingType(self.dtype))
-    throw new Error(`multinomial only supports floating-point dtypes for input, got: ${scalarTypeToString(self.dtype)}`);
+  if (!isFloatingType(self.scalarType))
+    throw new Error(`multinomial only supports floating-point dtypes for input, got: ${scalarTypeToString(self.scalarType)}`);
   if (!(numSamples > 0)) throw new Error('cannot sample n_sample <= 0 samples');
   const nCategories = self.sizes[self.dim() - 1] as number;
   if (!(replacement || numSamples <= nCategories))
@@ -173,7 +173,7 @@ export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: numbe
   const nDist = self.dim() === 1 ? 1 : (self.sizes[0] as number);
   const src = self.contiguous();
   const { data, base, lanes } = src.dataView();
-  const p = (e: number): number => readElement(src.dtype, data, base + e * lanes) as number;
+  const p = (e: number): number => readElement(src.scalarType, data, base + e * lanes) as number;
   const n = src.numel();
   if (!replacement || numSamples === 1) {
     let ok = true;
@@ -187,7 +187,7 @@ export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: numbe
     const u = uniformFill(generator, new Float64Array(n));
     const q = aten().empty_like.call(src, null, null, null, null, null);
     const qv = q.dataView();
-    for (let e = 0; e < n; e++) qv.data[qv.base + e] = toStored(src.dtype, -Math.log1p(-(u[e] as number)));
+    for (let e = 0; e < n; e++) qv.data[qv.base + e] = toStored(src.scalarType, -Math.log1p(-(u[e] as number)));
     const ratio = aten().div_Tensor.call(src, q);
     if (numSamples === 1) return aten().argmax.call(ratio, -1, true);
     return aten().topk.call(ratio, numSamples, -1, true, true)[1];
@@ -196,8 +196,8 @@ export function multinomial(_ks: DispatchKeySet, self: Tensor, numSamples: numbe
   const ov = out.dataView();
   // The input's view again: allocating `out` may have grown linear memory, detaching the view taken above.
   const sv = src.dataView();
-  const pr = (e: number): number => readElement(src.dtype, sv.data, sv.base + e * sv.lanes) as number;
-  const round = self.dtype === ScalarType.Double ? (x: number) => x : Math.fround;
+  const pr = (e: number): number => readElement(src.scalarType, sv.data, sv.base + e * sv.lanes) as number;
+  const round = self.scalarType === ScalarType.Double ? (x: number) => x : Math.fround;
   const cum = new Float64Array(nCategories);
   for (let r = 0; r < nDist; r++) {
     let sum = 0;

@@ -21,7 +21,8 @@ export function dropout(_ks: DispatchKeySet, input: Tensor, p: number, train: bo
     const mask = p === 1 ? null : bernoulliFill(generator, new Float32Array(n), 1 - p);
     const scale = 1 / (1 - p);
     const y = storedElements(noise);
-    for (let i = 0; i < n; i++) writeElement(noise.dtype, y.data, y.base + i * y.lanes, mask === null ? 0 : (mask[i] as number) * scale);
+    for (let i = 0; i < n; i++)
+      writeElement(noise.scalarType, y.data, y.base + i * y.lanes, mask === null ? 0 : (mask[i] as number) * scale);
   }
   return input.mul(noise);
 }

@@ -12,9 +12,9 @@ import { indexSelect } from './TensorAdvancedIndexing.js';
 /** `embedding(weight, indices, padding_idx=-1)`: rows of weight. */
 export function embedding(ks: DispatchKeySet, weight: Tensor, indices: Tensor): Tensor {
   if (weight.dim() !== 2) throw new Error("'weight' must be 2-D");
-  if (indices.dtype !== ScalarType.Long && indices.dtype !== ScalarType.Int) {
+  if (indices.scalarType !== ScalarType.Long && indices.scalarType !== ScalarType.Int) {
     throw new Error(
-      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.dtype)}Tensor instead (while checking arguments for embedding)`,
+      `Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.scalarType)}Tensor instead (while checking arguments for embedding)`,
     );
   }
   const rows = indexSelect(ks, weight, 0, indices.reshape(-1));
@@ -28,9 +28,9 @@ function checkRenorm(self: Tensor, indices: Tensor): void {
       `Expected 2-dimensional tensor, but got ${self.dim()}-dimensional tensor for argument #1 'self' (while checking arguments for embedding_renorm_)`,
     );
   }
-  if (indices.dtype !== ScalarType.Long && indices.dtype !== ScalarType.Int) {
+  if (indices.scalarType !== ScalarType.Long && indices.scalarType !== ScalarType.Int) {
     throw new Error(
-      `Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.dtype)}Tensor instead (while checking arguments for embedding_renorm_)`,
+      `Expected tensor for argument #2 'indices' to have one of the following scalar types: Long, Int; but got torch.${scalarTypeToString(indices.scalarType)}Tensor instead (while checking arguments for embedding_renorm_)`,
     );
   }
 }

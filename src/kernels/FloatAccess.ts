@@ -10,7 +10,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 /** Element e (row-major) of a contiguous tensor as a number (float16 / bfloat16 decoded). */
 export function reader(c: Tensor): (e: number) => number {
   const { data, base } = c.dataView();
-  const dtype = c.dtype;
+  const dtype = c.scalarType;
   if (dtype === ScalarType.Half || dtype === ScalarType.BFloat16) return (e) => fromStored(dtype, data[base + e] as number);
   return (e) => data[base + e] as number;
 }
@@ -18,7 +18,7 @@ export function reader(c: Tensor): (e: number) => number {
 /** Stores v as element e (row-major) of a contiguous float tensor, rounding as the dtype's store does. */
 export function writer(c: Tensor): (e: number, v: number) => void {
   const { data, base } = c.dataView();
-  const dtype = c.dtype;
+  const dtype = c.scalarType;
   if (dtype === ScalarType.Half || dtype === ScalarType.BFloat16) return (e, v) => void (data[base + e] = toStored(dtype, v));
   return (e, v) => void (data[base + e] = v);
 }
@@ -27,7 +27,7 @@ export function writer(c: Tensor): (e: number, v: number) => void {
 export function strided1d(t: Tensor): { get: (i: number) => number; set: (i: number, v: number) => void } {
   const { data, base, lanes } = t.dataView();
   const s = (t.strides[0] ?? 1) * lanes;
-  const dtype = t.dtype;
+  const dtype = t.scalarType;
   return {
     get: (i) => fromStored(dtype, data[base + i * s] as number),
     set: (i, v) => void (data[base + i * s] = toStored(dtype, v)),
@@ -36,6 +36,6 @@ export function strided1d(t: Tensor): { get: (i: number) => number; set: (i: num
 
 /** AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16): the dtype, or PyTorch's "not implemented for" error. */
 export function checkFloating(t: Tensor, op: string): ScalarType {
-  if (!isFloatingType(t.dtype)) throw notImplementedForDtype(op, t.dtype);
-  return t.dtype;
+  if (!isFloatingType(t.scalarType)) throw notImplementedForDtype(op, t.scalarType);
+  return t.scalarType;
 }

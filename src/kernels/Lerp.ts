@@ -64,8 +64,8 @@ function lerpScalarVec(d: ScalarType, weight: number): VecOp {
  */
 export const lerpScalarStructured: StructuredKernel<[self: Tensor, end: Tensor, weight: Num]> = {
   meta(out, self, end) {
-    if (self.dtype !== end.dtype) {
-      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
+    if (self.scalarType !== end.scalarType) {
+      throw new Error(`expected dtype ${typeMetaName(self.scalarType)} for \`end\` but got dtype ${typeMetaName(end.scalarType)}`);
     }
     return TensorIterator.binaryOp(out, self, end);
   },
@@ -84,11 +84,11 @@ export const lerpScalarStructured: StructuredKernel<[self: Tensor, end: Tensor, 
  */
 export const lerpTensorStructured: StructuredKernel<[self: Tensor, end: Tensor, weight: Tensor]> = {
   meta(out, self, end, weight) {
-    if (self.dtype !== end.dtype) {
-      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`end\` but got dtype ${typeMetaName(end.dtype)}`);
+    if (self.scalarType !== end.scalarType) {
+      throw new Error(`expected dtype ${typeMetaName(self.scalarType)} for \`end\` but got dtype ${typeMetaName(end.scalarType)}`);
     }
-    if (self.dtype !== weight.dtype) {
-      throw new Error(`expected dtype ${typeMetaName(self.dtype)} for \`weight\` but got dtype ${typeMetaName(weight.dtype)}`);
+    if (self.scalarType !== weight.scalarType) {
+      throw new Error(`expected dtype ${typeMetaName(self.scalarType)} for \`weight\` but got dtype ${typeMetaName(weight.scalarType)}`);
     }
     return new TensorIteratorConfig().addOutput(out).addConstInput(self).addConstInput(end).addConstInput(weight).build();
   },

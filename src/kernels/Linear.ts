@@ -253,7 +253,7 @@ export function einsum(_ks: DispatchKeySet, equation: string, operands: Tensor[]
   let result = permuted[0] as Tensor;
   if (hasZero) {
     const shape = Array.from({ length: outSize }, (_, d) => (permuted[dimLastOp[d] as number] as Tensor).sizes[d] as number);
-    return a.zeros.call(shape, result.dtype, null, result.device, null);
+    return a.zeros.call(shape, result.scalarType, null, result.device, null);
   }
   const contraction = Array.from({ length: permIndex - outSize }, (_, k) => outSize + k);
   if (permuted.length === 1) return contraction.length === 0 ? result : a.sum_dim_IntList.call(result, contraction, false, null);

@@ -96,7 +96,7 @@ function gemm(
 
 /** Data and element offset of a contiguous tensor. Take them after the last allocation of the call. */
 function contiguousData(c: Tensor): { data: StorageArray; off: number } {
-  return { data: c.storage.data(c.dtype), off: c.storage.arrayOffset(c.dtype) + c.storageOffset };
+  return { data: c.storage.data(c.scalarType), off: c.storage.arrayOffset(c.scalarType) + c.storageOffset };
 }
 
 const contiguous = (t: Tensor): Tensor => (t.isContiguous() ? t : t.contiguous());
@@ -107,11 +107,16 @@ const freeCopy = (copy: Tensor, of: Tensor): void => {
 };
 
 function checkDtypes(a: Tensor, b: Tensor, what: string): void {
-  if (a.dtype !== b.dtype) {
-    throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.dtype)} != ${cppName(b.dtype)}`);
+  if (a.scalarType !== b.scalarType) {
+    throw new Error(`expected ${what} to have the same dtype, but got: ${cppName(a.scalarType)} != ${cppName(b.scalarType)}`);
   }
-  if (isComplexType(a.dtype) || a.dtype === ScalarType.Bool || a.dtype === ScalarType.Half || a.dtype === ScalarType.BFloat16) {
-    throw notImplementedForDtype('addmm_impl_cpu_', a.dtype);
+  if (
+    isComplexType(a.scalarType) ||
+    a.scalarType === ScalarType.Bool ||
+    a.scalarType === ScalarType.Half ||
+    a.scalarType === ScalarType.BFloat16
+  ) {
+    throw notImplementedForDtype('addmm_impl_cpu_', a.scalarType);
   }
 }
 
@@ -154,9 +159,9 @@ export const GEMM_WORK_PER_UNIT = 8;
  * contiguous.
  */
 function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate: boolean): boolean {
-  const dtype = out.dtype;
+  const dtype = out.scalarType;
   const name = gemmKernelName(dtype);
-  if (name === null || a.dtype !== dtype || b.dtype !== dtype) return false;
+  if (name === null || a.scalarType !== dtype || b.scalarType !== dtype) return false;
   if (wasmKernelFor<GemmKernel>(name) === null) return false;
   const d = a.dim();
   const [m, k] = a.sizes.slice(d - 2) as [number, number];
@@ -273,7 +278,7 @@ export function mm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
     throw new Error(`mat1 and mat2 shapes cannot be multiplied (${m}x${k} and ${k2}x${n})`);
   }
   checkDtypes(self, mat2, 'm1 and m2');
-  const out = newStrided([m, n], [n, 1], self.dtype, self.device);
+  const out = newStrided([m, n], [n, 1], self.scalarType, self.device);
   if (out.isMeta() || m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
   const [a, b] = [contiguous(self), contiguous(mat2)];
   const A = contiguousData(a);
@@ -295,8 +300,8 @@ function checkBmm(batch1: Tensor, batch2: Tensor): [number, number, number, numb
   if (bs !== bs2 || k !== k2) {
     throw new Error(`Expected size for first two dimensions of batch2 tensor to be: [${bs}, ${k}] but got: [${bs2}, ${k2}].`);
   }
-  if (batch1.dtype !== batch2.dtype) {
-    throw new Error(`expected scalar type ${scalarTypeToString(batch1.dtype)} but found ${scalarTypeToString(batch2.dtype)}`);
+  if (batch1.scalarType !== batch2.scalarType) {
+    throw new Error(`expected scalar type ${scalarTypeToString(batch1.scalarType)} but found ${scalarTypeToString(batch2.scalarType)}`);
   }
   checkDtypes(batch1, batch2, 'batch1 and batch2');
   return [bs, m, k, n];
@@ -305,7 +310,7 @@ function checkBmm(batch1: Tensor, batch2: Tensor): [number, number, number, numb
 /** `bmm(self, mat2)`: [b, n, k] × [b, k, m]. */
 export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   const [bs, m, k, n] = checkBmm(self, mat2);
-  const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.dtype, self.device);
+  const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), self.scalarType, self.device);
   if (out.isMeta() || bs * m * n === 0 || packedGemm(self, mat2, out, 1, false)) return out;
   const [a, b] = [contiguous(self), contiguous(mat2)];
   const A = contiguousData(a);
@@ -323,9 +328,9 @@ export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   if (self.dim() !== 1 || other.dim() !== 1) {
     throw new Error(`1D tensors expected, but got ${self.dim()}D and ${other.dim()}D tensors`);
   }
-  if (self.dtype !== other.dtype) {
+  if (self.scalarType !== other.scalarType) {
     throw new Error(
-      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.dtype)} and ${scalarTypeToString(other.dtype)}`,
+      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.scalarType)} and ${scalarTypeToString(other.scalarType)}`,
     );
   }
   if (self.numel() !== other.numel()) {
@@ -345,9 +350,9 @@ export function mv(ks: DispatchKeySet, self: Tensor, vec: Tensor): Tensor {
   if (self.sizes[1] !== vec.sizes[0]) {
     throw new Error(`size mismatch, got input (${self.sizes[0]}), mat (${self.sizes[0]}x${self.sizes[1]}), vec (${vec.sizes[0]})`);
   }
-  if (self.dtype !== vec.dtype) {
+  if (self.scalarType !== vec.scalarType) {
     // PyTorch's mv runs addmv into a result of vec's dtype, which checks (result, mat, vec).
-    const [r, a, v] = [vec.dtype, self.dtype, vec.dtype].map(scalarTypeToString);
+    const [r, a, v] = [vec.scalarType, self.scalarType, vec.scalarType].map(scalarTypeToString);
     throw new Error(`addmv input tensors must have the same dtype, but got ${r}, ${a}, and ${v}`);
   }
   return mm(ks, self, vec.reshape(-1, 1)).reshape(-1);
@@ -479,10 +484,10 @@ export function unsafeView(ks: DispatchKeySet, self: Tensor, size: number[]): Te
 export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tensor, beta = 1, alpha = 1): Tensor {
   // PyTorch's addmm meta checks the dtypes, then the ranks, before the shapes.
   const name = scalarTypeToString;
-  if (self.dtype !== mat2.dtype)
-    throw new Error(`self and mat2 must have the same dtype, but got ${name(self.dtype)} and ${name(mat2.dtype)}`);
-  if (mat1.dtype !== mat2.dtype)
-    throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.dtype)} and ${name(mat2.dtype)}`);
+  if (self.scalarType !== mat2.scalarType)
+    throw new Error(`self and mat2 must have the same dtype, but got ${name(self.scalarType)} and ${name(mat2.scalarType)}`);
+  if (mat1.scalarType !== mat2.scalarType)
+    throw new Error(`mat1 and mat2 must have the same dtype, but got ${name(mat1.scalarType)} and ${name(mat2.scalarType)}`);
   if (mat1.dim() !== 2) throw new Error(`mat1 must be a matrix, got ${mat1.dim()}-D tensor`);
   if (mat2.dim() !== 2) throw new Error(`mat2 must be a matrix, got ${mat2.dim()}-D tensor`);
   const fused = addmmPacked(self, mat1, mat2, beta, alpha);
@@ -499,10 +504,10 @@ export function addmm(ks: DispatchKeySet, self: Tensor, mat1: Tensor, mat2: Tens
  * in the packed gemm. Null when that path does not apply (the caller then computes mm, scales and adds).
  */
 function addmmPacked(self: Tensor, mat1: Tensor, mat2: Tensor, beta: number, alpha: number): Tensor | null {
-  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || !packedGemmApplies(mat1.dtype, mat1, mat2)) return null;
+  if (self.isMeta() || mat1.sizes[1] !== mat2.sizes[0] || !packedGemmApplies(mat1.scalarType, mat1, mat2)) return null;
   const [m, n] = [mat1.sizes[0] as number, mat2.sizes[1] as number];
   const bias = self.expand([m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
-  const out = newStrided([m, n], [n, 1], mat1.dtype, mat1.device);
+  const out = newStrided([m, n], [n, 1], mat1.scalarType, mat1.device);
   return m * n === 0 ? out : scaledSelfPlusProduct(out, bias, mat1, mat2, beta, alpha);
 }
 
@@ -564,12 +569,12 @@ function isBiasLikelyFusable(bias: Tensor): boolean {
  * where the packed gemm applies (baddbmmPacked); else bmm, then scale and add.
  */
 export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2: Tensor, beta = 1, alpha = 1): Tensor {
-  if (self.dtype !== batch1.dtype) {
-    const [a, b, c] = [self.dtype, batch1.dtype, batch2.dtype].map(cppName);
+  if (self.scalarType !== batch1.scalarType) {
+    const [a, b, c] = [self.scalarType, batch1.scalarType, batch2.scalarType].map(cppName);
     throw new Error(`Input dtypes must be the same, got: input ${a}, batch1: ${b}, batch2: ${c}`);
   }
   // An integral result takes beta and alpha as integers (Scalar::to<int64_t> truncates): int64 stays int64.
-  if (!isFloatingType(self.dtype) && !isComplexType(self.dtype)) {
+  if (!isFloatingType(self.scalarType) && !isComplexType(self.scalarType)) {
     beta = Math.trunc(Number(beta));
     alpha = Math.trunc(Number(alpha));
   }
@@ -588,10 +593,10 @@ export function baddbmm(ks: DispatchKeySet, self: Tensor, batch1: Tensor, batch2
  * through the packed gemm, one pass over the batch. Null when that path does not apply.
  */
 function baddbmmPacked(self: Tensor, batch1: Tensor, batch2: Tensor, beta: number, alpha: number): Tensor | null {
-  if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.dtype !== batch2.dtype) return null;
-  if (!packedGemmApplies(batch1.dtype, batch1, batch2)) return null;
+  if (self.isMeta() || batch1.dim() !== 3 || batch2.dim() !== 3 || batch1.scalarType !== batch2.scalarType) return null;
+  if (!packedGemmApplies(batch1.scalarType, batch1, batch2)) return null;
   const [bs, m, , n] = checkBmm(batch1, batch2);
   const bias = self.expand([bs, m, n]); // self must broadcast to the product's shape (PyTorch's error otherwise)
-  const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.dtype, batch1.device);
+  const out = newStrided([bs, m, n], contiguousStrides([bs, m, n]), batch1.scalarType, batch1.device);
   return bs * m * n === 0 ? out : scaledSelfPlusProduct(out, bias, batch1, batch2, beta, alpha);
 }

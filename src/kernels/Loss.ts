@@ -33,12 +33,12 @@ export function reduceLoss(self: Tensor, losses: ArrayLike<number>, sizes: numbe
   if (out.isMeta()) return out;
   const y = storedElements(out);
   if (reduction === Reduction.None) {
-    for (let i = 0; i < losses.length; i++) writeElement(out.dtype, y.data, y.base + i * y.lanes, losses[i] as number);
+    for (let i = 0; i < losses.length; i++) writeElement(out.scalarType, y.data, y.base + i * y.lanes, losses[i] as number);
     return out;
   }
   let s = 0;
   for (let i = 0; i < losses.length; i++) s += losses[i] as number;
-  writeElement(out.dtype, y.data, y.base, reduction === Reduction.Mean ? s / divisor : s);
+  writeElement(out.scalarType, y.data, y.base, reduction === Reduction.Mean ? s / divisor : s);
   return out;
 }
 
@@ -104,8 +104,8 @@ export function binaryCrossEntropy(
   let shape = inferSize(self.sizes, target.sizes);
   if (weight !== null) shape = inferSize(shape, weight.sizes);
   for (const t of weight === null ? [target] : [target, weight]) {
-    if (t.dtype !== self.dtype)
-      throw new Error(`Found dtype ${scalarTypeToString(t.dtype)} but expected ${scalarTypeToString(self.dtype)}`);
+    if (t.scalarType !== self.scalarType)
+      throw new Error(`Found dtype ${scalarTypeToString(t.scalarType)} but expected ${scalarTypeToString(self.scalarType)}`);
   }
   floatDtype(self, 'binary_cross_entropy');
   if (!self.isMeta()) {
@@ -207,8 +207,8 @@ export function huberLoss(_ks: DispatchKeySet, self: Tensor, target: Tensor, red
  */
 export function klDiv(_ks: DispatchKeySet, self: Tensor, target: Tensor, reduction: number = Reduction.Mean, logTarget = false): Tensor {
   const ops = aten();
-  if (isComplexType(self.dtype) || isComplexType(target.dtype)) throw new Error('kl_div: Complex inputs not supported.');
-  if (!isFloatingType(self.dtype) || !isFloatingType(target.dtype)) throw new Error('kl_div: Integral inputs not supported.');
+  if (isComplexType(self.scalarType) || isComplexType(target.scalarType)) throw new Error('kl_div: Complex inputs not supported.');
+  if (!isFloatingType(self.scalarType) || !isFloatingType(target.scalarType)) throw new Error('kl_div: Integral inputs not supported.');
   let output: Tensor;
   if (logTarget) output = ops.mul_Tensor.call(ops.exp.call(target), ops.sub_Tensor.call(target, self, 1));
   else {

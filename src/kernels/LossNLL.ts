@@ -35,8 +35,8 @@ export function nllLoss(
   const n = batched ? (self.sizes[0] as number) : 1;
   const c = batched ? (self.sizes[1] as number) : (self.sizes[0] as number);
   const expectedTarget = batched ? [n, ...self.sizes.slice(2)] : [];
-  if (target.dtype !== ScalarType.Long && target.dtype !== ScalarType.Byte) {
-    throw new Error(`expected target dtype to be Long or Byte, but got ${scalarTypeToString(target.dtype)}`);
+  if (target.scalarType !== ScalarType.Long && target.scalarType !== ScalarType.Byte) {
+    throw new Error(`expected target dtype to be Long or Byte, but got ${scalarTypeToString(target.scalarType)}`);
   }
   if (target.dim() !== expectedTarget.length || target.sizes.some((s, i) => s !== expectedTarget[i])) {
     throw new Error(
@@ -126,11 +126,11 @@ export function crossEntropy(
       : w;
   // A target of the input's shape holds class probabilities, any other one class indices.
   if (target.sizes.length === self.sizes.length && target.sizes.every((s, i) => s === self.sizes[i])) {
-    if (!isFloatingType(target.dtype)) {
-      throw new Error(`Expected floating point type for target with class probabilities, got ${scalarTypeToString(target.dtype)}`);
+    if (!isFloatingType(target.scalarType)) {
+      throw new Error(`Expected floating point type for target with class probabilities, got ${scalarTypeToString(target.scalarType)}`);
     }
     if (ignoreIndex >= 0) throw new Error('ignore_index is not supported for floating point target');
-    const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+    const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
     const t = labelSmoothing > 0 ? target.mul(1 - labelSmoothing).add(labelSmoothing / c) : target;
     const prod = weight === null ? input.mul(t) : input.mul(t).mul(broadcastWeight(weight));
     if (reduction === Reduction.None) return prod.sum(classDim).neg();
@@ -139,7 +139,7 @@ export function crossEntropy(
     if (input.numel() === 0) return total.fill_(NaN);
     return total.div(input.numel() / c);
   }
-  const input = ops.log_softmax_int.call(self, classDim, self.dtype);
+  const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
   const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);
   if (labelSmoothing <= 0) return nll;
   const ignoreMask = target.eq(ignoreIndex);

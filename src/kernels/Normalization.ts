@@ -14,11 +14,11 @@ import { contiguousOf, emptyLike } from './StorageAccess.js';
 /** `is_mixed_type` + `check_mixed_data_type` (mixed_data_type.h): the parameters' dtype when it differs from the input's. */
 export function mixedType(input: Tensor, ...params: (Tensor | null)[]): boolean {
   const defined = params.filter((p): p is Tensor => p !== null);
-  const mixed = defined.some((p) => p.dtype !== input.dtype);
+  const mixed = defined.some((p) => p.scalarType !== input.scalarType);
   if (mixed) {
-    if (defined.some((p) => p.dtype !== ScalarType.Float))
+    if (defined.some((p) => p.scalarType !== ScalarType.Float))
       throw new Error('mixed dtype (CPU): expect parameter to have scalar type of Float');
-    if (input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16)
+    if (input.scalarType !== ScalarType.Half && input.scalarType !== ScalarType.BFloat16)
       throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
   }
   return mixed;
@@ -95,7 +95,7 @@ export function nativeBatchNorm(
   if (!training && (runningMean === null || runningVar === null)) {
     throw new Error(`${runningMean === null ? 'running_mean' : 'running_var'} must be defined in evaluation mode`);
   }
-  const statDtype = mixed ? ScalarType.Float : input.dtype;
+  const statDtype = mixed ? ScalarType.Float : input.scalarType;
   const [N, C, S] = ncs(input);
   const sizes = [...input.sizes];
   const out = emptyLike(input, sizes);
@@ -171,7 +171,7 @@ export function nativeBatchNormBackward(
 ): [Tensor, Tensor, Tensor] {
   const mixed = mixedType(input, weight, runningMean, runningVar, saveMean, saveInvstd);
   checkFloating(input, 'batch_norm_backward_cpu');
-  const paramDtype = mixed ? ScalarType.Float : input.dtype;
+  const paramDtype = mixed ? ScalarType.Float : input.scalarType;
   const [N, C, S] = ncs(input);
   const [m0, m1, m2] = [outputMask[0] === true, outputMask[1] === true, outputMask[2] === true];
   const gi = emptyLike(input, m0 ? [...input.sizes] : [0]);

@@ -7,7 +7,7 @@ import { contiguousOf, emptyLike, storedElements } from './StorageAccess.js';
 
 /** `one_hot(self, num_classes=-1)`: int64 input, int64 [.., num_classes] output. */
 export function oneHot(_ks: DispatchKeySet, self: Tensor, numClasses = -1): Tensor {
-  if (self.dtype !== ScalarType.Long) throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
+  if (self.scalarType !== ScalarType.Long) throw new Error('one_hot is only applicable to index tensor of type LongTensor.');
   if (self.isMeta()) {
     // PyTorch's meta path: the class count comes from self.max().item(), which a meta tensor cannot give
     if (numClasses === -1) throw new Error('Tensor.item() cannot be called on meta tensors');

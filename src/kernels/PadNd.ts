@@ -77,7 +77,7 @@ export function padForward(self: Tensor, pads: readonly number[], mode: PadMode,
   if (self.isMeta()) return out;
   const src = contiguousOf(self);
   const [d, s] = [storedElements(out), storedElements(src)];
-  const stored = toStored(self.dtype, fill);
+  const stored = toStored(self.scalarType, fill);
   for (let e = 0; e < map.length; e++) {
     const i = map[e] as number;
     if (i >= 0) moveElement(d, e, s, i);
@@ -157,7 +157,7 @@ export function padCircular(_ks: DispatchKeySet, self: Tensor, padding: number[]
     if (!(padL <= size && padR <= size)) throw new Error('Padding value causes wrapping around more than once.');
     if ((outShape[ndimNonpadded + i] as number) < 0) throw new Error('Negative padding value is resulting in an empty dimension');
   }
-  const out = ops.empty_memory_format.call(outShape, self.dtype, null, self.device, null, null);
+  const out = ops.empty_memory_format.call(outShape, self.scalarType, null, self.device, null, null);
   let outSlice = out;
   let inSlice = self;
   for (let i = 0; i < ndimPadded; i++) {

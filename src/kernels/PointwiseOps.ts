@@ -60,7 +60,7 @@ export const addcmulStructured: StructuredKernel<[Tensor, Tensor, Tensor, Num]> 
 /** `addcdiv.out(self, tensor1, tensor2, *, value=1, out)`: integer tensor1 / tensor2 are rejected with PyTorch's text. */
 export const addcdivStructured: StructuredKernel<[Tensor, Tensor, Tensor, Num]> = {
   meta(out, self, t1, t2) {
-    if (isIntegralType(t1.dtype, true) && isIntegralType(t2.dtype, true)) {
+    if (isIntegralType(t1.scalarType, true) && isIntegralType(t2.scalarType, true)) {
       throw new Error(
         'Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.',
       );
@@ -92,8 +92,9 @@ export const clampMaxStructured: StructuredKernel<[Tensor, Num]> = {
  * `|self - other| <= atol + rtol * |other|` with a finite difference, or both NaN when `equal_nan`.
  */
 export function isclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol = 1e-5, atol = 1e-8, equalNan = false): Tensor {
-  if (self.dtype !== other.dtype) throw new Error(`${scalarTypeToString(self.dtype)} did not match ${scalarTypeToString(other.dtype)}`);
-  if (isComplexType(self.dtype) && equalNan) throw new Error('isclose with equal_nan=True is not supported for complex inputs.');
+  if (self.scalarType !== other.scalarType)
+    throw new Error(`${scalarTypeToString(self.scalarType)} did not match ${scalarTypeToString(other.scalarType)}`);
+  if (isComplexType(self.scalarType) && equalNan) throw new Error('isclose with equal_nan=True is not supported for complex inputs.');
   if (!(rtol >= 0)) throw new Error(`rtol must be greater than or equal to zero, but got ${rtol}`);
   if (!(atol >= 0)) throw new Error(`atol must be greater than or equal to zero, but got ${atol}`);
   const iter = new TensorIteratorConfig()
@@ -103,8 +104,8 @@ export function isclose(_ks: DispatchKeySet, self: Tensor, other: Tensor, rtol =
     .checkAllSameDtype(false)
     .declareStaticDtype(ScalarType.Bool)
     .build();
-  const floating = isFloatingType(self.dtype);
-  const r = floating ? rounderFor(self.dtype) : (v: number): number => v;
+  const floating = isFloatingType(self.scalarType);
+  const r = floating ? rounderFor(self.scalarType) : (v: number): number => v;
   const tolerant = floating && !(rtol === 0 && atol === 0);
   cpuKernel(iter, (a, b) => {
     if (a === b) return 1;

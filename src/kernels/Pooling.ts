@@ -103,8 +103,8 @@ function checkGradShape(input: Tensor, g: Geometry, ...ts: Tensor[]): void {
 }
 
 function checkGradDtype(input: Tensor, grad: Tensor): void {
-  if (input.dtype !== grad.dtype) {
-    throw new Error(`expected dtype ${typeMetaName(input.dtype)} for \`gradOutput\` but got dtype ${typeMetaName(grad.dtype)}`);
+  if (input.scalarType !== grad.scalarType) {
+    throw new Error(`expected dtype ${typeMetaName(input.scalarType)} for \`gradOutput\` but got dtype ${typeMetaName(grad.scalarType)}`);
   }
 }
 
@@ -155,7 +155,7 @@ function release(tmp: Tensor, keep: Tensor): void {
 const channelsLast = (t: Tensor): boolean => t.dim() === 4 && isStridesLikeChannelsLast(t);
 
 /** A new channels-last tensor of `sizes` (4-d). */
-const emptyChannelsLast = (like: Tensor, sizes: number[], dtype: ScalarType = like.dtype): Tensor =>
+const emptyChannelsLast = (like: Tensor, sizes: number[], dtype: ScalarType = like.scalarType): Tensor =>
   newStrided(sizes, channelsLastStrides(sizes), dtype, like.device);
 
 /** `t` itself when its elements lie as a dense channels-last tensor's, else such a copy. */
@@ -303,7 +303,7 @@ export function maxPool2dWithIndices(
   if (self.dim() !== 3 && self.dim() !== 4) throw new Error('non-empty 3D or 4D (batch mode) tensor expected for input');
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta()) {
     if (channelsLast(self)) return [emptyChannelsLast(self, sizes), emptyChannelsLast(self, [...sizes], ScalarType.Long)];
     return [emptyLike(self, sizes), emptyLike(self, [...sizes], ScalarType.Long)];
@@ -358,7 +358,7 @@ export function maxPool2dWithIndicesBackward(
   const g = geometry(self, args, ceilMode);
   checkGradShape(self, g, gradOutput, indices);
   const sizes = [...self.sizes];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   if (self.isMeta() || gradOutput.isMeta()) return emptyLike(self, sizes);
   if (isReduced(dtype)) {
     const [gf, sf] = [toDtype(gradOutput, ScalarType.Float), toDtype(self, ScalarType.Float)];
@@ -370,7 +370,8 @@ export function maxPool2dWithIndicesBackward(
     return out;
   }
   if (dtype !== ScalarType.Float && dtype !== ScalarType.Double) throw notImplementedForDtype('max_pool2d_backward', dtype);
-  if (indices.dtype !== ScalarType.Long) throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.dtype)}`);
+  if (indices.scalarType !== ScalarType.Long)
+    throw new Error(`expected scalar type Long but found ${scalarTypeToString(indices.scalarType)}`);
   const cl = channelsLast(self);
   const gradInput = cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
   const [gc, ic] = cl ? [channelsLastOf(gradOutput), channelsLastOf(indices)] : [contiguousOf(gradOutput), contiguousOf(indices)];
@@ -418,7 +419,7 @@ export function avgPool2d(
   if (divisorOverride === 0) throw new Error('divisor must be not zero');
   const g = geometry(self, args, ceilMode);
   const sizes = [...self.sizes.slice(0, self.dim() - 2), g.oh, g.ow];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   const cl = channelsLast(self);
   if (self.isMeta()) return cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
   if (isReduced(dtype)) {
@@ -468,7 +469,7 @@ export function avgPool2dBackward(
   const g = geometry(self, args, ceilMode, true);
   checkGradShape(self, g, gradOutput);
   const sizes = [...self.sizes];
-  const dtype = self.dtype;
+  const dtype = self.scalarType;
   const cl = channelsLast(self);
   if (self.isMeta() || gradOutput.isMeta()) return cl ? emptyChannelsLast(self, sizes) : emptyLike(self, sizes);
   checkGradDtype(self, gradOutput);

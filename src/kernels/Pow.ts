@@ -51,7 +51,7 @@ export function powTensor(_ks: DispatchKeySet, self: Tensor, exponent: Tensor): 
 export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: number | boolean): Tensor {
   // A floating tensor keeps its dtype under a number exponent: a unary loop, no wrapped-scalar operand. As in
   // PyTorch's pow_tensor_scalar_optimized_kernel, 2 is a multiplication (equal to a ** 2 rounded once).
-  if (typeof exponent === 'number' && isFloatingType(self.dtype)) {
+  if (typeof exponent === 'number' && isFloatingType(self.scalarType)) {
     const iter = TensorIterator.unaryOp(null, self);
     if (exponent === 2) cpuKernel(iter, (a) => a * a);
     else cpuKernel(iter, (a) => a ** exponent);

@@ -48,18 +48,18 @@ type Opt<T> = T | null | undefined;
 // CPU/Meta kernels over the same iterator and loop.
 
 function noComplex(self: Tensor, op: string): void {
-  if (isComplexType(self.dtype)) throw new Error(`${op}: complex tensors are not supported by aten-ts reductions yet`);
+  if (isComplexType(self.scalarType)) throw new Error(`${op}: complex tensors are not supported by aten-ts reductions yet`);
 }
 
 /** `get_dtype_from_self(self, dtype, promote_integers=true)`: integers and bool accumulate into int64. */
 function dtypeFromSelf(self: Tensor, dtype: Opt<ScalarType>): ScalarType {
   if (dtype != null) return dtype;
-  return isIntegralType(self.dtype, true) ? ScalarType.Long : self.dtype;
+  return isIntegralType(self.scalarType, true) ? ScalarType.Long : self.scalarType;
 }
 
 /** `infer_dtype_from_optional`: the dtype argument, else the out= tensor's dtype, else dtypeFromSelf. */
 function inferDtype(self: Tensor, dtype: Opt<ScalarType>, out: Tensor | null): ScalarType {
-  if (out !== null) return dtype ?? out.dtype;
+  if (out !== null) return dtype ?? out.scalarType;
   return dtypeFromSelf(self, dtype);
 }
 
@@ -173,7 +173,7 @@ type DimsArgs = [self: Tensor, dim: Opt<number[]>, keepdim: boolean, dtype?: Opt
 
 /** The output dtype a mean/sum-like impl stores in. */
 function outDtypeOf(iter: TensorIterator): ScalarType {
-  return iter.output().dtype;
+  return iter.output().scalarType;
 }
 
 // ---- sum ------------------------------------------------------------------------------------------
@@ -287,7 +287,7 @@ export const minRunVec = extremeRunVec(false);
  * accumulates in doubles, as PyTorch's cast-then-sum does.
  */
 function sumRunFor(iter: TensorIterator): ReduceRun {
-  const inDtype = (iter.tensors[1] as TensorImpl).dtype;
+  const inDtype = (iter.tensors[1] as TensorImpl).scalarType;
   return outDtypeOf(iter) === inDtype ? sumRunVec : sumRun;
 }
 
@@ -315,7 +315,7 @@ function meanMeta(
     const what = dtype != null ? 'Optional' : 'Input';
     throw new Error(
       `mean(): could not infer output dtype. ${what} dtype must be either a floating point or complex dtype. ` +
-        `Got: ${scalarTypeToString(dtype ?? self.dtype)}${dtype == null ? int64Hint(self) : ''}`,
+        `Got: ${scalarTypeToString(dtype ?? self.scalarType)}${dtype == null ? int64Hint(self) : ''}`,
     );
   }
   noComplex(self, 'mean');
@@ -358,10 +358,10 @@ export const prodStructured: StructuredKernel<[self: Tensor, dim: number, keepdi
 // ---- amax / amin ----------------------------------------------------------------------------------
 
 function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], keepdim: boolean, op: 'amax' | 'amin'): TensorIterator {
-  if (out !== null && out.dtype !== self.dtype) {
+  if (out !== null && out.scalarType !== self.scalarType) {
     throw new Error(
-      `Expected the dtype for input and out to match, but got ${scalarTypeToString(self.dtype)} for input's dtype and ` +
-        `${scalarTypeToString(out.dtype)} for out's dtype.`,
+      `Expected the dtype for input and out to match, but got ${scalarTypeToString(self.scalarType)} for input's dtype and ` +
+        `${scalarTypeToString(out.scalarType)} for out's dtype.`,
     );
   }
   noComplex(self, op);
@@ -373,7 +373,7 @@ function extremumMeta(out: Tensor | null, self: Tensor, dim: readonly number[], 
       );
     }
   }
-  return makeReduction(out, self, dim, keepdim, self.dtype);
+  return makeReduction(out, self, dim, keepdim, self.scalarType);
 }
 
 /** `amax.out` (structured; amax delegates to it): NaN propagates. */
@@ -403,7 +403,7 @@ function argMeta(out: Tensor | null, self: Tensor, dim: Opt<number>, keepdim: bo
 }
 
 function argImpl(iter: TensorIterator, op: 'argmax' | 'argmin'): void {
-  if (iter.input().dtype === ScalarType.Bool) throw new Error(`${op}(): does not support bool input`);
+  if (iter.input().scalarType === ScalarType.Bool) throw new Error(`${op}(): does not support bool input`);
   reduceKernel(iter, op === 'argmax' ? argmaxRun : argminRun);
 }
 
@@ -427,11 +427,11 @@ export const argminStructured: StructuredKernel<[self: Tensor, dim: Opt<number>,
 // must be one of the two. Like PyTorch's CPU kernel, a multi-element input is read converted to the result's
 // dtype (so 0.5 is false for a uint8 result), a one-element input converted to bool.
 function allAnyMeta(out: Tensor | null, self: Tensor, dim: number[] | null, keepdim: boolean, op: 'all' | 'any'): TensorIterator {
-  if (out !== null && out.dtype !== ScalarType.Bool && out.dtype !== ScalarType.Byte) {
-    throw new Error(`${op} only supports bool tensor for result, got: ${scalarTypeToString(out.dtype)}`);
+  if (out !== null && out.scalarType !== ScalarType.Bool && out.scalarType !== ScalarType.Byte) {
+    throw new Error(`${op} only supports bool tensor for result, got: ${scalarTypeToString(out.scalarType)}`);
   }
   noComplex(self, op);
-  const outDtype = out !== null ? out.dtype : self.dtype === ScalarType.Byte ? ScalarType.Byte : ScalarType.Bool;
+  const outDtype = out !== null ? out.scalarType : self.scalarType === ScalarType.Byte ? ScalarType.Byte : ScalarType.Bool;
   return makeReduction(out, self, dim, keepdim, outDtype, {
     allowEmptyDims: true,
     inDtype: self.numel() === 1 ? ScalarType.Bool : outDtype,
@@ -530,11 +530,11 @@ function powSumRun(src: ArrayLike<number>, o: number, s: number, n: number, p: n
 function normMeta(out: Tensor | null, self: Tensor, dim: readonly number[] | null, keepdim: boolean): TensorIterator {
   // aten::norm's own text is `norm(): input dtype should be either floating point or complex. Got Long
   // instead.`; torch.norm in Python reaches linalg.vector_norm first, whose text users see, so this is it.
-  if (!isFloatingType(self.dtype)) {
-    throw new Error(`linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${scalarTypeToString(self.dtype)}`);
+  if (!isFloatingType(self.scalarType)) {
+    throw new Error(`linalg.vector_norm: Expected a floating point or complex tensor as input. Got ${scalarTypeToString(self.scalarType)}`);
   }
   // The result is in the input's real dtype: an out= of another dtype fails the out check (PyTorch's text).
-  return makeReduction(out, self, dim, keepdim, toRealValueType(self.dtype));
+  return makeReduction(out, self, dim, keepdim, toRealValueType(self.scalarType));
 }
 
 function normImpl(iter: TensorIterator, p: Opt<number | boolean>): void {
@@ -553,7 +553,7 @@ export function linalgVectorNorm(
   keepdim = false,
   dtype: ScalarType | null = null,
 ): Tensor {
-  if (dtype !== null && dtype !== undefined && dtype !== self.dtype) {
+  if (dtype !== null && dtype !== undefined && dtype !== self.scalarType) {
     throw new Error('linalg.vector_norm(dtype=...): aten-ts supports only the input dtype; convert the input with x.to(dtype)');
   }
   const iter = normMeta(null, self, dim, keepdim);
@@ -685,11 +685,11 @@ export function functionalOutputs<A extends unknown[], P>(
 // ---- var / std / logsumexp (not structured in PyTorch) -------------------------------------------------
 
 function varianceOf(self: Tensor, dim: number[] | null, correction: number | null, keepdim: boolean, op: 'var' | 'std'): Tensor {
-  if (!isFloatingType(self.dtype)) {
+  if (!isFloatingType(self.scalarType)) {
     throw new Error(`std and var only support floating point and complex dtypes`);
   }
   const c = correction ?? 1;
-  const iter = makeReduction(null, self, dim, keepdim, self.dtype);
+  const iter = makeReduction(null, self, dim, keepdim, self.scalarType);
   reduceKernel(iter, (src, o, s, n) => {
     const m = sumRun(src, o, s, n) / n;
     let ss = 0;
@@ -727,7 +727,7 @@ export function std(
 
 /** `logsumexp(self, dim, keepdim=False)`: stable (subtracts the maximum); integers compute in the default float. */
 export function logsumexp(_ks: DispatchKeySet, self: Tensor, dim: number[], keepdim = false): Tensor {
-  const dtype = isFloatingType(self.dtype) ? self.dtype : ScalarType.Float;
+  const dtype = isFloatingType(self.scalarType) ? self.scalarType : ScalarType.Float;
   const iter = makeReduction(null, self, dim, keepdim, dtype, { inDtype: dtype });
   reduceKernel(iter, (src, o, s, n) => {
     if (n === 0) return -Infinity;
@@ -772,12 +772,12 @@ function cumMeta(
   maybeWrapDim(dim, self.dim());
   noComplex(self, op);
   const result = outs?.[0];
-  const outDtype = result !== undefined ? (dtype ?? result.dtype) : dtypeFromSelf(self, dtype);
+  const outDtype = result !== undefined ? (dtype ?? result.scalarType) : dtypeFromSelf(self, dtype);
   return { outputs: [{ sizes: self.sizes, dtype: outDtype, device: self.device }], precomputed: undefined };
 }
 
 function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cumprod'): void {
-  const outDtype = result.dtype;
+  const outDtype = result.scalarType;
   if (outDtype === ScalarType.Bool) throw notImplementedForDtype(`${op}_out_cpu`, ScalarType.Bool);
   if (self.isMeta() || self.numel() === 0) return;
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
@@ -789,7 +789,7 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
   for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
   const outer = self.numel() / (size * inner);
   const src = self.contiguous();
-  const convert = src.dtype !== outDtype;
+  const convert = src.scalarType !== outDtype;
   const { data: sd, base: sb } = src.dataView();
   const { data, base } = out.dataView();
   for (let o = 0; o < outer; o++) {
@@ -797,7 +797,7 @@ function cumImpl(result: Tensor, self: Tensor, dim: number, op: 'cumsum' | 'cump
       let acc = op === 'cumsum' ? 0 : 1;
       for (let k = 0; k < size; k++) {
         const at = (o * size + k) * inner + i;
-        let v = Number(readElement(src.dtype, sd, sb + at));
+        let v = Number(readElement(src.scalarType, sd, sb + at));
         if (convert) v = castValue(v, outDtype);
         acc = op === 'cumsum' ? acc + v : acc * v;
         data[base + at] = toStored(outDtype, acc);

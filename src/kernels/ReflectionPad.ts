@@ -46,7 +46,7 @@ function checkReflection(input: Tensor, padding: number[], dim: 1 | 2, name: str
       throw new Error(`input (H: ${H}, W: ${W})is too small. Calculated output H: ${H + t + b} W: ${W + l + r}`);
     }
   }
-  if (input.dtype === ScalarType.Bool) throw notImplementedForDtype(name, input.dtype);
+  if (input.scalarType === ScalarType.Bool) throw notImplementedForDtype(name, input.scalarType);
 }
 
 export function reflectionPad1d(_ks: DispatchKeySet, self: Tensor, padding: number[]): Tensor {

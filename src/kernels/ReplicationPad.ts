@@ -22,7 +22,7 @@ function checkReplication(input: Tensor, padding: number[], dim: 1 | 2): void {
     const oh = H + (padding[2] as number) + (padding[3] as number);
     if (ow < 1 && oh < 1) throw new Error(`input (H: ${H}, W: ${W}) is too small. Calculated output H: ${oh} W: ${ow}`);
   }
-  if (input.dtype === ScalarType.Bool) throw notImplementedForDtype(name, input.dtype);
+  if (input.scalarType === ScalarType.Bool) throw notImplementedForDtype(name, input.scalarType);
 }
 
 export function replicationPad1d(_ks: DispatchKeySet, self: Tensor, padding: number[]): Tensor {

@@ -12,7 +12,7 @@ import { aten } from '../generated/Operators.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 export function floatDtype(t: Tensor, op: string, dtype?: ScalarType | null): ScalarType {
-  const d = dtype ?? t.dtype;
+  const d = dtype ?? t.scalarType;
   if (!isFloatingType(d)) throw notImplementedForDtype(op, d);
   return d;
 }
@@ -65,7 +65,7 @@ function softmaxImpl(self: Tensor, dim: number, dtype: ScalarType | null, log: b
   const outDtype = floatDtype(self, log ? 'log_softmax_lastdim_kernel_impl' : 'softmax_lastdim_kernel_impl', dtype);
   const d = maybeWrapDim(dim, self.dim());
   const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
-  if (!direct(self.dtype) || !direct(outDtype)) {
+  if (!direct(self.scalarType) || !direct(outDtype)) {
     // float16 / bfloat16 on either side: the input is converted to the result dtype when that is float32 or
     // float64 (as `dtype=` converts first in PyTorch), else computed in float32 and rounded once, as PyTorch's
     // reduced-precision softmax accumulates in float.

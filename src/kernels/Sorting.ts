@@ -26,7 +26,7 @@ export function sort(_ks: DispatchKeySet, self: Tensor, dim = -1, descending = f
   const [yv, yi] = [storedElements(values), storedElements(indices)];
   // Comparisons read values through `number` (half bits decoded); results move as stored elements.
   const read = (e: number): number => {
-    const v = readElement(src.dtype, x.data, x.base + e * x.lanes);
+    const v = readElement(src.scalarType, x.data, x.base + e * x.lanes);
     return typeof v === 'object' ? v[0] : Number(v);
   };
   const key = (v: number) => (v !== v ? Infinity : v);
@@ -63,7 +63,7 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
   const d = self.dim() === 0 ? 0 : maybeWrapDim(dim, self.dim());
   const size = self.dim() === 0 ? 1 : (self.sizes[d] as number);
   if (k < 0 || k > size) throw new Error('selected index k out of range');
-  const real = self.dtype !== ScalarType.Bool && !isComplexType(self.dtype);
+  const real = self.scalarType !== ScalarType.Bool && !isComplexType(self.scalarType);
   if (self.isMeta() || !real || self.numel() === 0 || k === 0) {
     const [values, indices] = sort(ks, self, d, largest);
     if (self.dim() === 0) return [values, indices];
@@ -88,7 +88,7 @@ export function topk(ks: DispatchKeySet, self: Tensor, k: number, dim = -1, larg
     const p = picked[r] as [number, number][];
     for (let j = 0; j < k; j++) {
       const [v, i] = p[j] as [number, number];
-      vOut.data[vOut.base + r * k + j] = toStored(self.dtype, v);
+      vOut.data[vOut.base + r * k + j] = toStored(self.scalarType, v);
       iOut.data[iOut.base + r * k + j] = i;
     }
   }

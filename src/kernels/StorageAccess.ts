@@ -24,7 +24,7 @@ export function contiguousOf(t: Tensor): Tensor {
 }
 
 /** A new contiguous tensor of `sizes` and `dtype` on `like`'s device, uninitialised. */
-export function emptyLike(like: Tensor, sizes: number[], dtype: ScalarType = like.dtype): Tensor {
+export function emptyLike(like: Tensor, sizes: number[], dtype: ScalarType = like.scalarType): Tensor {
   return newStrided(sizes, contiguousStrides(sizes), dtype, like.device);
 }
 
@@ -66,7 +66,7 @@ export function zeroElement(dst: StoredElements, di: number): void {
  */
 export function elementReader(c: Tensor): (e: number) => number {
   const { data, base, lanes } = c.dataView();
-  const dtype = c.dtype;
+  const dtype = c.scalarType;
   if (dtype === ScalarType.Half || dtype === ScalarType.BFloat16) return (e) => fromStored(dtype, data[base + e] as number);
   return lanes === 1 ? (e) => data[base + e] as number : (e) => data[base + e * lanes] as number;
 }

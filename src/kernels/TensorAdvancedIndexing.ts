@@ -31,7 +31,7 @@ import { emptyLike } from './StorageAccess.js';
 import { aten } from '../generated/Operators.js';
 
 function checkIndexDtype(index: Tensor, op: string): void {
-  if (index.dtype !== ScalarType.Long && index.dtype !== ScalarType.Int) {
+  if (index.scalarType !== ScalarType.Long && index.scalarType !== ScalarType.Int) {
     throw new Error(`${op}(): Expected dtype ${op === 'index_select' ? 'int32 or int64' : 'int32/int64'} for index`);
   }
 }
@@ -128,7 +128,8 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   // for scatter_add too), then the kernel's bounds check.
   const d = maybeWrapDim(dim, self.dim());
   if (index.numel() > 0) checkIndexDtype(index, 'scatter');
-  if (typeof src !== 'number' && src.dtype !== self.dtype) throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
+  if (typeof src !== 'number' && src.scalarType !== self.scalarType)
+    throw new Error('scatter(): Expected self.scalarType to be equal to src.scalarType');
   const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   if (index.numel() > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
@@ -148,12 +149,12 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   const out = contiguousCopy(self);
   const at = indexedOffsets(out, d, index, size(self, d));
   if (typeof src === 'number') {
-    fillElementsAt(out.dataView(), at, storedScalar(self.dtype, src));
+    fillElementsAt(out.dataView(), at, storedScalar(self.scalarType, src));
     return out;
   }
   const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
   const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
-  if (add) accumulateElements(self.dtype, out.dataView(), at, src.dataView(), from);
+  if (add) accumulateElements(self.scalarType, out.dataView(), at, src.dataView(), from);
   else scatterElements(out.dataView(), at, src.dataView(), from);
   return out;
 }
@@ -201,7 +202,7 @@ export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, in
     const x = src.dataView();
     read = (i) => x.data[x.base + (from[i] as number) * x.lanes] as number;
   }
-  const isBool = self.dtype === ScalarType.Bool;
+  const isBool = self.scalarType === ScalarType.Bool;
   for (let i = 0; i < at.length; i++) {
     const p = y.base + (at[i] as number) * lanes;
     const a = y.data[p] as number;
@@ -213,8 +214,10 @@ export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, in
 }
 
 function checkMaskDtype(mask: Tensor): void {
-  if (mask.dtype !== ScalarType.Bool) {
-    throw new Error(`masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.dtype).toLowerCase()}`);
+  if (mask.scalarType !== ScalarType.Bool) {
+    throw new Error(
+      `masked_fill_ only supports boolean masks, but got mask with dtype ${scalarTypeToString(mask.scalarType).toLowerCase()}`,
+    );
   }
 }
 
@@ -228,7 +231,7 @@ export function maskedFill(_ks: DispatchKeySet, self: Tensor, mask: Tensor, valu
   const maskAt = viewOffsets(shape, expandedStrides(mask, shape));
   const out = emptyLike(self, shape);
   gatherElements(out.dataView(), self.dataView(), from, out.numel());
-  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel()), storedScalar(self.dtype, value));
+  fillElementsAt(out.dataView(), selectWhere(mask, maskAt, null, out.numel()), storedScalar(self.scalarType, value));
   return out;
 }
 
@@ -244,7 +247,7 @@ export function maskedFill_(_ks: DispatchKeySet, self: Tensor, mask: Tensor, val
   const m = mask.sharesStorageWith(self) ? contiguousCopy(mask) : mask;
   const at = selectWhere(m, viewOffsets(shape, expandedStrides(m, shape)), viewOffsets(self.sizes, self.strides), self.numel());
   // Written in place: the operator's ADInplaceOrView kernel bumps self's version once.
-  fillElementsAt(self.dataView(), at, storedScalar(self.dtype, value));
+  fillElementsAt(self.dataView(), at, storedScalar(self.scalarType, value));
   return self;
 }
 
@@ -275,7 +278,7 @@ export function maskedFillTensor_(ks: DispatchKeySet, self: Tensor, mask: Tensor
  * the data, so on Meta tensors PyTorch (no Meta kernel) raises the dispatcher's Meta error, and so does aten-ts.
  */
 export function maskedSelect(_ks: DispatchKeySet, self: Tensor, mask: Tensor): Tensor {
-  if (mask.dtype !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
+  if (mask.scalarType !== ScalarType.Bool) throw new Error(`masked_select: expected BoolTensor for mask`);
   const shape = inferSize(mask.sizes, self.sizes);
   const n = numelOf(shape);
   const from = selectWhere(mask, viewOffsets(shape, expandedStrides(mask, shape)), viewOffsets(shape, expandedStrides(self, shape)), n);
@@ -297,7 +300,7 @@ function nonzeroOf(self: Tensor): Tensor {
       "The register_meta function for torch.nonzero() raises unimplemented by default, as a correct data-independent implementation does not exist. This implementation returns a fake value, assuming all elements of the tensor are non-zero. To enable this registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.",
     );
   }
-  const positions = nonzeroPositions(self.dtype, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel());
+  const positions = nonzeroPositions(self.scalarType, self.dataView(), viewOffsets(self.sizes, self.strides), self.numel());
   const n = positions.length;
   const out = emptyLike(self, [n, nd], ScalarType.Long);
   // int64 is stored as doubles (Note [Typed storage of each dtype]): coordinates are written as they are.
@@ -390,20 +393,20 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   if (indices.length > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
   if (indices.length === 0) throw new Error('at least one index must be provided');
   for (const t of indices) {
-    if (t !== null && ![ScalarType.Long, ScalarType.Int, ScalarType.Byte, ScalarType.Bool].includes(t.dtype)) {
+    if (t !== null && ![ScalarType.Long, ScalarType.Int, ScalarType.Byte, ScalarType.Bool].includes(t.scalarType)) {
       throw new Error('tensors used as indices must be long, int, byte or bool tensors');
     }
   }
   const meta = self.isMeta() || indices.some((t) => t?.isMeta() === true);
   // Expand masks into their nonzero() columns.
   const expanded: (IndexView | null)[] = [];
-  const masks = indices.filter((t) => t !== null && (t.dtype === ScalarType.Bool || t.dtype === ScalarType.Byte)).length;
+  const masks = indices.filter((t) => t !== null && (t.scalarType === ScalarType.Bool || t.scalarType === ScalarType.Byte)).length;
   for (const t of indices) {
     if (t === null) {
       expanded.push(null);
       continue;
     }
-    if (t.dtype !== ScalarType.Bool && t.dtype !== ScalarType.Byte) {
+    if (t.scalarType !== ScalarType.Bool && t.scalarType !== ScalarType.Byte) {
       expanded.push({ tensor: t, sizes: t.sizes, strides: t.strides, offset: 0 });
       continue;
     }
@@ -487,21 +490,21 @@ function putInto(self: Tensor, indices: (Tensor | null)[], values: Tensor, accum
       `shape mismatch: value tensor of shape ${formatSizes(values.sizes)} cannot be broadcast to indexing result of shape ${formatSizes(plan.sizes)}`,
     );
   }
-  if (!maskedFill && values.dtype !== self.dtype) {
+  if (!maskedFill && values.scalarType !== self.scalarType) {
     throw new Error(
-      `Index put requires the source and destination dtypes match, got ${scalarTypeToString(self.dtype)} for the destination and ${scalarTypeToString(values.dtype)} for the source.`,
+      `Index put requires the source and destination dtypes match, got ${scalarTypeToString(self.scalarType)} for the destination and ${scalarTypeToString(values.scalarType)} for the source.`,
     );
   }
   const at = offsetsFromTables(plan.tables as Float64Array[]);
   if (maskedFill) {
     const v = values.dataView();
-    fillElementsAt(self.dataView(), at, storedScalar(self.dtype, readElement(values.dtype, v.data, v.base)));
+    fillElementsAt(self.dataView(), at, storedScalar(self.scalarType, readElement(values.scalarType, v.data, v.base)));
     return;
   }
   // Values that share self's memory are read before anything is written.
   const src = values.sharesStorageWith(self) ? contiguousCopy(values) : values;
   const from = stridedOffsets(plan.sizes, expandedStrides(src, plan.sizes));
-  if (accumulate) accumulateElements(self.dtype, self.dataView(), at, src.dataView(), from);
+  if (accumulate) accumulateElements(self.scalarType, self.dataView(), at, src.dataView(), from);
   else scatterElements(self.dataView(), at, src.dataView(), from);
 }
 
@@ -531,8 +534,8 @@ export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | n
  * outside `dim` (TensorAdvancedIndexing.cpp; GatherBackward0). Without `dim`, over the flattened tensors.
  */
 export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor, dim: number | null = null): Tensor {
-  if (indices.dtype !== ScalarType.Long) {
-    throw new Error(`torch.take_along_dim(): dtype of indices should be Long but got ${scalarTypeToString(indices.dtype)}`);
+  if (indices.scalarType !== ScalarType.Long) {
+    throw new Error(`torch.take_along_dim(): dtype of indices should be Long but got ${scalarTypeToString(indices.scalarType)}`);
   }
   if (dim === null) return aten().gather.call(aten().view.call(self, [-1]), 0, aten().view.call(indices, [-1]), false);
   if (self.dim() !== indices.dim()) {

@@ -41,11 +41,13 @@ type OptNum = Num | null | undefined;
 // iterator here reads each input in its own dtype and allocates nothing but the output.
 function whereImpl(out: Tensor | null, condition: Tensor, self: Tensor, other: Tensor): Tensor {
   const result = resultType([self, other]);
-  if (out !== null && out.dtype !== result) {
-    throw new Error(`Expected out type to be ${scalarTypeToString(result)} but got ${scalarTypeToString(out.dtype)}`);
+  if (out !== null && out.scalarType !== result) {
+    throw new Error(`Expected out type to be ${scalarTypeToString(result)} but got ${scalarTypeToString(out.scalarType)}`);
   }
-  if (condition.dtype !== ScalarType.Bool && condition.dtype !== ScalarType.Byte) {
-    throw new Error(`where expected condition to be a boolean tensor, but got a tensor with dtype ${scalarTypeToString(condition.dtype)}`);
+  if (condition.scalarType !== ScalarType.Bool && condition.scalarType !== ScalarType.Byte) {
+    throw new Error(
+      `where expected condition to be a boolean tensor, but got a tensor with dtype ${scalarTypeToString(condition.scalarType)}`,
+    );
   }
   const config = new TensorIteratorConfig()
     .checkAllSameDtype(false)
@@ -157,19 +159,21 @@ export const clampStructured: StructuredKernel<[self: Tensor, min: OptNum, max: 
     const hasMin = min !== null && min !== undefined;
     const hasMax = max !== null && max !== undefined;
     if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
-    let result = self.dtype;
+    let result = self.scalarType;
     if (isComplexType(result)) throw new Error('clamp is not supported for complex types');
     if (!isFloatingType(result)) {
       const operands: (Tensor | Num)[] = [self];
       if (hasMin) operands.push(min);
       if (hasMax) operands.push(max);
       result = resultType(operands);
-      if (result !== self.dtype && out === self) {
-        throw new Error(`result type ${scalarTypeToString(result)} can't be cast to the desired output type ${typeMetaName(self.dtype)}`);
+      if (result !== self.scalarType && out === self) {
+        throw new Error(
+          `result type ${scalarTypeToString(result)} can't be cast to the desired output type ${typeMetaName(self.scalarType)}`,
+        );
       }
     }
-    if (out !== null && out.dtype !== result) {
-      throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(result)}`);
+    if (out !== null && out.scalarType !== result) {
+      throw new Error(`Found dtype ${scalarTypeToString(out.scalarType)} but expected ${scalarTypeToString(result)}`);
     }
     const config = new TensorIteratorConfig().checkAllSameDtype(false).addOutput(out).addConstInput(self);
     if (out === null) config.declareStaticDtype(result);
@@ -287,7 +291,7 @@ export const clampTensorStructured: StructuredKernel<[self: Tensor, min: OptTens
     const hasMin = min !== null && min !== undefined;
     const hasMax = max !== null && max !== undefined;
     if (!hasMin && !hasMax) throw new Error(NONE_ERROR);
-    if (isComplexType(self.dtype)) throw new Error('clamp is not supported for complex types');
+    if (isComplexType(self.scalarType)) throw new Error('clamp is not supported for complex types');
     const config = new TensorIteratorConfig()
       .setCheckMemOverlap(true)
       .addOutput(out)
@@ -336,7 +340,7 @@ function predicate(self: Tensor, real: ScalarOp, complex: ComplexOp): Tensor {
     .addConstInput(self)
     .build();
   if (!iter.isMeta) {
-    if (isComplexType(self.dtype)) cpuKernelComplex(iter, complex);
+    if (isComplexType(self.scalarType)) cpuKernelComplex(iter, complex);
     else cpuKernel(iter, real);
   }
   return iter.output() as Tensor;
@@ -398,7 +402,7 @@ function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 
   const n = self.dim();
   const d = maybeWrapDim(dim, n);
   if (self.numel() === 0) zeroNumelCheckDims(self, [d], op === 'max' ? 'max()' : 'min()');
-  if (isComplexType(self.dtype)) throw new Error(`${op}(): does not support complex input`);
+  if (isComplexType(self.scalarType)) throw new Error(`${op}(): does not support complex input`);
   // resize_reduction_with_indices' shape: dim d dropped, or kept as 1 (a 0-dim input stays 0-dim)
   const shape: number[] = [];
   for (let k = 0; k < n; k++) {
@@ -407,7 +411,7 @@ function minMaxDimMeta(self: Tensor, dim: number, keepdim: boolean, op: 'max' | 
   }
   return {
     outputs: [
-      { sizes: shape, dtype: self.dtype, device: self.device },
+      { sizes: shape, dtype: self.scalarType, device: self.device },
       { sizes: shape, dtype: ScalarType.Long, device: self.device },
     ],
     precomputed: { dim: d },
@@ -418,7 +422,7 @@ function minMaxDimImpl(outs: readonly Tensor[], self: Tensor, dim: number, keepd
   const values = outs[0] as Tensor;
   const indices = outs[1] as Tensor;
   if (self.numel() === 0) return;
-  const v = makeReduction(values, self, [dim], keepdim, self.dtype);
+  const v = makeReduction(values, self, [dim], keepdim, self.scalarType);
   reduceKernel(v, op === 'max' ? maxRunVec : minRunVec);
   const i = makeReduction(indices, self, [dim], keepdim, ScalarType.Long);
   reduceKernel(i, op === 'max' ? argmaxRun : argminRun);

@@ -21,6 +21,6 @@ export function toDtype(
 ): Tensor {
   const format = memoryFormat ?? MemoryFormat.Preserve;
   const suggested = self.dim() === 4 && isStridesLikeChannelsLast(self) ? MemoryFormat.ChannelsLast : MemoryFormat.Contiguous;
-  if (dtype === self.dtype && !copy && (format === MemoryFormat.Preserve || format === suggested)) return self;
+  if (dtype === self.scalarType && !copy && (format === MemoryFormat.Preserve || format === suggested)) return self;
   return aten()._to_copy.call(self, dtype, null, null, null, nonBlocking, memoryFormat);
 }

@@ -250,7 +250,7 @@ export function eye(
   const out = zeros(ks, [n, cols], dtype, layout, device);
   if (out.isMeta()) return out;
   const { data, base } = out.dataView();
-  const one = toStored(out.dtype, 1);
+  const one = toStored(out.scalarType, 1);
   for (let i = 0; i < Math.min(n, cols); i++) data[base + i * cols + i] = one;
   return out;
 }
@@ -264,7 +264,7 @@ export function fullLike(
   layout?: Layout | null,
   device?: Device | null,
 ): Tensor {
-  const out = aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
+  const out = aten().empty_memory_format.call([...self.sizes], dtype ?? self.scalarType, layout, device ?? self.device, null, null);
   return belowADInplaceOrView(() => aten().fill__Scalar.call(out, fillValue));
 }
 
@@ -275,7 +275,7 @@ export function emptyLike(
   layout?: Layout | null,
   device?: Device | null,
 ): Tensor {
-  return aten().empty_memory_format.call([...self.sizes], dtype ?? self.dtype, layout, device ?? self.device, null, null);
+  return aten().empty_memory_format.call([...self.sizes], dtype ?? self.scalarType, layout, device ?? self.device, null, null);
 }
 
 export function zerosLike(
@@ -355,5 +355,5 @@ export function randintLikeLow(
   _pinMemory?: boolean | null,
   _memoryFormat?: number | null,
 ): Tensor {
-  return aten().randint_low_generator.call(low, high, [...self.sizes], null, dtype ?? self.dtype, layout, device ?? self.device, null);
+  return aten().randint_low_generator.call(low, high, [...self.sizes], null, dtype ?? self.scalarType, layout, device ?? self.device, null);
 }

@@ -41,9 +41,9 @@ export interface StructuredKernel<A extends unknown[]> {
  */
 export function checkInplace(self: Tensor, iter: TensorIterator): void {
   const out = iter.output();
-  if (out.dtype !== self.dtype) {
+  if (out.scalarType !== self.scalarType) {
     throw new Error(
-      `Bad in-place call: input tensor dtype ${scalarTypeToString(self.dtype)} and output tensor dtype ${scalarTypeToString(out.dtype)} should match`,
+      `Bad in-place call: input tensor dtype ${scalarTypeToString(self.scalarType)} and output tensor dtype ${scalarTypeToString(out.scalarType)} should match`,
     );
   }
   if (!out.device.equals(self.device)) {
@@ -124,9 +124,9 @@ export function resizeStructuredOutput(out: Tensor, m: StructuredMeta<unknown>, 
 /** The in-place wrapper's `set_output`: PyTorch's `check_inplace(self, sizes, options)` (its texts). */
 export function checkInplaceOutput(self: Tensor, m: StructuredMeta<unknown>, i: number): void {
   const spec = specOf(m, i);
-  if (spec.dtype !== self.dtype) {
+  if (spec.dtype !== self.scalarType) {
     throw new Error(
-      `Bad in-place call: input tensor dtype ${typeMetaName(self.dtype)} and output tensor dtype ${typeMetaName(spec.dtype)} should match`,
+      `Bad in-place call: input tensor dtype ${typeMetaName(self.scalarType)} and output tensor dtype ${typeMetaName(spec.dtype)} should match`,
     );
   }
   if (!spec.device.equals(self.device)) {

@@ -67,7 +67,7 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   const ref = used[0] ?? (tensors[0] as Tensor);
   if (ref.dim() === 0) throw new Error('zero-dimensional tensor (at position 0) cannot be concatenated');
   const d = maybeWrapDim(dim, ref.dim());
-  const dtype = tensors.map((t) => t.dtype).reduce(promoteTypes);
+  const dtype = tensors.map((t) => t.scalarType).reduce(promoteTypes);
   used.forEach((t, i) => {
     if (t.dim() !== ref.dim()) {
       throw new Error(`Tensors must have same number of dimensions: got ${ref.dim()} and ${t.dim()}`);
@@ -89,7 +89,7 @@ export function cat(_ks: DispatchKeySet, tensors: Tensor[], dim = 0): Tensor {
   if (out.isMeta()) return channelsLast ? aten().clone.call(out, MemoryFormat.ChannelsLast) : out;
   // Inputs of another dtype are converted first (copy_ does PyTorch's casts), then elements move as stored.
   const parts = used.map((t) => {
-    if (t.dtype === dtype) return { t: contiguousOf(t), n: t.sizes[d] as number };
+    if (t.scalarType === dtype) return { t: contiguousOf(t), n: t.sizes[d] as number };
     const c = emptyLike(t, [...t.sizes], dtype);
     if (!c.isMeta()) aten().copy_.call(c, t, false);
     return { t: c, n: t.sizes[d] as number };
@@ -215,7 +215,7 @@ export function tile(_ks: DispatchKeySet, self: Tensor, dims: number[]): Tensor 
 
 /** A view of `self` with new geometry, sharing storage and version counter. */
 export function makeView(self: Tensor, sizes: number[], strides: number[], storageOffset: number): Tensor {
-  return new Tensor(self.storage, self.dtype, sizes, strides, storageOffset, self.keySet);
+  return new Tensor(self.storage, self.scalarType, sizes, strides, storageOffset, self.keySet);
 }
 
 export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor {
@@ -238,11 +238,11 @@ export function asStrided(_ks: DispatchKeySet, self: Tensor, size: number[], str
   for (const s of stride)
     if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${formatSizes(stride)}`);
   if (offset < 0) throw new Error(`Tensor: invalid storage offset ${offset}`);
-  const needed = storageBytesNeeded(size, stride, offset, self.dtype);
+  const needed = storageBytesNeeded(size, stride, offset, self.scalarType);
   if (needed > self.storage.nbytes) {
     throw new Error(
       `setStorage: sizes ${formatSizes(size)}, strides ${formatSizes(stride)}, storage offset ${offset}, and itemsize ` +
-        `${elementSize(self.dtype)} requiring a storage size of ${needed} are out of bounds for storage of size ${self.storage.nbytes}`,
+        `${elementSize(self.scalarType)} requiring a storage size of ${needed} are out of bounds for storage of size ${self.storage.nbytes}`,
     );
   }
   return makeView(self, [...size], [...stride], offset);
@@ -491,7 +491,7 @@ export function broadcastTensors(_ks: DispatchKeySet, tensors: Tensor[]): Tensor
 
 /** `narrow.Tensor(self, dim, start, length)`: `start` a 0-dim integral tensor (TensorShape.cpp's narrow). */
 export function narrowTensor(_ks: DispatchKeySet, self: Tensor, dim: number, start: Tensor, length: number): Tensor {
-  if (start.dim() !== 0 || !isIntegralType(start.dtype, false)) throw new Error('start must be an 0-dim integral Tensor.');
+  if (start.dim() !== 0 || !isIntegralType(start.scalarType, false)) throw new Error('start must be an 0-dim integral Tensor.');
   return aten().narrow.call(self, dim, Number(aten().item.call(start)), length);
 }
 
@@ -527,7 +527,7 @@ export function diagonalBackward(
   dim1: number,
   dim2: number,
 ): Tensor {
-  const r = aten().zeros.call([...inputSizes], gradOutput.dtype, null, gradOutput.device, null);
+  const r = aten().zeros.call([...inputSizes], gradOutput.scalarType, null, gradOutput.device, null);
   aten().copy_.call(aten().diagonal.call(r, offset, dim1, dim2), gradOutput, false);
   return r;
 }

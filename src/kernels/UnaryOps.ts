@@ -310,7 +310,7 @@ export const SPECS = {
       out[1] = -(ins[1] as number);
     },
     precheck: (self: Tensor) => {
-      if (self.dtype === ScalarType.Bool) {
+      if (self.scalarType === ScalarType.Bool) {
         throw new Error(
           'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
         );
@@ -324,7 +324,7 @@ export const SPECS = {
     supports: allReal,
     real: (_r: Rounder, d: ScalarType) => (d === ScalarType.Bool ? identity : (x: number) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0)),
     precheck: (self: Tensor) => {
-      if (isComplexType(self.dtype)) {
+      if (isComplexType(self.scalarType)) {
         throw new Error('Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.');
       }
     },
@@ -528,10 +528,11 @@ const absComplex: ComplexOp = (ins, out) => {
 
 /** abs of a complex tensor into a real one (`unary_op_impl_with_complex_to_float`). */
 function absComplexInto(out: Tensor | null, self: Tensor): TensorIterator {
-  const real = toRealValueType(self.dtype);
+  const real = toRealValueType(self.scalarType);
   const config = new TensorIteratorConfig().checkAllSameDtype(false);
   if (out === null) config.declareStaticDtype(real);
-  else if (out.dtype !== real) throw new Error(`Found dtype ${scalarTypeToString(out.dtype)} but expected ${scalarTypeToString(real)}`);
+  else if (out.scalarType !== real)
+    throw new Error(`Found dtype ${scalarTypeToString(out.scalarType)} but expected ${scalarTypeToString(real)}`);
   const iter = config.addOutput(out).addConstInput(self).build();
   cpuKernelComplex(iter, absComplex);
   return iter;
@@ -541,18 +542,18 @@ const absSame = functional('abs');
 const absSameOut = outVariant('abs');
 
 export function abs(ks: DispatchKeySet, self: Tensor): Tensor {
-  return isComplexType(self.dtype) ? (absComplexInto(null, self).output() as Tensor) : absSame(ks, self);
+  return isComplexType(self.scalarType) ? (absComplexInto(null, self).output() as Tensor) : absSame(ks, self);
 }
 
 const absInplace = inplace('abs');
 
 export function abs_(ks: DispatchKeySet, self: Tensor): Tensor {
-  if (isComplexType(self.dtype)) throw new Error('In-place abs is not supported for complex tensors.');
+  if (isComplexType(self.scalarType)) throw new Error('In-place abs is not supported for complex tensors.');
   return absInplace(ks, self);
 }
 
 export function absOut(ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
-  if (!isComplexType(self.dtype)) return absSameOut(ks, self, out);
+  if (!isComplexType(self.scalarType)) return absSameOut(ks, self, out);
   absComplexInto(out, self);
   return out;
 }
@@ -640,9 +641,9 @@ export function nanToNum_(_ks: DispatchKeySet, self: Tensor, nan?: OptNumber, po
 }
 
 export function nanToNumOut(_ks: DispatchKeySet, self: Tensor, nan: OptNumber, posinf: OptNumber, neginf: OptNumber, out: Tensor): Tensor {
-  if (out.dtype !== self.dtype) {
+  if (out.scalarType !== self.scalarType) {
     throw new Error(
-      `nan_to_num: dtype of out: ${scalarTypeToString(out.dtype)} should be same as input: ${scalarTypeToString(self.dtype)}`,
+      `nan_to_num: dtype of out: ${scalarTypeToString(out.scalarType)} should be same as input: ${scalarTypeToString(self.scalarType)}`,
     );
   }
   nanToNumLoop(TensorIterator.unaryOp(out, self), nan, posinf, neginf);

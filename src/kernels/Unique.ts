@@ -33,7 +33,7 @@ export function unique2(
   returnInverse = false,
   returnCounts = false,
 ): [Tensor, Tensor, Tensor] {
-  if (isComplexType(self.dtype)) throw notImplementedForDtype('unique', self.dtype);
+  if (isComplexType(self.scalarType)) throw notImplementedForDtype('unique', self.scalarType);
   const src = contiguousOf(self);
   const n = src.numel();
   const read = elementReader(src);
@@ -96,7 +96,7 @@ export function uniqueConsecutive(
   dim: number | null = null,
 ): [Tensor, Tensor, Tensor] {
   if (dim !== null && !(dim === 0 && self.dim() === 1)) return uniqueSlices(self, dim, true);
-  if (isComplexType(self.dtype)) throw notImplementedForDtype('unique_consecutive', self.dtype);
+  if (isComplexType(self.scalarType)) throw notImplementedForDtype('unique_consecutive', self.scalarType);
   const src = contiguousOf(self);
   const n = src.numel();
   const read = elementReader(src);

@@ -95,8 +95,8 @@ export function upsampleNearest2d(
   checkInput(self);
   const out = emptyLike(self, full);
   if (self.isMeta()) return out;
-  if (!isFloatingType(self.dtype) && self.dtype !== ScalarType.Byte)
-    throw notImplementedForDtype('upsample_nearest2d_channels_last', self.dtype);
+  if (!isFloatingType(self.scalarType) && self.scalarType !== ScalarType.Byte)
+    throw notImplementedForDtype('upsample_nearest2d_channels_last', self.scalarType);
   const [N, C, H, W] = self.sizes as [number, number, number, number];
   const [OH, OW] = outputSize as [number, number];
   const hs = Array.from({ length: OH }, (_, o) => nearestIdx(o, H, OH, scalesH));
@@ -157,7 +157,7 @@ export function upsampleBilinear2d(
   checkFloating(self, 'upsample_bilinear2d_channels_last');
   const [N, C, H, W] = self.sizes as [number, number, number, number];
   const [OH, OW] = outputSize as [number, number];
-  const r = opmath(self.dtype);
+  const r = opmath(self.scalarType);
   const hw = linearWeights(H, OH, alignCorners, scalesH, r);
   const ww = linearWeights(W, OW, alignCorners, scalesW, r);
   const x = reader(contiguousOf(self));
@@ -192,7 +192,7 @@ export function upsampleBilinear2dBackward(
   checkFloating(gradOutput, 'upsample_bilinear2d_backward_cpu');
   const [N, C, H, W] = inputSize as [number, number, number, number];
   const [OH, OW] = outputSize as [number, number];
-  const r = opmath(gradOutput.dtype);
+  const r = opmath(gradOutput.scalarType);
   const hw = linearWeights(H, OH, alignCorners, scalesH, r);
   const ww = linearWeights(W, OW, alignCorners, scalesW, r);
   const acc = new Float64Array(N * C * H * W);

@@ -76,7 +76,7 @@ export function nativeGroupNorm(
 ): [Tensor, Tensor, Tensor] {
   const mixed = mixedType(input, weight, bias);
   checkNumel(input, N, C, HxW);
-  const statDtype = mixed ? ScalarType.Float : input.dtype;
+  const statDtype = mixed ? ScalarType.Float : input.scalarType;
   const out = emptyLike(input, [...input.sizes]);
   const meanT = emptyLike(input, [N, group], statDtype);
   const rstdT = emptyLike(input, [N, group], statDtype);
@@ -142,7 +142,7 @@ export function nativeGroupNormBackward(
       'Expected dY.numel() == N * C * HxW to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)',
     );
   }
-  const paramDtype = mixed ? ScalarType.Float : input.dtype;
+  const paramDtype = mixed ? ScalarType.Float : input.scalarType;
   const [m0, m1, m2] = [outputMask[0] === true, outputMask[1] === true, outputMask[2] === true];
   const gi = emptyLike(input, m0 ? [...input.sizes] : [0]);
   const gw = emptyLike(input, m1 ? [C] : [0], paramDtype);

@@ -16,7 +16,7 @@ import { newStrided } from './TensorFactories.js';
  * them after the call's last allocation (a growing WebAssembly memory replaces its buffer).
  */
 function floatElements(c: Tensor): Float32Array | Float64Array | null {
-  if (c.isMeta() || (c.dtype !== ScalarType.Float && c.dtype !== ScalarType.Double)) return null;
+  if (c.isMeta() || (c.scalarType !== ScalarType.Float && c.scalarType !== ScalarType.Double)) return null;
   const { data, base } = c.dataView();
   return (data as Float32Array | Float64Array).subarray(base, base + c.numel());
 }
@@ -54,8 +54,8 @@ export function nativeLayerNorm(
 ): [Tensor, Tensor, Tensor] {
   // is_mixed_type / check_mixed_data_type (mixed_data_type.h): the first parameter's dtype differs from the input's
   const param = weight ?? bias;
-  const mixed = param !== null && param.dtype !== input.dtype;
-  if (mixed && ((weight !== null && weight.dtype !== ScalarType.Float) || (bias !== null && bias.dtype !== ScalarType.Float))) {
+  const mixed = param !== null && param.scalarType !== input.scalarType;
+  if (mixed && ((weight !== null && weight.scalarType !== ScalarType.Float) || (bias !== null && bias.scalarType !== ScalarType.Float))) {
     throw new Error('mixed dtype (CPU): expect parameter to have scalar type of Float');
   }
   const k = normalizedShape.length;
@@ -83,12 +83,12 @@ export function nativeLayerNorm(
     );
   }
   floatDtype(input, 'LayerNormKernelImpl');
-  if (mixed && input.dtype !== ScalarType.Half && input.dtype !== ScalarType.BFloat16)
+  if (mixed && input.scalarType !== ScalarType.Half && input.scalarType !== ScalarType.BFloat16)
     throw new Error('mixed dtype (CPU): all inputs must share same datatype.');
-  if (!mixed && bias !== null && bias.dtype !== input.dtype) {
-    throw new Error(`expected scalar type ${scalarTypeToString(input.dtype)} but found ${scalarTypeToString(bias.dtype)}`);
+  if (!mixed && bias !== null && bias.scalarType !== input.scalarType) {
+    throw new Error(`expected scalar type ${scalarTypeToString(input.scalarType)} but found ${scalarTypeToString(bias.scalarType)}`);
   }
-  const statDtype = mixed ? ScalarType.Float : input.dtype;
+  const statDtype = mixed ? ScalarType.Float : input.scalarType;
   const statShape = input.sizes.map((s, i) => (i < axis ? s : 1));
   let m = 1;
   for (let i = 0; i < axis; i++) m *= input.sizes[i] as number;
@@ -97,13 +97,13 @@ export function nativeLayerNorm(
   const sizes = [...input.sizes];
   if (input.isMeta()) {
     return [
-      newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device),
+      newStrided(sizes, contiguousStrides(sizes), input.scalarType, input.device),
       newStrided(statShape, contiguousStrides(statShape), statDtype, input.device),
       newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device),
     ];
   }
   // Read and written in place: float32 / float64 through their arrays, float16 / bfloat16 element by element.
-  const result = newStrided(sizes, contiguousStrides(sizes), input.dtype, input.device);
+  const result = newStrided(sizes, contiguousStrides(sizes), input.scalarType, input.device);
   const meanT = newStrided(statShape, contiguousStrides(statShape), statDtype, input.device);
   const rstdT = newStrided([...statShape], contiguousStrides(statShape), statDtype, input.device);
   const [ci, cw, cb] = [input.contiguous(), weight?.contiguous() ?? null, bias?.contiguous() ?? null];
@@ -136,7 +136,7 @@ export function nativeLayerNorm(
       if (w !== null) y *= w(i);
       if (b !== null) y += b(i);
       if (out !== null) out[start + i] = y;
-      else writeElement(input.dtype, Y.data, Y.base + start + i, y);
+      else writeElement(input.scalarType, Y.data, Y.base + start + i, y);
     }
   }
   return [result, meanT, rstdT];

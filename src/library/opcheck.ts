@@ -197,8 +197,8 @@ function compareFakeReal(real: Tensor, fake: Tensor): void {
       `Shapes torch.Size([${real.sizes.join(', ')}]) and torch.Size([${fake.sizes.join(', ')}]) are not equal!`,
     );
   }
-  if (real.dtype !== fake.dtype) {
-    throw new MetadataMismatchError(`Dtypes torch.${dtypeName(real.dtype)} and torch.${dtypeName(fake.dtype)} are not equal!`);
+  if (real.scalarType !== fake.scalarType) {
+    throw new MetadataMismatchError(`Dtypes torch.${dtypeName(real.scalarType)} and torch.${dtypeName(fake.scalarType)} are not equal!`);
   }
   if (real.numel() > 0) {
     for (let d = 0; d < real.sizes.length; d++) {

@@ -62,7 +62,7 @@ export class FakeTensor extends Tensor {
   /** `FakeTensor(..., size=(2, 3))`, as PyTorch prints one. */
   override toString(): string {
     const parts = [`size=(${this.sizes.join(', ')}${this.sizes.length === 1 ? ',' : ''})`];
-    if (this.dtype !== ScalarType.Float) parts.push(`dtype=torch.${dtypeName(this.dtype)}`);
+    if (this.scalarType !== ScalarType.Float) parts.push(`dtype=torch.${dtypeName(this.scalarType)}`);
     if (this.device.type !== DeviceType.CPU) parts.push(`device='${this.device.toString()}'`);
     const gradFn = this.gradFn;
     if (gradFn != null) parts.push(`grad_fn=<${gradFn.name()}>`);
@@ -123,7 +123,7 @@ export class FakeTensorMode extends TorchDispatchMode {
     metaOfFake.set(fs, ms);
     fakeOfMeta.set(ms, fs);
     const keySet = metaKeySet(t).or(pythonKs);
-    const f = new FakeTensor(fs, t.dtype, [...t.sizes], [...t.strides], t.storageOffset, keySet);
+    const f = new FakeTensor(fs, t.scalarType, [...t.sizes], [...t.strides], t.storageOffset, keySet);
     if (t.requiresGrad && t.gradFn == null) f.requiresGrad_(true);
     this.memo.set(t, f);
     return f;
@@ -189,7 +189,7 @@ export class FakeTensorMode extends TorchDispatchMode {
       fakeOfMeta.set(meta.storage, fs);
       metaOfFake.set(fs, meta.storage);
     }
-    const f = new FakeTensor(fs, meta.dtype, meta.sizes, meta.strides, meta.storageOffset, meta.keySet.or(pythonKs));
+    const f = new FakeTensor(fs, meta.scalarType, meta.sizes, meta.strides, meta.storageOffset, meta.keySet.or(pythonKs));
     f.isWrappedNumber = meta.isWrappedNumber;
     return f;
   }
@@ -210,7 +210,7 @@ function metaTwin(fake: Tensor, twins: Map<Tensor, Tensor>): Tensor {
     metaOfFake.set(fake.storage, ms);
     fakeOfMeta.set(ms, fake.storage);
   }
-  const twin = new Tensor(ms, fake.dtype, fake.sizes, fake.strides, fake.storageOffset, fake.keySet.minus(pythonKs));
+  const twin = new Tensor(ms, fake.scalarType, fake.sizes, fake.strides, fake.storageOffset, fake.keySet.minus(pythonKs));
   twin.isWrappedNumber = fake.isWrappedNumber;
   twins.set(fake, twin);
   return twin;

@@ -74,7 +74,7 @@ export class LoggingTensorMode extends TorchDispatchMode {
 
   private fmt(a: unknown, type: string, withType = false): string {
     if (a instanceof Tensor) {
-      const t = withType ? `: ${DTYPE_ABBRS[dtypeName(a.dtype)] ?? dtypeName(a.dtype)}[${a.sizes.join(', ')}]` : '';
+      const t = withType ? `: ${DTYPE_ABBRS[dtypeName(a.scalarType)] ?? dtypeName(a.scalarType)}[${a.sizes.join(', ')}]` : '';
       return `$${this.shortId(a)}${t}`;
     }
     return pyRepr(a, type);

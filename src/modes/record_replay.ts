@@ -101,8 +101,8 @@ export class RecordMode extends TorchDispatchMode {
 function tensorMeta(t: Tensor, id: number): RecordedTensor {
   return {
     tensor: id,
-    dtype: dtypeName(t.dtype),
-    scalar_type: t.dtype,
+    dtype: dtypeName(t.scalarType),
+    scalar_type: t.scalarType,
     sizes: [...t.sizes],
     strides: [...t.strides],
     storage_offset: t.storageOffset,

@@ -180,8 +180,8 @@ export function trunc_normal_(tensor: Tensor, options: TruncNormalOptions = {}):
     const p = normCdf((b - mean) / std) - normCdf((a - mean) / std);
     if (p > 0.3) {
       // The bounds cast to the tensor's dtype, so the rejection test matches its representable values.
-      const lo = Number(torch.tensor(a, { dtype: tensor.dtype }).item());
-      const hi = Number(torch.tensor(b, { dtype: tensor.dtype }).item());
+      const lo = Number(torch.tensor(a, { dtype: tensor.scalarType }).item());
+      const hi = Number(torch.tensor(b, { dtype: tensor.scalarType }).item());
       let result = tensor.normal_(mean, std, { generator });
       for (;;) {
         const mask = result.lt(lo).logical_or(result.gt(hi));
@@ -279,7 +279,7 @@ export function orthogonal_(tensor: Tensor, gain = 1, options: GenOpt = {}): Ten
   const rows = tensor.sizes[0] as number;
   const cols = tensor.numel() / rows;
   return noGrad(() => {
-    let flat = torch.empty([rows, cols], { dtype: tensor.dtype }).normal_(0, 1, { generator: options.generator ?? null });
+    let flat = torch.empty([rows, cols], { dtype: tensor.scalarType }).normal_(0, 1, { generator: options.generator ?? null });
     if (rows < cols) flat = flat.t();
     const [m, n] = flat.sizes as [number, number];
     const data = Float64Array.from(flat.flatten().tolist() as number[]);
@@ -288,7 +288,7 @@ export function orthogonal_(tensor: Tensor, gain = 1, options: GenOpt = {}): Ten
     let qt = torch.tensor(Array.from(q), { dtype: 'float64' }).view(m, n);
     if (rows < cols) qt = qt.t();
     tensor.view(qt.sizes).copy_(qt);
-    return tensor.mul_(torch.tensor(gain, { dtype: tensor.dtype }));
+    return tensor.mul_(torch.tensor(gain, { dtype: tensor.scalarType }));
   });
 }
 

@@ -14,7 +14,7 @@ import * as torch from '../api/torch.js';
 export class Parameter extends Tensor {
   constructor(data?: Tensor | null, requires_grad = true) {
     const d = data ?? torch.empty(0);
-    super(d.storage, d.dtype, [...d.sizes], [...d.strides], d.storageOffset, d.keySet);
+    super(d.storage, d.scalarType, [...d.sizes], [...d.strides], d.storageOffset, d.keySet);
     if (requires_grad) this.requiresGrad_(true);
   }
 

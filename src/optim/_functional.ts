@@ -24,7 +24,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 
 /** The scalar as the kernel of `t`'s dtype sees it: float32 (and reduced floats) round it to float. */
 export function scalarFor(t: Tensor, x: number): number {
-  return t.dtype === ScalarType.Double ? x : Math.fround(x);
+  return t.scalarType === ScalarType.Double ? x : Math.fround(x);
 }
 
 /** `self.add_(other, alpha=alpha)` with PyTorch's fused rounding (Note [The fused multiply-adds of PyTorch's CPU kernels]). */

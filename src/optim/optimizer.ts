@@ -301,5 +301,5 @@ export abstract class Optimizer<O extends object = Record<string, unknown>> {
 function castStateValue(param: Tensor, value: unknown, key: string, group: Record<string, unknown>): unknown {
   if (!(value instanceof Tensor)) return value;
   if (key === 'step') return group['capturable'] === true || group['fused'] === true ? value.to(ScalarType.Float) : value;
-  return isFloatingType(param.dtype) ? value.to(param.dtype) : value;
+  return isFloatingType(param.scalarType) ? value.to(param.scalarType) : value;
 }

@@ -40,7 +40,7 @@ interface TensorInfo {
 /** The contiguous little-endian bytes of `t`'s elements. */
 function contiguousBytes(t: Tensor): Uint8Array {
   const c = t.isContiguous() ? t : t.contiguous();
-  return storageBytes(c.storage, c.dtype, c.storageOffset, c.numel());
+  return storageBytes(c.storage, c.scalarType, c.storageOffset, c.numel());
 }
 
 /**
@@ -58,9 +58,9 @@ export function save(tensors: Record<string, Tensor> | Map<string, Tensor>, meta
     if (!(t instanceof Tensor)) throw new TypeError(`safetensors.save: ${JSON.stringify(name)} is not a Tensor`);
     if (t.isMeta() || t.device.type !== DeviceType.CPU)
       throw new Error(`safetensors.save: ${JSON.stringify(name)} is not a CPU tensor with data`);
-    if (!CODE_OF.has(t.dtype)) {
+    if (!CODE_OF.has(t.scalarType)) {
       throw new Error(
-        `safetensors.save: ${JSON.stringify(name)} has dtype ${scalarTypeToString(t.dtype)}, which safetensors has no code for`,
+        `safetensors.save: ${JSON.stringify(name)} has dtype ${scalarTypeToString(t.scalarType)}, which safetensors has no code for`,
       );
     }
   }
@@ -71,7 +71,7 @@ export function save(tensors: Record<string, Tensor> | Map<string, Tensor>, meta
     }
   }
   const sorted = entries
-    .map(([name, t]) => ({ name, t, code: CODE_OF.get(t.dtype) as string }))
+    .map(([name, t]) => ({ name, t, code: CODE_OF.get(t.scalarType) as string }))
     .sort((a, b) => (RANK_OF.get(b.code) as number) - (RANK_OF.get(a.code) as number) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const header: Record<string, unknown> = {};
   if (metadata !== undefined && metadata !== null) header.__metadata__ = metadata;

@@ -199,11 +199,11 @@ export function saveToArchive(obj: unknown, archiveName: string): Uint8Array {
   const tensorReduction = (t: Tensor, requiresGrad: boolean): Reduction => {
     if (t.isMeta()) throw new Error('torch.save: cannot save a meta tensor (it has no data)');
     if (t.device.type !== DeviceType.CPU) throw new Error(`torch.save: aten-ts saves CPU tensors, got a tensor on ${String(t.device)}`);
-    if (!STORAGE_TYPES.has(t.dtype)) throw new Error(`torch.save: cannot save tensors of dtype ${scalarTypeToString(t.dtype)}`);
+    if (!STORAGE_TYPES.has(t.scalarType)) throw new Error(`torch.save: cannot save tensors of dtype ${scalarTypeToString(t.scalarType)}`);
     return {
       func: new Global('torch._utils', '_rebuild_tensor_v2'),
       args: [
-        new TypedStorage(t.storage, t.dtype),
+        new TypedStorage(t.storage, t.scalarType),
         t.storageOffset,
         tuple([...t.sizes]),
         tuple([...t.strides]),

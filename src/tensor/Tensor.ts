@@ -2,18 +2,11 @@
 // plus methods that call operators through the dispatcher. Mirrors at::Tensor / torch.Tensor.
 
 import { Device, DeviceType } from '../c10/Device.js';
+import { Dtype, toScalarType, type DtypeLike } from '../c10/Dtype.js';
 import { isKw, parseKw } from '../c10/Kwargs.js';
 import { MemoryFormat } from '../c10/Layout.js';
 import { warn } from '../c10/Warning.js';
-import {
-  ScalarType,
-  dtypeName,
-  isComplexType,
-  isFloatingType,
-  isScalarTypeName,
-  parseScalarType,
-  scalarTypeToString,
-} from '../c10/ScalarType.js';
+import { ScalarType, dtypeName, isComplexType, isFloatingType, isScalarTypeName, scalarTypeToString } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { BackwardOptions } from '../autograd/engine.js';
 import type { Node } from '../autograd/function.js';
@@ -36,7 +29,7 @@ export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
 
 /** The keyword arguments of `Tensor.to` (Note [Option keys] in src/c10/Kwargs.ts). */
 export interface ToOptions {
-  dtype?: ScalarType | string | null;
+  dtype?: DtypeLike | null;
   device?: Device | string | null;
   non_blocking?: boolean;
   nonBlocking?: boolean;
@@ -134,18 +127,27 @@ export class Tensor extends TensorImpl {
     return this.storageOffset;
   }
 
+  /**
+   * `tensor.dtype`: the interned `torch.dtype` object (`x.dtype === torch.float32`, `String(x.dtype)` is
+   * `'torch.float32'`). Library code reads the ScalarType number `scalarType` instead (See Note [dtype
+   * objects over the ScalarType number]).
+   */
+  get dtype(): Dtype {
+    return Dtype.of(this.scalarType);
+  }
+
   /** PyTorch's legacy type string, e.g. `torch.FloatTensor` (used in some error messages). */
   typeString(): string {
-    const base = LEGACY_TYPE_NAMES[this.dtype] ?? `${scalarTypeToString(this.dtype)}Tensor`;
+    const base = LEGACY_TYPE_NAMES[this.scalarType] ?? `${scalarTypeToString(this.scalarType)}Tensor`;
     return this.isMeta() ? `torch.meta.${base}` : `torch.${base}`;
   }
 
   isFloatingPoint(): boolean {
-    return isFloatingType(this.dtype);
+    return isFloatingType(this.scalarType);
   }
 
   isComplex(): boolean {
-    return isComplexType(this.dtype);
+    return isComplexType(this.scalarType);
   }
 
   /** True if this and `other` share storage (views of one another or of a common base). */
@@ -260,7 +262,7 @@ export class Tensor extends TensorImpl {
 
   /** `detach()`: the same data without history (shares storage and version counter). */
   detach(): Tensor {
-    return new Tensor(this.storage, this.dtype, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
+    return new Tensor(this.storage, this.scalarType, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
   }
 
   /** `detach_()`: drops this tensor's history in place. */
@@ -351,7 +353,7 @@ export class Tensor extends TensorImpl {
   }
 
   private adjointOfReal(): Tensor {
-    if (isComplexType(this.dtype)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
+    if (isComplexType(this.scalarType)) throw new Error('adjoint of a complex tensor: aten-ts has no conj operator yet');
     return aten().transpose_int.call(this, -2, -1);
   }
 
@@ -405,7 +407,7 @@ export class Tensor extends TensorImpl {
    * them and any of them by keyword (`to({ dtype: 'float64' })`); a dtype by name (`'float64'`,
    * `'torch.float64'`, `'double'`) or as `torch.float64`. This tensor if nothing changes, else a converted copy.
    */
-  to(...args: (ScalarType | Device | string | Tensor | boolean | null | ToOptions | undefined)[]): Tensor {
+  to(...args: (DtypeLike | Device | Tensor | boolean | null | ToOptions | undefined)[]): Tensor {
     const rest = [...args] as unknown[];
     while (rest.length > 0 && rest[rest.length - 1] === undefined) rest.pop();
     const o = isKw(rest[rest.length - 1]) ? parseKw('to', rest.pop(), TO_KEYS) : {};
@@ -413,15 +415,14 @@ export class Tensor extends TensorImpl {
     let device: Device | null = null;
     const flags: boolean[] = [];
     for (const a of rest) {
-      if (a instanceof Tensor) [dtype, device] = [a.dtype, a.device];
+      if (a instanceof Tensor) [dtype, device] = [a.scalarType, a.device];
       else if (typeof a === 'boolean') flags.push(a);
       else if (a === null) continue;
-      else if (typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a)))
-        dtype = typeof a === 'number' ? a : parseScalarType(a);
+      else if (a instanceof Dtype || typeof a === 'number' || (typeof a === 'string' && isScalarTypeName(a))) dtype = toScalarType(a);
       else if (typeof a === 'string' || a instanceof Device) device = typeof a === 'string' ? Device.parse(a) : a;
       else throw new TypeError(`to() received an invalid argument ${String(a)}: expected a dtype, a device, a Tensor or a bool`);
     }
-    if (o.dtype !== undefined && o.dtype !== null) dtype = typeof o.dtype === 'string' ? parseScalarType(o.dtype) : (o.dtype as ScalarType);
+    if (o.dtype !== undefined && o.dtype !== null) dtype = toScalarType(o.dtype as DtypeLike);
     if (o.device !== undefined && o.device !== null) device = typeof o.device === 'string' ? Device.parse(o.device) : (o.device as Device);
     const nonBlocking = (o.non_blocking as boolean | undefined) ?? flags[0] ?? false;
     const copy = (o.copy as boolean | undefined) ?? flags[1] ?? false;
@@ -459,7 +460,8 @@ export class Tensor extends TensorImpl {
         `can't convert ${this.device.toString()} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.`,
       );
     }
-    if (isComplexType(this.dtype)) throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
+    if (isComplexType(this.scalarType))
+      throw new Error('numpy(): complex tensors are not supported (their typed array interleaves re and im)');
     if (!this.isContiguous()) {
       throw new Error(
         'numpy(): aten-ts gives a typed array over the tensor memory, which needs a contiguous tensor; use x.contiguous().numpy()',
@@ -474,7 +476,7 @@ export class Tensor extends TensorImpl {
     if (this.isMeta()) throw new Error('Tensor.tolist() cannot be called on meta tensors');
     const { data, base, lanes } = this.dataView();
     const rec = (dim: number, offset: number): NestedList => {
-      if (dim === this.dim()) return readElement(this.dtype, data, offset);
+      if (dim === this.dim()) return readElement(this.scalarType, data, offset);
       const out: NestedList[] = [];
       const size = this.sizes[dim] as number;
       const stride = (this.strides[dim] as number) * lanes;
@@ -501,11 +503,11 @@ export class Tensor extends TensorImpl {
     return formatTensor(
       {
         sizes: this.sizes,
-        dtype: dtypeName(this.dtype),
+        dtype: dtypeName(this.scalarType),
         device: this.device.toString(),
         requiresGrad: this.requiresGrad,
         gradFn: this.gradFn?.name() ?? null,
-        get: (flat) => readElement(this.dtype, data as NonNullable<typeof data>, contiguousIndex(flat)),
+        get: (flat) => readElement(this.scalarType, data as NonNullable<typeof data>, contiguousIndex(flat)),
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );

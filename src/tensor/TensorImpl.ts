@@ -111,7 +111,7 @@ export class TensorImpl {
   sizes: number[];
   strides: number[];
   storageOffset: number;
-  readonly dtype: ScalarType;
+  readonly scalarType: ScalarType;
   readonly device: Device;
   keySet: DispatchKeySet;
   /** Number of elements (product of sizes), kept in step with `sizes`; read through `numel()`. */
@@ -129,7 +129,7 @@ export class TensorImpl {
 
   constructor(storage: Storage, dtype: ScalarType, sizes: number[], strides: number[], storageOffset: number, keySet?: DispatchKeySet) {
     this.storage = storage;
-    this.dtype = dtype;
+    this.scalarType = dtype;
     this.device = storage.device;
     this.sizes = sizes;
     this.strides = strides;
@@ -224,8 +224,12 @@ export class TensorImpl {
    * `lanes` to step through the array.
    */
   dataView(): { data: StorageArray; base: number; lanes: number } {
-    const lanes = lanesOf(this.dtype);
-    return { data: this.storage.data(this.dtype), base: this.storage.arrayOffset(this.dtype) + this.storageOffset * lanes, lanes };
+    const lanes = lanesOf(this.scalarType);
+    return {
+      data: this.storage.data(this.scalarType),
+      base: this.storage.arrayOffset(this.scalarType) + this.storageOffset * lanes,
+      lanes,
+    };
   }
 
   /** Replaces sizes/strides/offset in place (as_strided_, resize_, view machinery). */

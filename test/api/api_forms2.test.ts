@@ -359,7 +359,7 @@ function check(id: string, got: unknown, want: Result): void {
   }
   const t = got as Tensor;
   expect(t instanceof Tensor, id).toBe(true);
-  expect(`torch.${dtypeName(t.dtype)}`, id).toBe(want.dtype);
+  expect(`torch.${dtypeName(t.scalarType)}`, id).toBe(want.dtype);
   expect(t.shape, id).toEqual(want.sizes);
   expect(t.stride(), id).toEqual(want.strides);
   expect(String(t.device), id).toBe(want.device);

@@ -71,7 +71,7 @@ describe('operator families through torch.* and Tensor methods', () => {
     const m = torch.empty(8, 1, 28, 28, { device: 'meta' });
     const w = torch.empty(4, 1, 3, 3, { device: 'meta' });
     const y = torch.max_pool2d(torch.relu(torch.conv2d(m, w, null, 1, 1)), [2, 2]);
-    expect([y.isMeta(), y.size(), dtypeName(y.dtype)]).toEqual([true, [8, 4, 14, 14], 'float32']);
+    expect([y.isMeta(), y.size(), dtypeName(y.scalarType)]).toEqual([true, [8, 4, 14, 14], 'float32']);
     expect(y.flatten(1).size()).toEqual([8, 784]);
   });
 

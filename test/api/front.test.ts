@@ -18,8 +18,8 @@ describe('generated torch functions', () => {
   it('takes a number where the schema wants a Tensor for the ops PyTorch allows it (wrapped numbers)', () => {
     const x = torch.tensor([1, 2], { dtype: 'int32' });
     const r = torch.add(x, 2);
-    expect(r.dtype).toBe(ScalarType.Int); // a wrapped number does not promote an int32 tensor
-    expect(torch.mul(2.5, x).dtype).toBe(ScalarType.Float);
+    expect(r.scalarType).toBe(ScalarType.Int); // a wrapped number does not promote an int32 tensor
+    expect(torch.mul(2.5, x).scalarType).toBe(ScalarType.Float);
     // not for the others
     expect(() => (torch.clone as (...a: unknown[]) => unknown)(2)).toThrow(
       "clone(): argument 'input' (position 1) must be Tensor, not int",
@@ -38,7 +38,7 @@ describe('generated torch functions', () => {
 
   it('takes sizes as varargs or one list, and dtype/device as strings or values', () => {
     expect(torch.zeros(2, 3).shape).toEqual([2, 3]);
-    expect(torch.zeros([2, 3], { dtype: 'int64' }).dtype).toBe(ScalarType.Long);
+    expect(torch.zeros([2, 3], { dtype: 'int64' }).scalarType).toBe(ScalarType.Long);
     expect(torch.ones(2, { dtype: torch.float64, device: 'meta' }).isMeta()).toBe(true);
     expect(torch.full([2], 7, { dtype: 'int32' }).tolist()).toEqual([7, 7]);
     expect(torch.zeros(2, { requires_grad: true }).requiresGrad).toBe(true);

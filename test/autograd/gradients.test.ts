@@ -50,7 +50,7 @@ function forward(c: Case): Run {
   const r = callSpec(c, leaves);
   const all = Array.isArray(r) ? (r as Tensor[]) : [r as Tensor];
   const outputs = c.select.map((i) => all[i] as Tensor);
-  const gradOutputs = outputs.map((o, i) => torch.tensor(c.grad_outputs[i] as number[], { dtype: o.dtype }).reshape([...o.sizes]));
+  const gradOutputs = outputs.map((o, i) => torch.tensor(c.grad_outputs[i] as number[], { dtype: o.scalarType }).reshape([...o.sizes]));
   return { leaves, outputs, gradOutputs };
 }
 
@@ -104,7 +104,7 @@ function secondOrder(c: Case): string[] {
     g1.forEach((g, i) => {
       const w = second.weights[i];
       if (g === null || w === null || w === undefined) return;
-      const term = torch.mul(g, torch.tensor(w, { dtype: g.dtype }).reshape([...g.sizes])).sum();
+      const term = torch.mul(g, torch.tensor(w, { dtype: g.scalarType }).reshape([...g.sizes])).sum();
       z = z === null ? term : torch.add(z, term);
     });
     if (z === null) return ['no first-order gradient to differentiate'];

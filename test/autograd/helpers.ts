@@ -1,6 +1,7 @@
 // Shared helpers for the autograd golden tests: building tensors from fixture specs, replaying a call spec
 // through the public `torch` API, and comparing tensors with PyTorch's values within a tolerance.
 import { torch, type Tensor } from '../../src/api/index.js';
+import { Dtype } from '../../src/c10/Dtype.js';
 
 export type Value = number | boolean | string;
 
@@ -40,8 +41,8 @@ export function decode(v: Value): number | boolean {
 
 export function dtypeOf(name: string): number {
   const d = (torch as unknown as Record<string, unknown>)[name];
-  if (typeof d !== 'number') throw new Error(`unknown dtype ${name}`);
-  return d;
+  if (!(d instanceof Dtype)) throw new Error(`unknown dtype ${name}`);
+  return d.scalarType;
 }
 
 const isTensorSpec = (a: Arg): a is TensorSpec => typeof a === 'object' && a !== null && !Array.isArray(a) && 'sizes' in a;
@@ -117,7 +118,7 @@ export function compareTensor(
   want: { dtype: string; sizes: readonly number[]; values: readonly Value[] },
   tol: Tolerance = toleranceFor(want.dtype),
 ): string[] {
-  if (got.dtype !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.dtype)}, expected ${want.dtype}`];
+  if (got.scalarType !== dtypeOf(want.dtype)) return [`${what}: dtype ${dtypeName(got.scalarType)}, expected ${want.dtype}`];
   if (got.sizes.join(',') !== want.sizes.join(','))
     return [`${what}: sizes [${got.sizes.join(', ')}], expected [${want.sizes.join(', ')}]`];
   const g = flatValues(got);

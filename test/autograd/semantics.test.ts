@@ -26,7 +26,7 @@ interface TensorRecord {
 function T(t: Tensor | null | undefined): TensorRecord | null {
   if (t === null || t === undefined) return null;
   const d = t.detach();
-  return { dtype: dtypeName(d.dtype), sizes: [...d.sizes], values: flat(d.tolist() as Json) };
+  return { dtype: dtypeName(d.scalarType), sizes: [...d.sizes], values: flat(d.tolist() as Json) };
 }
 
 function flat(v: Json): Json[] {
@@ -162,7 +162,7 @@ const SCENARIOS: Record<string, () => Json> = {
     const x = leaf([1, 5, 3]);
     const i = x.argmax();
     const g = x.gt(2);
-    return { argmax: [i.requiresGrad, name(i.gradFn), `torch.${dtypeName(i.dtype)}`], gt: [g.requiresGrad, name(g.gradFn)] };
+    return { argmax: [i.requiresGrad, name(i.gradFn), `torch.${dtypeName(i.scalarType)}`], gt: [g.requiresGrad, name(g.gradFn)] };
   },
   requires_grad_errors: () => {
     const out: Record<string, Json> = {};
@@ -491,7 +491,7 @@ const SCENARIOS: Record<string, () => Json> = {
     const d = torch.tensor([3, 4], { dtype: 'float64' });
     const y = x.mul(d);
     y.sum().backward();
-    const out: Record<string, Json> = { y_dtype: `torch.${dtypeName(y.dtype)}`, x_grad: T(x.grad) };
+    const out: Record<string, Json> = { y_dtype: `torch.${dtypeName(y.scalarType)}`, x_grad: T(x.grad) };
     const w = leaf([1, 2], 'float64');
     x.add(w).sum().backward();
     out.x_grad2 = T(x.grad);

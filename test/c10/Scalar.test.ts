@@ -19,10 +19,10 @@ describe('scalarTypeOfNumber', () => {
     expect(scalarTypeOfNumber(-0)).toBe(ScalarType.Double);
     const ints = torch.tensor([1, 2]);
     // torch.add(int64, -0.0) and torch.clamp(int64, -0.0) both promote to the default float dtype in PyTorch.
-    expect(torch.add(ints, -0).dtype).toBe(ScalarType.Float);
-    expect(torch.clamp(ints, -0).dtype).toBe(ScalarType.Float);
+    expect(torch.add(ints, -0).scalarType).toBe(ScalarType.Float);
+    expect(torch.clamp(ints, -0).scalarType).toBe(ScalarType.Float);
     expect(resultType([ints, -0])).toBe(ScalarType.Float);
-    expect(torch.tensor([-0]).dtype).toBe(ScalarType.Float);
-    expect(torch.clamp(ints, 0).dtype).toBe(ScalarType.Long);
+    expect(torch.tensor([-0]).scalarType).toBe(ScalarType.Float);
+    expect(torch.clamp(ints, 0).scalarType).toBe(ScalarType.Long);
   });
 });

@@ -74,7 +74,7 @@ describe('generated structured wrappers', () => {
     const a = torch.empty(2, 1, { device: 'meta', dtype: 'int32' });
     const b = torch.empty(3, { device: 'meta', dtype: 'float32' });
     const r = torch.div(a, b);
-    expect([r.isMeta(), r.shape, r.dtype]).toEqual([true, [2, 3], ScalarType.Float]);
+    expect([r.isMeta(), r.shape, r.scalarType]).toEqual([true, [2, 3], ScalarType.Float]);
     expect(() => torch.empty(3, { device: 'meta' }).mul_(torch.empty(2, 3, { device: 'meta' }))).toThrow(
       "output with shape [3] doesn't match the broadcast shape [2, 3]",
     );
@@ -93,7 +93,7 @@ describe('generated structured wrappers', () => {
     expect(atenCpu.mul_outf(a, b, out).tolist()).toEqual([3, 8]);
     const c = torch.tensor([1, 1]);
     expect(atenCpu.sub_(c, a).tolist()).toEqual([0, -1]);
-    expect(atenCpu.div(a, b).dtype).toBe(ScalarType.Float);
+    expect(atenCpu.div(a, b).scalarType).toBe(ScalarType.Float);
   });
 
   it("check_inplace rejects an output that is not self, with PyTorch's texts", () => {
@@ -274,9 +274,15 @@ describe('generated wrappers of MetaBase structured kernels', () => {
   it('Meta kernels settle the outputs without data; in-place checks use check_inplace', () => {
     const m = torch.empty(2, 3, 4, { device: 'meta', dtype: 'int32' });
     const [v, i] = torch.max(m, 1, true);
-    expect([v.isMeta(), v.size(), v.dtype, i.dtype, i.size()]).toEqual([true, [2, 1, 4], ScalarType.Int, ScalarType.Long, [2, 1, 4]]);
+    expect([v.isMeta(), v.size(), v.scalarType, i.scalarType, i.size()]).toEqual([
+      true,
+      [2, 1, 4],
+      ScalarType.Int,
+      ScalarType.Long,
+      [2, 1, 4],
+    ]);
     const c = torch.cumsum(m, -1);
-    expect([c.isMeta(), c.size(), c.dtype]).toEqual([true, [2, 3, 4], ScalarType.Long]);
+    expect([c.isMeta(), c.size(), c.scalarType]).toEqual([true, [2, 3, 4], ScalarType.Long]);
     expect(m.cumsum_(0)).toBe(m);
     expect(() => m.cumprod_(0, { dtype: 'float32' })).toThrow(
       'Bad in-place call: input tensor dtype int and output tensor dtype float should match',

@@ -49,7 +49,7 @@ function valueAt(t: TensorImpl, idx: readonly number[]): number {
   let off = t.storageOffset;
   t.sizes.forEach((s, i) => (off += (s === 1 ? 0 : (idx[lead + i] as number)) * (t.strides[i] as number)));
   // Read through a 0-dim view of that element.
-  return readValues(new TensorImpl(t.storage, t.dtype, [], [], off))[0] as number;
+  return readValues(new TensorImpl(t.storage, t.scalarType, [], [], off))[0] as number;
 }
 
 const SCALAR: Record<string, (...a: number[]) => number> = {
@@ -199,7 +199,7 @@ describe('iterator vs naive reference (fast-check)', () => {
         const arity = ARITY[op] as number;
         const d0 = (layouts[0] as LayoutChoice).dtype;
         const ins = layouts.slice(0, arity).map((c) => buildOperand(full, c, sameDtype ? d0 : undefined));
-        if (op === 'neg' && ins[0]?.dtype === ScalarType.Bool) return; // PyTorch rejects neg of bool
+        if (op === 'neg' && ins[0]?.scalarType === ScalarType.Bool) return; // PyTorch rejects neg of bool
         const ref = reference(op, ins, null);
         if (ref === null) {
           expect(() => runIter(op, null, ins, vec)).toThrow(/must match the size of tensor b/);
@@ -208,7 +208,7 @@ describe('iterator vs naive reference (fast-check)', () => {
         const iter = runIter(op, null, ins, vec);
         const out = iter.output();
         expect(out.sizes).toEqual(ref.shape);
-        expect(dtypeName(out.dtype)).toBe(dtypeName(ref.common));
+        expect(dtypeName(out.scalarType)).toBe(dtypeName(ref.common));
         expect(diffValues(readValues(out), ref.values)).toBeNull();
         // The iteration space covers every output element once.
         let count = 0;
@@ -227,8 +227,8 @@ describe('iterator vs naive reference (fast-check)', () => {
         const ins = layouts.slice(0, arity).map((c, k) => buildOperand(full, c, d0, inplace && k === 0));
         if (d0 === ScalarType.Bool && op === 'neg') return;
         const out = inplace ? (ins[0] as TensorImpl) : buildOperand(full, outLayout, promoteTypes(d0, d0), true);
-        if (!inplace && out.dtype === ScalarType.Bool && op === 'neg') return;
-        const ref = reference(op, ins, out.dtype);
+        if (!inplace && out.scalarType === ScalarType.Bool && op === 'neg') return;
+        const ref = reference(op, ins, out.scalarType);
         if (ref === null || !sameShape(ref.shape, full) || (inplace && overlapsInternally(out))) return;
         const before = out.strides.slice();
         const iter = runIter(op, out, ins, vec);
@@ -270,7 +270,7 @@ describe('iterator vs naive reference (fast-check)', () => {
           expect(fast.isContiguous()).toBe(general.isContiguous());
           const fo = fast.output();
           const go = general.output();
-          expect([fo.sizes, fo.strides, fo.dtype, fo.device.type]).toEqual([go.sizes, go.strides, go.dtype, go.device.type]);
+          expect([fo.sizes, fo.strides, fo.scalarType, fo.device.type]).toEqual([go.sizes, go.strides, go.scalarType, go.device.type]);
         },
       ),
       { numRuns: 600 },
@@ -338,7 +338,7 @@ describe('fast builds agree with the general build', () => {
           expect(fast.computeDtypes).toEqual(general.computeDtypes);
           const fo = fast.output();
           const go = general.output();
-          expect([fo.sizes, fo.strides, fo.dtype]).toEqual([go.sizes, go.strides, go.dtype]);
+          expect([fo.sizes, fo.strides, fo.scalarType]).toEqual([go.sizes, go.strides, go.scalarType]);
         },
       ),
       { numRuns: 1500 },

@@ -124,7 +124,7 @@ describe('type promotion (golden)', () => {
           const expected = (grid[i] as string[])[j] as string;
           if (expected === 'complex32') return; // no storage for complex32 in aten-ts
           const iter = binaryOpConfig(null, one(a, da), one(b, db)).build();
-          expect(dtypeName(iter.output().dtype), `${dtypeName(a)} + ${dtypeName(b)}`).toBe(expected);
+          expect(dtypeName(iter.output().scalarType), `${dtypeName(a)} + ${dtypeName(b)}`).toBe(expected);
           expect(dtypeName(iter.commonDtype)).toBe(expected);
           expect(iter.output().sizes).toEqual(da || db ? [2] : []);
         }),
@@ -142,7 +142,7 @@ describe('type promotion (golden)', () => {
       DTYPES.forEach((a, i) => {
         if (addRow[i] === 'complex32') return;
         const iter = binaryOpConfig(null, one(a, cls === 'dim'), pyScalarTensor(scalarKind)).build();
-        expect(dtypeName(iter.output().dtype), `${dtypeName(a)} + ${scalarKind}`).toBe(addRow[i]);
+        expect(dtypeName(iter.output().scalarType), `${dtypeName(a)} + ${scalarKind}`).toBe(addRow[i]);
       });
     });
   }
@@ -167,7 +167,7 @@ describe('type promotion (golden)', () => {
 
   it('true_divide (binaryFloatOpConfig) dtypes', () => {
     const got = DTYPES.map((a) =>
-      DTYPES.map((b) => dtypeName(binaryFloatOpConfig(null, one(a, true), one(b, true)).build().output().dtype)),
+      DTYPES.map((b) => dtypeName(binaryFloatOpConfig(null, one(a, true), one(b, true)).build().output().scalarType)),
     );
     expect(got).toEqual(P.true_divide_dtype);
   });
@@ -206,7 +206,7 @@ function runCase(c: OpCase, quick: boolean): { result?: TensorImpl; error?: stri
     if (c.same_storage === true) {
       const base = fromSpec(c.inputs[0] as OperandSpec);
       ins = c.inputs.map((s) => {
-        const t = new TensorImpl(base.storage, base.dtype, (s.sizes ?? []).slice(), (s.strides ?? []).slice(), s.offset ?? 0);
+        const t = new TensorImpl(base.storage, base.scalarType, (s.sizes ?? []).slice(), (s.strides ?? []).slice(), s.offset ?? 0);
         return t;
       });
     } else {
@@ -237,7 +237,7 @@ function checkCaseWith(c: OpCase, label: string, quick: boolean): void {
   expect(got.error, label).toBeUndefined();
   const r = got.result as TensorImpl;
   const want = c.result as ResultRecord;
-  expect(dtypeName(r.dtype), label).toBe(want.dtype);
+  expect(dtypeName(r.scalarType), label).toBe(want.dtype);
   expect(r.sizes, label).toEqual(want.sizes);
   // Strides of dimensions of size 1 are irrelevant to layout but PyTorch's are reproduced too.
   expect(r.strides, label).toEqual(want.strides);
@@ -273,7 +273,7 @@ describe('output layouts, out= and in-place (golden)', () => {
         expect(iter.isMeta).toBe(true);
         expect(iter.output().sizes).toEqual(c.result?.sizes);
         expect(iter.output().strides).toEqual(c.result?.strides);
-        expect(dtypeName(iter.output().dtype)).toBe(c.result?.dtype);
+        expect(dtypeName(iter.output().scalarType)).toBe(c.result?.dtype);
         checked++;
       } finally {
         setWarningHandler(prev);
@@ -346,7 +346,7 @@ describe('complex values (golden, cpuKernelComplex)', () => {
       else cpuKernel(iter, SCALAR_OPS[c.op]);
       const r = iter.output();
       const want = c.result as ResultRecord;
-      expect(dtypeName(r.dtype), label).toBe(want.dtype);
+      expect(dtypeName(r.scalarType), label).toBe(want.dtype);
       expect(r.sizes, label).toEqual(want.sizes);
       expect(r.strides, label).toEqual(want.strides);
       const got = readComplexValues(r).flat();

@@ -121,16 +121,16 @@ function load(dtype: ScalarType, data: ArrayLike<number>, i: number): number {
 
 /** The elements of a tensor in row-major order, as numbers (bool as 0/1). */
 export function readValues(t: TensorImpl): number[] {
-  const data = t.storage.data(t.dtype);
-  return storageIndices(t.sizes, t.strides, elementBase(t)).map((i) => load(t.dtype, data, i));
+  const data = t.storage.data(t.scalarType);
+  return storageIndices(t.sizes, t.strides, elementBase(t)).map((i) => load(t.scalarType, data, i));
 }
 
 /** The elements of a complex tensor in row-major order as [re, im] pairs (real tensors: [v, 0]). */
 export function readComplexValues(t: TensorImpl): [number, number][] {
-  const data = t.storage.data(t.dtype);
-  const complex = t.dtype === ScalarType.ComplexFloat || t.dtype === ScalarType.ComplexDouble;
+  const data = t.storage.data(t.scalarType);
+  const complex = t.scalarType === ScalarType.ComplexFloat || t.scalarType === ScalarType.ComplexDouble;
   return storageIndices(t.sizes, t.strides, elementBase(t)).map((i) =>
-    complex ? [data[2 * i] as number, data[2 * i + 1] as number] : [load(t.dtype, data, i), 0],
+    complex ? [data[2 * i] as number, data[2 * i + 1] as number] : [load(t.scalarType, data, i), 0],
   );
 }
 

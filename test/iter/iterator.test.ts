@@ -48,7 +48,7 @@ describe('resultType', () => {
     expect(
       binaryFloatOpConfig(null, tensorOf(ScalarType.Int, [1], [1]), tensorOf(ScalarType.Int, [1], [3]))
         .build()
-        .output().dtype,
+        .output().scalarType,
     ).toBe(ScalarType.Double);
   });
 
@@ -215,7 +215,7 @@ describe('building', () => {
     const a = emptyStrided([2, 3], [1, 2], ScalarType.Int, META);
     const iter = binaryOpConfig(null, a, wrappedNumber(ScalarType.Double, 2.5)).build();
     expect(iter.isMeta).toBe(true);
-    expect(iter.output().dtype).toBe(ScalarType.Float);
+    expect(iter.output().scalarType).toBe(ScalarType.Float);
     expect(iter.output().strides).toEqual([1, 2]);
     expect(iter.output().device.isMeta()).toBe(true);
     let called = false;
@@ -229,7 +229,7 @@ describe('building', () => {
   it('comparison ops allocate bool and keep a given out dtype', () => {
     const a = tensorOf(ScalarType.Int, [3], [1, 2, 3]);
     const iter = comparisonOpConfig(null, a, wrappedNumber(ScalarType.Double, 2.5)).build();
-    expect(iter.output().dtype).toBe(ScalarType.Bool);
+    expect(iter.output().scalarType).toBe(ScalarType.Bool);
     expect(iter.commonDtype).toBe(ScalarType.Float);
     cpuKernel(iter, (x, y) => ((x as number) < (y as number) ? 1 : 0));
     expect(readValues(iter.output())).toEqual([1, 1, 0]);

@@ -30,7 +30,7 @@ function viewOf(result: TensorImpl, mask: boolean[], ndim: number, keepdim: bool
       strides.push(result.strides[j++]!);
     }
   }
-  return new TensorImpl(result.storage, result.dtype, sizes, strides, result.storageOffset);
+  return new TensorImpl(result.storage, result.scalarType, sizes, strides, result.storageOffset);
 }
 
 describe('makeReduction', () => {
@@ -50,7 +50,7 @@ describe('makeReduction', () => {
   it('coalesces runs of reduced and of kept dims; keepdim keeps size-1 dims in the result', () => {
     const iter = makeReduction(null, iota([2, 3, 4]), [1, 2], true, ScalarType.Double);
     expect(iter.output().sizes).toEqual([2, 1, 1]);
-    expect(iter.output().dtype).toBe(ScalarType.Double);
+    expect(iter.output().scalarType).toBe(ScalarType.Double);
     expect(iter.shape).toEqual([12, 2]);
     expect(iter.stridesOf(0)).toEqual([0, 1]);
     expect(reductionShape([2, 3, 4], reductionDimMask([-1, 0], 3), false)).toEqual([3]);
@@ -62,7 +62,7 @@ describe('makeReduction', () => {
 
   it("views the result with the input's dims on the general build (a transposed input)", () => {
     const x = iota([4, 3]);
-    const t = new TensorImpl(x.storage, x.dtype, [3, 4], [1, 3], 0);
+    const t = new TensorImpl(x.storage, x.scalarType, [3, 4], [1, 3], 0);
     const iter = makeReduction(null, t, [1], false, ScalarType.Float);
     expect(iter.tensor(0).sizes).toEqual([3, 1]);
     expect(iter.tensor(0).strides).toEqual([1, 0]);
@@ -125,7 +125,7 @@ describe('makeReduction', () => {
   it('computes shapes only for meta inputs; the loop does nothing', () => {
     const m = emptyStrided([2, 3], [3, 1], ScalarType.Int, META);
     const iter = makeReduction(null, m, null, true, ScalarType.Long);
-    expect([iter.isMeta, iter.output().sizes, iter.output().dtype]).toEqual([true, [1, 1], ScalarType.Long]);
+    expect([iter.isMeta, iter.output().sizes, iter.output().scalarType]).toEqual([true, [1, 1], ScalarType.Long]);
     expect(() => reduceKernel(iter, () => 1)).not.toThrow();
   });
 });
@@ -133,7 +133,7 @@ describe('makeReduction', () => {
 describe('reduceKernel', () => {
   it('walks each slice in order: an index-returning op gives row-major positions (linear iteration)', () => {
     const x = iota([3, 4]);
-    const t = new TensorImpl(x.storage, x.dtype, [4, 3], [1, 4], 0); // x.t()
+    const t = new TensorImpl(x.storage, x.scalarType, [4, 3], [1, 4], 0); // x.t()
     const iter = makeReduction(null, t, null, false, ScalarType.Long, { linear: true });
     const seen: number[] = [];
     reduceKernel(iter, (src, o, s, n) => {

@@ -61,7 +61,7 @@ function run(c: Case, i: number, { self, indices, values }: Inputs): Tensor {
 }
 
 function expectValues(r: Tensor, want: Spec): void {
-  expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+  expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
   const got = r.reshape(-1).tolist() as (number | boolean)[];
   expect(got).toHaveLength(want.values.length);
   want.values.forEach((w, k) => {
@@ -95,7 +95,7 @@ describe('advanced indexing (PyTorch golden)', () => {
     const r = run(c, i, inp);
     expect(r.isMeta()).toBe(true);
     expect(r.size()).toEqual(c.meta!.sizes);
-    expect(dtypeName(r.dtype)).toBe(c.self.dtype);
+    expect(dtypeName(r.scalarType)).toBe(c.self.dtype);
   });
 
   it('rejects masks on meta tensors (their nonzero count needs data)', () => {

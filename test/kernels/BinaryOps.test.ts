@@ -53,7 +53,7 @@ describe('add and mul through the dispatcher (PyTorch golden)', () => {
     }
     const r = run();
     const want = c.result!;
-    expect(dtypeName(r.dtype)).toBe(want.dtype);
+    expect(dtypeName(r.scalarType)).toBe(want.dtype);
     expect(r.size()).toEqual(want.sizes);
     if (want.strides !== undefined) expect(r.stride()).toEqual(want.strides);
     expect(diffValues(readValues(r), (want.values ?? []).map(num))).toBeNull();
@@ -123,7 +123,7 @@ describe('binary op variants', () => {
 
   it('computes shapes and dtypes only on Meta tensors', () => {
     const r = torch.ones(2, 1, { device: 'meta', dtype: 'int32' }).add(torch.ones(3, { device: 'meta' }));
-    expect([r.isMeta(), r.size(), dtypeName(r.dtype)]).toEqual([true, [2, 3], 'float32']);
+    expect([r.isMeta(), r.size(), dtypeName(r.scalarType)]).toEqual([true, [2, 3], 'float32']);
   });
 });
 

@@ -53,7 +53,7 @@ describe('convolution and pooling (PyTorch golden)', () => {
     }
     const r = run(c);
     const want = c.result!;
-    expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+    expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
     const got = r.reshape(-1).tolist() as number[];
     const tol = want.dtype === 'float64' ? 1e-12 : 1e-5;
     want.values.forEach((v, i) => expect(Math.abs(got[i]! - v)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(v))));
@@ -79,7 +79,7 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
         [6, 8],
       ],
     ]);
-    expect([dtypeName(i.dtype), i.tolist()]).toEqual([
+    expect([dtypeName(i.scalarType), i.tolist()]).toEqual([
       'int64',
       [
         [
@@ -181,7 +181,7 @@ describe('max_pool2d_with_indices and convolution (the operators max_pool2d and 
 
   it('computes max_pool2d_with_indices and convolution shapes on Meta tensors', () => {
     const [v, i] = torch.max_pool2d_with_indices(torch.empty(8, 32, 28, 28, { device: 'meta' }), [2]);
-    expect([v.size(), i.size(), dtypeName(i.dtype), i.isMeta()]).toEqual([[8, 32, 14, 14], [8, 32, 14, 14], 'int64', true]);
+    expect([v.size(), i.size(), dtypeName(i.scalarType), i.isMeta()]).toEqual([[8, 32, 14, 14], [8, 32, 14, 14], 'int64', true]);
     const y = torch.convolution(
       torch.empty(8, 1, 28, 28, { device: 'meta' }),
       torch.empty(4, 1, 3, 3, { device: 'meta' }),

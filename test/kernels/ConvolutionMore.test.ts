@@ -41,7 +41,7 @@ const fns: Record<Case['fn'], Conv> = {
 };
 
 function expectClose(got: Tensor, want: Spec): void {
-  expect([dtypeName(got.dtype), got.size()]).toEqual([want.dtype, want.sizes]);
+  expect([dtypeName(got.scalarType), got.size()]).toEqual([want.dtype, want.sizes]);
   const values = got.reshape(-1).tolist() as number[];
   const tol = want.dtype === 'float64' ? 1e-12 : 2e-5;
   want.values.forEach((v, i) => expect(Math.abs(values[i]! - v)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(v))));
@@ -65,7 +65,7 @@ describe('convolution family (PyTorch golden)', () => {
       .remainder(7)
       .sub(3)
       .div(4)
-      .to(out.dtype)
+      .to(out.scalarType)
       .reshape(out.size());
     const got = torch.autograd.grad(out, inputs, { gradOutputs: [g] });
     const want = c.grads!.filter((s): s is Spec => s !== null);
@@ -91,7 +91,7 @@ describe('convolution family (PyTorch golden)', () => {
           w.copy_(torch.randn(l.weight.sizes, { dtype: l.dtype }));
         }
         const out = fns[l.fn](x, w, b, l.kwargs);
-        expect([out.size(), out.stride(), dtypeName(out.dtype)]).toEqual([l.out.sizes, l.out.strides, l.dtype]);
+        expect([out.size(), out.stride(), dtypeName(out.scalarType)]).toEqual([l.out.sizes, l.out.strides, l.dtype]);
       }
     },
   );

@@ -91,7 +91,7 @@ describe('indexing kernels on every dtype and layout (PyTorch golden)', () => {
     }
     const r = run(c, inputs);
     const want = c.result!;
-    expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+    expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
     const expected = want.values.map((v) => (Array.isArray(v) ? v.map(num) : typeof v === 'string' ? num(v) : v));
     expect(r.reshape(-1).tolist()).toEqual(expected);
   });

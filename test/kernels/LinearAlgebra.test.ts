@@ -65,7 +65,7 @@ describe('matrix products (PyTorch golden)', () => {
       }
       const r = run(c, ins);
       const want = c.result!;
-      expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+      expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
       const got = r.reshape(-1).tolist() as number[];
       const tol = want.dtype === 'float32' ? 1e-5 : want.dtype === 'float64' ? 1e-12 : 0;
       want.values.forEach((w, i) => expect(Math.abs(got[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w)) * 8));

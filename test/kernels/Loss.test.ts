@@ -77,7 +77,7 @@ describe('neural-network functions (PyTorch golden)', () => {
     }
     const r = run(c);
     const want = c.result!;
-    expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+    expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
     const got = r.reshape(-1).tolist() as number[];
     const tol = want.dtype === 'float64' ? 1e-12 : 2e-6;
     want.values.map(num).forEach((w, i) => {
@@ -114,7 +114,7 @@ describe('native_layer_norm (what layer_norm decomposes into)', () => {
 
   it('returns the output with mean and rstd shaped [*leading sizes, 1, ...]', () => {
     const [out, mean, rstd] = torch.native_layer_norm(x, [2, 4], null, null, 1e-5);
-    expect([out.size(), mean.size(), rstd.size(), dtypeName(mean.dtype)]).toEqual([[2, 2, 4], [2, 1, 1], [2, 1, 1], 'float64']);
+    expect([out.size(), mean.size(), rstd.size(), dtypeName(mean.scalarType)]).toEqual([[2, 2, 4], [2, 1, 1], [2, 1, 1], 'float64']);
     expect(mean.reshape(-1).tolist()).toEqual([0.65625, 1.5]);
     const r = rstd.reshape(-1).tolist() as number[];
     expect(Math.abs(r[0]! - 0.6645055998697288)).toBeLessThan(1e-14);

@@ -36,7 +36,7 @@ function make(s: Spec): Tensor {
 }
 
 function expectSame(got: Tensor, want: Spec): void {
-  expect([dtypeName(got.dtype), got.size()]).toEqual([want.dtype, want.permute === undefined ? want.sizes : null]);
+  expect([dtypeName(got.scalarType), got.size()]).toEqual([want.dtype, want.permute === undefined ? want.sizes : null]);
   const g = got.reshape(-1).tolist() as (number | boolean)[];
   const w = want.values.map(num);
   // Object.is: NaN equals NaN, and -0 differs from 0 (max_pool2d keeps the first of equal zeros).

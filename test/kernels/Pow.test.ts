@@ -85,11 +85,11 @@ describe('pow, div modes, cumulative ops and norms (PyTorch golden)', () => {
         // the Meta kernel gives the same shape and dtype without data
         const [a, b, w] = c.tensors.map((t) => make(t).to('meta'));
         const m = torch.lerp(a!, b!, w!);
-        expect([m.isMeta(), dtypeName(m.dtype), m.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
+        expect([m.isMeta(), dtypeName(m.scalarType), m.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
       }
       const r = run(c);
       const want = c.result!;
-      expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+      expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
       const got = (r.reshape(-1).tolist() as (number | boolean)[]).map(Number);
       const tol = want.dtype === 'float32' ? 1e-6 : want.dtype === 'float64' ? 1e-14 : 0;
       want.values.map(num).forEach((w, i) => {

@@ -98,7 +98,7 @@ describe('reductions (PyTorch golden)', () => {
       const got = run(c, x);
       c.results!.forEach((want, k) => {
         const r = got[k]!;
-        expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+        expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
         const values = (r.reshape(-1).tolist() as (number | boolean)[]).map(Number);
         const floating = want.dtype.startsWith('float');
         const tol = want.dtype === 'float64' ? 1e-10 : 1e-5;
@@ -115,7 +115,7 @@ describe('reductions (PyTorch golden)', () => {
   it('computes shapes and dtypes only on Meta tensors', () => {
     const m = torch.empty(2, 3, 4, { device: 'meta', dtype: 'int32' });
     const r = R.sum(ks, m, [1], true);
-    expect([r.isMeta(), r.size(), dtypeName(r.dtype)]).toEqual([true, [2, 1, 4], 'int64']);
+    expect([r.isMeta(), r.size(), dtypeName(r.scalarType)]).toEqual([true, [2, 1, 4], 'int64']);
   });
 });
 
@@ -185,14 +185,18 @@ describe('out= overloads of the structured reductions (PyTorch golden)', () => {
       // its direct entry point (atenCpu), which, like at::cpu::, leaves the counter alone.
       expect(out._version).toBe(c.op === 'norm' ? version : version + 1);
       const want = c.result!;
-      expect([dtypeName(out.dtype), out.size()]).toEqual([want.dtype, want.sizes]);
+      expect([dtypeName(out.scalarType), out.size()]).toEqual([want.dtype, want.sizes]);
       const values = (out.reshape(-1).tolist() as (number | boolean)[]).map(Number);
       const tol = want.dtype === 'float64' ? 1e-10 : 1e-5;
       want.values.map(num).forEach((w, i) => expect(Math.abs(values[i]! - w)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(w))));
       if (outIndices !== null) {
         const wi = c.result_indices!;
         expect(outIndices._version).toBe(indicesVersion! + 1);
-        expect([dtypeName(outIndices.dtype), outIndices.size(), outIndices.reshape(-1).tolist()]).toEqual([wi.dtype, wi.sizes, wi.values]);
+        expect([dtypeName(outIndices.scalarType), outIndices.size(), outIndices.reshape(-1).tolist()]).toEqual([
+          wi.dtype,
+          wi.sizes,
+          wi.values,
+        ]);
       }
     } finally {
       setWarningHandler(old);

@@ -124,7 +124,7 @@ describe('shape and indexing operators (PyTorch golden)', () => {
     expect(got).toHaveLength(c.results!.length);
     c.results!.forEach((want, k) => {
       const r = got[k]!;
-      expect([dtypeName(r.dtype), r.size()]).toEqual([want.dtype, want.sizes]);
+      expect([dtypeName(r.scalarType), r.size()]).toEqual([want.dtype, want.sizes]);
       const values = r.reshape(-1).tolist() as (number | boolean)[];
       want.values.forEach((w, i) => {
         if (w === null) expect(values[i]).toBeNaN();

@@ -220,7 +220,7 @@ describe('comparison, logical, bitwise and clamp-family kernels (PyTorch golden)
     const { result, expectSame } = run(c);
     if (expectSame !== null) expect(result).toBe(expectSame);
     const want = c.result!;
-    expect(dtypeName(result.dtype)).toBe(want.dtype);
+    expect(dtypeName(result.scalarType)).toBe(want.dtype);
     expect(result.size()).toEqual(want.sizes);
     if (want.strides !== undefined) expect(result.stride()).toEqual(want.strides);
     const tol = tolerance(c);
@@ -243,7 +243,7 @@ describe('Meta tensors (PyTorch golden)', () => {
     const { result, expectSame } = run(c);
     if (expectSame !== null) expect(result).toBe(expectSame);
     expect(result.isMeta()).toBe(true);
-    expect(dtypeName(result.dtype)).toBe(c.result!.dtype);
+    expect(dtypeName(result.scalarType)).toBe(c.result!.dtype);
     expect(result.size()).toEqual(c.result!.sizes);
   });
 });
@@ -278,14 +278,14 @@ describe('comparison, logical, bitwise and clamp variants', () => {
   it('runs the structured clamp, lerp.Scalar and bitwise_not at the Meta key: shapes and dtypes, meta checks, no impl errors', () => {
     const m = (sizes: number[], dtype: 'float32' | 'int64' | 'float64'): Tensor => torch.empty(sizes, { device: 'meta', dtype });
     const c = torch.clamp(m([2, 3], 'int64'), 0, 2.5);
-    expect([c.isMeta(), c.size(), dtypeName(c.dtype)]).toEqual([true, [2, 3], 'float32']);
+    expect([c.isMeta(), c.size(), dtypeName(c.scalarType)]).toEqual([true, [2, 3], 'float32']);
     const ct = torch.clamp(m([2, 1], 'float32'), m([3], 'float64'));
-    expect([ct.isMeta(), ct.size(), dtypeName(ct.dtype)]).toEqual([true, [2, 3], 'float64']);
+    expect([ct.isMeta(), ct.size(), dtypeName(ct.scalarType)]).toEqual([true, [2, 3], 'float64']);
     const l = torch.lerp(m([4], 'float64'), m([2, 4], 'float64'), 0.25);
-    expect([l.isMeta(), l.size(), dtypeName(l.dtype)]).toEqual([true, [2, 4], 'float64']);
+    expect([l.isMeta(), l.size(), dtypeName(l.scalarType)]).toEqual([true, [2, 4], 'float64']);
     // the dtype errors of the impl step do not happen on meta tensors (Note [Dtype errors belong to the impl step])
-    expect(dtypeName(torch.bitwise_not(m([2], 'float32')).dtype)).toBe('float32');
-    expect(dtypeName(torch.lerp(m([2], 'int64'), m([2], 'int64'), 0.5).dtype)).toBe('int64');
+    expect(dtypeName(torch.bitwise_not(m([2], 'float32')).scalarType)).toBe('float32');
+    expect(dtypeName(torch.lerp(m([2], 'int64'), m([2], 'int64'), 0.5).scalarType)).toBe('int64');
     const x = m([3], 'int64');
     expect(x.clamp_(0, 1)).toBe(x);
     expect(() => x.clamp_(0.5)).toThrow("result type Float can't be cast to the desired output type long int");

@@ -216,11 +216,11 @@ function isOneDnnGelu(op: string, kw: Kwargs, dtype: ScalarType): boolean {
  * Compares r with PyTorch's result. `compute` is the dtype the op computed in (for a cast out= it is coarser
  * than the result's dtype, and ulps are counted in it).
  */
-function compare(op: string, kw: Kwargs, r: Tensor, want: Result, compute: ScalarType = r.dtype): void {
-  expect(dtypeName(r.dtype)).toBe(want.dtype);
+function compare(op: string, kw: Kwargs, r: Tensor, want: Result, compute: ScalarType = r.scalarType): void {
+  expect(dtypeName(r.scalarType)).toBe(want.dtype);
   expect(r.size()).toEqual(want.sizes);
   const values = want.values ?? [];
-  if (r.dtype === ScalarType.ComplexFloat || r.dtype === ScalarType.ComplexDouble) {
+  if (r.scalarType === ScalarType.ComplexFloat || r.scalarType === ScalarType.ComplexDouble) {
     const got = readComplexValues(r);
     values.forEach((v, i) => {
       const [er, ei] = v as [GoldenValue, GoldenValue];
@@ -235,7 +235,7 @@ function compare(op: string, kw: Kwargs, r: Tensor, want: Result, compute: Scala
   }
   const got = readValues(r);
   const tol = ULP_TOLERANCE[op] ?? 0;
-  const precision = MANTISSA_BITS(compute) < MANTISSA_BITS(r.dtype) ? compute : r.dtype;
+  const precision = MANTISSA_BITS(compute) < MANTISSA_BITS(r.scalarType) ? compute : r.scalarType;
   const oneDnn = isOneDnnGelu(op, kw, compute);
   const bad: string[] = [];
   values.forEach((v, i) => {
@@ -243,7 +243,7 @@ function compare(op: string, kw: Kwargs, r: Tensor, want: Result, compute: Scala
     const a = got[i]!;
     if (oneDnn) {
       if (!Number.isFinite(e) && !Object.is(a, e)) return;
-      if (!(Object.is(a, e) || Math.abs(a - e) <= 1e-6 * Math.max(1, Math.abs(e)) || ulps(a, e, r.dtype) <= 1)) {
+      if (!(Object.is(a, e) || Math.abs(a - e) <= 1e-6 * Math.max(1, Math.abs(e)) || ulps(a, e, r.scalarType) <= 1)) {
         bad.push(`element ${i}: got ${a}, expected ${e}`);
       }
       return;
@@ -284,7 +284,7 @@ function check(c: Case, run: () => Tensor, after?: (r: Tensor) => void, compute?
     return;
   }
   const r = run();
-  compare(c.op, c.kwargs, r, c.result!, compute ?? r.dtype);
+  compare(c.op, c.kwargs, r, c.result!, compute ?? r.scalarType);
   after?.(r);
 }
 
@@ -292,7 +292,7 @@ describe('unary ops over every dtype (PyTorch golden)', () => {
   it('covers the fixture', () => expect(golden.cases.length).toBeGreaterThan(300));
   it.each(golden.cases.map((c) => [label(c), c] as const))('%s', (_name, c) => {
     const x = fromValues(c.dtype!, golden.inputs[c.dtype!]!);
-    check(c, () => call(c.op, c.kwargs, 'functional', x), undefined, x.isFloatingPoint() ? x.dtype : undefined);
+    check(c, () => call(c.op, c.kwargs, 'functional', x), undefined, x.isFloatingPoint() ? x.scalarType : undefined);
   });
 });
 
@@ -318,7 +318,7 @@ describe('out= of other dtypes', () => {
         // kernel's job, one dispatch level up (test/autograd/semantics.test.ts checks it).
         expect(out._version).toBe(v);
       },
-      x.isFloatingPoint() ? x.dtype : ScalarType.Float,
+      x.isFloatingPoint() ? x.scalarType : ScalarType.Float,
     );
   });
 });
@@ -362,7 +362,7 @@ describe('Meta tensors: sizes and dtypes only', () => {
       return;
     }
     const r = run();
-    expect([r.isMeta(), dtypeName(r.dtype), r.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
+    expect([r.isMeta(), dtypeName(r.scalarType), r.size()]).toEqual([true, c.result!.dtype, c.result!.sizes]);
   });
 });
 

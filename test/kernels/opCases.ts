@@ -71,10 +71,10 @@ const tolerance = (dtype: string): { rtol: number; atol: number } =>
 
 function check(what: string, got: Tensor, want: TensorJson): string[] {
   if (want.values === undefined) {
-    return got.dtype === dtypeOf(want.dtype) && got.sizes.join(',') === want.sizes.join(',') && got.isMeta()
+    return got.scalarType === dtypeOf(want.dtype) && got.sizes.join(',') === want.sizes.join(',') && got.isMeta()
       ? []
       : [
-          `${what}: meta ${String(got.isMeta())} ${got.sizes.join(',')} dtype ${got.dtype}, expected meta ${want.sizes.join(',')} ${want.dtype}`,
+          `${what}: meta ${String(got.isMeta())} ${got.sizes.join(',')} dtype ${got.scalarType}, expected meta ${want.sizes.join(',')} ${want.dtype}`,
         ];
   }
   return compareTensor(what, got, want as { dtype: string; sizes: number[]; values: Value[] }, tolerance(want.dtype));
@@ -94,7 +94,7 @@ export function runCase(c: OpCase): void {
   if (c.grads !== undefined) {
     const chosen = (c.select ?? [0]).map((i) => outs[i] as Tensor);
     expect(chosen[0]?.gradFn?.name() ?? null).toBe(c.grad_fn ?? null);
-    const gos = chosen.map((o, i) => torch.tensor(c.grad_outputs?.[i] ?? [], { dtype: o.dtype }).reshape([...o.sizes]));
+    const gos = chosen.map((o, i) => torch.tensor(c.grad_outputs?.[i] ?? [], { dtype: o.scalarType }).reshape([...o.sizes]));
     let grads: (Tensor | null)[] = [];
     try {
       grads = torch.autograd.grad(chosen, leaves, { gradOutputs: gos, allowUnused: true });

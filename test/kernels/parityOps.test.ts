@@ -136,7 +136,7 @@ function check(got: unknown, want: Spec | { value: unknown }): void {
     return;
   }
   const t = got as Tensor;
-  expect(dtypeName(t.dtype)).toBe(want.dtype);
+  expect(dtypeName(t.scalarType)).toBe(want.dtype);
   expect(t.sizes).toEqual(want.sizes);
   const vals = t.detach().flatten().tolist() as (number | boolean)[];
   vals.forEach((a, i) => {

@@ -172,7 +172,7 @@ function check(got: unknown, want: Want): void {
     return;
   }
   const t = got as Tensor;
-  expect(dtypeName(t.dtype)).toBe(want.dtype);
+  expect(dtypeName(t.scalarType)).toBe(want.dtype);
   expect(t.sizes).toEqual(want.sizes);
   expect(t.grad_fn?.name() ?? null).toBe(want.grad_fn);
   if (t.numel() > 1) expect(t.strides).toEqual(want.strides);

@@ -13,6 +13,7 @@
 // opinfo.test.ts checks them against test/opinfo/known_failures.json, and tools/opinfo-report.ts writes
 // that list and the FEATURES.md pass rates from a run. Node-only (reads the fixtures with node:fs/zlib).
 import { readFileSync } from 'node:fs';
+import { Dtype } from '../../src/c10/Dtype.js';
 import { gunzipSync } from 'node:zlib';
 import { Tensor } from '../../src/api/index.js';
 import * as torch from '../../src/torch.js';
@@ -128,8 +129,8 @@ function decodeNum(v: Num): number | boolean {
 
 function dtypeOf(name: string): number {
   const d = T[name];
-  if (typeof d !== 'number') throw new Error(`aten-ts has no dtype torch.${name}`);
-  return d;
+  if (!(d instanceof Dtype)) throw new Error(`aten-ts has no dtype torch.${name}`);
+  return d.scalarType;
 }
 
 const isObj = (v: Json): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -277,7 +278,7 @@ function closeValue(got: number | boolean, want: number | boolean, dtype: string
 
 function compareTensor(what: string, got: unknown, want: TensorJson, opts: { values: boolean; strides: boolean }): string {
   if (!(got instanceof Tensor)) return `${what}: expected a Tensor, got ${describe(got)}`;
-  const gd = dtypeName(got.dtype);
+  const gd = dtypeName(got.scalarType);
   if (gd !== want.$t) return `${what}: dtype ${gd}, expected ${want.$t}`;
   if (!same(got.sizes, want.shape)) return `${what}: shape [${got.sizes.join(', ')}], expected [${want.shape.join(', ')}]`;
   if (opts.strides && want.strides !== undefined && got.numel() > 1 && !same(got.strides, want.strides)) {
@@ -364,7 +365,9 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   const gradFn = gotName === (s.grad_fn ?? null) ? '' : `grad_fn ${String(gotName)}, expected ${String(s.grad_fn)}`;
   let cots: Tensor[];
   try {
-    cots = outs.map((o, i) => torch.tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.dtype }).reshape([...o.sizes]));
+    cots = outs.map((o, i) =>
+      torch.tensor((s.cotangents?.[i] ?? []).map(decodeNum) as number[], { dtype: o.scalarType }).reshape([...o.sizes]),
+    );
   } catch (e) {
     return { grads: `cotangent for the output: ${firstLine(e)}`, gradFn };
   }

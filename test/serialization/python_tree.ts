@@ -17,7 +17,7 @@ function fval(x: number): number | string {
 function tensorValues(t: Tensor): unknown[] {
   const list = t.tolist();
   const flat = t.dim() === 0 ? [list] : (list as unknown[]).flat(t.dim() - 1);
-  const name = dtypeName(t.dtype);
+  const name = dtypeName(t.scalarType);
   return flat.map((v) => {
     if (Array.isArray(v)) return v.map((x: number) => fval(x));
     if (typeof v === 'boolean') return v;
@@ -32,12 +32,12 @@ export function pythonTree(value: unknown, storages = new Map<object, number>())
     if (!storages.has(value.storage)) storages.set(value.storage, storages.size);
     return {
       tensor: {
-        dtype: dtypeName(value.dtype),
+        dtype: dtypeName(value.scalarType),
         shape: [...value.sizes],
         stride: [...value.strides],
         storage_offset: value.storageOffset,
         storage: storages.get(value.storage),
-        storage_numel: value.storage.nbytes / elementSize(value.dtype),
+        storage_numel: value.storage.nbytes / elementSize(value.scalarType),
         requires_grad: value.requiresGrad,
         parameter: isParameter(value),
         values: tensorValues(value),

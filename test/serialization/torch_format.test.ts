@@ -213,7 +213,7 @@ describe('torch.save writes what PyTorch 2.13 torch.save writes', () => {
 
   it('refuses two dtypes over one storage, as PyTorch does', () => {
     const t = torch.zeros(4, { dtype: 'int32' });
-    const asFloat = new Tensor(t.storage, torch.float32, [4], [1], 0);
+    const asFloat = new Tensor(t.storage, torch.float32.scalarType, [4], [1], 0);
     expect(() => torch.save([t, asFloat])).toThrow('Cannot save multiple tensors or storages that view the same data as different types');
   });
 });

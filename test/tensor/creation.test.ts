@@ -41,7 +41,7 @@ function check(make: () => Tensor, expected: Expected): void {
     return;
   }
   const t = make();
-  expect(dtypeName(t.dtype)).toBe(expected.dtype);
+  expect(dtypeName(t.scalarType)).toBe(expected.dtype);
   expect(t.size()).toEqual(expected.sizes);
   expect(t.tolist()).toEqual(dec(expected.values as Enc));
 }
@@ -64,7 +64,7 @@ describe('tensor creation (PyTorch golden)', () => {
   it.each(golden.linspace.map((c) => [`${c.start},${c.end},${c.steps}`, c.dtype, c] as const))('linspace(%s) %s', (_a, _t, c) => {
     const t = torch.linspace(c.start, c.end, c.steps, opts(c.dtype));
     if (c.expected.error !== undefined) throw new Error(c.expected.error);
-    expect(dtypeName(t.dtype)).toBe(c.expected.dtype);
+    expect(dtypeName(t.scalarType)).toBe(c.expected.dtype);
     expect(t.size()).toEqual(c.expected.sizes);
     const ulp = c.dtype === 'float32' ? 2 ** -23 : c.dtype === 'float64' ? 2 ** -52 : 0;
     const want = dec(c.expected.values as Enc) as number[];

@@ -96,7 +96,7 @@ function backendChecks(aten: Aten, backend: 'wasm' | 'js', check: Check): Backen
 
   check(name('add of two float32 tensors of 1000 elements'), () => {
     const y = torch.add(a, b);
-    assert(y.dtype === aten.ScalarType.Float, `dtype ${String(y.dtype)}`);
+    assert(y.scalarType === aten.ScalarType.Float, `dtype ${String(y.scalarType)}`);
     out.add = flatValues(y);
     // float32 addition is exactly rounded: the plain-JS value is Math.fround of the exact sum.
     return close(

@@ -44,7 +44,7 @@ const GLOBALS = new Set([
 
 const META_MEMBERS: Readonly<Record<string, { field: string; expr: (v: string) => string; type: string }>> = {
   sizes: { field: 'sizes', expr: (v) => `${v}.sizes.slice()`, type: 'number[]' },
-  dtype: { field: 'dtype', expr: (v) => `${v}.dtype`, type: 'ScalarType' },
+  dtype: { field: 'dtype', expr: (v) => `${v}.scalarType`, type: 'ScalarType' },
   'dim()': { field: 'dim', expr: (v) => `${v}.dim()`, type: 'number' },
   'numel()': { field: 'numel', expr: (v) => `${v}.numel()`, type: 'number' },
   strides: { field: 'strides', expr: (v) => `${v}.strides.slice()`, type: 'number[]' },

@@ -103,17 +103,17 @@ export function multi_head_attention_forward(
   // The masks merged into one additive (or boolean) mask of shape (N·H, L, S).
   let mask: Tensor | null = a.attn_mask;
   if (mask !== null) {
-    if (mask.dtype === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.dtype }).masked_fill(mask, -Infinity);
+    if (mask.dtype === torch.bool) mask = torch.zeros(mask.sizes, { dtype: q.scalarType }).masked_fill(mask, -Infinity);
     if (mask.dim() === 2) mask = mask.unsqueeze(0);
   } else if (a.is_causal) {
     mask = torch
-      .zeros([tgtLen, srcLen], { dtype: q.dtype })
+      .zeros([tgtLen, srcLen], { dtype: q.scalarType })
       .masked_fill(torch.ones([tgtLen, srcLen], { dtype: 'bool' }).tril(0).logical_not(), -Infinity)
       .unsqueeze(0);
   }
   if (a.key_padding_mask !== null) {
     let kpm = a.key_padding_mask;
-    if (kpm.dtype === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.dtype }).masked_fill(kpm, -Infinity);
+    if (kpm.dtype === torch.bool) kpm = torch.zeros(kpm.sizes, { dtype: q.scalarType }).masked_fill(kpm, -Infinity);
     kpm = kpm
       .view(bsz, 1, 1, srcLen)
       .expand(-1, num_heads, -1, -1)

@@ -3,7 +3,7 @@
 // Mirrors torch/nn/modules/module.py.
 
 import type { Device } from '../../c10/Device.js';
-import { parseScalarType, type ScalarType } from '../../c10/ScalarType.js';
+import { Dtype, toScalarType, type DtypeLike } from '../../c10/Dtype.js';
 import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
@@ -451,9 +451,9 @@ export class Module {
   // dtype or device changes (none is made when nothing changes). Build optimizers after `to`, which PyTorch
   // also recommends.
   /** `to(dtype)` / `to(device)`: floating-point parameters and buffers for a dtype, all of them for a device. */
-  to(target: ScalarType | Device | string): this {
-    if (typeof target === 'number' || (typeof target === 'string' && !/^(cpu|meta|cuda)/.test(target))) {
-      const dtype = typeof target === 'string' ? parseScalarType(target) : target;
+  to(target: DtypeLike | Device): this {
+    if (target instanceof Dtype || typeof target === 'number' || (typeof target === 'string' && !/^(cpu|meta|cuda)/.test(target))) {
+      const dtype = toScalarType(target);
       return this._apply((t) => (t.isFloatingPoint() || t.isComplex() ? t.to(dtype) : t));
     }
     return this._apply((t) => t.to(target));
