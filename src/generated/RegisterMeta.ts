@@ -14,6 +14,7 @@ import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
+import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
@@ -2113,8 +2114,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   logsumexp: ReduceOps.logsumexp,
   mm: LinearAlgebra.mm,
   bmm: LinearAlgebra.bmm,
-  dot: LinearAlgebra.dot,
-  mv: LinearAlgebra.mv,
+  dot: Blas.dot,
+  mv: Blas.mv,
   addmm: LinearAlgebra.addmm,
   baddbmm: LinearAlgebra.baddbmm,
   softmax_int: SoftMax.softmax,

@@ -1,4 +1,4 @@
-// Matrix products: mm, bmm, matmul (every broadcasting case), addmm, dot, mv, outer, linear, baddbmm, _unsafe_view.
+// Matrix products: mm, bmm, matmul (every broadcasting case), addmm, outer, linear, baddbmm, _unsafe_view (dot, mv: Blas.ts).
 // Mirrors aten/src/ATen/native/LinearAlgebra.cpp (shape checks and matmul's dispatch by dims) and the role of
 // BLAS gemm in native/cpu/BlasKernel.cpp.
 
@@ -321,41 +321,6 @@ export function bmm(_ks: DispatchKeySet, self: Tensor, mat2: Tensor): Tensor {
   freeCopy(a, self);
   freeCopy(b, mat2);
   return out;
-}
-
-/** `dot(self, tensor)`: 1-D · 1-D; PyTorch's dot_check order (dims, then dtypes, then sizes). */
-export function dot(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
-  if (self.dim() !== 1 || other.dim() !== 1) {
-    throw new Error(`1D tensors expected, but got ${self.dim()}D and ${other.dim()}D tensors`);
-  }
-  if (self.scalarType !== other.scalarType) {
-    throw new Error(
-      `dot : expected both vectors to have same dtype, but found ${scalarTypeToString(self.scalarType)} and ${scalarTypeToString(other.scalarType)}`,
-    );
-  }
-  if (self.numel() !== other.numel()) {
-    throw new Error(
-      `inconsistent tensor size, expected tensor [${self.numel()}] and src [${other.numel()}] to have the same number of ` +
-        `elements, but got ${self.numel()} and ${other.numel()} elements respectively`,
-    );
-  }
-  return aten().reshape.call(mm(_ks, self.reshape(1, -1), other.reshape(-1, 1)), []);
-}
-
-/** `mv(self, vec)`: [n, k] × [k]. */
-export function mv(ks: DispatchKeySet, self: Tensor, vec: Tensor): Tensor {
-  if (self.dim() !== 2 || vec.dim() !== 1) {
-    throw new Error(`vector + matrix @ vector expected, got 1, ${self.dim()}, ${vec.dim()}`);
-  }
-  if (self.sizes[1] !== vec.sizes[0]) {
-    throw new Error(`size mismatch, got input (${self.sizes[0]}), mat (${self.sizes[0]}x${self.sizes[1]}), vec (${vec.sizes[0]})`);
-  }
-  if (self.scalarType !== vec.scalarType) {
-    // PyTorch's mv runs addmv into a result of vec's dtype, which checks (result, mat, vec).
-    const [r, a, v] = [vec.scalarType, self.scalarType, vec.scalarType].map(scalarTypeToString);
-    throw new Error(`addmv input tensors must have the same dtype, but got ${r}, ${a}, and ${v}`);
-  }
-  return mm(ks, self, vec.reshape(-1, 1)).reshape(-1);
 }
 
 /** `outer(self, vec2)`: [n] ⊗ [m] → [n, m]. */
