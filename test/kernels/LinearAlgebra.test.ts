@@ -5,6 +5,7 @@ import { torch, type Tensor } from '../../src/api/index.js';
 import { cpuMemoryStats, getKernelBackend } from '../../src/wasm/index.js';
 import { DispatchKey, DispatchKeySet, dtypeName } from '../../src/c10/index.js';
 import * as L from '../../src/kernels/LinearAlgebra.js';
+import * as Blas from '../../src/kernels/Blas.js';
 import { loadGolden } from '../golden.js';
 
 interface Spec {
@@ -36,9 +37,9 @@ function run(c: Case, ins: Tensor[]): Tensor {
     case 'bmm':
       return L.bmm(ks, a, b);
     case 'dot':
-      return L.dot(ks, a, b);
+      return Blas.dot(ks, a, b);
     case 'mv':
-      return L.mv(ks, a, b);
+      return Blas.mv(ks, a, b);
     case 'outer':
       return L.outer(ks, a, b);
     case 'matmul':
