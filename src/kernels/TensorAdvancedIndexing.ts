@@ -129,7 +129,7 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   const d = maybeWrapDim(dim, self.dim());
   if (index.numel() > 0) checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.scalarType !== self.scalarType)
-    throw new Error('scatter(): Expected self.scalarType to be equal to src.scalarType');
+    throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
   const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   if (index.numel() > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
