@@ -176,10 +176,33 @@ export function cumsumBackward(grad: Tensor, dim: number): Tensor {
   return grad.flip([dim]).cumsum(dim).flip([dim]);
 }
 
-/** `cumprod_backward` (inputs without zeros: sum_{j>=i} grad_j * out_j / x_i). */
+/**
+ * `cumprod_backward`. Without zeros in the input: sum_{j>=k} grad_j * out_j / x_k. With zeros and grad mode off
+ * (a first-order gradient), PyTorch's O(n) masks: before a slice's first zero z1 the same formula; at z1 the
+ * product of the elements before it times sum_{j>=z1} grad_j * prod(x[z1+1..j]) up to the second zero; after it
+ * zero. With grad mode on (create_graph) the division formula stays, NaN at zeros (PyTorch's O(n^2) path: not here).
+ */
 export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result: Tensor): Tensor {
-  if (self.dim() === 0) return grad;
-  return cumsumBackward(grad.mul(result), dim).div(self);
+  if (self.numel() <= 1) return grad;
+  const d = dim < 0 ? dim + self.dim() : dim;
+  if (self.sizes[d] === 1) return grad;
+  const w = grad.mul(result);
+  const isZero = self.eq(0);
+  if (autogradState.gradMode || !isZero.any().item()) return cumsumBackward(w, d).div(self);
+  const count = isZero.cumsum(d);
+  const before = count.eq(0);
+  const beforeFirst = cumsumBackward(w.masked_fill(before.logical_not(), 0), d).div(self);
+  const firstZero = isZero.logical_and(count.eq(1));
+  const between = count.eq(1).logical_and(firstZero.logical_not());
+  const z1 = firstZero.long().argmax(d, true);
+  const prodBefore = torchWhere(z1.eq(0), 1, result.gather(d, z1.sub(1).relu()));
+  const atZero = self
+    .masked_fill(between.logical_not(), 1)
+    .cumprod(d)
+    .mul(grad.masked_fill(count.ne(1), 0))
+    .sum(d, true)
+    .mul(prodBefore);
+  return torchWhere(firstZero, atZero, torchWhere(before, beforeFirst, 0));
 }
 
 /** `pow_backward(grad, self, exponent)` for a scalar exponent. */
