@@ -550,5 +550,8 @@ export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor,
   const indexSizes = [...indices.sizes];
   indexSizes[d] = self.sizes[d] as number;
   const selfShape = inferSize(indexSizes, self.sizes);
-  return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(indices, indexShape, false), false);
+  // With a dim, negative indices count from the end of that dim (the flat form above does not wrap), as PyTorch's.
+  const size = self.sizes[d] as number;
+  const wrapped = aten().where_self.call(indices.lt(0), indices.add(size), indices);
+  return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(wrapped, indexShape, false), false);
 }
