@@ -12,7 +12,7 @@ import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels.js';
 import { wakeWorkers } from '../wasm/ParallelNative.js';
 import { GEMM_WORKSPACE_BYTES, gemmPackedBBytes } from '../wasm/reference.js';
-import { sharedPackedGemm, sharesPackedB } from './BlasKernel.js';
+import { gemmWorkspace, releaseGemmWorkspace, sharedPackedGemm, sharesPackedB } from './BlasKernel.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
@@ -184,7 +184,8 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel()));
   const wsBytes = cAt + (stageC ? room(out.numel()) : 0);
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
-  const ws = newStrided([wsBytes / 4], [1], ScalarType.Float, out.device);
+  // Kept between calls (Note [Persistent gemm workspace] in BlasKernel.ts).
+  const ws = gemmWorkspace(name, wsBytes, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
   const [A, B, C, W] = [data(a), data(b), data(out), ws.storage.data(ScalarType.Float)];
   const gemm = wasmKernelFor<GemmKernel>(name, W);
@@ -224,7 +225,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
     }
     if (stageC) C.set(WD.subarray(cOff, cOff + out.numel()), outOff);
   }
-  ws.dispose();
+  releaseGemmWorkspace(ws);
   if (sa0 !== null && sa0 !== a) sa0.dispose();
   if (sb0 !== null && sb0 !== b) sb0.dispose();
   return gemm !== null;
