@@ -208,6 +208,13 @@ export class CachingAllocator {
     return ptr;
   }
 
+  /** @internal Entries in the free lists, stale ones included (a test of their bound). */
+  freeListEntries(): number {
+    let n = 0;
+    for (const list of this.freeLists.values()) n += list.length;
+    return n;
+  }
+
   /** Bytes in live blocks (stats().allocatedBytes without building the object). */
   get allocatedBytes(): number {
     return this.allocated;
