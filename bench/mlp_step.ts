@@ -48,6 +48,18 @@ const wall: number[] = [];
 const user: number[] = [];
 const sys: number[] = [];
 const faults: number[] = [];
+// The calling thread's own CPU time (µs, 10 ms ticks; Linux only, else 0): user CPU above also counts V8's
+// background threads (concurrent marking, sweeping, optimizing compiles) and the gemm workers.
+const { readFileSync } = await import('node:fs');
+const mainCpu = (): number => {
+  try {
+    const f = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 1e4;
+  } catch {
+    return 0;
+  }
+};
+const main: number[] = [];
 const reserved: number[] = [];
 // --ab-threads: alternate rounds between `threads` and 1 thread in this process (same shared memory), to
 // see what splitting the step's work among threads gains; the odd rounds are then the 1-thread ones.
@@ -55,10 +67,12 @@ const abThreads = process.argv.includes('--ab-threads');
 for (let r = 0; r < rounds; r++) {
   if (abThreads) torch.setNumThreads(r % 2 === 0 ? threads : 1);
   const r0 = process.resourceUsage();
+  const m0 = mainCpu();
   const t0 = performance.now();
   for (let i = 0; i < steps; i++) step();
   const t1 = performance.now();
   const r1 = process.resourceUsage();
+  main.push((mainCpu() - m0) / steps);
   wall.push(((t1 - t0) / steps) * 1000);
   user.push((r1.userCPUTime - r0.userCPUTime) / steps);
   sys.push((r1.systemCPUTime - r0.systemCPUTime) / steps);
@@ -71,7 +85,7 @@ if (abThreads) {
   console.log(`A/B in one process: ${threads} threads ${f(even)} µs, 1 thread ${f(odd)} µs (wall medians)`);
 }
 console.log(
-  `threads ${threads}: per step (median of ${rounds} × ${steps}): wall ${f(wall)} µs, user CPU ${f(user)} µs, system CPU ${f(sys)} µs, ` +
+  `threads ${threads}: per step (median of ${rounds} × ${steps}): wall ${f(wall)} µs, user CPU ${f(user)} µs (this thread ${f(main)} µs), system CPU ${f(sys)} µs, ` +
     `minor page faults ${f(faults)} (rounds ${faults.map((t) => t.toFixed(0)).join(' ')}); wall rounds ${wall.map((t) => t.toFixed(0)).join(' ')}; ` +
     `reserved MiB after each round ${reserved.map((b) => (b / 2 ** 20).toFixed(0)).join(' ')}`,
 );

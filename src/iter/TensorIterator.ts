@@ -7,6 +7,7 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType, isIntegralType, scalarTypeToString } from '../c10/ScalarType.js';
 import { int64Hint } from '../c10/Scalar.js';
+import { keepHiddenClassesAlive } from '../c10/HiddenClasses.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { bfloat16BitsToFloat, halfBitsToFloat } from '../tensor/half.js';
 import { newStrided } from '../tensor/EmptyTensor.js';
@@ -1387,3 +1388,6 @@ function loadScalar(dtype: ScalarType, data: ArrayLike<number>, index: number): 
   if (dtype === ScalarType.BFloat16) return bfloat16BitsToFloat(raw);
   return raw;
 }
+
+// See Note [Hidden classes of short-lived objects].
+keepHiddenClassesAlive(new TensorIterator(), new TensorIteratorConfig(), new OperandInfo(null));

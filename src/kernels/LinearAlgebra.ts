@@ -164,64 +164,61 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   if (name === null || a.scalarType !== dtype || b.scalarType !== dtype) return false;
   if (wasmKernelFor<GemmKernel>(name) === null) return false;
   const d = a.dim();
-  const [m, k] = a.sizes.slice(d - 2) as [number, number];
+  const m = a.sizes[d - 2] as number;
+  const k = a.sizes[d - 1] as number;
   const n = b.sizes[d - 1] as number;
   const bs = d === 3 ? (a.sizes[0] as number) : 1;
-  const data = (t: Tensor): StorageArray => t.storage.data(dtype);
-  const inLinear = (t: Tensor): boolean => wasmKernelFor<GemmKernel>(name, data(t)) !== null;
   // Operands to stage, as contiguous tensors (made before the workspace: arrays after the last allocation).
-  const sa0 = inLinear(a) ? null : a.contiguous();
-  const sb0 = inLinear(b) ? null : b.contiguous();
-  const stageC = !inLinear(out);
+  const sa0 = inLinear(name, a, dtype) ? null : a.contiguous();
+  const sb0 = inLinear(name, b, dtype) ? null : b.contiguous();
+  const stageC = !inLinear(name, out, dtype);
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
   if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
-  const bytes = data(out).BYTES_PER_ELEMENT;
-  const room = (numel: number): number => Math.ceil((numel * bytes) / 64) * 64;
+  const bytes = out.storage.data(dtype).BYTES_PER_ELEMENT;
   const shared = sharesPackedB(name, threads, m, n, k);
   const pbAt = threads * GEMM_WORKSPACE_BYTES;
   const aAt = pbAt + (shared ? Math.ceil(gemmPackedBBytes(n, k) / 64) * 64 : 0);
-  const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel()));
-  const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel()));
-  const wsBytes = cAt + (stageC ? room(out.numel()) : 0);
+  const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel(), bytes));
+  const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel(), bytes));
+  const wsBytes = cAt + (stageC ? room(out.numel(), bytes) : 0);
   // The workspace as float32s whatever the dtype: both kernels take GEMM_WORKSPACE_BYTES at a 64-byte boundary.
   // Kept between calls (Note [Persistent gemm workspace] in BlasKernel.ts).
   const ws = gemmWorkspace(name, wsBytes, out.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
-  const [A, B, C, W] = [data(a), data(b), data(out), ws.storage.data(ScalarType.Float)];
+  const W = ws.storage.data(ScalarType.Float);
   const gemm = wasmKernelFor<GemmKernel>(name, W);
   if (gemm !== null) {
     const WD = ws.storage.data(dtype);
     const wOff = ws.storage.arrayOffset(dtype);
-    const stage = (t: Tensor, at: number): number => {
-      const from = t.storage.arrayOffset(dtype) + t.storageOffset;
-      WD.set(data(t).subarray(from, from + t.numel()), wOff + at / bytes);
-      return wOff + at / bytes;
-    };
-    let [aArr, aOff, rsa, csa] = [
-      A,
-      a.storage.arrayOffset(dtype) + a.storageOffset,
-      a.strides[d - 2] as number,
-      a.strides[d - 1] as number,
-    ];
-    let [bArr, bOff, rsb, csb] = [
-      B,
-      b.storage.arrayOffset(dtype) + b.storageOffset,
-      b.strides[d - 2] as number,
-      b.strides[d - 1] as number,
-    ];
-    let [sa, sb] = d === 3 ? [a.strides[0] as number, b.strides[0] as number] : [0, 0];
-    if (sa0 !== null) [aArr, aOff, rsa, csa, sa] = [WD, stage(sa0, aAt), k, 1, m * k];
-    if (sb0 !== null) [bArr, bOff, rsb, csb, sb] = [WD, stage(sb0, bAt), n, 1, k * n];
+    let aArr = a.storage.data(dtype);
+    let aOff = a.storage.arrayOffset(dtype) + a.storageOffset;
+    let rsa = a.strides[d - 2] as number;
+    let csa = a.strides[d - 1] as number;
+    let bArr = b.storage.data(dtype);
+    let bOff = b.storage.arrayOffset(dtype) + b.storageOffset;
+    let rsb = b.strides[d - 2] as number;
+    let csb = b.strides[d - 1] as number;
+    let sa = d === 3 ? (a.strides[0] as number) : 0;
+    let sb = d === 3 ? (b.strides[0] as number) : 0;
+    if (sa0 !== null) {
+      [aArr, aOff, rsa, csa, sa] = [WD, stage(sa0, dtype, WD, wOff + aAt / bytes), k, 1, m * k];
+    }
+    if (sb0 !== null) {
+      [bArr, bOff, rsb, csb, sb] = [WD, stage(sb0, dtype, WD, wOff + bAt / bytes), n, 1, k * n];
+    }
+    const C = out.storage.data(dtype);
     const outOff = out.storage.arrayOffset(dtype) + out.storageOffset;
-    const [cArr, cOff] = stageC ? [WD, accumulate ? stage(out, cAt) : wOff + cAt / bytes] : [C, outOff];
+    const cArr = stageC ? WD : C;
+    const cOff = !stageC ? outOff : accumulate ? stage(out, dtype, WD, wOff + cAt / bytes) : wOff + cAt / bytes;
     const w = addressOf(W, ws.storage.arrayOffset(ScalarType.Float));
+    const acc = accumulate ? 1 : 0;
     for (let i = 0; i < bs; i++) {
       const pa = addressOf(aArr, aOff + i * sa);
       const pb = addressOf(bArr, bOff + i * sb);
       const pc = addressOf(cArr, cOff + i * m * n);
-      if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w);
-      else if (shared) sharedPackedGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], w + pbAt);
-      else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, accumulate ? 1 : 0, w], bytes));
+      if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w);
+      else if (shared) sharedPackedGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w], w + pbAt);
+      else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w], bytes));
     }
     if (stageC) C.set(WD.subarray(cOff, cOff + out.numel()), outOff);
   }
@@ -229,6 +226,23 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   if (sa0 !== null && sa0 !== a) sa0.dispose();
   if (sb0 !== null && sb0 !== b) sb0.dispose();
   return gemm !== null;
+}
+
+// packedGemm's helpers, at module level: closures made per call were garbage, and V8 compiled them again
+// after every full collection (bench/RESULTS.md, issue 14).
+
+/** Whether `t`'s storage is in linear memory, where the packed gemm reads it in place. */
+const inLinear = (name: 'f32_gemm' | 'f64_gemm', t: Tensor, dtype: ScalarType): boolean =>
+  wasmKernelFor<GemmKernel>(name, t.storage.data(dtype)) !== null;
+
+/** Bytes of workspace for `numel` elements of `bytes` each, rounded up to 64. */
+const room = (numel: number, bytes: number): number => Math.ceil((numel * bytes) / 64) * 64;
+
+/** Copies contiguous `t` into the workspace array `WD` at element `at`; returns `at`. */
+function stage(t: Tensor, dtype: ScalarType, WD: StorageArray, at: number): number {
+  const from = t.storage.arrayOffset(dtype) + t.storageOffset;
+  WD.set(t.storage.data(dtype).subarray(from, from + t.numel()), at);
+  return at;
 }
 
 /**

@@ -28,6 +28,21 @@ describe('sizeClass', () => {
 });
 
 describe('CachingAllocator', () => {
+  it('drops stale free-list entries (blocks listed, then merged with a neighbour) once a list doubles', () => {
+    const a = fresh(64 * KiB, 64 * MiB);
+    // 127 triples [x, y, separator] of 4 KiB blocks, plus one lone block.
+    const triples = Array.from({ length: 127 }, () => [a.allocate(4 * KiB), a.allocate(4 * KiB), a.allocate(4 * KiB)] as const);
+    const lone = a.allocate(4 * KiB);
+    a.allocate(4 * KiB); // keeps `lone` from merging with the separator before it
+    for (const [x] of triples) a.free(x); // 127 entries of 4 KiB
+    for (const [, y] of triples) a.free(y); // each merges with its x into 8 KiB: the 127 entries of 4 KiB are stale
+    expect(a.freeListEntries()).toBe(127 + 127);
+    a.free(lone); // the 4 KiB list reaches 128 entries: the stale ones go
+    expect(a.freeListEntries()).toBe(127 + 1);
+    expect(a.allocate(4 * KiB)).toBe(lone);
+    expect(a.allocate(8 * KiB)).toBe(triples[126]![0]); // the most recently freed 8 KiB block
+  });
+
   it('returns 64-byte-aligned, non-null, disjoint blocks; 0 bytes is the null pointer', () => {
     const a = fresh();
     const ptrs = [1, 3, 64, 65, 100, 1000, 4096, 5].map((n) => [a.allocate(n), n] as const);
