@@ -5,22 +5,13 @@
 // PyTorch 2.13 (tools/golden/gen_api_forms2.py -> test/golden/api_forms2.json).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { torch, Tensor } from '../../src/api/index.js';
-import { dtypeName } from '../../src/c10/index.js';
 import * as nn from '../../src/nn/index.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
+import { API_TOLERANCE, checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  strides: number[];
-  values?: (number | boolean | string)[];
-  grad_fn: string | null;
-  device: string;
-}
-type Result = Spec | Spec[] | { value: unknown };
 interface Case {
-  result?: Result;
+  result?: Want;
   error?: string;
 }
 
@@ -338,38 +329,6 @@ C.F_interp_scale_len = () => F.interpolate(im(), { scale_factor: [2.0] });
 C.F_interp_size_len = () => F.interpolate(im(), { size: [4, 4, 4] });
 C.F_interp_recompute_size = () => F.interpolate(im(), { size: 4, recompute_scale_factor: true });
 
-function close(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && Number.isNaN(a)) return b === 'nan';
-  if (typeof a === 'number' && !Number.isFinite(a)) return b === (a > 0 ? 'inf' : '-inf');
-  if (typeof a !== 'number' || typeof b !== 'number') return a === b;
-  return Math.abs(a - b) <= 1e-5 + 1e-5 * Math.abs(b);
-}
-
-function check(id: string, got: unknown, want: Result): void {
-  if ('value' in want) {
-    expect(got, id).toEqual(want.value);
-    return;
-  }
-  if (Array.isArray(want)) {
-    expect(Array.isArray(got), id).toBe(true);
-    const g = got as unknown[];
-    expect(g.length, id).toBe(want.length);
-    want.forEach((w, i) => check(`${id}[${i}]`, g[i], w));
-    return;
-  }
-  const t = got as Tensor;
-  expect(t instanceof Tensor, id).toBe(true);
-  expect(`torch.${dtypeName(t.scalarType)}`, id).toBe(want.dtype);
-  expect(t.shape, id).toEqual(want.sizes);
-  expect(t.stride(), id).toEqual(want.strides);
-  expect(String(t.device), id).toBe(want.device);
-  expect(t.gradFn?.name() ?? null, id).toBe(want.grad_fn);
-  if (want.values === undefined) return;
-  const values = t.detach().reshape([-1]).tolist() as (number | boolean)[];
-  expect(values.length, id).toBe(want.values.length);
-  values.forEach((v, i) => expect(close(v, want.values![i]), `${id} value ${i}: ${v} vs ${want.values![i]}`).toBe(true));
-}
-
 describe("issue 15's checklist (api_forms2.json)", () => {
   // kl_div's reduction='mean' warns as PyTorch does; the warnings are not what this file checks
   let previous: ReturnType<typeof setWarningHandler>;
@@ -397,7 +356,7 @@ describe("issue 15's checklist (api_forms2.json)", () => {
         expect(message).toBe(c.error);
         return;
       }
-      check(id, run(), c.result!);
+      checkResult(id, run(), c.result!, API_TOLERANCE);
     });
   }
 });
