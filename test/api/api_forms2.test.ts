@@ -72,6 +72,25 @@ C.scatter_reduce_mul_value = () => {
 C.take_along_dim = () => L(torch.take_along_dim)(x(), torch.tensor([[0], [2]]), { dim: 1 });
 C.take_along_dim_flat = () => L(torch.take_along_dim)(x(), torch.tensor([5, 0]));
 C.take_along_dim_bcast = () => L(torch.take_along_dim)(x(), torch.tensor([[0]]), { dim: 1 });
+// See Note [take_along_dim's index wrap]
+const xg = () => x().requires_grad_();
+C.take_along_dim_neg = () => L(torch.take_along_dim)(x(), torch.tensor([[-1], [0]]), { dim: 1 });
+C.take_along_dim_wrap = () => L(torch.take_along_dim)(x(), torch.tensor([[-5, 100, -100, 3]]), { dim: 1 });
+C.take_along_dim_size0 = () => L(torch.take_along_dim)(torch.empty(2, 0), torch.tensor([[0]]), { dim: 1 });
+C.take_along_dim_flat_neg = () => L(torch.take_along_dim)(x(), torch.tensor([-1]));
+C.take_along_dim_neg_grad = () => {
+  const leaf = xg();
+  const y = L(torch.take_along_dim)(
+    leaf,
+    torch.tensor([
+      [-1, -1],
+      [0, -3],
+    ]),
+    { dim: 1 },
+  ) as Tensor;
+  return torch.autograd.grad(y.sum(), leaf);
+};
+C.take_along_dim_neg_grad_fn = () => L(torch.take_along_dim)(xg(), torch.tensor([[-1], [2]]), { dim: -1 });
 const img = () => torch.arange(32, { dtype: 'float32' }).reshape([1, 2, 4, 4]);
 const wt = () => torch.ones(3, 2, 3, 3).mul(0.1);
 C.conv2d_same = () => L(torch.conv2d)(img(), wt(), { padding: 'same' });
