@@ -187,8 +187,10 @@ export function cumprodBackward(grad: Tensor, self: Tensor, dim: number, result:
   const d = dim < 0 ? dim + self.dim() : dim;
   if (self.sizes[d] === 1) return grad;
   const w = grad.mul(result);
+  // create_graph: the division formula whatever the zeros, so the zero mask is not computed at all.
+  if (autogradState.gradMode) return cumsumBackward(w, d).div(self);
   const isZero = self.eq(0);
-  if (autogradState.gradMode || !isZero.any().item()) return cumsumBackward(w, d).div(self);
+  if (!isZero.any().item()) return cumsumBackward(w, d).div(self);
   const count = isZero.cumsum(d);
   const before = count.eq(0);
   const beforeFirst = cumsumBackward(w.masked_fill(before.logical_not(), 0), d).div(self);

@@ -529,6 +529,28 @@ export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | n
   return out;
 }
 
+/** Whether every value of an int64 tensor is in [0, size) (one read of its elements; Meta has none to read). */
+function allWithin(index: Tensor, size: number): boolean {
+  if (index.isMeta() || index.numel() === 0) return true;
+  let within = true;
+  forEachIndex(index, (j) => {
+    if (j < 0 || j >= size) within = false;
+  });
+  return within;
+}
+
+/*
+ * Note [take_along_dim's index wrap]
+ * ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+ * With a dim, PyTorch 2.13 wraps every index modulo the dim's size before gather (`indices % dim_size`, as in
+ * torch/_refs take_along_dim): -1 is the last element, and -5 or 100 along a dim of 3 are no error but 1; a
+ * dim of size 0 raises remainder's ZeroDivisionError. The wrap cannot move into gather's index read: gather
+ * must keep rejecting out-of-range indices, and GatherBackward0 saves the index it was given, so the
+ * backward's scatter_add needs the wrapped one. So `remainder` runs only when an index is outside
+ * [0, size), which one read of the indices tells (no allocation, no dispatch): the usual call is a plain
+ * gather. The flat form (dim=None) does not wrap and keeps gather's bounds check, as PyTorch's.
+ */
+
 /**
  * `take_along_dim(self, indices, dim=None)`: `gather` after broadcasting self and indices against each other
  * outside `dim` (TensorAdvancedIndexing.cpp; GatherBackward0). Without `dim`, over the flattened tensors.
@@ -550,8 +572,8 @@ export function takeAlongDim(_ks: DispatchKeySet, self: Tensor, indices: Tensor,
   const indexSizes = [...indices.sizes];
   indexSizes[d] = self.sizes[d] as number;
   const selfShape = inferSize(indexSizes, self.sizes);
-  // With a dim, negative indices count from the end of that dim (the flat form above does not wrap), as PyTorch's.
+  // See Note [take_along_dim's index wrap]
   const size = self.sizes[d] as number;
-  const wrapped = aten().where_self.call(indices.lt(0), indices.add(size), indices);
+  const wrapped = allWithin(indices, size) ? indices : indices.remainder(size);
   return aten().gather.call(aten().expand.call(self, selfShape, false), d, aten().expand.call(wrapped, indexShape, false), false);
 }

@@ -5,22 +5,13 @@
 // PyTorch 2.13 (tools/golden/gen_api_forms2.py -> test/golden/api_forms2.json).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { torch, Tensor } from '../../src/api/index.js';
-import { dtypeName } from '../../src/c10/index.js';
 import * as nn from '../../src/nn/index.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
+import { API_TOLERANCE, checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  strides: number[];
-  values?: (number | boolean | string)[];
-  grad_fn: string | null;
-  device: string;
-}
-type Result = Spec | Spec[] | { value: unknown };
 interface Case {
-  result?: Result;
+  result?: Want;
   error?: string;
 }
 
@@ -81,6 +72,25 @@ C.scatter_reduce_mul_value = () => {
 C.take_along_dim = () => L(torch.take_along_dim)(x(), torch.tensor([[0], [2]]), { dim: 1 });
 C.take_along_dim_flat = () => L(torch.take_along_dim)(x(), torch.tensor([5, 0]));
 C.take_along_dim_bcast = () => L(torch.take_along_dim)(x(), torch.tensor([[0]]), { dim: 1 });
+// See Note [take_along_dim's index wrap]
+const xg = () => x().requires_grad_();
+C.take_along_dim_neg = () => L(torch.take_along_dim)(x(), torch.tensor([[-1], [0]]), { dim: 1 });
+C.take_along_dim_wrap = () => L(torch.take_along_dim)(x(), torch.tensor([[-5, 100, -100, 3]]), { dim: 1 });
+C.take_along_dim_size0 = () => L(torch.take_along_dim)(torch.empty(2, 0), torch.tensor([[0]]), { dim: 1 });
+C.take_along_dim_flat_neg = () => L(torch.take_along_dim)(x(), torch.tensor([-1]));
+C.take_along_dim_neg_grad = () => {
+  const leaf = xg();
+  const y = L(torch.take_along_dim)(
+    leaf,
+    torch.tensor([
+      [-1, -1],
+      [0, -3],
+    ]),
+    { dim: 1 },
+  ) as Tensor;
+  return torch.autograd.grad(y.sum(), leaf);
+};
+C.take_along_dim_neg_grad_fn = () => L(torch.take_along_dim)(xg(), torch.tensor([[-1], [2]]), { dim: -1 });
 const img = () => torch.arange(32, { dtype: 'float32' }).reshape([1, 2, 4, 4]);
 const wt = () => torch.ones(3, 2, 3, 3).mul(0.1);
 C.conv2d_same = () => L(torch.conv2d)(img(), wt(), { padding: 'same' });
@@ -338,38 +348,6 @@ C.F_interp_scale_len = () => F.interpolate(im(), { scale_factor: [2.0] });
 C.F_interp_size_len = () => F.interpolate(im(), { size: [4, 4, 4] });
 C.F_interp_recompute_size = () => F.interpolate(im(), { size: 4, recompute_scale_factor: true });
 
-function close(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && Number.isNaN(a)) return b === 'nan';
-  if (typeof a === 'number' && !Number.isFinite(a)) return b === (a > 0 ? 'inf' : '-inf');
-  if (typeof a !== 'number' || typeof b !== 'number') return a === b;
-  return Math.abs(a - b) <= 1e-5 + 1e-5 * Math.abs(b);
-}
-
-function check(id: string, got: unknown, want: Result): void {
-  if ('value' in want) {
-    expect(got, id).toEqual(want.value);
-    return;
-  }
-  if (Array.isArray(want)) {
-    expect(Array.isArray(got), id).toBe(true);
-    const g = got as unknown[];
-    expect(g.length, id).toBe(want.length);
-    want.forEach((w, i) => check(`${id}[${i}]`, g[i], w));
-    return;
-  }
-  const t = got as Tensor;
-  expect(t instanceof Tensor, id).toBe(true);
-  expect(`torch.${dtypeName(t.scalarType)}`, id).toBe(want.dtype);
-  expect(t.shape, id).toEqual(want.sizes);
-  expect(t.stride(), id).toEqual(want.strides);
-  expect(String(t.device), id).toBe(want.device);
-  expect(t.gradFn?.name() ?? null, id).toBe(want.grad_fn);
-  if (want.values === undefined) return;
-  const values = t.detach().reshape([-1]).tolist() as (number | boolean)[];
-  expect(values.length, id).toBe(want.values.length);
-  values.forEach((v, i) => expect(close(v, want.values![i]), `${id} value ${i}: ${v} vs ${want.values![i]}`).toBe(true));
-}
-
 describe("issue 15's checklist (api_forms2.json)", () => {
   // kl_div's reduction='mean' warns as PyTorch does; the warnings are not what this file checks
   let previous: ReturnType<typeof setWarningHandler>;
@@ -397,7 +375,7 @@ describe("issue 15's checklist (api_forms2.json)", () => {
         expect(message).toBe(c.error);
         return;
       }
-      check(id, run(), c.result!);
+      checkResult(id, run(), c.result!, API_TOLERANCE);
     });
   }
 });

@@ -5,21 +5,13 @@
 // texts from PyTorch 2.13 (tools/golden/gen_api_forms.py -> test/golden/api_forms.json).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { torch, Tensor } from '../../src/api/index.js';
-import { dtypeName } from '../../src/c10/index.js';
 import { INT64_HINT } from '../../src/c10/Scalar.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
+import { API_TOLERANCE, checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  strides: number[];
-  values: (number | boolean | string)[];
-  grad_fn: string | null;
-}
-type Result = Spec | Spec[] | { value: unknown };
 interface Case {
-  result?: Result;
+  result?: Want;
   error?: string;
   error_type?: string;
 }
@@ -256,35 +248,6 @@ for (const red of ['mean', 'sum', 'none'] as const) {
   CASES[`bce_with_logits_${red}`] = () => torch.binary_cross_entropy_with_logits(inp(), lbl(), { reduction: red });
 }
 
-function close(a: number | boolean | string, b: number | boolean | string): boolean {
-  if (typeof a !== 'number' || typeof b !== 'number') return a === b;
-  return Math.abs(a - b) <= 1e-5 + 1e-5 * Math.abs(b);
-}
-
-function check(id: string, got: unknown, want: Result): void {
-  if ('value' in want) {
-    expect(got, id).toEqual(want.value);
-    return;
-  }
-  if (Array.isArray(want)) {
-    expect(Array.isArray(got), id).toBe(true);
-    const g = got as unknown[];
-    expect(g.length, id).toBe(want.length);
-    want.forEach((w, i) => check(`${id}[${i}]`, g[i], w));
-    return;
-  }
-  const t = got as Tensor;
-  expect(t instanceof Tensor, id).toBe(true);
-  expect(`torch.${dtypeName(t.scalarType)}`, id).toBe(want.dtype);
-  expect(t.shape, id).toEqual(want.sizes);
-  expect(t.stride(), id).toEqual(want.strides);
-  const values = t.reshape([-1]).tolist() as (number | boolean)[];
-  expect(values.length, id).toBe(want.values.length);
-  values.forEach((v, i) => expect(close(v, want.values[i]!), `${id} value ${i}: ${v} vs ${want.values[i]}`).toBe(true));
-  const gradFn = t.gradFn?.name() ?? null;
-  expect(gradFn, id).toBe(want.grad_fn);
-}
-
 describe('the forms a PyTorch user types (api_forms.json)', () => {
   let warnings: string[] = [];
   let previous: ReturnType<typeof setWarningHandler>;
@@ -318,7 +281,7 @@ describe('the forms a PyTorch user types (api_forms.json)', () => {
         expect(message).toBe(c.error);
         return;
       }
-      check(id, run(), c.result!);
+      checkResult(id, run(), c.result!, API_TOLERANCE);
     });
   }
 

@@ -4,18 +4,12 @@
 // Fixture: tools/golden/gen_parity_ops.py -> test/golden/parity_ops.json.
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
-import { dtypeName } from '../../src/c10/index.js';
 import * as nn from '../../src/nn/index.js';
+import { checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  values: (number | boolean | null)[];
-  grad_fn: string | null;
-}
 interface Case {
-  result?: Spec | { value: unknown };
+  result?: Want;
   error?: string;
 }
 const golden = loadGolden<{ cases: Record<string, Case> }>('parity_ops.json');
@@ -130,24 +124,6 @@ const CALLS: Record<string, () => unknown> = {
   l1_loss_none_grad_fn: g((t) => nn.functional.l1_loss(t, zeros64(), { reduction: 'none' }), 4),
 };
 
-function check(got: unknown, want: Spec | { value: unknown }): void {
-  if ('value' in want) {
-    expect(got).toEqual(want.value);
-    return;
-  }
-  const t = got as Tensor;
-  expect(dtypeName(t.scalarType)).toBe(want.dtype);
-  expect(t.sizes).toEqual(want.sizes);
-  const vals = t.detach().flatten().tolist() as (number | boolean)[];
-  vals.forEach((a, i) => {
-    const e = want.values[i];
-    if (typeof e === 'number' && Number.isNaN(e)) expect(Number.isNaN(a as number)).toBe(true);
-    else if (typeof e === 'number' && !Number.isInteger(e)) expect(a as number).toBeCloseTo(e, 6);
-    else expect(a).toBe(e);
-  });
-  expect(t.grad_fn?.name() ?? null).toBe(want.grad_fn);
-}
-
 describe("issue 15's operators match PyTorch", () => {
   for (const [id, c] of Object.entries(golden.cases)) {
     it(id, () => {
@@ -157,7 +133,7 @@ describe("issue 15's operators match PyTorch", () => {
         expect(call).toThrow(c.error);
         return;
       }
-      check(call(), c.result as Spec);
+      checkResult(id, call(), c.result!);
     });
   }
 });

@@ -3,16 +3,9 @@
 // Fixture: tools/golden/gen_parity_ops2.py -> test/golden/parity_ops2.json.
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
-import { dtypeName } from '../../src/c10/index.js';
+import { checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  values: (number | boolean | string)[]; // non-finite floats as 'nan' / 'inf' / '-inf'
-  grad_fn: string | null;
-}
-type Want = Spec | { value: unknown } | Want[];
 interface Case {
   result?: Want;
   error?: string;
@@ -252,34 +245,6 @@ const CALLS: Record<string, () => unknown> = {
   multinomial_method: seeded((g) => pm().multinomial(2, { generator: g })),
 };
 
-function check(got: unknown, want: Want): void {
-  if (Array.isArray(want)) {
-    expect(Array.isArray(got)).toBe(true);
-    const g = got as unknown[];
-    expect(g.length).toBe(want.length);
-    want.forEach((w, i) => check(g[i], w));
-    return;
-  }
-  if ('value' in want) {
-    expect(got).toEqual(want.value);
-    return;
-  }
-  const t = got as Tensor;
-  expect(dtypeName(t.scalarType)).toBe(want.dtype);
-  expect(t.sizes).toEqual(want.sizes);
-  expect(t.grad_fn?.name() ?? null).toBe(want.grad_fn);
-  if (t.isMeta()) return;
-  const vals = t.detach().flatten().tolist() as (number | boolean)[];
-  expect(vals.length).toBe(want.values.length);
-  vals.forEach((a, i) => {
-    const e = want.values[i];
-    if (e === 'nan') expect(Number.isNaN(a as number)).toBe(true);
-    else if (typeof e === 'string') expect(a).toBe(e === 'inf' ? Infinity : -Infinity);
-    else if (typeof e === 'number' && !Number.isInteger(e)) expect(a as number).toBeCloseTo(e, 6);
-    else expect(a).toBe(e);
-  });
-}
-
 describe("issue 15's second batch of operators matches PyTorch", () => {
   for (const [id, c] of Object.entries(golden.cases)) {
     it(id, () => {
@@ -289,7 +254,7 @@ describe("issue 15's second batch of operators matches PyTorch", () => {
         expect(call).toThrow(c.error);
         return;
       }
-      check(call(), c.result as Want);
+      checkResult(id, call(), c.result!);
     });
   }
 });

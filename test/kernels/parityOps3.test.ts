@@ -6,19 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import * as torch from '../../src/torch.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
-import { dtypeName } from '../../src/c10/index.js';
 import { setWarningHandler } from '../../src/c10/Warning.js';
+import { checkResult, type Want } from '../compare.js';
 import { loadGolden } from '../golden.js';
 
-interface Spec {
-  dtype: string;
-  sizes: number[];
-  strides: number[];
-  offset: number;
-  values: (number | boolean | string)[]; // non-finite floats as 'nan' / 'inf' / '-inf'; complex as [re, im] pairs
-  grad_fn: string | null;
-}
-type Want = Spec | { value: unknown } | Want[];
 interface Case {
   result?: Want;
   error?: string;
@@ -159,36 +150,6 @@ const CALLS: Record<string, () => unknown> = {
   },
 };
 
-function check(got: unknown, want: Want): void {
-  if (Array.isArray(want)) {
-    expect(Array.isArray(got)).toBe(true);
-    const g = got as unknown[];
-    expect(g.length).toBe(want.length);
-    want.forEach((w, i) => check(g[i], w));
-    return;
-  }
-  if ('value' in want) {
-    expect(got).toEqual(want.value);
-    return;
-  }
-  const t = got as Tensor;
-  expect(dtypeName(t.scalarType)).toBe(want.dtype);
-  expect(t.sizes).toEqual(want.sizes);
-  expect(t.grad_fn?.name() ?? null).toBe(want.grad_fn);
-  if (t.numel() > 1) expect(t.strides).toEqual(want.strides);
-  expect(t.storageOffset).toBe(want.offset);
-  if (t.isMeta()) return;
-  const vals = (t.isComplex() ? torch.view_as_real(t.detach()) : t.detach()).flatten().tolist() as (number | boolean)[];
-  expect(vals.length).toBe(want.values.length);
-  vals.forEach((v, i) => {
-    const e = want.values[i];
-    if (e === 'nan') expect(Number.isNaN(v as number)).toBe(true);
-    else if (typeof e === 'string') expect(v).toBe(e === 'inf' ? Infinity : -Infinity);
-    else if (typeof e === 'number' && !Number.isInteger(e)) expect(v as number).toBeCloseTo(e, 6);
-    else expect(v).toBe(e);
-  });
-}
-
 describe("issue 15's third batch matches PyTorch", () => {
   it('every fixture case has a call and every call a fixture case', () => {
     expect(Object.keys(CALLS).sort()).toEqual(Object.keys(golden.cases).sort());
@@ -201,7 +162,7 @@ describe("issue 15's third batch matches PyTorch", () => {
         expect(call).toThrow(c.error);
         return;
       }
-      check(call(), c.result as Want);
+      checkResult(id, call(), c.result!);
     });
   }
 

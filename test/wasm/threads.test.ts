@@ -50,7 +50,8 @@ describe('torch.setNumThreads / getNumThreads', () => {
   });
 });
 
-describe.runIf(threaded)('kernels on worker threads', () => {
+// Worker threads share the wasm backend's memory: none on the JS backend or with ATEN_TS_THREADS=1 (stress mode).
+describe.runIf(threaded)('kernels on worker threads (wasm backend with shared memory, ATEN_TS_THREADS >= 2)', () => {
   it('has its workers ready soon after start-up', async () => {
     for (let waited = 0; parallelInfo().readyWorkers === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(parallelInfo().readyWorkers).toBeGreaterThanOrEqual(1);
@@ -177,7 +178,7 @@ describe.runIf(threaded)('kernels on worker threads', () => {
   }
 });
 
-describe.runIf(getKernelBackend() === 'wasm')('a Node process with worker threads', () => {
+describe.runIf(getKernelBackend() === 'wasm')('a Node process with worker threads (wasm backend: the JS backend starts none)', () => {
   it('exits by itself when its work is done (the workers are unref’d)', () => {
     const script = `
       import { torch, parallelInfo } from './src/node.ts';

@@ -9,33 +9,18 @@ Results are {dtype, sizes, values, grad_fn} of one tensor or a list of them, or 
 Run: /tmp/tv/bin/python tools/golden/gen_api_forms.py  ->  test/golden/api_forms.json
 """
 import json
-import math
 import os
 
 import torch
 import torch.nn.functional as F
 
+from _encode import spec as _spec
+
+
+def spec(r):
+    return _spec(r, ('dtype', 'sizes', 'strides', 'values', 'grad_fn'), torch_dtype=True)
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'api_forms.json')
-
-
-def enc(v):
-    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
-
-
-def spec(t):
-    if isinstance(t, (tuple, list)):
-        return [spec(x) for x in t]
-    if not isinstance(t, torch.Tensor):
-        return {'value': t}
-    return {
-        'dtype': str(t.dtype),
-        'sizes': list(t.shape),
-        'strides': list(t.stride()),
-        'values': [enc(x) for x in t.detach().reshape(-1).tolist()],
-        'grad_fn': None if t.grad_fn is None else type(t.grad_fn).__name__,
-    }
 
 
 cases = {}

@@ -15,24 +15,14 @@ import warnings
 import torch
 import torch.nn.functional as F
 
+from _encode import spec as _spec
+
+
+def spec(r):
+    return _spec(r, ('dtype', 'sizes', 'strides', 'grad_fn', 'device', 'values'), torch_dtype=True, meta_values='omit')
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'api_forms2.json')
 warnings.simplefilter('ignore')
-
-def enc(v):
-    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
-
-def spec(t):
-    if isinstance(t, (tuple, list)):
-        return [spec(x) for x in t]
-    if not isinstance(t, torch.Tensor):
-        return {'value': t}
-    d = {'dtype': str(t.dtype), 'sizes': list(t.shape), 'strides': list(t.stride()),
-         'grad_fn': None if t.grad_fn is None else type(t.grad_fn).__name__, 'device': t.device.type}
-    if t.device.type != 'meta':
-        d['values'] = [enc(x) for x in t.detach().reshape(-1).tolist()]
-    return d
 
 cases = {}
 def case(cid, call):
@@ -55,6 +45,13 @@ case('scatter_reduce_mul_value', lambda: torch.full((2, 3), 2.0).scatter(1, torc
 case('take_along_dim', lambda: torch.take_along_dim(x, torch.tensor([[0], [2]]), dim=1))
 case('take_along_dim_flat', lambda: torch.take_along_dim(x, torch.tensor([5, 0])))
 case('take_along_dim_bcast', lambda: torch.take_along_dim(x, torch.tensor([[0]]), dim=1))
+xg = x.clone().requires_grad_()
+case('take_along_dim_neg', lambda: torch.take_along_dim(x, torch.tensor([[-1], [0]]), dim=1))
+case('take_along_dim_wrap', lambda: torch.take_along_dim(x, torch.tensor([[-5, 100, -100, 3]]), dim=1))
+case('take_along_dim_size0', lambda: torch.take_along_dim(torch.empty(2, 0), torch.tensor([[0]]), dim=1))
+case('take_along_dim_flat_neg', lambda: torch.take_along_dim(x, torch.tensor([-1])))
+case('take_along_dim_neg_grad', lambda: torch.autograd.grad(torch.take_along_dim(xg, torch.tensor([[-1, -1], [0, -3]]), dim=1).sum(), xg))
+case('take_along_dim_neg_grad_fn', lambda: torch.take_along_dim(xg, torch.tensor([[-1], [2]]), dim=-1))
 img = torch.arange(32, dtype=torch.float32).reshape(1, 2, 4, 4); wt = torch.ones(3, 2, 3, 3) * 0.1
 case('conv2d_same', lambda: torch.conv2d(img, wt, padding='same'))
 case('conv2d_valid', lambda: torch.conv2d(img, wt, padding='valid'))

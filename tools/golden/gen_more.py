@@ -5,19 +5,14 @@ result dtypes, shapes, values and errors.
 Run: /tmp/tv/bin/python tools/golden/gen_more.py  ->  test/golden/more.json
 """
 import json
-import math
 import os
 
 import torch
 
+from _encode import enc
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'more.json')
 NAMES = {getattr(torch, n): n for n in ['bool', 'uint8', 'int32', 'int64', 'float32', 'float64']}
-
-
-def enc(v):
-    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
 
 
 def spec(t):

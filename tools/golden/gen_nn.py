@@ -5,21 +5,16 @@ binary_cross_entropy_with_logits, layer_norm, dropout (values for a seed), and e
 Run: /tmp/tv/bin/python tools/golden/gen_nn.py  ->  test/golden/nn.json
 """
 import json
-import math
 import os
 
 import torch
+
+from _encode import enc
 import torch.nn.functional as F
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn.json')
 NAMES = {getattr(torch, n): n for n in ['int64', 'float32', 'float64']}
 seed = [100]
-
-
-def enc(v):
-    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
 
 
 def spec(t):

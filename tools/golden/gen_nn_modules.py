@@ -6,21 +6,16 @@ each module, state_dict keys, load_state_dict errors.
 Run: /tmp/tv/bin/python tools/golden/gen_nn_modules.py  ->  test/golden/nn_modules.json
 """
 import json
-import math
 import os
 
 import torch
+
+from _encode import enc
 import torch.nn as nn
 import torch.nn.functional as F
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'nn_modules.json')
 NAMES = {torch.float32: 'float32', torch.float64: 'float64', torch.int64: 'int64', torch.bool: 'bool'}
-
-
-def enc(v):
-    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
 
 
 def spec(t):

@@ -11,20 +11,9 @@ import os
 import torch
 import torch.nn.functional as F
 
+from _encode import spec  # {dtype, sizes, values, grad_fn}
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops.json')
-
-
-def spec(t):
-    if isinstance(t, (tuple, list)):
-        return [spec(x) for x in t]
-    if not isinstance(t, torch.Tensor):
-        return {'value': t}
-    return {
-        'dtype': str(t.dtype).replace('torch.', ''),
-        'sizes': list(t.shape),
-        'values': t.detach().reshape(-1).tolist(),
-        'grad_fn': None if t.grad_fn is None else t.grad_fn.name(),
-    }
 
 
 cases = {}

@@ -6,32 +6,13 @@ line of the error.
 Run: /tmp/tv/bin/python tools/golden/gen_parity_ops2.py  ->  test/golden/parity_ops2.json
 """
 import json
-import math
 import os
 
 import torch
 
+from _encode import spec  # {dtype, sizes, values, grad_fn}
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops2.json')
-
-
-def enc(v):
-    """JSON has no NaN / Infinity: non-finite floats are the strings 'nan', 'inf', '-inf'."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
-
-
-def spec(t):
-    if isinstance(t, (tuple, list)):
-        return [spec(x) for x in t]
-    if not isinstance(t, torch.Tensor):
-        return {'value': t}
-    return {
-        'dtype': str(t.dtype).replace('torch.', ''),
-        'sizes': list(t.shape),
-        'values': [enc(v) for v in t.detach().reshape(-1).tolist()] if t.device.type != 'meta' else [],
-        'grad_fn': None if t.grad_fn is None else t.grad_fn.name(),
-    }
 
 
 cases = {}

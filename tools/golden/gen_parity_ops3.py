@@ -7,38 +7,18 @@ warning of scatter(..., reduce=) with a Tensor src. Results are {dtype, sizes, s
 Run: /tmp/tv/bin/python tools/golden/gen_parity_ops3.py  ->  test/golden/parity_ops3.json
 """
 import json
-import math
 import os
 import warnings
 
 import torch
 
+from _encode import spec as _spec
+
+
+def spec(r):
+    return _spec(r, ('dtype', 'sizes', 'strides', 'offset', 'values', 'grad_fn'))
+
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'parity_ops3.json')
-
-
-def enc(v):
-    """JSON has no NaN / Infinity: non-finite floats are the strings 'nan', 'inf', '-inf'."""
-    if isinstance(v, float) and not math.isfinite(v):
-        return 'nan' if math.isnan(v) else ('inf' if v > 0 else '-inf')
-    return v
-
-
-def spec(t):
-    if isinstance(t, (tuple, list)):
-        return [spec(x) for x in t]
-    if not isinstance(t, torch.Tensor):
-        return {'value': t}
-    vals = t.detach()
-    if vals.is_complex():
-        vals = torch.view_as_real(vals)  # complex values as [re, im] pairs
-    return {
-        'dtype': str(t.dtype).replace('torch.', ''),
-        'sizes': list(t.shape),
-        'strides': list(t.stride()),
-        'offset': t.storage_offset(),
-        'values': [enc(v) for v in vals.reshape(-1).tolist()] if t.device.type != 'meta' else [],
-        'grad_fn': None if t.grad_fn is None else t.grad_fn.name(),
-    }
 
 
 cases = {}

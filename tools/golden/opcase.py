@@ -24,6 +24,8 @@ import warnings
 
 import torch
 
+from _encode import enc
+
 DTYPES = {n: getattr(torch, n) for n in ['bool', 'int64', 'int32', 'float32', 'float64']}
 rng = random.Random(1515)
 
@@ -103,12 +105,6 @@ def resolve(fn):
     for part in fn.split('.')[1:]:
         obj = getattr(obj, part)
     return obj
-
-
-def enc(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return 'nan' if math.isnan(x) else ('inf' if x > 0 else '-inf')
-    return x
 
 
 def tensor_json(t):
