@@ -843,3 +843,4 @@ export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: numb
 
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
+export * from './FunctionsManualLinalg.js';

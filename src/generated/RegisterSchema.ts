@@ -538,4 +538,9 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   view_as_complex: 'view_as_complex(Tensor(a) self) -> Tensor(a)',
   real: 'real(Tensor(a) self) -> Tensor(a)',
   imag: 'imag(Tensor(a) self) -> Tensor(a)',
+  _linalg_svd: '_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
+  linalg_svd: 'linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)',
+  linalg_svdvals: 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor',
+  svd: 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)',
+  linalg_matrix_norm_str_ord: 'linalg_matrix_norm.str_ord(Tensor self, str ord=\'fro\', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
 };

@@ -13651,3 +13651,236 @@ function bad_imag(a: readonly unknown[]): never {
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_imag);
 }
+
+const SIGS__linalg_svd = ["(Tensor A, bool full_matrices = False, bool compute_uv = True, *, str driver = None)"];
+
+/** `torch._linalg_svd`: `_linalg_svd`. */
+export function _linalg_svd(A: Tensor, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(A: Tensor, fullMatrices?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(A: Tensor, fullMatrices?: boolean, computeUv?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_svd", a[--n] as Kw);
+  // _linalg_svd
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["A","full_matrices","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.full_matrices !== undefined) {
+        kwArg("_linalg_svd", 'full_matrices', 'bool', isBool(o.full_matrices), o.full_matrices);
+        v1 = o.full_matrices as boolean;
+      } else v1 = false;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("_linalg_svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v2 = o.compute_uv as boolean;
+      } else v2 = true;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("_linalg_svd", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("_linalg_svd", o, ["A","full_matrices","compute_uv","driver"], ["A","full_matrices","compute_uv"], n);
+      return aten()._linalg_svd.call(v0, v1, v2, k0);
+    }
+  }
+  return bad__linalg_svd(a);
+}
+
+function bad__linalg_svd(a: readonly unknown[]): never {
+  return badCall("_linalg_svd", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "full_matrices", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS__linalg_svd);
+}
+
+const SIGS_linalg_svd = ["(Tensor A, bool full_matrices = True, *, str driver = None)"];
+
+/** `torch.linalg_svd`: `linalg_svd`. */
+export function linalg_svd(A: Tensor, options?: { full_matrices?: boolean; fullMatrices?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function linalg_svd(A: Tensor, fullMatrices?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function linalg_svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_svd", a[--n] as Kw);
+  // linalg_svd
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","full_matrices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.full_matrices !== undefined) {
+        kwArg("linalg_svd", 'full_matrices', 'bool', isBool(o.full_matrices), o.full_matrices);
+        v1 = o.full_matrices as boolean;
+      } else v1 = true;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("linalg_svd", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_svd", o, ["A","full_matrices","driver"], ["A","full_matrices"], n);
+      return aten().linalg_svd.call(v0, v1, k0);
+    }
+  }
+  return bad_linalg_svd(a);
+}
+
+function bad_linalg_svd(a: readonly unknown[]): never {
+  return badCall("linalg_svd", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "full_matrices", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_svd);
+}
+
+const SIGS_linalg_svdvals = ["(Tensor A, *, str driver = None)"];
+
+/** `torch.linalg_svdvals`: `linalg_svdvals`. */
+export function linalg_svdvals(A: Tensor, options?: { driver?: string | null }): Tensor;
+export function linalg_svdvals(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_svdvals", a[--n] as Kw);
+  // linalg_svdvals
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("linalg_svdvals", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_svdvals", o, ["A","driver"], ["A"], n);
+      return aten().linalg_svdvals.call(v0, k0);
+    }
+  }
+  return bad_linalg_svdvals(a);
+}
+
+function bad_linalg_svdvals(a: readonly unknown[]): never {
+  return badCall("linalg_svdvals", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_svdvals);
+}
+
+const SIGS_svd = ["(Tensor input, bool some = True, bool compute_uv = True)"];
+
+/** `torch.svd`: `svd`. */
+export function svd(input: Tensor, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(input: Tensor, some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(input: Tensor, some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("svd", a[--n] as Kw);
+  // svd
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","some","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("svd", 'some', 'bool', isBool(o.some), o.some);
+        v1 = o.some as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v2 = o.compute_uv as boolean;
+      } else v2 = true;
+      if (o !== undefined) checkKw("svd", o, ["input","some","compute_uv"], ["input","some","compute_uv"], n);
+      return aten().svd.call(v0, v1, v2);
+    }
+  }
+  return bad_svd(a);
+}
+
+function bad_svd(a: readonly unknown[]): never {
+  return badCall("svd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_svd);
+}
+
+const SIGS_linalg_matrix_norm = ["(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`. */
+export function linalg_matrix_norm(input: Tensor, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], keepdim?: boolean, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_norm", a[--n] as Kw);
+  // linalg_matrix_norm.str_ord
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_matrix_norm", 'ord', 'str', typeof o.ord === 'string', o.ord);
+        v1 = o.ord as string;
+      } else v1 = "fro";
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_matrix_norm", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        v2 = toIntList(o.dim);
+      } else v2 = [-2, -1];
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_matrix_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_matrix_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return aten().linalg_matrix_norm_str_ord.call(v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_linalg_matrix_norm(a);
+}
+
+function bad_linalg_matrix_norm(a: readonly unknown[]): never {
+  return badCall("linalg_matrix_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ord", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_matrix_norm);
+}

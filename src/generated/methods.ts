@@ -795,6 +795,10 @@ export interface TensorMethods {
   diagonal(offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
   diagonal(offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
   diagonal(offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** `svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)` */
+  svd(options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  svd(some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  svd(some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -7747,6 +7751,45 @@ function bad_diagonal(a: readonly unknown[]): never {
   ], false, SIGS_diagonal);
 }
 
+const SIGS_svd = ["(bool some = True, bool compute_uv = True)"];
+
+function method_svd(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("svd", a[--n] as Kw);
+  // svd
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["some","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("svd", 'some', 'bool', isBool(o.some), o.some);
+        v0 = o.some as boolean;
+      } else v0 = true;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v1 = o.compute_uv as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("svd", o, ["some","compute_uv"], ["some","compute_uv"], n);
+      return aten().svd.call(this, v0, v1);
+    }
+  }
+  return bad_svd(a);
+}
+
+function bad_svd(a: readonly unknown[]): never {
+  return badCall("svd", a, [
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_svd);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -7964,5 +8007,6 @@ export function installTensorMethods(proto: object): void {
     diff: { value: method_diff, writable: true, configurable: true },
     multinomial: { value: method_multinomial, writable: true, configurable: true },
     diagonal: { value: method_diagonal, writable: true, configurable: true },
+    svd: { value: method_svd, writable: true, configurable: true },
   });
 }
