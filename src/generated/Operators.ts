@@ -1092,6 +1092,14 @@ export interface AtenOps {
   svd: OperatorHandle<(self: Tensor, some: boolean, computeUv: boolean) => [Tensor, Tensor, Tensor]>;
   /** `linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
   linalg_matrix_norm_str_ord: OperatorHandle<(self: Tensor, ord: string, dim: number[], keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  max_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  min_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  max_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  min_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1639,6 +1647,10 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linalg_svdvals: find('aten::linalg_svdvals', ''),
     svd: find('aten::svd', ''),
     linalg_matrix_norm_str_ord: find('aten::linalg_matrix_norm', 'str_ord'),
+    max_unary_out: find('aten::max', 'unary_out'),
+    min_unary_out: find('aten::min', 'unary_out'),
+    max_out: find('aten::max', 'out'),
+    min_out: find('aten::min', 'out'),
   } as AtenOps;
 }
 

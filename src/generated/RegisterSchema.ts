@@ -543,4 +543,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   linalg_svdvals: 'linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor',
   svd: 'svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)',
   linalg_matrix_norm_str_ord: 'linalg_matrix_norm.str_ord(Tensor self, str ord=\'fro\', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
+  max_unary_out: 'max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+  min_unary_out: 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
+  max_out: 'max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+  min_out: 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
 };

@@ -8907,6 +8907,22 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.Vh_ = new SavedVariable(result[2], true);
     return result;
   }),
+  max_unary_out: kernel('max_unary_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
+    return ops.max_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  min_unary_out: kernel('min_unary_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
+    return ops.min_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  max_out: kernel('max_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
+    return ops.max_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  min_out: kernel('min_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
+    return ops.min_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
   };
 }
 
@@ -10033,6 +10049,26 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   view_as_complex: kernel('view_as_complex', (ks, self) => {
     const result = ops.view_as_complex.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
     markView(result, self);
+    return result;
+  }),
+  max_unary_out: kernel('max_unary_out', (ks, self, out) => {
+    const result = ops.max_unary_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  min_unary_out: kernel('min_unary_out', (ks, self, out) => {
+    const result = ops.min_unary_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  max_out: kernel('max_out', (ks, self, other, out) => {
+    const result = ops.max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  min_out: kernel('min_out', (ks, self, other, out) => {
+    const result = ops.min_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
     return result;
   }),
   };

@@ -5997,15 +5997,15 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_max = ["(Tensor input, *, Tensor out = None)","(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.max`: `max.dim`, `max`, `max.other`. */
 export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-export function max(input: Tensor): Tensor;
-export function max(input: Tensor, options: { other: Tensor }): Tensor;
-export function max(input: Tensor, other: Tensor): Tensor;
+export function max(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function max(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function max(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function max(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -6034,39 +6034,49 @@ export function max(...a: unknown[]): unknown {
       return aten().max_dim.call(v0, v1, v2);
     }
   }
-  // max
+  // max (out=: max.unary_out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["input"], ["input"], n);
+      if (o !== undefined) checkKw("max", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_unary_out.call(v0, out as Tensor);
+      }
       return aten().max.call(v0);
     }
   }
-  // max.other
+  // max.other (out=: max.out)
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["input","other"], ["input","other"], n);
+      if (o !== undefined) checkKw("max", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_out.call(v0, v1, out as Tensor);
+      }
       return aten().max_other.call(v0, v1);
     }
   }
   return noMatch("max", a, SIGS_max);
 }
 
-const SIGS_min = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_min = ["(Tensor input, *, Tensor out = None)","(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.min`: `min.dim`, `min`, `min.other`. */
 export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-export function min(input: Tensor): Tensor;
-export function min(input: Tensor, options: { other: Tensor }): Tensor;
-export function min(input: Tensor, other: Tensor): Tensor;
+export function min(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function min(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function min(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function min(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -6095,24 +6105,34 @@ export function min(...a: unknown[]): unknown {
       return aten().min_dim.call(v0, v1, v2);
     }
   }
-  // min
+  // min (out=: min.unary_out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["input"], ["input"], n);
+      if (o !== undefined) checkKw("min", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_unary_out.call(v0, out as Tensor);
+      }
       return aten().min.call(v0);
     }
   }
-  // min.other
+  // min.other (out=: min.out)
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["input","other"], ["input","other"], n);
+      if (o !== undefined) checkKw("min", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_out.call(v0, v1, out as Tensor);
+      }
       return aten().min_other.call(v0, v1);
     }
   }

@@ -517,16 +517,16 @@ export interface TensorMethods {
   max(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  max(): Tensor;
-  max(options: { other: Tensor }): Tensor;
-  max(other: Tensor): Tensor;
+  max(options?: { out?: Tensor }): Tensor;
+  max(options: { other: Tensor; out?: Tensor }): Tensor;
+  max(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `min(Tensor self) -> Tensor`; `min.other(Tensor self, Tensor other) -> Tensor` */
   min(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  min(): Tensor;
-  min(options: { other: Tensor }): Tensor;
-  min(other: Tensor): Tensor;
+  min(options?: { out?: Tensor }): Tensor;
+  min(options: { other: Tensor; out?: Tensor }): Tensor;
+  min(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `var(Tensor self, bool unbiased=True) -> Tensor`; `var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -5481,7 +5481,7 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_max = ["(*, Tensor out = None)","(Tensor other, *, Tensor out = None)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5510,28 +5510,38 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       return aten().max_dim.call(this, v0, v1);
     }
   }
-  // max
+  // max (out=: max.unary_out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, []))) {
-      if (o !== undefined) checkKw("max", o, [], [], n);
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("max", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_unary_out.call(this, out as Tensor);
+      }
       return aten().max.call(this);
     }
   }
-  // max.other
+  // max.other (out=: max.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("max", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_out.call(this, v0, out as Tensor);
+      }
       return aten().max_other.call(this, v0);
     }
   }
   return noMatch("Tensor.max", a, SIGS_max);
 }
 
-const SIGS_min = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_min = ["(*, Tensor out = None)","(Tensor other, *, Tensor out = None)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5560,21 +5570,31 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       return aten().min_dim.call(this, v0, v1);
     }
   }
-  // min
+  // min (out=: min.unary_out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, []))) {
-      if (o !== undefined) checkKw("min", o, [], [], n);
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("min", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_unary_out.call(this, out as Tensor);
+      }
       return aten().min.call(this);
     }
   }
-  // min.other
+  // min.other (out=: min.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("min", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_out.call(this, v0, out as Tensor);
+      }
       return aten().min_other.call(this, v0);
     }
   }
