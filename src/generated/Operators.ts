@@ -1100,6 +1100,8 @@ export interface AtenOps {
   max_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
   /** `min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
   min_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)` */
+  bernoulli_out: OperatorHandle<(self: Tensor, generator: Opt<Generator>, out: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1651,6 +1653,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     min_unary_out: find('aten::min', 'unary_out'),
     max_out: find('aten::max', 'out'),
     min_out: find('aten::min', 'out'),
+    bernoulli_out: find('aten::bernoulli', 'out'),
   } as AtenOps;
 }
 

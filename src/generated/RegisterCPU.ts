@@ -2684,4 +2684,5 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
+  bernoulli_out: Distributions.bernoulliOut,
 };

@@ -2265,4 +2265,5 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
+  bernoulli_out: Distributions.bernoulliOut,
 };

@@ -547,4 +547,5 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   min_unary_out: 'min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)',
   max_out: 'max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
   min_out: 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
+  bernoulli_out: 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)',
 };

@@ -8923,6 +8923,10 @@ export function autogradKernels(ops: AtenOps) {
     if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
     return ops.min_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
   }),
+  bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bernoulli'));
+    return ops.bernoulli_out.redispatch(ks.and(afterAutogradKeyset), self, generator, out);
+  }),
   };
 }
 
@@ -10068,6 +10072,11 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   }),
   min_out: kernel('min_out', (ks, self, other, out) => {
     const result = ops.min_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
+    const result = ops.bernoulli_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, generator, out);
     out.bumpVersion();
     return result;
   }),

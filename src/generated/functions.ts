@@ -1554,10 +1554,10 @@ function bad__local_scalar_dense(a: readonly unknown[]): never {
   ], false, SIGS__local_scalar_dense);
 }
 
-const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
+const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None, Tensor out = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */
-export function bernoulli(input: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function bernoulli(input: Tensor, options?: { generator?: Generator | null; out?: Tensor }): Tensor;
 export function bernoulli(input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
 export function bernoulli(input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
 export function bernoulli(...a: unknown[]): unknown {
@@ -1566,18 +1566,23 @@ export function bernoulli(...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
-  // bernoulli
+  // bernoulli (out=: bernoulli.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       let k0: Generator | null;
       if (o !== undefined && o.generator !== undefined) {
         kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
         k0 = o.generator as Generator | null;
       } else k0 = null;
-      if (o !== undefined) checkKw("bernoulli", o, ["input","generator"], ["input"], n);
+      if (o !== undefined) checkKw("bernoulli", o, ["input","generator","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
+        return aten().bernoulli_out.call(v0, k0, out as Tensor);
+      }
       return aten().bernoulli.call(v0, k0);
     }
   }

@@ -120,7 +120,7 @@ export interface TensorMethods {
   bernoulli_(options?: { p?: number; generator?: Generator | null }): this;
   bernoulli_(p?: number, options?: { p?: number; generator?: Generator | null }): this;
   /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor`; `bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor` */
-  bernoulli(options?: { generator?: Generator | null }): Tensor;
+  bernoulli(options?: { generator?: Generator | null; out?: Tensor }): Tensor;
   bernoulli(options: { p: number; generator?: Generator | null }): Tensor;
   bernoulli(p: number, options?: { generator?: Generator | null }): Tensor;
   /** `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
@@ -1615,7 +1615,7 @@ function bad_bernoulli_(a: readonly unknown[]): never {
   ], false, SIGS_bernoulli_);
 }
 
-const SIGS_bernoulli = ["(*, torch.Generator generator = None)","(float p, *, torch.Generator generator = None)"];
+const SIGS_bernoulli = ["(*, torch.Generator generator = None, Tensor out = None)","(float p, *, torch.Generator generator = None)"];
 
 function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -1623,16 +1623,21 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
-  // bernoulli
+  // bernoulli (out=: bernoulli.out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, ["generator"]))) {
+    if (m === 0 && (o === undefined || kwFits(o, ["generator","out"]))) {
       let k0: Generator | null;
       if (o !== undefined && o.generator !== undefined) {
         kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
         k0 = o.generator as Generator | null;
       } else k0 = null;
-      if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
+      if (o !== undefined) checkKw("bernoulli", o, ["generator","out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
+        return aten().bernoulli_out.call(this, k0, out as Tensor);
+      }
       return aten().bernoulli.call(this, k0);
     }
   }
