@@ -340,8 +340,8 @@ export function randperm(n: number | (RandomOptions & { n: number }), options?: 
 // PyTorch's out kernel checks it (its dtype rule and text), then `out` is resized as `resize_output` does (with
 // its deprecation warning when it had elements) and the result copied in. `out` is returned. The memory-overlap
 // checks of the out kernels (assert_no_internal_overlap, assert_no_overlap / assert_no_partial_overlap with the
-// inputs) run where PyTorch's do: before the resize (cat, index_select, masked_select: in the rule) or after it
-// (gather: `afterResize`, as its meta function resizes first).
+// inputs) run where PyTorch's do: before the resize (index_select, masked_select: in the rule) or after it
+// (cat, gather: `afterResize`, as their meta functions set the output first).
 /** The call as the user made it: positional arguments and the other keyword arguments. */
 interface OutCall {
   args: unknown[];
@@ -405,13 +405,16 @@ export const cat: typeof catBinding &
     if (Array.isArray(a[0]) && a[0].length === 0) throw new Error('torch.cat(): expected a non-empty list of Tensors');
     return (catBinding as (...args: unknown[]) => unknown)(...a);
   }) as typeof catBinding,
-  (out, r, c) => {
+  (out, r) => {
     if (!canCast(r.scalarType, out.scalarType)) {
       throw new Error(
         `result type ${scalarTypeToString(r.scalarType)} can't be cast to the desired output type ${scalarTypeToString(out.scalarType)}`,
       );
     }
-    // cat's meta function: only when some input is not a skipped legacy empty (numel 0, 1-D) tensor.
+  },
+  undefined,
+  (out, c) => {
+    // cat's meta function, after set_output: only when some input is not a skipped legacy empty (numel 0, 1-D) one.
     const tensors = argOf(c, 0, 'tensors') as readonly Tensor[];
     if (tensors.some((t) => !(t.numel() === 0 && t.dim() === 1))) checkOutOverlap(out, tensors);
   },
