@@ -32,3 +32,6 @@ export { _register_device_module, get_device_module, type DeviceModule } from '.
 export * as library from './library/index.js';
 export { ops } from './library/index.js';
 export { _C } from './library/_C.js';
+// ---- issue 15 (linalg): torch.linalg ----------------------------------------------------------------------
+/** `torch.linalg`: `svd`, `svdvals`, `matrix_norm` ('fro', 'nuc'), `vector_norm`. */
+export * as linalg from './api/linalg.js';

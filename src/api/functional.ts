@@ -7,6 +7,7 @@ import {
   _unique2 as unique2Binding,
   broadcast_tensors as broadcastTensorsBinding,
   einsum as einsumBinding,
+  linalg_matrix_norm as matrixNormBinding,
   linalg_vector_norm as vectorNormBinding,
   norm as normBinding,
   unique_consecutive as uniqueConsecutiveBinding,
@@ -23,7 +24,7 @@ export function broadcast_tensors(...tensors: (Tensor | readonly Tensor[])[]): T
 
 /**
  * `torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None)` (torch/functional.py): `p` a number, `'fro'`
- * (the 2-norm of the flattened input or over `dim`) or `'nuc'` (needs an SVD, which aten-ts does not have yet).
+ * (the 2-norm of the flattened input or over `dim`) or `'nuc'` (the nuclear norm, `linalg.matrix_norm`).
  */
 export function norm(
   input: Tensor,
@@ -43,15 +44,19 @@ export function norm(
     } else if (o[k] !== undefined) v[k] = o[k];
   });
   let pv = v.p ?? 'fro';
-  if (pv === 'nuc')
-    throw new Error("torch.norm(p='nuc'): the nuclear norm needs an SVD (torch.linalg.svd), which aten-ts does not have yet");
-  if (pv === 'fro') pv = 2;
-  if (typeof pv === 'string') throw new Error(`norm(): p must be a number, 'fro' or 'nuc', got '${pv}'`);
   const x = v.input as Tensor;
   const dim = v.dim === null ? null : typeof v.dim === 'number' ? [v.dim] : [...(v.dim as number[])];
   const extra: Record<string, unknown> = {};
   if (o.out !== undefined) extra.out = o.out;
   if (o.dtype !== undefined) throw new Error('torch.norm(dtype=...): not supported yet; convert the input with x.to(dtype)');
+  // torch/functional.py: a string p other than 'fro' over at most two dims (the nuclear norm, or an order that
+  // raises) is linalg.matrix_norm over `dim`, or over every dimension.
+  if (typeof pv === 'string' && !(pv === 'fro' && (dim === null || dim.length <= 2))) {
+    const mdim = dim ?? [...Array(x.dim()).keys()];
+    if (extra.out !== undefined) throw new Error(`torch.norm(p='${pv}', out=...): out= is not supported for matrix norms yet`);
+    return matrixNormBinding(x, pv, mdim, v.keepdim as boolean);
+  }
+  if (pv === 'fro') pv = 2;
   // torch/functional.py: a numeric p, or 'fro' over at most two dims, is linalg.vector_norm (LinalgVectorNormBackward0).
   if (extra.out === undefined) return vectorNormBinding(x, pv as number, dim, v.keepdim as boolean);
   return (normBinding as (...args: unknown[]) => Tensor)(x, pv, dim ?? [...Array(x.dim()).keys()], v.keepdim, extra);

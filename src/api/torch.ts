@@ -18,6 +18,7 @@ import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
 import { MemoryFormat, type Layout } from '../c10/Layout.js';
 import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
 import { canCast } from '../iter/resultType.js';
+import { assertNoInternalOverlap, assertNoOverlap, assertNoPartialOverlap } from '../iter/MemoryOverlap.js';
 import { resizeOutput, restride } from '../iter/Resize.js';
 import { warn } from '../c10/Warning.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
@@ -337,10 +338,27 @@ export function randperm(n: number | (RandomOptions & { n: number }), options?: 
 // PyTorch has `cat.out`, `gather.out`, `index_select.out`, `masked_select.out`; aten-ts declares only the
 // functional overloads, so `out` is handled here: the functional result is computed, checked against `out` as
 // PyTorch's out kernel checks it (its dtype rule and text), then `out` is resized as `resize_output` does (with
-// its deprecation warning when it had elements) and the result copied in. `out` is returned.
-type OutRule = (out: Tensor, r: Tensor) => void;
+// its deprecation warning when it had elements) and the result copied in. `out` is returned. The memory-overlap
+// checks of the out kernels (assert_no_internal_overlap, assert_no_overlap / assert_no_partial_overlap with the
+// inputs) run where PyTorch's do: before the resize (index_select, masked_select: in the rule) or after it
+// (cat, gather: `afterResize`, as their meta functions set the output first).
+/** The call as the user made it: positional arguments and the other keyword arguments. */
+interface OutCall {
+  args: unknown[];
+  kw: Record<string, unknown>;
+}
+type OutRule = (out: Tensor, r: Tensor, call: OutCall) => void;
 
-function withOut<F>(name: string, f: F, rule: OutRule, before?: (out: Tensor) => void): F {
+/** Argument `i` of the call, positional or by keyword. */
+const argOf = (c: OutCall, i: number, name: string): unknown => (i < c.args.length ? c.args[i] : c.kw[name]);
+
+function withOut<F>(
+  name: string,
+  f: F,
+  rule: OutRule,
+  before?: (out: Tensor) => void,
+  afterResize?: (out: Tensor, call: OutCall) => void,
+): F {
   return ((...a: unknown[]) => {
     let n = a.length;
     while (n > 0 && a[n - 1] === undefined) n--;
@@ -354,8 +372,10 @@ function withOut<F>(name: string, f: F, rule: OutRule, before?: (out: Tensor) =>
     delete rest.out;
     before?.(out);
     const r = (f as (...args: unknown[]) => unknown)(...a.slice(0, n - 1), rest) as Tensor;
-    rule(out, r);
+    const call = { args: a.slice(0, n - 1), kw: rest };
+    rule(out, r, call);
     resizeOutput(out, r.sizes);
+    afterResize?.(out, call);
     aten().copy_.call(out, r, false);
     return out;
   }) as F;
@@ -366,6 +386,12 @@ const sameDtype =
   (out, r) => {
     if (out.scalarType !== r.scalarType) throw new Error(`${name}(): self and result must have the same scalar type`);
   };
+
+/** `assert_no_internal_overlap(out)`, then `assert_no_overlap(out, t)` for each tensor input given. */
+function checkOutOverlap(out: Tensor, inputs: readonly unknown[]): void {
+  assertNoInternalOverlap(out);
+  for (const t of inputs) if (t instanceof Tensor) assertNoOverlap(out, t);
+}
 
 /**
  * `torch.cat(tensors, dim=0, *, out=None)`: the generated binding, with the empty-list check PyTorch's Python
@@ -386,6 +412,12 @@ export const cat: typeof catBinding &
       );
     }
   },
+  undefined,
+  (out, c) => {
+    // cat's meta function, after set_output: only when some input is not a skipped legacy empty (numel 0, 1-D) one.
+    const tensors = argOf(c, 0, 'tensors') as readonly Tensor[];
+    if (tensors.some((t) => !(t.numel() === 0 && t.dim() === 1))) checkOutOverlap(out, tensors);
+  },
 );
 
 /** `torch.gather(input, dim, index, *, sparse_grad=False, out=None)`. */
@@ -398,6 +430,12 @@ export const gather: typeof gatherBinding &
       throw new Error(`Expected out tensor to have dtype ${typeMetaName(r.scalarType)}, but got ${typeMetaName(out.scalarType)} instead`);
     }
   },
+  undefined,
+  (out, c) => {
+    checkOutOverlap(out, [argOf(c, 0, 'input')]);
+    const index = argOf(c, 2, 'index');
+    if (index instanceof Tensor) assertNoPartialOverlap(out, index);
+  },
 );
 
 /** `torch.index_select(input, dim, index, *, out=None)`. */
@@ -405,12 +443,18 @@ export const index_select: typeof indexSelectBinding &
   ((input: Tensor, dim: number, index: Tensor, options: { out?: Tensor | null }) => Tensor) = withOut(
   'index_select',
   indexSelectBinding,
-  sameDtype('index_select'),
+  (out, r, c) => {
+    sameDtype('index_select')(out, r, c);
+    checkOutOverlap(out, [argOf(c, 0, 'input'), argOf(c, 2, 'index')]);
+  },
 );
 
 /** `torch.masked_select(input, mask, *, out=None)`. */
 export const masked_select: typeof maskedSelectBinding & ((input: Tensor, mask: Tensor, options: { out?: Tensor | null }) => Tensor) =
-  withOut('masked_select', maskedSelectBinding, sameDtype('masked_select'));
+  withOut('masked_select', maskedSelectBinding, (out, r, c) => {
+    sameDtype('masked_select')(out, r, c);
+    checkOutOverlap(out, [argOf(c, 0, 'input'), argOf(c, 1, 'mask')]);
+  });
 
 /**
  * `torch.nonzero(input, *, as_tuple=False, out=None)`: with `as_tuple`, one index tensor per dimension (a 0-dim

@@ -249,22 +249,28 @@ export function clampBackward(
   if (min !== null) mask = typeof min === 'object' ? self.ge(min) : self.ge(min);
   if (max !== null) {
     const m = typeof max === 'object' ? self.le(max) : self.le(max);
-    mask = mask === null ? m : mask.logical_and(m);
+    // PyTorch's `(self >= min).logical_and_(self <= max)`: in place, so its broadcast rule is the in-place one.
+    mask = mask === null ? m : mask.logical_and_(m);
   }
   return mask === null ? grad : torchWhere(mask, grad, 0);
 }
 
-/** The gradient a Tensor `min` bound of clamp receives: where self < min (and min <= max). */
+// clamp_backward_min_max (FunctionsManual.cpp), one bound at a time: `min` gets the gradient where
+// self < min < max, `max` where self > max or max < min. The masks are combined in place
+// (`logical_and_` / `logical_or_`) as PyTorch's are, so a bound that broadcasts the input to a larger shape
+// raises PyTorch's "output with shape [..] doesn't match the broadcast shape [..]" in the backward.
+
+/** The gradient a Tensor `min` bound of clamp receives: where self < min (and min < max). */
 export function clampMinBackward(grad: Tensor, self: Tensor, min: Tensor, max: Tensor | null): Tensor {
   let mask = self.lt(min);
-  if (max !== null) mask = mask.logical_and(min.le(max));
+  if (max !== null) mask = mask.logical_and_(min.lt(max));
   return torchWhere(mask, grad, 0);
 }
 
-/** The gradient a Tensor `max` bound of clamp receives: where self > max, or where min > max. */
+/** The gradient a Tensor `max` bound of clamp receives: where self > max, or where max < min. */
 export function clampMaxBackward(grad: Tensor, self: Tensor, min: Tensor | null, max: Tensor): Tensor {
   let mask = self.gt(max);
-  if (min !== null) mask = mask.logical_and(min.le(max)).logical_or(min.gt(max));
+  if (min !== null) mask = mask.logical_or_(max.lt(min));
   return torchWhere(mask, grad, 0);
 }
 
@@ -845,3 +851,4 @@ export function diagonalBackward(grad: Tensor, selfSizes: number[], offset: numb
 
 export * from './FunctionsManualNn.js';
 export * from './FunctionsManualNotImplemented.js';
+export * from './FunctionsManualLinalg.js';

@@ -1082,6 +1082,26 @@ export interface AtenOps {
   real: OperatorHandle<(self: Tensor) => Tensor>;
   /** `imag(Tensor(a) self) -> Tensor(a)` */
   imag: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
+  _linalg_svd: OperatorHandle<(A: Tensor, fullMatrices: boolean, computeUv: boolean, driver?: Opt<string>) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh)` */
+  linalg_svd: OperatorHandle<(A: Tensor, fullMatrices: boolean, driver?: Opt<string>) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor` */
+  linalg_svdvals: OperatorHandle<(A: Tensor, driver?: Opt<string>) => Tensor>;
+  /** `svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)` */
+  svd: OperatorHandle<(self: Tensor, some: boolean, computeUv: boolean) => [Tensor, Tensor, Tensor]>;
+  /** `linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? dtype=None) -> Tensor` */
+  linalg_matrix_norm_str_ord: OperatorHandle<(self: Tensor, ord: string, dim: number[], keepdim: boolean, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  max_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)` */
+  min_unary_out: OperatorHandle<(self: Tensor, out: Tensor) => Tensor>;
+  /** `max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  max_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)` */
+  min_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
+  /** `bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)` */
+  bernoulli_out: OperatorHandle<(self: Tensor, generator: Opt<Generator>, out: Tensor) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1624,6 +1644,16 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     view_as_complex: find('aten::view_as_complex', ''),
     real: find('aten::real', ''),
     imag: find('aten::imag', ''),
+    _linalg_svd: find('aten::_linalg_svd', ''),
+    linalg_svd: find('aten::linalg_svd', ''),
+    linalg_svdvals: find('aten::linalg_svdvals', ''),
+    svd: find('aten::svd', ''),
+    linalg_matrix_norm_str_ord: find('aten::linalg_matrix_norm', 'str_ord'),
+    max_unary_out: find('aten::max', 'unary_out'),
+    min_unary_out: find('aten::min', 'unary_out'),
+    max_out: find('aten::max', 'out'),
+    min_out: find('aten::min', 'out'),
+    bernoulli_out: find('aten::bernoulli', 'out'),
   } as AtenOps;
 }
 

@@ -8,6 +8,7 @@ import type { AtenOps } from './Operators.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
+import * as ReduceOps from '../kernels/ReduceOps.js';
 import * as TensorCompare from '../kernels/TensorCompare.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 import * as TensorShape from '../kernels/TensorShape.js';
@@ -63,4 +64,8 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
+  max_unary_out: ReduceOps.maxUnaryOut,
+  min_unary_out: ReduceOps.minUnaryOut,
+  max_out: ReduceOps.maxOut,
+  min_out: ReduceOps.minOut,
 };

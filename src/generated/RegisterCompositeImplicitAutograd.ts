@@ -7,6 +7,7 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
 import * as Diff from '../kernels/Diff.js';
@@ -93,4 +94,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   einsum: Linear.einsum,
   real: ComplexHelper.real,
   imag: ComplexHelper.imag,
+  linalg_svd: BatchLinearAlgebra.linalgSvd,
+  linalg_svdvals: BatchLinearAlgebra.linalgSvdvals,
+  svd: BatchLinearAlgebra.svd,
+  linalg_matrix_norm_str_ord: BatchLinearAlgebra.linalgMatrixNormStr,
 };

@@ -13,6 +13,7 @@ import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStruc
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
+import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Blas from '../kernels/Blas.js';
 import * as Bucketization from '../kernels/Bucketization.js';
@@ -2263,4 +2264,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   linalg_vector_norm: ReduceOps.linalgVectorNorm,
   view_as_real: ComplexHelper.viewAsReal,
   view_as_complex: ComplexHelper.viewAsComplex,
+  _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
+  bernoulli_out: Distributions.bernoulliOut,
 };

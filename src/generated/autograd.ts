@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -4710,6 +4710,35 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
+/** Backward of `_linalg_svd` (derivatives.yaml:690). */
+export class LinalgSvdBackward0 extends Node {
+  full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
+  U_: SavedVariable = NONE;
+  S_: SavedVariable = NONE;
+  Vh_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LinalgSvdBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    if (grads.every((g) => g === null || g === undefined)) return out;
+    const full_matrices = this.full_matrices_;
+    const U = this.U_.unpack(this);
+    const S = this.S_.unpack(this);
+    const Vh = this.Vh_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = linalgSvdBackward(grads, U, S, Vh, full_matrices);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.U_.reset();
+    this.S_.reset();
+    this.Vh_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -8863,6 +8892,41 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  _linalg_svd: kernel('_linalg_svd', (ks, A, fullMatrices, computeUv, driver) => {
+    const rg = anyRequiresGrad(A);
+    if (!rg) return ops._linalg_svd.redispatch(ks.and(afterAutogradKeyset), A, fullMatrices, computeUv, driver);
+    const gradFn = new LinalgSvdBackward0();
+    gradFn.setNextEdges([gradientEdge(A)]);
+    gradFn.full_matrices_ = fullMatrices;
+    const result = ops._linalg_svd.redispatch(ks.and(afterAutogradKeyset), A, fullMatrices, computeUv, driver);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
+    gradFn.U_ = new SavedVariable(result[0], true);
+    gradFn.S_ = new SavedVariable(result[1], true);
+    gradFn.Vh_ = new SavedVariable(result[2], true);
+    return result;
+  }),
+  max_unary_out: kernel('max_unary_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
+    return ops.max_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  min_unary_out: kernel('min_unary_out', (ks, self, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
+    return ops.min_unary_out.redispatch(ks.and(afterAutogradKeyset), self, out);
+  }),
+  max_out: kernel('max_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('max'));
+    return ops.max_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  min_out: kernel('min_out', (ks, self, other, out) => {
+    if (anyRequiresGrad(self, other, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('min'));
+    return ops.min_out.redispatch(ks.and(afterAutogradKeyset), self, other, out);
+  }),
+  bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
+    if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bernoulli'));
+    return ops.bernoulli_out.redispatch(ks.and(afterAutogradKeyset), self, generator, out);
+  }),
   };
 }
 
@@ -9989,6 +10053,31 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   view_as_complex: kernel('view_as_complex', (ks, self) => {
     const result = ops.view_as_complex.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
     markView(result, self);
+    return result;
+  }),
+  max_unary_out: kernel('max_unary_out', (ks, self, out) => {
+    const result = ops.max_unary_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  min_unary_out: kernel('min_unary_out', (ks, self, out) => {
+    const result = ops.min_unary_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, out);
+    out.bumpVersion();
+    return result;
+  }),
+  max_out: kernel('max_out', (ks, self, other, out) => {
+    const result = ops.max_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  min_out: kernel('min_out', (ks, self, other, out) => {
+    const result = ops.min_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, out);
+    out.bumpVersion();
+    return result;
+  }),
+  bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
+    const result = ops.bernoulli_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, generator, out);
+    out.bumpVersion();
     return result;
   }),
   };

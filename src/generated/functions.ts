@@ -1554,10 +1554,10 @@ function bad__local_scalar_dense(a: readonly unknown[]): never {
   ], false, SIGS__local_scalar_dense);
 }
 
-const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
+const SIGS_bernoulli = ["(Tensor input, *, torch.Generator generator = None, Tensor out = None)","(Tensor input, float p, *, torch.Generator generator = None)"];
 
 /** `torch.bernoulli`: `bernoulli`, `bernoulli.p`. */
-export function bernoulli(input: Tensor, options?: { generator?: Generator | null }): Tensor;
+export function bernoulli(input: Tensor, options?: { generator?: Generator | null; out?: Tensor }): Tensor;
 export function bernoulli(input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
 export function bernoulli(input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
 export function bernoulli(...a: unknown[]): unknown {
@@ -1566,18 +1566,23 @@ export function bernoulli(...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
-  // bernoulli
+  // bernoulli (out=: bernoulli.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","generator","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       let k0: Generator | null;
       if (o !== undefined && o.generator !== undefined) {
         kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
         k0 = o.generator as Generator | null;
       } else k0 = null;
-      if (o !== undefined) checkKw("bernoulli", o, ["input","generator"], ["input"], n);
+      if (o !== undefined) checkKw("bernoulli", o, ["input","generator","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
+        return aten().bernoulli_out.call(v0, k0, out as Tensor);
+      }
       return aten().bernoulli.call(v0, k0);
     }
   }
@@ -5997,15 +6002,15 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_max = ["(Tensor input, *, Tensor out = None)","(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.max`: `max.dim`, `max`, `max.other`. */
 export function max(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function max(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-export function max(input: Tensor): Tensor;
-export function max(input: Tensor, options: { other: Tensor }): Tensor;
-export function max(input: Tensor, other: Tensor): Tensor;
+export function max(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function max(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function max(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function max(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -6034,39 +6039,49 @@ export function max(...a: unknown[]): unknown {
       return aten().max_dim.call(v0, v1, v2);
     }
   }
-  // max
+  // max (out=: max.unary_out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["input"], ["input"], n);
+      if (o !== undefined) checkKw("max", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_unary_out.call(v0, out as Tensor);
+      }
       return aten().max.call(v0);
     }
   }
-  // max.other
+  // max.other (out=: max.out)
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["input","other"], ["input","other"], n);
+      if (o !== undefined) checkKw("max", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_out.call(v0, v1, out as Tensor);
+      }
       return aten().max_other.call(v0, v1);
     }
   }
   return noMatch("max", a, SIGS_max);
 }
 
-const SIGS_min = ["(Tensor input)","(Tensor input, Tensor other)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_min = ["(Tensor input, *, Tensor out = None)","(Tensor input, Tensor other, *, Tensor out = None)","(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 /** `torch.min`: `min.dim`, `min`, `min.other`. */
 export function min(input: Tensor, options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
 export function min(input: Tensor, dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-export function min(input: Tensor): Tensor;
-export function min(input: Tensor, options: { other: Tensor }): Tensor;
-export function min(input: Tensor, other: Tensor): Tensor;
+export function min(input: Tensor, options?: { out?: Tensor }): Tensor;
+export function min(input: Tensor, options: { other: Tensor; out?: Tensor }): Tensor;
+export function min(input: Tensor, other: Tensor, options?: { out?: Tensor }): Tensor;
 export function min(...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
   let n = a.length;
@@ -6095,24 +6110,34 @@ export function min(...a: unknown[]): unknown {
       return aten().min_dim.call(v0, v1, v2);
     }
   }
-  // min
+  // min (out=: min.unary_out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["input","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["input"], ["input"], n);
+      if (o !== undefined) checkKw("min", o, ["input","out"], ["input"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_unary_out.call(v0, out as Tensor);
+      }
       return aten().min.call(v0);
     }
   }
-  // min.other
+  // min.other (out=: min.out)
   {
     const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
     const m = p === a ? n : p.length;
-    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
       const v1: Tensor = p[1] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["input","other"], ["input","other"], n);
+      if (o !== undefined) checkKw("min", o, ["input","other","out"], ["input","other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_out.call(v0, v1, out as Tensor);
+      }
       return aten().min_other.call(v0, v1);
     }
   }
@@ -13650,4 +13675,237 @@ function bad_imag(a: readonly unknown[]): never {
   return badCall("imag", a, [
     { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
   ], false, SIGS_imag);
+}
+
+const SIGS__linalg_svd = ["(Tensor A, bool full_matrices = False, bool compute_uv = True, *, str driver = None)"];
+
+/** `torch._linalg_svd`: `_linalg_svd`. */
+export function _linalg_svd(A: Tensor, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(A: Tensor, fullMatrices?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(A: Tensor, fullMatrices?: boolean, computeUv?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; compute_uv?: boolean; computeUv?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function _linalg_svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_linalg_svd", a[--n] as Kw);
+  // _linalg_svd
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["A","full_matrices","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.full_matrices !== undefined) {
+        kwArg("_linalg_svd", 'full_matrices', 'bool', isBool(o.full_matrices), o.full_matrices);
+        v1 = o.full_matrices as boolean;
+      } else v1 = false;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("_linalg_svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v2 = o.compute_uv as boolean;
+      } else v2 = true;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("_linalg_svd", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("_linalg_svd", o, ["A","full_matrices","compute_uv","driver"], ["A","full_matrices","compute_uv"], n);
+      return aten()._linalg_svd.call(v0, v1, v2, k0);
+    }
+  }
+  return bad__linalg_svd(a);
+}
+
+function bad__linalg_svd(a: readonly unknown[]): never {
+  return badCall("_linalg_svd", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "full_matrices", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS__linalg_svd);
+}
+
+const SIGS_linalg_svd = ["(Tensor A, bool full_matrices = True, *, str driver = None)"];
+
+/** `torch.linalg_svd`: `linalg_svd`. */
+export function linalg_svd(A: Tensor, options?: { full_matrices?: boolean; fullMatrices?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function linalg_svd(A: Tensor, fullMatrices?: boolean, options?: { full_matrices?: boolean; fullMatrices?: boolean; driver?: string | null }): [Tensor, Tensor, Tensor];
+export function linalg_svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_svd", a[--n] as Kw);
+  // linalg_svd
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["A","full_matrices"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 2 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.full_matrices !== undefined) {
+        kwArg("linalg_svd", 'full_matrices', 'bool', isBool(o.full_matrices), o.full_matrices);
+        v1 = o.full_matrices as boolean;
+      } else v1 = true;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("linalg_svd", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_svd", o, ["A","full_matrices","driver"], ["A","full_matrices"], n);
+      return aten().linalg_svd.call(v0, v1, k0);
+    }
+  }
+  return bad_linalg_svd(a);
+}
+
+function bad_linalg_svd(a: readonly unknown[]): never {
+  return badCall("linalg_svd", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "full_matrices", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_svd);
+}
+
+const SIGS_linalg_svdvals = ["(Tensor A, *, str driver = None)"];
+
+/** `torch.linalg_svdvals`: `linalg_svdvals`. */
+export function linalg_svdvals(A: Tensor, options?: { driver?: string | null }): Tensor;
+export function linalg_svdvals(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_svdvals", a[--n] as Kw);
+  // linalg_svdvals
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["A"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      let k0: string | null;
+      if (o !== undefined && o.driver !== undefined) {
+        kwArg("linalg_svdvals", 'driver', 'str', (o.driver === null || typeof o.driver === 'string'), o.driver);
+        k0 = o.driver as string | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_svdvals", o, ["A","driver"], ["A"], n);
+      return aten().linalg_svdvals.call(v0, k0);
+    }
+  }
+  return bad_linalg_svdvals(a);
+}
+
+function bad_linalg_svdvals(a: readonly unknown[]): never {
+  return badCall("linalg_svdvals", a, [
+    { name: "A", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "driver", type: "str", check: (v) => (v === null || typeof v === 'string'), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_svdvals);
+}
+
+const SIGS_svd = ["(Tensor input, bool some = True, bool compute_uv = True)"];
+
+/** `torch.svd`: `svd`. */
+export function svd(input: Tensor, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(input: Tensor, some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(input: Tensor, some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+export function svd(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("svd", a[--n] as Kw);
+  // svd
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","some","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || isBool(p[1])) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("svd", 'some', 'bool', isBool(o.some), o.some);
+        v1 = o.some as boolean;
+      } else v1 = true;
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v2 = o.compute_uv as boolean;
+      } else v2 = true;
+      if (o !== undefined) checkKw("svd", o, ["input","some","compute_uv"], ["input","some","compute_uv"], n);
+      return aten().svd.call(v0, v1, v2);
+    }
+  }
+  return bad_svd(a);
+}
+
+function bad_svd(a: readonly unknown[]): never {
+  return badCall("svd", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_svd);
+}
+
+const SIGS_linalg_matrix_norm = ["(Tensor input, str ord = ..., tuple of ints dim = ..., bool keepdim = False, *, torch.dtype dtype = None)"];
+
+/** `torch.linalg_matrix_norm`: `linalg_matrix_norm.str_ord`. */
+export function linalg_matrix_norm(input: Tensor, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(input: Tensor, ord?: string, dim?: readonly number[], keepdim?: boolean, options?: { ord?: string; dim?: readonly number[]; keepdim?: boolean; dtype?: DtypeLike | null }): Tensor;
+export function linalg_matrix_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("linalg_matrix_norm", a[--n] as Kw);
+  // linalg_matrix_norm.str_ord
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","ord","dim","keepdim"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 4 && isTensor(p[0]) && (m <= 1 || p[1] === undefined || typeof p[1] === 'string') && (m <= 2 || p[2] === undefined || isIntList(p[2])) && (m <= 3 || p[3] === undefined || isBool(p[3]))) {
+      const v0: Tensor = p[0] as Tensor;
+      let v1: string;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as string;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("linalg_matrix_norm", 'ord', 'str', typeof o.ord === 'string', o.ord);
+        v1 = o.ord as string;
+      } else v1 = "fro";
+      let v2: number[];
+      if (m > 2 && p[2] !== undefined) v2 = toIntList(p[2]);
+      else if (o !== undefined && o.dim !== undefined) {
+        kwArg("linalg_matrix_norm", 'dim', 'tuple of ints', isIntList(o.dim), o.dim);
+        v2 = toIntList(o.dim);
+      } else v2 = [-2, -1];
+      let v3: boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as boolean;
+      else if (o !== undefined && o.keepdim !== undefined) {
+        kwArg("linalg_matrix_norm", 'keepdim', 'bool', isBool(o.keepdim), o.keepdim);
+        v3 = o.keepdim as boolean;
+      } else v3 = false;
+      let k0: ScalarType | null;
+      if (o !== undefined && o.dtype !== undefined) {
+        kwArg("linalg_matrix_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        k0 = o.dtype === null ? null : toDtype(o.dtype);
+      } else k0 = null;
+      if (o !== undefined) checkKw("linalg_matrix_norm", o, ["input","ord","dim","keepdim","dtype"], ["input","ord","dim","keepdim"], n);
+      return aten().linalg_matrix_norm_str_ord.call(v0, v1, v2, v3, k0);
+    }
+  }
+  return bad_linalg_matrix_norm(a);
+}
+
+function bad_linalg_matrix_norm(a: readonly unknown[]): never {
+  return badCall("linalg_matrix_norm", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "ord", type: "str", check: (v) => typeof v === 'string', optional: true, kwOnly: false },
+    { name: "dim", type: "tuple of ints", check: (v) => isIntList(v), optional: true, kwOnly: false, list: 'int' },
+    { name: "keepdim", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
+  ], false, SIGS_linalg_matrix_norm);
 }

@@ -120,7 +120,7 @@ export interface TensorMethods {
   bernoulli_(options?: { p?: number; generator?: Generator | null }): this;
   bernoulli_(p?: number, options?: { p?: number; generator?: Generator | null }): this;
   /** `bernoulli(Tensor self, *, Generator? generator=None) -> Tensor`; `bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor` */
-  bernoulli(options?: { generator?: Generator | null }): Tensor;
+  bernoulli(options?: { generator?: Generator | null; out?: Tensor }): Tensor;
   bernoulli(options: { p: number; generator?: Generator | null }): Tensor;
   bernoulli(p: number, options?: { generator?: Generator | null }): Tensor;
   /** `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
@@ -517,16 +517,16 @@ export interface TensorMethods {
   max(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   max(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  max(): Tensor;
-  max(options: { other: Tensor }): Tensor;
-  max(other: Tensor): Tensor;
+  max(options?: { out?: Tensor }): Tensor;
+  max(options: { other: Tensor; out?: Tensor }): Tensor;
+  max(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`; `min(Tensor self) -> Tensor`; `min.other(Tensor self, Tensor other) -> Tensor` */
   min(options: { dim: number; keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
   min(dim: number, keepdim?: boolean, options?: { keepdim?: boolean; out?: [Tensor, Tensor] }): [Tensor, Tensor];
-  min(): Tensor;
-  min(options: { other: Tensor }): Tensor;
-  min(other: Tensor): Tensor;
+  min(options?: { out?: Tensor }): Tensor;
+  min(options: { other: Tensor; out?: Tensor }): Tensor;
+  min(other: Tensor, options?: { out?: Tensor }): Tensor;
   /** `var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor`; `var(Tensor self, bool unbiased=True) -> Tensor`; `var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor` */
   var(options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
   var(dim?: number | readonly number[] | null, options?: { dim?: number | readonly number[] | null; correction?: number | boolean | null; keepdim?: boolean }): Tensor;
@@ -795,6 +795,10 @@ export interface TensorMethods {
   diagonal(offset?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
   diagonal(offset?: number, dim1?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
   diagonal(offset?: number, dim1?: number, dim2?: number, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** `svd(Tensor self, bool some=True, bool compute_uv=True) -> (Tensor U, Tensor S, Tensor V)` */
+  svd(options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  svd(some?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
+  svd(some?: boolean, computeUv?: boolean, options?: { some?: boolean; compute_uv?: boolean; computeUv?: boolean }): [Tensor, Tensor, Tensor];
 }
 
 const SIGS_view = ["(tuple of ints size)"];
@@ -1611,7 +1615,7 @@ function bad_bernoulli_(a: readonly unknown[]): never {
   ], false, SIGS_bernoulli_);
 }
 
-const SIGS_bernoulli = ["(*, torch.Generator generator = None)","(float p, *, torch.Generator generator = None)"];
+const SIGS_bernoulli = ["(*, torch.Generator generator = None, Tensor out = None)","(float p, *, torch.Generator generator = None)"];
 
 function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -1619,16 +1623,21 @@ function method_bernoulli(this: Tensor, ...a: unknown[]): unknown {
   while (n > 0 && a[n - 1] === undefined) n--;
   let o: Kw | undefined;
   if (n > 0 && isKw(a[n - 1])) o = normalizeKw("bernoulli", a[--n] as Kw);
-  // bernoulli
+  // bernoulli (out=: bernoulli.out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, ["generator"]))) {
+    if (m === 0 && (o === undefined || kwFits(o, ["generator","out"]))) {
       let k0: Generator | null;
       if (o !== undefined && o.generator !== undefined) {
         kwArg("bernoulli", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
         k0 = o.generator as Generator | null;
       } else k0 = null;
-      if (o !== undefined) checkKw("bernoulli", o, ["generator"], [], n);
+      if (o !== undefined) checkKw("bernoulli", o, ["generator","out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("bernoulli", 'out', 'Tensor', isTensor(out), out);
+        return aten().bernoulli_out.call(this, k0, out as Tensor);
+      }
       return aten().bernoulli.call(this, k0);
     }
   }
@@ -5477,7 +5486,7 @@ function bad_argmin(a: readonly unknown[]): never {
   ], false, SIGS_argmin);
 }
 
-const SIGS_max = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_max = ["(*, Tensor out = None)","(Tensor other, *, Tensor out = None)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_max(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5506,28 +5515,38 @@ function method_max(this: Tensor, ...a: unknown[]): unknown {
       return aten().max_dim.call(this, v0, v1);
     }
   }
-  // max
+  // max (out=: max.unary_out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, []))) {
-      if (o !== undefined) checkKw("max", o, [], [], n);
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("max", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_unary_out.call(this, out as Tensor);
+      }
       return aten().max.call(this);
     }
   }
-  // max.other
+  // max.other (out=: max.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("max", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("max", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("max", 'out', 'Tensor', isTensor(out), out);
+        return aten().max_out.call(this, v0, out as Tensor);
+      }
       return aten().max_other.call(this, v0);
     }
   }
   return noMatch("Tensor.max", a, SIGS_max);
 }
 
-const SIGS_min = ["()","(Tensor other)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
+const SIGS_min = ["(*, Tensor out = None)","(Tensor other, *, Tensor out = None)","(int dim, bool keepdim = False, *, tuple of Tensors out = None)"];
 
 function method_min(this: Tensor, ...a: unknown[]): unknown {
   if (hooks.active) frontEndEnter();
@@ -5556,21 +5575,31 @@ function method_min(this: Tensor, ...a: unknown[]): unknown {
       return aten().min_dim.call(this, v0, v1);
     }
   }
-  // min
+  // min (out=: min.unary_out)
   {
     const m = n;
-    if (m === 0 && (o === undefined || kwFits(o, []))) {
-      if (o !== undefined) checkKw("min", o, [], [], n);
+    if (m === 0 && (o === undefined || kwFits(o, ["out"]))) {
+      if (o !== undefined) checkKw("min", o, ["out"], [], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_unary_out.call(this, out as Tensor);
+      }
       return aten().min.call(this);
     }
   }
-  // min.other
+  // min.other (out=: min.out)
   {
     const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["other"]);
     const m = p === a ? n : p.length;
-    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other"]))) {
+    if (m === 1 && isTensor(p[0]) && (o === undefined || kwFits(o, ["other","out"]))) {
       const v0: Tensor = p[0] as Tensor;
-      if (o !== undefined) checkKw("min", o, ["other"], ["other"], n);
+      if (o !== undefined) checkKw("min", o, ["other","out"], ["other"], n);
+      const out = o === undefined ? undefined : o.out;
+      if (out !== undefined && out !== null) {
+        kwArg("min", 'out', 'Tensor', isTensor(out), out);
+        return aten().min_out.call(this, v0, out as Tensor);
+      }
       return aten().min_other.call(this, v0);
     }
   }
@@ -7747,6 +7776,45 @@ function bad_diagonal(a: readonly unknown[]): never {
   ], false, SIGS_diagonal);
 }
 
+const SIGS_svd = ["(bool some = True, bool compute_uv = True)"];
+
+function method_svd(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("svd", a[--n] as Kw);
+  // svd
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["some","compute_uv"]);
+    const m = p === a ? n : p.length;
+    if (m >= 0 && m <= 2 && (m <= 0 || p[0] === undefined || isBool(p[0])) && (m <= 1 || p[1] === undefined || isBool(p[1]))) {
+      let v0: boolean;
+      if (m > 0 && p[0] !== undefined) v0 = p[0] as boolean;
+      else if (o !== undefined && o.some !== undefined) {
+        kwArg("svd", 'some', 'bool', isBool(o.some), o.some);
+        v0 = o.some as boolean;
+      } else v0 = true;
+      let v1: boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as boolean;
+      else if (o !== undefined && o.compute_uv !== undefined) {
+        kwArg("svd", 'compute_uv', 'bool', isBool(o.compute_uv), o.compute_uv);
+        v1 = o.compute_uv as boolean;
+      } else v1 = true;
+      if (o !== undefined) checkKw("svd", o, ["some","compute_uv"], ["some","compute_uv"], n);
+      return aten().svd.call(this, v0, v1);
+    }
+  }
+  return bad_svd(a);
+}
+
+function bad_svd(a: readonly unknown[]): never {
+  return badCall("svd", a, [
+    { name: "some", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "compute_uv", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS_svd);
+}
+
 // Note [Installing the generated methods]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Tensor.ts calls this once, right after defining the class, so the methods exist whatever module is
@@ -7964,5 +8032,6 @@ export function installTensorMethods(proto: object): void {
     diff: { value: method_diff, writable: true, configurable: true },
     multinomial: { value: method_multinomial, writable: true, configurable: true },
     diagonal: { value: method_diagonal, writable: true, configurable: true },
+    svd: { value: method_svd, writable: true, configurable: true },
   });
 }

@@ -69,3 +69,14 @@ export function assertNoPartialOverlap(a: TensorImpl, b: TensorImpl): void {
     );
   }
 }
+
+/** `assert_no_overlap(a, b)`: neither a partial nor a full overlap (the same memory read and written). */
+export function assertNoOverlap(a: TensorImpl, b: TensorImpl): void {
+  const lap = getOverlapStatus(a, b);
+  if (lap === MemOverlapStatus.Partial || lap === MemOverlapStatus.Full) {
+    throw new Error(
+      'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. ' +
+        'Please clone() the tensor before performing the operation.',
+    );
+  }
+}

@@ -15,6 +15,7 @@ export {
   MemOverlap,
   MemOverlapStatus,
   assertNoInternalOverlap,
+  assertNoOverlap,
   assertNoPartialOverlap,
   getOverlapStatus,
   hasInternalOverlap,

@@ -127,6 +127,18 @@ function convolutionMode(
   const dim = weight.dim() - 2;
   if (padding === 'valid') return aten().convolution.call(input, weight, bias, stride, [0], dilation, false, [0], groups);
   if (padding !== 'same') throw new Error(`Invalid padding string: '${padding}'`);
+  // convolution_same's checks, in its order.
+  const k = weight.dim();
+  if (k <= 2) throw new Error('weight should have at least three dimensions');
+  if (groups <= 0) throw new Error('non-positive groups is not supported');
+  if (k !== input.dim()) {
+    throw new Error(
+      `Expected ${k}-dimensional input for ${k}-dimensional weight[${weight.sizes.join(', ')}], but got ` +
+        `${input.dim()}-dimensional input of size [${input.sizes.join(', ')}] instead`,
+    );
+  }
+  if (stride.length !== dim && stride.length !== 1) throw new Error(`stride cannot broadcast to ${dim} dimensions`);
+  if (dilation.length !== dim && dilation.length !== 1) throw new Error(`dilation cannot broadcast to ${dim} dimensions`);
   if (stride.some((s) => s !== 1)) throw new Error("padding='same' is not supported for strided convolutions");
   const left: number[] = [];
   let x = input;

@@ -11,6 +11,10 @@ import { aten } from '../generated/Operators.js';
 import { type FloatArray, type Generator, bernoulliFill, normalFill, randintFill, randpermFill, uniformFill } from '../random/index.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { assertNoInternalOverlap } from '../iter/MemoryOverlap.js';
+import { restride } from '../iter/Resize.js';
+import { sameSizes } from '../tensor/ExpandUtils.js';
+import { contiguousStrides } from '../tensor/TensorImpl.js';
 import { forEachStorageIndex } from './Copy.js';
 
 type Gen = Generator | null | undefined;
@@ -71,6 +75,19 @@ export function bernoulliTensor(_ks: DispatchKeySet, self: Tensor, generator?: G
     if (!(p >= 0 && p <= 1)) throw new Error('Expected p_in >= 0 && p_in <= 1 to be true, but got false.');
   }
   writeRowMajor(out, bernoulliFill(generator, new Float64Array(self.numel()), probs));
+  return out;
+}
+
+/**
+ * `bernoulli.out(self, *, generator, out)` (Distributions.cpp bernoulli_out): `out.resize_(self.sizes())` (no
+ * deprecation warning, unlike resize_output), then `out.bernoulli_(self)`, whose first step is
+ * assert_no_internal_overlap(out). The draws are bernoulli(self)'s, converted to out's dtype.
+ */
+export function bernoulliOut(ks: DispatchKeySet, self: Tensor, generator: Gen, out: Tensor): Tensor {
+  if (!sameSizes(out.sizes, self.sizes)) restride(out, self.sizes, contiguousStrides(self.sizes));
+  assertNoInternalOverlap(out);
+  const r = bernoulliTensor(ks, self, generator);
+  if (!out.isMeta()) aten().copy_.call(out, r, false);
   return out;
 }
 

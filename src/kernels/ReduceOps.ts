@@ -18,6 +18,8 @@ import {
   toRealValueType,
 } from '../c10/ScalarType.js';
 import { type ReduceOp, type TensorIterator, castValue, makeReduction, reduceKernel } from '../iter/index.js';
+import { canCast } from '../iter/resultType.js';
+import { resizeOutput } from '../iter/Resize.js';
 import { readElement, toStored } from '../tensor/elements.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { type TensorImpl, contiguousStrides } from '../tensor/TensorImpl.js';
@@ -862,6 +864,42 @@ export function maxOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tens
 /** `min.other(self, other)`: `minimum`. */
 export function minOther(_ks: DispatchKeySet, self: Tensor, other: Tensor): Tensor {
   return aten().minimum.call(self, other);
+}
+
+/** `max_unary_out` / `min_unary_out` (ReduceAllOps.cpp): same device, a castable dtype, `out` resized to 0-dim. */
+function unaryOut(name: 'max' | 'min', self: Tensor, out: Tensor): Tensor {
+  // PyTorch's TORCH_CHECK without a message (the device check's failure shows as the copy's, as here).
+  if (!canCast(self.scalarType, out.scalarType)) {
+    throw new Error(
+      'Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) to be true, but got false.  ' +
+        '(Could this error message be improved?  If so, please report an enhancement request to PyTorch.)',
+    );
+  }
+  const ops = aten();
+  const r = name === 'max' ? ops.max.call(self) : ops.min.call(self);
+  resizeOutput(out, []);
+  ops.copy_.call(out, r, false);
+  return out;
+}
+
+/** `max.unary_out(self, *, out)`. */
+export function maxUnaryOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  return unaryOut('max', self, out);
+}
+
+/** `min.unary_out(self, *, out)`. */
+export function minUnaryOut(_ks: DispatchKeySet, self: Tensor, out: Tensor): Tensor {
+  return unaryOut('min', self, out);
+}
+
+/** `max.out(self, other, *, out)`: `maximum_out`. */
+export function maxOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return aten().maximum_out.call(self, other, out);
+}
+
+/** `min.out(self, other, *, out)`: `minimum_out`. */
+export function minOut(_ks: DispatchKeySet, self: Tensor, other: Tensor, out: Tensor): Tensor {
+  return aten().minimum_out.call(self, other, out);
 }
 
 /** `var(self, unbiased=True)`: `var.correction` with correction 1 or 0 (VarBackward0). */

@@ -230,6 +230,13 @@ export function view(_ks: DispatchKeySet, self: Tensor, size: number[]): Tensor 
   return makeView(self, shape, strides, self.storageOffset);
 }
 
+// Note [as_strided on Meta does not check the storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's Meta kernel of as_strided (as_strided_tensorimpl_meta_symint) sets the view's sizes, strides and
+// offset on the base's storage without setStrided's bounds check: a Meta tensor has no bytes to protect, and a
+// Meta input made from a partial view (empty_strided of the view's sizes and strides) has a storage smaller
+// than the real base's, so as_strided reaching past it (OpInfo's as_strided.partial_views) must still succeed.
+// The view keeps the base's storage (and its nbytes), as PyTorch's does.
 export function asStrided(_ks: DispatchKeySet, self: Tensor, size: number[], stride: number[], storageOffset?: number | null): Tensor {
   const offset = storageOffset ?? self.storageOffset;
   if (size.length !== stride.length) {
@@ -239,7 +246,8 @@ export function asStrided(_ks: DispatchKeySet, self: Tensor, size: number[], str
     if (s < 0) throw new Error(`as_strided: Negative strides are not supported at the moment, got strides: ${formatSizes(stride)}`);
   if (offset < 0) throw new Error(`Tensor: invalid storage offset ${offset}`);
   const needed = storageBytesNeeded(size, stride, offset, self.scalarType);
-  if (needed > self.storage.nbytes) {
+  // See Note [as_strided on Meta does not check the storage].
+  if (needed > self.storage.nbytes && !self.isMeta()) {
     throw new Error(
       `setStorage: sizes ${formatSizes(size)}, strides ${formatSizes(stride)}, storage offset ${offset}, and itemsize ` +
         `${elementSize(self.scalarType)} requiring a storage size of ${needed} are out of bounds for storage of size ${self.storage.nbytes}`,

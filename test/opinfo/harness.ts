@@ -31,6 +31,10 @@ interface TensorJson {
   offset?: number;
   storage?: Num[];
   view?: boolean;
+  /** Aliasing in error inputs (tools/golden/gen_opinfo.py): this tensor is passed again as {"$ref": $id}. */
+  $id?: number;
+  /** Aliasing in error inputs: distinct tensors over one storage, built as views of one base per $storage. */
+  $storage?: number;
 }
 interface ErrorJson {
   error: string | null;
@@ -135,14 +139,28 @@ function dtypeOf(name: string): number {
 
 const isObj = (v: Json): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function buildTensor(s: TensorJson, device: 'cpu' | 'meta'): Tensor {
+/** The tensors of one call already built, for the aliasing of error inputs ($id/$ref, $storage). */
+interface Aliases {
+  byId: Map<number, Tensor>;
+  bases: Map<number, Tensor>;
+}
+
+function buildTensor(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): Tensor {
+  const t = buildTensorOnce(s, device, aliases);
+  if (s.$id !== undefined) aliases.byId.set(s.$id, t);
+  return t;
+}
+
+function buildTensorOnce(s: TensorJson, device: 'cpu' | 'meta', aliases: Aliases): Tensor {
   const dtype = dtypeOf(s.$t);
   if (device === 'meta') {
     const strides = s.strides ?? contiguousStrides(s.shape);
     return torch.empty_strided(s.shape, strides, { dtype, device: 'meta' });
   }
   if (s.storage !== undefined) {
-    const base = torch.tensor(s.storage.map(decodeNum) as number[], { dtype });
+    const shared = s.$storage === undefined ? undefined : aliases.bases.get(s.$storage);
+    const base = shared ?? torch.tensor(s.storage.map(decodeNum) as number[], { dtype });
+    if (s.$storage !== undefined) aliases.bases.set(s.$storage, base);
     return base.as_strided(s.shape, s.strides as number[], s.offset ?? 0).detach();
   }
   const values = (s.values ?? []).map(decodeNum) as number[];
@@ -159,10 +177,15 @@ function contiguousStrides(shape: readonly number[]): number[] {
   return st;
 }
 
-function build(v: Json, device: 'cpu' | 'meta'): unknown {
-  if (Array.isArray(v)) return v.map((x) => build(x, device));
+function build(v: Json, device: 'cpu' | 'meta', aliases: Aliases): unknown {
+  if (Array.isArray(v)) return v.map((x) => build(x, device, aliases));
   if (!isObj(v)) return v; // a Python int, bool, str or None
-  if ('$t' in v) return buildTensor(v as unknown as TensorJson, device);
+  if ('$t' in v) return buildTensor(v as unknown as TensorJson, device, aliases);
+  if ('$ref' in v) {
+    const t = aliases.byId.get(v.$ref as number);
+    if (t === undefined) throw new Error(`unknown tensor reference ${JSON.stringify(v)}`);
+    return t;
+  }
   if ('$f' in v) return decodeNum(v.$f as Num);
   if ('$dtype' in v) return dtypeOf(v.$dtype as string);
   if ('$device' in v) return v.$device;
@@ -177,9 +200,13 @@ interface Call {
 }
 
 function buildCall(s: { input: Json; args: Json[]; kwargs: Record<string, Json> }, device: 'cpu' | 'meta'): Call {
+  // In the generator's order (input, args, kwargs by key), so a {"$ref"} follows its {"$id"}.
+  const aliases: Aliases = { byId: new Map(), bases: new Map() };
+  const input = build(s.input, device, aliases);
+  const args = s.args.map((a) => build(a, device, aliases));
   const kwargs: Record<string, unknown> = {};
-  for (const k of Object.keys(s.kwargs)) kwargs[k] = build(s.kwargs[k] as Json, device);
-  return { input: build(s.input, device), args: s.args.map((a) => build(a, device)), kwargs };
+  for (const k of Object.keys(s.kwargs)) kwargs[k] = build(s.kwargs[k] as Json, device, aliases);
+  return { input, args, kwargs };
 }
 
 const withKw = (args: unknown[], kwargs: Record<string, unknown>): unknown[] => (Object.keys(kwargs).length > 0 ? [...args, kwargs] : args);
@@ -314,7 +341,7 @@ function compareResult(what: string, got: unknown, want: Json, meta: boolean, no
     const w = want as unknown as TensorJson;
     return compareTensor(what, got, w, { values: !meta && !noValues, strides: meta || w.view === true || noValues });
   }
-  const w = build(want, 'cpu');
+  const w = build(want, 'cpu', { byId: new Map(), bases: new Map() });
   if (got instanceof Tensor) return `${what}: got a Tensor, expected ${String(w)}`;
   if (typeof w === 'number' && typeof got === 'number') return closeValue(got, w, 'float64') ? '' : `${what}: ${got}, expected ${w}`;
   return got === w ? '' : `${what}: ${describe(got)}, expected ${String(w)}`;

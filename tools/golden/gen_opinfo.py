@@ -32,7 +32,10 @@ Encoding: a tensor is {"$t": dtype, "shape", "values"} (values flat in logical o
 "-inf" as strings) plus "strides"/"offset"/"storage" for a non-contiguous tensor or a view into a larger
 storage (then `storage` holds its whole storage and the tensor is `storage.as_strided(shape, strides, offset)`); a Python float is
 a number (integral floats are {"$f": x}, as JS cannot tell 2.0 from 2), a dtype {"$dtype": name}, a
-torch.Size/tuple/list a JSON list, None null; an error {"error": message, "type": name}.
+torch.Size/tuple/list a JSON list, None null; an error {"error": message, "type": name}. In error inputs,
+aliasing is kept (out= overlap checks): a tensor passed twice is {"$id": k, ...} the first time (in the order
+input, args, kwargs by sorted key) and {"$ref": k} after, and distinct tensors over one storage carry their whole
+storage with {"$storage": s} (the harness builds one base per s and views it).
 
 Deterministic: torch.manual_seed per entry/dtype from a CRC-32 of its name (never Python's hash()), no set
 iteration, gzip with mtime 0.
@@ -139,8 +142,67 @@ def flat_values(t):
     return [num(v, t.dtype) for v in t.detach().reshape(-1).tolist()]
 
 
+# Aliasing within one error input (see the module docstring): set by enc_call for the duration of one encoding.
+_ALIAS = None
+
+
+def alias_plan(values):
+    """Which tensors of a call are passed more than once, and which storages several distinct tensors share."""
+    ts = [t for _, t in tensors_of(values, [], []) if t.layout == torch.strided and not t.is_meta]
+    count = {}
+    for t in ts:
+        count[id(t)] = count.get(id(t), 0) + 1
+    owners = {}
+    for t in ts:
+        if t.untyped_storage().nbytes() > 0:
+            owners.setdefault(t.untyped_storage().data_ptr(), [])
+            if id(t) not in [id(x) for x in owners[t.untyped_storage().data_ptr()]]:
+                owners[t.untyped_storage().data_ptr()].append(t)
+    shared = [p for p, o in owners.items() if len(o) > 1]
+    return {"dups": {i for i, c in count.items() if c > 1}, "ids": {}, "storages": {p: k for k, p in enumerate(shared)}}
+
+
+def enc_call(inp, args, kwargs):
+    """input/args/kwargs of an error input, keeping aliasing ($id/$ref, $storage)."""
+    global _ALIAS
+    _ALIAS = alias_plan([inp, list(args), dict(kwargs)])
+    try:
+        return enc(inp), enc(list(args)), {k: enc(kwargs[k]) for k in sorted(kwargs)}
+    finally:
+        _ALIAS = None
+
+
 def enc_tensor(t, values=True, storage=True):
     """`storage`: an input, whose storage outside the view matters (results and gradients: values only)."""
+    if _ALIAS is not None and t.layout == torch.strided and not t.is_meta:
+        if id(t) in _ALIAS["ids"]:
+            return {"$ref": _ALIAS["ids"][id(t)]}
+        ptr = t.untyped_storage().data_ptr() if t.untyped_storage().nbytes() > 0 else None
+        plan = _ALIAS
+        if ptr in plan["storages"]:
+            out = enc_tensor_storage(t)
+            out["$storage"] = plan["storages"][ptr]
+        else:
+            out = enc_tensor_plain(t, values, storage)
+        if id(t) in plan["dups"]:
+            plan["ids"][id(t)] = len(plan["ids"])
+            out["$id"] = plan["ids"][id(t)]
+        return out
+    return enc_tensor_plain(t, values, storage)
+
+
+def enc_tensor_storage(t):
+    """A tensor with its whole storage, strides and offset."""
+    storage_numel = t.untyped_storage().nbytes() // t.element_size()
+    if storage_numel > MAX_NUMEL or t.numel() > MAX_NUMEL:
+        raise TooLarge()
+    out = {"$t": dname(t.dtype), "shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset()}
+    out["storage"] = flat_values(t.as_strided([storage_numel], [1], 0))
+    out["values"] = flat_values(t)
+    return out
+
+
+def enc_tensor_plain(t, values=True, storage=True):
     if t.layout != torch.strided:
         raise Unserializable("layout")
     if t.numel() > MAX_NUMEL:
@@ -400,8 +462,8 @@ def gen_errors(op, key, counts):
     for i, ei in enumerate(eis):
         s = ei.sample_input
         try:
-            rec = {"index": i, "input": enc(s.input), "args": enc(list(s.args)),
-                   "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)}}
+            inp, args, kwargs = enc_call(s.input, s.args, s.kwargs)
+            rec = {"index": i, "input": inp, "args": args, "kwargs": kwargs}
         except (TooLarge, Unserializable):
             counts["unserializable"] += 1
             continue
