@@ -55,7 +55,6 @@ export {
   elu,
   hardswish,
   huber_loss,
-  interpolate,
   mish,
   normalize,
   one_hot,
@@ -63,3 +62,4 @@ export {
   selu,
   softplus,
 } from './functional/everyday.js';
+export { interpolate } from './functional/interpolate.js';
