@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as F from '../../src/nn/functional.js';
+import * as nn from '../../src/nn/index.js';
 import { loadGolden } from '../golden.js';
 import { call, opCases, type OpCase } from './opCases.js';
 
@@ -73,5 +74,37 @@ describe('F.interpolate', () => {
       "expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, int], but got size with types [<class 'float'>]",
     );
     expect(() => F.interpolate(x3().unsqueeze(0), { size: 4, mode: 'lanczos' })).toThrow('Lanczos mode requires antialias=True');
+  });
+});
+
+describe('nn.Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, AdaptiveAvgPool3d', () => {
+  const x = (): Tensor => torch.arange(24, { dtype: 'float64' }).reshape([1, 2, 3, 4]);
+  it("print as PyTorch's", () => {
+    expect(String(new nn.Upsample({ scale_factor: 2 }))).toBe("Upsample(scale_factor=2.0, mode='nearest')");
+    expect(String(new nn.Upsample({ size: [3, 4], mode: 'bilinear' }))).toBe("Upsample(size=(3, 4), mode='bilinear')");
+    expect(String(new nn.UpsamplingNearest2d({ scale_factor: [2, 3] }))).toBe(
+      "UpsamplingNearest2d(scale_factor=(2.0, 3.0), mode='nearest')",
+    );
+    expect(String(new nn.UpsamplingBilinear2d({ size: 5 }))).toBe("UpsamplingBilinear2d(size=5, mode='bilinear')");
+    expect(String(new nn.Upsample(4))).toBe("Upsample(size=4, mode='nearest')");
+  });
+  it('forward is F.interpolate with the stored options', () => {
+    const same = (a: Tensor, b: Tensor): boolean => a.sizes.join() === b.sizes.join() && torch.equal(a, b);
+    expect(same(new nn.Upsample({ scale_factor: 2 }).forward(x()), F.interpolate(x(), { scale_factor: 2 }))).toBe(true);
+    expect(
+      same(
+        new nn.UpsamplingBilinear2d({ size: [5, 7] }).forward(x()),
+        F.interpolate(x(), { size: [5, 7], mode: 'bilinear', align_corners: true }),
+      ),
+    ).toBe(true);
+    expect(
+      same(F.upsample_bilinear(x(), { size: [5, 7] }), F.interpolate(x(), { size: [5, 7], mode: 'bilinear', align_corners: true })),
+    ).toBe(true);
+    expect(same(F.upsample(x(), [4, 4], null, 'bicubic'), F.interpolate(x(), { size: 4, mode: 'bicubic' }))).toBe(true);
+    expect(same(F.upsample_nearest(x(), { scale_factor: 3 }), F.interpolate(x(), { scale_factor: 3 }))).toBe(true);
+    const p = new nn.AdaptiveAvgPool3d([1, 2, 2]);
+    expect(String(p)).toBe('AdaptiveAvgPool3d(output_size=(1, 2, 2))');
+    expect(same(p.forward(x().unsqueeze(0)), F.adaptive_avg_pool3d(x().unsqueeze(0), [1, 2, 2]))).toBe(true);
+    expect(() => new nn.Upsample({ scale: 2 } as never)).toThrow('scale');
   });
 });

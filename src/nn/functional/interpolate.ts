@@ -155,3 +155,36 @@ export function interpolate(
       `nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got ${mode})`,
   );
 }
+
+type UpsampleRest = Rest<[size: Sizes | null, scale_factor: Sizes | null], { size?: Sizes | null; scale_factor?: Sizes | null }>;
+
+/**
+ * `F.upsample(input, size=None, scale_factor=None, mode='nearest', align_corners=None)`: deprecated in
+ * PyTorch (it warns "Use `nn.functional.interpolate` instead"), `interpolate` with those arguments.
+ */
+export function upsample(
+  input: Tensor,
+  ...rest: Rest<
+    [size: Sizes | null, scale_factor: Sizes | null, mode: string, align_corners: boolean | null],
+    { size?: Sizes | null; scale_factor?: Sizes | null; mode?: string; align_corners?: boolean | null }
+  >
+): Tensor {
+  const a = parseArgs(
+    'upsample',
+    { size: null as Sizes | null, scale_factor: null as Sizes | null, mode: 'nearest', align_corners: null as boolean | null },
+    rest,
+  );
+  return interpolate(input, a.size, a.scale_factor, a.mode, a.align_corners);
+}
+
+/** `F.upsample_nearest(input, size=None, scale_factor=None)` (deprecated): `interpolate(mode='nearest')`. */
+export function upsample_nearest(input: Tensor, ...rest: UpsampleRest): Tensor {
+  const a = parseArgs('upsample_nearest', { size: null as Sizes | null, scale_factor: null as Sizes | null }, rest);
+  return interpolate(input, a.size, a.scale_factor, 'nearest');
+}
+
+/** `F.upsample_bilinear(input, size=None, scale_factor=None)` (deprecated): `interpolate(mode='bilinear', align_corners=True)`. */
+export function upsample_bilinear(input: Tensor, ...rest: UpsampleRest): Tensor {
+  const a = parseArgs('upsample_bilinear', { size: null as Sizes | null, scale_factor: null as Sizes | null }, rest);
+  return interpolate(input, a.size, a.scale_factor, 'bilinear', true);
+}
