@@ -3597,7 +3597,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
 /** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:526). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
-  self_sizes!: number[];
+  grad_output_sizes!: number[];
 
   name(): string {
     return 'AdaptiveAvgPool2DBackwardBackward0';
@@ -3608,8 +3608,8 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, self_sizes.slice(-2));
+    const grad_output_sizes = this.grad_output_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, grad_output_sizes.slice(-2));
     if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
     return out;
   }
@@ -3909,7 +3909,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
 /** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:572). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
-  self_sizes!: number[];
+  grad_output_sizes!: number[];
 
   name(): string {
     return 'AdaptiveAvgPool3DBackwardBackward0';
@@ -3920,8 +3920,8 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool3dForward(grad, self_sizes.slice(-3));
+    const grad_output_sizes = this.grad_output_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool3dForward(grad, grad_output_sizes.slice(-3));
     if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
     return out;
   }
@@ -8374,7 +8374,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new AdaptiveAvgPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    gradFn.self_sizes = self.sizes.slice();
+    gradFn.grad_output_sizes = gradOutput.sizes.slice();
     const result = ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
@@ -8515,7 +8515,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new AdaptiveAvgPool3DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    gradFn.self_sizes = self.sizes.slice();
+    gradFn.grad_output_sizes = gradOutput.sizes.slice();
     const result = ops._adaptive_avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;

@@ -30,7 +30,7 @@ LINEAR = ['upsample_linear1d', 'upsample_bilinear2d', 'upsample_bicubic2d', 'ups
 K = {'1d': 1, '2d': 2, '3d': 3}
 SHAPES = {1: [([2, 2, 5], [7]), ([1, 2, 6], [4]), ([1, 1, 3], [6]), ([1, 1, 4], [1])],
           2: [([1, 2, 3, 4], [5, 7]), ([1, 1, 5, 6], [3, 4]), ([2, 1, 3, 3], [6, 6])],
-          3: [([1, 2, 2, 3, 4], [3, 4, 5]), ([1, 1, 4, 3, 5], [2, 3, 3])]}
+          3: [([1, 2, 2, 3, 3], [3, 4, 4]), ([1, 1, 4, 3, 5], [2, 3, 3])]}
 SCALES = {1: [1.7], 2: [1.7, 2.5], 3: [1.5, 1.7, 0.75]}
 
 
@@ -75,6 +75,14 @@ for name in LINEAR:
     c.C(name + '_backward', [F32(*shape[:2], *out), out, shape, False, *SCALES[k]])
     c.C(name + '_backward', [T(*shape[:2], *out[:-1]), out, shape, False])
     c.C(name, [M(*shape, dtype='float64'), out, True], meta=True)
+
+# double backward: the backward's derivative in grad_output is the forward (Upsample*BackwardBackward0)
+for name in NEAREST + LINEAR:
+    k = k_of(name)
+    shape, out = SHAPES[k][-1]
+    c.C(name + '_backward', [G(*shape[:2], *out), out, shape] + ([False] if name in LINEAR else []))
+c.C('_adaptive_avg_pool3d_backward', [G(1, 2, 2, 3, 2), T(1, 2, 4, 5, 3)])
+c.C('_adaptive_avg_pool2d_backward', [G(1, 2, 2, 3), T(1, 2, 4, 5)])
 
 # channels-last inputs: the output (and some backwards') memory format
 S('upsample_nearest2d', [G(1, 3, 4, 2, permute=[0, 3, 1, 2]), [5, 3]])
