@@ -2,7 +2,9 @@
 // Mirrors aten/src/ATen/native/UpSampleLinear1d.cpp, UpSampleBilinear2d.cpp, UpSampleTrilinear3d.cpp (the
 // meta functions: checks, output memory format) and the linear paths of native/cpu/UpSampleKernel.cpp
 // (HelperInterpLinear, cpu_upsample_generic) and UpSampleMoreKernel.cpp (cpu_upsample_linear_backward).
-// Weights are computed in opmath_t (float for float32) as the CPU kernels do.
+// Weights are computed in opmath_t (float for float32) as the CPU kernels do. Not implemented: uint8 inputs
+// to bilinear2d (and bicubic2d), which PyTorch resamples with int16 fixed-point weights (the separable
+// antialias kernels, UpSampleKernelAVXAntialias.h); they raise the dtype's "not implemented" error here.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { aten } from '../generated/Operators.js';
