@@ -30,12 +30,13 @@ import {
 // Note [Nearest source indices]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch computes nearest indices two ways, and which one a call meets decides its result at the edges
-// (float64 scales, a scale factor that disagrees with the sizes). The forward over a channels-first input
-// (HelperInterpNearest{,Exact}::compute_indices_weights) rounds the scale to opmath_t (double for float64)
-// and floors floorf(scale * o) (nearest) or floorf(src + 0.5) with src = scale * (o + 0.5) - 0.5 clamped at
-// 0 (nearest-exact). The channels-last 2-d forward and every backward use nearest_idx / nearest_exact_idx: a
-// float scale, and nearest_idx copies for equal sizes and halves for doubled ones whatever the scale says.
-// Both are kept here so forward and backward pick their input elements exactly as PyTorch's.
+// (float64 scales, a scale factor that disagrees with the sizes: scale_factor 1.3 on 3 elements gives 3
+// outputs). The 1-d and 3-d forwards (HelperInterpNearest{,Exact}::compute_indices_weights) round the scale
+// to opmath_t (double for float64) and floor floorf(scale * o) (nearest) or floorf(src + 0.5) with
+// src = scale * (o + 0.5) - 0.5 clamped at 0 (nearest-exact), whatever the sizes. The 2-d forward (any
+// memory format) and every backward use nearest_idx / nearest_exact_idx: a float scale, and nearest_idx
+// copies for equal sizes and halves for doubled ones whatever the scale says. Both are kept here so each
+// call picks its input elements exactly as PyTorch's (gen_upsample_nd.py has a case of each).
 
 type Scale = number | null | undefined;
 
@@ -71,7 +72,7 @@ function forward(k: number, exact: boolean, self: Tensor, outputSize: number[], 
   const tables: DimTable[] = outputSize.map((os, i) => {
     const is = self.sizes[i + 2] as number;
     const sc = scales[i] ?? null;
-    if (k === 2 && cl) return indexTable(os, (o) => (exact ? nearestExactIdx : nearestIdx)(o, is, os, sc));
+    if (k === 2) return indexTable(os, (o) => (exact ? nearestExactIdx : nearestIdx)(o, is, os, sc));
     return indexTable(os, (o) => genericIdx(o, is, os, sc, exact, r));
   });
   return interpolateForward(self, out, tables);

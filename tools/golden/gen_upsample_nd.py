@@ -29,7 +29,7 @@ NEAREST = ['upsample_nearest1d', '_upsample_nearest_exact1d', 'upsample_nearest2
 LINEAR = ['upsample_linear1d', 'upsample_bilinear2d', 'upsample_bicubic2d', 'upsample_trilinear3d']
 K = {'1d': 1, '2d': 2, '3d': 3}
 SHAPES = {1: [([2, 2, 5], [7]), ([1, 2, 6], [4]), ([1, 1, 3], [6]), ([1, 1, 4], [1])],
-          2: [([1, 2, 3, 4], [5, 7]), ([1, 1, 5, 6], [3, 4]), ([2, 1, 3, 3], [6, 6])],
+          2: [([1, 2, 3, 4], [5, 7]), ([1, 1, 5, 6], [3, 4]), ([1, 1, 3, 3], [6, 5])],
           3: [([1, 2, 2, 3, 3], [3, 4, 4]), ([1, 1, 4, 3, 5], [2, 3, 3])]}
 SCALES = {1: [1.7], 2: [1.7, 2.5], 3: [1.5, 1.7, 0.75]}
 
@@ -75,6 +75,18 @@ for name in LINEAR:
     c.C(name + '_backward', [F32(*shape[:2], *out), out, shape, False, *SCALES[k]])
     c.C(name + '_backward', [T(*shape[:2], *out[:-1]), out, shape, False])
     c.C(name, [M(*shape, dtype='float64'), out, True], meta=True)
+
+# a scale factor that disagrees with the sizes (3 * 1.3 -> 3): 1-d / 3-d use the scale, 2-d copies
+for dtype in ['float64', 'float32']:
+    c.C('upsample_nearest1d', [T(1, 1, 3, dtype=dtype), None, [1.3]], fn='torch.ops.aten.upsample_nearest1d.vec')
+    c.C('upsample_nearest2d', [T(1, 1, 3, 3, dtype=dtype), None, [1.3, 2.1]], fn='torch.ops.aten.upsample_nearest2d.vec')
+    c.C('upsample_nearest3d', [T(1, 1, 1, 3, 5, dtype=dtype), None, [1.0, 1.3, 2.1]],
+        fn='torch.ops.aten.upsample_nearest3d.vec')
+    c.C('_upsample_nearest_exact2d', [T(1, 1, 3, 5, dtype=dtype), None, [1.3, 0.7]],
+        fn='torch.ops.aten._upsample_nearest_exact2d.vec')
+    c.C('upsample_linear1d', [T(1, 1, 3, dtype=dtype), None, False, [1.3]], fn='torch.ops.aten.upsample_linear1d.vec')
+    c.C('upsample_bicubic2d', [T(1, 1, 3, 4, dtype=dtype), None, False, [1.3, 0.6]],
+        fn='torch.ops.aten.upsample_bicubic2d.vec')
 
 # double backward: the backward's derivative in grad_output is the forward (Upsample*BackwardBackward0)
 for name in NEAREST + LINEAR:
