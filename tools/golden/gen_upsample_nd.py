@@ -110,6 +110,10 @@ S('upsample_bicubic2d_backward', [T(1, 5, 3, 2, permute=[0, 3, 1, 2]), [5, 3], [
 S('upsample_nearest3d_backward', [T(1, 3, 5, 3, 2, permute=[0, 4, 1, 2, 3]), [3, 5, 3], [1, 2, 2, 4, 2]])
 S('upsample_trilinear3d_backward', [T(1, 3, 5, 3, 2, permute=[0, 4, 1, 2, 3]), [3, 5, 3], [1, 2, 2, 4, 2], True])
 
+# 'area' of channels-last 4-d inputs: adaptive_avg_pool2d keeps the memory format (its backward too)
+S('adaptive_avg_pool2d', [G(1, 3, 4, 2, permute=[0, 3, 1, 2]), [3, 5]], fn='torch._C._nn.adaptive_avg_pool2d')
+S('_adaptive_avg_pool2d_backward', [T(1, 3, 5, 2, permute=[0, 3, 1, 2]), T(1, 3, 4, 2, permute=[0, 3, 1, 2])])
+
 # adaptive_avg_pool3d ('area' of 5-d inputs)
 AP = 'torch._C._nn.adaptive_avg_pool3d'
 c.C('adaptive_avg_pool3d', [G(1, 2, 4, 5, 3), [2, 3, 2]], fn=AP)
