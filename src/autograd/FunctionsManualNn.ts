@@ -160,43 +160,44 @@ export function padForwardOp(op: PadOp, grad: Tensor, padding: number[]): Tensor
   return aten()[op].call(grad, padding);
 }
 
-/** `upsample_nearest2d_backward(grad, output_size, input_size, scales_h, scales_w)`. */
-export function upsampleNearest2dBackward(
+/** `_adaptive_avg_pool3d_backward(grad, self)`. */
+export function adaptiveAvgPool3dBackward(grad: Tensor, self: Tensor): Tensor {
+  return aten()._adaptive_avg_pool3d_backward.call(grad, self);
+}
+
+/** `_adaptive_avg_pool3d(grad, output_size)`: the derivative of the backward in its grad_output. */
+export function adaptiveAvgPool3dForward(grad: Tensor, outputSize: number[]): Tensor {
+  return aten()._adaptive_avg_pool3d.call(grad, outputSize);
+}
+
+type UpsampleOp =
+  | 'upsample_nearest1d'
+  | '_upsample_nearest_exact1d'
+  | 'upsample_nearest2d'
+  | '_upsample_nearest_exact2d'
+  | 'upsample_nearest3d'
+  | '_upsample_nearest_exact3d'
+  | 'upsample_linear1d'
+  | 'upsample_bilinear2d'
+  | 'upsample_bicubic2d'
+  | 'upsample_trilinear3d';
+
+/** `<upsample op>_backward(grad, output_size, input_size, [align_corners,] ...scales)`. */
+export function upsampleBackwardOp(
+  op: `${UpsampleOp}_backward`,
   grad: Tensor,
   outputSize: number[],
   inputSize: readonly number[],
-  scalesH: number | null,
-  scalesW: number | null,
+  ...rest: (boolean | number | null)[]
 ): Tensor {
-  return aten().upsample_nearest2d_backward.call(grad, outputSize, [...inputSize], scalesH, scalesW);
+  const call = aten()[op].call as (g: Tensor, o: number[], i: number[], ...r: (boolean | number | null)[]) => Tensor;
+  return call(grad, outputSize, [...inputSize], ...rest);
 }
 
-/** `upsample_nearest2d(grad, output_size, scales_h, scales_w)`. */
-export function upsampleNearest2d(grad: Tensor, outputSize: number[], scalesH: number | null, scalesW: number | null): Tensor {
-  return aten().upsample_nearest2d.call(grad, outputSize, scalesH, scalesW);
-}
-
-/** `upsample_bilinear2d_backward(grad, output_size, input_size, align_corners, scales_h, scales_w)`. */
-export function upsampleBilinear2dBackward(
-  grad: Tensor,
-  outputSize: number[],
-  inputSize: readonly number[],
-  alignCorners: boolean,
-  scalesH: number | null,
-  scalesW: number | null,
-): Tensor {
-  return aten().upsample_bilinear2d_backward.call(grad, outputSize, [...inputSize], alignCorners, scalesH, scalesW);
-}
-
-/** `upsample_bilinear2d(grad, output_size, align_corners, scales_h, scales_w)`. */
-export function upsampleBilinear2d(
-  grad: Tensor,
-  outputSize: number[],
-  alignCorners: boolean,
-  scalesH: number | null,
-  scalesW: number | null,
-): Tensor {
-  return aten().upsample_bilinear2d.call(grad, outputSize, alignCorners, scalesH, scalesW);
+/** `<upsample op>(grad, output_size, [align_corners,] ...scales)`: the derivative of a backward in its grad_output. */
+export function upsampleForwardOp(op: UpsampleOp, grad: Tensor, outputSize: number[], ...rest: (boolean | number | null)[]): Tensor {
+  const call = aten()[op].call as (g: Tensor, o: number[], ...r: (boolean | number | null)[]) => Tensor;
+  return call(grad, outputSize, ...rest);
 }
 
 type ActivationBackward =

@@ -864,18 +864,72 @@ export interface AtenOps {
   replication_pad2d: OperatorHandle<(self: Tensor, padding: number[]) => Tensor>;
   /** `replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor` */
   replication_pad2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, padding: number[]) => Tensor>;
+  /** `adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
+  adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor` */
+  _adaptive_avg_pool3d: OperatorHandle<(self: Tensor, outputSize: number[]) => Tensor>;
+  /** `_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor` */
+  _adaptive_avg_pool3d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor) => Tensor>;
+  /** `upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  upsample_nearest1d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor` */
+  upsample_nearest1d: OperatorHandle<(self: Tensor, outputSize: number[], scales?: Opt<number>) => Tensor>;
+  /** `upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor` */
+  upsample_nearest1d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scales?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  _upsample_nearest_exact1d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor` */
+  _upsample_nearest_exact1d: OperatorHandle<(self: Tensor, outputSize: number[], scales?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor` */
+  _upsample_nearest_exact1d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scales?: Opt<number>) => Tensor>;
   /** `upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
   upsample_nearest2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
   /** `upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_nearest2d: OperatorHandle<(self: Tensor, outputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_nearest2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  _upsample_nearest_exact2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_nearest_exact2d: OperatorHandle<(self: Tensor, outputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_nearest_exact2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  upsample_nearest3d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest3d: OperatorHandle<(self: Tensor, outputSize: number[], scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_nearest3d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor` */
+  _upsample_nearest_exact3d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_nearest_exact3d: OperatorHandle<(self: Tensor, outputSize: number[], scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_nearest_exact3d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  upsample_linear1d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor` */
+  upsample_linear1d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scales?: Opt<number>) => Tensor>;
+  /** `upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor` */
+  upsample_linear1d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scales?: Opt<number>) => Tensor>;
   /** `upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
   upsample_bilinear2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
   /** `upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_bilinear2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_bilinear2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  upsample_trilinear3d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_trilinear3d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_trilinear3d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesD?: Opt<number>, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  upsample_bicubic2d_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bicubic2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  upsample_bicubic2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor` */
   leaky_relu: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
   /** `leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)` */
@@ -1535,12 +1589,39 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     replication_pad1d_backward: find('aten::replication_pad1d_backward', ''),
     replication_pad2d: find('aten::replication_pad2d', ''),
     replication_pad2d_backward: find('aten::replication_pad2d_backward', ''),
+    adaptive_avg_pool3d: find('aten::adaptive_avg_pool3d', ''),
+    _adaptive_avg_pool3d: find('aten::_adaptive_avg_pool3d', ''),
+    _adaptive_avg_pool3d_backward: find('aten::_adaptive_avg_pool3d_backward', ''),
+    upsample_nearest1d_vec: find('aten::upsample_nearest1d', 'vec'),
+    upsample_nearest1d: find('aten::upsample_nearest1d', ''),
+    upsample_nearest1d_backward: find('aten::upsample_nearest1d_backward', ''),
+    _upsample_nearest_exact1d_vec: find('aten::_upsample_nearest_exact1d', 'vec'),
+    _upsample_nearest_exact1d: find('aten::_upsample_nearest_exact1d', ''),
+    _upsample_nearest_exact1d_backward: find('aten::_upsample_nearest_exact1d_backward', ''),
     upsample_nearest2d_vec: find('aten::upsample_nearest2d', 'vec'),
     upsample_nearest2d: find('aten::upsample_nearest2d', ''),
     upsample_nearest2d_backward: find('aten::upsample_nearest2d_backward', ''),
+    _upsample_nearest_exact2d_vec: find('aten::_upsample_nearest_exact2d', 'vec'),
+    _upsample_nearest_exact2d: find('aten::_upsample_nearest_exact2d', ''),
+    _upsample_nearest_exact2d_backward: find('aten::_upsample_nearest_exact2d_backward', ''),
+    upsample_nearest3d_vec: find('aten::upsample_nearest3d', 'vec'),
+    upsample_nearest3d: find('aten::upsample_nearest3d', ''),
+    upsample_nearest3d_backward: find('aten::upsample_nearest3d_backward', ''),
+    _upsample_nearest_exact3d_vec: find('aten::_upsample_nearest_exact3d', 'vec'),
+    _upsample_nearest_exact3d: find('aten::_upsample_nearest_exact3d', ''),
+    _upsample_nearest_exact3d_backward: find('aten::_upsample_nearest_exact3d_backward', ''),
+    upsample_linear1d_vec: find('aten::upsample_linear1d', 'vec'),
+    upsample_linear1d: find('aten::upsample_linear1d', ''),
+    upsample_linear1d_backward: find('aten::upsample_linear1d_backward', ''),
     upsample_bilinear2d_vec: find('aten::upsample_bilinear2d', 'vec'),
     upsample_bilinear2d: find('aten::upsample_bilinear2d', ''),
     upsample_bilinear2d_backward: find('aten::upsample_bilinear2d_backward', ''),
+    upsample_trilinear3d_vec: find('aten::upsample_trilinear3d', 'vec'),
+    upsample_trilinear3d: find('aten::upsample_trilinear3d', ''),
+    upsample_trilinear3d_backward: find('aten::upsample_trilinear3d_backward', ''),
+    upsample_bicubic2d_vec: find('aten::upsample_bicubic2d', 'vec'),
+    upsample_bicubic2d: find('aten::upsample_bicubic2d', ''),
+    upsample_bicubic2d_backward: find('aten::upsample_bicubic2d_backward', ''),
     leaky_relu: find('aten::leaky_relu', ''),
     leaky_relu_: find('aten::leaky_relu_', ''),
     leaky_relu_out: find('aten::leaky_relu', 'out'),

@@ -7,6 +7,7 @@ import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as Convolution from '../kernels/Convolution.js';
@@ -28,7 +29,9 @@ import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
-import * as UpSample from '../kernels/UpSample.js';
+import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
+import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
+import * as UpSampleNearest from '../kernels/UpSampleNearest.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
@@ -69,8 +72,17 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   adaptive_max_pool1d: Pooling1d.adaptiveMaxPool1d,
   _pad_circular: PadNd.padCircular,
   pad: PadNd.pad,
-  upsample_nearest2d_vec: UpSample.upsampleNearest2dVec,
-  upsample_bilinear2d_vec: UpSample.upsampleBilinear2dVec,
+  adaptive_avg_pool3d: AdaptiveAveragePooling3d.adaptiveAvgPool3d,
+  upsample_nearest1d_vec: UpSampleNearest.upsampleNearest1dVec,
+  _upsample_nearest_exact1d_vec: UpSampleNearest.upsampleNearestExact1dVec,
+  upsample_nearest2d_vec: UpSampleNearest.upsampleNearest2dVec,
+  _upsample_nearest_exact2d_vec: UpSampleNearest.upsampleNearestExact2dVec,
+  upsample_nearest3d_vec: UpSampleNearest.upsampleNearest3dVec,
+  _upsample_nearest_exact3d_vec: UpSampleNearest.upsampleNearestExact3dVec,
+  upsample_linear1d_vec: UpSampleLinear.upsampleLinear1dVec,
+  upsample_bilinear2d_vec: UpSampleLinear.upsampleBilinear2dVec,
+  upsample_trilinear3d_vec: UpSampleLinear.upsampleTrilinear3dVec,
+  upsample_bicubic2d_vec: UpSampleBicubic2d.upsampleBicubic2dVec,
   log_sigmoid: Activation.logSigmoid,
   selu: Activation.selu,
   selu_: Activation.selu_,

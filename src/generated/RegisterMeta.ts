@@ -12,6 +12,7 @@ import type { AtenOps, Opt } from './Operators.js';
 import { checkInplace, allocateStructuredOutput, checkInplaceOutput, resizeStructuredOutput } from '../kernels/TensorMeta.js';
 import * as Activation from '../kernels/Activation.js';
 import * as AdaptiveAveragePooling from '../kernels/AdaptiveAveragePooling.js';
+import * as AdaptiveAveragePooling3d from '../kernels/AdaptiveAveragePooling3d.js';
 import * as AdaptiveMaxPooling from '../kernels/AdaptiveMaxPooling.js';
 import * as BatchLinearAlgebra from '../kernels/BatchLinearAlgebra.js';
 import * as BinaryOps from '../kernels/BinaryOps.js';
@@ -44,7 +45,9 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
-import * as UpSample from '../kernels/UpSample.js';
+import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
+import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
+import * as UpSampleNearest from '../kernels/UpSampleNearest.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
@@ -2194,10 +2197,28 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   replication_pad1d_backward: ReplicationPad.replicationPad1dBackward,
   replication_pad2d: ReplicationPad.replicationPad2d,
   replication_pad2d_backward: ReplicationPad.replicationPad2dBackward,
-  upsample_nearest2d: UpSample.upsampleNearest2d,
-  upsample_nearest2d_backward: UpSample.upsampleNearest2dBackward,
-  upsample_bilinear2d: UpSample.upsampleBilinear2d,
-  upsample_bilinear2d_backward: UpSample.upsampleBilinear2dBackward,
+  _adaptive_avg_pool3d: AdaptiveAveragePooling3d._adaptiveAvgPool3d,
+  _adaptive_avg_pool3d_backward: AdaptiveAveragePooling3d._adaptiveAvgPool3dBackward,
+  upsample_nearest1d: UpSampleNearest.upsampleNearest1d,
+  upsample_nearest1d_backward: UpSampleNearest.upsampleNearest1dBackward,
+  _upsample_nearest_exact1d: UpSampleNearest.upsampleNearestExact1d,
+  _upsample_nearest_exact1d_backward: UpSampleNearest.upsampleNearestExact1dBackward,
+  upsample_nearest2d: UpSampleNearest.upsampleNearest2d,
+  upsample_nearest2d_backward: UpSampleNearest.upsampleNearest2dBackward,
+  _upsample_nearest_exact2d: UpSampleNearest.upsampleNearestExact2d,
+  _upsample_nearest_exact2d_backward: UpSampleNearest.upsampleNearestExact2dBackward,
+  upsample_nearest3d: UpSampleNearest.upsampleNearest3d,
+  upsample_nearest3d_backward: UpSampleNearest.upsampleNearest3dBackward,
+  _upsample_nearest_exact3d: UpSampleNearest.upsampleNearestExact3d,
+  _upsample_nearest_exact3d_backward: UpSampleNearest.upsampleNearestExact3dBackward,
+  upsample_linear1d: UpSampleLinear.upsampleLinear1d,
+  upsample_linear1d_backward: UpSampleLinear.upsampleLinear1dBackward,
+  upsample_bilinear2d: UpSampleLinear.upsampleBilinear2d,
+  upsample_bilinear2d_backward: UpSampleLinear.upsampleBilinear2dBackward,
+  upsample_trilinear3d: UpSampleLinear.upsampleTrilinear3d,
+  upsample_trilinear3d_backward: UpSampleLinear.upsampleTrilinear3dBackward,
+  upsample_bicubic2d: UpSampleBicubic2d.upsampleBicubic2d,
+  upsample_bicubic2d_backward: UpSampleBicubic2d.upsampleBicubic2dBackward,
   leaky_relu: meta_leaky_relu,
   leaky_relu_: meta_leaky_relu_,
   leaky_relu_out: meta_leaky_relu_out,

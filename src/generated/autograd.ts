@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBilinear2d, upsampleBilinear2dBackward, upsampleNearest2d, upsampleNearest2dBackward, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -3597,7 +3597,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
 /** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:526). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
-  self_sizes!: number[];
+  grad_output_sizes!: number[];
 
   name(): string {
     return 'AdaptiveAvgPool2DBackwardBackward0';
@@ -3608,8 +3608,8 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
-    const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, self_sizes.slice(-2));
+    const grad_output_sizes = this.grad_output_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool2dForward(grad, grad_output_sizes.slice(-2));
     if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
     return out;
   }
@@ -3884,7 +3884,138 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:569). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:569). */
+export class AdaptiveAvgPool3DBackward0 extends Node {
+  self_: SavedVariable = NONE;
+
+  name(): string {
+    return 'AdaptiveAvgPool3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = this.self_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool3dBackward(grad, self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:572). */
+export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
+  self_: SavedVariable = NONE;
+  grad_output_sizes!: number[];
+
+  name(): string {
+    return 'AdaptiveAvgPool3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const self = (this.self_.defined() ? this.self_.unpack(this) : null) as Tensor;
+    const grad_output_sizes = this.grad_output_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = adaptiveAvgPool3dForward(grad, grad_output_sizes.slice(-3));
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(self);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.self_.reset();
+  }
+}
+
+/** Backward of `upsample_nearest1d` (derivatives.yaml:576). */
+export class UpsampleNearest1DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
+  scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearest1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales = this.scales_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_nearest1d_backward', grad, output_size, self_sizes, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:579). */
+export class UpsampleNearest1DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
+  scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
+
+  name(): string {
+    return 'UpsampleNearest1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales = this.scales_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_nearest1d', grad, output_size, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:582). */
+export class UpsampleNearestExact1DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
+  scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearestExact1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales = this.scales_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_nearest_exact1d_backward', grad, output_size, self_sizes, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:585). */
+export class UpsampleNearestExact1DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
+  scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
+
+  name(): string {
+    return 'UpsampleNearestExact1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales = this.scales_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_nearest_exact1d', grad, output_size, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest2d` (derivatives.yaml:588). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -3903,12 +4034,12 @@ export class UpsampleNearest2DBackward0 extends Node {
     const scales_h = this.scales_h_;
     const scales_w = this.scales_w_;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2dBackward(grad, output_size, self_sizes, scales_h ?? null, scales_w ?? null);
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_nearest2d_backward', grad, output_size, self_sizes, scales_h ?? null, scales_w ?? null);
     return out;
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:572). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:591). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -3925,12 +4056,204 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
     const output_size = this.output_size_;
     const scales_h = this.scales_h_;
     const scales_w = this.scales_w_;
-    if (this.shouldComputeOutput(0)) out[0] = upsampleNearest2d(grad, output_size, scales_h ?? null, scales_w ?? null);
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_nearest2d', grad, output_size, scales_h ?? null, scales_w ?? null);
     return out;
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:575). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:594). */
+export class UpsampleNearestExact2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
+  scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
+  scales_w_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearestExact2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_nearest_exact2d_backward', grad, output_size, self_sizes, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:597). */
+export class UpsampleNearestExact2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
+  scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[4];
+
+  name(): string {
+    return 'UpsampleNearestExact2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_nearest_exact2d', grad, output_size, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest3d` (derivatives.yaml:600). */
+export class UpsampleNearest3DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
+  scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
+  scales_h_!: Parameters<AtenOps['upsample_nearest3d']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_nearest3d']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearest3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_nearest3d_backward', grad, output_size, self_sizes, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:603). */
+export class UpsampleNearest3DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
+  scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleNearest3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_nearest3d', grad, output_size, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:606). */
+export class UpsampleNearestExact3DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
+  scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
+  scales_h_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleNearestExact3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_nearest_exact3d_backward', grad, output_size, self_sizes, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:609). */
+export class UpsampleNearestExact3DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
+  scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleNearestExact3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_nearest_exact3d', grad, output_size, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_linear1d` (derivatives.yaml:612). */
+export class UpsampleLinear1DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
+  scales_!: Parameters<AtenOps['upsample_linear1d']['call']>[3];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleLinear1DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales = this.scales_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_linear1d_backward', grad, output_size, self_sizes, align_corners, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:615). */
+export class UpsampleLinear1DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
+  scales_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[4];
+
+  name(): string {
+    return 'UpsampleLinear1DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales = this.scales_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_linear1d', grad, output_size, align_corners, scales ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:618). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -3951,12 +4274,12 @@ export class UpsampleBilinear2DBackward0 extends Node {
     const scales_h = this.scales_h_;
     const scales_w = this.scales_w_;
     const self_sizes = this.self_sizes;
-    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2dBackward(grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_bilinear2d_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
     return out;
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:578). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:621). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -3975,12 +4298,116 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
     const align_corners = this.align_corners_;
     const scales_h = this.scales_h_;
     const scales_w = this.scales_w_;
-    if (this.shouldComputeOutput(0)) out[0] = upsampleBilinear2d(grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_bilinear2d', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
     return out;
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:581). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:624). */
+export class UpsampleTrilinear3DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
+  scales_d_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[3];
+  scales_h_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[4];
+  scales_w_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[5];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleTrilinear3DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_trilinear3d_backward', grad, output_size, self_sizes, align_corners, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:627). */
+export class UpsampleTrilinear3DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
+  scales_d_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[4];
+  scales_h_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[5];
+  scales_w_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[6];
+
+  name(): string {
+    return 'UpsampleTrilinear3DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_d = this.scales_d_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_trilinear3d', grad, output_size, align_corners, scales_d ?? null, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:630). */
+export class UpsampleBicubic2DBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
+  scales_h_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[3];
+  scales_w_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBicubic2DBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('upsample_bicubic2d_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:633). */
+export class UpsampleBicubic2DBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBicubic2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('upsample_bicubic2d', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `leaky_relu` (derivatives.yaml:636). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4004,7 +4431,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:584). */
+/** Backward of `leaky_relu_` (derivatives.yaml:639). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4028,7 +4455,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:587). */
+/** Backward of `elu` (derivatives.yaml:642). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4056,7 +4483,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:590). */
+/** Backward of `elu_` (derivatives.yaml:645). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4084,7 +4511,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:593). */
+/** Backward of `celu` (derivatives.yaml:648). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4108,7 +4535,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:596). */
+/** Backward of `celu_` (derivatives.yaml:651). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4132,7 +4559,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:599). */
+/** Backward of `softplus` (derivatives.yaml:654). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4158,7 +4585,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:602). */
+/** Backward of `hardtanh` (derivatives.yaml:657). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4184,7 +4611,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:605). */
+/** Backward of `hardswish` (derivatives.yaml:660). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4206,7 +4633,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:608). */
+/** Backward of `hardsigmoid` (derivatives.yaml:663). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4228,7 +4655,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:611). */
+/** Backward of `mish` (derivatives.yaml:666). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4250,7 +4677,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:614). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:669). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4275,7 +4702,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:618). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:673). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4305,7 +4732,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:622). */
+/** Backward of `huber_loss` (derivatives.yaml:677). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4335,7 +4762,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:626). */
+/** Backward of `addcmul` (derivatives.yaml:681). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4364,7 +4791,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:631). */
+/** Backward of `addcdiv` (derivatives.yaml:686). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4393,7 +4820,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:636). */
+/** Backward of `clamp_min` (derivatives.yaml:691). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4417,7 +4844,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:639). */
+/** Backward of `clamp_max` (derivatives.yaml:694). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4441,7 +4868,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:643). */
+/** Backward of `max` (derivatives.yaml:698). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4466,7 +4893,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:646). */
+/** Backward of `min` (derivatives.yaml:701). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4491,7 +4918,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:649). */
+/** Backward of `sort.stable` (derivatives.yaml:704). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -4517,7 +4944,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:653). */
+/** Backward of `_unique2` (derivatives.yaml:708). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -4533,7 +4960,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:657). */
+/** Backward of `unique_dim` (derivatives.yaml:712). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -4549,7 +4976,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:662). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:717). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -4565,7 +4992,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:666). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:721). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -4591,7 +5018,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:670). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:725). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -4617,7 +5044,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:675). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:730). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4648,7 +5075,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:679). */
+/** Backward of `unique_consecutive` (derivatives.yaml:734). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -4664,7 +5091,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:683). */
+/** Backward of `diagonal` (derivatives.yaml:738). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -4688,7 +5115,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:686). */
+/** Backward of `diagonal_backward` (derivatives.yaml:741). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -4710,7 +5137,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:690). */
+/** Backward of `_linalg_svd` (derivatives.yaml:745). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -7976,7 +8403,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new AdaptiveAvgPool2DBackwardBackward0();
     gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
     if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
-    gradFn.self_sizes = self.sizes.slice();
+    gradFn.grad_output_sizes = gradOutput.sizes.slice();
     const result = ops._adaptive_avg_pool2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
     setHistory(result, gradFn, 0);
     return result;
@@ -8101,6 +8528,73 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result, gradFn, 0);
     return result;
   }),
+  _adaptive_avg_pool3d: kernel('_adaptive_avg_pool3d', (ks, self, outputSize) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._adaptive_avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    const gradFn = new AdaptiveAvgPool3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.self_ = new SavedVariable(self, false);
+    const result = ops._adaptive_avg_pool3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _adaptive_avg_pool3d_backward: kernel('_adaptive_avg_pool3d_backward', (ks, gradOutput, self) => {
+    const rg = anyRequiresGrad(gradOutput, self);
+    if (!rg) return ops._adaptive_avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    const gradFn = new AdaptiveAvgPool3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(1)) gradFn.self_ = new SavedVariable(self, false);
+    gradFn.grad_output_sizes = gradOutput.sizes.slice();
+    const result = ops._adaptive_avg_pool3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest1d: kernel('upsample_nearest1d', (ks, self, outputSize, scales) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_nearest1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    const gradFn = new UpsampleNearest1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_ = scales;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_nearest1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest1d_backward: kernel('upsample_nearest1d_backward', (ks, gradOutput, outputSize, inputSize, scales) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_nearest1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    const gradFn = new UpsampleNearest1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_ = scales;
+    const result = ops.upsample_nearest1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact1d: kernel('_upsample_nearest_exact1d', (ks, self, outputSize, scales) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_nearest_exact1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    const gradFn = new UpsampleNearestExact1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_ = scales;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_nearest_exact1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scales);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact1d_backward: kernel('_upsample_nearest_exact1d_backward', (ks, gradOutput, outputSize, inputSize, scales) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_nearest_exact1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    const gradFn = new UpsampleNearestExact1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_ = scales;
+    const result = ops._upsample_nearest_exact1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scales);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
   upsample_nearest2d: kernel('upsample_nearest2d', (ks, self, outputSize, scalesH, scalesW) => {
     const rg = anyRequiresGrad(self);
     if (!rg) return ops.upsample_nearest2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
@@ -8123,6 +8617,110 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     const result = ops.upsample_nearest2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact2d: kernel('_upsample_nearest_exact2d', (ks, self, outputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_nearest_exact2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearestExact2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_nearest_exact2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact2d_backward: kernel('_upsample_nearest_exact2d_backward', (ks, gradOutput, outputSize, inputSize, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_nearest_exact2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    const gradFn = new UpsampleNearestExact2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_nearest_exact2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest3d: kernel('upsample_nearest3d', (ks, self, outputSize, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_nearest3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleNearest3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_nearest3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_nearest3d_backward: kernel('upsample_nearest3d_backward', (ks, gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_nearest3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleNearest3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_nearest3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact3d: kernel('_upsample_nearest_exact3d', (ks, self, outputSize, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_nearest_exact3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleNearestExact3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_nearest_exact3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_nearest_exact3d_backward: kernel('_upsample_nearest_exact3d_backward', (ks, gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_nearest_exact3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleNearestExact3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_nearest_exact3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_linear1d: kernel('upsample_linear1d', (ks, self, outputSize, alignCorners, scales) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_linear1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scales);
+    const gradFn = new UpsampleLinear1DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_ = scales;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_linear1d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scales);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_linear1d_backward: kernel('upsample_linear1d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scales) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_linear1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scales);
+    const gradFn = new UpsampleLinear1DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_ = scales;
+    const result = ops.upsample_linear1d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scales);
     setHistory(result, gradFn, 0);
     return result;
   }),
@@ -8150,6 +8748,62 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     const result = ops.upsample_bilinear2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_trilinear3d: kernel('upsample_trilinear3d', (ks, self, outputSize, alignCorners, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_trilinear3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleTrilinear3DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_trilinear3d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_trilinear3d_backward: kernel('upsample_trilinear3d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_trilinear3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
+    const gradFn = new UpsampleTrilinear3DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_d_ = scalesD;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_trilinear3d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesD, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bicubic2d: kernel('upsample_bicubic2d', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.upsample_bicubic2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops.upsample_bicubic2d.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  upsample_bicubic2d_backward: kernel('upsample_bicubic2d_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -10696,6 +10696,282 @@ function bad_replication_pad2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_replication_pad2d_backward);
 }
 
+const SIGS_adaptive_avg_pool3d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch.adaptive_avg_pool3d`: `adaptive_avg_pool3d`. */
+export function adaptive_avg_pool3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function adaptive_avg_pool3d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function adaptive_avg_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("adaptive_avg_pool3d", a[--n] as Kw);
+  // adaptive_avg_pool3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      if (o !== undefined) checkKw("adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten().adaptive_avg_pool3d.call(v0, v1);
+    }
+  }
+  return bad_adaptive_avg_pool3d(a);
+}
+
+function bad_adaptive_avg_pool3d(a: readonly unknown[]): never {
+  return badCall("adaptive_avg_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS_adaptive_avg_pool3d);
+}
+
+const SIGS__adaptive_avg_pool3d = ["(Tensor input, tuple of ints output_size)"];
+
+/** `torch._adaptive_avg_pool3d`: `_adaptive_avg_pool3d`. */
+export function _adaptive_avg_pool3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[] }): Tensor;
+export function _adaptive_avg_pool3d(input: Tensor, outputSize: number | readonly number[]): Tensor;
+export function _adaptive_avg_pool3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_adaptive_avg_pool3d", a[--n] as Kw);
+  // _adaptive_avg_pool3d
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","output_size"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      if (o !== undefined) checkKw("_adaptive_avg_pool3d", o, ["input","output_size"], ["input","output_size"], n);
+      return aten()._adaptive_avg_pool3d.call(v0, v1);
+    }
+  }
+  return bad__adaptive_avg_pool3d(a);
+}
+
+function bad__adaptive_avg_pool3d(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool3d", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+  ], false, SIGS__adaptive_avg_pool3d);
+}
+
+const SIGS__adaptive_avg_pool3d_backward = ["(Tensor grad_output, Tensor input)"];
+
+/** `torch._adaptive_avg_pool3d_backward`: `_adaptive_avg_pool3d_backward`. */
+export function _adaptive_avg_pool3d_backward(gradOutput: Tensor, options: { input: Tensor }): Tensor;
+export function _adaptive_avg_pool3d_backward(gradOutput: Tensor, input: Tensor): Tensor;
+export function _adaptive_avg_pool3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_adaptive_avg_pool3d_backward", a[--n] as Kw);
+  // _adaptive_avg_pool3d_backward
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["grad_output","input"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensor(p[0]) && isTensor(p[1])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_adaptive_avg_pool3d_backward", o, ["grad_output","input"], ["grad_output","input"], n);
+      return aten()._adaptive_avg_pool3d_backward.call(v0, v1);
+    }
+  }
+  return bad__adaptive_avg_pool3d_backward(a);
+}
+
+function bad__adaptive_avg_pool3d_backward(a: readonly unknown[]): never {
+  return badCall("_adaptive_avg_pool3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS__adaptive_avg_pool3d_backward);
+}
+
+const SIGS_upsample_nearest1d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales = None)"];
+
+/** `torch.upsample_nearest1d`: `upsample_nearest1d.vec`, `upsample_nearest1d`. */
+export function upsample_nearest1d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_nearest1d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_nearest1d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_nearest1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function upsample_nearest1d(input: Tensor, outputSize: number | readonly number[], options?: { scales?: number | null }): Tensor;
+export function upsample_nearest1d(input: Tensor, outputSize: number | readonly number[], scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function upsample_nearest1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest1d", a[--n] as Kw);
+  // upsample_nearest1d.vec
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten().upsample_nearest1d_vec.call(v0, v1, v2);
+    }
+  }
+  // upsample_nearest1d
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (o === undefined || kwFits(o, ["input","output_size","scales"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("upsample_nearest1d", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v2 = o.scales as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("upsample_nearest1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
+      return aten().upsample_nearest1d.call(v0, v1, v2);
+    }
+  }
+  return noMatch("upsample_nearest1d", a, SIGS_upsample_nearest1d);
+}
+
+const SIGS_upsample_nearest1d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales = None)"];
+
+/** `torch.upsample_nearest1d_backward`: `upsample_nearest1d_backward`. */
+export function upsample_nearest1d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function upsample_nearest1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function upsample_nearest1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales?: number | null }): Tensor;
+export function upsample_nearest1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function upsample_nearest1d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest1d_backward", a[--n] as Kw);
+  // upsample_nearest1d_backward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      const v2: number[] = toIntListN(p[2], 3);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("upsample_nearest1d_backward", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v3 = o.scales as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("upsample_nearest1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
+      return aten().upsample_nearest1d_backward.call(v0, v1, v2, v3);
+    }
+  }
+  return bad_upsample_nearest1d_backward(a);
+}
+
+function bad_upsample_nearest1d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_nearest1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_nearest1d_backward);
+}
+
+const SIGS__upsample_nearest_exact1d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales = None)"];
+
+/** `torch._upsample_nearest_exact1d`: `_upsample_nearest_exact1d.vec`, `_upsample_nearest_exact1d`. */
+export function _upsample_nearest_exact1d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact1d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact1d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function _upsample_nearest_exact1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d(input: Tensor, outputSize: number | readonly number[], options?: { scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d(input: Tensor, outputSize: number | readonly number[], scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact1d", a[--n] as Kw);
+  // _upsample_nearest_exact1d.vec
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten()._upsample_nearest_exact1d_vec.call(v0, v1, v2);
+    }
+  }
+  // _upsample_nearest_exact1d
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (o === undefined || kwFits(o, ["input","output_size","scales"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("_upsample_nearest_exact1d", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v2 = o.scales as number | null;
+      } else v2 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact1d", o, ["input","output_size","scales"], ["input","output_size","scales"], n);
+      return aten()._upsample_nearest_exact1d.call(v0, v1, v2);
+    }
+  }
+  return noMatch("_upsample_nearest_exact1d", a, SIGS__upsample_nearest_exact1d);
+}
+
+const SIGS__upsample_nearest_exact1d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales = None)"];
+
+/** `torch._upsample_nearest_exact1d_backward`: `_upsample_nearest_exact1d_backward`. */
+export function _upsample_nearest_exact1d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function _upsample_nearest_exact1d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact1d_backward", a[--n] as Kw);
+  // _upsample_nearest_exact1d_backward
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      const v2: number[] = toIntListN(p[2], 3);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("_upsample_nearest_exact1d_backward", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v3 = o.scales as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact1d_backward", o, ["grad_output","output_size","input_size","scales"], ["grad_output","output_size","input_size","scales"], n);
+      return aten()._upsample_nearest_exact1d_backward.call(v0, v1, v2, v3);
+    }
+  }
+  return bad__upsample_nearest_exact1d_backward(a);
+}
+
+function bad__upsample_nearest_exact1d_backward(a: readonly unknown[]): never {
+  return badCall("_upsample_nearest_exact1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS__upsample_nearest_exact1d_backward);
+}
+
 const SIGS_upsample_nearest2d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_h = None, float scales_w = None)"];
 
 /** `torch.upsample_nearest2d`: `upsample_nearest2d.vec`, `upsample_nearest2d`. */
@@ -10799,6 +11075,448 @@ function bad_upsample_nearest2d_backward(a: readonly unknown[]): never {
     { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
     { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
   ], false, SIGS_upsample_nearest2d_backward);
+}
+
+const SIGS__upsample_nearest_exact2d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_nearest_exact2d`: `_upsample_nearest_exact2d.vec`, `_upsample_nearest_exact2d`. */
+export function _upsample_nearest_exact2d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, outputSize: number | readonly number[], options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d(input: Tensor, outputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact2d", a[--n] as Kw);
+  // _upsample_nearest_exact2d.vec
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten()._upsample_nearest_exact2d_vec.call(v0, v1, v2);
+    }
+  }
+  // _upsample_nearest_exact2d
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (o === undefined || kwFits(o, ["input","output_size","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_nearest_exact2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v2 = o.scales_h as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_nearest_exact2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v3 = o.scales_w as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact2d", o, ["input","output_size","scales_h","scales_w"], ["input","output_size","scales_h","scales_w"], n);
+      return aten()._upsample_nearest_exact2d.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("_upsample_nearest_exact2d", a, SIGS__upsample_nearest_exact2d);
+}
+
+const SIGS__upsample_nearest_exact2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_nearest_exact2d_backward`: `_upsample_nearest_exact2d_backward`. */
+export function _upsample_nearest_exact2d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact2d_backward", a[--n] as Kw);
+  // _upsample_nearest_exact2d_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_nearest_exact2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_nearest_exact2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact2d_backward", o, ["grad_output","output_size","input_size","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_h","scales_w"], n);
+      return aten()._upsample_nearest_exact2d_backward.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad__upsample_nearest_exact2d_backward(a);
+}
+
+function bad__upsample_nearest_exact2d_backward(a: readonly unknown[]): never {
+  return badCall("_upsample_nearest_exact2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS__upsample_nearest_exact2d_backward);
+}
+
+const SIGS_upsample_nearest3d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest3d`: `upsample_nearest3d.vec`, `upsample_nearest3d`. */
+export function upsample_nearest3d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_nearest3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: number | readonly number[], options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest3d", a[--n] as Kw);
+  // upsample_nearest3d.vec
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten().upsample_nearest3d_vec.call(v0, v1, v2);
+    }
+  }
+  // upsample_nearest3d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","scales_d","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("upsample_nearest3d", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v2 = o.scales_d as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_nearest3d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_nearest3d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("upsample_nearest3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
+      return aten().upsample_nearest3d.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("upsample_nearest3d", a, SIGS_upsample_nearest3d);
+}
+
+const SIGS_upsample_nearest3d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_nearest3d_backward`: `upsample_nearest3d_backward`. */
+export function upsample_nearest3d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_nearest3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_nearest3d_backward", a[--n] as Kw);
+  // upsample_nearest3d_backward
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      const v2: number[] = toIntListN(p[2], 5);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("upsample_nearest3d_backward", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v3 = o.scales_d as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_nearest3d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_nearest3d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("upsample_nearest3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
+      return aten().upsample_nearest3d_backward.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_upsample_nearest3d_backward(a);
+}
+
+function bad_upsample_nearest3d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_nearest3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales_d", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_nearest3d_backward);
+}
+
+const SIGS__upsample_nearest_exact3d = ["(Tensor input, tuple of ints output_size, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_nearest_exact3d`: `_upsample_nearest_exact3d.vec`, `_upsample_nearest_exact3d`. */
+export function _upsample_nearest_exact3d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: readonly number[] | null, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: readonly number[] | null, scaleFactors: readonly number[] | null): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: number | readonly number[], options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d(input: Tensor, outputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact3d", a[--n] as Kw);
+  // _upsample_nearest_exact3d.vec
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","output_size","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && (p[2] === null || Array.isArray(p[2])) && (o === undefined || kwFits(o, ["input","output_size","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: number[] | null = p[2] as number[] | null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scale_factors"], ["input","output_size","scale_factors"], n);
+      return aten()._upsample_nearest_exact3d_vec.call(v0, v1, v2);
+    }
+  }
+  // _upsample_nearest_exact3d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isFloat(p[2]))) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","scales_d","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      let v2: number | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("_upsample_nearest_exact3d", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v2 = o.scales_d as number | null;
+      } else v2 = null;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_nearest_exact3d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_nearest_exact3d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact3d", o, ["input","output_size","scales_d","scales_h","scales_w"], ["input","output_size","scales_d","scales_h","scales_w"], n);
+      return aten()._upsample_nearest_exact3d.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("_upsample_nearest_exact3d", a, SIGS__upsample_nearest_exact3d);
+}
+
+const SIGS__upsample_nearest_exact3d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_nearest_exact3d_backward`: `_upsample_nearest_exact3d_backward`. */
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_nearest_exact3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_nearest_exact3d_backward", a[--n] as Kw);
+  // _upsample_nearest_exact3d_backward
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      const v2: number[] = toIntListN(p[2], 5);
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("_upsample_nearest_exact3d_backward", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v3 = o.scales_d as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_nearest_exact3d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_nearest_exact3d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("_upsample_nearest_exact3d_backward", o, ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","scales_d","scales_h","scales_w"], n);
+      return aten()._upsample_nearest_exact3d_backward.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad__upsample_nearest_exact3d_backward(a);
+}
+
+function bad__upsample_nearest_exact3d_backward(a: readonly unknown[]): never {
+  return badCall("_upsample_nearest_exact3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "scales_d", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS__upsample_nearest_exact3d_backward);
+}
+
+const SIGS_upsample_linear1d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales = None)"];
+
+/** `torch.upsample_linear1d`: `upsample_linear1d.vec`, `upsample_linear1d`. */
+export function upsample_linear1d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_linear1d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales?: number | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales?: number | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales?: number | null }): Tensor;
+export function upsample_linear1d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function upsample_linear1d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_linear1d", a[--n] as Kw);
+  // upsample_linear1d.vec
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten().upsample_linear1d_vec.call(v0, v1, v2, v3);
+    }
+  }
+  // upsample_linear1d
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("upsample_linear1d", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v3 = o.scales as number | null;
+      } else v3 = null;
+      if (o !== undefined) checkKw("upsample_linear1d", o, ["input","output_size","align_corners","scales"], ["input","output_size","align_corners","scales"], n);
+      return aten().upsample_linear1d.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("upsample_linear1d", a, SIGS_upsample_linear1d);
+}
+
+const SIGS_upsample_linear1d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales = None)"];
+
+/** `torch.upsample_linear1d_backward`: `upsample_linear1d_backward`. */
+export function upsample_linear1d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales?: number | null }): Tensor;
+export function upsample_linear1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales?: number | null }): Tensor;
+export function upsample_linear1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales?: number | null }): Tensor;
+export function upsample_linear1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales?: number | null }): Tensor;
+export function upsample_linear1d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scales?: number | null, options?: { scales?: number | null }): Tensor;
+export function upsample_linear1d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_linear1d_backward", a[--n] as Kw);
+  // upsample_linear1d_backward
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 1);
+      const v2: number[] = toIntListN(p[2], 3);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales !== undefined) {
+        kwArg("upsample_linear1d_backward", 'scales', 'float', (o.scales === null || isFloat(o.scales)), o.scales);
+        v4 = o.scales as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("upsample_linear1d_backward", o, ["grad_output","output_size","input_size","align_corners","scales"], ["grad_output","output_size","input_size","align_corners","scales"], n);
+      return aten().upsample_linear1d_backward.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return bad_upsample_linear1d_backward(a);
+}
+
+function bad_upsample_linear1d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_linear1d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_linear1d_backward);
 }
 
 const SIGS_upsample_bilinear2d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
@@ -10911,6 +11629,245 @@ function bad_upsample_bilinear2d_backward(a: readonly unknown[]): never {
     { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
     { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
   ], false, SIGS_upsample_bilinear2d_backward);
+}
+
+const SIGS_upsample_trilinear3d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_trilinear3d`: `upsample_trilinear3d.vec`, `upsample_trilinear3d`. */
+export function upsample_trilinear3d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_trilinear3d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_trilinear3d", a[--n] as Kw);
+  // upsample_trilinear3d.vec
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten().upsample_trilinear3d_vec.call(v0, v1, v2, v3);
+    }
+  }
+  // upsample_trilinear3d
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales_d","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("upsample_trilinear3d", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v3 = o.scales_d as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_trilinear3d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_trilinear3d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("upsample_trilinear3d", o, ["input","output_size","align_corners","scales_d","scales_h","scales_w"], ["input","output_size","align_corners","scales_d","scales_h","scales_w"], n);
+      return aten().upsample_trilinear3d.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return noMatch("upsample_trilinear3d", a, SIGS_upsample_trilinear3d);
+}
+
+const SIGS_upsample_trilinear3d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_d = None, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_trilinear3d_backward`: `upsample_trilinear3d_backward`. */
+export function upsample_trilinear3d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, scalesH?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesD?: number | null, scalesH?: number | null, scalesW?: number | null, options?: { scales_d?: number | null; scalesD?: number | null; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_trilinear3d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_trilinear3d_backward", a[--n] as Kw);
+  // upsample_trilinear3d_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 7 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5]))) && (m <= 6 || p[6] === undefined || (p[6] === null || isFloat(p[6])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 3);
+      const v2: number[] = toIntListN(p[2], 5);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_d !== undefined) {
+        kwArg("upsample_trilinear3d_backward", 'scales_d', 'float', (o.scales_d === null || isFloat(o.scales_d)), o.scales_d);
+        v4 = o.scales_d as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_trilinear3d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v5 = o.scales_h as number | null;
+      } else v5 = null;
+      let v6: number | null;
+      if (m > 6 && p[6] !== undefined) v6 = p[6] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_trilinear3d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v6 = o.scales_w as number | null;
+      } else v6 = null;
+      if (o !== undefined) checkKw("upsample_trilinear3d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_d","scales_h","scales_w"], n);
+      return aten().upsample_trilinear3d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_upsample_trilinear3d_backward(a);
+}
+
+function bad_upsample_trilinear3d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_trilinear3d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_d", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_trilinear3d_backward);
+}
+
+const SIGS_upsample_bicubic2d = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bicubic2d`: `upsample_bicubic2d.vec`, `upsample_bicubic2d`. */
+export function upsample_bicubic2d(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function upsample_bicubic2d(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_bicubic2d", a[--n] as Kw);
+  // upsample_bicubic2d.vec
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten().upsample_bicubic2d_vec.call(v0, v1, v2, v3);
+    }
+  }
+  // upsample_bicubic2d
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_bicubic2d", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_bicubic2d", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("upsample_bicubic2d", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
+      return aten().upsample_bicubic2d.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("upsample_bicubic2d", a, SIGS_upsample_bicubic2d);
+}
+
+const SIGS_upsample_bicubic2d_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch.upsample_bicubic2d_backward`: `upsample_bicubic2d_backward`. */
+export function upsample_bicubic2d_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function upsample_bicubic2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("upsample_bicubic2d_backward", a[--n] as Kw);
+  // upsample_bicubic2d_backward
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("upsample_bicubic2d_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("upsample_bicubic2d_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("upsample_bicubic2d_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+      return aten().upsample_bicubic2d_backward.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad_upsample_bicubic2d_backward(a);
+}
+
+function bad_upsample_bicubic2d_backward(a: readonly unknown[]): never {
+  return badCall("upsample_bicubic2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS_upsample_bicubic2d_backward);
 }
 
 const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)"];

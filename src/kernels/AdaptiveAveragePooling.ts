@@ -1,6 +1,6 @@
 // adaptive_avg_pool2d (CompositeImplicitAutograd: a mean for a 1x1 output), _adaptive_avg_pool2d and its
 // backward over storage. Mirrors aten/src/ATen/native/AdaptiveAveragePooling.cpp and
-// native/cpu/AdaptiveAvgPoolKernel.cpp.
+// native/cpu/AdaptiveAvgPoolKernel.cpp. Outputs keep a channels-last input's memory format, as PyTorch's.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { scalarTypeToString } from '../c10/ScalarType.js';
@@ -8,6 +8,15 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { checkFloating, reader, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike } from './StorageAccess.js';
+import { emptyFormat, isChannelsLastLike } from './UpSample.js';
+
+/** The result `out` (a new contiguous tensor) in `like`'s suggested memory format: channels-last stays channels-last. */
+function inFormatOf(like: Tensor, out: Tensor): Tensor {
+  if (!isChannelsLastLike(like) || out.dim() !== 4) return out;
+  const cl = emptyFormat(out, [...out.sizes], true);
+  if (!out.isMeta()) aten().copy_.call(cl, out, false);
+  return cl;
+}
 
 /** `start_index` / `end_index` of AdaptivePooling.h: the window of output index `o` over `isize` inputs. */
 export function startIndex(o: number, osize: number, isize: number): number {
@@ -54,7 +63,7 @@ export function _adaptiveAvgPool2d(_ks: DispatchKeySet, self: Tensor, outputSize
   checkInput(self, 'adaptive_avg_pool2d');
   const [OH, OW] = outputSize as [number, number];
   const out = emptyLike(self, [...self.sizes.slice(0, -2), OH, OW]);
-  if (self.isMeta()) return out;
+  if (self.isMeta()) return inFormatOf(self, out);
   checkFloating(self, 'adaptive_avg_pool2d');
   const [P, H, W] = planes(self);
   const x = reader(contiguousOf(self));
@@ -70,7 +79,7 @@ export function _adaptiveAvgPool2d(_ks: DispatchKeySet, self: Tensor, outputSize
       }
     }
   }
-  return out;
+  return inFormatOf(self, out);
 }
 
 /** `_adaptive_avg_pool2d_backward(grad_output, self)`: each output's gradient spread evenly over its window. */
@@ -85,7 +94,7 @@ export function _adaptiveAvgPool2dBackward(_ks: DispatchKeySet, gradOutput: Tens
     );
   }
   const gi = emptyLike(self, [...self.sizes]);
-  if (self.isMeta()) return gi;
+  if (self.isMeta()) return inFormatOf(self, gi);
   checkFloating(self, 'adaptive_avg_pool2d_backward_cpu');
   const [P, H, W] = planes(self);
   const OH = gradOutput.sizes[ndim - 2] as number;
@@ -104,5 +113,5 @@ export function _adaptiveAvgPool2dBackward(_ks: DispatchKeySet, gradOutput: Tens
   }
   const out = writer(gi);
   for (let e = 0; e < acc.length; e++) out(e, acc[e] as number);
-  return gi;
+  return inFormatOf(self, gi);
 }

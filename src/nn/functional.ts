@@ -19,6 +19,7 @@ export {
 } from './functional/activation.js';
 export {
   adaptive_avg_pool2d,
+  adaptive_avg_pool3d,
   adaptive_max_pool1d,
   adaptive_max_pool2d,
   avg_pool2d,
@@ -55,7 +56,6 @@ export {
   elu,
   hardswish,
   huber_loss,
-  interpolate,
   mish,
   normalize,
   one_hot,
@@ -63,3 +63,4 @@ export {
   selu,
   softplus,
 } from './functional/everyday.js';
+export { interpolate, upsample, upsample_bilinear, upsample_nearest } from './functional/interpolate.js';

@@ -14,7 +14,8 @@ export { Dropout } from './modules/dropout.js';
 export { Embedding } from './modules/sparse.js';
 export { LayerNorm, GroupNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d } from './modules/batchnorm.js';
-export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
+export { MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d } from './modules/pooling.js';
+export { Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, type UpsampleOptions } from './modules/upsampling.js';
 export { CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, SmoothL1Loss, BCELoss, BCEWithLogitsLoss } from './modules/loss.js';
 export { TransformerEncoderLayer, TransformerEncoder, type TransformerEncoderLayerOptions } from './modules/transformer.js';
 /** `torch.nn.functional`: the functional forms of layers, activations and losses. */

@@ -49,7 +49,7 @@ function build(a: unknown, leaves: Tensor[]): unknown {
 
 type Fn = (...args: unknown[]) => unknown;
 
-function call(c: OpCase, leaves: Tensor[]): { result: unknown; args: unknown[] } {
+export function call(c: OpCase, leaves: Tensor[]): { result: unknown; args: unknown[] } {
   const args = c.args.map((a) => build(a, leaves));
   const kwargs = Object.fromEntries(Object.entries(c.kwargs).map(([k, v]) => [k, build(v, leaves)]));
   if (Object.keys(kwargs).length > 0) args.push(kwargs);

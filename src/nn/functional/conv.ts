@@ -216,6 +216,13 @@ export function adaptive_avg_pool2d(input: Tensor, ...args: unknown[]): Tensor {
   return torch.adaptive_avg_pool2d(input, listWithDefault(a.output_size, input));
 }
 
+/** `F.adaptive_avg_pool3d(input, output_size)`: `torch.adaptive_avg_pool3d` after `_list_with_default`. */
+export function adaptive_avg_pool3d(input: Tensor, output_size: OutputSize | { output_size: OutputSize }): Tensor;
+export function adaptive_avg_pool3d(input: Tensor, ...args: unknown[]): Tensor {
+  const a = bindAll('adaptive_avg_pool3d', ['output_size'], {}, args) as { output_size: OutputSize };
+  return torch.adaptive_avg_pool3d(input, listWithDefault(a.output_size, input));
+}
+
 type AdaptiveMaxRest = Rest<[return_indices: boolean], { output_size?: OutputSize; return_indices?: boolean }>;
 
 /** `F.adaptive_max_pool1d(input, output_size, return_indices=False)`: `torch.adaptive_max_pool1d`, its output or [output, indices]. */

@@ -1,4 +1,4 @@
-// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d. Mirrors torch/nn/modules/pooling.py.
+// MaxPool1d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, AdaptiveAvgPool3d. Mirrors torch/nn/modules/pooling.py.
 
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
@@ -133,6 +133,21 @@ export class AdaptiveAvgPool2d extends Module {
   }
   override forward(input: Tensor): Tensor {
     return F.adaptive_avg_pool2d(input, this.output_size);
+  }
+  override extra_repr(): string {
+    return `output_size=${fmt(this.output_size)}`;
+  }
+}
+
+/** `nn.AdaptiveAvgPool3d(output_size)`. */
+export class AdaptiveAvgPool3d extends Module {
+  declare output_size: IntOrList;
+  constructor(output_size: IntOrList) {
+    super();
+    this.output_size = output_size;
+  }
+  override forward(input: Tensor): Tensor {
+    return F.adaptive_avg_pool3d(input, this.output_size);
   }
   override extra_repr(): string {
     return `output_size=${fmt(this.output_size)}`;
