@@ -1082,6 +1082,8 @@ export interface AtenOps {
   real: OperatorHandle<(self: Tensor) => Tensor>;
   /** `imag(Tensor(a) self) -> Tensor(a)` */
   imag: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `div.Scalar(Tensor self, Scalar other) -> Tensor` */
+  div_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1624,6 +1626,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     view_as_complex: find('aten::view_as_complex', ''),
     real: find('aten::real', ''),
     imag: find('aten::imag', ''),
+    div_Scalar: find('aten::div', 'Scalar'),
   } as AtenOps;
 }
 

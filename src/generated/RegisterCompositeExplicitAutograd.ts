@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -63,4 +64,5 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   linspace_Scalar_Tensor: TensorFactories.linspaceTensor,
   diagonal: TensorShape.diagonal,
   diagonal_backward: TensorShape.diagonalBackward,
+  div_Scalar: BinaryOps.divScalar,
 };

@@ -538,4 +538,5 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   view_as_complex: 'view_as_complex(Tensor(a) self) -> Tensor(a)',
   real: 'real(Tensor(a) self) -> Tensor(a)',
   imag: 'imag(Tensor(a) self) -> Tensor(a)',
+  div_Scalar: 'div.Scalar(Tensor self, Scalar other) -> Tensor',
 };

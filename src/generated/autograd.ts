@@ -3547,8 +3547,7 @@ export class NativeGroupNormBackward0 extends Node {
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
+    if (grads.every((g) => g === null || g === undefined)) return out;
     const input = this.input_.unpack(this);
     const weight = this.weight_.unpackOpt(this);
     const N = this.N_;
@@ -3558,9 +3557,9 @@ export class NativeGroupNormBackward0 extends Node {
     const eps = this.eps_;
     const result1 = this.result1_.unpack(this);
     const result2 = this.result2_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grad, input, result1, result2, weight, N, C, HxW, group, eps);
-    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grad, input, result1, result2, weight, N, C, HxW, group, eps);
-    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grads, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grads, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grads, input, result1, result2, weight, N, C, HxW, group, eps);
     return out;
   }
 
@@ -3572,7 +3571,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:523). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:522). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3594,7 +3593,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:526). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:525). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3619,7 +3618,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:530). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:529). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3644,7 +3643,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:534). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:533). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3670,7 +3669,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:538). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:537). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3688,7 +3687,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:541). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:540). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3712,7 +3711,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:544). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:543). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3737,7 +3736,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:548). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:547). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3761,7 +3760,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:551). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:550). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3786,7 +3785,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:555). */
+/** Backward of `replication_pad1d` (derivatives.yaml:554). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3810,7 +3809,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:558). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:557). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3835,7 +3834,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:562). */
+/** Backward of `replication_pad2d` (derivatives.yaml:561). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3859,7 +3858,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:565). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:564). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3884,7 +3883,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:569). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:568). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -3908,7 +3907,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:572). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:571). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -3930,7 +3929,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:575). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:574). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -3956,7 +3955,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:578). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:577). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -3980,7 +3979,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:581). */
+/** Backward of `leaky_relu` (derivatives.yaml:580). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4004,7 +4003,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:584). */
+/** Backward of `leaky_relu_` (derivatives.yaml:583). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4028,7 +4027,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:587). */
+/** Backward of `elu` (derivatives.yaml:586). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4056,7 +4055,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:590). */
+/** Backward of `elu_` (derivatives.yaml:589). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4084,7 +4083,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:593). */
+/** Backward of `celu` (derivatives.yaml:592). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4108,7 +4107,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:596). */
+/** Backward of `celu_` (derivatives.yaml:595). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4132,7 +4131,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:599). */
+/** Backward of `softplus` (derivatives.yaml:598). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4158,7 +4157,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:602). */
+/** Backward of `hardtanh` (derivatives.yaml:601). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4184,7 +4183,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:605). */
+/** Backward of `hardswish` (derivatives.yaml:604). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4206,7 +4205,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:608). */
+/** Backward of `hardsigmoid` (derivatives.yaml:607). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4228,7 +4227,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:611). */
+/** Backward of `mish` (derivatives.yaml:610). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4250,7 +4249,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:614). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:613). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4275,7 +4274,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:618). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:617). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4305,7 +4304,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:622). */
+/** Backward of `huber_loss` (derivatives.yaml:621). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4335,7 +4334,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:626). */
+/** Backward of `addcmul` (derivatives.yaml:625). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4364,7 +4363,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:631). */
+/** Backward of `addcdiv` (derivatives.yaml:630). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4393,7 +4392,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:636). */
+/** Backward of `clamp_min` (derivatives.yaml:635). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4417,7 +4416,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:639). */
+/** Backward of `clamp_max` (derivatives.yaml:638). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4441,7 +4440,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:643). */
+/** Backward of `max` (derivatives.yaml:642). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4466,7 +4465,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:646). */
+/** Backward of `min` (derivatives.yaml:645). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4491,7 +4490,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:649). */
+/** Backward of `sort.stable` (derivatives.yaml:648). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -4517,7 +4516,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:653). */
+/** Backward of `_unique2` (derivatives.yaml:652). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -4533,7 +4532,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:657). */
+/** Backward of `unique_dim` (derivatives.yaml:656). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -4549,7 +4548,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:662). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:661). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -4565,7 +4564,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:666). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:665). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -4591,7 +4590,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:670). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:669). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -4617,7 +4616,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:675). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:674). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4648,7 +4647,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:679). */
+/** Backward of `unique_consecutive` (derivatives.yaml:678). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -4664,7 +4663,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:683). */
+/** Backward of `diagonal` (derivatives.yaml:682). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -4688,7 +4687,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:686). */
+/** Backward of `diagonal_backward` (derivatives.yaml:685). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -4706,6 +4705,24 @@ export class DiagonalBackwardBackward0 extends Node {
     const dim1 = this.dim1_;
     const dim2 = this.dim2_;
     if (this.shouldComputeOutput(0)) out[0] = grad.diagonal(offset, dim1, dim2);
+    return out;
+  }
+}
+
+/** Backward of `div.Scalar` (derivatives.yaml:689). */
+export class DivBackward1 extends Node {
+  other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
+
+  name(): string {
+    return 'DivBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
     return out;
   }
 }
@@ -7916,6 +7933,8 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.eps_ = eps;
     const result = ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
     setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
     return result;
@@ -8860,6 +8879,16 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new ErrorNode(NOT_IMPLEMENTED('view_as_complex'));
     gradFn.setNextEdges([gradientEdge(self)]);
     const result = ops.view_as_complex.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  div_Scalar: kernel('div_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new DivBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.other_ = other;
+    const result = ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
     return result;
   }),
