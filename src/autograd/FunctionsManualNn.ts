@@ -81,10 +81,14 @@ export function batchNormBackward(
   );
 }
 
-/** native_group_norm's gradient number `which` (0 input, 1 weight, 2 bias). See Note [One backward call for three gradients]. */
+/**
+ * native_group_norm's gradient number `which` (0 input, 1 weight, 2 bias) from the gradients of its three
+ * outputs (output, mean, rstd: PyTorch differentiates all three, infinitely_differentiable_native_group_norm_backward).
+ * See Note [One backward call for three gradients].
+ */
 export function groupNormBackward(
   which: 0 | 1 | 2,
-  grad: Tensor,
+  grads: readonly (Tensor | null | undefined)[],
   input: Tensor,
   mean: Tensor,
   rstd: Tensor,
@@ -94,34 +98,53 @@ export function groupNormBackward(
   HxW: number,
   group: number,
   eps: number,
-): Tensor {
-  if (!autogradState.gradMode) {
-    const grads = cached(grad, rstd, () =>
+): Tensor | null {
+  const grad = grads[0] ?? null;
+  const gMean = grads[1] ?? null;
+  const gRstd = grads[2] ?? null;
+  if (which !== 0 && grad === null) return null;
+  if (!autogradState.gradMode && grad !== null && gMean === null && gRstd === null) {
+    const all = cached(grad, rstd, () =>
       aten().native_group_norm_backward.call(grad.contiguous(), input.contiguous(), mean, rstd, weight, N, C, HxW, group, [
         true,
         true,
         true,
       ]),
     );
-    return grads[which] as Tensor;
+    return all[which] as Tensor;
   }
-  const g3 = grad.reshape([N, C, HxW]);
-  if (which === 2) return g3.sum([0, 2]);
+  const g3 = grad?.reshape([N, C, HxW]) ?? null;
+  if (which === 2) return (g3 as Tensor).sum([0, 2]);
   const xg = input.reshape([N, group, -1]);
   const m = xg.mean([2], true);
   const xc = xg.sub(m);
   const r = xc.mul(xc).mean([2], true).add(eps).rsqrt();
   const xhat = xc.mul(r);
-  if (which === 1) return g3.mul(xhat.reshape([N, C, HxW])).sum([0, 2]);
-  const gw = (weight === null ? g3 : g3.mul(weight.reshape([1, C, 1]))).reshape([N, group, -1]);
+  if (which === 1) return (g3 as Tensor).mul(xhat.reshape([N, C, HxW])).sum([0, 2]);
   const n = (C / group) * HxW;
-  const gi = r.div(n).mul(
-    gw
-      .mul(n)
-      .sub(gw.sum([2], true))
-      .sub(xhat.mul(gw.mul(xhat).sum([2], true))),
-  );
-  return gi.reshape([...input.sizes]);
+  let gi: Tensor | null = null;
+  if (g3 !== null) {
+    const gw = (weight === null ? g3 : g3.mul(weight.reshape([1, C, 1]))).reshape([N, group, -1]);
+    gi = r.div(n).mul(
+      gw
+        .mul(n)
+        .sub(gw.sum([2], true))
+        .sub(xhat.mul(gw.mul(xhat).sum([2], true))),
+    );
+  }
+  // mean = Σx/n: each x gets gMean/n; rstd = (var + eps)^-½ with var = Σ(x-mean)²/n: each x gets -gRstd·rstd³·(x-mean)/n
+  if (gMean !== null) {
+    const t = gMean
+      .reshape([N, group, 1])
+      .div(n)
+      .expand([N, group, xg.sizes[2] as number]);
+    gi = gi === null ? t : gi.add(t);
+  }
+  if (gRstd !== null) {
+    const t = gRstd.reshape([N, group, 1]).mul(r.pow(3)).mul(xc).div(-n);
+    gi = gi === null ? t : gi.add(t);
+  }
+  return gi === null ? null : gi.reshape([...input.sizes]);
 }
 
 /** `_adaptive_avg_pool2d_backward(grad, self)`. */

@@ -1156,6 +1156,8 @@ export interface AtenOps {
   min_out: OperatorHandle<(self: Tensor, other: Tensor, out: Tensor) => Tensor>;
   /** `bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)` */
   bernoulli_out: OperatorHandle<(self: Tensor, generator: Opt<Generator>, out: Tensor) => Tensor>;
+  /** `div.Scalar(Tensor self, Scalar other) -> Tensor` */
+  div_Scalar: OperatorHandle<(self: Tensor, other: number | boolean) => Tensor>;
 }
 
 // Note [Handles in one object literal]
@@ -1735,6 +1737,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     max_out: find('aten::max', 'out'),
     min_out: find('aten::min', 'out'),
     bernoulli_out: find('aten::bernoulli', 'out'),
+    div_Scalar: find('aten::div', 'Scalar'),
   } as AtenOps;
 }
 

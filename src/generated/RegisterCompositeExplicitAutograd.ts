@@ -5,6 +5,7 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as BinaryOps from '../kernels/BinaryOps.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
@@ -68,4 +69,5 @@ export const CompositeExplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   min_unary_out: ReduceOps.minUnaryOut,
   max_out: ReduceOps.maxOut,
   min_out: ReduceOps.minOut,
+  div_Scalar: BinaryOps.divScalar,
 };

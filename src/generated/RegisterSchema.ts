@@ -575,4 +575,5 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   max_out: 'max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
   min_out: 'min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)',
   bernoulli_out: 'bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)',
+  div_Scalar: 'div.Scalar(Tensor self, Scalar other) -> Tensor',
 };

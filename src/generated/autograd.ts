@@ -3547,8 +3547,7 @@ export class NativeGroupNormBackward0 extends Node {
 
   apply(grads: (Tensor | null)[]): (Tensor | null)[] {
     const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
-    const grad = grads[0] ?? null;
-    if (grad === null) return out;
+    if (grads.every((g) => g === null || g === undefined)) return out;
     const input = this.input_.unpack(this);
     const weight = this.weight_.unpackOpt(this);
     const N = this.N_;
@@ -3558,9 +3557,9 @@ export class NativeGroupNormBackward0 extends Node {
     const eps = this.eps_;
     const result1 = this.result1_.unpack(this);
     const result2 = this.result2_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grad, input, result1, result2, weight, N, C, HxW, group, eps);
-    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grad, input, result1, result2, weight, N, C, HxW, group, eps);
-    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grad, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(0)) out[0] = groupNormBackward(0, grads, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(1)) out[1] = groupNormBackward(1, grads, input, result1, result2, weight, N, C, HxW, group, eps);
+    if (this.shouldComputeOutput(2)) out[2] = groupNormBackward(2, grads, input, result1, result2, weight, N, C, HxW, group, eps);
     return out;
   }
 
@@ -3572,7 +3571,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:523). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:522). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3594,7 +3593,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:526). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:525). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3619,7 +3618,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:530). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:529). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3644,7 +3643,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:534). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:533). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3670,7 +3669,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:538). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:537). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3688,7 +3687,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:541). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:540). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3712,7 +3711,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:544). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:543). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3737,7 +3736,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:548). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:547). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3761,7 +3760,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:551). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:550). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3786,7 +3785,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:555). */
+/** Backward of `replication_pad1d` (derivatives.yaml:554). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3810,7 +3809,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:558). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:557). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3835,7 +3834,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:562). */
+/** Backward of `replication_pad2d` (derivatives.yaml:561). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3859,7 +3858,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:565). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:564). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3884,7 +3883,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:569). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:568). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3906,7 +3905,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:572). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:571). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3931,7 +3930,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:576). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:575). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -3953,7 +3952,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:579). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:578). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -3973,7 +3972,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:582). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:581). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -3995,7 +3994,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:585). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:584). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4015,7 +4014,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:588). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:587). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4039,7 +4038,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:591). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:590). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4061,7 +4060,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:594). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:593). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4085,7 +4084,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:597). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:596). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4107,7 +4106,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:600). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:599). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4133,7 +4132,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:603). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:602). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4157,7 +4156,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:606). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:605). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4183,7 +4182,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:609). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:608). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4207,7 +4206,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:612). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:611). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4231,7 +4230,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:615). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:614). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4253,7 +4252,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:618). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:617). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4279,7 +4278,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:621). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:620). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4303,7 +4302,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:624). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:623). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4331,7 +4330,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:627). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:626). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4357,7 +4356,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:630). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:629). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4383,7 +4382,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:633). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:632). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4407,7 +4406,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:636). */
+/** Backward of `leaky_relu` (derivatives.yaml:635). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4431,7 +4430,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:639). */
+/** Backward of `leaky_relu_` (derivatives.yaml:638). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4455,7 +4454,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:642). */
+/** Backward of `elu` (derivatives.yaml:641). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4483,7 +4482,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:645). */
+/** Backward of `elu_` (derivatives.yaml:644). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4511,7 +4510,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:648). */
+/** Backward of `celu` (derivatives.yaml:647). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4535,7 +4534,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:651). */
+/** Backward of `celu_` (derivatives.yaml:650). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4559,7 +4558,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:654). */
+/** Backward of `softplus` (derivatives.yaml:653). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4585,7 +4584,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:657). */
+/** Backward of `hardtanh` (derivatives.yaml:656). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4611,7 +4610,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:660). */
+/** Backward of `hardswish` (derivatives.yaml:659). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4633,7 +4632,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:663). */
+/** Backward of `hardsigmoid` (derivatives.yaml:662). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4655,7 +4654,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:666). */
+/** Backward of `mish` (derivatives.yaml:665). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4677,7 +4676,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:669). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:668). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4702,7 +4701,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:673). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:672). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4732,7 +4731,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:677). */
+/** Backward of `huber_loss` (derivatives.yaml:676). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4762,7 +4761,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:681). */
+/** Backward of `addcmul` (derivatives.yaml:680). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4791,7 +4790,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:686). */
+/** Backward of `addcdiv` (derivatives.yaml:685). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4820,7 +4819,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:691). */
+/** Backward of `clamp_min` (derivatives.yaml:690). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4844,7 +4843,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:694). */
+/** Backward of `clamp_max` (derivatives.yaml:693). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4868,7 +4867,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:698). */
+/** Backward of `max` (derivatives.yaml:697). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4893,7 +4892,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:701). */
+/** Backward of `min` (derivatives.yaml:700). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4918,7 +4917,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:704). */
+/** Backward of `sort.stable` (derivatives.yaml:703). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -4944,7 +4943,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:708). */
+/** Backward of `_unique2` (derivatives.yaml:707). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -4960,7 +4959,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:712). */
+/** Backward of `unique_dim` (derivatives.yaml:711). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -4976,7 +4975,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:717). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:716). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -4992,7 +4991,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:721). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:720). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5018,7 +5017,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:725). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:724). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5044,7 +5043,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:730). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:729). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5075,7 +5074,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:734). */
+/** Backward of `unique_consecutive` (derivatives.yaml:733). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5091,7 +5090,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:738). */
+/** Backward of `diagonal` (derivatives.yaml:737). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5115,7 +5114,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:741). */
+/** Backward of `diagonal_backward` (derivatives.yaml:740). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5137,7 +5136,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:745). */
+/** Backward of `_linalg_svd` (derivatives.yaml:744). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5163,6 +5162,24 @@ export class LinalgSvdBackward0 extends Node {
     this.U_.reset();
     this.S_.reset();
     this.Vh_.reset();
+  }
+}
+
+/** Backward of `div.Scalar` (derivatives.yaml:748). */
+export class DivBackward1 extends Node {
+  other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
+
+  name(): string {
+    return 'DivBackward1';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const other = this.other_;
+    if (this.shouldComputeOutput(0)) out[0] = grad.div(other);
+    return out;
   }
 }
 
@@ -8372,6 +8389,8 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.eps_ = eps;
     const result = ops.native_group_norm.redispatch(ks.and(afterAutogradKeyset), input, weight, bias, N, C, HxW, group, eps);
     setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
     gradFn.result1_ = new SavedVariable(result[1], true);
     gradFn.result2_ = new SavedVariable(result[2], true);
     return result;
@@ -9580,6 +9599,16 @@ export function autogradKernels(ops: AtenOps) {
   bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
     if (anyRequiresGrad(self, out)) throw new Error(OUT_NOT_DIFFERENTIABLE('bernoulli'));
     return ops.bernoulli_out.redispatch(ks.and(afterAutogradKeyset), self, generator, out);
+  }),
+  div_Scalar: kernel('div_Scalar', (ks, self, other) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new DivBackward1();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.other_ = other;
+    const result = ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistory(result, gradFn, 0);
+    return result;
   }),
   };
 }

@@ -17,6 +17,7 @@ import {
   cpuKernelVec,
   elementBase,
 } from '../iter/index.js';
+import { aten } from '../generated/Operators.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
@@ -377,6 +378,13 @@ export function remainderScalar_(_ks: DispatchKeySet, self: Tensor, other: Num):
 }
 export function remainderScalarOut(_ks: DispatchKeySet, self: Tensor, other: Num, out: Tensor): Tensor {
   return rem(out, self, wrapScalar(other));
+}
+/**
+ * `div.Scalar(Tensor self, Scalar other)`: div.Tensor of `other` wrapped (CompositeExplicitAutograd, as
+ * BinaryOps.cpp), so autograd records DivBackward1 for the kernels that divide by a number (cross_entropy).
+ */
+export function divScalar(_ks: DispatchKeySet, self: Tensor, other: Num): Tensor {
+  return aten().div_Tensor.call(self, wrapScalar(other));
 }
 /** `remainder.Scalar_Tensor(Scalar self, Tensor other)` */
 export function remainderScalarTensor(_ks: DispatchKeySet, self: Num, other: Tensor): Tensor {

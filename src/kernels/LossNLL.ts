@@ -137,7 +137,7 @@ export function crossEntropy(
     const total = prod.sum().neg();
     if (reduction === Reduction.Sum) return total;
     if (input.numel() === 0) return total.fill_(NaN);
-    return total.div(input.numel() / c);
+    return ops.div_Scalar.call(total, input.numel() / c); // C++'s `tensor / n`: div.Scalar (DivBackward1)
   }
   const input = ops.log_softmax_int.call(self, classDim, self.scalarType);
   const nll = ops.nll_loss_nd.call(input, target, weight, reduction, ignoreIndex);

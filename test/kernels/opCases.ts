@@ -3,6 +3,7 @@
 // arguments (`after`), gradients and grad_fn names against PyTorch's, PyTorch's error texts, and Meta shapes.
 import { expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
+import * as fullTorch from '../../src/torch.js';
 import { dtypeOf, compareTensor, firstLine, tensorOf, toleranceFor, type Arg, type Value } from '../autograd/helpers.js';
 
 interface TensorJson {
@@ -59,7 +60,10 @@ export function call(c: OpCase, leaves: Tensor[]): { result: unknown; args: unkn
     if (m === undefined) throw new Error(`aten-ts has no method Tensor.${c.name}`);
     return { result: m.apply(self, args.slice(1)), args };
   }
-  const f = (torch as unknown as Record<string, Fn | undefined>)[c.name];
+  // `nn.functional.X`: the package's full namespace (src/torch.ts)
+  const f = c.name.startsWith('nn.functional.')
+    ? (fullTorch.nn.functional as unknown as Record<string, Fn | undefined>)[c.name.slice('nn.functional.'.length)]
+    : (torch as unknown as Record<string, Fn | undefined>)[c.name];
   if (f === undefined) throw new Error(`aten-ts has no function torch.${c.name}`);
   const result = f(...args);
   return { result, args };
@@ -89,7 +93,11 @@ export function runCase(c: OpCase): void {
   const { result, args } = call(c, leaves);
   const outs = Array.isArray(result) ? (result as Tensor[]) : [result as Tensor];
   const problems: string[] = [];
-  (c.outputs ?? []).forEach((w, i) => problems.push(...check(`output[${i}]`, outs[i] as Tensor, w)));
+  (c.outputs ?? []).forEach((w, i) => {
+    if (w === null) {
+      if (outs[i] !== null) problems.push(`output[${i}]: expected None`);
+    } else problems.push(...check(`output[${i}]`, outs[i] as Tensor, w));
+  });
   for (const [i, w] of Object.entries(c.after ?? {})) problems.push(...check(`arg ${i} after the call`, args[Number(i)] as Tensor, w));
   if (c.grads !== undefined) {
     const chosen = (c.select ?? [0]).map((i) => outs[i] as Tensor);

@@ -58,6 +58,8 @@ interface Sample {
   input: Json;
   args: Json[];
   kwargs: Record<string, Json>;
+  /** torch.manual_seed before PyTorch's call (values and gradients): random operators draw the same numbers */
+  seed?: number;
   result: Json;
   no_values?: boolean;
   meta: Json;
@@ -380,6 +382,7 @@ function compareGrads(op: OpEntry, s: Sample): { grads: string; gradFn: string }
   try {
     c = buildCall(s, 'cpu');
     leaves = (s.grad_inputs ?? []).map((p) => (at(c, p) as Tensor).requiresGrad_());
+    torch.manualSeed(s.seed ?? 0);
     const all = resultTensors(invoke(op, c));
     outs = (s.grad_outputs ?? []).map((i) => all[i] as Tensor);
     if (outs.some((o) => o === undefined)) throw new Error(`${all.length} result tensors, fewer than PyTorch's`);
@@ -446,7 +449,7 @@ export function runFixture(fx: Fixture, subset = STRESS_SUBSET): Outcome[] {
           problem = compareThrow(() => invoke(op, buildCall(s, 'cpu')), s.result);
         } else {
           try {
-            torch.manualSeed(0);
+            torch.manualSeed(s.seed ?? 0);
             problem = compareResult('result', invoke(op, buildCall(s, 'cpu')), s.result, false, s.no_values === true);
           } catch (e) {
             problem = `threw: ${firstLine(e)}`;

@@ -26,7 +26,9 @@ int32 and bool that the OpInfo supports on the CPU:
 - `errors` (once per entry): the first ERRORS of `error_inputs(cpu)`, with the exception type and message.
 
 Samples with a tensor of more than MAX_NUMEL elements, or with an argument that has no JSON form, are skipped
-and counted (`skipped`). Random and uninitialised results (NO_VALUES) record dtype/shape only.
+and counted (`skipped`). Random and uninitialised results (NO_VALUES) record dtype/shape only. Each sample
+records the `seed` its call draws from (42 for OpInfo's `wrapper_set_seed` entries; values and gradients):
+aten-ts's CPU generator draws PyTorch's numbers, so a random operator (dropout) is compared value for value.
 
 Encoding: a tensor is {"$t": dtype, "shape", "values"} (values flat in logical order; floats "nan"/"inf"/
 "-inf" as strings) plus "strides"/"offset"/"storage" for a non-contiguous tensor or a view into a larger
@@ -72,8 +74,7 @@ MAX_NUMEL = 1000
 FILE_BYTES = 280_000
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.int32, torch.bool]
 # results that are random or uninitialised memory: dtype/shape/strides only
-NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_strided", "nn.functional.dropout", "rand_like", "randint", "randint_like", "randn",
-             "randn_like"]
+NO_VALUES = ["bernoulli", "empty", "empty_like", "empty_strided", "rand_like", "randint", "randint_like", "randn", "randn_like"]
 
 FAMILIES = [
     ("factories", ["arange", "empty", "empty_like", "empty_strided", "eye", "full", "full_like", "linspace", "ones",
@@ -311,9 +312,18 @@ def result_tensors(v):
     return [t for _, t in tensors_of(v, [], [])]
 
 
+def rng_seed(op, seed):
+    """The generator seed the op's call draws from: OpInfo wraps its random entries (dropout, SDPA, multinomial...)
+    in `wrapper_set_seed`, which seeds 42 inside the call; else the sample's own seed, set before it."""
+    code = getattr(op.op, "__code__", None)
+    return 42 if code is not None and "wrapper_set_seed" in code.co_names else seed
+
+
 def record_sample(op, s, dtype, grad_sample, seed):
     """One sample: call, result, Meta result and (float64) gradients."""
-    rec = {"input": enc(s.input), "args": enc(list(s.args)), "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)}}
+    rec = {"input": enc(s.input), "args": enc(list(s.args)), "kwargs": {k: enc(s.kwargs[k]) for k in sorted(s.kwargs)},
+           "seed": rng_seed(op, seed)}
+    seed = rec["seed"]
     ins = [t for _, t in sample_tensors(s)]
     no_values = op.name in NO_VALUES
     try:
@@ -362,6 +372,7 @@ def record_grads(op, gs, seed):
         return {}
     out = {"grad_inputs": [p for p, _ in leaves]}
     try:
+        torch.manual_seed(seed)  # the generator state of the values call: a random op draws the same mask
         r = call(op, gs.input, gs.args, gs.kwargs)
         outs = [t for t in result_tensors(r) if t.requires_grad]
         if not outs:

@@ -49,6 +49,12 @@ const NUMBERS_AS_TENSORS = new Set(['add', 'add_', 'sub', 'sub_', 'mul', 'mul_',
 export const SKIP_BINDINGS: ReadonlySet<string> = new Set(['to', 'uniform_']);
 
 /**
+ * Overloads with no Python binding (gen_python_functions.py's SKIP_PYTHON_BINDINGS_SIGNATURES): `div.Scalar` is
+ * reached only from C++ (`tensor / n`, as cross_entropy's mean); Python's `x / 2` wraps 2 as a tensor (div.Tensor).
+ */
+export const SKIP_OVERLOADS: ReadonlySet<string> = new Set(['div.Scalar']);
+
+/**
  * The JavaScript name of an op: verbatim from the schema (`torch.index_select`, `x.masked_fill_`), as a
  * PyTorch user types it; only argument names become camelCase identifiers (see paramIdent).
  */
@@ -115,7 +121,8 @@ export function bindings(functions: readonly NativeFunction[], variant: Variant)
   const byName = new Map<string, Binding>();
   const outs = functions.filter((nf) => nf.func.kind() === 'out');
   for (const nf of functions) {
-    if (nf.func.kind() === 'out' || !variantsOf(nf).includes(variant) || SKIP_BINDINGS.has(nf.func.name)) continue;
+    if (nf.func.kind() === 'out' || !variantsOf(nf).includes(variant) || SKIP_BINDINGS.has(nf.func.name) || SKIP_OVERLOADS.has(nf.opName))
+      continue;
     const args = nf.func.arguments.filter((a) => !(variant === 'method' && a.name === 'self'));
     if (variant === 'method' && args.length === nf.func.arguments.length) fail(nf, "a method variant needs a 'Tensor self' argument");
     const positional = args.filter((a) => !a.kwargOnly);

@@ -223,8 +223,7 @@ export class MultiheadAttention extends Module {
     );
     const batched = query.dim() === 3;
     let [q, k, v] = [query, key, value];
-    if (!batched) [q, k, v] = [q.unsqueeze(1), k.unsqueeze(1), v.unsqueeze(1)];
-    else if (this.batch_first) {
+    if (batched && this.batch_first) {
       // Keep q, k and v identical objects for self-attention (the packed projection path).
       if (key === value) {
         if (query === key) q = k = v = query.transpose(1, 0);
@@ -234,28 +233,29 @@ export class MultiheadAttention extends Module {
         }
       } else [q, k, v] = [query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)];
     }
-    let kpm = a.key_padding_mask;
-    if (!batched && kpm !== null) kpm = kpm.unsqueeze(0);
     const [out, weights] = F.multi_head_attention_forward(
       q,
       k,
       v,
+      this.embed_dim,
       this.num_heads,
       this.in_proj_weight,
       this.in_proj_bias,
+      this.bias_k,
+      this.bias_v,
+      this.add_zero_attn,
+      this.dropout,
       this.out_proj.weight,
       this.out_proj.bias,
       {
-        key_padding_mask: kpm,
+        training: this.training,
+        key_padding_mask: a.key_padding_mask,
         need_weights: a.need_weights,
         attn_mask: a.attn_mask,
         average_attn_weights: a.average_attn_weights,
-        is_causal: a.is_causal && a.attn_mask === null,
-        dropout_p: this.dropout,
-        training: this.training,
+        is_causal: a.is_causal,
       },
     );
-    if (!batched) return [out.squeeze(1), weights === null ? null : weights.squeeze(0)];
-    return [this.batch_first ? out.transpose(1, 0) : out, weights];
+    return [batched && this.batch_first ? out.transpose(1, 0) : out, weights];
   }
 }
