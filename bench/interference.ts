@@ -1,22 +1,29 @@
-// `npx tsx bench/interference.ts [--workloads add_out_1e7,conv2d_fwd_bwd] [--rounds 6] [--settle-ms 20]`: why is
+// `npx tsx bench/interference.ts [--workloads add_out_1e7,conv2d_fwd_bwd] [--rounds 4] [--cycles 2] [--settle-ms 20]`: why is
 // aten-ts's 2-thread column of bench/compare.ts slower when PyTorch workers take part? Starts bench/compare's aten2,
 // torch1 and torch2 workers and, round by round (conditions rotating), times an aten2 sample right after a torch2
 // sample, after a torch1 sample, and after nothing (the same settle time) — all with both torch processes present
-// — then with the torch processes gone. For every aten2 sample it reads each thread's CPU time and run-queue wait
+// — then with the torch processes gone, and again (--cycles). For every aten2 sample it reads each thread's CPU time and run-queue wait
 // (/proc/<pid>/task/<tid>/schedstat) and context switches, and the torch processes' CPU during it. Linux only.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SystemId, WorkloadId } from './compare/protocol.js';
-import { type WorkerClient, cpuTicks, findPython, othersShare, startWorker } from './compare/systems.js';
+import { type WorkerClient, findPython, startWorker } from './compare/systems.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
-  options: { workloads: { type: 'string' }, rounds: { type: 'string' }, 'settle-ms': { type: 'string' }, python: { type: 'string' } },
+  options: {
+    workloads: { type: 'string' },
+    rounds: { type: 'string' },
+    cycles: { type: 'string' },
+    'settle-ms': { type: 'string' },
+    python: { type: 'string' },
+  },
 });
 const workloads = (opts.workloads ?? 'add_out_1e7,conv2d_fwd_bwd').split(',') as WorkloadId[];
-const rounds = Number(opts.rounds ?? 6);
+const rounds = Number(opts.rounds ?? 4);
+const cycles = Number(opts.cycles ?? 2);
 const settleMs = Number(opts['settle-ms'] ?? 20);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -33,6 +40,19 @@ function children(): Set<number> {
     }
   }
   return out;
+}
+
+/** Busy and total ticks of the machine (/proc/stat), and the ticks of processes `pids` (/proc/<pid>/stat). */
+function ticks(pids: number[]): { busy: number; total: number; ours: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  let ours = 0;
+  for (const pid of pids) {
+    const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    ours += Number(f[11]) + Number(f[12]);
+  }
+  return { busy: total - cpu[3]! - cpu[4]!, total, ours };
 }
 
 interface Sched {
@@ -92,8 +112,6 @@ const sample = async (p: Proc, wl: WorkloadId): Promise<number> => {
 const py = findPython(root, opts.python);
 if (py.python === undefined) throw new Error(py.why);
 const aten = await start('aten2');
-const torch1 = await start('torch1', py.python);
-const torch2 = await start('torch2', py.python);
 
 type Row = {
   ns: number;
@@ -110,9 +128,11 @@ async function measure(cond: string, wl: WorkloadId, others: Proc[]): Promise<vo
   await sleep(settleMs);
   const a0 = sched(aten.pid);
   const o0 = others.map((o) => sched(o.pid));
-  const t0 = cpuTicks();
+  const pids = [aten.pid, ...others.map((o) => o.pid), process.pid];
+  const t0 = ticks(pids);
   const ns = await sample(aten, wl);
-  const share = othersShare(t0, cpuTicks()) ?? NaN;
+  const t1 = ticks(pids);
+  const share = (t1.busy - t0.busy - (t1.ours - t0.ours)) / Math.max(1, t1.total - t0.total);
   const { top } = busy(a0, sched(aten.pid));
   const torchCpu = others.reduce((s, o, i) => s + busy(o0[i]!, sched(o.pid)).all, 0);
   const key = `${wl} | ${cond}`;
@@ -128,31 +148,35 @@ async function measure(cond: string, wl: WorkloadId, others: Proc[]): Promise<vo
   });
 }
 
-const conditions: [string, Proc | null][] = [
-  ['after a torch2 sample', torch2],
-  ['after a torch1 sample', torch1],
-  ['after nothing (torch present)', null],
-];
-for (let r = 0; r < rounds; r++) {
-  process.stderr.write(`round ${r + 1}/${rounds}\n`);
-  for (let c = 0; c < conditions.length; c++) {
-    const [cond, before] = conditions[(c + r) % conditions.length]!;
-    for (const wl of workloads) {
-      if (before !== null) {
-        await sleep(settleMs);
-        await sample(before, wl);
+for (let cycle = 0; cycle < cycles; cycle++) {
+  const torch1 = await start('torch1', py.python);
+  const torch2 = await start('torch2', py.python);
+  const conditions: [string, Proc | null][] = [
+    ['after a torch2 sample', torch2],
+    ['after a torch1 sample', torch1],
+    ['after nothing (torch present)', null],
+  ];
+  for (let r = 0; r < rounds; r++) {
+    process.stderr.write(`cycle ${cycle + 1}/${cycles}, round ${r + 1}/${rounds}\n`);
+    for (let c = 0; c < conditions.length; c++) {
+      const [cond, before] = conditions[(c + r) % conditions.length]!;
+      for (const wl of workloads) {
+        if (before !== null) {
+          await sleep(settleMs);
+          await sample(before, wl);
+        }
+        await measure(cond, wl, [torch1, torch2]);
       }
-      await measure(cond, wl, [torch1, torch2]);
     }
   }
+  await Promise.all([torch1.w.close(), torch2.w.close()]);
+  for (let r = 0; r < rounds; r++) for (const wl of workloads) await measure('torch processes gone', wl, []);
 }
-await Promise.all([torch1.w.close(), torch2.w.close()]);
-for (let r = 0; r < rounds; r++) for (const wl of workloads) await measure('torch processes gone', wl, []);
 await aten.w.close();
 
 const med = (xs: number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 console.log(
-  `aten2 samples (median over ${rounds}; per sample of ~60 ms: the two busiest aten2 threads' CPU and run-queue wait, ` +
+  `aten2 samples (median over ${rounds * cycles}; per sample of ~60 ms: the two busiest aten2 threads' CPU and run-queue wait, ` +
     `their involuntary switches, the torch processes' CPU, other processes' share of the machine):`,
 );
 for (const [key, rs] of rows) {
