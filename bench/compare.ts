@@ -24,6 +24,7 @@ import {
   machineFacts,
   gitCommit,
   othersTicks,
+  schedStat,
   startWorker,
   waitForIdle,
 } from './compare/systems.js';
@@ -168,8 +169,13 @@ for (let r = 0; r < rounds; r++) {
           c.samples[r] = f.first_op_ms * 1e6;
           (importMs.get(s) ?? importMs.set(s, []).get(s)!).push(f.import_ms);
         } else {
-          const reply = await workers.get(s)!.request({ op: 'run', workload: w, iters: iters.get(`${s}/${w}`) ?? 1 });
+          const worker = workers.get(s)!;
+          const [s0, t0] = [schedStat(worker.pid), process.hrtime.bigint()];
+          const reply = await worker.request({ op: 'run', workload: w, iters: iters.get(`${s}/${w}`) ?? 1 });
+          const [s1, t1] = [schedStat(worker.pid), process.hrtime.bigint()];
           if ('ns' in reply) c.samples[r] = reply.ns;
+          if (s0 !== undefined && s1 !== undefined)
+            (c.sched ??= [])[r] = { wallNs: Number(t1 - t0), cpuNs: s1.cpuNs - s0.cpuNs, waitNs: s1.waitNs - s0.waitNs };
         }
       } catch (e) {
         Object.assign(c, { status: 'fails', reason: (e as Error).message.split('\n')[0] });
@@ -192,8 +198,30 @@ if (workloads.includes('first_op')) {
 }
 
 const info = (s: SystemId, key: string): string | undefined => infos.get(s)?.[key];
+// Note [Waiting for a CPU]
+// ~~~~~~~~~~~~~~~~~~~~~~~~
+// A 2-thread column needs both cores for the whole sample. Whether it had them is in the kernel's accounting
+// of the worker's threads (/proc/<pid>/task/*/schedstat, read around every run request): CPU time, and time
+// runnable but waiting for a CPU (the run queue). Per system, the report gives the median over its samples
+// of CPU ÷ wall (cores used) and run-queue wait ÷ wall: a 2-thread worker that waited for a CPU shared its
+// cores with something, whatever the machine's load average said (bench/interference.ts looks at one).
+const schedLine = (): string | undefined => {
+  const parts: string[] = [];
+  for (const s of systems) {
+    const rows = workerWorkloads.flatMap((w) => (results[w]?.[s]?.sched ?? []).filter((x) => x !== undefined));
+    if (rows.length === 0) continue;
+    const used = median(rows.map((x) => x.cpuNs / x.wallNs));
+    const waited = median(rows.map((x) => x.waitNs / x.wallNs));
+    if (used !== undefined && waited !== undefined)
+      parts.push(`${SYSTEM_TITLES[s]} ${used.toFixed(2)} cores, waited ${(waited * 100).toFixed(0)}%`);
+  }
+  return parts.length === 0
+    ? undefined
+    : `Each worker's threads during its samples (median of CPU ÷ wall, and of run-queue wait ÷ wall; Note [Waiting for a CPU]): ${parts.join('; ')}`;
+};
 const facts = [
   ...machineFacts(),
+  ...(schedLine() === undefined ? [] : [schedLine() as string]),
   `Other processes (not this run's) used ${others === undefined ? '?' : `${(Math.max(0, others) * 100).toFixed(0)}%`} of the machine's CPU time ` +
     `while it measured; 1-minute load average ${loadAtStart} before it. Other work slows every column, torch 2 thr the most ` +
     '(its parallel regions wait for a core: whole calls of ~8 ms), so read the rounds in --json when a column looks odd' +

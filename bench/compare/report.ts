@@ -6,6 +6,11 @@ import { LABELS, SYSTEMS, SYSTEM_TITLES, type SystemId, type WorkloadId } from '
 /** One system's figures for one workload: a sample per round (ns per call; undefined = no sample that round). */
 export interface Cell {
   samples: (number | undefined)[];
+  /**
+   * Per sample (the run request), from the worker's /proc schedstat: its threads' CPU time and their time
+   * runnable but waiting for a CPU, in ns (Note [Waiting for a CPU] in bench/compare.ts).
+   */
+  sched?: ({ wallNs: number; cpuNs: number; waitNs: number } | undefined)[];
   /** Why there are no figures: `unsupported`/`unavailable` print "—", `fails` prints "fails". */
   status?: 'unsupported' | 'unavailable' | 'fails';
   reason?: string;

@@ -2,7 +2,7 @@
 // long-lived worker and talking to it over the line protocol of protocol.ts, and the machine facts.
 
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -103,6 +103,11 @@ export class WorkerClient {
     const r = await reply;
     if ('error' in r) throw new Error(`${this.system}: ${r.error}`);
     return r;
+  }
+
+  /** The worker's process id (undefined once it has exited). */
+  get pid(): number | undefined {
+    return this.exited === undefined ? this.proc.pid : undefined;
   }
 
   /** Asks the worker to exit; resolves once it has (killed after 5 s). */
@@ -218,4 +223,26 @@ export function machineFacts(): string[] {
     // not Linux: os.cpus() has it
   }
   return [`CPU: ${model}, ${availableParallelism()} cores`, `Node ${process.version}`];
+}
+
+/**
+ * Scheduler accounting of process `pid`, summed over its threads (/proc/<pid>/task/<tid>/schedstat): time on a
+ * CPU and time runnable but waiting for one, in ns. Undefined off Linux or once the process has exited.
+ */
+export function schedStat(pid: number | undefined): { cpuNs: number; waitNs: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    let [cpuNs, waitNs] = [0, 0];
+    for (const t of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [c, w] = readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').trim().split(' ').map(Number);
+        [cpuNs, waitNs] = [cpuNs + c!, waitNs + w!];
+      } catch {
+        // the thread exited between the listing and the read
+      }
+    }
+    return { cpuNs, waitNs };
+  } catch {
+    return undefined;
+  }
 }

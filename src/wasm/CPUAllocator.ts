@@ -94,7 +94,7 @@ export const wasmStorage: {
 };
 
 /** Runs `calls[i]` of kernel `name` on thread i, the caller first (ParallelNative.ts). */
-export type ParallelRunner = (name: KernelName, calls: readonly (readonly number[])[]) => void;
+export type ParallelRunner = (name: KernelName, calls: readonly (readonly number[])[], threads?: number) => void;
 
 /** What a synchronous reclaimer is made of (WasmCPUAllocator.setSynchronousReclaimer). */
 export interface SynchronousReclaimer {

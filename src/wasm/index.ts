@@ -171,7 +171,7 @@ function runtimeOf(memory: WasmMemory, instance: WasmInstanceObject | null, modu
   let parallel: ParallelRunner | null = null;
   if (wasm !== null && module !== null && memory.shared) {
     const table = wasm as unknown as Record<KernelName, (...args: number[]) => unknown>;
-    parallel = (name, calls) => parallelKernel(name, calls, table[name], memory.memory, module);
+    parallel = (name, calls, threads) => parallelKernel(name, calls, table[name], memory.memory, module, threads);
   }
   return { memory, allocator: new CachingAllocator(memory), wasm, js: jsKernels(memory), parallel };
 }

@@ -87,18 +87,41 @@ export function wasmAxpyVec(js: VecOp, alpha: number): VecOp {
   };
 }
 
+// Note [Guided pointwise split]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An elementwise kernel over [0, n) on `threads` threads is cut into calls of decreasing length, each a
+// 1/(2·threads) share of what is left (OpenMP's `schedule(guided)`), down to half a grain, and the threads
+// claim them in order (Note [Claiming calls]): when one thread starts late or is preempted (a shared
+// machine), the others take its part instead of waiting for it, and the last calls, the smallest, even out
+// the finish. The cuts depend on n, threads and the grain alone, each starts at a multiple of 16 elements
+// (the kernels' widest step), and every element goes through the same path as on one thread, so the bits
+// do not depend on the thread count or on who ran what.
+
+/** Boundaries [0, ..., n] of the guided split of [0, n) for `threads` threads (Note [Guided pointwise split]). */
+export function guidedRange(n: number, threads: number, minChunk: number, align: number): number[] {
+  const out = [0];
+  let from = 0;
+  while (from < n) {
+    const step = Math.max(minChunk, Math.ceil((n - from) / (2 * threads) / align) * align);
+    from = n - from - step < minChunk ? n : from + step;
+    out.push(from);
+  }
+  return out;
+}
+
 /**
- * Runs the elementwise kernel `name` over [0, n) split among `threads`: each call is (count, ...inputs
- * advanced, ...scalars, output advanced), inputs and output byte addresses of `bytes`-wide elements.
+ * Runs the elementwise kernel `name` over [0, n) on `threads` threads (Note [Guided pointwise split]): each
+ * call is (count, ...inputs advanced, ...scalars, output advanced), inputs and output byte addresses of
+ * `bytes`-wide elements.
  */
 function splitCalls(name: KernelName, n: number, threads: number, bytes: number, inputs: number[], y: number, scalars: number[]): void {
-  const cuts = splitRange(n, threads, 16);
+  const cuts = guidedRange(n, threads, Math.ceil(parallelSettings.grain / 2 / 16) * 16, 16);
   const calls: number[][] = [];
   for (let t = 0; t + 1 < cuts.length; t++) {
     const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
     calls.push([to - from, ...inputs.map((p) => p + from * bytes), ...scalars, y + from * bytes]);
   }
-  runKernelCalls(name, calls);
+  runKernelCalls(name, calls, threads);
 }
 
 /**
@@ -185,11 +208,14 @@ export function splitRange(n: number, threads: number, align: number): number[] 
   return out;
 }
 
-/** Runs kernel `name` with `calls[i]` on thread i (the caller first); sequentially without a pool. */
-export function runKernelCalls(name: KernelName, calls: readonly (readonly number[])[]): void {
+/**
+ * Runs kernel `name` with the independent `calls` on up to `threads` threads (default: one per call), the
+ * caller among them (Note [Claiming calls]); in order on the caller without a pool.
+ */
+export function runKernelCalls(name: KernelName, calls: readonly (readonly number[])[], threads = calls.length): void {
   const p = wasmStorage.parallel;
-  if (p !== null && calls.length > 1) {
-    p(name, calls);
+  if (p !== null && calls.length > 1 && threads > 1) {
+    p(name, calls, threads);
     return;
   }
   const k = wasmStorage.kernels?.[name] as unknown as (...args: number[]) => unknown;

@@ -9,6 +9,7 @@ import { gemmSettings } from '../../src/kernels/BlasKernel.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
 import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
+import { guidedRange, runKernelCalls } from '../../src/wasm/vec.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const threaded = getKernelBackend() === 'wasm' && wasmRuntime().memory.shared;
@@ -50,6 +51,30 @@ describe('torch.setNumThreads / getNumThreads', () => {
   });
 });
 
+describe('the guided pointwise split (Note [Guided pointwise split])', () => {
+  it('covers [0, n) with calls starting at multiples of 16, shrinking, none below the minimum but the whole', () => {
+    for (const [n, threads] of [
+      [10_000_000, 2],
+      [1_000_000, 2],
+      [300_000, 2],
+      [262_144, 2],
+      [1_000_003, 3],
+      [10_000_000, 4],
+    ] as const) {
+      const cuts = guidedRange(n, threads, 65536, 16);
+      const lengths = cuts.slice(1).map((c, i) => c - (cuts[i] as number));
+      expect(cuts[0]).toBe(0);
+      expect(cuts.at(-1)).toBe(n);
+      for (const c of cuts.slice(0, -1)) expect(c % 16).toBe(0);
+      for (const l of lengths) expect(l).toBeGreaterThanOrEqual(65536);
+      for (let i = 1; i + 1 < lengths.length; i++) expect(lengths[i]).toBeLessThanOrEqual(lengths[i - 1] as number);
+      expect(lengths.length).toBeGreaterThanOrEqual(Math.min(threads, Math.floor(n / 65536)));
+    }
+    expect(guidedRange(10_000_000, 2, 65536, 16).length - 1).toBe(16); // more calls than threads: room to balance
+    expect(guidedRange(100_000, 2, 65536, 16)).toEqual([0, 100_000]); // below two minimum calls: one call
+  });
+});
+
 // Worker threads share the wasm backend's memory: none on the JS backend or with ATEN_TS_THREADS=1 (stress mode).
 describe.runIf(threaded)('kernels on worker threads (wasm backend with shared memory, ATEN_TS_THREADS >= 2)', () => {
   it('has its workers ready soon after start-up', async () => {
@@ -73,6 +98,45 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
     expect(parallelInfo().jobsOnWorkers).toBe(jobs);
     await idle(); // and it parks again after its spin
     expect(parallelInfo().parkedWorkers).toBeGreaterThanOrEqual(1);
+  });
+
+  it('runs more calls than threads, each once, the workers claiming some (Note [Claiming calls])', () => {
+    const n = 1 << 18;
+    const x = torch.arange(n).mul(0.25);
+    const y = torch.arange(n).mul(-0.5).exp();
+    const out = torch.empty(n);
+    const [px, py, po] = [x, y, out].map((t) => t.dataView().data.byteOffset) as [number, number, number];
+    const calls = Array.from({ length: 64 }, (_, i) => [n / 64, px + (i * n) / 16, py + (i * n) / 16, po + (i * n) / 16]);
+    const expected = new Uint32Array(bits(torch.add(x, y)));
+    const before = parallelInfo().callsOnWorkers;
+    let claimed = 0;
+    for (let r = 0; r < 200 && claimed === 0; r++) {
+      out.fill_(7);
+      runKernelCalls('f32_vadd', calls, 2);
+      claimed = parallelInfo().callsOnWorkers - before;
+      const got = new Uint32Array(bits(out));
+      let differing = 0;
+      for (let i = 0; i < n; i++) if (got[i] !== expected[i]) differing++;
+      expect(differing).toBe(0);
+    }
+    expect(claimed).toBeGreaterThan(0); // the worker took part at least once in 200 regions of 64 calls
+  });
+
+  it('reports a trapping call, and the pool runs the next region', () => {
+    const n = 1 << 16;
+    const x = torch.arange(n, { dtype: torch.float32 });
+    const out = torch.empty(n);
+    const [px, po] = [x, out].map((t) => t.dataView().data.byteOffset) as [number, number];
+    const good = (i: number): number[] => [n / 8, px + (i * n) / 2, px + (i * n) / 2, po + (i * n) / 2];
+    const bad = [n / 8, 0xfffffff0, px, po]; // reads past the end of linear memory: a trap wherever it runs
+    for (let r = 0; r < 4; r++) expect(() => runKernelCalls('f32_vadd', [good(0), bad, good(2), good(3), bad, good(5)], 2)).toThrow();
+    out.zero_();
+    runKernelCalls(
+      'f32_vadd',
+      Array.from({ length: 8 }, (_, i) => good(i)),
+      2,
+    );
+    expect(bits(out)).toEqual(bits(torch.add(x, x)));
   });
 
   const cases: [string, () => Tensor][] = [
