@@ -8,6 +8,7 @@ import { parseArgs, pyRepr, type Rest } from './utils.js';
 
 type Sizes = number | readonly number[];
 
+/** The options of `nn.Upsample` (PyTorch's keyword arguments: `size`, `scale_factor`, `mode`, `align_corners`, `recompute_scale_factor`). */
 export interface UpsampleOptions {
   size?: Sizes | null;
   scale_factor?: Sizes | null;
