@@ -12,7 +12,7 @@ import { inferSize } from '../tensor/ExpandUtils.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
-import { channelsLastStrides, isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
+import { channelsLast3dStrides, channelsLastStrides, isNonOverlappingAndDense } from '../tensor/TensorGeometry.js';
 
 /** Calls `fn(index)` with the storage index of every element of a strided tensor, in row-major order. */
 export function forEachStorageIndex(sizes: readonly number[], strides: readonly number[], offset: number, fn: (i: number) => void): void {
@@ -218,6 +218,10 @@ function formatStrides(self: Tensor, memoryFormat: number | null): number[] {
   if (format === MemoryFormat.ChannelsLast) {
     if (self.dim() !== 4) throw new Error('required rank 4 tensor to use channels_last format');
     return channelsLastStrides(self.sizes);
+  }
+  if (format === MemoryFormat.ChannelsLast3d) {
+    if (self.dim() !== 5) throw new Error('required rank 5 tensor to use channels_last_3d format');
+    return channelsLast3dStrides(self.sizes);
   }
   return contiguousStrides(self.sizes);
 }

@@ -5,7 +5,7 @@ import { MemoryFormat } from '../c10/Layout.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
+import { isStridesLikeChannelsLast, isStridesLikeChannelsLast3d } from '../tensor/TensorGeometry.js';
 
 /**
  * `to.dtype`: self when nothing changes (to_will_alias: same dtype, no copy asked for, and `memory_format`
@@ -20,7 +20,11 @@ export function toDtype(
   memoryFormat: number | null = null,
 ): Tensor {
   const format = memoryFormat ?? MemoryFormat.Preserve;
-  const suggested = self.dim() === 4 && isStridesLikeChannelsLast(self) ? MemoryFormat.ChannelsLast : MemoryFormat.Contiguous;
+  const suggested = isStridesLikeChannelsLast(self)
+    ? MemoryFormat.ChannelsLast
+    : isStridesLikeChannelsLast3d(self)
+      ? MemoryFormat.ChannelsLast3d
+      : MemoryFormat.Contiguous;
   if (dtype === self.scalarType && !copy && (format === MemoryFormat.Preserve || format === suggested)) return self;
   return aten()._to_copy.call(self, dtype, null, null, null, nonBlocking, memoryFormat);
 }

@@ -5,12 +5,12 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { MemoryFormat } from '../c10/Layout.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { isChannelsLastContiguous } from '../tensor/TensorGeometry.js';
+import { isChannelsLast3dContiguous, isChannelsLastContiguous } from '../tensor/TensorGeometry.js';
 
-/** `is_contiguous(memory_format)`: row-major, or NHWC-dense for channels_last (false for other than 4-d). */
+/** `is_contiguous(memory_format)`: row-major, NHWC-dense for channels_last (4-d), NDHWC-dense for channels_last_3d (5-d). */
 export function isContiguousIn(self: Tensor, memoryFormat: number): boolean {
   if (memoryFormat === MemoryFormat.ChannelsLast) return isChannelsLastContiguous(self);
-  if (memoryFormat === MemoryFormat.ChannelsLast3d) return false; // aten-ts has no 5-d channels-last layout
+  if (memoryFormat === MemoryFormat.ChannelsLast3d) return isChannelsLast3dContiguous(self);
   return self.isContiguous();
 }
 

@@ -10,7 +10,12 @@
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { channelsLastStrides, isStridesLikeChannelsLast } from '../tensor/TensorGeometry.js';
+import {
+  channelsLast3dStrides,
+  channelsLastStrides,
+  isStridesLikeChannelsLast,
+  isStridesLikeChannelsLast3d,
+} from '../tensor/TensorGeometry.js';
 import { reader, writer } from './FloatAccess.js';
 import { contiguousOf, emptyLike, moveElement, storedElements } from './StorageAccess.js';
 import { newStrided } from './TensorFactories.js';
@@ -201,27 +206,12 @@ export function cubicTable(
 
 /** `suggest_memory_format()` is ChannelsLast (4-d) or ChannelsLast3d (5-d). */
 export function isChannelsLastLike(t: { readonly sizes: readonly number[]; readonly strides: readonly number[] }): boolean {
-  if (t.sizes.length === 4) return isStridesLikeChannelsLast(t);
-  if (t.sizes.length !== 5) return false;
-  // is_channels_last_strides_3d_s5: strides ordered C < W < H < D < N, with the 2-d rule's tie-breaks.
-  const { sizes, strides } = t;
-  if (strides[1] === 0) return false;
-  let min = 0;
-  for (const d of [1, 4, 3, 2, 0]) {
-    const size = sizes[d] as number;
-    const stride = strides[d] as number;
-    if (size === 0 || stride < min) return false;
-    if (d === 0 && min === strides[1]) return false;
-    min = size > 1 ? stride * size : stride;
-  }
-  return true;
+  return isStridesLikeChannelsLast(t) || isStridesLikeChannelsLast3d(t);
 }
 
 /** Channels-last strides of 4-d or 5-d sizes. */
 function channelsLastNdStrides(sizes: readonly number[]): number[] {
-  if (sizes.length === 4) return channelsLastStrides(sizes);
-  const [, C, D, H, W] = sizes as [number, number, number, number, number];
-  return [C * D * H * W, 1, H * W * C, W * C, C];
+  return sizes.length === 4 ? channelsLastStrides(sizes) : channelsLast3dStrides(sizes);
 }
 
 /** A new tensor of `sizes` on `like`'s device: channels-last when `channelsLast`, else contiguous. */

@@ -15,7 +15,7 @@ import type { TensorMethods } from '../generated/methods.js';
 import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
-import { isChannelsLastContiguous } from './TensorGeometry.js';
+import { isChannelsLast3dContiguous, isChannelsLastContiguous } from './TensorGeometry.js';
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
@@ -310,7 +310,7 @@ export class Tensor extends TensorImpl {
     }
     const format = parseKw('is_contiguous', options, ['memory_format']).memory_format ?? MemoryFormat.Contiguous;
     if (format === MemoryFormat.ChannelsLast) return isChannelsLastContiguous(this);
-    return format === MemoryFormat.ChannelsLast3d ? false : this.isContiguous();
+    return format === MemoryFormat.ChannelsLast3d ? isChannelsLast3dContiguous(this) : this.isContiguous();
   }
 
   /** `nelement()`: the number of elements, PyTorch's other name for `numel()`. */
@@ -428,7 +428,9 @@ export class Tensor extends TensorImpl {
     const copy = (o.copy as boolean | undefined) ?? flags[1] ?? false;
     const memoryFormat = toMemoryFormat(o.memory_format);
     if (device === null || device.type === this.device.type) {
-      if (dtype !== null) return aten().to_dtype.call(this, dtype, nonBlocking, copy, memoryFormat);
+      // A memory format alone converts too (x.to(memory_format=torch.channels_last)), as PyTorch's to().
+      if (dtype !== null || (memoryFormat !== null && memoryFormat !== MemoryFormat.Preserve))
+        return aten().to_dtype.call(this, dtype ?? this.scalarType, nonBlocking, copy, memoryFormat);
       return copy ? aten().clone.call(this, memoryFormat) : this;
     }
     return aten()._to_copy.call(this, dtype, null, device, null, nonBlocking, memoryFormat);

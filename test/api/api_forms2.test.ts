@@ -266,6 +266,20 @@ const cl64 = (): Tensor => torch.arange(96, { dtype: 'float64' }).reshape([2, 3,
 C.cat_cl_dtypes = () => torch.cat([cl(), cl64()], 1);
 const mcl = (): Tensor => torch.empty(2, 3, 4, 4, { device: 'meta' }).contiguous({ memory_format: torch.channels_last });
 C.meta_cat_channels_last = () => torch.cat([mcl(), mcl()], 2);
+const x5 = (): Tensor => torch.arange(144, { dtype: 'float32' }).reshape([2, 3, 2, 3, 4]);
+const cl3 = (): Tensor => x5().contiguous({ memory_format: torch.channels_last_3d });
+C.contiguous_cl3d = () => x5().contiguous({ memory_format: torch.channels_last_3d });
+C.is_contiguous_cl3d = () => [
+  cl3().is_contiguous(),
+  cl3().is_contiguous({ memory_format: torch.channels_last_3d }),
+  x5().is_contiguous({ memory_format: torch.channels_last_3d }),
+];
+C.clone_cl3d = () => x5().clone({ memory_format: torch.channels_last_3d });
+C.clone_cl3d_preserve = () => cl3().clone();
+C.contiguous_cl3d_rank4 = () => torch.ones(2, 3, 4, 5).contiguous({ memory_format: torch.channels_last_3d });
+C.to_memory_format_cl = () => clT().to({ memory_format: torch.channels_last });
+C.to_memory_format_cl3d = () => x5().to({ memory_format: torch.channels_last_3d });
+C.to_memory_format_cl3d_same = () => cl3().to({ memory_format: torch.channels_last_3d }).stride();
 C.meta_empty_overflow_f64 = () => torch.empty(2 ** 31, 2 ** 30, { dtype: 'float64', device: 'meta' });
 C.meta_empty_stride_overflow = () => torch.empty(0, 2 ** 62, 2 ** 62, { device: 'meta' });
 C.meta_empty_large_ok = () => torch.empty(2 ** 31, 2 ** 30, 2, { dtype: 'int8', device: 'meta' });
