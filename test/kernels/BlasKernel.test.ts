@@ -25,7 +25,8 @@ afterEach(() => {
   gemmSettings.keepWorkspace = true;
 });
 
-describe.runIf(onWasm)('persistent gemm workspace', () => {
+// The workspace lives in the wasm backend's linear memory: the JS backend packs into the JS heap and keeps none.
+describe.runIf(onWasm)('persistent gemm workspace (wasm backend: linear memory)', () => {
   it('is kept while large enough, replaced (and the old one freed) when a product needs more', () => {
     const small = gemmWorkspace('f32_gemm', GEMM_WORKSPACE_BYTES * 4, CPU); // larger than any earlier product's
     expect(gemmWorkspace('f32_gemm', GEMM_WORKSPACE_BYTES, CPU)).toBe(small);
