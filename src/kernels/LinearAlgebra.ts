@@ -11,9 +11,9 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
 import type { GemmKernel } from '../wasm/kernels.js';
 import { wakeWorkers } from '../wasm/ParallelNative.js';
-import { GEMM_WORKSPACE_BYTES, gemmPackedBBytes } from '../wasm/reference.js';
-import { gemmWorkspace, releaseGemmWorkspace, sharedPackedGemm, sharesPackedB } from './BlasKernel.js';
-import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
+import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
+import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { newStrided } from './TensorFactories.js';
 import { view } from './TensorShape.js';
 
@@ -140,7 +140,7 @@ export const GEMM_WORK_PER_UNIT = 8;
 // A gemm splits among threads from 2·grain·8 = 2.1M multiply-adds (the grain is 131072): about 50 µs of
 // the packed kernel on one thread, twice the 13–23 µs it takes to wake a parked worker, and below the MLP's
 // 64×784×128 products (6.4M, ~300 µs), which are the bulk of its training step. How the product is split
-// (rows around one packed B, or column blocks) is Note [Gemm split] in BlasKernel.ts.
+// is Note [Gemm split] in BlasKernel.ts.
 
 // Note [Small gemm operands]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -175,9 +175,7 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
   if (threads > 1) wakeWorkers(threads); // while this thread sets up (Note [Waking a worker early])
   const bytes = out.storage.data(dtype).BYTES_PER_ELEMENT;
-  const shared = sharesPackedB(name, threads, m, n, k);
-  const pbAt = threads * GEMM_WORKSPACE_BYTES;
-  const aAt = pbAt + (shared ? Math.ceil(gemmPackedBBytes(n, k) / 64) * 64 : 0);
+  const aAt = threads * GEMM_WORKSPACE_BYTES;
   const bAt = aAt + (sa0 === null ? 0 : room(sa0.numel(), bytes));
   const cAt = bAt + (sb0 === null ? 0 : room(sb0.numel(), bytes));
   const wsBytes = cAt + (stageC ? room(out.numel(), bytes) : 0);
@@ -217,7 +215,6 @@ function packedGemm(a: Tensor, b: Tensor, out: Tensor, alpha: number, accumulate
       const pb = addressOf(bArr, bOff + i * sb);
       const pc = addressOf(cArr, cOff + i * m * n);
       if (threads === 1) gemm(m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w);
-      else if (shared) sharedPackedGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w], w + pbAt);
       else runKernelCalls(name, splitGemm(threads, [m, n, k, alpha, pa, rsa, csa, pb, rsb, csb, pc, n, acc, w], bytes));
     }
     if (stageC) C.set(WD.subarray(cOff, cOff + out.numel()), outOff);
@@ -243,25 +240,6 @@ function stage(t: Tensor, dtype: ScalarType, WD: StorageArray, at: number): numb
   const from = t.storage.arrayOffset(dtype) + t.storageOffset;
   WD.set(t.storage.data(dtype).subarray(from, from + t.numel()), at);
   return at;
-}
-
-/**
- * One gemm call (f32_gemm's or f64_gemm's arguments; elements of `bytes`) as `threads` calls over disjoint blocks of C: column blocks (multiples
- * of 8) when C is wider than tall, else row blocks (multiples of 4), each with its own workspace. Every
- * element of C is summed by one thread in the same order as on one (Note [Worker threads over linear memory]).
- */
-function splitGemm(threads: number, call: Parameters<GemmKernel>, bytes: number): number[][] {
-  const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call;
-  const byColumns = n >= m;
-  const cuts = splitRange(byColumns ? n : m, threads, byColumns ? 8 : 4);
-  const calls: number[][] = [];
-  for (let t = 0; t + 1 < cuts.length; t++) {
-    const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
-    const w = ws + t * GEMM_WORKSPACE_BYTES;
-    if (byColumns) calls.push([m, to - from, k, alpha, a, rsa, csa, b + from * csb * bytes, rsb, csb, c + from * bytes, ldc, acc, w]);
-    else calls.push([to - from, n, k, alpha, a + from * rsa * bytes, rsa, csa, b, rsb, csb, c + from * ldc * bytes, ldc, acc, w]);
-  }
-  return calls;
 }
 
 /**

@@ -27,7 +27,7 @@ import type { WasmMemoryObject, WasmModuleObject } from './webassembly.js';
 // - Workers are unref'd: a parked pool never keeps a Node process alive.
 // - Results never depend on the thread count or on which thread ran which call: work is split so that every
 //   output element is computed by one call in the same order as on one thread (gemm by row blocks around a
-//   shared packed B or by column blocks, Note [Gemm split]; pointwise by ranges, softmax by rows), and the
+//   column or row blocks, Note [Gemm split]; pointwise by ranges, softmax by rows), and the
 //   calls are fixed by the sizes and the thread count alone, never by timing.
 
 // Note [Claiming calls]

@@ -93,26 +93,6 @@ export interface Kernels {
   f32_gemm: GemmKernel;
   /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
   f64_gemm: GemmKernel;
-  /**
-   * Packs columns [jFrom, jTo) of B (k×n, element strides; jFrom a multiple of 8) into the shared pre-packed
-   * layout at `dst`, gemmPackedBBytes(n, k) bytes (Note [Shared packed B]).
-   */
-  f32_gemm_pack_b(k: number, n: number, b: number, rsb: number, csb: number, jFrom: number, jTo: number, dst: number): void;
-  /** f32_gemm with B pre-packed at `pb` by f32_gemm_pack_b (Note [Shared packed B]). */
-  f32_gemm_prepacked(
-    m: number,
-    n: number,
-    k: number,
-    alpha: number,
-    a: number,
-    rsa: number,
-    csa: number,
-    pb: number,
-    c: number,
-    ldc: number,
-    accumulate: number,
-    ws: number,
-  ): void;
   /** cols = im2col(x) for cg channels of one image, float32 (Note [Convolution through gemm]). */
   f32_im2col: Im2colKernel;
   /** f32_im2col for float64. */
@@ -222,8 +202,6 @@ const NAMES: Record<KernelName, true> = {
   f32_log_softmax_rows: true,
   f32_gemm: true,
   f64_gemm: true,
-  f32_gemm_pack_b: true,
-  f32_gemm_prepacked: true,
   f32_im2col: true,
   f64_im2col: true,
   f32_col2im: true,
@@ -368,14 +346,6 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f64_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
       const v = f64();
       ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
-    },
-    f32_gemm_pack_b: (k, n, b, rsb, csb, jFrom, jTo, dst) => {
-      const v = f32();
-      ref.gemmPackB(k, n, v, b >>> 2, rsb, csb, jFrom, jTo, v, dst >>> 2);
-    },
-    f32_gemm_prepacked: (m, n, k, alpha, a, rsa, csa, pb, c, ldc, accumulate) => {
-      const v = f32();
-      ref.f32_gemm_prepacked(m, n, k, fround(alpha), v, a >>> 2, rsa, csa, v, pb >>> 2, v, c >>> 2, ldc, accumulate !== 0);
     },
     f32_im2col: (x, cols, ...g) => refIm2col.im2col(f32(), x >>> 2, f32(), cols >>> 2, ...g),
     f64_im2col: (x, cols, ...g) => refIm2col.im2col(f64(), x >>> 3, f64(), cols >>> 3, ...g),

@@ -4,7 +4,7 @@
 // Note [Relaxed gemm]).
 import { describe, expect, it } from 'vitest';
 import { KERNEL_NAMES, compileKernelsSync, instantiateKernels, simdSupported, type Kernels } from '../../src/wasm/index.js';
-import { GEMM_WORKSPACE_BYTES, gemmPackedBBytes } from '../../src/wasm/reference.js';
+import { GEMM_WORKSPACE_BYTES } from '../../src/wasm/reference.js';
 
 const rt = simdSupported() ? instantiateKernels({ initialBytes: 1 << 24, maximumBytes: 1 << 24 }, compileKernelsSync(false, false)) : null;
 const LENGTHS = [0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 100, 1027];
@@ -262,64 +262,6 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
       }
     });
   }
-
-  // The shared packed B (Note [Shared packed B]): B packed in two column ranges (as two threads would), then
-  // row blocks of C against it, give f32_gemm's bits; the twins agree, and the layout is the twin's.
-  describe('f32_gemm_pack_b and f32_gemm_prepacked', () => {
-    const [GA, GB, GP1, GP2, GC1, GC2, WS] = [1 << 20, 2 << 20, 3 << 20, 4 << 20, 5 << 20, 6 << 20, 7 << 20];
-    const cases: [m: number, n: number, k: number, transA: boolean, transB: boolean, alpha: number, acc: number][] = [
-      [9, 8, 4, false, false, 1, 0],
-      [13, 21, 7, true, false, 1, 1],
-      [64, 256, 256, false, false, 1, 0],
-      [70, 530, 300, false, true, -0.5, 1],
-      [33, 400, 515, true, true, 2, 0],
-      [8, 16, 0, false, false, 1, 0],
-    ];
-    for (const [m, n, k, ta, tb, alpha, acc] of cases) {
-      it(`${m}×${k} · ${k}×${n}${ta ? ', A transposed' : ''}${tb ? ', B transposed' : ''}, alpha ${alpha}${acc ? ', accumulating' : ''}`, () => {
-        expect(GP1 + gemmPackedBBytes(n, k)).toBeLessThanOrEqual(GP2);
-        expect(WS + 2 * GEMM_WORKSPACE_BYTES).toBeLessThanOrEqual(1 << 24);
-        const [rsa, csa] = ta ? [1, m] : [k, 1];
-        const [rsb, csb] = tb ? [1, k] : [n, 1];
-        const a = view(4, GA, m * k);
-        const b = view(4, GB, k * n);
-        for (let i = 0; i < a.length; i++) a[i] = Math.sin(i * 0.37 + m) * 3;
-        for (let i = 0; i < b.length; i++) b[i] = Math.cos(i * 0.11 + n) * 2;
-        // Stale bytes in the packed buffers: every float of the layout must be written.
-        view(4, GP1, gemmPackedBBytes(n, k) / 4).fill(Number.NaN);
-        view(4, GP2, gemmPackedBBytes(n, k) / 4).fill(Number.NaN);
-        const split = Math.min(n, Math.ceil(n / 2 / 8) * 8);
-        wasm.f32_gemm_pack_b(k, n, GB, rsb, csb, split, n, GP1);
-        wasm.f32_gemm_pack_b(k, n, GB, rsb, csb, 0, split, GP1);
-        js.f32_gemm_pack_b(k, n, GB, rsb, csb, 0, n, GP2);
-        expect(bitsOf(view(4, GP1, gemmPackedBBytes(n, k) / 4))).toEqual(bitsOf(view(4, GP2, gemmPackedBBytes(n, k) / 4)));
-        const c1 = view(4, GC1, m * n);
-        const c2 = view(4, GC2, m * n);
-        for (let i = 0; i < m * n; i++) c1[i] = c2[i] = (i % 7) - 3;
-        wasm.f32_gemm(m, n, k, alpha, GA, rsa, csa, GB, rsb, csb, GC1, n, acc, WS);
-        const rows = Math.min(m, Math.ceil(m / 2 / 4) * 4);
-        wasm.f32_gemm_prepacked(rows, n, k, alpha, GA, rsa, csa, GP1, GC2, n, acc, WS);
-        wasm.f32_gemm_prepacked(
-          m - rows,
-          n,
-          k,
-          alpha,
-          GA + rows * rsa * 4,
-          rsa,
-          csa,
-          GP1,
-          GC2 + rows * n * 4,
-          n,
-          acc,
-          WS + GEMM_WORKSPACE_BYTES,
-        );
-        expect(bitsOf(view(4, GC2, m * n))).toEqual(bitsOf(view(4, GC1, m * n)));
-        for (let i = 0; i < m * n; i++) c2[i] = (i % 7) - 3;
-        js.f32_gemm_prepacked(m, n, k, alpha, GA, rsa, csa, GP2, GC2, n, acc, WS);
-        expect(bitsOf(view(4, GC2, m * n))).toEqual(bitsOf(view(4, GC1, m * n)));
-      });
-    }
-  });
 
   // im2col / col2im / depthwise (assembly/im2col.ts): geometries with padding, stride, dilation, windows past
   // the input, and a channel multiplier; every output region starts from the same (nonzero) bits.

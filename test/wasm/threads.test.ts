@@ -5,7 +5,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
-import { gemmSettings } from '../../src/kernels/BlasKernel.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
 import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
@@ -141,25 +140,17 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
 
   const cases: [string, () => Tensor][] = [
     [
-      'matmul float32 300×200 @ 200×500 (rows around a shared packed B)',
+      'matmul float32 300×200 @ 200×500 (column blocks)',
       () => torch.matmul(torch.ones(300, 200).mul(0.3).sin(), torch.ones(200, 500).mul(0.7).cos()),
     ],
     [
-      'matmul float32 300×200 @ 200×500 (column blocks: the shared packed B turned off)',
-      () => {
-        const before = gemmSettings.sharedPackedBBytes;
-        gemmSettings.sharedPackedBBytes = 0;
-        try {
-          return torch.matmul(torch.ones(300, 200).mul(0.3).sin(), torch.ones(200, 500).mul(0.7).cos());
-        } finally {
-          gemmSettings.sharedPackedBBytes = before;
-        }
-      },
-    ],
-    [
-      'matmul float32 100×300 @ (530×300)ᵀ (rows around a shared packed B: two column blocks, two k-slices)',
+      'matmul float32 100×300 @ (530×300)ᵀ (column blocks of a transposed B: two NC blocks, two k-slices)',
       () =>
         torch.matmul(torch.arange(30000).reshape(100, 300).mul(0.01).sin(), torch.arange(159000).reshape(530, 300).mul(0.003).cos().t()),
+    ],
+    [
+      "matmul float32 64×784 @ 784×128 (the MLP step's product: column blocks, four k-slices)",
+      () => torch.matmul(torch.arange(50176).reshape(64, 784).mul(0.01).sin(), torch.arange(100352).reshape(784, 128).mul(0.003).cos()),
     ],
     [
       'matmul float32 600×200 @ 200×40 (row blocks)',
