@@ -25,6 +25,7 @@ import {
   gitCommit,
   othersTicks,
   schedStat,
+  busiestThreadsWait,
   startWorker,
   waitForIdle,
 } from './compare/systems.js';
@@ -175,7 +176,12 @@ for (let r = 0; r < rounds; r++) {
           const [s1, t1] = [schedStat(worker.pid), process.hrtime.bigint()];
           if ('ns' in reply) c.samples[r] = reply.ns;
           if (s0 !== undefined && s1 !== undefined)
-            (c.sched ??= [])[r] = { wallNs: Number(t1 - t0), cpuNs: s1.cpuNs - s0.cpuNs, waitNs: s1.waitNs - s0.waitNs };
+            (c.sched ??= [])[r] = {
+              wallNs: Number(t1 - t0),
+              cpuNs: s1.cpuNs - s0.cpuNs,
+              waitNs: s1.waitNs - s0.waitNs,
+              busiestWaitNs: busiestThreadsWait(s0, s1, computeThreads(s)),
+            };
         }
       } catch (e) {
         Object.assign(c, { status: 'fails', reason: (e as Error).message.split('\n')[0] });
@@ -204,7 +210,14 @@ const info = (s: SystemId, key: string): string | undefined => infos.get(s)?.[ke
 // of the worker's threads (/proc/<pid>/task/*/schedstat, read around every run request): CPU time, and time
 // runnable but waiting for a CPU (the run queue). Per system, the report gives the median over its samples
 // of CPU ÷ wall (cores used) and run-queue wait ÷ wall: a 2-thread worker that waited for a CPU shared its
-// cores with something, whatever the machine's load average said (bench/interference.ts looks at one).
+// cores with something, whatever the machine's load average said (bench/interference.ts looks at one). The
+// sum is over every thread of the process, the runtime's helpers too (V8's GC and compiler threads, Node's
+// platform pool), which queue behind two busy compute threads without delaying them; so the report also
+// gives the wait of the busiest threads alone, as many as the system computes on (2 for the 2-thread
+// columns): that is the figure that says whether the work itself waited for a core.
+function computeThreads(s: SystemId): number {
+  return s === 'aten2' || s === 'torch2' ? 2 : 1;
+}
 const schedLine = (): string | undefined => {
   const parts: string[] = [];
   for (const s of systems) {
@@ -212,12 +225,18 @@ const schedLine = (): string | undefined => {
     if (rows.length === 0) continue;
     const used = median(rows.map((x) => x.cpuNs / x.wallNs));
     const waited = median(rows.map((x) => x.waitNs / x.wallNs));
+    const busiest = median(rows.map((x) => (x.busiestWaitNs === undefined ? undefined : x.busiestWaitNs / x.wallNs)));
     if (used !== undefined && waited !== undefined)
-      parts.push(`${SYSTEM_TITLES[s]} ${used.toFixed(2)} cores, waited ${(waited * 100).toFixed(0)}%`);
+      parts.push(
+        `${SYSTEM_TITLES[s]} ${used.toFixed(2)} cores, waited ${(waited * 100).toFixed(0)}%` +
+          (busiest === undefined
+            ? ''
+            : ` (its ${computeThreads(s)} busiest thread${computeThreads(s) > 1 ? 's' : ''} ${(busiest * 100).toFixed(0)}%)`),
+      );
   }
   return parts.length === 0
     ? undefined
-    : `Each worker's threads during its samples (median of CPU ÷ wall, and of run-queue wait ÷ wall; Note [Waiting for a CPU]): ${parts.join('; ')}`;
+    : `Each worker's threads during its samples (median of CPU ÷ wall, and of run-queue wait ÷ wall, all threads and the busiest alone; Note [Waiting for a CPU]): ${parts.join('; ')}`;
 };
 const facts = [
   ...machineFacts(),

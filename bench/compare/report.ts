@@ -8,9 +8,10 @@ export interface Cell {
   samples: (number | undefined)[];
   /**
    * Per sample (the run request), from the worker's /proc schedstat: its threads' CPU time and their time
-   * runnable but waiting for a CPU, in ns (Note [Waiting for a CPU] in bench/compare.ts).
+   * runnable but waiting for a CPU, in ns, and that wait for its busiest threads alone (as many as the system
+   * has compute threads; Note [Waiting for a CPU] in bench/compare.ts).
    */
-  sched?: ({ wallNs: number; cpuNs: number; waitNs: number } | undefined)[];
+  sched?: ({ wallNs: number; cpuNs: number; waitNs: number; busiestWaitNs?: number } | undefined)[];
   /** Why there are no figures: `unsupported`/`unavailable` print "—", `fails` prints "fails". */
   status?: 'unsupported' | 'unavailable' | 'fails';
   reason?: string;

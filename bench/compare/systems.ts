@@ -225,24 +225,48 @@ export function machineFacts(): string[] {
   return [`CPU: ${model}, ${availableParallelism()} cores`, `Node ${process.version}`];
 }
 
+/** Scheduler accounting of a process: totals over its threads and each thread's (CPU, run-queue wait), in ns. */
+export interface SchedStat {
+  cpuNs: number;
+  waitNs: number;
+  threads: Map<string, [cpuNs: number, waitNs: number]>;
+}
+
 /**
- * Scheduler accounting of process `pid`, summed over its threads (/proc/<pid>/task/<tid>/schedstat): time on a
- * CPU and time runnable but waiting for one, in ns. Undefined off Linux or once the process has exited.
+ * Scheduler accounting of process `pid` (/proc/<pid>/task/<tid>/schedstat): time on a CPU and time runnable
+ * but waiting for one, in ns, summed over its threads and per thread. Undefined off Linux or once the process
+ * has exited.
  */
-export function schedStat(pid: number | undefined): { cpuNs: number; waitNs: number } | undefined {
+export function schedStat(pid: number | undefined): SchedStat | undefined {
   if (pid === undefined) return undefined;
   try {
-    let [cpuNs, waitNs] = [0, 0];
+    const out: SchedStat = { cpuNs: 0, waitNs: 0, threads: new Map() };
     for (const t of readdirSync(`/proc/${pid}/task`)) {
       try {
         const [c, w] = readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').trim().split(' ').map(Number);
-        [cpuNs, waitNs] = [cpuNs + c!, waitNs + w!];
+        out.cpuNs += c!;
+        out.waitNs += w!;
+        out.threads.set(t, [c!, w!]);
       } catch {
         // the thread exited between the listing and the read
       }
     }
-    return { cpuNs, waitNs };
+    return out;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Run-queue wait, between two readings, of the `k` threads that used the most CPU between them: the compute
+ * threads of a k-thread worker, without its runtime's helper threads (Note [Waiting for a CPU]).
+ */
+export function busiestThreadsWait(s0: SchedStat, s1: SchedStat, k: number): number {
+  const deltas: [number, number][] = [];
+  for (const [t, [c, w]] of s1.threads) {
+    const [c0, w0] = s0.threads.get(t) ?? [0, 0];
+    deltas.push([c - c0, w - w0]);
+  }
+  deltas.sort((a, b) => b[0] - a[0]);
+  return deltas.slice(0, k).reduce((sum, [, w]) => sum + w, 0);
 }
