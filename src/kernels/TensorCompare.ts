@@ -23,7 +23,8 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { aten } from '../generated/Operators.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { type Num, type OptTensor, maxOp, minOp } from './BinaryOps.js';
-import { argmaxRun, argminRun, functionalOutputs, maxRunVec, minRunVec, zeroNumelCheckDims } from './ReduceOps.js';
+import { functionalOutputs, zeroNumelCheckDims } from './ReduceOps.js';
+import { argmaxRun, argminRun, maxRunVec, minRunVec } from './ReduceOpsKernel.js';
 import { emptyLike } from './StorageAccess.js';
 import type { StructuredKernel, StructuredMeta, StructuredOutputsKernel } from './TensorMeta.js';
 

@@ -1,5 +1,5 @@
 // Sums of fixed-size chunks of a contiguous buffer, one partial per chunk, for sums split among threads
-// (Note [Deterministic parallel sum] in src/kernels/ReduceOps.ts): each chunk is the cascade sum of
+// (Note [Deterministic parallel sum] in src/kernels/ReduceOpsKernel.ts): each chunk is the cascade sum of
 // reduce.ts (f32_rsum / f64_rsum), so a chunk's partial does not depend on which thread computed it.
 
 import { f32_rsum, f64_rsum } from './reduce';

@@ -1,0 +1,243 @@
+// The reductions' loops over one run of elements (a start, a stride, a count): sums, products, extrema, argmax /
+// argmin, all / any, p-norms, with the SIMD kernels where the run is unit-stride float in linear memory and a
+// deterministic chunked sum on several threads. Mirrors aten/src/ATen/native/cpu/ReduceOpsKernel.cpp (and
+// SumKernel.cpp's cascade sum); the meta functions and operators that drive these loops are ReduceOps.ts.
+
+import { Device, DeviceType } from '../c10/Device.js';
+import { ScalarType } from '../c10/ScalarType.js';
+import type { ReduceOp } from '../iter/index.js';
+import { newStrided } from './TensorFactories.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+
+// Note [Reduction order]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU sum uses a cascade of partial sums in the accumulation type, so the last bits of a float32
+// sum depend on the blocking. These kernels accumulate in double precision (pairwise over blocks of the
+// reduced elements) and round once: exact for integers below 2^53 and at least as accurate as PyTorch's
+// float sums, but not bit-identical to them; tests compare floating results with a relative tolerance.
+const SUM_BLOCK = 64;
+
+/** Pairwise sum of `n` values `src[o + i*s]`, in doubles (Note [Reduction order]). */
+export function sumRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  if (n <= SUM_BLOCK) {
+    let acc = 0;
+    if (s === 1) for (let i = 0; i < n; i++) acc += src[o + i] as number;
+    else for (let i = 0, p = o; i < n; i++, p += s) acc += src[p] as number;
+    return acc;
+  }
+  // Split at a multiple of the block, so leaves stay whole blocks.
+  const h = Math.ceil(n / 2 / SUM_BLOCK) * SUM_BLOCK;
+  return sumRun(src, o, s, h) + sumRun(src, o + h * s, s, n - h);
+}
+
+export function prodRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let acc = 1;
+  for (let i = 0, p = o; i < n; i++, p += s) acc *= src[p] as number;
+  return acc;
+}
+
+/** max (NaN propagates); an empty slice never reaches it (the metas reject it). */
+export function maxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let best = -Infinity;
+  for (let i = 0, p = o; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (!(x <= best)) {
+      if (x !== x) return NaN;
+      best = x;
+    }
+  }
+  return best;
+}
+
+export function minRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let best = Infinity;
+  for (let i = 0, p = o; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (!(x >= best)) {
+      if (x !== x) return NaN;
+      best = x;
+    }
+  }
+  return best;
+}
+
+/** The index of the first maximum (the first NaN wins). */
+export function argmaxRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let bi = 0;
+  let best = src[o] as number;
+  if (best !== best) return 0;
+  for (let i = 1, p = o + s; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (x !== x) return i;
+    if (x > best) {
+      best = x;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
+export function argminRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  let bi = 0;
+  let best = src[o] as number;
+  if (best !== best) return 0;
+  for (let i = 1, p = o + s; i < n; i++, p += s) {
+    const x = src[p] as number;
+    if (x !== x) return i;
+    if (x < best) {
+      best = x;
+      bi = i;
+    }
+  }
+  return bi;
+}
+
+export function allRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  for (let i = 0, p = o; i < n; i++, p += s) if (src[p] === 0) return 0;
+  return 1;
+}
+
+export function anyRun(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  for (let i = 0, p = o; i < n; i++, p += s) if (src[p] !== 0) return 1;
+  return 0;
+}
+
+/**
+ * sumRun, or the SIMD cascade sum (PyTorch's cascade_sum order, in the input's precision as PyTorch's float
+ * sums are) for a unit-stride float32 / float64 run in linear memory (Note [Kernel backends]).
+ */
+export function sumRunVec(src: ArrayLike<number>, o: number, s: number, n: number): number {
+  if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
+    const isF32 = src instanceof Float32Array;
+    const k = wasmKernelFor<(n: number, x: number) => number>(isF32 ? 'f32_rsum' : 'f64_rsum', src);
+    if (k !== null) return n <= SUM_CHUNK ? k(n, addressOf(src, o)) : chunkedSum(k, isF32, n, addressOf(src, o));
+  }
+  return sumRun(src, o, s, n);
+}
+
+// Note [Deterministic parallel sum]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A run longer than SUM_CHUNK elements is summed as chunks of SUM_CHUNK (the last shorter), each the cascade
+// sum of f32_rsum / f64_rsum, and the chunks' partial sums are then added in chunk order in the run's
+// precision. The split depends on the length alone, never on the thread count: on one thread the chunks run
+// one after another, on more the chunks are shared out (f32_rsum_chunks writes each chunk's partial to a
+// scratch buffer in linear memory), and the same partials are added in the same order, so the bits are the
+// same on any number of threads. A run of at most SUM_CHUNK is one cascade sum, as before. (PyTorch's cascade
+// sum over the whole run differs in the last bits either way; so does the JS loop of the 'js' backend.)
+const SUM_CHUNK = 65536;
+const CPU_DEVICE = new Device(DeviceType.CPU);
+
+type SumKernel = (n: number, x: number) => number;
+type ChunksKernel = (n: number, chunk: number, x: number, out: number) => void;
+
+/** The chunked sum of n > SUM_CHUNK elements at byte address `x` (Note [Deterministic parallel sum]). */
+function chunkedSum(k: SumKernel, isF32: boolean, n: number, x: number): number {
+  const bytes = isF32 ? 4 : 8;
+  const chunks = Math.ceil(n / SUM_CHUNK);
+  const add = isF32 ? (a: number, b: number): number => Math.fround(a + b) : (a: number, b: number): number => a + b;
+  const threads = Math.min(threadsFor(n), chunks);
+  let total = 0;
+  if (threads === 1) {
+    for (let c = 0; c < chunks; c++) total = add(total, k(Math.min(SUM_CHUNK, n - c * SUM_CHUNK), x + c * SUM_CHUNK * bytes));
+    return total;
+  }
+  // Threads run over a shared memory, which never detaches: `x` stays valid across this allocation. The
+  // scratch is at least SMALL_BYTES so that it is in linear memory.
+  const dtype = isF32 ? ScalarType.Float : ScalarType.Double;
+  const scratch = newStrided([Math.max(chunks, 256)], [1], dtype, CPU_DEVICE);
+  const parts = scratch.storage.data(dtype) as Float32Array | Float64Array;
+  const name = isF32 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
+  if (wasmKernelFor<ChunksKernel>(name, parts) === null) {
+    scratch.dispose();
+    for (let c = 0; c < chunks; c++) total = add(total, k(Math.min(SUM_CHUNK, n - c * SUM_CHUNK), x + c * SUM_CHUNK * bytes));
+    return total;
+  }
+  const p0 = scratch.storage.arrayOffset(dtype);
+  const out = addressOf(parts, p0);
+  const cuts = splitRange(chunks, threads, 1);
+  const calls: number[][] = [];
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const [from, to] = [cuts[t] as number, cuts[t + 1] as number];
+    const start = from * SUM_CHUNK;
+    calls.push([Math.min(to * SUM_CHUNK, n) - start, SUM_CHUNK, x + start * bytes, out + from * bytes]);
+  }
+  runKernelCalls(name, calls);
+  const view = scratch.storage.data(dtype) as Float32Array | Float64Array;
+  for (let c = 0; c < chunks; c++) total = add(total, view[p0 + c] as number);
+  scratch.dispose();
+  return total;
+}
+
+type Extreme = (n: number, x: number) => number;
+export type ReduceRun = (src: ArrayLike<number>, o: number, s: number, n: number) => number;
+
+/**
+ * maxRun / minRun, or the SIMD kernel for a unit-stride float32 / float64 run in linear memory. A zero
+ * result is recomputed by the scalar loop, which returns the first zero as PyTorch's scalar reduction does
+ * (the kernel's lanes may meet a ±0 tie in another order).
+ */
+function extremeRunVec(isMax: boolean): (src: ArrayLike<number>, o: number, s: number, n: number) => number {
+  const scalar = isMax ? maxRun : minRun;
+  return (src, o, s, n) => {
+    if (s === 1 && n > 1 && (src instanceof Float32Array || src instanceof Float64Array)) {
+      const name = src instanceof Float32Array ? (isMax ? 'f32_rmax' : 'f32_rmin') : isMax ? 'f64_rmax' : 'f64_rmin';
+      const k = wasmKernelFor<Extreme>(name, src);
+      if (k !== null) {
+        const r = k(n, addressOf(src, o));
+        if (r !== 0) return r;
+      }
+    }
+    return scalar(src, o, s, n);
+  };
+}
+export const maxRunVec = extremeRunVec(true);
+export const minRunVec = extremeRunVec(false);
+
+/** The p-norm of `n` values `src[o + i*s]`: p = 0 counts non-zeros, ±inf take the max/min magnitude. */
+export function pNormRun(p: number): ReduceOp {
+  if (p === Infinity) {
+    return (src, o, s, n) => {
+      let m = 0;
+      for (let i = 0, q = o; i < n; i++, q += s) {
+        const a = Math.abs(src[q] as number);
+        if (a > m || a !== a) m = a;
+      }
+      return m;
+    };
+  }
+  if (p === -Infinity) {
+    return (src, o, s, n) => {
+      let m = Infinity;
+      for (let i = 0, q = o; i < n; i++, q += s) {
+        const a = Math.abs(src[q] as number);
+        if (a < m || a !== a) m = a;
+      }
+      return m;
+    };
+  }
+  if (p === 0) {
+    return (src, o, s, n) => {
+      let c = 0;
+      for (let i = 0, q = o; i < n; i++, q += s) if (src[q] !== 0) c++;
+      return c;
+    };
+  }
+  return (src, o, s, n) => {
+    const total = powSumRun(src, o, s, n, p);
+    return p === 1 ? total : p === 2 ? Math.sqrt(total) : total ** (1 / p);
+  };
+}
+
+/** Pairwise sum of `|x|^p` over a run (as sumRun). */
+function powSumRun(src: ArrayLike<number>, o: number, s: number, n: number, p: number): number {
+  if (n <= SUM_BLOCK) {
+    let acc = 0;
+    for (let i = 0, q = o; i < n; i++, q += s) {
+      const a = Math.abs(src[q] as number);
+      acc += p === 1 ? a : p === 2 ? a * a : a ** p;
+    }
+    return acc;
+  }
+  const h = Math.ceil(n / 2 / SUM_BLOCK) * SUM_BLOCK;
+  return powSumRun(src, o, s, h, p) + powSumRun(src, o + h * s, s, n - h, p);
+}
