@@ -13,21 +13,23 @@ import { newStrided } from './TensorFactories.js';
 
 // Note [Gemm split]
 // ~~~~~~~~~~~~~~~~~
-// A gemm on several threads gives each thread a block of C, summed as on one thread (`splitGemm` in
-// LinearAlgebra.ts): column blocks (multiples of 8) when C is wider than tall, else row blocks, each thread
-// packing its own panels of A and B into its own workspace, in one parallel region. A second split was tried
+// A gemm on several threads gives each thread a block of C, summed as on one thread (`splitGemm` below):
+// column blocks (multiples of 8) when C is wider than tall, else row blocks, each thread packing its own
+// panels of A and B into its own workspace, in one parallel region. A second split was tried
 // and removed: rows of C around one B packed by all threads into a shared buffer (two regions, pack then
 // multiply), which packs each operand once in all. Measured in one process alternating the two (2 threads,
 // warmed linear memory, medians of 11–15 rounds), the one-region split was as fast or faster at every shape
 // tried: matmul 256³ 357 vs 391 µs, the MLP's 64×784×128 202 vs 253 µs, 32×4096×64 234 vs 344 µs,
-// 16×8192×27 149 vs 182 µs, 512³ 2.94 vs 3.00 ms (speedup over 1 thread 1.92, 1.43, 1.90, 1.61, 1.92). A
-// private copy of the smaller operand costs less than the second region's wake-up, barrier and the other
-// thread's half of B read across cores.
+// 16×8192×27 149 vs 182 µs, 512³ 2.94 vs 3.00 ms (speedup over 1 thread 1.92, 1.43, 1.90, 1.61, 1.92;
+// bench/gemm_threads.ts measures the split per shape). The likely difference, not profiled: the shared
+// split's second region (a wake-up and a barrier) and each thread reading the other's half of B from the
+// other core's cache, against packing a private copy of the smaller operand.
 
 /**
- * One gemm call (f32_gemm's or f64_gemm's arguments; elements of `bytes`) as `threads` calls over disjoint blocks of C: column blocks (multiples
- * of 8) when C is wider than tall, else row blocks (multiples of 4), each with its own workspace. Every
- * element of C is summed by one thread in the same order as on one (Note [Worker threads over linear memory]).
+ * One gemm call (f32_gemm's or f64_gemm's arguments; elements of `bytes`) as `threads` calls over disjoint
+ * blocks of C: column blocks (multiples of 8) when C is wider than tall, else row blocks (multiples of 4),
+ * each with its own workspace. Every element of C is summed by one thread in the same order as on one
+ * (Note [Worker threads over linear memory]).
  */
 export function splitGemm(threads: number, call: Parameters<GemmKernel>, bytes: number): number[][] {
   const [m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, acc, ws] = call;
