@@ -45,6 +45,9 @@ const LAYERS: Record<string, () => nn.Module> = {
   'BatchNorm1d(3)': () => new nn.BatchNorm1d(3),
   'BatchNorm2d(3)': () => new nn.BatchNorm2d(3),
   'MultiheadAttention(4, 2)': () => new nn.MultiheadAttention(4, 2),
+  'MultiheadAttention(8, 2, add_bias_kv=True, kdim=6, vdim=5)': () =>
+    new nn.MultiheadAttention(8, 2, { add_bias_kv: true, kdim: 6, vdim: 5 }),
+  'MultiheadAttention(8, 2, bias=False, add_bias_kv=True)': () => new nn.MultiheadAttention(8, 2, { bias: false, add_bias_kv: true }),
   'TransformerEncoderLayer(4, 2, dim_feedforward=8)': () => new nn.TransformerEncoderLayer(4, 2, { dim_feedforward: 8 }),
   'TransformerEncoder(TransformerEncoderLayer(4, 2, dim_feedforward=8), 2)': () =>
     new nn.TransformerEncoder(new nn.TransformerEncoderLayer(4, 2, { dim_feedforward: 8 }), 2),

@@ -37,6 +37,8 @@ LAYERS = [
     ('BatchNorm1d(3)', lambda: nn.BatchNorm1d(3)),
     ('BatchNorm2d(3)', lambda: nn.BatchNorm2d(3)),
     ('MultiheadAttention(4, 2)', lambda: nn.MultiheadAttention(4, 2)),
+    ('MultiheadAttention(8, 2, add_bias_kv=True, kdim=6, vdim=5)', lambda: nn.MultiheadAttention(8, 2, add_bias_kv=True, kdim=6, vdim=5)),
+    ('MultiheadAttention(8, 2, bias=False, add_bias_kv=True)', lambda: nn.MultiheadAttention(8, 2, bias=False, add_bias_kv=True)),
     ('TransformerEncoderLayer(4, 2, dim_feedforward=8)', lambda: nn.TransformerEncoderLayer(4, 2, dim_feedforward=8)),
     ('TransformerEncoder(TransformerEncoderLayer(4, 2, dim_feedforward=8), 2)',
      lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, dim_feedforward=8), 2, enable_nested_tensor=False)),

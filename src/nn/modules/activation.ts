@@ -136,8 +136,9 @@ export interface MultiheadAttentionForwardOptions {
 }
 
 /**
- * `nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, batch_first=False)`: the packed
- * in-projection case (kdim = vdim = embed_dim; add_bias_kv and add_zero_attn are not supported yet).
+ * `nn.MultiheadAttention(embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+ * kdim=None, vdim=None, batch_first=False, device=None, dtype=None)`: a packed `in_proj_weight` when
+ * kdim = vdim = embed_dim, else separate `q_proj_weight`, `k_proj_weight`, `v_proj_weight`.
  * `forward(query, key, value, {...})` returns [attn_output, attn_output_weights or null].
  */
 export class MultiheadAttention extends Module {
@@ -149,11 +150,14 @@ export class MultiheadAttention extends Module {
   declare dropout: number;
   declare batch_first: boolean;
   declare head_dim: number;
-  declare in_proj_weight: Parameter;
+  declare in_proj_weight: Parameter | null;
+  declare q_proj_weight: Parameter | null;
+  declare k_proj_weight: Parameter | null;
+  declare v_proj_weight: Parameter | null;
   declare in_proj_bias: Parameter | null;
   declare out_proj: NonDynamicallyQuantizableLinear;
-  declare bias_k: Tensor | null;
-  declare bias_v: Tensor | null;
+  declare bias_k: Parameter | null;
+  declare bias_v: Parameter | null;
   declare add_zero_attn: boolean;
 
   constructor(embed_dim: number, num_heads: number, options: MultiheadAttentionOptions = {}) {
@@ -175,38 +179,55 @@ export class MultiheadAttention extends Module {
     );
     if (embed_dim <= 0 || num_heads <= 0)
       throw new Error(`embed_dim and num_heads must be greater than 0, got embed_dim=${embed_dim} and num_heads=${num_heads} instead`);
-    if ((a.kdim !== null && a.kdim !== embed_dim) || (a.vdim !== null && a.vdim !== embed_dim))
-      throw new Error('MultiheadAttention: kdim/vdim different from embed_dim are not supported yet');
-    if (a.add_bias_kv || a.add_zero_attn) throw new Error('MultiheadAttention: add_bias_kv and add_zero_attn are not supported yet');
     const fk = { device: a.device, dtype: a.dtype };
     this.embed_dim = embed_dim;
-    this.kdim = embed_dim;
-    this.vdim = embed_dim;
-    this._qkv_same_embed_dim = true;
+    this.kdim = a.kdim ?? embed_dim;
+    this.vdim = a.vdim ?? embed_dim;
+    this._qkv_same_embed_dim = this.kdim === embed_dim && this.vdim === embed_dim;
     this.num_heads = num_heads;
     this.dropout = a.dropout;
     this.batch_first = a.batch_first;
     this.head_dim = Math.floor(embed_dim / num_heads);
     if (this.head_dim * num_heads !== embed_dim) throw new Error('embed_dim must be divisible by num_heads');
-    this.in_proj_weight = new Parameter(torch.empty([3 * embed_dim, embed_dim], fk));
-    this.register_parameter('q_proj_weight', null);
-    this.register_parameter('k_proj_weight', null);
-    this.register_parameter('v_proj_weight', null);
+    // PyTorch's registration order (it fixes named_parameters(), state_dict() keys and the RNG draws).
+    if (!this._qkv_same_embed_dim) {
+      this.q_proj_weight = new Parameter(torch.empty([embed_dim, embed_dim], fk));
+      this.k_proj_weight = new Parameter(torch.empty([embed_dim, this.kdim], fk));
+      this.v_proj_weight = new Parameter(torch.empty([embed_dim, this.vdim], fk));
+      this.register_parameter('in_proj_weight', null);
+    } else {
+      this.in_proj_weight = new Parameter(torch.empty([3 * embed_dim, embed_dim], fk));
+      this.register_parameter('q_proj_weight', null);
+      this.register_parameter('k_proj_weight', null);
+      this.register_parameter('v_proj_weight', null);
+    }
     if (a.bias) this.in_proj_bias = new Parameter(torch.empty([3 * embed_dim], fk));
     else this.register_parameter('in_proj_bias', null);
     this.out_proj = new NonDynamicallyQuantizableLinear(embed_dim, embed_dim, { bias: a.bias, ...fk });
-    this.bias_k = null;
-    this.bias_v = null;
-    this.add_zero_attn = false;
+    if (a.add_bias_kv) {
+      this.bias_k = new Parameter(torch.empty([1, 1, embed_dim], fk));
+      this.bias_v = new Parameter(torch.empty([1, 1, embed_dim], fk));
+    } else {
+      this.bias_k = null;
+      this.bias_v = null;
+    }
+    this.add_zero_attn = a.add_zero_attn;
     this._reset_parameters();
   }
 
   _reset_parameters(): void {
-    init.xavier_uniform_(this.in_proj_weight);
+    if (this._qkv_same_embed_dim) init.xavier_uniform_(this.in_proj_weight as Parameter);
+    else {
+      init.xavier_uniform_(this.q_proj_weight as Parameter);
+      init.xavier_uniform_(this.k_proj_weight as Parameter);
+      init.xavier_uniform_(this.v_proj_weight as Parameter);
+    }
     if (this.in_proj_bias !== null) {
       init.constant_(this.in_proj_bias, 0.0);
       if (this.out_proj.bias !== null) init.constant_(this.out_proj.bias, 0.0);
     }
+    if (this.bias_k !== null) init.xavier_normal_(this.bias_k);
+    if (this.bias_v !== null) init.xavier_normal_(this.bias_v);
   }
 
   override forward(query: Tensor, key: Tensor, value: Tensor, options: MultiheadAttentionForwardOptions = {}): [Tensor, Tensor | null] {
@@ -254,6 +275,14 @@ export class MultiheadAttention extends Module {
         attn_mask: a.attn_mask,
         average_attn_weights: a.average_attn_weights,
         is_causal: a.is_causal,
+        ...(this._qkv_same_embed_dim
+          ? {}
+          : {
+              use_separate_proj_weight: true,
+              q_proj_weight: this.q_proj_weight,
+              k_proj_weight: this.k_proj_weight,
+              v_proj_weight: this.v_proj_weight,
+            }),
       },
     );
     return [batched && this.batch_first ? out.transpose(1, 0) : out, weights];
