@@ -343,16 +343,39 @@ export function toCopyBackward(grad: Tensor, dtype: ScalarType, device: Tensor['
   return aten()._to_copy.call(grad, dtype, null, device, null, false, null);
 }
 
-/** `_softmax_backward_data`: result * (grad - sum(grad * result)). */
-export function softmaxBackward(grad: Tensor, result: Tensor, dim: number): Tensor {
-  if (result.dim() === 0) return grad.mul(0);
-  return result.mul(grad.sub(grad.mul(result).sum([dim], true)));
+/** `grad.to(other.dtype())` without a dispatch when the dtypes already agree (the common case). */
+function asDtypeOf(grad: Tensor, other: Tensor): Tensor {
+  return grad.scalarType === other.scalarType ? grad : grad.to(other.scalarType);
 }
 
-/** `_log_softmax_backward_data`: grad - exp(result) * sum(grad). */
-export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number): Tensor {
-  if (result.dim() === 0) return grad.mul(0);
-  return grad.sub(result.exp().mul(grad.sum([dim], true)));
+/** softmax's backward: the native `_softmax_backward_data` (See Note [softmax backward over storage]). */
+export function softmaxBackward(grad: Tensor, result: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return aten()._softmax_backward_data.call(asDtypeOf(grad, result), result, dim, inputDtype);
+}
+
+/** log_softmax's backward: the native `_log_softmax_backward_data`. */
+export function logSoftmaxBackward(grad: Tensor, result: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return aten()._log_softmax_backward_data.call(asDtypeOf(grad, result), result, dim, inputDtype);
+}
+
+/** softmax_double_backward (FunctionsManual.cpp): grad_output * grad - (output * grad_output).sum(dim, true) * grad - grad_output * (output * grad).sum(dim, true). */
+export function softmaxDoubleBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
+  const g = asDtypeOf(grad, output);
+  return gradOutput
+    .mul(g)
+    .sub(output.mul(gradOutput).sum([dim], true).mul(g))
+    .sub(gradOutput.mul(output.mul(g).sum([dim], true)));
+}
+
+/** `_log_softmax_backward_data`'s grad_output: grad - (grad * output.exp()).sum(dim, true). */
+export function logSoftmaxGradOutputBackward(grad: Tensor, output: Tensor, dim: number): Tensor {
+  const g = asDtypeOf(grad, output);
+  return g.sub(g.mul(output.exp()).sum([dim], true));
+}
+
+/** `_log_softmax_backward_data`'s output: -grad_output.sum(dim, true) * output.exp() * grad. */
+export function logSoftmaxOutputBackward(grad: Tensor, gradOutput: Tensor, dim: number, output: Tensor): Tensor {
+  return gradOutput.sum([dim], true).neg().mul(output.exp()).mul(asDtypeOf(grad, output));
 }
 
 const REDUCTION_NONE = 0;

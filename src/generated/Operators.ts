@@ -664,6 +664,10 @@ export interface AtenOps {
   softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
   /** `log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor` */
   log_softmax_int: OperatorHandle<(self: Tensor, dim: number, dtype?: Opt<ScalarType>) => Tensor>;
+  /** `_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor` */
+  _softmax_backward_data: OperatorHandle<(gradOutput: Tensor, output: Tensor, dim: number, inputDtype: ScalarType) => Tensor>;
+  /** `_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor` */
+  _log_softmax_backward_data: OperatorHandle<(gradOutput: Tensor, output: Tensor, dim: number, inputDtype: ScalarType) => Tensor>;
   /** `nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
   nll_loss_nd: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
   /** `nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
@@ -1491,6 +1495,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     linear: find('aten::linear', ''),
     softmax_int: find('aten::softmax', 'int'),
     log_softmax_int: find('aten::log_softmax', 'int'),
+    _softmax_backward_data: find('aten::_softmax_backward_data', ''),
+    _log_softmax_backward_data: find('aten::_log_softmax_backward_data', ''),
     nll_loss_nd: find('aten::nll_loss_nd', ''),
     nll_loss: find('aten::nll_loss', ''),
     nll_loss2d: find('aten::nll_loss2d', ''),

@@ -2538,6 +2538,8 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   baddbmm: LinearAlgebra.baddbmm,
   softmax_int: SoftMax.softmax,
   log_softmax_int: SoftMax.logSoftmax,
+  _softmax_backward_data: SoftMax.softmaxBackwardData,
+  _log_softmax_backward_data: SoftMax.logSoftmaxBackwardData,
   nll_loss: LossNLL.nllLoss,
   nll_loss2d: LossNLL.nllLoss,
   mse_loss: Loss.mseLoss,

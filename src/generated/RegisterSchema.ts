@@ -329,6 +329,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   linear: 'linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor',
   softmax_int: 'softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
   log_softmax_int: 'log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor',
+  _softmax_backward_data: '_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
+  _log_softmax_backward_data: '_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor',
   nll_loss_nd: 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
   nll_loss: 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
   nll_loss2d: 'nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2453,6 +2453,7 @@ export class BaddbmmBackward0 extends Node {
 /** Backward of `softmax.int` (derivatives.yaml:372). */
 export class SoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['softmax_int']['call']>[1];
+  self_dtype!: ScalarType;
   result_: SavedVariable = NONE;
 
   name(): string {
@@ -2464,8 +2465,9 @@ export class SoftmaxBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
+    const self_dtype = this.self_dtype;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, result, dim);
+    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, result, dim, self_dtype);
     return out;
   }
 
@@ -2477,6 +2479,7 @@ export class SoftmaxBackward0 extends Node {
 /** Backward of `log_softmax.int` (derivatives.yaml:375). */
 export class LogSoftmaxBackward0 extends Node {
   dim_!: Parameters<AtenOps['log_softmax_int']['call']>[1];
+  self_dtype!: ScalarType;
   result_: SavedVariable = NONE;
 
   name(): string {
@@ -2488,8 +2491,9 @@ export class LogSoftmaxBackward0 extends Node {
     const grad = grads[0] ?? null;
     if (grad === null) return out;
     const dim = this.dim_;
+    const self_dtype = this.self_dtype;
     const result = this.result_.unpack(this);
-    if (this.shouldComputeOutput(0)) out[0] = logSoftmaxBackward(grad, result, dim);
+    if (this.shouldComputeOutput(0)) out[0] = logSoftmaxBackward(grad, result, dim, self_dtype);
     return out;
   }
 
@@ -2498,7 +2502,65 @@ export class LogSoftmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss` (derivatives.yaml:378). */
+/** Backward of `_softmax_backward_data` (derivatives.yaml:379). */
+export class SoftmaxBackwardDataBackward0 extends Node {
+  output_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['_softmax_backward_data']['call']>[2];
+  input_dtype_!: Parameters<AtenOps['_softmax_backward_data']['call']>[3];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'SoftmaxBackwardDataBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output = this.output_.unpack(this);
+    const dim = this.dim_;
+    const input_dtype = this.input_dtype_;
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = softmaxBackward(grad, output, dim, input_dtype);
+    if (this.shouldComputeOutput(1)) out[1] = softmaxDoubleBackward(grad, grad_output, dim, output);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.output_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `_log_softmax_backward_data` (derivatives.yaml:383). */
+export class LogSoftmaxBackwardDataBackward0 extends Node {
+  output_: SavedVariable = NONE;
+  dim_!: Parameters<AtenOps['_log_softmax_backward_data']['call']>[2];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'LogSoftmaxBackwardDataBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output = this.output_.unpack(this);
+    const dim = this.dim_;
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = logSoftmaxGradOutputBackward(grad, output, dim);
+    if (this.shouldComputeOutput(1)) out[1] = logSoftmaxOutputBackward(grad, grad_output, dim, output);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.output_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `nll_loss` (derivatives.yaml:387). */
 export class NllLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2530,7 +2592,7 @@ export class NllLossBackward0 extends Node {
   }
 }
 
-/** Backward of `nll_loss2d` (derivatives.yaml:381). */
+/** Backward of `nll_loss2d` (derivatives.yaml:390). */
 export class NllLoss2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2562,7 +2624,7 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:384). */
+/** Backward of `mse_loss` (derivatives.yaml:393). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2590,7 +2652,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:388). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:397). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2621,7 +2683,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:392). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:401). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2655,7 +2717,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:396). */
+/** Backward of `native_layer_norm` (derivatives.yaml:405). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2692,7 +2754,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:402). */
+/** Backward of `convolution` (derivatives.yaml:411). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2729,7 +2791,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:407). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:416). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2763,7 +2825,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:411). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:420). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2797,7 +2859,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:415). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:424). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2832,7 +2894,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:419). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:428). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2858,7 +2920,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:423). */
+/** Backward of `avg_pool2d` (derivatives.yaml:432). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2892,7 +2954,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:426). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:435). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -2927,7 +2989,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:430). */
+/** Backward of `cat` (derivatives.yaml:439). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -2953,7 +3015,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:433). */
+/** Backward of `stack` (derivatives.yaml:442). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -2978,7 +3040,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:436). */
+/** Backward of `split.Tensor` (derivatives.yaml:445). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -2999,7 +3061,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:439). */
+/** Backward of `split_with_sizes` (derivatives.yaml:448). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3020,7 +3082,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:442). */
+/** Backward of `unbind.int` (derivatives.yaml:451). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3039,7 +3101,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:445). */
+/** Backward of `flip` (derivatives.yaml:454). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3057,7 +3119,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:448). */
+/** Backward of `roll` (derivatives.yaml:457). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3077,7 +3139,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:451). */
+/** Backward of `repeat` (derivatives.yaml:460). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3097,7 +3159,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:454). */
+/** Backward of `index_select` (derivatives.yaml:463). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3123,7 +3185,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:457). */
+/** Backward of `index.Tensor` (derivatives.yaml:466). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3147,7 +3209,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:460). */
+/** Backward of `index_put_` (derivatives.yaml:469). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3175,7 +3237,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:464). */
+/** Backward of `index_put` (derivatives.yaml:473). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3203,7 +3265,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:468). */
+/** Backward of `gather` (derivatives.yaml:477). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3229,7 +3291,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:471). */
+/** Backward of `scatter.src` (derivatives.yaml:480). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3254,7 +3316,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:475). */
+/** Backward of `scatter.value` (derivatives.yaml:484). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3278,7 +3340,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:478). */
+/** Backward of `scatter_add` (derivatives.yaml:487). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3303,7 +3365,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:482). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:491). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3325,7 +3387,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:485). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:494). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3348,7 +3410,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:489). */
+/** Backward of `masked_select` (derivatives.yaml:498). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3372,7 +3434,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:492). */
+/** Backward of `tril` (derivatives.yaml:501). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3390,7 +3452,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:495). */
+/** Backward of `triu` (derivatives.yaml:504). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3408,7 +3470,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:498). */
+/** Backward of `sort` (derivatives.yaml:507). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3434,7 +3496,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:502). */
+/** Backward of `topk` (derivatives.yaml:511). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3460,7 +3522,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:506). */
+/** Backward of `embedding` (derivatives.yaml:515). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3486,7 +3548,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:511). */
+/** Backward of `native_batch_norm` (derivatives.yaml:520). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3529,7 +3591,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:517). */
+/** Backward of `native_group_norm` (derivatives.yaml:526). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3571,7 +3633,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:522). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:531). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3593,7 +3655,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:525). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:534). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3618,7 +3680,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:529). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:538). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3643,7 +3705,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:533). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:542). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3669,7 +3731,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:537). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:546). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3687,7 +3749,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:540). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:549). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3711,7 +3773,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:543). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:552). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3736,7 +3798,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:547). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:556). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3760,7 +3822,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:550). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:559). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3785,7 +3847,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:554). */
+/** Backward of `replication_pad1d` (derivatives.yaml:563). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3809,7 +3871,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:557). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:566). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3834,7 +3896,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:561). */
+/** Backward of `replication_pad2d` (derivatives.yaml:570). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3858,7 +3920,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:564). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:573). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3883,7 +3945,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:568). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:577). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3905,7 +3967,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:571). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:580). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3930,7 +3992,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:575). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:584). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -3952,7 +4014,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:578). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:587). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -3972,7 +4034,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:581). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:590). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -3994,7 +4056,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:584). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:593). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4014,7 +4076,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:587). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:596). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4038,7 +4100,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:590). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:599). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4060,7 +4122,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:593). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:602). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4084,7 +4146,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:596). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:605). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4106,7 +4168,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:599). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:608). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4132,7 +4194,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:602). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:611). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4156,7 +4218,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:605). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:614). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4182,7 +4244,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:608). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:617). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4206,7 +4268,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:611). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:620). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4230,7 +4292,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:614). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:623). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4252,7 +4314,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:617). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:626). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4278,7 +4340,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:620). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:629). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4302,7 +4364,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:623). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:632). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4330,7 +4392,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:626). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:635). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4356,7 +4418,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:629). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:638). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4382,7 +4444,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:632). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:641). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4406,7 +4468,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:635). */
+/** Backward of `leaky_relu` (derivatives.yaml:644). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4430,7 +4492,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:638). */
+/** Backward of `leaky_relu_` (derivatives.yaml:647). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4454,7 +4516,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:641). */
+/** Backward of `elu` (derivatives.yaml:650). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4482,7 +4544,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:644). */
+/** Backward of `elu_` (derivatives.yaml:653). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4510,7 +4572,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:647). */
+/** Backward of `celu` (derivatives.yaml:656). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4534,7 +4596,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:650). */
+/** Backward of `celu_` (derivatives.yaml:659). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4558,7 +4620,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:653). */
+/** Backward of `softplus` (derivatives.yaml:662). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4584,7 +4646,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:656). */
+/** Backward of `hardtanh` (derivatives.yaml:665). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4610,7 +4672,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:659). */
+/** Backward of `hardswish` (derivatives.yaml:668). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4632,7 +4694,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:662). */
+/** Backward of `hardsigmoid` (derivatives.yaml:671). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4654,7 +4716,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:665). */
+/** Backward of `mish` (derivatives.yaml:674). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4676,7 +4738,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:668). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:677). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4701,7 +4763,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:672). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:681). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4731,7 +4793,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:676). */
+/** Backward of `huber_loss` (derivatives.yaml:685). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4761,7 +4823,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:680). */
+/** Backward of `addcmul` (derivatives.yaml:689). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4790,7 +4852,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:685). */
+/** Backward of `addcdiv` (derivatives.yaml:694). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4819,7 +4881,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:690). */
+/** Backward of `clamp_min` (derivatives.yaml:699). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4843,7 +4905,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:693). */
+/** Backward of `clamp_max` (derivatives.yaml:702). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4867,7 +4929,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:697). */
+/** Backward of `max` (derivatives.yaml:706). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4892,7 +4954,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:700). */
+/** Backward of `min` (derivatives.yaml:709). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4917,7 +4979,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:703). */
+/** Backward of `sort.stable` (derivatives.yaml:712). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -4943,7 +5005,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:707). */
+/** Backward of `_unique2` (derivatives.yaml:716). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -4959,7 +5021,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:711). */
+/** Backward of `unique_dim` (derivatives.yaml:720). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -4975,7 +5037,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:716). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:725). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -4991,7 +5053,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:720). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:729). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5017,7 +5079,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:724). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:733). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5043,7 +5105,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:729). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:738). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5074,7 +5136,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:733). */
+/** Backward of `unique_consecutive` (derivatives.yaml:742). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5090,7 +5152,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:737). */
+/** Backward of `diagonal` (derivatives.yaml:746). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5114,7 +5176,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:740). */
+/** Backward of `diagonal_backward` (derivatives.yaml:749). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5136,7 +5198,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:744). */
+/** Backward of `_linalg_svd` (derivatives.yaml:753). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5165,7 +5227,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:748). */
+/** Backward of `div.Scalar` (derivatives.yaml:757). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -7682,6 +7744,7 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new SoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
+    gradFn.self_dtype = self.scalarType;
     const result = ops.softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
@@ -7693,9 +7756,35 @@ export function autogradKernels(ops: AtenOps) {
     const gradFn = new LogSoftmaxBackward0();
     gradFn.setNextEdges([gradientEdge(self)]);
     gradFn.dim_ = dim;
+    gradFn.self_dtype = self.scalarType;
     const result = ops.log_softmax_int.redispatch(ks.and(afterAutogradKeyset), self, dim, dtype);
     setHistory(result, gradFn, 0);
     gradFn.result_ = new SavedVariable(result, true);
+    return result;
+  }),
+  _softmax_backward_data: kernel('_softmax_backward_data', (ks, gradOutput, output, dim, inputDtype) => {
+    const rg = anyRequiresGrad(gradOutput, output);
+    if (!rg) return ops._softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    const gradFn = new SoftmaxBackwardDataBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(output)]);
+    gradFn.output_ = new SavedVariable(output, false);
+    gradFn.dim_ = dim;
+    gradFn.input_dtype_ = inputDtype;
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _log_softmax_backward_data: kernel('_log_softmax_backward_data', (ks, gradOutput, output, dim, inputDtype) => {
+    const rg = anyRequiresGrad(gradOutput, output);
+    if (!rg) return ops._log_softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    const gradFn = new LogSoftmaxBackwardDataBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(output)]);
+    gradFn.output_ = new SavedVariable(output, false);
+    gradFn.dim_ = dim;
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._log_softmax_backward_data.redispatch(ks.and(afterAutogradKeyset), gradOutput, output, dim, inputDtype);
+    setHistory(result, gradFn, 0);
     return result;
   }),
   nll_loss: kernel('nll_loss', (ks, self, target, weight, reduction, ignoreIndex) => {

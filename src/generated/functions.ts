@@ -6793,6 +6793,82 @@ function bad_log_softmax(a: readonly unknown[]): never {
   ], false, SIGS_log_softmax);
 }
 
+const SIGS__softmax_backward_data = ["(Tensor grad_output, Tensor output, int dim, torch.dtype input_dtype)"];
+
+/** `torch._softmax_backward_data`: `_softmax_backward_data`. */
+export function _softmax_backward_data(gradOutput: Tensor, options: { output: Tensor; dim: number; input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _softmax_backward_data(gradOutput: Tensor, output: Tensor, options: { dim: number; input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _softmax_backward_data(gradOutput: Tensor, output: Tensor, dim: number, options: { input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _softmax_backward_data(gradOutput: Tensor, output: Tensor, dim: number, inputDtype: DtypeLike): Tensor;
+export function _softmax_backward_data(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_softmax_backward_data", a[--n] as Kw);
+  // _softmax_backward_data
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","output","dim","input_dtype"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isDtype(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: ScalarType = toDtype(p[3]);
+      if (o !== undefined) checkKw("_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
+      return aten()._softmax_backward_data.call(v0, v1, v2, v3);
+    }
+  }
+  return bad__softmax_backward_data(a);
+}
+
+function bad__softmax_backward_data(a: readonly unknown[]): never {
+  return badCall("_softmax_backward_data", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "input_dtype", type: "torch.dtype", check: (v) => isDtype(v), optional: false, kwOnly: false },
+  ], false, SIGS__softmax_backward_data);
+}
+
+const SIGS__log_softmax_backward_data = ["(Tensor grad_output, Tensor output, int dim, torch.dtype input_dtype)"];
+
+/** `torch._log_softmax_backward_data`: `_log_softmax_backward_data`. */
+export function _log_softmax_backward_data(gradOutput: Tensor, options: { output: Tensor; dim: number; input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _log_softmax_backward_data(gradOutput: Tensor, output: Tensor, options: { dim: number; input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _log_softmax_backward_data(gradOutput: Tensor, output: Tensor, dim: number, options: { input_dtype?: DtypeLike; inputDtype?: DtypeLike }): Tensor;
+export function _log_softmax_backward_data(gradOutput: Tensor, output: Tensor, dim: number, inputDtype: DtypeLike): Tensor;
+export function _log_softmax_backward_data(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_log_softmax_backward_data", a[--n] as Kw);
+  // _log_softmax_backward_data
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["grad_output","output","dim","input_dtype"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && isTensor(p[1]) && isInt(p[2]) && isDtype(p[3])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: number = p[2] as number;
+      const v3: ScalarType = toDtype(p[3]);
+      if (o !== undefined) checkKw("_log_softmax_backward_data", o, ["grad_output","output","dim","input_dtype"], ["grad_output","output","dim","input_dtype"], n);
+      return aten()._log_softmax_backward_data.call(v0, v1, v2, v3);
+    }
+  }
+  return bad__log_softmax_backward_data(a);
+}
+
+function bad__log_softmax_backward_data(a: readonly unknown[]): never {
+  return badCall("_log_softmax_backward_data", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dim", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "input_dtype", type: "torch.dtype", check: (v) => isDtype(v), optional: false, kwOnly: false },
+  ], false, SIGS__log_softmax_backward_data);
+}
+
 const SIGS_nll_loss_nd = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"];
 
 /** `torch.nll_loss_nd`: `nll_loss_nd`. */

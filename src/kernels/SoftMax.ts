@@ -119,3 +119,91 @@ export function softmax(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: S
 export function logSoftmax(_ks: DispatchKeySet, self: Tensor, dim: number, dtype: ScalarType | null = null): Tensor {
   return softmaxImpl(self, dim, dtype, true);
 }
+
+// Note [softmax backward over storage]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// `_softmax_backward_data` / `_log_softmax_backward_data` as one native op (PyTorch's SoftMax.cpp) instead of
+// four dispatched ops in the autograd formula: float32/float64 grad and output of one dtype run as two passes
+// per line over contiguous storage (the line's sum in float64, then the elementwise result); other dtypes and
+// mixed dtypes take the same formula through dispatched ops. A result dtype that differs from grad's
+// (`input_dtype`, as after softmax(x, dtype=)) is converted once at the end.
+function softmaxBackwardLines(
+  g: StorageArray,
+  gb: number,
+  y: StorageArray,
+  yb: number,
+  r: StorageArray,
+  rb: number,
+  outer: number,
+  size: number,
+  inner: number,
+  log: boolean,
+): void {
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      const start = o * size * inner + i;
+      let sum = 0;
+      if (log) for (let k = 0, p = start; k < size; k++, p += inner) sum += g[gb + p] as number;
+      else for (let k = 0, p = start; k < size; k++, p += inner) sum += (g[gb + p] as number) * (y[yb + p] as number);
+      if (log) {
+        for (let k = 0, p = start; k < size; k++, p += inner) r[rb + p] = (g[gb + p] as number) - Math.exp(y[yb + p] as number) * sum;
+      } else {
+        for (let k = 0, p = start; k < size; k++, p += inner) r[rb + p] = (y[yb + p] as number) * ((g[gb + p] as number) - sum);
+      }
+    }
+  }
+}
+
+function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType, log: boolean): Tensor {
+  const name = log ? '_log_softmax_backward_data' : '_softmax_backward_data';
+  if (!sameShape(grad, output)) {
+    throw new Error(`${name}: grad_output of shape [${grad.sizes.join(', ')}] and output of shape [${output.sizes.join(', ')}] must match`);
+  }
+  const d = maybeWrapDim(dim, grad.dim());
+  const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
+  const sizes = [...grad.sizes];
+  if (!direct(grad.scalarType) || grad.scalarType !== output.scalarType) {
+    floatDtype(grad, name);
+    const r =
+      grad.dim() === 0
+        ? grad.mul(0)
+        : log
+          ? grad.sub(output.exp().mul(grad.sum([d], true)))
+          : output.mul(grad.sub(grad.mul(output).sum([d], true)));
+    return r.scalarType === inputDtype ? r : aten().to_dtype.call(r, inputDtype, false, false, null);
+  }
+  const out = newStrided(sizes, contiguousStrides(sizes), grad.scalarType, grad.device);
+  if (!out.isMeta() && out.numel() > 0) {
+    const size = grad.dim() === 0 ? 1 : (sizes[d] as number);
+    let inner = 1;
+    for (let i = d + 1; i < sizes.length; i++) inner *= sizes[i] as number;
+    const outer = out.numel() / (size * inner);
+    const gc = grad.contiguous();
+    const yc = output.contiguous();
+    // Views taken after every allocation (Note [softmax over storage]): nothing below allocates.
+    const g = gc.dataView();
+    const y = yc.dataView();
+    const r = out.dataView();
+    softmaxBackwardLines(g.data, g.base, y.data, y.base, r.data, r.base, outer, size, inner, log);
+    if (gc.storage !== grad.storage) gc.dispose(); // Note [Storage lifetime]
+    if (yc.storage !== output.storage) yc.dispose();
+  }
+  if (inputDtype === out.scalarType) return out;
+  const conv = aten().to_dtype.call(out, inputDtype, false, false, null);
+  if (!out.isMeta() && conv.storage !== out.storage) out.dispose();
+  return conv;
+}
+
+function sameShape(a: Tensor, b: Tensor): boolean {
+  return a.dim() === b.dim() && a.sizes.every((s, i) => s === b.sizes[i]);
+}
+
+/** `_softmax_backward_data(grad_output, output, dim, input_dtype)`. */
+export function softmaxBackwardData(_ks: DispatchKeySet, grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return softmaxBackwardImpl(grad, output, dim, inputDtype, false);
+}
+
+/** `_log_softmax_backward_data(grad_output, output, dim, input_dtype)`. */
+export function logSoftmaxBackwardData(_ks: DispatchKeySet, grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType): Tensor {
+  return softmaxBackwardImpl(grad, output, dim, inputDtype, true);
+}
