@@ -4406,7 +4406,107 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:635). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:635). */
+export class UpsampleBilinear2DAaBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
+  scales_h_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBilinear2DAaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_bilinear2d_aa_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:638). */
+export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBilinear2DAaBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_bilinear2d_aa', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:641). */
+export class UpsampleBicubic2DAaBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
+  scales_h_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBicubic2DAaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_bicubic2d_aa_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:644). */
+export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBicubic2DAaBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_bicubic2d_aa', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `leaky_relu` (derivatives.yaml:647). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4430,7 +4530,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:638). */
+/** Backward of `leaky_relu_` (derivatives.yaml:650). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4454,7 +4554,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:641). */
+/** Backward of `elu` (derivatives.yaml:653). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4482,7 +4582,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:644). */
+/** Backward of `elu_` (derivatives.yaml:656). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4510,7 +4610,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:647). */
+/** Backward of `celu` (derivatives.yaml:659). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4534,7 +4634,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:650). */
+/** Backward of `celu_` (derivatives.yaml:662). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4558,7 +4658,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:653). */
+/** Backward of `softplus` (derivatives.yaml:665). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4584,7 +4684,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:656). */
+/** Backward of `hardtanh` (derivatives.yaml:668). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4610,7 +4710,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:659). */
+/** Backward of `hardswish` (derivatives.yaml:671). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4632,7 +4732,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:662). */
+/** Backward of `hardsigmoid` (derivatives.yaml:674). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4654,7 +4754,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:665). */
+/** Backward of `mish` (derivatives.yaml:677). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4676,7 +4776,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:668). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:680). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4701,7 +4801,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:672). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:684). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4731,7 +4831,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:676). */
+/** Backward of `huber_loss` (derivatives.yaml:688). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4761,7 +4861,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:680). */
+/** Backward of `addcmul` (derivatives.yaml:692). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4790,7 +4890,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:685). */
+/** Backward of `addcdiv` (derivatives.yaml:697). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4819,7 +4919,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:690). */
+/** Backward of `clamp_min` (derivatives.yaml:702). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4843,7 +4943,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:693). */
+/** Backward of `clamp_max` (derivatives.yaml:705). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4867,7 +4967,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:697). */
+/** Backward of `max` (derivatives.yaml:709). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4892,7 +4992,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:700). */
+/** Backward of `min` (derivatives.yaml:712). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4917,7 +5017,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:703). */
+/** Backward of `sort.stable` (derivatives.yaml:715). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -4943,7 +5043,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:707). */
+/** Backward of `_unique2` (derivatives.yaml:719). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -4959,7 +5059,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:711). */
+/** Backward of `unique_dim` (derivatives.yaml:723). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -4975,7 +5075,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:716). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:728). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -4991,7 +5091,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:720). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:732). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5017,7 +5117,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:724). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:736). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5043,7 +5143,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:729). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:741). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5074,7 +5174,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:733). */
+/** Backward of `unique_consecutive` (derivatives.yaml:745). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5090,7 +5190,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:737). */
+/** Backward of `diagonal` (derivatives.yaml:749). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5114,7 +5214,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:740). */
+/** Backward of `diagonal_backward` (derivatives.yaml:752). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5136,7 +5236,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:744). */
+/** Backward of `_linalg_svd` (derivatives.yaml:756). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5165,7 +5265,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:748). */
+/** Backward of `div.Scalar` (derivatives.yaml:760). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -8823,6 +8923,60 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     const result = ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bilinear2d_aa: kernel('_upsample_bilinear2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DAaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bilinear2d_aa_backward: kernel('_upsample_bilinear2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DAaBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bicubic2d_aa: kernel('_upsample_bicubic2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DAaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bicubic2d_aa_backward: kernel('_upsample_bicubic2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DAaBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),
