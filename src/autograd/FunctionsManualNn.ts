@@ -203,7 +203,9 @@ type UpsampleOp =
   | 'upsample_linear1d'
   | 'upsample_bilinear2d'
   | 'upsample_bicubic2d'
-  | 'upsample_trilinear3d';
+  | 'upsample_trilinear3d'
+  | '_upsample_bilinear2d_aa'
+  | '_upsample_bicubic2d_aa';
 
 /** `<upsample op>_backward(grad, output_size, input_size, [align_corners,] ...scales)`. */
 export function upsampleBackwardOp(

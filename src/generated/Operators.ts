@@ -934,6 +934,18 @@ export interface AtenOps {
   upsample_bicubic2d: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
   upsample_bicubic2d_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  _upsample_bilinear2d_aa_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_bilinear2d_aa: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_bilinear2d_aa_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor` */
+  _upsample_bicubic2d_aa_vec: OperatorHandle<(input: Tensor, outputSize: Opt<number[]>, alignCorners: boolean, scaleFactors: Opt<number[]>) => Tensor>;
+  /** `_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_bicubic2d_aa: OperatorHandle<(self: Tensor, outputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
+  /** `_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor` */
+  _upsample_bicubic2d_aa_backward: OperatorHandle<(gradOutput: Tensor, outputSize: number[], inputSize: number[], alignCorners: boolean, scalesH?: Opt<number>, scalesW?: Opt<number>) => Tensor>;
   /** `leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor` */
   leaky_relu: OperatorHandle<(self: Tensor, negativeSlope: number | boolean) => Tensor>;
   /** `leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)` */
@@ -1630,6 +1642,12 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     upsample_bicubic2d_vec: find('aten::upsample_bicubic2d', 'vec'),
     upsample_bicubic2d: find('aten::upsample_bicubic2d', ''),
     upsample_bicubic2d_backward: find('aten::upsample_bicubic2d_backward', ''),
+    _upsample_bilinear2d_aa_vec: find('aten::_upsample_bilinear2d_aa', 'vec'),
+    _upsample_bilinear2d_aa: find('aten::_upsample_bilinear2d_aa', ''),
+    _upsample_bilinear2d_aa_backward: find('aten::_upsample_bilinear2d_aa_backward', ''),
+    _upsample_bicubic2d_aa_vec: find('aten::_upsample_bicubic2d_aa', 'vec'),
+    _upsample_bicubic2d_aa: find('aten::_upsample_bicubic2d_aa', ''),
+    _upsample_bicubic2d_aa_backward: find('aten::_upsample_bicubic2d_aa_backward', ''),
     leaky_relu: find('aten::leaky_relu', ''),
     leaky_relu_: find('aten::leaky_relu_', ''),
     leaky_relu_out: find('aten::leaky_relu', 'out'),

@@ -29,6 +29,7 @@ import * as TensorAdvancedIndexing from '../kernels/TensorAdvancedIndexing.js';
 import * as TensorConversions from '../kernels/TensorConversions.js';
 import * as TensorProperties from '../kernels/TensorProperties.js';
 import * as TensorShape from '../kernels/TensorShape.js';
+import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
 import * as UpSampleNearest from '../kernels/UpSampleNearest.js';
@@ -83,6 +84,8 @@ export const CompositeImplicitAutograd: Readonly<Partial<Record<keyof AtenOps, K
   upsample_bilinear2d_vec: UpSampleLinear.upsampleBilinear2dVec,
   upsample_trilinear3d_vec: UpSampleLinear.upsampleTrilinear3dVec,
   upsample_bicubic2d_vec: UpSampleBicubic2d.upsampleBicubic2dVec,
+  _upsample_bilinear2d_aa_vec: UpSampleAA.upsampleBilinear2dAAVec,
+  _upsample_bicubic2d_aa_vec: UpSampleAA.upsampleBicubic2dAAVec,
   log_sigmoid: Activation.logSigmoid,
   selu: Activation.selu,
   selu_: Activation.selu_,

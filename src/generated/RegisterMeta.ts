@@ -45,6 +45,7 @@ import * as TensorShape from '../kernels/TensorShape.js';
 import * as TensorTransformations from '../kernels/TensorTransformations.js';
 import * as TriangularOps from '../kernels/TriangularOps.js';
 import * as UnaryOps from '../kernels/UnaryOps.js';
+import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
 import * as UpSampleNearest from '../kernels/UpSampleNearest.js';
@@ -2221,6 +2222,10 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   upsample_trilinear3d_backward: UpSampleLinear.upsampleTrilinear3dBackward,
   upsample_bicubic2d: UpSampleBicubic2d.upsampleBicubic2d,
   upsample_bicubic2d_backward: UpSampleBicubic2d.upsampleBicubic2dBackward,
+  _upsample_bilinear2d_aa: UpSampleAA.upsampleBilinear2dAA,
+  _upsample_bilinear2d_aa_backward: UpSampleAA.upsampleBilinear2dAABackward,
+  _upsample_bicubic2d_aa: UpSampleAA.upsampleBicubic2dAA,
+  _upsample_bicubic2d_aa_backward: UpSampleAA.upsampleBicubic2dAABackward,
   leaky_relu: meta_leaky_relu,
   leaky_relu_: meta_leaky_relu_,
   leaky_relu_out: meta_leaky_relu_out,

@@ -4468,7 +4468,107 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:644). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:644). */
+export class UpsampleBilinear2DAaBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
+  scales_h_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBilinear2DAaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_bilinear2d_aa_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:647). */
+export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBilinear2DAaBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_bilinear2d_aa', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:650). */
+export class UpsampleBicubic2DAaBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
+  scales_h_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[3];
+  scales_w_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[4];
+  self_sizes!: number[];
+
+  name(): string {
+    return 'UpsampleBicubic2DAaBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    const self_sizes = this.self_sizes;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleBackwardOp('_upsample_bicubic2d_aa_backward', grad, output_size, self_sizes, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:653). */
+export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
+  output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
+  align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
+  scales_h_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[4];
+  scales_w_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[5];
+
+  name(): string {
+    return 'UpsampleBicubic2DAaBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const output_size = this.output_size_;
+    const align_corners = this.align_corners_;
+    const scales_h = this.scales_h_;
+    const scales_w = this.scales_w_;
+    if (this.shouldComputeOutput(0)) out[0] = upsampleForwardOp('_upsample_bicubic2d_aa', grad, output_size, align_corners, scales_h ?? null, scales_w ?? null);
+    return out;
+  }
+}
+
+/** Backward of `leaky_relu` (derivatives.yaml:656). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4492,7 +4592,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:647). */
+/** Backward of `leaky_relu_` (derivatives.yaml:659). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4516,7 +4616,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:650). */
+/** Backward of `elu` (derivatives.yaml:662). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4544,7 +4644,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:653). */
+/** Backward of `elu_` (derivatives.yaml:665). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4572,7 +4672,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:656). */
+/** Backward of `celu` (derivatives.yaml:668). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4596,7 +4696,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:659). */
+/** Backward of `celu_` (derivatives.yaml:671). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4620,7 +4720,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:662). */
+/** Backward of `softplus` (derivatives.yaml:674). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4646,7 +4746,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:665). */
+/** Backward of `hardtanh` (derivatives.yaml:677). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4672,7 +4772,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:668). */
+/** Backward of `hardswish` (derivatives.yaml:680). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4694,7 +4794,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:671). */
+/** Backward of `hardsigmoid` (derivatives.yaml:683). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4716,7 +4816,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:674). */
+/** Backward of `mish` (derivatives.yaml:686). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4738,7 +4838,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:677). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:689). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4763,7 +4863,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:681). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:693). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4793,7 +4893,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:685). */
+/** Backward of `huber_loss` (derivatives.yaml:697). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4823,7 +4923,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:689). */
+/** Backward of `addcmul` (derivatives.yaml:701). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4852,7 +4952,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:694). */
+/** Backward of `addcdiv` (derivatives.yaml:706). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4881,7 +4981,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:699). */
+/** Backward of `clamp_min` (derivatives.yaml:711). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -4905,7 +5005,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:702). */
+/** Backward of `clamp_max` (derivatives.yaml:714). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -4929,7 +5029,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:706). */
+/** Backward of `max` (derivatives.yaml:718). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4954,7 +5054,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:709). */
+/** Backward of `min` (derivatives.yaml:721). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -4979,7 +5079,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:712). */
+/** Backward of `sort.stable` (derivatives.yaml:724). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5005,7 +5105,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:716). */
+/** Backward of `_unique2` (derivatives.yaml:728). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5021,7 +5121,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:720). */
+/** Backward of `unique_dim` (derivatives.yaml:732). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5037,7 +5137,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:725). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:737). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5053,7 +5153,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:729). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:741). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5079,7 +5179,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:733). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:745). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5105,7 +5205,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:738). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:750). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5136,7 +5236,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:742). */
+/** Backward of `unique_consecutive` (derivatives.yaml:754). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5152,7 +5252,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:746). */
+/** Backward of `diagonal` (derivatives.yaml:758). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5176,7 +5276,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:749). */
+/** Backward of `diagonal_backward` (derivatives.yaml:761). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5198,7 +5298,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:753). */
+/** Backward of `_linalg_svd` (derivatives.yaml:765). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5227,7 +5327,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:757). */
+/** Backward of `div.Scalar` (derivatives.yaml:769). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -8912,6 +9012,60 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.scales_h_ = scalesH;
     gradFn.scales_w_ = scalesW;
     const result = ops.upsample_bicubic2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bilinear2d_aa: kernel('_upsample_bilinear2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DAaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_bilinear2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bilinear2d_aa_backward: kernel('_upsample_bilinear2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBilinear2DAaBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_bilinear2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bicubic2d_aa: kernel('_upsample_bicubic2d_aa', (ks, self, outputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(self);
+    if (!rg) return ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DAaBackward0();
+    gradFn.setNextEdges([gradientEdge(self)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    gradFn.self_sizes = self.sizes.slice();
+    const result = ops._upsample_bicubic2d_aa.redispatch(ks.and(afterAutogradKeyset), self, outputSize, alignCorners, scalesH, scalesW);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _upsample_bicubic2d_aa_backward: kernel('_upsample_bicubic2d_aa_backward', (ks, gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW) => {
+    const rg = anyRequiresGrad(gradOutput);
+    if (!rg) return ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
+    const gradFn = new UpsampleBicubic2DAaBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput)]);
+    gradFn.output_size_ = outputSize;
+    gradFn.align_corners_ = alignCorners;
+    gradFn.scales_h_ = scalesH;
+    gradFn.scales_w_ = scalesW;
+    const result = ops._upsample_bicubic2d_aa_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, outputSize, inputSize, alignCorners, scalesH, scalesW);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -11946,6 +11946,230 @@ function bad_upsample_bicubic2d_backward(a: readonly unknown[]): never {
   ], false, SIGS_upsample_bicubic2d_backward);
 }
 
+const SIGS__upsample_bilinear2d_aa = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_bilinear2d_aa`: `_upsample_bilinear2d_aa.vec`, `_upsample_bilinear2d_aa`. */
+export function _upsample_bilinear2d_aa(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_bilinear2d_aa", a[--n] as Kw);
+  // _upsample_bilinear2d_aa.vec
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten()._upsample_bilinear2d_aa_vec.call(v0, v1, v2, v3);
+    }
+  }
+  // _upsample_bilinear2d_aa
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_bilinear2d_aa", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_bilinear2d_aa", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("_upsample_bilinear2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
+      return aten()._upsample_bilinear2d_aa.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("_upsample_bilinear2d_aa", a, SIGS__upsample_bilinear2d_aa);
+}
+
+const SIGS__upsample_bilinear2d_aa_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_bilinear2d_aa_backward`: `_upsample_bilinear2d_aa_backward`. */
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bilinear2d_aa_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_bilinear2d_aa_backward", a[--n] as Kw);
+  // _upsample_bilinear2d_aa_backward
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_bilinear2d_aa_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_bilinear2d_aa_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("_upsample_bilinear2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+      return aten()._upsample_bilinear2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad__upsample_bilinear2d_aa_backward(a);
+}
+
+function bad__upsample_bilinear2d_aa_backward(a: readonly unknown[]): never {
+  return badCall("_upsample_bilinear2d_aa_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS__upsample_bilinear2d_aa_backward);
+}
+
+const SIGS__upsample_bicubic2d_aa = ["(Tensor input, tuple of ints output_size, bool align_corners, tuple of floats scale_factors)","(Tensor input, tuple of ints output_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_bicubic2d_aa`: `_upsample_bicubic2d_aa.vec`, `_upsample_bicubic2d_aa`. */
+export function _upsample_bicubic2d_aa(input: Tensor, options: { output_size?: readonly number[] | null; outputSize?: readonly number[] | null; align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: readonly number[] | null, options: { align_corners?: boolean; alignCorners?: boolean; scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, options: { scale_factors?: readonly number[] | null; scaleFactors?: readonly number[] | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: readonly number[] | null, alignCorners: boolean, scaleFactors: readonly number[] | null): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa(input: Tensor, outputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_bicubic2d_aa", a[--n] as Kw);
+  // _upsample_bicubic2d_aa.vec
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scale_factors"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensor(p[0]) && (p[1] === null || isIntList(p[1])) && isBool(p[2]) && (p[3] === null || Array.isArray(p[3])) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scale_factors"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] | null = p[1] === null ? null : toIntList(p[1]);
+      const v2: boolean = p[2] as boolean;
+      const v3: number[] | null = p[3] as number[] | null;
+      if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scale_factors"], ["input","output_size","align_corners","scale_factors"], n);
+      return aten()._upsample_bicubic2d_aa_vec.call(v0, v1, v2, v3);
+    }
+  }
+  // _upsample_bicubic2d_aa
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["input","output_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && isBool(p[2]) && (m <= 3 || p[3] === undefined || (p[3] === null || isFloat(p[3]))) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (o === undefined || kwFits(o, ["input","output_size","align_corners","scales_h","scales_w"]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: boolean = p[2] as boolean;
+      let v3: number | null;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_bicubic2d_aa", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v3 = o.scales_h as number | null;
+      } else v3 = null;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_bicubic2d_aa", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v4 = o.scales_w as number | null;
+      } else v4 = null;
+      if (o !== undefined) checkKw("_upsample_bicubic2d_aa", o, ["input","output_size","align_corners","scales_h","scales_w"], ["input","output_size","align_corners","scales_h","scales_w"], n);
+      return aten()._upsample_bicubic2d_aa.call(v0, v1, v2, v3, v4);
+    }
+  }
+  return noMatch("_upsample_bicubic2d_aa", a, SIGS__upsample_bicubic2d_aa);
+}
+
+const SIGS__upsample_bicubic2d_aa_backward = ["(Tensor grad_output, tuple of ints output_size, tuple of ints input_size, bool align_corners, float scales_h = None, float scales_w = None)"];
+
+/** `torch._upsample_bicubic2d_aa_backward`: `_upsample_bicubic2d_aa_backward`. */
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, options: { output_size?: number | readonly number[]; outputSize?: number | readonly number[]; input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], options: { input_size?: number | readonly number[]; inputSize?: number | readonly number[]; align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], options: { align_corners?: boolean; alignCorners?: boolean; scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(gradOutput: Tensor, outputSize: number | readonly number[], inputSize: number | readonly number[], alignCorners: boolean, scalesH?: number | null, scalesW?: number | null, options?: { scales_h?: number | null; scalesH?: number | null; scales_w?: number | null; scalesW?: number | null }): Tensor;
+export function _upsample_bicubic2d_aa_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_upsample_bicubic2d_aa_backward", a[--n] as Kw);
+  // _upsample_bicubic2d_aa_backward
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"]);
+    const m = p === a ? n : p.length;
+    if (m >= 4 && m <= 6 && isTensor(p[0]) && (isInt(p[1]) || isIntList(p[1])) && (isInt(p[2]) || isIntList(p[2])) && isBool(p[3]) && (m <= 4 || p[4] === undefined || (p[4] === null || isFloat(p[4]))) && (m <= 5 || p[5] === undefined || (p[5] === null || isFloat(p[5])))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: number[] = toIntListN(p[1], 2);
+      const v2: number[] = toIntListN(p[2], 4);
+      const v3: boolean = p[3] as boolean;
+      let v4: number | null;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as number | null;
+      else if (o !== undefined && o.scales_h !== undefined) {
+        kwArg("_upsample_bicubic2d_aa_backward", 'scales_h', 'float', (o.scales_h === null || isFloat(o.scales_h)), o.scales_h);
+        v4 = o.scales_h as number | null;
+      } else v4 = null;
+      let v5: number | null;
+      if (m > 5 && p[5] !== undefined) v5 = p[5] as number | null;
+      else if (o !== undefined && o.scales_w !== undefined) {
+        kwArg("_upsample_bicubic2d_aa_backward", 'scales_w', 'float', (o.scales_w === null || isFloat(o.scales_w)), o.scales_w);
+        v5 = o.scales_w as number | null;
+      } else v5 = null;
+      if (o !== undefined) checkKw("_upsample_bicubic2d_aa_backward", o, ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], ["grad_output","output_size","input_size","align_corners","scales_h","scales_w"], n);
+      return aten()._upsample_bicubic2d_aa_backward.call(v0, v1, v2, v3, v4, v5);
+    }
+  }
+  return bad__upsample_bicubic2d_aa_backward(a);
+}
+
+function bad__upsample_bicubic2d_aa_backward(a: readonly unknown[]): never {
+  return badCall("_upsample_bicubic2d_aa_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "output_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "input_size", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "align_corners", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "scales_h", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+    { name: "scales_w", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: false },
+  ], false, SIGS__upsample_bicubic2d_aa_backward);
+}
+
 const SIGS_leaky_relu = ["(Tensor input, Number negative_slope = 0.01, *, Tensor out = None)"];
 
 /** `torch.leaky_relu`: `leaky_relu`. */

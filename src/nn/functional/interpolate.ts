@@ -65,7 +65,7 @@ function sizesAndScales(input: Tensor, size: Sizes | null, scaleFactor: Sizes | 
  * `F.interpolate(input, size=None, scale_factor=None, mode='nearest', align_corners=None,
  * recompute_scale_factor=None, antialias=False)`: the native upsample operator of the input's rank and the
  * mode (grad_fn UpsampleNearest2DBackward0, UpsampleBicubic2DBackward0, ...), 'area' through
- * adaptive_avg_pool{1,2,3}d. antialias=True (the _upsample_*_aa kernels) is not implemented.
+ * adaptive_avg_pool{1,2,3}d. antialias=True runs _upsample_bilinear2d_aa / _upsample_bicubic2d_aa (lanczos is not implemented).
  */
 export function interpolate(
   input: Tensor,
@@ -137,11 +137,11 @@ export function interpolate(
       if (ac) throw new Error('Lanczos mode does not support align_corners=True');
       if (!a.antialias) throw new Error('Lanczos mode requires antialias=True');
     }
-    if (a.antialias) {
-      throw new Error(
-        `F.interpolate: antialias=True (mode '${mode}', the _upsample_${mode === 'lanczos' ? 'lanczos' : mode}2d_aa kernel) is not implemented in aten-ts`,
-      );
+    if (a.antialias && mode === 'lanczos') {
+      throw new Error("F.interpolate: antialias=True (mode 'lanczos', the _upsample_lanczos2d_aa kernel) is not implemented in aten-ts");
     }
+    if (a.antialias && mode === 'bilinear') return torch._upsample_bilinear2d_aa(input, outputSize, ac, scaleFactors);
+    if (a.antialias) return torch._upsample_bicubic2d_aa(input, outputSize, ac, scaleFactors);
     if (mode === 'bilinear') return torch.upsample_bilinear2d(input, outputSize, ac, scaleFactors);
     return torch.upsample_bicubic2d(input, outputSize, ac, scaleFactors);
   }
