@@ -9,19 +9,13 @@ Run: /tmp/tv/bin/python tools/golden/gen_upsample_nd.py  ->  test/golden/upsampl
 """
 import os
 
-from opcase import F32, G, G32, M, T, Cases, build, resolve
+from opcase import F32, G, G32, M, T, Cases
 
 OUT = os.path.join(os.path.dirname(__file__), '..', '..', 'test', 'golden', 'upsample_nd.json')
 c = Cases()
 
 
-def S(name, args, fn=None):
-    """A case that also records the first output's strides."""
-    case = c.C(name, args, fn=fn)
-    if 'error' not in case:
-        out = resolve(fn or f'torch.ops.aten.{name}.default')(*build(args, [], []))
-        case['out_strides'] = list(out.stride())
-    return case
+S = c.with_strides
 
 
 NEAREST = ['upsample_nearest1d', '_upsample_nearest_exact1d', 'upsample_nearest2d', '_upsample_nearest_exact2d',

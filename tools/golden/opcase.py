@@ -157,6 +157,14 @@ class Cases:
         self.cases.append(case)
         return case
 
+    def with_strides(self, name, args, fn=None):
+        """C, and also the first output's strides (`out_strides`: channels-last inputs keep their layout)."""
+        case = self.C(name, args, fn=fn)
+        if 'error' not in case:
+            out = resolve(fn or f'torch.ops.aten.{name}.default')(*build(args, [], []))
+            case['out_strides'] = list(out.stride())
+        return case
+
     def write(self, path, script):
         with open(path, 'w') as f:  # one case per line
             head = json.dumps({'generated_by': f'tools/golden/{script}', 'torch_version': torch.__version__})
