@@ -3,7 +3,8 @@
 // bench/compare calls it), medians of the rounds and of the per-round speed-ups (Note [Gemm split]).
 //   npx tsx bench/gemm_threads.ts [--shapes "m,n,k;m,n,k"] [--rounds 11]
 import { parseArgs } from 'node:util';
-import { cpuMemoryStats, torch } from '../src/node.js';
+import { torch } from '../src/node.js';
+import { warmLinearMemory } from './mlp_workload.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -13,8 +14,7 @@ const { values: opts } = parseArgs({
 });
 torch.setNumThreads(2);
 await new Promise((r) => setTimeout(r, 300)); // the worker is up
-const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
-for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
+warmLinearMemory();
 const median = (a: number[]): number => [...a].sort((p, q) => p - q)[a.length >> 1] as number;
 
 for (const s of opts.shapes.split(';')) {

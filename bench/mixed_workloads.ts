@@ -5,34 +5,16 @@
 // functions are compiled again as the workloads alternate.
 //   npx tsx bench/mixed_workloads.ts [--rounds 12] [--only mlp|mm256|...] [--threads 1]
 import { parseArgs } from 'node:util';
-import { cpuMemoryStats, torch } from '../src/node.js';
-import type { Tensor } from '../src/node.js';
+import { torch } from '../src/node.js';
+import { mlpStep, warmLinearMemory } from './mlp_workload.js';
 
 const { values: opts } = parseArgs({
   options: { rounds: { type: 'string', default: '12' }, only: { type: 'string' }, threads: { type: 'string', default: '1' } },
 });
 torch.setNumThreads(Number(opts.threads));
 torch.manualSeed(0);
-const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
-for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
-
-const [batch, nIn, hidden, nOut] = [64, 784, 128, 10];
-const x = torch.randn([batch, nIn]);
-const y = torch.randint(0, nOut, [batch]);
-const w1 = torch.randn([nIn, hidden]).mul(0.05).requiresGrad_();
-const b1 = torch.zeros(hidden).requiresGrad_();
-const w2 = torch.randn([hidden, nOut]).mul(0.05).requiresGrad_();
-const b2 = torch.zeros(nOut).requiresGrad_();
-const params: Tensor[] = [w1, b1, w2, b2];
-const mlp = (): void => {
-  torch.cross_entropy_loss(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y).backward();
-  torch.noGrad(() => {
-    for (const p of params) {
-      p.sub_(p.grad!.mul(0.01));
-      p.grad = null;
-    }
-  });
-};
+warmLinearMemory();
+const mlp = mlpStep();
 const [a256, b256] = [torch.randn(256, 256), torch.randn(256, 256)];
 const [a1k, b1k] = [torch.randn(1024, 1024), torch.randn(1024, 1024)];
 const [cx, cw] = [torch.randn(8, 3, 32, 32), torch.randn(16, 3, 3, 3)];

@@ -3,7 +3,7 @@
 //   npx tsx bench/mlp_step.ts [--threads N] [--steps N] [--rounds N] [--profile]
 import { cpuMemoryStats, torch } from '../src/node.js';
 import { wasmCPUAllocator } from '../src/wasm/index.js';
-import type { Tensor } from '../src/node.js';
+import { mlpStep, warmLinearMemory } from './mlp_workload.js';
 import { profile } from '../src/profiler/index.js';
 
 const arg = (name: string, dflt: number): number => {
@@ -18,29 +18,10 @@ const soft = arg('--soft-mib', 0);
 if (soft > 0) wasmCPUAllocator()!.softLimitMin = soft * 2 ** 20;
 torch.manualSeed(0);
 
-const [batch, nIn, hidden, nOut] = [64, 784, 128, 10];
-const x = torch.randn([batch, nIn]);
-const y = torch.randint(0, nOut, [batch]);
-const w1 = torch.randn([nIn, hidden]).mul(0.05).requiresGrad_();
-const b1 = torch.zeros(hidden).requiresGrad_();
-const w2 = torch.randn([hidden, nOut]).mul(0.05).requiresGrad_();
-const b2 = torch.zeros(nOut).requiresGrad_();
-const params: Tensor[] = [w1, b1, w2, b2];
-
-function step(): void {
-  const loss = torch.cross_entropy_loss(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
-  loss.backward();
-  torch.noGrad(() => {
-    for (const p of params) {
-      p.sub_(p.grad!.mul(0.01));
-      p.grad = null;
-    }
-  });
-}
+const step = mlpStep();
 
 // As bench/compare's aten worker: warm linear memory to its first reclamation (--no-warm: from a fresh process).
-const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
-if (!process.argv.includes('--no-warm')) for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
+if (!process.argv.includes('--no-warm')) warmLinearMemory();
 
 const median = (a: number[]): number => [...a].sort((p, q) => p - q)[a.length >> 1] as number;
 for (let i = 0; i < 50; i++) step();

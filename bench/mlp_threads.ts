@@ -7,8 +7,8 @@
 // and those compiles run on the platform threads, beside a 2-thread step's worker.
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cpuMemoryStats, torch } from '../src/node.js';
-import type { Tensor } from '../src/node.js';
+import { torch } from '../src/node.js';
+import { mlpStep, warmLinearMemory } from './mlp_workload.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -23,27 +23,8 @@ const atStart = new Set(readdirSync('/proc/self/task'));
 torch.setNumThreads(Number(opts.threads));
 torch.manualSeed(0);
 // As bench/compare's aten worker: linear memory warmed to its first reclamation.
-const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
-for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
-
-const [batch, nIn, hidden, nOut] = [64, 784, 128, 10];
-const x = torch.randn([batch, nIn]);
-const y = torch.randint(0, nOut, [batch]);
-const w1 = torch.randn([nIn, hidden]).mul(0.05).requiresGrad_();
-const b1 = torch.zeros(hidden).requiresGrad_();
-const w2 = torch.randn([hidden, nOut]).mul(0.05).requiresGrad_();
-const b2 = torch.zeros(nOut).requiresGrad_();
-const params: Tensor[] = [w1, b1, w2, b2];
-function step(): void {
-  const loss = torch.cross_entropy_loss(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
-  loss.backward();
-  torch.noGrad(() => {
-    for (const p of params) {
-      p.sub_(p.grad!.mul(0.01));
-      p.grad = null;
-    }
-  });
-}
+warmLinearMemory();
+const step = mlpStep();
 
 /** Per thread: name, CPU ns, run-queue wait ns. */
 function threads(): Map<string, [string, number, number]> {

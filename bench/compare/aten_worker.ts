@@ -3,8 +3,8 @@
 // synchronous: when an operator returns, its result exists.
 
 import { readFileSync } from 'node:fs';
-import { cpuMemoryStats, torch } from '../../src/node.js';
-import type { Tensor } from '../../src/node.js';
+import { torch } from '../../src/node.js';
+import { mlpStep, reclaims, warmLinearMemory } from '../mlp_workload.js';
 import type { Sizes, WorkloadId } from './protocol.js';
 import { type Built, serve } from './worker_host.js';
 
@@ -79,37 +79,16 @@ function build(id: WorkloadId, s: Sizes): Built {
   }
 }
 
-/** linear → relu → linear → cross-entropy, backward, SGD (lr 0.01) by hand: aten-ts has no torch.nn modules. */
+/** linear → relu → linear → cross-entropy, backward, SGD (lr 0.01) by hand (bench/mlp_workload.ts). */
 function mlp(s: Sizes): Built {
-  const { batch, in: nIn, hidden, out: nOut } = s.mlp;
-  const x = torch.randn([batch, nIn]);
-  const y = torch.randint(0, nOut, [batch]);
-  const w1 = torch.randn([nIn, hidden]).mul(0.05).requiresGrad_();
-  const b1 = torch.zeros(hidden).requiresGrad_();
-  const w2 = torch.randn([hidden, nOut]).mul(0.05).requiresGrad_();
-  const b2 = torch.zeros(nOut).requiresGrad_();
-  const params: Tensor[] = [w1, b1, w2, b2];
   return {
     note: 'plain tensor ops + autograd (no torch.nn): x.matmul(w1).add(b1).relu()…, p.sub_(p.grad.mul(lr)) under noGrad',
-    sync: () => {
-      const loss = torch.cross_entropy_loss(x.matmul(w1).add(b1).relu().matmul(w2).add(b2), y);
-      loss.backward();
-      torch.noGrad(() => {
-        for (const p of params) {
-          p.sub_(p.grad!.mul(0.01));
-          p.grad = null;
-        }
-      });
-    },
+    sync: mlpStep(s.mlp),
   };
 }
 
-// Steady state before measuring. The first write to a fresh page of linear memory costs ~13 µs on this VM
-// (bench/RESULTS.md, "Findings"), a one-time cost per process: the allocator takes fresh pages until its
-// soft limit, then reclaims what was dropped and reuses those pages. A long-running program is past that
-// point; the worker gets there once, by dropping zero-filled 4 MiB tensors until the first reclamation.
-const reclaims = (): number => cpuMemoryStats()?.synchronousReclaims ?? 0;
-for (let i = 0, first = reclaims(); i < 1000 && reclaims() === first; i++) torch.zeros(1 << 20);
+// Steady state before measuring (bench/mlp_workload.ts).
+warmLinearMemory();
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 await serve(
