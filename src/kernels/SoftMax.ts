@@ -157,7 +157,12 @@ function softmaxBackwardLines(
 function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType, log: boolean): Tensor {
   const name = log ? '_log_softmax_backward_data' : '_softmax_backward_data';
   if (!sameShape(grad, output)) {
-    throw new Error(`${name}: grad_output of shape [${grad.sizes.join(', ')}] and output of shape [${output.sizes.join(', ')}] must match`);
+    // PyTorch's checkSameSize text for softmax; its log_softmax backward does not check (it reads past the
+    // smaller operand), so aten-ts raises the same text there, naming that operator.
+    throw new Error(
+      `Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but [${grad.sizes.join(', ')}] ` +
+        `does not equal [${output.sizes.join(', ')}] (while checking arguments for ${log ? 'log_softmax_backward' : 'softmax_backward'})`,
+    );
   }
   const d = maybeWrapDim(dim, grad.dim());
   const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;

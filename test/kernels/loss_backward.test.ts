@@ -61,9 +61,14 @@ describe('native softmax backward ops (PyTorch golden)', () => {
     const r = aten()._softmax_backward_data.call(make(c.grad_output), make(c.output), c.dim, ScalarType.Float);
     expect(r.scalarType).toBe(ScalarType.Float);
   });
-  it('mismatched shapes are an error', () => {
+  it("mismatched shapes are an error, with PyTorch's checkSameSize text", () => {
     const a = torch.zeros([2, 3]);
-    expect(() => aten()._log_softmax_backward_data.call(a, torch.zeros([3, 2]), 1, ScalarType.Float)).toThrow(/must match/);
+    expect(() => aten()._softmax_backward_data.call(a, torch.zeros([3, 2]), 1, ScalarType.Float)).toThrow(
+      "Expected tensor for argument #1 'grad' to have same size as tensor for argument #2 'output'; but [2, 3] does not equal [3, 2] (while checking arguments for softmax_backward)",
+    );
+    expect(() => aten()._log_softmax_backward_data.call(a, torch.zeros([3, 2]), 1, ScalarType.Float)).toThrow(
+      '[2, 3] does not equal [3, 2] (while checking arguments for log_softmax_backward)',
+    );
   });
 });
 
