@@ -19,7 +19,7 @@ import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
-import { contiguousOf, emptyLike } from './StorageAccess.js';
+import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
 import type { Im2colKernel } from '../wasm/kernels.js';
 import * as ref from '../wasm/referenceIm2col.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
@@ -154,7 +154,7 @@ function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void
   const padElems = (ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0) + K;
   const threads = Math.min(n, threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
   const out = emptyLike(x, [n, o, oh, ow]);
-  const ws = emptyLike(x, [threads * padElems + o * K + o + 256]);
+  const ws = linearScratch(x, threads * padElems + o * K + o);
   const [X, O, WS] = [floatArray(x) as Float32Array, floatArray(out) as Float32Array, floatArray(ws) as Float32Array];
   const [xo, oo, wso] = [offsetOf(x), offsetOf(out), offsetOf(ws)];
   const wAt = wso + threads * padElems;
@@ -321,14 +321,18 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
   });
 }
 
-/** gw [o, c, kh, kw] of the direct convolution: output channels split among threads in fours (Note [Direct convolution]). */
+/**
+ * gw [o, c, kh, kw] of the direct convolution: output channels split among threads in fours (Note [Direct
+ * convolution]). The sums go into the workspace, which is in linear memory whatever gw's size (a weight
+ * gradient of 1 KiB or less, conv1's [6, 1, 5, 5], would be a JS-heap storage), and are copied out.
+ */
 function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
   const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
   const K = c * kh * kw;
   const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
   const threads = Math.min(Math.ceil(o / 4), threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
   const gw = emptyLike(gc, [o, c, kh, kw]);
-  const ws = emptyLike(gc, [threads * padElems + 256]);
+  const ws = linearScratch(gc, threads * padElems + o * K);
   const [G, X, GW, WS] = [gc, xc, gw, ws].map((t) => floatArray(t) as Float32Array) as [
     Float32Array,
     Float32Array,
@@ -336,16 +340,18 @@ function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
     Float32Array,
   ];
   const [go, xo, gwo, wso] = [offsetOf(gc), offsetOf(xc), offsetOf(gw), offsetOf(ws)];
+  const sumsAt = wso + threads * padElems;
   const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw] as const;
-  if (wasmKernelFor('f32_conv2d_direct_wgrad', X, G, GW, WS) === null) {
+  if (wasmKernelFor('f32_conv2d_direct_wgrad', X, G, WS) === null) {
     ref.directConv2dWgrad(X, xo, G, go, GW, gwo, n, ...geo, 0, o);
   } else {
     const cuts = splitRange(o, threads, 4);
     const calls: number[][] = [];
-    const [xa, ga, gwa] = [addressOf(X, xo), addressOf(G, go), addressOf(GW, gwo)];
+    const [xa, ga, sa] = [addressOf(X, xo), addressOf(G, go), addressOf(WS, sumsAt)];
     for (let t = 0; t + 1 < cuts.length; t++)
-      calls.push([n, xa, ga, gwa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number]);
+      calls.push([n, xa, ga, sa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number]);
     runKernelCalls('f32_conv2d_direct_wgrad', calls);
+    GW.set(WS.subarray(sumsAt, sumsAt + o * K), gwo);
   }
   ws.dispose();
   return gw;

@@ -9,6 +9,7 @@ import { fromStored } from '../tensor/elements.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { contiguousStrides } from '../tensor/TensorImpl.js';
+import { SMALL_BYTES } from '../wasm/CPUAllocator.js';
 import { newStrided } from './TensorFactories.js';
 
 /** The stored elements of a contiguous tensor: element e occupies `data[base + e * lanes + l]`, l < lanes. */
@@ -26,6 +27,17 @@ export function contiguousOf(t: Tensor): Tensor {
 /** A new contiguous tensor of `sizes` and `dtype` on `like`'s device, uninitialised. */
 export function emptyLike(like: Tensor, sizes: number[], dtype: ScalarType = like.scalarType): Tensor {
   return newStrided(sizes, contiguousStrides(sizes), dtype, like.device);
+}
+
+/**
+ * A contiguous float scratch of at least `elems` elements that lives in linear memory when storage does:
+ * storages up to SMALL_BYTES go to the JS heap (Note [Storage lifetime]), where no WASM kernel reaches them,
+ * so a kernel's workspace is never that small (a 1 KiB workspace once sent LeNet's weight gradients to the
+ * JS loops).
+ */
+export function linearScratch(like: Tensor, elems: number, dtype: ScalarType = like.scalarType): Tensor {
+  const bytes = dtype === ScalarType.Double ? 8 : 4;
+  return emptyLike(like, [Math.max(elems, Math.floor(SMALL_BYTES / bytes) + 4)], dtype);
 }
 
 /** The stored elements of a contiguous tensor. Take them after the call's last allocation. */
