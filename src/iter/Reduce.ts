@@ -102,6 +102,19 @@ function fillReal(t: TensorImpl, v: number): void {
   }
 }
 
+// Note [Reducing runs, then partials]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A reduction over several dims whose fastest reduced dim is a contiguous run (a convolution's bias
+// gradient, sum over [0, 2, 3] of [n, c, h, w]: runs of h·w, n of them per channel) would gather each
+// output's whole slice, element by element, into the double buffer. With `runsThenPartials` (an op for which
+// reducing partial results is the same reduction: sum, amax, amin, all, any) the op reduces each run in place
+// (the SIMD sum on linear memory) and then the runs' partials, in run order: the gather is gone and each
+// element is read once. It is a different summation order (each run's own cascade, then the partials in
+// doubles), within Note [Reduction order]'s tolerance, and the same on any thread count.
+
+/** Runs of at least this many elements are reduced in place (Note [Reducing runs, then partials]). */
+const MIN_RUN = 16;
+
 /**
  * `binary_kernel_reduce`: for every output element of a reduction iterator (one output, one input; see
  * makeReduction), `op` combines the element's reduced slice into its value, which is converted to the
@@ -110,7 +123,7 @@ function fillReal(t: TensorImpl, v: number): void {
  * empty iteration space fills the result with `op` of an empty slice. Meta iterators do nothing. See Note
  * [Simple reduction loops].
  */
-export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
+export function reduceKernel(iter: TensorIterator, op: ReduceOp, runsThenPartials = false): void {
   if (iter.numOutputs !== 1 || iter.tensors.length !== 2 || !iter.isReduction) {
     throw new Error('reduceKernel: expected a reduction iterator with one output and one input (makeReduction)');
   }
@@ -189,6 +202,29 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
       len *= size;
     }
   }
+  if (
+    runsThenPartials &&
+    redSizes.length > 1 &&
+    redStrides[0] === 1 &&
+    (redSizes[0] as number) >= MIN_RUN &&
+    !convert &&
+    isPlainReadable(inDtype)
+  ) {
+    reduceRunsThenPartials(
+      inArr,
+      elementBase(inp),
+      outArr,
+      elementBase(out),
+      outDtype,
+      redSizes,
+      redStrides,
+      keptSizes,
+      keptOut,
+      keptIn,
+      op,
+    );
+    return;
+  }
   const buf = direct ? EMPTY_VALUES : gatherBuffer(m);
   const plain = isPlainReadable(inDtype);
   const nk = keptSizes.length;
@@ -213,6 +249,57 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp): void {
       v = op(buf, 0, 1, m);
     }
     storeReal(outDtype, outArr, po, v);
+    for (let d = 0; d < nk; d++) {
+      const c = (counter[d] as number) + 1;
+      if (c < (keptSizes[d] as number)) {
+        counter[d] = c;
+        po += keptOut[d] as number;
+        pi += keptIn[d] as number;
+        break;
+      }
+      counter[d] = 0;
+      po -= (c - 1) * (keptOut[d] as number);
+      pi -= (c - 1) * (keptIn[d] as number);
+    }
+  }
+}
+
+/** The runsThenPartials loop of reduceKernel (Note [Reducing runs, then partials]). */
+function reduceRunsThenPartials(
+  inArr: ArrayLike<number>,
+  pi0: number,
+  outArr: ArrayLike<number>,
+  po0: number,
+  outDtype: ScalarType,
+  redSizes: readonly number[],
+  redStrides: readonly number[],
+  keptSizes: readonly number[],
+  keptOut: readonly number[],
+  keptIn: readonly number[],
+  op: ReduceOp,
+): void {
+  const r0 = redSizes[0] as number;
+  // The start of every run, relative to the slice's first element, outer reduced dims in iteration order.
+  let nruns = 1;
+  for (let k = 1; k < redSizes.length; k++) nruns *= redSizes[k] as number;
+  const starts = new Float64Array(nruns);
+  let len = 1;
+  for (let k = 1; k < redSizes.length; k++) {
+    const size = redSizes[k] as number;
+    const stride = redStrides[k] as number;
+    for (let i = size - 1; i >= 1; i--) for (let j = 0; j < len; j++) starts[i * len + j] = (starts[j] as number) + i * stride;
+    len *= size;
+  }
+  const partials = new Float64Array(nruns);
+  const nk = keptSizes.length;
+  const counter = new Array<number>(nk).fill(0);
+  let total = 1;
+  for (const s of keptSizes) total *= s;
+  let po = po0;
+  let pi = pi0;
+  for (let e = 0; e < total; e++) {
+    for (let j = 0; j < nruns; j++) partials[j] = op(inArr, pi + (starts[j] as number), 1, r0);
+    storeReal(outDtype, outArr, po, op(partials, 0, 1, nruns));
     for (let d = 0; d < nk; d++) {
       const c = (counter[d] as number) + 1;
       if (c < (keptSizes[d] as number)) {

@@ -50,7 +50,8 @@ export function forEachStorageIndex(sizes: readonly number[], strides: readonly 
 // then the outer dims advance by counter and the innermost runs as a plain loop, or as TypedArray.set when
 // both inner strides are 1. One loop per element, no callback: forEachStorageIndex's closure per element
 // cost ~25 ns, which made AccumulateGrad's first copy of a transposed gradient the slowest step of a small
-// MLP.
+// MLP. A dtype conversion that is the typed arrays' own store (uint8 images to float32, float32 to float64)
+// takes the same loop: TypedArray stores convert as C++'s casts do for those pairs (isPlainConversion).
 
 /**
  * dst[dBase + Σ iₖ·dStrides[k]] = src[sBase + Σ iₖ·sStrides[k]] over every index of `sizes` (strides in
@@ -114,6 +115,17 @@ export function copyStrided(
   }
 }
 
+/**
+ * Whether storing `from`'s stored values into `to`'s typed array is PyTorch's cast: both store the values
+ * themselves (not float16/bfloat16 bits, not complex pairs), and `to` is not bool (any non-zero is 1) or
+ * int64 (a float truncates), whose stores need toStored. float32 rounds to nearest as static_cast does;
+ * int8/16/32 and uint8 stores of an in-range value are C++'s conversion (toStored does the same).
+ */
+function isPlainConversion(from: ScalarType, to: ScalarType): boolean {
+  const plain = (d: ScalarType): boolean => d !== ScalarType.Half && d !== ScalarType.BFloat16 && !isComplexType(d);
+  return plain(from) && plain(to) && to !== ScalarType.Bool && to !== ScalarType.Long;
+}
+
 /** copyStrided over tensors' elements, lanes included (a complex element is two array values). */
 function copyElementsStrided(
   dst: Tensor,
@@ -154,6 +166,11 @@ export function copy_(ks: DispatchKeySet, self: Tensor, src: Tensor, _nonBlockin
   // Same dtype over another storage: stored values move as they are (Note [Strided copy]).
   if (self.scalarType === expanded.scalarType && self.storage !== expanded.storage) {
     copyElementsStrided(self, expanded, d, s);
+    return self;
+  }
+  // A conversion that is the typed arrays' own store (Note [Strided copy]): one strided copy, no callback.
+  if (self.storage !== expanded.storage && isPlainConversion(expanded.scalarType, self.scalarType)) {
+    copyStrided(self.sizes, d.data, d.base, self.strides, s.data, s.base, expanded.strides);
     return self;
   }
   // Real dtypes into a contiguous self over another storage: one strided pass, converting per element.

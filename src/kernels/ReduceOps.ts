@@ -121,7 +121,7 @@ function sumRunFor(iter: TensorIterator): ReduceRun {
 }
 
 function sumImpl(iter: TensorIterator): void {
-  reduceKernel(iter, sumRunFor(iter));
+  reduceKernel(iter, sumRunFor(iter), true);
 }
 
 /** `sum.IntList_out` (structured; sum.dim_IntList delegates to it). */
