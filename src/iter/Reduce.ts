@@ -2,6 +2,7 @@
 // reduced slice. Mirrors ATen/native/cpu/Reduce.h (binary_kernel_reduce and the reduce loops, simplified).
 
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { TensorIterator } from './TensorIterator.js';
 import { elementBase } from './Loops.js';
@@ -268,7 +269,7 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp, runsThenPartial
 function reduceRunsThenPartials(
   inArr: ArrayLike<number>,
   pi0: number,
-  outArr: ArrayLike<number>,
+  outArr: StorageArray,
   po0: number,
   outDtype: ScalarType,
   redSizes: readonly number[],

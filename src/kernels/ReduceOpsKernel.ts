@@ -6,7 +6,7 @@
 import { Device, DeviceType } from '../c10/Device.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import type { ReduceOp } from '../iter/index.js';
-import { newStrided } from './TensorFactories.js';
+import { linearScratchOn } from './StorageAccess.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 // Note [Reduction order]
@@ -142,9 +142,9 @@ function chunkedSum(k: SumKernel, isF32: boolean, n: number, x: number): number 
     return total;
   }
   // Threads run over a shared memory, which never detaches: `x` stays valid across this allocation. The
-  // scratch is at least SMALL_BYTES so that it is in linear memory.
+  // scratch is in linear memory (a float32 one of 256 elements, 1 KiB, was not: the parallel sum never ran).
   const dtype = isF32 ? ScalarType.Float : ScalarType.Double;
-  const scratch = newStrided([Math.max(chunks, 256)], [1], dtype, CPU_DEVICE);
+  const scratch = linearScratchOn(CPU_DEVICE, chunks, dtype);
   const parts = scratch.storage.data(dtype) as Float32Array | Float64Array;
   const name = isF32 ? 'f32_rsum_chunks' : 'f64_rsum_chunks';
   if (wasmKernelFor<ChunksKernel>(name, parts) === null) {

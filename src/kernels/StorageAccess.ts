@@ -4,6 +4,7 @@
 // (issue 13: no kernel converts storage to JS arrays). No ATen counterpart: ATen moves bytes with memcpy and
 // TensorIterator's copy kernels.
 
+import type { Device } from '../c10/Device.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { fromStored } from '../tensor/elements.js';
 import type { StorageArray } from '../tensor/Storage.js';
@@ -36,8 +37,14 @@ export function emptyLike(like: Tensor, sizes: number[], dtype: ScalarType = lik
  * JS loops).
  */
 export function linearScratch(like: Tensor, elems: number, dtype: ScalarType = like.scalarType): Tensor {
+  return linearScratchOn(like.device, elems, dtype);
+}
+
+/** linearScratch on `device`. */
+export function linearScratchOn(device: Device, elems: number, dtype: ScalarType): Tensor {
   const bytes = dtype === ScalarType.Double ? 8 : 4;
-  return emptyLike(like, [Math.max(elems, Math.floor(SMALL_BYTES / bytes) + 4)], dtype);
+  const n = Math.max(elems, Math.floor(SMALL_BYTES / bytes) + 4);
+  return newStrided([n], [1], dtype, device);
 }
 
 /** The stored elements of a contiguous tensor. Take them after the call's last allocation. */

@@ -8,6 +8,7 @@ import { torch } from '../../src/index.js';
 import {
   SMALL_BYTES,
   getKernelBackend,
+  getNumThreads,
   wasmCPUAllocator,
   wasmStorage,
   type KernelName,
@@ -70,5 +71,20 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(calls.get('f32_conv2d_direct_wgrad') ?? 0).toBeGreaterThanOrEqual(2);
     expect(w1.grad?.sizes).toEqual([6, 1, 5, 5]);
     expect(Number.isFinite(w1.grad?.sum().item())).toBe(true);
+  });
+
+  it('a bias gradient (sum over [0, 2, 3]) sums its runs with the SIMD kernel; a long float32 sum shares its chunks among threads', () => {
+    torch.manualSeed(0);
+    const g = torch.randn(8, 6, 24, 24);
+    const ref = g.to('float64').sum([0, 2, 3]);
+    const s = g.sum([0, 2, 3]);
+    expect(calls.get('f32_rsum') ?? 0).toBeGreaterThanOrEqual(8);
+    expect(s.sub(ref.to('float32')).abs().max().item()).toBeLessThan(1e-3);
+    calls.clear();
+    const big = torch.randn(3 * 65536);
+    const total = big.sum().item();
+    expect(Math.abs(total - big.to('float64').sum().item())).toBeLessThan(1e-2);
+    if (getNumThreads() > 1) expect(calls.get('f32_rsum_chunks') ?? 0).toBeGreaterThanOrEqual(1);
+    else expect(calls.get('f32_rsum') ?? 0).toBeGreaterThanOrEqual(1);
   });
 });
