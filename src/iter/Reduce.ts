@@ -191,18 +191,6 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp, runsThenPartial
   const outArr = out.storage.data(outDtype);
   const direct = redSizes.length <= 1 && !convert && isPlainReadable(inDtype);
   const runStride = redSizes.length === 1 ? (redStrides[0] as number) : 0;
-  // The slice's element offsets, fastest reduced dim varying fastest, when it is not one strided run.
-  let rel: Float64Array | null = null;
-  if (redSizes.length > 1) {
-    rel = new Float64Array(m);
-    let len = 1;
-    for (let k = 0; k < redSizes.length; k++) {
-      const size = redSizes[k] as number;
-      const stride = redStrides[k] as number;
-      for (let i = size - 1; i >= 1; i--) for (let j = 0; j < len; j++) rel[i * len + j] = (rel[j] as number) + i * stride;
-      len *= size;
-    }
-  }
   if (
     runsThenPartials &&
     redSizes.length > 1 &&
@@ -225,6 +213,18 @@ export function reduceKernel(iter: TensorIterator, op: ReduceOp, runsThenPartial
       op,
     );
     return;
+  }
+  // The slice's element offsets, fastest reduced dim varying fastest, when it is not one strided run.
+  let rel: Float64Array | null = null;
+  if (redSizes.length > 1) {
+    rel = new Float64Array(m);
+    let len = 1;
+    for (let k = 0; k < redSizes.length; k++) {
+      const size = redSizes[k] as number;
+      const stride = redStrides[k] as number;
+      for (let i = size - 1; i >= 1; i--) for (let j = 0; j < len; j++) rel[i * len + j] = (rel[j] as number) + i * stride;
+      len *= size;
+    }
   }
   const buf = direct ? EMPTY_VALUES : gatherBuffer(m);
   const plain = isPlainReadable(inDtype);
