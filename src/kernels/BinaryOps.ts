@@ -131,9 +131,14 @@ function compareScalarContiguous(iter: TensorIterator, vec: CompareVec): boolean
   if (!a.isContiguous() || !out.isContiguous() || out.numel() !== a.numel()) return false;
   const n = a.numel();
   const wv = castValue(w.storage.data(w.scalarType)[elementBase(w)] as number, d);
-  vec(out.storage.data(out.scalarType), elementBase(out), a.storage.data(d), elementBase(a), new Float64Array(n).fill(wv), 0, n);
+  // The scalar repeated in a reused run, chunk by chunk (not a fresh n-element array per call).
+  const run = scalarRun.fill(wv);
+  const [o, od, ad, ao] = [out.storage.data(out.scalarType), elementBase(out), a.storage.data(d), elementBase(a)];
+  for (let i = 0; i < n; i += SCALAR_RUN) vec(o, od + i, ad, ao + i, run, 0, Math.min(SCALAR_RUN, n - i));
   return true;
 }
+const SCALAR_RUN = 4096;
+const scalarRun = new Float64Array(SCALAR_RUN);
 
 function comparisonScalar(op: ScalarOp, vec: CompareVec): StructuredKernel<[self: Tensor, other: Num]> {
   return {
