@@ -81,9 +81,9 @@ export class ResNet18 extends nn.Module {
   }
 }
 
-/** `nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout=0.0, batch_first=True)` stacked `layers` deep. */
-function encoder(d_model: number, nhead: number, ff: number, layers: number): nn.TransformerEncoder {
-  const layer = new nn.TransformerEncoderLayer(d_model, nhead, { dim_feedforward: ff, dropout: 0.0, batch_first: true });
+/** `nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, batch_first=True)` stacked `layers` deep. */
+function encoder(d_model: number, nhead: number, ff: number, dropout: number, layers: number): nn.TransformerEncoder {
+  const layer = new nn.TransformerEncoderLayer(d_model, nhead, { dim_feedforward: ff, dropout, batch_first: true });
   return new nn.TransformerEncoder(layer, layers, { enable_nested_tensor: false });
 }
 
@@ -94,7 +94,7 @@ export class EncoderClassifier extends nn.Module {
 
   constructor(s: JobSizes['encoder']) {
     super();
-    this.encoder = encoder(s.d_model, s.nhead, s.ff, s.layers);
+    this.encoder = encoder(s.d_model, s.nhead, s.ff, s.dropout, s.layers);
     this.head = new nn.Linear(s.d_model, s.classes);
   }
 
@@ -119,7 +119,7 @@ export class CausalLM extends nn.Module {
     super();
     this.tok = new nn.Embedding(s.vocab, s.d_model);
     this.pos = new nn.Embedding(s.ctx, s.d_model);
-    this.blocks = encoder(s.d_model, s.nhead, s.ff, s.layers);
+    this.blocks = encoder(s.d_model, s.nhead, s.ff, s.dropout, s.layers);
     this.ln_f = new nn.LayerNorm(s.d_model);
     this.head = new nn.Linear(s.d_model, s.vocab);
     this.register_buffer('mask', squareSubsequentMask(s.ctx), { persistent: false });

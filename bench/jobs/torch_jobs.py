@@ -71,15 +71,15 @@ class ResNet18(nn.Module):
         return self.fc(torch.flatten(self.avgpool(x), 1))
 
 
-def encoder(d_model, nhead, ff, layers):
-    layer = nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward=ff, dropout=0.0, batch_first=True)
+def encoder(d_model, nhead, ff, dropout, layers):
+    layer = nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward=ff, dropout=dropout, batch_first=True)
     return nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
 
 
 class EncoderClassifier(nn.Module):
     def __init__(self, s):
         super().__init__()
-        self.encoder = encoder(s['d_model'], s['nhead'], s['ff'], s['layers'])
+        self.encoder = encoder(s['d_model'], s['nhead'], s['ff'], s['dropout'], s['layers'])
         self.head = nn.Linear(s['d_model'], s['classes'])
 
     def forward(self, x):
@@ -91,7 +91,7 @@ class CausalLM(nn.Module):
         super().__init__()
         self.tok = nn.Embedding(s['vocab'], s['d_model'])
         self.pos = nn.Embedding(s['ctx'], s['d_model'])
-        self.blocks = encoder(s['d_model'], s['nhead'], s['ff'], s['layers'])
+        self.blocks = encoder(s['d_model'], s['nhead'], s['ff'], s['dropout'], s['layers'])
         self.ln_f = nn.LayerNorm(s['d_model'])
         self.head = nn.Linear(s['d_model'], s['vocab'])
         self.register_buffer('mask', nn.Transformer.generate_square_subsequent_mask(s['ctx']), persistent=False)
@@ -130,6 +130,7 @@ def train_step(model, opt, loss_fn):
 class StepJob:
     def __init__(self, rid, step, warmup, note=None):
         self.rid, self.step, self.note = rid, step, note
+        torch.manual_seed(1)  # what dropout draws, from here on as in aten_worker.ts (after the weights and data)
         self.losses = [step() for _ in range(warmup)]
 
     def run(self, steps, budget_ms):
