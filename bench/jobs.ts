@@ -214,7 +214,7 @@ const body = [
   '',
   lines.join('\n'),
   '',
-  'aten-ts and PyTorch times are medians over the rounds (LeNet: images/s of the best warm epoch); ratio = aten-ts ÷ PyTorch time on the same thread count (median of the rounds’ ratios); the losses are after the first and the last warm-up step, on the same weights and data (PyTorch writes them with torch.save, aten-ts reads them with torch.load); GCs and minor page faults per step (per call in the micro rows) are aten-ts’s, over the timed runs. The transformers run with dropout=0.0 on both sides: with PyTorch’s default 0.1 the losses part from the first step (2.3975 against 2.3787, bench/jobs/protocol.ts), so the two sides would not be doing the same work.',
+  'aten-ts and PyTorch times are medians over the rounds (LeNet: images/s of the best warm epoch); ratio = aten-ts ÷ PyTorch time on the same thread count (median of the rounds’ ratios); the losses are after the first and the last warm-up step, on the same weights and data (PyTorch writes them with torch.save, aten-ts reads them with torch.load); GCs and minor page faults per step (per call in the micro rows) are aten-ts’s, over the timed runs. The transformers run with dropout=0.0 on both sides: with PyTorch’s default 0.1 the losses part from the first step (2.3975 against 2.3787: aten-ts’s empty_like does not keep the strides of MultiheadAttention’s transposed output, so dropout’s mask is drawn in another order; bench/jobs/protocol.ts), and the two sides would not be doing the same work.',
   '',
   ...notes,
 ];

@@ -51,10 +51,11 @@ export interface JobSizes {
   micro: { mul: number; softmax: number; warmup: number };
 }
 
-// Dropout: 0.0 in both transformers, not PyTorch's default 0.1. F.dropout and scaled_dot_product_attention's
-// dropout alone draw PyTorch's masks for a seed on this machine (AMD, no MKL generator), but with 0.1 the
-// encoder's first loss is 2.3975 here against PyTorch's 2.3787 (quick sizes, same weights, data and seed), so the
-// two sides would not be doing the same work; with 0.0 they agree to 6 digits.
+// Dropout: 0.0 in both transformers, not PyTorch's default 0.1. With 0.1 the encoder's first loss is 2.3975 here
+// against PyTorch's 2.3787 (quick sizes, same weights, data and seed): MultiheadAttention (batch_first) returns a
+// transposed view, PyTorch's dropout draws its mask into empty_like(input), which keeps those strides
+// (preserve_format), so the mask is filled in memory order; aten-ts's empty_like returns contiguous strides and
+// fills in logical order. F.dropout on contiguous tensors and the attention's own dropout draw PyTorch's masks.
 export const FULL_JOB_SIZES: JobSizes = {
   lenet: { batch: 64, max_steps: null, warmup: 10 },
   encoder: { batch: 16, seq: 64, d_model: 128, nhead: 4, ff: 512, dropout: 0.0, layers: 2, classes: 10, warmup: 5 },
