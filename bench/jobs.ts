@@ -192,9 +192,11 @@ const t0 = Date.now();
 const ticks0 = cpuTicks();
 const load0 = loadAverage();
 for (const job of jobs) {
+  const start = Date.now();
   log(`${job}…`);
   if (job === 'startup') await runStartup();
   else await runJob(job);
+  log(`${job}: ${Math.round((Date.now() - start) / 1000)} s`);
 }
 const others = othersShare(ticks0, cpuTicks());
 const seconds = (Date.now() - t0) / 1000;
