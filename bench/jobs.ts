@@ -212,7 +212,7 @@ const load = `load average ${load0} at the start, ${loadAverage()} at the end; o
   others === undefined ? '?' : `${Math.round(others * 100)}%`
 } of the machine's CPU time during the run`;
 const body = [
-  `Command: \`${command}\`. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Commit: ${gitCommit(root) ?? '?'}. ${machineFacts().join(', ')}; ${load}. ${rounds} alternated round${rounds > 1 ? 's' : ''}${quick ? ', --quick sizes' : ''}; ${sig3(seconds)} s.`,
+  `Command: \`${command}\`. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Last commit of src/: ${gitCommit(root) ?? '?'}. ${machineFacts().join(', ')}; ${load}. ${rounds} alternated round${rounds > 1 ? 's' : ''}${quick ? ', --quick sizes' : ''}; ${sig3(seconds)} s.`,
   '',
   lines.join('\n'),
   '',

@@ -62,7 +62,7 @@ export const FULL_JOB_SIZES: JobSizes = {
   decoder: { batch: 32, ctx: 64, vocab: 256, d_model: 128, nhead: 4, ff: 512, dropout: 0.0, layers: 4, warmup: 5 },
   mlp: { batch: 64, widths: [784, 128, 10], warmup: 20 },
   mlp_wide: { batch: 64, widths: [784, 512, 512, 10], warmup: 10 },
-  resnet18: { batch: 8, image: 224, warmup: 2 },
+  resnet18: { batch: 8, image: 224, warmup: 1 },
   micro: { mul: 1_000_000, softmax: 1000, warmup: 20 },
 };
 
