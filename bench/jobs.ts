@@ -202,8 +202,9 @@ const others = othersShare(ticks0, cpuTicks());
 const seconds = (Date.now() - t0) / 1000;
 
 const lines = [TABLE_HEAD];
-for (const row of ROWS) {
-  if (!jobs.includes(row.job)) continue;
+for (const spec of ROWS) {
+  if (!jobs.includes(spec.job)) continue;
+  const row = quick && spec.job !== 'startup' ? { ...spec, label: `${spec.label} (--quick: smaller)` } : spec;
   if (row.threadless === true) lines.push(tableRow(row, undefined, resultFor(row.id, 0)));
   else for (const t of THREADS) lines.push(tableRow(row, t, resultFor(row.id, t)));
 }
