@@ -20,6 +20,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
+import { batchedApplies, gemmRun, unfoldRun } from './Unfold2d.js';
 import type { Im2colKernel } from '../wasm/kernels.js';
 import * as ref from '../wasm/referenceIm2col.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
@@ -129,19 +130,35 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 /** Window volumes up to `maxK` run the direct kernel (the gemm's packing pays for itself above it); 0 turns it off (A/B runs). */
 export const directConvSettings = { maxK: 256 };
 
-/** Whether the forward of `g` (float32 `dtype`) runs the direct kernel (Note [Direct convolution]). */
-const directForward = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
-  dtype === ScalarType.Float && g.groups === 1 && g.sw === 1 && g.cg * g.kh * g.kw <= directConvSettings.maxK;
+/**
+ * `algorithm`: 'chosen' is Note [Convolution algorithm per shape]; 'legacy' the rule before it (direct up to
+ * directConvSettings.maxK); 'gemm' and 'direct' force one family wherever it applies. `batched` false
+ * restores one gemm per image and group (the loop before the batched path). For A/B runs
+ * (bench/conv_shapes.ts) and tests. `columnsElems` bounds the columns of one chunk of images.
+ */
+export const convSettings: { algorithm: 'chosen' | 'legacy' | 'gemm' | 'direct'; batched: boolean; columnsElems: number } = {
+  algorithm: 'chosen',
+  batched: true,
+  columnsElems: 1 << 18,
+};
 
-/** Whether the input gradient of `g` runs the direct kernel: unit strides, padding within the window. */
-const directInputGrad = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
-  dtype === ScalarType.Float &&
-  g.groups === 1 &&
-  g.sh === 1 &&
-  g.sw === 1 &&
-  g.o * g.kh * g.kw <= directConvSettings.maxK &&
-  g.ph <= g.dh * (g.kh - 1) &&
-  g.pw <= g.dw * (g.kw - 1);
+/** Which computation of a convolution: the forward, the input gradient, the weight gradient. */
+type Pass = 'fwd' | 'gx' | 'gw';
+
+/**
+ * Whether `pass` of `g` (dtype `dtype`) runs the direct kernels (Note [Direct convolution]): float32, one
+ * group, unit column stride (the input gradient: unit strides and padding within the window), and then
+ * the rule of Note [Convolution algorithm per shape].
+ */
+function direct(pass: Pass, g: Conv2dGeometry, dtype: ScalarType): boolean {
+  if (dtype !== ScalarType.Float || g.groups !== 1 || g.sw !== 1) return false;
+  if (pass === 'gx' && (g.sh !== 1 || g.ph > g.dh * (g.kh - 1) || g.pw > g.dw * (g.kw - 1))) return false;
+  const a = convSettings.algorithm;
+  if (a === 'gemm' || a === 'direct') return a === 'direct';
+  const K = (pass === 'gx' ? g.o : g.cg) * g.kh * g.kw;
+  if (a === 'legacy') return K <= directConvSettings.maxK;
+  return K <= directConvSettings.maxK;
+}
 
 /**
  * out [n, o, oh, ow] = the direct convolution of contiguous float32 x with the weight `fillWeight` writes as
@@ -185,7 +202,7 @@ function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void
 /** slow_conv2d_forward: out[n, o, oh, ow] for float input, weight and bias of one dtype. */
 export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
   return inFloat([x, weight, bias], ([x0, w0, b0]) => {
-    if (directForward(g, (x0 as Tensor).scalarType)) {
+    if (direct('fwd', g, (x0 as Tensor).scalarType)) {
       const [xc, wc] = [contiguousOf(x0 as Tensor), contiguousOf(w0 as Tensor)];
       const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
       const out = directConv(xc, (W, at) => W.set(wSlice(wc, g.o * g.cg * g.kh * g.kw), at), bc, g);
@@ -200,15 +217,18 @@ export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g:
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
     const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
     const out = emptyLike(xc, [n, o, oh, ow]);
+    if (bc !== null) fillChannels(out, bc, n, o, L);
+    if (batched(xc, wc, out)) {
+      batchedForward(xc, wc, out, bc !== null, g);
+      freeCopy(xc, x0);
+      freeCopy(wc, w0);
+      freeCopy(bc, b0);
+      return out;
+    }
     const cols = emptyLike(xc, [K, L]);
     for (let b = 0; b < n; b++) {
       for (let gr = 0; gr < groups; gr++) {
         const outBlock = block(out, (b * o + gr * og) * L, og, L);
-        if (bc !== null) {
-          const [O, B] = [floatArray(out), floatArray(bc)];
-          const [oo, bo] = [offsetOf(out), offsetOf(bc)];
-          for (let oc = gr * og; oc < (gr + 1) * og; oc++) O.fill(B[bo + oc] as number, oo + (b * o + oc) * L, oo + (b * o + oc + 1) * L);
-        }
         im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
         gemmInto(weightMatrix(wc, g, gr), cols, outBlock, bc !== null);
       }
@@ -227,7 +247,7 @@ const wSlice = (t: Tensor, count: number): FloatArray => floatArray(t).subarray(
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, weight], ([g0, w0]) => {
-    if (!directInputGrad(g, (g0 as Tensor).scalarType)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
+    if (!direct('gx', g, (g0 as Tensor).scalarType)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
     // The correlation of the output gradient with the weight transposed and flipped (Note [Direct convolution]).
     const { n, c, h, w, o, kh, kw, oh, ow, ph, pw, dh, dw } = g;
     const [gc, wc] = [contiguousOf(g0 as Tensor), contiguousOf(w0 as Tensor)];
@@ -269,15 +289,16 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
   const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
   const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
   const gx = emptyLike(gc, [n, c, h, w]);
-  const cols = emptyLike(gc, [K, L]);
-  const G = floatArray(gx);
-  const go = offsetOf(gx);
-  if (bc === null) G.fill(0, go, go + n * c * h * w);
-  else {
-    const [B, bo] = [floatArray(bc), offsetOf(bc)];
-    for (let b = 0; b < n; b++)
-      for (let ch = 0; ch < c; ch++) G.fill(B[bo + ch] as number, go + (b * c + ch) * h * w, go + (b * c + ch + 1) * h * w);
+  if (bc === null) floatArray(gx).fill(0, offsetOf(gx), offsetOf(gx) + n * c * h * w);
+  else fillChannels(gx, bc, n, c, h * w);
+  if (batched(gc, wc, gx)) {
+    batchedInputGrad(gc, wc, gx, g);
+    freeCopy(gc, g0);
+    freeCopy(wc, w0);
+    freeCopy(bc, b0);
+    return gx;
   }
+  const cols = emptyLike(gc, [K, L]);
   for (let b = 0; b < n; b++) {
     for (let gr = 0; gr < groups; gr++) {
       gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
@@ -294,7 +315,7 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
 export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, x], ([g0, x0]) => {
-    if (directForward(g, (x0 as Tensor).scalarType)) {
+    if (direct('gw', g, (x0 as Tensor).scalarType)) {
       const [gc, xc] = [contiguousOf(g0 as Tensor), contiguousOf(x0 as Tensor)];
       const gw = directWeightGrad(gc, xc, g);
       freeCopy(gc, g0);
@@ -306,8 +327,14 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
     const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
     const gw = emptyLike(gc, [o, cg, kh, kw]);
-    const cols = emptyLike(gc, [K, L]);
     if (n === 0) floatArray(gw).fill(0, offsetOf(gw), offsetOf(gw) + o * K);
+    else if (batched(gc, xc)) {
+      batchedWeightGrad(gc, xc, gw, g);
+      freeCopy(gc, g0);
+      freeCopy(xc, x0);
+      return gw;
+    }
+    const cols = emptyLike(gc, [K, L]);
     for (let b = 0; b < n; b++) {
       for (let gr = 0; gr < groups; gr++) {
         im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
@@ -355,4 +382,89 @@ function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
   }
   ws.dispose();
   return gw;
+}
+
+/** out[b, ch, :] = bias[ch] for every image b < n and channel ch < chans, planes of `plane` elements. */
+function fillChannels(out: Tensor, bias: Tensor, n: number, chans: number, plane: number): void {
+  const [O, B] = [floatArray(out), floatArray(bias)];
+  const [oo, bo] = [offsetOf(out), offsetOf(bias)];
+  for (let b = 0; b < n; b++)
+    for (let ch = 0; ch < chans; ch++) O.fill(B[bo + ch] as number, oo + (b * chans + ch) * plane, oo + (b * chans + ch + 1) * plane);
+}
+
+/** Whether the batched path runs (Note [Convolution algorithm per shape]): on, WASM kernels, linear memory. */
+const batched = (...ts: Tensor[]): boolean => convSettings.batched && batchedApplies(...ts);
+
+/** Images per chunk of the batched path: their columns within convSettings.columnsElems elements, at least one image. */
+const chunkOf = (g: Conv2dGeometry): number =>
+  Math.max(1, Math.min(g.n, Math.floor(convSettings.columnsElems / (g.groups * g.cg * g.kh * g.kw * g.oh * g.ow))));
+
+/** A 1×1 window with unit strides and no padding: the columns are the input itself. */
+const pointwise = (g: Conv2dGeometry): boolean => g.kh === 1 && g.kw === 1 && g.sh === 1 && g.sw === 1 && g.ph === 0 && g.pw === 0;
+
+/** out (bias already in it when `hasBias`) = W · im2col(x) per image and group, a chunk of images at a time. */
+function batchedForward(xc: Tensor, wc: Tensor, out: Tensor, hasBias: boolean, g: Conv2dGeometry): void {
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const direct = pointwise(g);
+  const nb = direct ? n : chunkOf(g);
+  const cols = direct ? null : linearScratch(xc, nb * groups * K * L);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    if (cols !== null) unfoldRun(false, g, xc, b0, b1, cols);
+    for (let gr = 0; gr < groups; gr++) {
+      const B =
+        cols === null
+          ? { t: xc, off: (b0 * c + gr * cg) * h * w, rs: L, cs: 1, step: c * h * w }
+          : { t: cols, off: gr * K * L, rs: L, cs: 1, step: groups * K * L };
+      const W = { t: wc, off: gr * og * K, rs: K, cs: 1, step: 0 };
+      gemmRun(b1 - b0, og, L, K, W, B, { t: out, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L }, hasBias);
+    }
+  }
+  cols?.dispose();
+}
+
+/** gx (zeros or the bias already in it) += col2im(Wᵀ · gout) per image and group, a chunk of images at a time. */
+function batchedInputGrad(gc: Tensor, wc: Tensor, gx: Tensor, g: Conv2dGeometry): void {
+  const { n, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const nb = chunkOf(g);
+  const cols = linearScratch(gc, nb * groups * K * L);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    for (let gr = 0; gr < groups; gr++) {
+      const Wt = { t: wc, off: gr * og * K, rs: 1, cs: K, step: 0 };
+      const G = { t: gc, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L };
+      gemmRun(b1 - b0, K, L, og, Wt, G, { t: cols, off: gr * K * L, rs: L, cs: 1, step: groups * K * L }, false);
+    }
+    unfoldRun(true, g, gx, b0, b1, cols);
+  }
+  cols.dispose();
+}
+
+/** gw = Σ over images of gout · im2col(x)ᵀ per group, a chunk of images at a time (into linear memory, copied out). */
+function batchedWeightGrad(gc: Tensor, xc: Tensor, gw: Tensor, g: Conv2dGeometry): void {
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const direct = pointwise(g);
+  const nb = direct ? n : chunkOf(g);
+  const cols = direct ? null : linearScratch(xc, nb * groups * K * L);
+  const sums = batchedApplies(gw) ? gw : linearScratch(gc, o * K);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    if (cols !== null) unfoldRun(false, g, xc, b0, b1, cols);
+    for (let gr = 0; gr < groups; gr++) {
+      const G = { t: gc, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L };
+      const Xt =
+        cols === null
+          ? { t: xc, off: (b0 * c + gr * cg) * h * w, rs: 1, cs: L, step: c * h * w }
+          : { t: cols, off: gr * K * L, rs: 1, cs: L, step: groups * K * L };
+      gemmRun(b1 - b0, og, K, L, G, Xt, { t: sums, off: gr * og * K, rs: K, cs: 1, step: 0 }, b0 > 0);
+    }
+  }
+  if (sums !== gw) {
+    floatArray(gw).set(floatArray(sums).subarray(offsetOf(sums), offsetOf(sums) + o * K), offsetOf(gw));
+    sums.dispose();
+  }
+  cols?.dispose();
 }
