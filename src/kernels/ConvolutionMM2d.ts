@@ -130,6 +130,42 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 /** Window volumes up to `maxK` run the direct kernel (the gemm's packing pays for itself above it); 0 turns it off (A/B runs). */
 export const directConvSettings = { maxK: 256 };
 
+// Note [Convolution algorithm per shape]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each of a convolution's three computations picks its algorithm from the shape, as PyTorch's CPU
+// dispatch picks among its paths (`direct` below; depthwise convolutions go to DepthwiseConvolution.ts):
+// - the direct kernels (Note [Direct convolution]) when the window volume K (cg·kh·kw; for the input
+//   gradient o·kh·kw) is at most directConvSettings.maxK = 256, and for the forward also up to K = 640 when
+//   the output has at least 2048 positions and the batch at least 4 images (each thread an image or more);
+// - else im2col + the packed gemm, a chunk of images at a time (`batchedForward` & co. below, the steps
+//   in Unfold2d.ts): the chunk's columns (at most convSettings.columnsElems = 2^18 elements, 1 MiB of
+//   float32, so that the gemm reads them from cache right after the unfold wrote them; at least one image)
+//   are unfolded, or folded back for the input gradient (gemm then col2im), by calls split among the
+//   threads by image and input channel; the gemms of the chunk run one per image and group on one
+//   workspace (`gemmRun`), each split among threads by Note [Gemm split]. The weight gradient accumulates
+//   the images' products into one result. A 1×1 convolution with unit strides and no padding skips the
+//   columns (the input is its own im2col; a strided 1×1 unfolds, which is a strided gather).
+// Every sum is the one of the per-image loop this replaced, in the same order (the same gemm calls on the
+// same operands), so the batched path gives its bits (test/kernels/ConvolutionAlgorithm.test.ts) and 1
+// and 2 threads agree; the rule never looks at the thread count. Only the forward of K in (256, 640]
+// with wide outputs (ResNet-18's 3×3 layer-1 convolutions) moved from gemm to direct, which sums in
+// another order (last-bit differences).
+// Not done: one gemm over the whole batch (the weight gradient as grad_out [o, n·L] · columnsᵀ [n·L, K],
+// the forward's and input gradient's columns [K, n·L]): with NCHW tensors grad_out is not a strided
+// [o, n·L] matrix (a transposing copy) and the unfold kernels write [K, L] blocks; the per-image products
+// cost the same multiply-adds, and what the loop paid per image was views and a workspace per gemm
+// (LeNet conv2's input gradient: 2.95 -> 1.52 ms, one thread).
+// The thresholds, measured on one thread (CPU ms per call, medians of 5–9 rounds alternating the two
+// forced families in one process, `AB=algos T=1 npx tsx bench/conv_shapes.ts 9`, shared machine):
+//   shape (batch)                        forward        input grad     weight grad   (gemm / direct)
+//   LeNet conv1 1->6 5x5 (64)            3.66 / 0.56    3.79 / 1.17    2.44 / 0.70    K 25, o·kh·kw 150
+//   LeNet conv2 6->16 5x5 (64)           3.23 / 0.57    1.28 / 3.47    1.37 / 0.88    K 150, o·kh·kw 400
+//   ResNet 3x3 64->64 on 56x56 (8)       48.4 / 44.1    48.7 / 47.4    49.6 / 55.2    K 576, L 3136
+//   ResNet 3x3 128->128 on 28x28 (8)     44.3 / 47.1    43.2 / 49.6    46.9 / 54.8    K 1152, L 784
+//   ResNet 3x3 256->256 on 14x14 (8)     49.0 / 128     53.5 / 139     49.7 / 150     K 2304, L 196
+//   ResNet 3x3 512->512 on 7x7 (8)       60.5 / 298     58.6 / 314     50.6 / 282     K 4608, L 49
+// (strided ResNet convolutions have no direct forward: both columns ran the gemm.)
+
 /**
  * `algorithm`: 'chosen' is Note [Convolution algorithm per shape]; 'legacy' the rule before it (direct up to
  * directConvSettings.maxK); 'gemm' and 'direct' force one family wherever it applies. `batched` false
@@ -156,8 +192,9 @@ function direct(pass: Pass, g: Conv2dGeometry, dtype: ScalarType): boolean {
   const a = convSettings.algorithm;
   if (a === 'gemm' || a === 'direct') return a === 'direct';
   const K = (pass === 'gx' ? g.o : g.cg) * g.kh * g.kw;
-  if (a === 'legacy') return K <= directConvSettings.maxK;
-  return K <= directConvSettings.maxK;
+  if (a === 'legacy' || K <= directConvSettings.maxK) return K <= directConvSettings.maxK;
+  // See Note [Convolution algorithm per shape]: wide images at a moderate window volume, forward only.
+  return pass === 'fwd' && K <= 640 && g.oh * g.ow >= 2048 && g.n >= 4 && directConvSettings.maxK > 0;
 }
 
 /**
