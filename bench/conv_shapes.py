@@ -1,10 +1,12 @@
 """PyTorch's side of bench/conv_shapes.ts: forward, input gradient and weight gradient of each LeNet and
-ResNet-18 convolution, and a ResNet-18 eval forward of 8x3x224x224, on the given number of threads. Wall time
-per call, median of rounds (each round the mean of a few calls). Prints one JSON object.
+ResNet-18 convolution, and a ResNet-18 eval forward of 8x3x224x224, on the given number of threads. Time per
+call (on one thread CPU time, else or with WALL=1 wall time), median of rounds (each the mean of a few calls). Prints one JSON object.
 
-Run: /work/main/.venv-golden/bin/python bench/conv_shapes.py THREADS [ROUNDS]
+Run: /work/main/.venv-golden/bin/python bench/conv_shapes.py THREADS [ROUNDS]   (PROFILE=1: the ResNet forward's
+operator table on stderr)
 """
 import json
+import os
 import sys
 import time
 
@@ -30,13 +32,15 @@ SHAPES = [
 
 
 def timed(f, rounds, reps):
+    # On one thread CPU time (as bench/conv_shapes.ts: less sensitive to other processes), else wall time.
+    clock = time.process_time if torch.get_num_threads() == 1 and os.environ.get('WALL') != '1' else time.perf_counter
     f()
     r = []
     for _ in range(rounds):
-        s = time.perf_counter()
+        s = clock()
         for _ in range(reps):
             f()
-        r.append((time.perf_counter() - s) / reps * 1e3)
+        r.append((clock() - s) / reps * 1e3)
     r.sort()
     return r[len(r) // 2]
 
@@ -95,6 +99,10 @@ def main():
         f = resnet18()
         x = torch.randn(8, 3, 224, 224)
         out['resnet18.eval.8x224'] = {'fwd': timed(lambda: f(x), max(3, rounds // 2), 1)}
+        if os.environ.get('PROFILE') == '1':
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+                f(x)
+            print(prof.key_averages().table(sort_by='self_cpu_time_total', row_limit=12), file=sys.stderr)
     print(json.dumps(out))
 
 

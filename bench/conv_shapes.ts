@@ -1,9 +1,11 @@
 // Forward, input gradient and weight gradient of each LeNet and ResNet-18 convolution (the list of
-// bench/conv_shapes.py, PyTorch's twin), and a ResNet-18 eval forward of 8x3x224x224: wall time per call, the
-// median of ROUNDS rounds (each the mean of a few calls in torch.scope); on one thread CPU time unless WALL=1. With AB=1 every piece is timed with
-// convSettings.algorithm 'chosen' (Note [Convolution algorithm per shape]) and 'legacy' (one gemm per image
-// and group, the path before issue 27) alternated in each round; with AB=algos 'gemm' and 'direct' (each
-// forced wherever it applies: the measurements behind the Note's thresholds). Prints one JSON object.
+// bench/conv_shapes.py, PyTorch's twin), and a ResNet-18 eval forward of 8x3x224x224: time per call, the
+// median of ROUNDS rounds (each the mean of a few calls in torch.scope); on one thread CPU time (user +
+// system), else (or with WALL=1) wall time. With AB=1 every piece is timed with the chosen algorithms (Note
+// [Convolution algorithm per shape]) and 'legacy' (the rule before it, one gemm per image and group)
+// alternated in each round; with AB=algos 'gemm' and 'direct' (each forced wherever it applies: the
+// measurements behind the Note's thresholds). PROFILE=1 adds the ResNet forward's operator table (stderr).
+// Prints one JSON object.
 // Run: T=1 npx tsx bench/conv_shapes.ts [ROUNDS] [filter]   (T=2 for two threads; PyTorch: bench/conv_shapes.py)
 import { torch } from '../src/node.js';
 import { aten } from '../src/generated/Operators.js';
@@ -144,5 +146,11 @@ if ('resnet18'.includes(filter) || filter === '') {
       1,
     ),
   };
+  if (process.env.PROFILE === '1') {
+    // Where the forward's time goes by operator (self CPU time), as PyTorch's twin prints with PROFILE=1.
+    const prof = new torch.profiler.profile({ activities: ['CPU'] });
+    prof.run(() => torch.scope(() => void torch.noGrad(() => f(x))));
+    console.error(prof.key_averages().table({ sort_by: 'self_cpu_time_total', row_limit: 12 }));
+  }
 }
 console.log(JSON.stringify(out));
