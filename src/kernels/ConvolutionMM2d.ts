@@ -116,7 +116,8 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 
 // Note [Direct convolution]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
-// float32 convolutions with one group, column stride 1 and a small window volume K = cg·kh·kw (≤ directConvSettings.maxK)
+// float32 convolutions with one group, column stride 1 and a small window volume K = cg·kh·kw (≤ directConvSettings.maxK;
+// the forward also a little above it on wide outputs, Note [Convolution algorithm per shape])
 // skip im2col and the gemm: f32_conv2d_direct (assembly/conv_direct.ts) keeps 4 output channels × 8 output
 // columns in registers and streams the K taps from the (zero-padded copy of the) image, a gemm whose B panel
 // is read in place. For a 3-channel input (K = 27) the im2col matrix and the packed panels of the gemm path
