@@ -20,6 +20,7 @@ import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT, gemmInto } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
+import { batchedApplies, gemmRun, unfoldRun } from './Unfold2d.js';
 import type { Im2colKernel } from '../wasm/kernels.js';
 import * as ref from '../wasm/referenceIm2col.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
@@ -115,7 +116,8 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 
 // Note [Direct convolution]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
-// float32 convolutions with one group, column stride 1 and a small window volume K = cg·kh·kw (≤ directConvSettings.maxK)
+// float32 convolutions with one group, column stride 1 and a small window volume K = cg·kh·kw (≤ directConvSettings.maxK;
+// the forward also a little above it on wide outputs, Note [Convolution algorithm per shape])
 // skip im2col and the gemm: f32_conv2d_direct (assembly/conv_direct.ts) keeps 4 output channels × 8 output
 // columns in registers and streams the K taps from the (zero-padded copy of the) image, a gemm whose B panel
 // is read in place. For a 3-channel input (K = 27) the im2col matrix and the packed panels of the gemm path
@@ -129,19 +131,72 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 /** Window volumes up to `maxK` run the direct kernel (the gemm's packing pays for itself above it); 0 turns it off (A/B runs). */
 export const directConvSettings = { maxK: 256 };
 
-/** Whether the forward of `g` (float32 `dtype`) runs the direct kernel (Note [Direct convolution]). */
-const directForward = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
-  dtype === ScalarType.Float && g.groups === 1 && g.sw === 1 && g.cg * g.kh * g.kw <= directConvSettings.maxK;
+// Note [Convolution algorithm per shape]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each of a convolution's three computations picks its algorithm from the shape, as PyTorch's CPU
+// dispatch picks among its paths (`direct` below; depthwise convolutions go to DepthwiseConvolution.ts):
+// - the direct kernels (Note [Direct convolution]) when the window volume K (cg·kh·kw; for the input
+//   gradient o·kh·kw) is at most directConvSettings.maxK = 256, and for the forward also up to K = 640 when
+//   the output has at least 2048 positions and the batch at least 4 images (each thread an image or more);
+// - else im2col + the packed gemm, a chunk of images at a time (`batchedForward` & co. below, the steps
+//   in Unfold2d.ts): the chunk's columns (at most convSettings.columnsElems = 2^18 elements, 1 MiB of
+//   float32, so that the gemm reads them from cache right after the unfold wrote them; at least one image)
+//   are unfolded, or folded back for the input gradient (gemm then col2im), by calls split among the
+//   threads by image and input channel; the gemms of the chunk run one per image and group on one
+//   workspace (`gemmRun`), each split among threads by Note [Gemm split]. The weight gradient accumulates
+//   the images' products into one result. A 1×1 convolution with unit strides and no padding skips the
+//   columns (the input is its own im2col; a strided 1×1 unfolds, which is a strided gather).
+// Every sum is the one of the per-image loop this replaced, in the same order (the same gemm calls on the
+// same operands), so the batched path gives its bits (test/kernels/ConvolutionAlgorithm.test.ts) and 1
+// and 2 threads agree; the rule never looks at the thread count. Only the forward of K in (256, 640]
+// with wide outputs (ResNet-18's 3×3 layer-1 convolutions) moved from gemm to direct, which sums in
+// another order (last-bit differences).
+// Not done: one gemm over the whole batch (the weight gradient as grad_out [o, n·L] · columnsᵀ [n·L, K],
+// the forward's and input gradient's columns [K, n·L]): with NCHW tensors grad_out is not a strided
+// [o, n·L] matrix (a transposing copy) and the unfold kernels write [K, L] blocks; the per-image products
+// cost the same multiply-adds, and what the loop paid per image was views and a workspace per gemm
+// (LeNet conv2's input gradient: 2.95 -> 1.52 ms, one thread).
+// The thresholds, measured on one thread (CPU ms per call, medians of 5–9 rounds alternating the two
+// forced families in one process, `AB=algos T=1 npx tsx bench/conv_shapes.ts 9`, shared machine):
+//   shape (batch)                        forward        input grad     weight grad   (gemm / direct)
+//   LeNet conv1 1->6 5x5 (64)            3.66 / 0.56    3.79 / 1.17    2.44 / 0.70    K 25, o·kh·kw 150
+//   LeNet conv2 6->16 5x5 (64)           3.23 / 0.57    1.28 / 3.47    1.37 / 0.88    K 150, o·kh·kw 400
+//   ResNet 3x3 64->64 on 56x56 (8)       48.4 / 44.1    48.7 / 47.4    49.6 / 55.2    K 576, L 3136
+//   ResNet 3x3 128->128 on 28x28 (8)     44.3 / 47.1    43.2 / 49.6    46.9 / 54.8    K 1152, L 784
+//   ResNet 3x3 256->256 on 14x14 (8)     49.0 / 128     53.5 / 139     49.7 / 150     K 2304, L 196
+//   ResNet 3x3 512->512 on 7x7 (8)       60.5 / 298     58.6 / 314     50.6 / 282     K 4608, L 49
+// (strided ResNet convolutions have no direct forward: both columns ran the gemm.)
 
-/** Whether the input gradient of `g` runs the direct kernel: unit strides, padding within the window. */
-const directInputGrad = (g: Conv2dGeometry, dtype: ScalarType): boolean =>
-  dtype === ScalarType.Float &&
-  g.groups === 1 &&
-  g.sh === 1 &&
-  g.sw === 1 &&
-  g.o * g.kh * g.kw <= directConvSettings.maxK &&
-  g.ph <= g.dh * (g.kh - 1) &&
-  g.pw <= g.dw * (g.kw - 1);
+/**
+ * `algorithm`: 'chosen' is Note [Convolution algorithm per shape]; 'legacy' the rule before it (direct up to
+ * directConvSettings.maxK); 'gemm' and 'direct' force one family wherever it applies. `batched` false
+ * restores one gemm per image and group (the loop before the batched path). For A/B runs
+ * (bench/conv_shapes.ts) and tests. `columnsElems` bounds the columns of one chunk of images.
+ */
+export const convSettings: { algorithm: 'chosen' | 'legacy' | 'gemm' | 'direct'; batched: boolean; columnsElems: number } = {
+  algorithm: 'chosen',
+  batched: true,
+  columnsElems: 1 << 18,
+};
+
+/** Which computation of a convolution: the forward, the input gradient, the weight gradient. */
+type Pass = 'fwd' | 'gx' | 'gw';
+
+/**
+ * Whether `pass` of `g` (dtype `dtype`) runs the direct kernels (Note [Direct convolution]): float32, one
+ * group, unit column stride (the input gradient: unit strides and padding within the window), and then
+ * the rule of Note [Convolution algorithm per shape].
+ */
+function direct(pass: Pass, g: Conv2dGeometry, dtype: ScalarType): boolean {
+  if (dtype !== ScalarType.Float || g.groups !== 1 || g.sw !== 1) return false;
+  if (pass === 'gx' && (g.sh !== 1 || g.ph > g.dh * (g.kh - 1) || g.pw > g.dw * (g.kw - 1))) return false;
+  const a = convSettings.algorithm;
+  if (a === 'gemm' || a === 'direct') return a === 'direct';
+  const K = (pass === 'gx' ? g.o : g.cg) * g.kh * g.kw;
+  if (a === 'legacy' || K <= directConvSettings.maxK) return K <= directConvSettings.maxK;
+  // See Note [Convolution algorithm per shape]: wide images at a moderate window volume, forward only.
+  return pass === 'fwd' && K <= 640 && g.oh * g.ow >= 2048 && g.n >= 4 && directConvSettings.maxK > 0;
+}
 
 /**
  * out [n, o, oh, ow] = the direct convolution of contiguous float32 x with the weight `fillWeight` writes as
@@ -185,7 +240,7 @@ function directConv(x: Tensor, fillWeight: (W: Float32Array, at: number) => void
 /** slow_conv2d_forward: out[n, o, oh, ow] for float input, weight and bias of one dtype. */
 export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g: Conv2dGeometry): Tensor {
   return inFloat([x, weight, bias], ([x0, w0, b0]) => {
-    if (directForward(g, (x0 as Tensor).scalarType)) {
+    if (direct('fwd', g, (x0 as Tensor).scalarType)) {
       const [xc, wc] = [contiguousOf(x0 as Tensor), contiguousOf(w0 as Tensor)];
       const bc = b0 === null || b0 === undefined ? null : contiguousOf(b0);
       const out = directConv(xc, (W, at) => W.set(wSlice(wc, g.o * g.cg * g.kh * g.kw), at), bc, g);
@@ -200,15 +255,18 @@ export function conv2dForward(x: Tensor, weight: Tensor, bias: Tensor | null, g:
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
     const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
     const out = emptyLike(xc, [n, o, oh, ow]);
+    if (bc !== null) fillChannels(out, bc, n, o, L);
+    if (batched(xc, wc, out)) {
+      batchedForward(xc, wc, out, bc !== null, g);
+      freeCopy(xc, x0);
+      freeCopy(wc, w0);
+      freeCopy(bc, b0);
+      return out;
+    }
     const cols = emptyLike(xc, [K, L]);
     for (let b = 0; b < n; b++) {
       for (let gr = 0; gr < groups; gr++) {
         const outBlock = block(out, (b * o + gr * og) * L, og, L);
-        if (bc !== null) {
-          const [O, B] = [floatArray(out), floatArray(bc)];
-          const [oo, bo] = [offsetOf(out), offsetOf(bc)];
-          for (let oc = gr * og; oc < (gr + 1) * og; oc++) O.fill(B[bo + oc] as number, oo + (b * o + oc) * L, oo + (b * o + oc + 1) * L);
-        }
         im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
         gemmInto(weightMatrix(wc, g, gr), cols, outBlock, bc !== null);
       }
@@ -227,7 +285,7 @@ const wSlice = (t: Tensor, count: number): FloatArray => floatArray(t).subarray(
 /** d loss / d input of slow_conv2d: [n, c, h, w]. */
 export function conv2dBackwardInputMM(gradOut: Tensor, weight: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, weight], ([g0, w0]) => {
-    if (!directInputGrad(g, (g0 as Tensor).scalarType)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
+    if (!direct('gx', g, (g0 as Tensor).scalarType)) return backwardInput(g0 as Tensor, w0 as Tensor, null, g);
     // The correlation of the output gradient with the weight transposed and flipped (Note [Direct convolution]).
     const { n, c, h, w, o, kh, kw, oh, ow, ph, pw, dh, dw } = g;
     const [gc, wc] = [contiguousOf(g0 as Tensor), contiguousOf(w0 as Tensor)];
@@ -269,15 +327,16 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
   const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
   const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
   const gx = emptyLike(gc, [n, c, h, w]);
-  const cols = emptyLike(gc, [K, L]);
-  const G = floatArray(gx);
-  const go = offsetOf(gx);
-  if (bc === null) G.fill(0, go, go + n * c * h * w);
-  else {
-    const [B, bo] = [floatArray(bc), offsetOf(bc)];
-    for (let b = 0; b < n; b++)
-      for (let ch = 0; ch < c; ch++) G.fill(B[bo + ch] as number, go + (b * c + ch) * h * w, go + (b * c + ch + 1) * h * w);
+  if (bc === null) floatArray(gx).fill(0, offsetOf(gx), offsetOf(gx) + n * c * h * w);
+  else fillChannels(gx, bc, n, c, h * w);
+  if (batched(gc, wc, gx)) {
+    batchedInputGrad(gc, wc, gx, g);
+    freeCopy(gc, g0);
+    freeCopy(wc, w0);
+    freeCopy(bc, b0);
+    return gx;
   }
+  const cols = emptyLike(gc, [K, L]);
   for (let b = 0; b < n; b++) {
     for (let gr = 0; gr < groups; gr++) {
       gemmInto(transposed(weightMatrix(wc, g, gr)), block(gc, (b * o + gr * og) * L, og, L), cols, false);
@@ -294,7 +353,7 @@ function backwardInput(g0: Tensor, w0: Tensor, b0: Tensor | null, g: Conv2dGeome
 /** d loss / d weight of slow_conv2d: [o, cg, kh, kw], summed over the batch. */
 export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeometry): Tensor {
   return inFloat([gradOut, x], ([g0, x0]) => {
-    if (directForward(g, (x0 as Tensor).scalarType)) {
+    if (direct('gw', g, (x0 as Tensor).scalarType)) {
       const [gc, xc] = [contiguousOf(g0 as Tensor), contiguousOf(x0 as Tensor)];
       const gw = directWeightGrad(gc, xc, g);
       freeCopy(gc, g0);
@@ -306,8 +365,14 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
     const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
     const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
     const gw = emptyLike(gc, [o, cg, kh, kw]);
-    const cols = emptyLike(gc, [K, L]);
     if (n === 0) floatArray(gw).fill(0, offsetOf(gw), offsetOf(gw) + o * K);
+    else if (batched(gc, xc)) {
+      batchedWeightGrad(gc, xc, gw, g);
+      freeCopy(gc, g0);
+      freeCopy(xc, x0);
+      return gw;
+    }
+    const cols = emptyLike(gc, [K, L]);
     for (let b = 0; b < n; b++) {
       for (let gr = 0; gr < groups; gr++) {
         im2col(g, floatArray(xc), offsetOf(xc) + (b * c + gr * cg) * h * w, floatArray(cols), offsetOf(cols));
@@ -355,4 +420,89 @@ function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
   }
   ws.dispose();
   return gw;
+}
+
+/** out[b, ch, :] = bias[ch] for every image b < n and channel ch < chans, planes of `plane` elements. */
+function fillChannels(out: Tensor, bias: Tensor, n: number, chans: number, plane: number): void {
+  const [O, B] = [floatArray(out), floatArray(bias)];
+  const [oo, bo] = [offsetOf(out), offsetOf(bias)];
+  for (let b = 0; b < n; b++)
+    for (let ch = 0; ch < chans; ch++) O.fill(B[bo + ch] as number, oo + (b * chans + ch) * plane, oo + (b * chans + ch + 1) * plane);
+}
+
+/** Whether the batched path runs (Note [Convolution algorithm per shape]): on, WASM kernels, linear memory. */
+const batched = (...ts: Tensor[]): boolean => convSettings.batched && batchedApplies(...ts);
+
+/** Images per chunk of the batched path: their columns within convSettings.columnsElems elements, at least one image. */
+const chunkOf = (g: Conv2dGeometry): number =>
+  Math.max(1, Math.min(g.n, Math.floor(convSettings.columnsElems / (g.groups * g.cg * g.kh * g.kw * g.oh * g.ow))));
+
+/** A 1×1 window with unit strides and no padding: the columns are the input itself. */
+const pointwise = (g: Conv2dGeometry): boolean => g.kh === 1 && g.kw === 1 && g.sh === 1 && g.sw === 1 && g.ph === 0 && g.pw === 0;
+
+/** out (bias already in it when `hasBias`) = W · im2col(x) per image and group, a chunk of images at a time. */
+function batchedForward(xc: Tensor, wc: Tensor, out: Tensor, hasBias: boolean, g: Conv2dGeometry): void {
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const direct = pointwise(g);
+  const nb = direct ? n : chunkOf(g);
+  const cols = direct ? null : linearScratch(xc, nb * groups * K * L);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    if (cols !== null) unfoldRun(false, g, xc, b0, b1, cols);
+    for (let gr = 0; gr < groups; gr++) {
+      const B =
+        cols === null
+          ? { t: xc, off: (b0 * c + gr * cg) * h * w, rs: L, cs: 1, step: c * h * w }
+          : { t: cols, off: gr * K * L, rs: L, cs: 1, step: groups * K * L };
+      const W = { t: wc, off: gr * og * K, rs: K, cs: 1, step: 0 };
+      gemmRun(b1 - b0, og, L, K, W, B, { t: out, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L }, hasBias);
+    }
+  }
+  cols?.dispose();
+}
+
+/** gx (zeros or the bias already in it) += col2im(Wᵀ · gout) per image and group, a chunk of images at a time. */
+function batchedInputGrad(gc: Tensor, wc: Tensor, gx: Tensor, g: Conv2dGeometry): void {
+  const { n, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const nb = chunkOf(g);
+  const cols = linearScratch(gc, nb * groups * K * L);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    for (let gr = 0; gr < groups; gr++) {
+      const Wt = { t: wc, off: gr * og * K, rs: 1, cs: K, step: 0 };
+      const G = { t: gc, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L };
+      gemmRun(b1 - b0, K, L, og, Wt, G, { t: cols, off: gr * K * L, rs: L, cs: 1, step: groups * K * L }, false);
+    }
+    unfoldRun(true, g, gx, b0, b1, cols);
+  }
+  cols.dispose();
+}
+
+/** gw = Σ over images of gout · im2col(x)ᵀ per group, a chunk of images at a time (into linear memory, copied out). */
+function batchedWeightGrad(gc: Tensor, xc: Tensor, gw: Tensor, g: Conv2dGeometry): void {
+  const { n, c, h, w, o, cg, kh, kw, oh, ow, groups } = g;
+  const [og, K, L] = [o / groups, cg * kh * kw, oh * ow];
+  const direct = pointwise(g);
+  const nb = direct ? n : chunkOf(g);
+  const cols = direct ? null : linearScratch(xc, nb * groups * K * L);
+  const sums = batchedApplies(gw) ? gw : linearScratch(gc, o * K);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const b1 = Math.min(n, b0 + nb);
+    if (cols !== null) unfoldRun(false, g, xc, b0, b1, cols);
+    for (let gr = 0; gr < groups; gr++) {
+      const G = { t: gc, off: (b0 * o + gr * og) * L, rs: L, cs: 1, step: o * L };
+      const Xt =
+        cols === null
+          ? { t: xc, off: (b0 * c + gr * cg) * h * w, rs: 1, cs: L, step: c * h * w }
+          : { t: cols, off: gr * K * L, rs: 1, cs: L, step: groups * K * L };
+      gemmRun(b1 - b0, og, K, L, G, Xt, { t: sums, off: gr * og * K, rs: K, cs: 1, step: 0 }, b0 > 0);
+    }
+  }
+  if (sums !== gw) {
+    floatArray(gw).set(floatArray(sums).subarray(offsetOf(sums), offsetOf(sums) + o * K), offsetOf(gw));
+    sums.dispose();
+  }
+  cols?.dispose();
 }

@@ -21,24 +21,39 @@ const count = (name: string): void => void calls.set(name, (calls.get(name) ?? 0
 
 // The JS path has no WASM kernels to count (its own run checks the same model's values).
 describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (small storages in the JS heap)', () => {
-  let saved: { smallBytes: number; minElements: number; kernels: Kernels | null; parallel: ParallelRunner | null } | null = null;
+  let saved: {
+    smallBytes: number;
+    grow: boolean;
+    minElements: number;
+    kernels: Kernels | null;
+    parallel: ParallelRunner | null;
+  } | null = null;
   beforeEach(() => {
     torch.empty(1024).dispose(); // the runtime loads with the first storage in linear memory
     const allocator = wasmCPUAllocator();
     if (allocator === null || wasmStorage.kernels === null) throw new Error('no WASM kernels on the wasm path');
     saved = {
       smallBytes: allocator.smallBytes,
+      grow: allocator.growOnEveryAllocation,
       minElements: wasmStorage.minElements,
       kernels: wasmStorage.kernels,
       parallel: wasmStorage.parallel,
     };
     allocator.smallBytes = SMALL_BYTES;
+    // Shipped: no growth on every allocation (the stress runs' setting), which would also put back the
+    // kernels this test wraps whenever the memory's buffer changed.
+    allocator.growOnEveryAllocation = false;
     wasmStorage.minElements = 16;
     const kernels = wasmStorage.kernels as Kernels;
+    // Counts calls (a caller may fetch a kernel once and call it per image).
     wasmStorage.kernels = new Proxy(kernels, {
       get: (target, name: string) => {
-        count(name);
-        return target[name as KernelName];
+        const f = target[name as KernelName] as unknown;
+        if (typeof f !== 'function') return f;
+        return (...args: unknown[]): unknown => {
+          count(name);
+          return (f as (...a: unknown[]) => unknown)(...args);
+        };
       },
     });
     const parallel = wasmStorage.parallel;
@@ -54,6 +69,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     const allocator = wasmCPUAllocator();
     if (allocator === null || saved === null) return;
     allocator.smallBytes = saved.smallBytes;
+    allocator.growOnEveryAllocation = saved.grow;
     wasmStorage.minElements = saved.minElements;
     wasmStorage.kernels = saved.kernels;
     wasmStorage.parallel = saved.parallel;
@@ -86,5 +102,48 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(Math.abs(total - big.to('float64').sum().item())).toBeLessThan(1e-2);
     if (getNumThreads() > 1) expect(calls.get('f32_rsum_chunks') ?? 0).toBeGreaterThanOrEqual(1);
     else expect(calls.get('f32_rsum') ?? 0).toBeGreaterThanOrEqual(1);
+  });
+
+  it("LeNet conv2's input gradient runs the batched gemm and col2im on WASM (Note [Convolution algorithm per shape])", () => {
+    torch.manualSeed(0);
+    const h = torch.randn(16, 6, 12, 12).requiresGrad_();
+    const w2 = torch.randn(16, 6, 5, 5);
+    const y = torch.conv2d(h, w2);
+    calls.clear();
+    const [gx] = torch.autograd.grad(y.sum(), [h]);
+    // o·kh·kw = 400: gemm + col2im, one gemm per image on the kept workspace, the folds in calls of their own.
+    expect(calls.get('f32_gemm') ?? 0).toBeGreaterThanOrEqual(16);
+    expect(calls.get('f32_col2im') ?? 0).toBeGreaterThanOrEqual(1);
+    expect(calls.get('f32_conv2d_direct') ?? 0).toBe(0);
+    expect(gx?.sizes).toEqual([16, 6, 12, 12]);
+    // Every input pixel of an interior column gets the sum of the weight over its 25 taps and 16 outputs.
+    const expected = w2.sum([0]).sum().item();
+    expect(gx?.select(0, 0).select(0, 0).select(0, 6).select(0, 6).item()).toBeCloseTo(w2.select(1, 0).sum().item(), 3);
+    expect(gx?.sum().item()).toBeCloseTo(expected * 16 * 64, 0);
+  });
+
+  it('a ResNet basic block with a 1x1 stride-2 downsample runs forward and backward on the WASM gemm and im2col', () => {
+    torch.manualSeed(0);
+    const x = torch.randn(2, 16, 16, 16).requiresGrad_();
+    const w1 = torch.randn(32, 16, 3, 3).mul(0.1).requiresGrad_();
+    const w2 = torch.randn(32, 32, 3, 3).mul(0.1).requiresGrad_();
+    const wd = torch.randn(32, 16, 1, 1).mul(0.1).requiresGrad_();
+    const y = torch.conv2d(torch.relu(torch.conv2d(x, w1, null, 2, 1)), w2, null, 1, 1);
+    const out = torch.relu(y.add(torch.conv2d(x, wd, null, 2, 0)));
+    out.sum().backward();
+    // Three forwards, two input gradients through the batched gemm (conv1's x gradient and conv2's), three
+    // weight gradients: no convolution falls back to the JS loops (they would call no kernel at all).
+    expect(calls.get('f32_im2col') ?? 0).toBeGreaterThanOrEqual(6);
+    expect(calls.get('f32_col2im') ?? 0).toBeGreaterThanOrEqual(3);
+    expect(calls.get('f32_gemm') ?? 0).toBeGreaterThanOrEqual(16);
+    for (const [p, sizes] of [
+      [w1, [32, 16, 3, 3]],
+      [w2, [32, 32, 3, 3]],
+      [wd, [32, 16, 1, 1]],
+      [x, [2, 16, 16, 16]],
+    ] as const) {
+      expect(p.grad?.sizes).toEqual(sizes);
+      expect(Number.isFinite(p.grad?.abs().sum().item())).toBe(true);
+    }
   });
 });
