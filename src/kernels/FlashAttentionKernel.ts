@@ -4,6 +4,7 @@
 // (src/wasm/referenceAttention.ts, also the float64 kernels).
 
 import { ScalarType } from '../c10/ScalarType.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { GEMM_WORK_PER_UNIT } from './LinearAlgebra.js';
 import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
@@ -41,8 +42,9 @@ function splits(l: number, s: number): [number, number] {
  * The mask as PyTorch's reshape_attn_mask_to_4d sees it: a contiguous copy of dtype `dtype`, with batch, head,
  * row and column strides (0 where it broadcasts).
  */
-function maskGeometry(mask: Tensor, b: number, h: number): { t: Tensor; sB: number; sH: number; sM: number; sN: number } {
-  const t = contiguousOf(mask);
+function maskGeometry(mask: Tensor, dtype: ScalarType, b: number, h: number): { t: Tensor; sB: number; sH: number; sM: number; sN: number } {
+  // a float32 mask of a float64 query: the kernel's (accum_t) conversion, exact
+  const t = mask.scalarType === dtype ? contiguousOf(mask) : aten()._to_copy.call(mask, dtype, null, null, null, false, null);
   const nd = t.dim();
   const rows = t.sizes[nd - 2] as number;
   const cols = t.sizes[nd - 1] as number;
@@ -138,7 +140,7 @@ export function flashAttentionForward(q: Tensor, k: Tensor, v: Tensor, causal: b
   const out = emptyLike(q, [b, h, l, d]);
   const lse = newStrided([b, h, l], [l * h, 1, h], q.scalarType, q.device);
   if (b * h * l === 0) return [out, lse];
-  const mg = mask === null ? null : maskGeometry(mask, b, h);
+  const mg = mask === null ? null : maskGeometry(mask, q.scalarType, b, h);
   const p = params(q, k, causal, mg, scale);
   // (max, sum) per row, [B, H, L, 2]
   const stats = linearScratch(q, b * h * l * 2);
@@ -196,7 +198,7 @@ export function flashAttentionBackward(
   const gv = zerosTransposed(v, v.sizes);
   if (b * h * l * s === 0 || d === 0) return [gq, gk, gv];
   const go = contiguousOf(gradOut);
-  const mg = mask === null ? null : maskGeometry(mask, b, h);
+  const mg = mask === null ? null : maskGeometry(mask, q.scalarType, b, h);
   const p = params(q, k, causal, mg, scale);
   const at = p.at;
   setOperand(at, ref.Q, indexOf(q), q);

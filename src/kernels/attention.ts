@@ -26,7 +26,8 @@ function checkFlashInputs(query: Tensor, key: Tensor, value: Tensor, dropoutP: n
   if (query.sizes[3] !== value.sizes[3] || key.sizes[3] !== value.sizes[3])
     throw new Error(`${NAME}: Q/K/V should have the same head size`);
   if (attnMask !== null) {
-    if (attnMask.scalarType !== dtype) throw new Error(`${NAME}: Attention mask is the same data type as query`);
+    if (attnMask.scalarType !== dtype && attnMask.scalarType !== ScalarType.Float)
+      throw new Error(`${NAME}: Attention mask is the same data type as query`);
     if (attnMask.dim() !== 2 && attnMask.dim() !== 4) throw new Error(`${NAME}: Attention mask dim in {2, 4}`);
   }
 }
@@ -94,7 +95,7 @@ export function scaledDotProductFlashAttentionForCpuBackward(
   if (query.isMeta()) return [stored(query), stored(key), stored(value)];
   checkSameDtype(query, [key, value, out, gradOut, logsumexp]);
   checkKernelDtype(query);
-  if (attnMask !== null && attnMask.scalarType !== query.scalarType)
+  if (attnMask !== null && attnMask.scalarType !== query.scalarType && attnMask.scalarType !== ScalarType.Float)
     throw new Error(`${NAME}: Attention mask is the same data type as query`);
   return flashAttentionBackward(
     gradOut,

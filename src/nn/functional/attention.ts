@@ -99,7 +99,20 @@ function convertBooleanAttnMask(mask: Tensor, dtype: Tensor['dtype']): Tensor {
   return torch.zeros(mask.sizes, { dtype, device: mask.device }).masked_fill(mask.logical_not(), -Infinity);
 }
 
-const dtypeName = (t: Tensor): string => String(t.dtype).replace('torch.', '');
+/** caffe2::TypeMeta's name of a dtype (what `tensor.dtype()` prints in C++ messages). */
+const TYPE_META_NAMES: Record<string, string> = {
+  'torch.float32': 'float',
+  'torch.float64': 'double',
+  'torch.float16': 'c10::Half',
+  'torch.bfloat16': 'c10::BFloat16',
+  'torch.int64': 'long int',
+  'torch.int32': 'int',
+  'torch.int16': 'short int',
+  'torch.int8': 'signed char',
+  'torch.uint8': 'unsigned char',
+  'torch.bool': 'bool',
+};
+const dtypeName = (t: Tensor): string => TYPE_META_NAMES[String(t.dtype)] ?? String(t.dtype).replace('torch.', '');
 
 /**
  * `at::_safe_softmax(x, -1)`: softmax, with zeros for a row that is −inf throughout (softmax's NaN there). Such
