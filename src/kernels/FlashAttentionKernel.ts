@@ -11,6 +11,7 @@ import { contiguousOf, emptyLike, linearScratch } from './StorageAccess.js';
 import { newStrided } from './TensorFactories.js';
 import { expf } from '../wasm/reference.js';
 import * as ref from '../wasm/referenceAttention.js';
+import { wasmStorage } from '../wasm/CPUAllocator.js';
 import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 
 // Note [Flash attention on CPU]
@@ -66,51 +67,77 @@ function setOperand(at: Float64Array, op: number, index: number, t: Tensor | nul
   at[op + 3] = t.strides[2] as number;
 }
 
-/** Which backend runs: the WASM kernel (float32, every array in linear memory) or the twin. */
-function kernelFor(name: 'f32_flash_attention' | 'f32_flash_attention_backward', dtype: ScalarType, arrays: (Float32Array | Float64Array)[]): boolean {
-  return dtype === ScalarType.Float && wasmKernelFor(name, ...arrays) !== null;
-}
+/** Elements from a tensor's first to its last (1 + Σ (size − 1)·stride). */
+const spanOf = (t: Tensor): number => (t.numel() === 0 ? 0 : 1 + t.sizes.reduce((a, n, i) => a + (n - 1) * (t.strides[i] as number), 0));
 
-/** Runs `items` work items: WASM calls split among threads, or the twin in one pass. */
+/**
+ * Runs `items` work items: WASM calls split among threads (float32 with the WASM kernels loaded), or the twin
+ * in one pass. `ops` are the operands in FlashArrays order (p.at holds their indices, strides in elements);
+ * those from `firstOutput` on are written. An operand whose storage is in the JS heap (a small mask or
+ * logsumexp, Note [Storage lifetime]) is staged through linear memory, so the kernel never falls back to its
+ * JS twin for it.
+ */
 function run(
   name: 'f32_flash_attention' | 'f32_flash_attention_backward',
   p: ref.FlashParams,
   ops: Tensor[],
+  firstOutput: number,
   items: number,
   work: number,
   dtype: ScalarType,
   like: Tensor,
 ): void {
   const wsElems = ref.flashWorkspace(p.d, p.qSplit, p.kvSplit);
-  const threads = Math.max(1, Math.min(items, threadsFor(work / GEMM_WORK_PER_UNIT)));
+  const wasm = dtype === ScalarType.Float && wasmKernelFor(name) !== null;
+  const threads = wasm ? Math.max(1, Math.min(items, threadsFor(work / GEMM_WORK_PER_UNIT))) : 1;
   const cuts = splitRange(items, threads, 1);
   const nCalls = cuts.length - 1;
+  // which operands are staged, decided before any allocation (an allocation may grow the memory)
+  const buffer = wasmStorage.buffer;
+  const staged = ops.map((t) => wasm && floats(t).buffer !== buffer);
+  const spans = ops.map(spanOf);
+  let stageElems = 0;
+  for (let i = 0; i < ops.length; i++) if (staged[i] === true) stageElems += spans[i] as number;
   const paramsElems = ref.FLASH_PARAMS + 4;
-  const scratch = linearScratch(like, nCalls * wsElems + paramsElems, dtype === ScalarType.Double ? ScalarType.Double : ScalarType.Float);
+  const scratch = linearScratch(like, nCalls * wsElems + paramsElems + stageElems, dtype);
+  // every allocation is done: now the arrays
   const wsv = floats(scratch);
   const ws0 = indexOf(scratch);
   const arrays = ops.map(floats);
-  if (kernelFor(name, dtype, [...arrays, wsv])) {
+  const at = p.at;
+  let stageAt = ws0 + nCalls * wsElems + paramsElems;
+  const stagedAt: number[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    stagedAt.push(stageAt);
+    if (staged[i] !== true) continue;
+    const from = at[i * 4] as number;
+    wsv.set((arrays[i] as Float32Array).subarray(from, from + (spans[i] as number)), stageAt);
+    at[i * 4] = stageAt;
+    arrays[i] = wsv;
+    stageAt += spans[i] as number;
+  }
+  if (wasm) {
     // Element indices in the memory's float32 view: every operand is there.
-    const at = p.at;
-    for (let i = 0; i < ops.length; i++) {
-      const a = arrays[i] as Float32Array;
-      at[i * 4] = addressOf(a, at[i * 4] as number) >>> 2;
-    }
+    for (let i = 0; i < ops.length; i++) at[i * 4] = addressOf(arrays[i] as Float32Array, at[i * 4] as number) >>> 2;
     const paramsAt = ws0 + nCalls * wsElems;
-    const pv = new Uint32Array(wsv.buffer, addressOf(wsv, paramsAt), ref.FLASH_PARAMS);
+    const paramsAddr = addressOf(wsv, paramsAt);
+    const pv = new Uint32Array(wsv.buffer, paramsAddr, ref.FLASH_PARAMS);
     pv.set([p.b, p.h, p.hk, p.l, p.s, p.d, p.qSplit, p.kvSplit, p.causal, p.hasMask]);
     for (let i = 0; i < ref.OPERAND_SLOTS; i++) pv[10 + i] = at[i] as number;
     const calls: number[][] = [];
-    const paramsAddr = addressOf(wsv, paramsAt);
     for (let c = 0; c < nCalls; c++) calls.push([cuts[c] as number, cuts[c + 1] as number, paramsAddr, p.scale, addressOf(wsv, ws0 + c * wsElems)]);
     runKernelCalls(name, calls, threads);
   } else {
     const round = dtype === ScalarType.Float ? Math.fround : (x: number): number => x;
     const exp = dtype === ScalarType.Float ? expf : Math.exp;
-    const arr = [...arrays] as unknown as ref.FlashArrays;
     const f = name === 'f32_flash_attention' ? ref.flashForward : ref.flashBackward;
-    f(round, exp, p, arr, 0, items, wsv, ws0);
+    f(round, exp, p, arrays as unknown as ref.FlashArrays, 0, items, wsv, ws0);
+  }
+  for (let i = firstOutput; i < ops.length; i++) {
+    if (staged[i] !== true) continue;
+    const t = ops[i] as Tensor;
+    const from = stagedAt[i] as number;
+    floats(t).set(wsv.subarray(from, from + (spans[i] as number)), indexOf(t));
   }
   scratch.dispose();
 }
@@ -154,7 +181,7 @@ export function flashAttentionForward(q: Tensor, k: Tensor, v: Tensor, causal: b
   [at[ref.STATS + 1], at[ref.STATS + 2], at[ref.STATS + 3]] = [h * l * 2, l * 2, 2];
   at[ref.MASK] = mg === null ? indexOf(q) : indexOf(mg.t);
   const qSlices = Math.ceil(l / p.qSplit);
-  run('f32_flash_attention', p, ops, b * h * qSlices, 2 * b * h * l * s * d, q.scalarType, q);
+  run('f32_flash_attention', p, ops, 3, b * h * qSlices, 2 * b * h * l * s * d, q.scalarType, q);
   // logsumexp = max + log(sum), PyTorch's per-row std::log in the accumulate type
   const round = q.scalarType === ScalarType.Float ? Math.fround : (x: number): number => x;
   const sv = floats(stats);
@@ -213,7 +240,7 @@ export function flashAttentionBackward(
   setOperand(at, ref.GK, indexOf(gk), gk);
   setOperand(at, ref.GV, indexOf(gv), gv);
   const ops = [q, k, v, out, lse, mg?.t ?? q, go, gq, gk, gv];
-  run('f32_flash_attention_backward', p, ops, b * hk, 8 * b * h * l * s * d, q.scalarType, q);
+  run('f32_flash_attention_backward', p, ops, 7, b * hk, 8 * b * h * l * s * d, q.scalarType, q);
   if (mg !== null && mg.t !== mask) mg.t.dispose();
   if (go !== gradOut) go.dispose();
   return [gq, gk, gv];
