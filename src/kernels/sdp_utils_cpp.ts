@@ -1,10 +1,13 @@
 // Which kernel CPU scaled_dot_product_attention runs: PyTorch's
 // aten/src/ATen/native/transformers/sdp_utils_cpp.cpp (select_sdp_backend_cpp, use_flash_attention_cpp) and
-// the checks of sdp_utils_cpp.h it calls, in their order. aten-ts has no sdpa_kernel / backend flags, so both
-// backends are always enabled (flash first, then math), as PyTorch's defaults.
+// the checks of sdp_utils_cpp.h it calls, in their order. aten-ts has no sdpa_kernel context yet: its backend
+// flags are `sdpBackendSettings` (PyTorch's ctx.userEnabledFlashSDP / userEnabledMathSDP), both on by default.
 
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
+
+/** Which SDPA backends may run (check_runtime_disabled_flash; bench/attention_ab.ts turns flash off for its B side). */
+export const sdpBackendSettings = { flash: true };
 
 /** sdp_params: the arguments the checks look at. */
 export interface SdpParams {
@@ -64,6 +67,7 @@ function checkTensorDtype(p: SdpParams): boolean {
  * flash kernels are float32 and float64 only, so float16 / bfloat16 stay on the math path (FEATURES.md).
  */
 export function useFlashAttentionCpp(p: SdpParams): boolean {
+  if (!sdpBackendSettings.flash) return false;
   if (p.dropout > 0.0) return false;
   if (!checkTensorShapes(p) || !checkBatchSizeAndNumHeadsDense(p) || !checkAttnMaskShape(p)) return false;
   if (!checkHeadDimSize(p) || !checkNonzeroSequenceLengths(p) || !checkLastDimStride(p)) return false;
