@@ -298,7 +298,18 @@ export function flashAttentionForCpuBackward(
   scale: number | null | undefined,
 ): Tensor {
   const grads = cached(grad, logsumexp, () =>
-    aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(grad, query, key, value, output, logsumexp, dropoutP, isCausal, attnMask ?? null, scale ?? null),
+    aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(
+      grad,
+      query,
+      key,
+      value,
+      output,
+      logsumexp,
+      dropoutP,
+      isCausal,
+      attnMask ?? null,
+      scale ?? null,
+    ),
   );
   return grads[which] as Tensor;
 }

@@ -43,7 +43,12 @@ function splits(l: number, s: number): [number, number] {
  * The mask as PyTorch's reshape_attn_mask_to_4d sees it: a contiguous copy of dtype `dtype`, with batch, head,
  * row and column strides (0 where it broadcasts).
  */
-function maskGeometry(mask: Tensor, dtype: ScalarType, b: number, h: number): { t: Tensor; sB: number; sH: number; sM: number; sN: number } {
+function maskGeometry(
+  mask: Tensor,
+  dtype: ScalarType,
+  b: number,
+  h: number,
+): { t: Tensor; sB: number; sH: number; sM: number; sN: number } {
   // a float32 mask of a float64 query: the kernel's (accum_t) conversion, exact
   const t = mask.scalarType === dtype ? contiguousOf(mask) : aten()._to_copy.call(mask, dtype, null, null, null, false, null);
   const nd = t.dim();
@@ -125,7 +130,8 @@ function run(
     pv.set([p.b, p.h, p.hk, p.l, p.s, p.d, p.qSplit, p.kvSplit, p.causal, p.hasMask]);
     for (let i = 0; i < ref.OPERAND_SLOTS; i++) pv[10 + i] = at[i] as number;
     const calls: number[][] = [];
-    for (let c = 0; c < nCalls; c++) calls.push([cuts[c] as number, cuts[c + 1] as number, paramsAddr, p.scale, addressOf(wsv, ws0 + c * wsElems)]);
+    for (let c = 0; c < nCalls; c++)
+      calls.push([cuts[c] as number, cuts[c + 1] as number, paramsAddr, p.scale, addressOf(wsv, ws0 + c * wsElems)]);
     runKernelCalls(name, calls, threads);
   } else {
     const round = dtype === ScalarType.Float ? Math.fround : (x: number): number => x;
@@ -161,7 +167,14 @@ function params(q: Tensor, k: Tensor, causal: boolean, mask: ReturnType<typeof m
  * cpu_flash_attention: (output [B, H, L, D] contiguous, logsumexp [B, H, L] with [B, L, H] storage) of q, k, v
  * ([B, H(k), L/S, D], last dimension contiguous), `mask` of q's dtype (2-D or 4-D, broadcast) or null.
  */
-export function flashAttentionForward(q: Tensor, k: Tensor, v: Tensor, causal: boolean, mask: Tensor | null, scale: number): [Tensor, Tensor] {
+export function flashAttentionForward(
+  q: Tensor,
+  k: Tensor,
+  v: Tensor,
+  causal: boolean,
+  mask: Tensor | null,
+  scale: number,
+): [Tensor, Tensor] {
   const [b, h, l, d] = q.sizes as [number, number, number, number];
   const s = k.sizes[2] as number;
   const out = emptyLike(q, [b, h, l, d]);
@@ -233,7 +246,11 @@ export function flashAttentionBackward(
   setOperand(at, ref.V, indexOf(v), v);
   setOperand(at, ref.OUT, indexOf(out), out);
   at[ref.STATS] = indexOf(lse);
-  [at[ref.STATS + 1], at[ref.STATS + 2], at[ref.STATS + 3]] = [lse.strides[0] as number, lse.strides[1] as number, lse.strides[2] as number];
+  [at[ref.STATS + 1], at[ref.STATS + 2], at[ref.STATS + 3]] = [
+    lse.strides[0] as number,
+    lse.strides[1] as number,
+    lse.strides[2] as number,
+  ];
   at[ref.MASK] = mg === null ? indexOf(q) : indexOf(mg.t);
   setOperand(at, ref.GOUT, indexOf(go), go);
   setOperand(at, ref.GQ, indexOf(gq), gq);

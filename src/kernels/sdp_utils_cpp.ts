@@ -46,8 +46,7 @@ function checkAttnMaskShape(p: SdpParams): boolean {
 }
 
 /** check_head_dim_size_cpp: q, k and v share their last dimension. */
-const checkHeadDimSize = (p: SdpParams): boolean =>
-  p.query.sizes[3] === p.key.sizes[3] && p.query.sizes[3] === p.value.sizes[3];
+const checkHeadDimSize = (p: SdpParams): boolean => p.query.sizes[3] === p.key.sizes[3] && p.query.sizes[3] === p.value.sizes[3];
 
 /** check_nonzero_sequence_lengths_dense: L and S are not 0. */
 const checkNonzeroSequenceLengths = (p: SdpParams): boolean => p.query.sizes[2] !== 0 && p.key.sizes[2] !== 0;

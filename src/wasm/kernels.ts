@@ -400,7 +400,16 @@ export function jsKernels(memory: WasmMemory): Kernels {
 function flashParams(memory: WasmMemory, at: number, scale: number): refAttn.FlashParams {
   const u = new Uint32Array(memory.views().i32.buffer, at, refAttn.FLASH_PARAMS);
   const [b, h, hk, l, s, d, qSplit, kvSplit, causal, hasMask] = u as unknown as number[] as [
-    number, number, number, number, number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   return { b, h, hk, l, s, d, qSplit, kvSplit, causal, hasMask, scale: fround(scale), at: Float64Array.from(u.subarray(10)) };
 }

@@ -254,7 +254,13 @@ export function flashBackward(
   const scale = p.scale;
   const reps = H / Hk;
   const at = p.at;
-  const [qsM, ksM, vsM, osM, lsM] = [at[Q + 3] as number, at[K + 3] as number, at[V + 3] as number, at[OUT + 3] as number, at[STATS + 3] as number];
+  const [qsM, ksM, vsM, osM, lsM] = [
+    at[Q + 3] as number,
+    at[K + 3] as number,
+    at[V + 3] as number,
+    at[OUT + 3] as number,
+    at[STATS + 3] as number,
+  ];
   const [gosM, gqsM, gksM, gvsM] = [at[GOUT + 3] as number, at[GQ + 3] as number, at[GK + 3] as number, at[GV + 3] as number];
   const [msM, msN] = [at[MASK + 3] as number, at[MASK_SN] as number];
   for (let item = item0; item < item1; item++) {

@@ -52,7 +52,12 @@ describe.runIf(rt !== null)('flash attention kernels and their JS twins', () => 
       fill(f32(K, nk), 2);
       fill(f32(V, nk), 3);
       fill(f32(GO, nq), 4);
-      const [mb, mh, ml, ms] = [mask.includes('b') ? b : 1, mask.includes('h') ? h : 1, mask.includes('l') ? l : 1, mask.includes('s') ? s : 1];
+      const [mb, mh, ml, ms] = [
+        mask.includes('b') ? b : 1,
+        mask.includes('h') ? h : 1,
+        mask.includes('l') ? l : 1,
+        mask.includes('s') ? s : 1,
+      ];
       const M = alloc(mb * mh * ml * ms);
       fill(f32(M, mb * mh * ml * ms), 5);
       const m = f32(M, mb * mh * ml * ms);
