@@ -31,13 +31,65 @@ function transposeBlock(x: usize, xs: usize, cols: usize, d: usize, bt: usize): 
   }
 }
 
-/** c[i·cols + j] = Σ_t a[i, t]·bt[t·cols + j] (a's rows `as` bytes apart), t in order: 16, 4 then 1 column at a time. */
+/** c[i·cols + j] = Σ_t a[i, t]·bt[t·cols + j] (a's rows `as` bytes apart), t in order: 4 rows × 8 columns at a time, then dotTail. */
 function dotRows(rows: usize, cols: usize, d: usize, a: usize, as: usize, bt: usize, c: usize): void {
+  const cb = cols << 2;
+  const cols8 = cols & ~(<usize>7);
+  let i: usize = 0;
+  // 4 rows × 8 columns in registers: two loads of bt per step serve four rows
+  for (; i + 4 <= rows; i += 4) {
+    const a0 = a + i * as;
+    const c0r = c + i * cb;
+    for (let j: usize = 0; j < cols8; j += 8) {
+      let x0 = f32x4.splat(0);
+      let x1 = f32x4.splat(0);
+      let y0 = f32x4.splat(0);
+      let y1 = f32x4.splat(0);
+      let z0 = f32x4.splat(0);
+      let z1 = f32x4.splat(0);
+      let w0 = f32x4.splat(0);
+      let w1 = f32x4.splat(0);
+      let b = bt + (j << 2);
+      for (let t: usize = 0; t < d; t++) {
+        const b0 = v128.load(b);
+        const b1 = v128.load(b, 16);
+        const at = a0 + (t << 2);
+        const p0 = f32x4.splat(load<f32>(at));
+        const p1 = f32x4.splat(load<f32>(at + as));
+        const p2 = f32x4.splat(load<f32>(at + 2 * as));
+        const p3 = f32x4.splat(load<f32>(at + 3 * as));
+        x0 = f32x4.add(x0, f32x4.mul(p0, b0));
+        x1 = f32x4.add(x1, f32x4.mul(p0, b1));
+        y0 = f32x4.add(y0, f32x4.mul(p1, b0));
+        y1 = f32x4.add(y1, f32x4.mul(p1, b1));
+        z0 = f32x4.add(z0, f32x4.mul(p2, b0));
+        z1 = f32x4.add(z1, f32x4.mul(p2, b1));
+        w0 = f32x4.add(w0, f32x4.mul(p3, b0));
+        w1 = f32x4.add(w1, f32x4.mul(p3, b1));
+        b += cb;
+      }
+      const o = c0r + (j << 2);
+      v128.store(o, x0);
+      v128.store(o, x1, 16);
+      v128.store(o + cb, y0);
+      v128.store(o + cb, y1, 16);
+      v128.store(o + 2 * cb, z0);
+      v128.store(o + 2 * cb, z1, 16);
+      v128.store(o + 3 * cb, w0);
+      v128.store(o + 3 * cb, w1, 16);
+    }
+    if (cols8 < cols) dotTail(4, cols8, cols, d, a0, as, bt, c0r);
+  }
+  if (i < rows) dotTail(rows - i, 0, cols, d, a + i * as, as, bt, c + i * cb);
+}
+
+/** dotRows for columns [j0, cols) of `rows` rows, one row at a time: 16, 4 then 1 column. */
+function dotTail(rows: usize, j0: usize, cols: usize, d: usize, a: usize, as: usize, bt: usize, c: usize): void {
   const cb = cols << 2;
   for (let i: usize = 0; i < rows; i++) {
     const ar = a + i * as;
     const cr = c + i * cb;
-    let j: usize = 0;
+    let j: usize = j0;
     for (; j + 16 <= cols; j += 16) {
       let c0 = f32x4.splat(0);
       let c1 = f32x4.splat(0);
@@ -76,7 +128,7 @@ function dotRows(rows: usize, cols: usize, d: usize, a: usize, as: usize, bt: us
 
 /**
  * c[r, e] = (mode 1: c[r, e] +) alpha·Σ_t p[r·prs + t·pcs]·x[t·xs + e] for r < rows, e < d (strides in bytes),
- * t in order: gemm's beta·C + alpha·A·B with beta 0 or 1, 16, 4 then 1 column at a time.
+ * t in order: gemm's beta·C + alpha·A·B with beta 0 or 1; 4 rows × 8 columns at a time, then accumulateRows.
  */
 function accumulate(
   rows: usize,
@@ -93,10 +145,85 @@ function accumulate(
   mode: i32,
 ): void {
   const va = f32x4.splat(alpha);
+  const d8 = d & ~(<usize>7);
+  let r0: usize = 0;
+  // 4 rows × 8 columns in registers: two loads of x per step serve four rows
+  for (; r0 + 4 <= rows && d8 > 0; r0 += 4) {
+    const pr = p + r0 * prs;
+    const cr = c + r0 * cs;
+    for (let e: usize = 0; e < d8; e += 8) {
+      let x0 = f32x4.splat(0);
+      let x1 = f32x4.splat(0);
+      let y0 = f32x4.splat(0);
+      let y1 = f32x4.splat(0);
+      let z0 = f32x4.splat(0);
+      let z1 = f32x4.splat(0);
+      let w0 = f32x4.splat(0);
+      let w1 = f32x4.splat(0);
+      let xr = x + (e << 2);
+      for (let t: usize = 0; t < inner; t++) {
+        const b0 = v128.load(xr);
+        const b1 = v128.load(xr, 16);
+        const pt = pr + t * pcs;
+        const p0 = f32x4.splat(load<f32>(pt));
+        const p1 = f32x4.splat(load<f32>(pt + prs));
+        const p2 = f32x4.splat(load<f32>(pt + 2 * prs));
+        const p3 = f32x4.splat(load<f32>(pt + 3 * prs));
+        x0 = f32x4.add(x0, f32x4.mul(p0, b0));
+        x1 = f32x4.add(x1, f32x4.mul(p0, b1));
+        y0 = f32x4.add(y0, f32x4.mul(p1, b0));
+        y1 = f32x4.add(y1, f32x4.mul(p1, b1));
+        z0 = f32x4.add(z0, f32x4.mul(p2, b0));
+        z1 = f32x4.add(z1, f32x4.mul(p2, b1));
+        w0 = f32x4.add(w0, f32x4.mul(p3, b0));
+        w1 = f32x4.add(w1, f32x4.mul(p3, b1));
+        xr += xs;
+      }
+      const o = cr + (e << 2);
+      store8(o, x0, x1, va, mode);
+      store8(o + cs, y0, y1, va, mode);
+      store8(o + 2 * cs, z0, z1, va, mode);
+      store8(o + 3 * cs, w0, w1, va, mode);
+    }
+    if (d8 < d) accumulateRows(4, d8, d, inner, pr, prs, pcs, x, xs, cr, cs, alpha, mode);
+  }
+  if (r0 < rows) accumulateRows(rows - r0, 0, d, inner, p + r0 * prs, prs, pcs, x, xs, c + r0 * cs, cs, alpha, mode);
+}
+
+/** c[0..8) = (mode 1: c +) alpha·(lo, hi). */
+// @ts-ignore: decorator
+@inline function store8(o: usize, lo: v128, hi: v128, va: v128, mode: i32): void {
+  let a = f32x4.mul(va, lo);
+  let b = f32x4.mul(va, hi);
+  if (mode != 0) {
+    a = f32x4.add(v128.load(o), a);
+    b = f32x4.add(v128.load(o, 16), b);
+  }
+  v128.store(o, a);
+  v128.store(o, b, 16);
+}
+
+/** accumulate for columns [e0, d) of `rows` rows, one row at a time: 16, 4 then 1 column. */
+function accumulateRows(
+  rows: usize,
+  e0: usize,
+  d: usize,
+  inner: usize,
+  p: usize,
+  prs: usize,
+  pcs: usize,
+  x: usize,
+  xs: usize,
+  c: usize,
+  cs: usize,
+  alpha: f32,
+  mode: i32,
+): void {
+  const va = f32x4.splat(alpha);
   for (let r: usize = 0; r < rows; r++) {
     const pr = p + r * prs;
     const cr = c + r * cs;
-    let e: usize = 0;
+    let e: usize = e0;
     for (; e + 16 <= d; e += 16) {
       let c0 = f32x4.splat(0);
       let c1 = f32x4.splat(0);
