@@ -2,8 +2,8 @@
 // Note [Flash attention on CPU]) against its math path (sdpBackendSettings.flash = false), alternated per round:
 // attention forward + backward for issue 27's encoder shapes ([16, 4, 64, 32]) and decoder shapes
 // ([32, 4, 64, 32], causal), then a TransformerEncoder training step (2 layers, d_model 128, 4 heads, ff 512,
-// batch 16 × seq 64, dropout 0, Adam). Wall time per call, median over rounds (each round: the best of 3
-// batches of `reps` calls).
+// batch 16 × seq 64, dropout 0, Adam). Wall and CPU time per call, medians over rounds (each round: the
+// fastest of 3 batches of `reps` calls).
 // Run: npx tsx bench/attention_ab.ts [rounds] [threads]   (defaults 7 rounds, 2 threads)
 
 import { nn, optim, torch } from '../src/node.js';
@@ -13,14 +13,17 @@ import { sdpBackendSettings } from '../src/kernels/sdp_utils_cpp.js';
 const rounds = Number(process.argv[2] ?? 7);
 torch.setNumThreads(Number(process.argv[3] ?? 2));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const best = (f: () => void, reps: number): number => {
-  const r: number[] = [];
+/** [wall, CPU] ms per call of the fastest of 3 batches (CPU: user + system of every thread). */
+const best = (f: () => void, reps: number): [number, number] => {
+  const r: [number, number][] = [];
   for (let k = 0; k < 3; k++) {
     const s = performance.now();
+    const c = process.cpuUsage();
     for (let i = 0; i < reps; i++) f();
-    r.push((performance.now() - s) / reps);
+    const e = process.cpuUsage(c);
+    r.push([(performance.now() - s) / reps, (e.user + e.system) / 1000 / reps]);
   }
-  return Math.min(...r);
+  return r.reduce((a, b) => (b[0] < a[0] ? b : a));
 };
 
 torch.manualSeed(0);
@@ -54,7 +57,7 @@ const work: [string, () => void, number][] = [
   ['attention fwd+bwd [32, 4, 64, 32] causal', attention(dec, true), 5],
   ['TransformerEncoder step (2 layers, 16 × 64, Adam)', step, 2],
 ];
-const times = new Map<string, number[]>();
+const times = new Map<string, [number, number][]>();
 for (let r = 0; r < rounds; r++) {
   for (const flash of [true, false]) {
     sdpBackendSettings.flash = flash;
@@ -65,9 +68,11 @@ for (let r = 0; r < rounds; r++) {
     }
   }
 }
-console.log(`threads ${torch.getNumThreads()}, ${rounds} rounds (median ms per call)`);
+console.log(`threads ${torch.getNumThreads()}, ${rounds} rounds (median ms per call: wall / CPU)`);
 for (const [name] of work) {
-  const a = median(times.get(`${name} | flash`) ?? []);
-  const b = median(times.get(`${name} | math`) ?? []);
-  console.log(`${name}: flash ${a.toFixed(2)} ms, math ${b.toFixed(2)} ms, ${(b / a).toFixed(2)}x`);
+  const [a, b] = [times.get(`${name} | flash`) ?? [], times.get(`${name} | math`) ?? []];
+  const [aw, ac, bw, bc] = [median(a.map((x) => x[0])), median(a.map((x) => x[1])), median(b.map((x) => x[0])), median(b.map((x) => x[1]))];
+  console.log(
+    `${name}: flash ${aw.toFixed(2)} / ${ac.toFixed(2)} ms, math ${bw.toFixed(2)} / ${bc.toFixed(2)} ms, ${(bw / aw).toFixed(2)}x wall, ${(bc / ac).toFixed(2)}x CPU`,
+  );
 }

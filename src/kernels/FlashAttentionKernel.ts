@@ -24,8 +24,8 @@ import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from
 // backward recomputes each block's probabilities as exp(score − logsumexp) and accumulates
 // gv += pᵀ·gout, ds = p·(gout·vᵀ − rowsum(gout·out)), gq += scale·ds·k, gk += scale·dsᵀ·q.
 // aten-ts keeps PyTorch's block sizes (qSplit 32 / 64 / 256 by query length, kvSplit 512) and its order of
-// operations; its gemm calls are SIMD loops whose every dot product sums in order (four keys or value
-// columns per lane), so the JS twin gives the same bits. Work items are PyTorch's (b, head, query block)
+// operations; its gemm calls are SIMD loops whose every dot product sums its terms in order (one key or value
+// column per lane, 4 rows × 8 columns in registers), so the JS twin gives the same bits. Work items are PyTorch's (b, head, query block)
 // forward and (b, kv head) backward (each gk / gv row written by one item), split into calls by item
 // count alone: results do not depend on the thread count. Row max and sum come back from the kernel and
 // logsumexp is finished here (one Math.log per row, the same in both backends). float64 runs the JS twin.
@@ -50,7 +50,7 @@ function maskGeometry(
   h: number,
 ): { t: Tensor; sB: number; sH: number; sM: number; sN: number } {
   // a float32 mask of a float64 query: the kernel's (accum_t) conversion, exact
-  const t = mask.scalarType === dtype ? contiguousOf(mask) : aten()._to_copy.call(mask, dtype, null, null, null, false, null);
+  const t = contiguousOf(mask.scalarType === dtype ? mask : aten()._to_copy.call(mask, dtype, null, null, null, false, null));
   const nd = t.dim();
   const rows = t.sizes[nd - 2] as number;
   const cols = t.sizes[nd - 1] as number;
@@ -180,6 +180,12 @@ export function flashAttentionForward(
   const out = emptyLike(q, [b, h, l, d]);
   const lse = newStrided([b, h, l], [l * h, 1, h], q.scalarType, q.device);
   if (b * h * l === 0) return [out, lse];
+  if (s === 0) {
+    // no keys: PyTorch's kernel leaves its accumulator unwritten; aten-ts gives zeros (and logsumexp 0, as a dead row)
+    floats(out).fill(0, indexOf(out), indexOf(out) + b * h * l * d);
+    floats(lse).fill(0, indexOf(lse), indexOf(lse) + b * h * l);
+    return [out, lse];
+  }
   const mg = mask === null ? null : maskGeometry(mask, q.scalarType, b, h);
   const p = params(q, k, causal, mg, scale);
   // (max, sum) per row, [B, H, L, 2]
