@@ -21,7 +21,13 @@ const count = (name: string): void => void calls.set(name, (calls.get(name) ?? 0
 
 // The JS path has no WASM kernels to count (its own run checks the same model's values).
 describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (small storages in the JS heap)', () => {
-  let saved: { smallBytes: number; minElements: number; kernels: Kernels | null; parallel: ParallelRunner | null } | null = null;
+  let saved: {
+    smallBytes: number;
+    minElements: number;
+    grow: boolean;
+    kernels: Kernels | null;
+    parallel: ParallelRunner | null;
+  } | null = null;
   beforeEach(() => {
     torch.empty(1024).dispose(); // the runtime loads with the first storage in linear memory
     const allocator = wasmCPUAllocator();
@@ -29,11 +35,14 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     saved = {
       smallBytes: allocator.smallBytes,
       minElements: wasmStorage.minElements,
+      grow: allocator.growOnEveryAllocation,
       kernels: wasmStorage.kernels,
       parallel: wasmStorage.parallel,
     };
     allocator.smallBytes = SMALL_BYTES;
     wasmStorage.minElements = 16;
+    // a growing memory re-installs the unwrapped kernel table (CPUAllocator), which would lose the counting proxy
+    allocator.growOnEveryAllocation = false;
     const kernels = wasmStorage.kernels as Kernels;
     wasmStorage.kernels = new Proxy(kernels, {
       get: (target, name: string) => {
@@ -55,6 +64,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     if (allocator === null || saved === null) return;
     allocator.smallBytes = saved.smallBytes;
     wasmStorage.minElements = saved.minElements;
+    allocator.growOnEveryAllocation = saved.grow;
     wasmStorage.kernels = saved.kernels;
     wasmStorage.parallel = saved.parallel;
   });
