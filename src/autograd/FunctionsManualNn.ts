@@ -278,3 +278,38 @@ export function huberLossBackward(grad: Tensor, self: Tensor, target: Tensor, re
   const n = lossNorm(self, target, reduction);
   return d.where(d.abs().le(delta), d.sign().mul(delta)).mul(grad).div(n);
 }
+
+/**
+ * _scaled_dot_product_flash_attention_for_cpu's gradient number `which` (0 query, 1 key, 2 value): one call of
+ * its backward operator per upstream gradient (Note [One backward call for three gradients]). The backward
+ * has no derivative of its own, in PyTorch as here: a double backward raises "not implemented".
+ */
+export function flashAttentionForCpuBackward(
+  which: 0 | 1 | 2,
+  grad: Tensor,
+  query: Tensor,
+  key: Tensor,
+  value: Tensor,
+  output: Tensor,
+  logsumexp: Tensor,
+  dropoutP: number,
+  isCausal: boolean,
+  attnMask: Tensor | null | undefined,
+  scale: number | null | undefined,
+): Tensor {
+  const grads = cached(grad, logsumexp, () =>
+    aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(
+      grad,
+      query,
+      key,
+      value,
+      output,
+      logsumexp,
+      dropoutP,
+      isCausal,
+      attnMask ?? null,
+      scale ?? null,
+    ),
+  );
+  return grads[which] as Tensor;
+}

@@ -49,6 +49,7 @@ import * as UpSampleAA from '../kernels/UpSampleAA.js';
 import * as UpSampleBicubic2d from '../kernels/UpSampleBicubic2d.js';
 import * as UpSampleLinear from '../kernels/UpSampleLinear.js';
 import * as UpSampleNearest from '../kernels/UpSampleNearest.js';
+import * as attention from '../kernels/attention.js';
 import * as group_norm from '../kernels/group_norm.js';
 import * as layer_norm from '../kernels/layer_norm.js';
 
@@ -2294,4 +2295,6 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   view_as_complex: ComplexHelper.viewAsComplex,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
   bernoulli_out: Distributions.bernoulliOut,
+  _scaled_dot_product_flash_attention_for_cpu: attention.scaledDotProductFlashAttentionForCpu,
+  _scaled_dot_product_flash_attention_for_cpu_backward: attention.scaledDotProductFlashAttentionForCpuBackward,
 };

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -5345,6 +5345,51 @@ export class DivBackward1 extends Node {
   }
 }
 
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:773). */
+export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
+  query_: SavedVariable = NONE;
+  key_: SavedVariable = NONE;
+  value_: SavedVariable = NONE;
+  dropout_p_!: Parameters<AtenOps['_scaled_dot_product_flash_attention_for_cpu']['call']>[3];
+  is_causal_!: Parameters<AtenOps['_scaled_dot_product_flash_attention_for_cpu']['call']>[4];
+  attn_mask_: SavedVariable = NONE;
+  scale_!: Parameters<AtenOps['_scaled_dot_product_flash_attention_for_cpu']['call']>[6];
+  output_: SavedVariable = NONE;
+  logsumexp_: SavedVariable = NONE;
+
+  name(): string {
+    return 'ScaledDotProductFlashAttentionForCpuBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const query = this.query_.unpack(this);
+    const key = this.key_.unpack(this);
+    const value = this.value_.unpack(this);
+    const dropout_p = this.dropout_p_;
+    const is_causal = this.is_causal_;
+    const attn_mask = this.attn_mask_.unpackOpt(this);
+    const scale = this.scale_;
+    const output = this.output_.unpack(this);
+    const logsumexp = this.logsumexp_.unpack(this);
+    if (this.shouldComputeOutput(0)) out[0] = flashAttentionForCpuBackward(0, grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale);
+    if (this.shouldComputeOutput(1)) out[1] = flashAttentionForCpuBackward(1, grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale);
+    if (this.shouldComputeOutput(2)) out[2] = flashAttentionForCpuBackward(2, grad, query, key, value, output, logsumexp, dropout_p, is_causal, attn_mask, scale);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.query_.reset();
+    this.key_.reset();
+    this.value_.reset();
+    this.attn_mask_.reset();
+    this.output_.reset();
+    this.logsumexp_.reset();
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {
@@ -9851,6 +9896,35 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.other_ = other;
     const result = ops.div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, other);
     setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _scaled_dot_product_flash_attention_for_cpu: kernel('_scaled_dot_product_flash_attention_for_cpu', (ks, query, key, value, dropoutP, isCausal, attnMask, scale) => {
+    const rg = anyRequiresGrad(query, key, value, attnMask);
+    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu.redispatch(ks.and(afterAutogradKeyset), query, key, value, dropoutP, isCausal, attnMask, scale);
+    const gradFn = new ScaledDotProductFlashAttentionForCpuBackward0();
+    gradFn.setNextEdges([gradientEdge(query), gradientEdge(key), gradientEdge(value)]);
+    gradFn.query_ = new SavedVariable(query, false);
+    gradFn.key_ = new SavedVariable(key, false);
+    gradFn.value_ = new SavedVariable(value, false);
+    gradFn.dropout_p_ = dropoutP;
+    gradFn.is_causal_ = isCausal;
+    gradFn.attn_mask_ = savedOpt(attnMask);
+    gradFn.scale_ = scale;
+    const result = ops._scaled_dot_product_flash_attention_for_cpu.redispatch(ks.and(afterAutogradKeyset), query, key, value, dropoutP, isCausal, attnMask, scale);
+    setHistory(result[0], gradFn, 0);
+    gradFn.output_ = new SavedVariable(result[0], true);
+    gradFn.logsumexp_ = new SavedVariable(result[1], true);
+    return result;
+  }),
+  _scaled_dot_product_flash_attention_for_cpu_backward: kernel('_scaled_dot_product_flash_attention_for_cpu_backward', (ks, gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale) => {
+    const rg = anyRequiresGrad(gradOut, query, key, value) || anyRequiresGrad(out, logsumexp, attnMask);
+    if (!rg) return ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_scaled_dot_product_flash_attention_for_cpu_backward'));
+    gradFn.setNextEdges([gradientEdge(gradOut), gradientEdge(query), gradientEdge(key), gradientEdge(value), gradientEdge(out), gradientEdge(logsumexp), gradientEdge(attnMask)]);
+    const result = ops._scaled_dot_product_flash_attention_for_cpu_backward.redispatch(ks.and(afterAutogradKeyset), gradOut, query, key, value, out, logsumexp, dropoutP, isCausal, attnMask, scale);
+    setHistory(result[0], gradFn, 0);
+    setHistory(result[1], gradFn, 1);
+    setHistory(result[2], gradFn, 2);
     return result;
   }),
   };

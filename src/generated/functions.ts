@@ -15166,3 +15166,128 @@ function bad_linalg_matrix_norm(a: readonly unknown[]): never {
     { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: true },
   ], false, SIGS_linalg_matrix_norm);
 }
+
+const SIGS__scaled_dot_product_flash_attention_for_cpu = ["(Tensor query, Tensor key, Tensor value, float dropout_p = 0, bool is_causal = False, *, Tensor attn_mask = None, float scale = None)"];
+
+/** `torch._scaled_dot_product_flash_attention_for_cpu`: `_scaled_dot_product_flash_attention_for_cpu`. */
+export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, options: { key: Tensor; value: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, key: Tensor, options: { value: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, key: Tensor, value: Tensor, options?: { dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, key: Tensor, value: Tensor, dropoutP?: number, options?: { dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu(query: Tensor, key: Tensor, value: Tensor, dropoutP?: number, isCausal?: boolean, options?: { dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_scaled_dot_product_flash_attention_for_cpu", a[--n] as Kw);
+  // _scaled_dot_product_flash_attention_for_cpu
+  {
+    const p = o === undefined || n >= 5 ? a : kwPositional(a, n, o, ["query","key","value","dropout_p","is_causal"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 5 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (m <= 3 || p[3] === undefined || isFloat(p[3])) && (m <= 4 || p[4] === undefined || isBool(p[4]))) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      let v3: number;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number;
+      else if (o !== undefined && o.dropout_p !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu", 'dropout_p', 'float', isFloat(o.dropout_p), o.dropout_p);
+        v3 = o.dropout_p as number;
+      } else v3 = 0;
+      let v4: boolean;
+      if (m > 4 && p[4] !== undefined) v4 = p[4] as boolean;
+      else if (o !== undefined && o.is_causal !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu", 'is_causal', 'bool', isBool(o.is_causal), o.is_causal);
+        v4 = o.is_causal as boolean;
+      } else v4 = false;
+      let k0: Tensor | null;
+      if (o !== undefined && o.attn_mask !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu", 'attn_mask', 'Tensor', (o.attn_mask === null || isTensor(o.attn_mask)), o.attn_mask);
+        k0 = o.attn_mask as Tensor | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.scale !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu", 'scale', 'float', (o.scale === null || isFloat(o.scale)), o.scale);
+        k1 = o.scale as number | null;
+      } else k1 = null;
+      if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu", o, ["query","key","value","dropout_p","is_causal","attn_mask","scale"], ["query","key","value","dropout_p","is_causal"], n);
+      return aten()._scaled_dot_product_flash_attention_for_cpu.call(v0, v1, v2, v3, v4, k0, k1);
+    }
+  }
+  return bad__scaled_dot_product_flash_attention_for_cpu(a);
+}
+
+function bad__scaled_dot_product_flash_attention_for_cpu(a: readonly unknown[]): never {
+  return badCall("_scaled_dot_product_flash_attention_for_cpu", a, [
+    { name: "query", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "key", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dropout_p", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
+    { name: "is_causal", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+    { name: "attn_mask", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "scale", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: true },
+  ], false, SIGS__scaled_dot_product_flash_attention_for_cpu);
+}
+
+const SIGS__scaled_dot_product_flash_attention_for_cpu_backward = ["(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor attn_mask = None, float scale = None)"];
+
+/** `torch._scaled_dot_product_flash_attention_for_cpu_backward`: `_scaled_dot_product_flash_attention_for_cpu_backward`. */
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, options: { query: Tensor; key: Tensor; value: Tensor; out: Tensor; logsumexp: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, options: { key: Tensor; value: Tensor; out: Tensor; logsumexp: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, options: { value: Tensor; out: Tensor; logsumexp: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, options: { out: Tensor; logsumexp: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, options: { logsumexp: Tensor; dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, logsumexp: Tensor, options: { dropout_p?: number; dropoutP?: number; is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, logsumexp: Tensor, dropoutP: number, options: { is_causal?: boolean; isCausal?: boolean; attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, logsumexp: Tensor, dropoutP: number, isCausal: boolean, options?: { attn_mask?: Tensor | null; attnMask?: Tensor | null; scale?: number | null }): [Tensor, Tensor, Tensor];
+export function _scaled_dot_product_flash_attention_for_cpu_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_scaled_dot_product_flash_attention_for_cpu_backward", a[--n] as Kw);
+  // _scaled_dot_product_flash_attention_for_cpu_backward
+  {
+    const p = o === undefined || n >= 8 ? a : kwPositional(a, n, o, ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal"]);
+    const m = p === a ? n : p.length;
+    if (m === 8 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && isTensor(p[3]) && isTensor(p[4]) && isTensor(p[5]) && isFloat(p[6]) && isBool(p[7])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor = p[3] as Tensor;
+      const v4: Tensor = p[4] as Tensor;
+      const v5: Tensor = p[5] as Tensor;
+      const v6: number = p[6] as number;
+      const v7: boolean = p[7] as boolean;
+      let k0: Tensor | null;
+      if (o !== undefined && o.attn_mask !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu_backward", 'attn_mask', 'Tensor', (o.attn_mask === null || isTensor(o.attn_mask)), o.attn_mask);
+        k0 = o.attn_mask as Tensor | null;
+      } else k0 = null;
+      let k1: number | null;
+      if (o !== undefined && o.scale !== undefined) {
+        kwArg("_scaled_dot_product_flash_attention_for_cpu_backward", 'scale', 'float', (o.scale === null || isFloat(o.scale)), o.scale);
+        k1 = o.scale as number | null;
+      } else k1 = null;
+      if (o !== undefined) checkKw("_scaled_dot_product_flash_attention_for_cpu_backward", o, ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal","attn_mask","scale"], ["grad_out","query","key","value","out","logsumexp","dropout_p","is_causal"], n);
+      return aten()._scaled_dot_product_flash_attention_for_cpu_backward.call(v0, v1, v2, v3, v4, v5, v6, v7, k0, k1);
+    }
+  }
+  return bad__scaled_dot_product_flash_attention_for_cpu_backward(a);
+}
+
+function bad__scaled_dot_product_flash_attention_for_cpu_backward(a: readonly unknown[]): never {
+  return badCall("_scaled_dot_product_flash_attention_for_cpu_backward", a, [
+    { name: "grad_out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "query", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "key", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "value", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "out", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "logsumexp", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "dropout_p", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: false },
+    { name: "is_causal", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: false },
+    { name: "attn_mask", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "scale", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: true },
+  ], false, SIGS__scaled_dot_product_flash_attention_for_cpu_backward);
+}

@@ -6,6 +6,7 @@ import type { WasmMemory } from './memory.js';
 import * as ref from './reference.js';
 import * as refIm2col from './referenceIm2col.js';
 import * as refPool from './referencePooling.js';
+import * as refAttn from './referenceAttention.js';
 
 const fround = Math.fround;
 const same = (v: number): number => v;
@@ -135,6 +136,13 @@ export interface Kernels {
   ): void;
   /** gw rows [oc0, oc1) = the weight gradient of f32_conv2d_direct from gout (geometry as there, then oc0, oc1). */
   f32_conv2d_direct_wgrad(n: number, x: number, gout: number, gw: number, ws: number, ...geometry: [...Geometry13, number, number]): void;
+  /**
+   * Flash attention forward of work items [item0, item1) (referenceAttention.flashForward): `params` the
+   * address of the u32 block (FLASH_PARAMS), `ws` the call's workspace (Note [Flash attention on CPU]).
+   */
+  f32_flash_attention(item0: number, item1: number, params: number, scale: number, ws: number): void;
+  /** Flash attention backward of work items [item0, item1) (referenceAttention.flashBackward). */
+  f32_flash_attention_backward(item0: number, item1: number, params: number, scale: number, ws: number): void;
 }
 
 /** Pooling geometry: nc, h, w, oh, ow, kh, kw, sh, sw, ph, pw, then two more (dh, dw or includePad, override). */
@@ -217,6 +225,8 @@ const NAMES: Record<KernelName, true> = {
   f32_avgpool2d_backward: true,
   f32_conv2d_direct: true,
   f32_conv2d_direct_wgrad: true,
+  f32_flash_attention: true,
+  f32_flash_attention_backward: true,
 };
 
 /** The export names the kernel module must have (and has no others). */
@@ -375,5 +385,35 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_conv2d_direct: (n, x, wt, bias, hasBias, out, _ws, ...g) =>
       refIm2col.directConv2d(f32(), x >>> 2, f32(), wt >>> 2, f32(), bias >>> 2, hasBias, f32(), out >>> 2, n, ...g),
     f32_avgpool2d_backward: (g, gi, ...geo) => refPool.avgpool2dBackward(f32(), g >>> 2, f32(), gi >>> 2, ...geo),
+    f32_flash_attention: (i0, i1, params, scale, ws) => {
+      const v = f32();
+      refAttn.flashForward(fround, ref.expf, flashParams(memory, params, scale), flashArrays(v), i0, i1, v, ws >>> 2);
+    },
+    f32_flash_attention_backward: (i0, i1, params, scale, ws) => {
+      const v = f32();
+      refAttn.flashBackward(fround, ref.expf, flashParams(memory, params, scale), flashArrays(v), i0, i1, v, ws >>> 2);
+    },
   };
+}
+
+/** The params block at byte address `at` as FlashParams (element indices in the float32 view). */
+function flashParams(memory: WasmMemory, at: number, scale: number): refAttn.FlashParams {
+  const u = new Uint32Array(memory.views().i32.buffer, at, refAttn.FLASH_PARAMS);
+  const [b, h, hk, l, s, d, qSplit, kvSplit, causal, hasMask] = u as unknown as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { b, h, hk, l, s, d, qSplit, kvSplit, causal, hasMask, scale: fround(scale), at: Float64Array.from(u.subarray(10)) };
+}
+
+function flashArrays(v: Float32Array): refAttn.FlashArrays {
+  return [v, v, v, v, v, v, v, v, v, v];
 }

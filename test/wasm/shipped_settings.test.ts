@@ -4,7 +4,8 @@
 // twin, with the same bits and 30× the time (LeNet's weight gradients did). These tests restore the shipped
 // settings and check, by counting kernel calls, that the training jobs' hot loops still run on WASM.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { torch } from '../../src/index.js';
+import { nn, torch } from '../../src/index.js';
+import type { Tensor } from '../../src/tensor/Tensor.js';
 import {
   SMALL_BYTES,
   getKernelBackend,
@@ -145,5 +146,20 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
       expect(p.grad?.sizes).toEqual(sizes);
       expect(Number.isFinite(p.grad?.abs().sum().item())).toBe(true);
     }
+  });
+
+  it("a causal TransformerEncoder's attention runs the flash WASM kernels forward and backward (logsumexp is 1 KiB)", () => {
+    torch.manualSeed(0);
+    const layer = new nn.TransformerEncoderLayer(32, 4, { dim_feedforward: 64, dropout: 0.0 });
+    const encoder = new nn.TransformerEncoder(layer, 1);
+    const x = torch.randn(16, 4, 32); // (seq, batch, d_model): per head [4, 4, 16, 8]
+    const mask = torch.full([16, 16], -Infinity).triu(1); // generate_square_subsequent_mask(16): detected as causal
+    const y = encoder.call(x, { mask }) as Tensor;
+    y.mul(y).sum().backward();
+    // (a JS-twin fallback would call neither)
+    expect(calls.get('f32_flash_attention') ?? 0).toBeGreaterThanOrEqual(1);
+    expect(calls.get('f32_flash_attention_backward') ?? 0).toBeGreaterThanOrEqual(1);
+    const copy = encoder.layers.at(0) as nn.TransformerEncoderLayer;
+    expect(Number.isFinite((copy.self_attn.in_proj_weight as Tensor).grad?.sum().item())).toBe(true);
   });
 });

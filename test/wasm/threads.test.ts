@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { torch } from '../../src/api/index.js';
+import { scaled_dot_product_attention } from '../../src/nn/functional.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import { getKernelBackend, getNumThreads, parallelInfo, parallelSettings, setNumThreads, wasmRuntime } from '../../src/wasm/index.js';
 import { wakeWorkers } from '../../src/wasm/ParallelNative.js';
@@ -221,6 +222,22 @@ describe.runIf(threaded)('kernels on worker threads (wasm backend with shared me
         const y = torch.max_pool2d(x, 2).add(torch.avg_pool2d(x, 2));
         const [gx] = torch.autograd.grad(y.mul(y).sum(), [x]) as [Tensor];
         return torch.cat([y.detach().flatten(), gx.flatten()]);
+      },
+    ],
+    [
+      'flash attention float32 [4, 4, 64, 32], causal (scaled_dot_product_attention): output and q, k, v gradients',
+      () => {
+        const mk = (seed: number): Tensor =>
+          torch
+            .arange(4 * 4 * 64 * 32)
+            .reshape(4, 4, 64, 32)
+            .mul(0.013 * seed)
+            .sin()
+            .requiresGrad_();
+        const [q, k, v] = [mk(1), mk(2), mk(3)];
+        const y = scaled_dot_product_attention(q, k, v, { is_causal: true });
+        const grads = torch.autograd.grad(y.mul(y).sum(), [q, k, v]) as Tensor[];
+        return torch.cat([y.detach().flatten(), ...grads.map((g) => g.flatten())]);
       },
     ],
   ];

@@ -67,8 +67,8 @@ c.C('nn.functional.multi_head_attention_forward', [G(3, 2, 4), G(4, 2, 4), G(4, 
                                                    False, 0.0, G(4, 4), G(4)], fn=MHA)
 c.C('nn.functional.multi_head_attention_forward', [G(3, 2, 4), G(4, 2, 4), G(4, 2, 4), 4, 2], fn=MHA)
 
-# scaled_dot_product_attention: PyTorch's math path (3-D inputs: for 4-D ones its CPU build takes the flash kernel,
-# _scaled_dot_product_flash_attention_for_cpu, whose grad_fn aten-ts does not have)
+# scaled_dot_product_attention: PyTorch's math path (3-D inputs; 4-D ones take the flash kernel,
+# _scaled_dot_product_flash_attention_for_cpu: gen_flash_attention.py)
 q, k, v = (4, 3, 4), (4, 5, 4), (4, 5, 4)
 c.C('nn.functional.scaled_dot_product_attention', [G(*q), G(*k), G(*v)], fn=SDPA)
 c.C('nn.functional.scaled_dot_product_attention', [G(*q), G(*k), G(*v)], {'is_causal': True}, fn=SDPA)

@@ -6,6 +6,7 @@ import * as torch from '../../api/torch.js';
 import { parseArgs, type Rest } from '../modules/utils.js';
 import { pad } from './conv.js';
 import { dropout, linear } from './activation.js';
+import { useFlashAttentionCpp } from '../../kernels/sdp_utils_cpp.js';
 
 /** The optional arguments of `scaled_dot_product_attention`, by PyTorch's names. */
 export interface SDPAOptions {
@@ -34,6 +35,26 @@ export function scaled_dot_product_attention(
     { attn_mask: null as Tensor | null, dropout_p: 0.0, is_causal: false, scale: null as number | null, enable_gqa: false },
     rest,
   );
+  const m0 = a.attn_mask;
+  if (m0 !== null && m0.dtype !== torch.bool && !m0.isFloatingPoint() && m0.dtype !== query.dtype)
+    throw new Error(
+      `Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: ${dtypeName(m0)} and  query.dtype: ${dtypeName(query)} instead.`,
+    );
+  // Note [SDPA backend choice]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // As PyTorch's CPU build: _fused_sdp_choice (select_sdp_backend_cpp, src/kernels/sdp_utils_cpp.ts) takes the
+  // fused `_scaled_dot_product_flash_attention_for_cpu` for 4-D float inputs without dropout whose mask (if
+  // any) is 2-D or 4-D, broadcastable and does not require grad, and the math path below otherwise. A boolean
+  // mask becomes an additive one first (convert_boolean_attn_mask). The output's grad_fn is then
+  // ScaledDotProductFlashAttentionForCpuBackward0, as PyTorch's.
+  const params = { query, key, value, attnMask: m0, dropout: a.dropout_p, isCausal: a.is_causal, enableGqa: a.enable_gqa };
+  if (useFlashAttentionCpp(params)) {
+    const mask = m0 !== null && m0.dtype === torch.bool ? convertBooleanAttnMask(m0, query.dtype) : m0;
+    return torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, a.dropout_p, a.is_causal, {
+      attn_mask: mask,
+      scale: a.scale,
+    })[0];
+  }
   // Note [SDPA math path]
   // ~~~~~~~~~~~~~~~~~~~~~
   // PyTorch multiplies q by √scale and kᵀ by √scale (not their product by scale): in float32 the two orders
@@ -72,6 +93,26 @@ export function scaled_dot_product_attention(
   if (a.dropout_p > 0) w = dropout(w, a.dropout_p, true);
   return w.matmul(v);
 }
+
+/** convert_boolean_attn_mask: 0 where the mask is true, −inf where it is false, in `dtype`. */
+function convertBooleanAttnMask(mask: Tensor, dtype: Tensor['dtype']): Tensor {
+  return torch.zeros(mask.sizes, { dtype, device: mask.device }).masked_fill(mask.logical_not(), -Infinity);
+}
+
+/** caffe2::TypeMeta's name of a dtype (what `tensor.dtype()` prints in C++ messages). */
+const TYPE_META_NAMES: Record<string, string> = {
+  'torch.float32': 'float',
+  'torch.float64': 'double',
+  'torch.float16': 'c10::Half',
+  'torch.bfloat16': 'c10::BFloat16',
+  'torch.int64': 'long int',
+  'torch.int32': 'int',
+  'torch.int16': 'short int',
+  'torch.int8': 'signed char',
+  'torch.uint8': 'unsigned char',
+  'torch.bool': 'bool',
+};
+const dtypeName = (t: Tensor): string => TYPE_META_NAMES[String(t.dtype)] ?? String(t.dtype).replace('torch.', '');
 
 /**
  * `at::_safe_softmax(x, -1)`: softmax, with zeros for a row that is −inf throughout (softmax's NaN there). Such

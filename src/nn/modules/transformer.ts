@@ -2,6 +2,7 @@
 // PyTorch's fused inference fast path computes the same function).
 
 import type { Tensor } from '../../tensor/Tensor.js';
+import * as torch from '../../api/torch.js';
 import * as F from '../functional.js';
 import { MultiheadAttention } from './activation.js';
 import { ModuleList } from './container.js';
@@ -114,6 +115,26 @@ export class TransformerEncoderLayer extends Module {
   }
 }
 
+/** `_get_seq_len(src, batch_first)`: the sequence length of an unbatched (S, E) or batched input. */
+function getSeqLen(src: Tensor, batchFirst: boolean): number {
+  return (src.dim() === 2 ? src.sizes[0] : src.sizes[batchFirst ? 1 : 0]) as number;
+}
+
+/**
+ * `_detect_is_causal_mask(mask, is_causal, size)`: the hint when given, else whether `mask` is the causal mask
+ * of `size` (`_generate_square_subsequent_mask`: −inf above the diagonal; a boolean mask compared after
+ * `_canonical_mask`). A detected causal mask lets the layers' attention run SDPA with is_causal=True (the
+ * fused kernel skips the masked key blocks), as PyTorch's.
+ */
+function detectIsCausalMask(mask: Tensor | null, isCausal: boolean | null, size: number): boolean {
+  if (isCausal !== null || mask === null) return isCausal === true;
+  if (mask.dim() !== 2 || mask.sizes[0] !== size || mask.sizes[1] !== size) return false;
+  const dtype = mask.dtype === torch.bool ? torch.float32 : mask.dtype;
+  const canonical = mask.dtype === torch.bool ? torch.zeros([size, size], { dtype }).masked_fill(mask, -Infinity) : mask;
+  const causal = torch.full([size, size], -Infinity, { dtype }).triu(1);
+  return canonical.eq(causal).all().item() === true;
+}
+
 /** `nn.TransformerEncoder(encoder_layer, num_layers, norm=None)`: num_layers deep copies of encoder_layer. */
 export class TransformerEncoder extends Module {
   declare layers: ModuleList;
@@ -132,16 +153,21 @@ export class TransformerEncoder extends Module {
     (this as unknown as Record<string, unknown>).norm = a.norm;
   }
 
-  override forward(src: Tensor, options: { mask?: Tensor | null; src_key_padding_mask?: Tensor | null; is_causal?: boolean } = {}): Tensor {
+  override forward(
+    src: Tensor,
+    options: { mask?: Tensor | null; src_key_padding_mask?: Tensor | null; is_causal?: boolean | null } = {},
+  ): Tensor {
     const a = parseArgs(
       'TransformerEncoder.forward',
-      { mask: null as Tensor | null, src_key_padding_mask: null as Tensor | null, is_causal: false },
+      { mask: null as Tensor | null, src_key_padding_mask: null as Tensor | null, is_causal: null as boolean | null },
       [options],
     );
+    const batchFirst = (this.layers.at(0) as TransformerEncoderLayer | undefined)?.self_attn.batch_first ?? false;
+    const isCausal = detectIsCausalMask(a.mask, a.is_causal, getSeqLen(src, batchFirst));
     let out = src;
     for (const mod of this.layers) {
       const layer = mod as TransformerEncoderLayer;
-      out = layer.call(out, { src_mask: a.mask, src_key_padding_mask: a.src_key_padding_mask, is_causal: a.is_causal });
+      out = layer.call(out, { src_mask: a.mask, src_key_padding_mask: a.src_key_padding_mask, is_causal: isCausal });
     }
     if (this.norm !== null) out = this.norm.call(out) as Tensor;
     return out;
