@@ -23,6 +23,8 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
+import * as FusedAdam from '../kernels/FusedAdam.js';
+import * as FusedSGD from '../kernels/FusedSGD.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
@@ -2713,4 +2715,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   view_as_complex: ComplexHelper.viewAsComplex,
   _linalg_svd: BatchLinearAlgebra.linalgSvdImpl,
   bernoulli_out: Distributions.bernoulliOut,
+  _fused_adam_: FusedAdam.fusedAdamKernelCpu_,
+  _fused_adamw_: FusedAdam.fusedAdamwKernelCpu_,
+  _fused_sgd_: FusedSGD.fusedSgdKernelCpu_,
 };
