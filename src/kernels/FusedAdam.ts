@@ -42,6 +42,44 @@ export function fma64(a: number, b: number, c: number): number {
   return s + (err + e);
 }
 
+/** The high and low parts of a·b (Dekker): a·b = hi + lo exactly. */
+function twoProd(a: number, b: number): [number, number] {
+  const p = a * b;
+  const SPLIT = 134217729;
+  let t = SPLIT * a;
+  const ah = t - (t - a);
+  const al = a - ah;
+  t = SPLIT * b;
+  const bh = t - (t - b);
+  const bl = b - bh;
+  return [p, al * bl - (((p - ah * bh) - al * bh) - ah * bl)];
+}
+
+/**
+ * `std::pow(x, n)` for the step counts of the bias corrections: glibc's pow is correctly rounded and V8's `**` is
+ * not (1 ulp apart for 0.9 ** 4), so an integral n in [0, 2^31) is raised in double-double arithmetic and rounded
+ * once. Other exponents use `**`.
+ */
+export function powStep(x: number, n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 31 || !Number.isFinite(x) || x === 0) return x ** n;
+  let rh = 1;
+  let rl = 0;
+  let bh = x;
+  let bl = 0;
+  for (let k = n; k > 0; k = Math.floor(k / 2)) {
+    if (k % 2 === 1) [rh, rl] = ddMul(rh, rl, bh, bl);
+    if (k > 1) [bh, bl] = ddMul(bh, bl, bh, bl);
+  }
+  return rh + rl;
+}
+
+function ddMul(ah: number, al: number, bh: number, bl: number): [number, number] {
+  const [p, e0] = twoProd(ah, bh);
+  const e = e0 + (ah * bl + al * bh);
+  const h = p + e;
+  return [h, e - (h - p)];
+}
+
 /** float32 `fma(a, b, c)` for float32 operands (see Note [The fused optimiser kernels' rounding]). */
 export function fma32(a: number, b: number, c: number): number {
   return Math.fround(a * b + c);
@@ -108,8 +146,8 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
   const { r, fma, width } = roundingOf(param.scalarType);
   const step = Math.fround(Number(stepT.item()));
   // "need to use double here to align with non-fused adam"
-  const biasCorrection1 = 1 - a.beta1 ** step;
-  const biasCorrection2 = 1 - a.beta2 ** step;
+  const biasCorrection1 = 1 - powStep(a.beta1, step);
+  const biasCorrection2 = 1 - powStep(a.beta2, step);
   const stepSize = a.lr / biasCorrection1;
   const c1 = r(1 - a.beta1);
   const c2 = r(1 - a.beta2);

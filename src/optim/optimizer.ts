@@ -104,7 +104,7 @@ export function deviceDtypeCheckForFused(p: Tensor): void {
   if (!(p.device.type === DeviceType.CPU && p.isFloatingPoint())) {
     throw new Error(
       "`fused=True` requires all the params to be floating point Tensors of supported devices: ['mps', 'cuda', " +
-        `'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but torch.${p.dtype} and ${deviceTypeName(p.device.type)}`,
+        `'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but ${String(p.dtype)} and ${deviceTypeName(p.device.type)}`,
     );
   }
 }

@@ -5,7 +5,7 @@
 import { empty_like } from '../api/torch.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { addScaled, addScaled_ } from './_functional.js';
+import { addScaled, addScaled_, scalarFor } from './_functional.js';
 import { Optimizer, checkOptionKeys, deviceDtypeCheckForFused, groupByDtype, pyRepr, type Params } from './optimizer.js';
 
 /** SGD's options, PyTorch's names and defaults. */
@@ -52,7 +52,6 @@ export class SGD extends Optimizer<SGDDefaults> {
     if (defaults.nesterov && (defaults.momentum <= 0 || defaults.dampening !== 0)) {
       throw new Error('Nesterov momentum requires a momentum and zero dampening');
     }
-    if (defaults.differentiable) throw new Error('SGD: differentiable is not supported by aten-ts');
     super(params, defaults);
     if (defaults.fused === true) {
       if (defaults.differentiable) throw new Error('`fused` does not support `differentiable`');
@@ -119,10 +118,12 @@ const multiTensorSgd: SgdFn = (params, grads, bufs, group) => {
     const deviceParams = dParams as Tensor[];
     let deviceGrads = dGrads as Tensor[];
     const pos = deviceParams.map((p) => params.indexOf(p)); // their places in the group's lists
+    // The alphas as the wheel's kernel sees them (Note [The fused multiply-adds of PyTorch's CPU kernels]).
+    const alpha = (x: number): number => scalarFor(deviceParams[0] as Tensor, x);
     if (maximize) deviceGrads = ops._foreach_neg.call(deviceGrads);
     if (weightDecay !== 0) {
-      if (maximize) ops._foreach_add__List.call(deviceGrads, deviceParams, weightDecay);
-      else deviceGrads = ops._foreach_add_List.call(deviceGrads, deviceParams, weightDecay);
+      if (maximize) ops._foreach_add__List.call(deviceGrads, deviceParams, alpha(weightDecay));
+      else deviceGrads = ops._foreach_add_List.call(deviceGrads, deviceParams, alpha(weightDecay));
     }
     if (momentum !== 0) {
       const deviceBufs = pos.map((i) => bufs[i] ?? null);
@@ -130,7 +131,8 @@ const multiTensorSgd: SgdFn = (params, grads, bufs, group) => {
       if (deviceBufs.every((b) => b !== null)) {
         all = deviceBufs as Tensor[];
         ops._foreach_mul__Scalar.call(all, momentum);
-        ops._foreach_add__List.call(all, deviceGrads, 1 - dampening);
+        if (dampening === 0) ops._foreach_add__List.call(all, deviceGrads, 1);
+        else ops._foreach_add__List.call(all, deviceGrads, alpha(1 - dampening));
       } else {
         all = deviceBufs.map((b, k) => {
           if (b === null) {
@@ -141,10 +143,10 @@ const multiTensorSgd: SgdFn = (params, grads, bufs, group) => {
           return addScaled_(b.mul_(momentum), deviceGrads[k] as Tensor, 1 - dampening);
         });
       }
-      if (nesterov) ops._foreach_add__List.call(deviceGrads, all, momentum);
+      if (nesterov) ops._foreach_add__List.call(deviceGrads, all, alpha(momentum));
       else deviceGrads = all;
     }
-    ops._foreach_add__List.call(deviceParams, deviceGrads, -lr);
+    ops._foreach_add__List.call(deviceParams, deviceGrads, alpha(-lr));
   }
 };
 
