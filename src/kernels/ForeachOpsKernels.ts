@@ -3,10 +3,14 @@
 // list checks of ForeachUtils.h.
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
-import type { ScalarType } from '../c10/ScalarType.js';
+import { ScalarType } from '../c10/ScalarType.js';
+import { DeviceType } from '../c10/Device.js';
 import { aten } from '../generated/Operators.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { lerpScalarVec } from './Lerp.js';
+import { addcdivOp, addcmulOp } from './PointwiseOps.js';
 
 // Note [foreach operators run the single-tensor kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -18,6 +22,12 @@ import type { Tensor } from '../tensor/Tensor.js';
 // (one dispatch per tensor, none per element). The list checks come first, with ForeachUtils.h's texts.
 // Under autograd the generated kernels record one node per call (an ErrorNode: PyTorch's per-element foreach
 // derivatives are not ported), and the in-place ones run checkInplace on every element.
+//
+// Fast path: addcmul_, addcdiv_ and lerp_ (Scalar weights), whose single-tensor kernels run a generic per-element
+// iterator loop, run their element function directly over each tensor's contiguous elements when every list
+// holds contiguous CPU float32/float64 tensors of one dtype and matching sizes, none partially overlapping
+// another: the same element function (`addcmulOp`, `addcdivOp`, `lerpScalarVec`) and the same rounding (the
+// store into the typed array), so the bits are the single-tensor operator's. Everything else takes the loop above.
 
 type Scalar = number | boolean;
 
@@ -59,6 +69,29 @@ function checkScalarTensor(other: Tensor): void {
       `scalar tensor expected to be 0 dim but it has ${other.dim()} dimensions and ${other.numel()} elements.`,
     );
   }
+}
+
+/** The contiguous elements of `t` (a float32 or float64 CPU tensor). */
+function elems(t: Tensor): StorageArray {
+  const { data, base } = t.dataView();
+  return data.subarray(base, base + t.numel());
+}
+
+/** Whether the fast path applies (Note [foreach operators run the single-tensor kernels]). */
+function fastPath(self: readonly Tensor[], ...others: readonly (readonly Tensor[])[]): boolean {
+  const d = self[0]?.scalarType;
+  if (d !== ScalarType.Float && d !== ScalarType.Double) return false;
+  for (let i = 0; i < self.length; i++) {
+    const s = self[i] as Tensor;
+    if (s.scalarType !== d || s.device.type !== DeviceType.CPU || !s.isContiguous()) return false;
+    for (const l of others) {
+      const u = l[i] as Tensor;
+      if (u.scalarType !== d || u.device.type !== DeviceType.CPU || !u.isContiguous()) return false;
+      if (u.sizes.length !== s.sizes.length || u.sizes.some((x, k) => x !== s.sizes[k])) return false;
+      if (u.storage === s.storage && u.storageOffset !== s.storageOffset) return false;
+    }
+  }
+  return true;
 }
 
 // ---- add / sub / mul / div ---------------------------------------------------------------------------------
@@ -207,24 +240,38 @@ export function foreachMaximum_ScalarList(ks: DispatchKeySet, self: Tensor[], sc
 // ---- addcmul_ / addcdiv_ / lerp_ ----------------------------------------------------------------------------
 
 function pointwise(name: 'addcmul' | 'addcdiv') {
+  const f = name === 'addcmul' ? addcmulOp : addcdivOp;
   const op = (ks: DispatchKeySet, t: Tensor, a: Tensor, b: Tensor, v: Scalar): void => {
     if (name === 'addcmul') aten().addcmul_.redispatch(ks, t, a, b, v);
     else aten().addcdiv_.redispatch(ks, t, a, b, v);
   };
+  const all = (ks: DispatchKeySet, self: Tensor[], t1: Tensor[], t2: Tensor[], value: (i: number) => Scalar): void => {
+    if (!fastPath(self, t1, t2)) {
+      self.forEach((t, i) => op(ks, t, t1[i] as Tensor, t2[i] as Tensor, value(i)));
+      return;
+    }
+    for (let i = 0; i < self.length; i++) {
+      const v = Number(value(i));
+      const x = elems(self[i] as Tensor);
+      const y = elems(t1[i] as Tensor);
+      const z = elems(t2[i] as Tensor);
+      for (let k = 0; k < x.length; k++) x[k] = f(x[k] as number, y[k] as number, z[k] as number, v);
+    }
+  };
   return {
     scalar: (ks: DispatchKeySet, self: Tensor[], t1: Tensor[], t2: Tensor[], value: Scalar = 1): void => {
       checkLists(self, t1, t2);
-      self.forEach((t, i) => op(ks, t, t1[i] as Tensor, t2[i] as Tensor, value));
+      all(ks, self, t1, t2, () => value);
     },
     scalarList: (ks: DispatchKeySet, self: Tensor[], t1: Tensor[], t2: Tensor[], scalars: Scalar[]): void => {
       checkLists(self, t1, t2);
       checkScalars(self, scalars);
-      self.forEach((t, i) => op(ks, t, t1[i] as Tensor, t2[i] as Tensor, scalars[i] as Scalar));
+      all(ks, self, t1, t2, (i) => scalars[i] as Scalar);
     },
     tensor: (ks: DispatchKeySet, self: Tensor[], t1: Tensor[], t2: Tensor[], scalars: Tensor): void => {
       checkLists(self, t1, t2);
       const values = scalarsOf(self, scalars);
-      self.forEach((t, i) => op(ks, t, t1[i] as Tensor, t2[i] as Tensor, values[i] as number));
+      all(ks, self, t1, t2, (i) => values[i] as number);
     },
   };
 }
@@ -253,6 +300,14 @@ export function foreachLerp_List(ks: DispatchKeySet, self: Tensor[], tensors1: T
 /** `_foreach_lerp_.Scalar`. */
 export function foreachLerp_Scalar(ks: DispatchKeySet, self: Tensor[], tensors1: Tensor[], weight: Scalar): void {
   checkLists(self, tensors1);
+  if (fastPath(self, tensors1)) {
+    const vec = lerpScalarVec((self[0] as Tensor).scalarType, Number(weight));
+    self.forEach((t, i) => {
+      const x = elems(t);
+      vec(x, 0, [x, elems(tensors1[i] as Tensor)], [0, 0], x.length);
+    });
+    return;
+  }
   self.forEach((t, i) => aten().lerp__Scalar.redispatch(ks, t, tensors1[i] as Tensor, weight));
 }
 

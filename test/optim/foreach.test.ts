@@ -172,6 +172,30 @@ describe('_foreach_* operators', () => {
     xs().forEach((x, i) => expect(valuesOf(x.addcmul(ys[i]!, zs[i]!, { value: 0.5 }))).toEqual(valuesOf(c[i]!)));
   });
 
+  it('the fast path of addcmul_/addcdiv_/lerp_ gives the single-tensor operators bit for bit (float32, float64, strided)', () => {
+    torch.manual_seed(3);
+    for (const dtype of ['float32', 'float64'] as const) {
+      for (const strided of [false, true]) {
+        const mk = (): Tensor[] =>
+          [[37], [4, 5], [129]].map((s) => {
+            const x = torch.randn([...s, 2], { dtype });
+            return strided ? x.select(-1, 0) : x.select(-1, 0).contiguous();
+          });
+        const a = mk();
+        const b = mk();
+        const c = mk().map((x) => x.abs().add_(0.5));
+        const single = a.map((x) => x.clone());
+        const listed = a.map((x) => (strided ? x.clone().t().t() : x.clone()));
+        single.forEach((x, i) => x.addcmul_(b[i]!, c[i]!, { value: 0.3 }).addcdiv_(b[i]!, c[i]!, { value: -0.7 }).lerp_(b[i]!, 0.1).lerp_(c[i]!, 0.9));
+        t['_foreach_addcmul_']!(listed, b, c, 0.3);
+        t['_foreach_addcdiv_']!(listed, b, c, [-0.7, -0.7, -0.7]);
+        t['_foreach_lerp_']!(listed, b, 0.1);
+        t['_foreach_lerp_']!(listed, c, 0.9);
+        single.forEach((x, i) => expect(mismatches(valuesOf(listed[i]!), valuesOf(x)), `${dtype} ${strided}`).toEqual([]));
+      }
+    }
+  });
+
   it('a leaf that requires grad is refused in place; functional forms record a node', () => {
     const leaf = [torch.ones(2, { requires_grad: true })];
     expect(() => t['_foreach_add_']!(leaf, 1)).toThrow('a leaf Variable that requires grad is being used in an in-place operation.');
