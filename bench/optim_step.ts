@@ -47,5 +47,7 @@ for (const name of ['Adam', 'AdamW'] as const) {
 }
 for (const [k, v] of Object.entries(results)) {
   const s = [...v].sort((a, b) => a - b);
-  console.log(`${k.padEnd(14)} median ${s[Math.floor(s.length / 2)]!.toFixed(2)} ms/step  (min ${s[0]!.toFixed(2)}, max ${s[s.length - 1]!.toFixed(2)})`);
+  console.log(
+    `${k.padEnd(14)} median ${s[Math.floor(s.length / 2)]!.toFixed(2)} ms/step  (min ${s[0]!.toFixed(2)}, max ${s[s.length - 1]!.toFixed(2)})`,
+  );
 }

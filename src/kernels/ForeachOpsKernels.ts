@@ -11,6 +11,7 @@ import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { lerpScalarVec } from './Lerp.js';
 import { addcdivOp, addcmulOp } from './PointwiseOps.js';
+import { contiguousOf, elementReader } from './StorageAccess.js';
 
 // Note [foreach operators run the single-tensor kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -57,7 +58,8 @@ function scalarsOf(self: readonly Tensor[], scalars: Tensor): number[] {
   if (scalars.dim() !== 1) {
     throw new Error(`Expected packed scalar Tensor to be of dimension 1. Got ${scalars.dim()} instead.`);
   }
-  const values = (scalars.tolist() as number[]).map(Number);
+  const read = elementReader(contiguousOf(scalars));
+  const values = Array.from({ length: scalars.numel() }, (_, i) => read(i));
   checkScalars(self, values);
   return values;
 }
@@ -65,9 +67,7 @@ function scalarsOf(self: readonly Tensor[], scalars: Tensor): number[] {
 /** A 0-dim `other` of the Tensor overloads (`_foreach_add_.Tensor`): PyTorch requires 0 dims. */
 function checkScalarTensor(other: Tensor): void {
   if (other.dim() !== 0) {
-    throw new Error(
-      `scalar tensor expected to be 0 dim but it has ${other.dim()} dimensions and ${other.numel()} elements.`,
-    );
+    throw new Error(`scalar tensor expected to be 0 dim but it has ${other.dim()} dimensions and ${other.numel()} elements.`);
   }
 }
 

@@ -35,10 +35,10 @@ export function fma64(a: number, b: number, c: number): number {
   t = SPLIT * b;
   const bh = t - (t - b);
   const bl = b - bh;
-  const e = al * bl - (((p - ah * bh) - al * bh) - ah * bl);
+  const e = al * bl - (p - ah * bh - al * bh - ah * bl);
   const s = p + c;
   const bb = s - p;
-  const err = (p - (s - bb)) + (c - bb);
+  const err = p - (s - bb) + (c - bb);
   return s + (err + e);
 }
 
@@ -52,7 +52,7 @@ function twoProd(a: number, b: number): [number, number] {
   t = SPLIT * b;
   const bh = t - (t - b);
   const bl = b - bh;
-  return [p, al * bl - (((p - ah * bh) - al * bh) - ah * bl)];
+  return [p, al * bl - (p - ah * bh - al * bh - ah * bl)];
 }
 
 /**
@@ -88,7 +88,11 @@ export function fma32(a: number, b: number, c: number): number {
 const ident = (x: number): number => x;
 
 /** The rounding and fused multiply-add of a dtype's kernel. */
-export function roundingOf(dtype: ScalarType): { r: (x: number) => number; fma: (a: number, b: number, c: number) => number; width: number } {
+export function roundingOf(dtype: ScalarType): {
+  r: (x: number) => number;
+  fma: (a: number, b: number, c: number) => number;
+  width: number;
+} {
   return dtype === ScalarType.Double ? { r: ident, fma: fma64, width: 8 } : { r: Math.fround, fma: fma32, width: 16 };
 }
 
@@ -99,7 +103,10 @@ export function vectorFormCount(numel: number, width: number): number {
 }
 
 /** `*grad_scale_ptr` and whether `*found_inf_ptr == 1.0` (FusedAdam.cpp). */
-export function ampArgs(gradScale: Tensor | null | undefined, foundInf: Tensor | null | undefined): { scale: number | null; skip: boolean } {
+export function ampArgs(
+  gradScale: Tensor | null | undefined,
+  foundInf: Tensor | null | undefined,
+): { scale: number | null; skip: boolean } {
   const scale = gradScale === null || gradScale === undefined ? null : Math.fround(Number(gradScale.item()));
   const skip = foundInf !== null && foundInf !== undefined && Number(foundInf.item()) === 1;
   return { scale, skip };
@@ -252,7 +259,24 @@ export function fusedAdamKernelCpu_(
   gradScale?: Opt<Tensor>,
   foundInf?: Opt<Tensor>,
 ): void {
-  fusedAdam(false, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
+  fusedAdam(
+    false,
+    self,
+    grads,
+    expAvgs,
+    expAvgSqs,
+    maxExpAvgSqs,
+    stateSteps,
+    lr,
+    beta1,
+    beta2,
+    weightDecay,
+    eps,
+    amsgrad,
+    maximize,
+    gradScale,
+    foundInf,
+  );
 }
 
 /** `_fused_adamw_` (CPU): `_fused_adamw_kernel_cpu_`. */
@@ -274,5 +298,22 @@ export function fusedAdamwKernelCpu_(
   gradScale?: Opt<Tensor>,
   foundInf?: Opt<Tensor>,
 ): void {
-  fusedAdam(true, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
+  fusedAdam(
+    true,
+    self,
+    grads,
+    expAvgs,
+    expAvgSqs,
+    maxExpAvgSqs,
+    stateSteps,
+    lr,
+    beta1,
+    beta2,
+    weightDecay,
+    eps,
+    amsgrad,
+    maximize,
+    gradScale,
+    foundInf,
+  );
 }

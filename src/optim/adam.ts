@@ -177,7 +177,14 @@ const multiTensorAdam: AdamFn = (params, grads, expAvgs, expAvgSqs, maxExpAvgSqs
   const { lr, eps, amsgrad, maximize, decoupled_weight_decay: decoupled } = group;
   const weightDecay = group.weight_decay;
   const [beta1, beta2] = group.betas;
-  for (const [dParams, dGrads0, dExpAvgs, dExpAvgSqs, dMaxSqs, dSteps] of groupByDtype([params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps])) {
+  for (const [dParams, dGrads0, dExpAvgs, dExpAvgSqs, dMaxSqs, dSteps] of groupByDtype([
+    params,
+    grads,
+    expAvgs,
+    expAvgSqs,
+    maxExpAvgSqs,
+    steps,
+  ])) {
     const deviceParams = dParams as Tensor[];
     const deviceExpAvgs = dExpAvgs as Tensor[];
     const deviceExpAvgSqs = dExpAvgSqs as Tensor[];
@@ -218,6 +225,22 @@ const fusedAdam: AdamFn = (params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, step
   const fn = group.decoupled_weight_decay ? ops._fused_adamw_ : ops._fused_adam_;
   for (const [p, g, m, v, mx, s] of groupByDtype([params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, steps])) {
     ops._foreach_add__Scalar.call(s as Tensor[], 1);
-    fn.call(p as Tensor[], g as Tensor[], m as Tensor[], v as Tensor[], mx as Tensor[], s as Tensor[], lr, beta1, beta2, group.weight_decay, eps, amsgrad, maximize, null, null);
+    fn.call(
+      p as Tensor[],
+      g as Tensor[],
+      m as Tensor[],
+      v as Tensor[],
+      mx as Tensor[],
+      s as Tensor[],
+      lr,
+      beta1,
+      beta2,
+      group.weight_decay,
+      eps,
+      amsgrad,
+      maximize,
+      null,
+      null,
+    );
   }
 };

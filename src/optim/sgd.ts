@@ -159,6 +159,19 @@ const fusedSgd: SgdFn = (params, grads, bufs, group) => {
   if (isFirstStep) for (let i = 0; i < grads.length; i++) bufs[i] = empty_like(grads[i] as Tensor);
   const full = noMomentumBuffer ? [] : (bufs as Tensor[]);
   for (const [p, g, b] of groupByDtype([params, grads, full])) {
-    aten()._fused_sgd_.call(p as Tensor[], g as Tensor[], b as Tensor[], weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, null, null);
+    aten()._fused_sgd_.call(
+      p as Tensor[],
+      g as Tensor[],
+      b as Tensor[],
+      weightDecay,
+      momentum,
+      lr,
+      dampening,
+      nesterov,
+      maximize,
+      isFirstStep,
+      null,
+      null,
+    );
   }
 };

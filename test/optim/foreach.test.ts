@@ -107,7 +107,9 @@ describe('trajectories against PyTorch (foreach=False / True, fused=True; float3
           opt.step();
         }
       });
-      a.params.forEach((p, j) => expect(mismatches(valuesOf(b.params[j]!), valuesOf(p)), `${c.optimizer} ${JSON.stringify(c.options)}`).toEqual([]));
+      a.params.forEach((p, j) =>
+        expect(mismatches(valuesOf(b.params[j]!), valuesOf(p)), `${c.optimizer} ${JSON.stringify(c.options)}`).toEqual([]),
+      );
     }
   });
 });
@@ -186,7 +188,9 @@ describe('_foreach_* operators', () => {
         const c = mk().map((x) => x.abs().add_(0.5));
         const single = a.map((x) => x.clone());
         const listed = a.map((x) => (strided ? x.clone().t().t() : x.clone()));
-        single.forEach((x, i) => x.addcmul_(b[i]!, c[i]!, { value: 0.3 }).addcdiv_(b[i]!, c[i]!, { value: -0.7 }).lerp_(b[i]!, 0.1).lerp_(c[i]!, 0.9));
+        single.forEach((x, i) =>
+          x.addcmul_(b[i]!, c[i]!, { value: 0.3 }).addcdiv_(b[i]!, c[i]!, { value: -0.7 }).lerp_(b[i]!, 0.1).lerp_(c[i]!, 0.9),
+        );
         t['_foreach_addcmul_']!(listed, b, c, 0.3);
         t['_foreach_addcdiv_']!(listed, b, c, [-0.7, -0.7, -0.7]);
         t['_foreach_lerp_']!(listed, b, 0.1);
@@ -216,10 +220,19 @@ describe('errors carry PyTorch text', () => {
     scalars: () => t['_foreach_add_']!([one()], [1.0, 2.0]),
     tensor_dim: () => t['_foreach_add_']!([one()], torch.ones(2)),
     size: () => t['_foreach_add_']!([torch.ones(2)], [torch.ones(3)]),
-    fused_grads: () => t['_fused_adam_']!([one()], [one(), one()], [one()], [one()], [], [torch.tensor(1.0)], { ...adamArgs, amsgrad: false }),
+    fused_grads: () =>
+      t['_fused_adam_']!([one()], [one(), one()], [one()], [one()], [], [torch.tensor(1.0)], { ...adamArgs, amsgrad: false }),
     fused_amsgrad: () => t['_fused_adam_']!([one()], [one()], [one()], [one()], [], [torch.tensor(1.0)], { ...adamArgs, amsgrad: true }),
     fused_sgd_buf: () =>
-      t['_fused_sgd_']!([one()], [one()], [], { weight_decay: 0, momentum: 0.9, lr: 0.1, dampening: 0, nesterov: false, maximize: false, is_first_step: false }),
+      t['_fused_sgd_']!([one()], [one()], [], {
+        weight_decay: 0,
+        momentum: 0.9,
+        lr: 0.1,
+        dampening: 0,
+        nesterov: false,
+        maximize: false,
+        is_first_step: false,
+      }),
     adam_fused_differentiable: () => new optim.Adam([one().requires_grad_()], { fused: true, differentiable: true }),
     adam_fused_foreach: () => new optim.Adam([one().requires_grad_()], { fused: true, foreach: true }),
     adamw_fused_foreach: () => new optim.AdamW([one().requires_grad_()], { fused: true, foreach: true }),
