@@ -169,6 +169,12 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
   const scale = a.scale === null ? null : r(a.scale);
   const n = p.length;
   const vecEnd = vectorFormCount(n, width);
+  if (scale === null && p instanceof Float32Array) {
+    const wdMode = a.weightDecay === 0 ? 0 : a.adamw ? 2 : 1;
+    const k = { wdMode, wd, decay, small, c1, c1m1, c2, b2, bc2Sqrt, eps, negStep };
+    adamF32(p, g as Float32Array, m as Float32Array, v as Float32Array, mx as Float32Array | null, vecEnd, a.maximize, k);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     let gi = g[i] as number;
     if (scale !== null) {
@@ -195,6 +201,57 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
     }
     const denom = r(r(r(Math.sqrt(s)) / bc2Sqrt) + eps);
     p[i] = r(pi + r(r(negStep * mNew) / denom));
+  }
+}
+
+interface AdamF32Consts {
+  wdMode: number;
+  wd: number;
+  decay: number;
+  small: boolean;
+  c1: number;
+  c1m1: number;
+  c2: number;
+  b2: number;
+  bc2Sqrt: number;
+  eps: number;
+  negStep: number;
+}
+
+/** `adamStep`'s loop for float32 without a grad scale, with the roundings written out (fma32 inlined). */
+function adamF32(
+  p: Float32Array,
+  g: Float32Array,
+  m: Float32Array,
+  v: Float32Array,
+  mx: Float32Array | null,
+  vecEnd: number,
+  maximize: boolean,
+  k: AdamF32Consts,
+): void {
+  const F = Math.fround;
+  const { wdMode, wd, decay, small, c1, c1m1, c2, b2, bc2Sqrt, eps, negStep } = k;
+  const n = p.length;
+  for (let i = 0; i < n; i++) {
+    let gi = g[i] as number;
+    if (maximize) gi = -gi;
+    let pi = p[i] as number;
+    if (wdMode === 1) gi = F(pi * wd + gi);
+    else if (wdMode === 2) pi = F(pi * decay);
+    const mi = m[i] as number;
+    const diff = F(gi - mi);
+    const mNew = small ? F(c1 * diff + mi) : F(c1m1 * diff + gi);
+    m[i] = mNew;
+    const vi = v[i] as number;
+    const vNew = i < vecEnd ? F(F(c2 * gi) * gi + F(vi * b2)) : F(vi * b2 + F(F(c2 * gi) * gi));
+    v[i] = vNew;
+    let s = vNew;
+    if (mx !== null) {
+      s = Math.max(mx[i] as number, vNew);
+      mx[i] = s;
+    }
+    const denom = F(F(F(Math.sqrt(s)) / bc2Sqrt) + eps);
+    p[i] = pi + F(F(negStep * mNew) / denom); // the store rounds the sum
   }
 }
 

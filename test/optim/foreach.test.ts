@@ -24,6 +24,7 @@ interface Golden {
   trajectories: Trajectory[];
   ops: { xs: number[][]; ys: number[][]; zs: number[][]; shapes: number[][]; results: Record<string, number[][]> };
   errors: Record<string, { type: string; error: string } | null>;
+  fused_amp: Record<string, { init: Record<string, number[]>; adam: Record<string, number[]>; sgd: Record<string, number[]> }>;
 }
 
 const golden = loadGolden<Golden>('optim_foreach.json');
@@ -206,6 +207,48 @@ describe('_foreach_* operators', () => {
     const r = t['_foreach_add']!(leaf, 1) as Tensor[];
     expect(r[0]!.requires_grad).toBe(true);
   });
+});
+
+describe('_fused_adam_ / _fused_sgd_ with grad_scale and found_inf (bit for bit)', () => {
+  const t = torch as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const [label, c] of Object.entries(golden.fused_amp)) {
+    it(label, () => {
+      const dtype = label.split(' ')[0]!;
+      const found = Number(label.split('=')[1]);
+      const v = (k: string): Tensor => make(c.init[k]!, [c.init[k]!.length], dtype);
+      const [p, g, m, sq] = [v('p'), v('g'), v('m'), v('v')];
+      t['_fused_adam_']!([p], [g], [m], [sq], [], [torch.tensor(2.0)], {
+        lr: 0.01,
+        beta1: 0.9,
+        beta2: 0.999,
+        weight_decay: 0.01,
+        eps: 1e-8,
+        amsgrad: false,
+        maximize: false,
+        grad_scale: torch.tensor(4.0),
+        found_inf: torch.tensor(found),
+      });
+      expect(mismatches(valuesOf(p!), c.adam['p']!)).toEqual([]);
+      expect(mismatches(valuesOf(g!), c.adam['g']!)).toEqual([]);
+      expect(mismatches(valuesOf(m!), c.adam['m']!)).toEqual([]);
+      expect(mismatches(valuesOf(sq!), c.adam['v']!)).toEqual([]);
+      const [p2, g2, b] = [v('p'), v('g'), v('m')];
+      t['_fused_sgd_']!([p2], [g2], [b], {
+        weight_decay: 0.01,
+        momentum: 0.9,
+        lr: 0.1,
+        dampening: 0,
+        nesterov: true,
+        maximize: false,
+        is_first_step: false,
+        grad_scale: torch.tensor(8.0),
+        found_inf: torch.tensor(found),
+      });
+      expect(mismatches(valuesOf(p2!), c.sgd['p']!)).toEqual([]);
+      expect(mismatches(valuesOf(g2!), c.sgd['g']!)).toEqual([]);
+      expect(mismatches(valuesOf(b!), c.sgd['buf']!)).toEqual([]);
+    });
+  }
 });
 
 describe('errors carry PyTorch text', () => {

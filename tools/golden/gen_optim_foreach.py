@@ -107,6 +107,31 @@ def op_cases():
     return out
 
 
+def fused_amp():
+    """`_fused_adam_` / `_fused_sgd_` with a grad_scale (the gradients are unscaled in place) and found_inf."""
+    g = torch.Generator().manual_seed(11)
+    out = {}
+    for dtype in (torch.float32, torch.float64):
+        p, gr, m, v = (torch.randn(21, generator=g, dtype=dtype) for _ in range(4))
+        v = v.abs()
+        init = {"p": values(p), "g": values(gr), "m": values(m), "v": values(v)}
+        for found in (0.0, 1.0):
+            P, G, M, V = p.clone(), gr.clone(), m.clone(), v.clone()
+            torch._fused_adam_([P], [G], [M], [V], [], [torch.tensor(2.0)], lr=0.01, beta1=0.9, beta2=0.999,
+                               weight_decay=0.01, eps=1e-8, amsgrad=False, maximize=False,
+                               grad_scale=torch.tensor(4.0), found_inf=torch.tensor(found))
+            B = m.clone()
+            P2, G2 = p.clone(), gr.clone()
+            torch._fused_sgd_([P2], [G2], [B], weight_decay=0.01, momentum=0.9, lr=0.1, dampening=0.0,
+                              nesterov=True, maximize=False, is_first_step=False,
+                              grad_scale=torch.tensor(8.0), found_inf=torch.tensor(found))
+            out[f"{str(dtype).replace('torch.', '')} found_inf={found}"] = {
+                "init": init, "adam": {"p": values(P), "g": values(G), "m": values(M), "v": values(V)},
+                "sgd": {"p": values(P2), "g": values(G2), "buf": values(B)},
+            }
+    return out
+
+
 def errors():
     t = lambda: torch.ones(3)
     cases = {
@@ -159,6 +184,7 @@ def main():
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "trajectories": traj,
         "ops": op_cases(),
+        "fused_amp": fused_amp(),
         "errors": errors(),
     }
     with open(OUT, "w") as f:
