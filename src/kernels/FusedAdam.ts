@@ -6,6 +6,9 @@
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isFloatingType, notImplementedForDtype } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import type { FusedAdamArgs } from '../wasm/kernels.js';
+import { f32_fused_adam } from '../wasm/referenceOptim.js';
+import { addressOf, wasmKernelFor } from '../wasm/vec.js';
 
 // Note [The fused optimiser kernels' rounding]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -170,9 +173,24 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
   const n = p.length;
   const vecEnd = vectorFormCount(n, width);
   if (scale === null && p instanceof Float32Array) {
-    const wdMode = a.weightDecay === 0 ? 0 : a.adamw ? 2 : 1;
-    const k = { wdMode, wd, decay, small, c1, c1m1, c2, b2, bc2Sqrt, eps, negStep };
-    adamF32(p, g as Float32Array, m as Float32Array, v as Float32Array, mx as Float32Array | null, vecEnd, a.maximize, k);
+    // f32_fused_adam: the WASM SIMD kernel when every operand is in linear memory, else its JS twin.
+    const wdFlag = a.weightDecay === 0 ? 0 : a.adamw ? 8 : 4;
+    const flags = (a.maximize ? 1 : 0) | (small ? 2 : 0) | wdFlag | (mx !== null ? 16 : 0);
+    const mxArr = (mx ?? v) as Float32Array;
+    const k: [number, number, number, number, number, number, number, number, number] = [
+      wd,
+      decay,
+      c1,
+      c1m1,
+      c2,
+      b2,
+      bc2Sqrt,
+      eps,
+      negStep,
+    ];
+    const w = wasmKernelFor<(...args: FusedAdamArgs) => void>('f32_fused_adam', p, g, m, v, mxArr);
+    if (w !== null) w(n, addressOf(p, 0), addressOf(g, 0), addressOf(m, 0), addressOf(v, 0), addressOf(mxArr, 0), vecEnd, flags, ...k);
+    else f32_fused_adam(n, p, 0, g as Float32Array, 0, m as Float32Array, 0, v as Float32Array, 0, mxArr, 0, vecEnd, flags, ...k);
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -201,57 +219,6 @@ function adamStep(param: Tensor, grad: Tensor, expAvg: Tensor, expAvgSq: Tensor,
     }
     const denom = r(r(r(Math.sqrt(s)) / bc2Sqrt) + eps);
     p[i] = r(pi + r(r(negStep * mNew) / denom));
-  }
-}
-
-interface AdamF32Consts {
-  wdMode: number;
-  wd: number;
-  decay: number;
-  small: boolean;
-  c1: number;
-  c1m1: number;
-  c2: number;
-  b2: number;
-  bc2Sqrt: number;
-  eps: number;
-  negStep: number;
-}
-
-/** `adamStep`'s loop for float32 without a grad scale, with the roundings written out (fma32 inlined). */
-function adamF32(
-  p: Float32Array,
-  g: Float32Array,
-  m: Float32Array,
-  v: Float32Array,
-  mx: Float32Array | null,
-  vecEnd: number,
-  maximize: boolean,
-  k: AdamF32Consts,
-): void {
-  const F = Math.fround;
-  const { wdMode, wd, decay, small, c1, c1m1, c2, b2, bc2Sqrt, eps, negStep } = k;
-  const n = p.length;
-  for (let i = 0; i < n; i++) {
-    let gi = g[i] as number;
-    if (maximize) gi = -gi;
-    let pi = p[i] as number;
-    if (wdMode === 1) gi = F(pi * wd + gi);
-    else if (wdMode === 2) pi = F(pi * decay);
-    const mi = m[i] as number;
-    const diff = F(gi - mi);
-    const mNew = small ? F(c1 * diff + mi) : F(c1m1 * diff + gi);
-    m[i] = mNew;
-    const vi = v[i] as number;
-    const vNew = i < vecEnd ? F(F(c2 * gi) * gi + F(vi * b2)) : F(vi * b2 + F(F(c2 * gi) * gi));
-    v[i] = vNew;
-    let s = vNew;
-    if (mx !== null) {
-      s = Math.max(mx[i] as number, vNew);
-      mx[i] = s;
-    }
-    const denom = F(F(F(Math.sqrt(s)) / bc2Sqrt) + eps);
-    p[i] = pi + F(F(negStep * mNew) / denom); // the store rounds the sum
   }
 }
 
