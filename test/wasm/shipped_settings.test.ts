@@ -4,7 +4,7 @@
 // twin, with the same bits and 30× the time (LeNet's weight gradients did). These tests restore the shipped
 // settings and check, by counting kernel calls, that the training jobs' hot loops still run on WASM.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { torch } from '../../src/index.js';
+import { optim, torch } from '../../src/index.js';
 import {
   SMALL_BYTES,
   getKernelBackend,
@@ -70,5 +70,15 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(calls.get('f32_conv2d_direct_wgrad') ?? 0).toBeGreaterThanOrEqual(2);
     expect(w1.grad?.sizes).toEqual([6, 1, 5, 5]);
     expect(Number.isFinite(w1.grad?.sum().item())).toBe(true);
+  });
+  it('Adam(fused=True) runs f32_fused_adam on the parameters in linear memory, its JS twin on the small ones', () => {
+    torch.manualSeed(0);
+    const params = [torch.randn(128, 64).requiresGrad_(), torch.randn(64).requiresGrad_(), torch.randn(300).requiresGrad_()];
+    const opt = new optim.Adam(params, { lr: 0.01, fused: true });
+    for (const p of params) p.grad = torch.randn(p.shape);
+    opt.step();
+    // [128, 64] (32 KiB) and [300] (1.2 KiB) are in linear memory; [64] (256 bytes) stays in the JS heap.
+    expect(calls.get('f32_fused_adam') ?? 0).toBe(2);
+    expect(params.every((p) => Number.isFinite(p.sum().item()))).toBe(true);
   });
 });
