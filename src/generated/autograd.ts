@@ -10325,36 +10325,6 @@ export function autogradKernels(ops: AtenOps) {
     for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
     return result;
   }),
-  _fused_adam_: kernel('_fused_adam_', (ks, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf) => {
-    const rg = anyRequiresGrad(gradScale, foundInf) || anyRequiresGradList(self) || anyRequiresGradList(grads) || anyRequiresGradList(expAvgs) || anyRequiresGradList(expAvgSqs) || anyRequiresGradList(maxExpAvgSqs) || anyRequiresGradList(stateSteps);
-    for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._fused_adam_.redispatch(ks.and(afterAutogradKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_fused_adam_'));
-    gradFn.setNextEdges([...self.map(gradientEdge), ...grads.map(gradientEdge), ...expAvgs.map(gradientEdge), ...expAvgSqs.map(gradientEdge), ...maxExpAvgSqs.map(gradientEdge), ...stateSteps.map(gradientEdge), gradientEdge(gradScale), gradientEdge(foundInf)]);
-    const result = ops._fused_adam_.redispatch(ks.and(afterAutogradKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
-    return result;
-  }),
-  _fused_adamw_: kernel('_fused_adamw_', (ks, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf) => {
-    const rg = anyRequiresGrad(gradScale, foundInf) || anyRequiresGradList(self) || anyRequiresGradList(grads) || anyRequiresGradList(expAvgs) || anyRequiresGradList(expAvgSqs) || anyRequiresGradList(maxExpAvgSqs) || anyRequiresGradList(stateSteps);
-    for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._fused_adamw_.redispatch(ks.and(afterAutogradKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_fused_adamw_'));
-    gradFn.setNextEdges([...self.map(gradientEdge), ...grads.map(gradientEdge), ...expAvgs.map(gradientEdge), ...expAvgSqs.map(gradientEdge), ...maxExpAvgSqs.map(gradientEdge), ...stateSteps.map(gradientEdge), gradientEdge(gradScale), gradientEdge(foundInf)]);
-    const result = ops._fused_adamw_.redispatch(ks.and(afterAutogradKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
-    return result;
-  }),
-  _fused_sgd_: kernel('_fused_sgd_', (ks, self, grads, momentumBufferList, weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, gradScale, foundInf) => {
-    const rg = anyRequiresGrad(gradScale, foundInf) || anyRequiresGradList(self) || anyRequiresGradList(grads) || anyRequiresGradList(momentumBufferList);
-    for (const t of self) checkInplace(t, rg);
-    if (!rg) return ops._fused_sgd_.redispatch(ks.and(afterAutogradKeyset), self, grads, momentumBufferList, weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, gradScale, foundInf);
-    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_fused_sgd_'));
-    gradFn.setNextEdges([...self.map(gradientEdge), ...grads.map(gradientEdge), ...momentumBufferList.map(gradientEdge), gradientEdge(gradScale), gradientEdge(foundInf)]);
-    const result = ops._fused_sgd_.redispatch(ks.and(afterAutogradKeyset), self, grads, momentumBufferList, weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, gradScale, foundInf);
-    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
-    return result;
-  }),
   };
 }
 
@@ -11661,31 +11631,6 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
     const result = ops._foreach_copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, src, nonBlocking);
     for (const t of self) t.bumpVersion();
-    return result;
-  }),
-  _fused_adam_: kernel('_fused_adam_', (ks, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf) => {
-    const result = ops._fused_adam_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    for (const t of self) t.bumpVersion();
-    for (const t of grads) t.bumpVersion();
-    for (const t of expAvgs) t.bumpVersion();
-    for (const t of expAvgSqs) t.bumpVersion();
-    for (const t of maxExpAvgSqs) t.bumpVersion();
-    return result;
-  }),
-  _fused_adamw_: kernel('_fused_adamw_', (ks, self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf) => {
-    const result = ops._fused_adamw_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, grads, expAvgs, expAvgSqs, maxExpAvgSqs, stateSteps, lr, beta1, beta2, weightDecay, eps, amsgrad, maximize, gradScale, foundInf);
-    for (const t of self) t.bumpVersion();
-    for (const t of grads) t.bumpVersion();
-    for (const t of expAvgs) t.bumpVersion();
-    for (const t of expAvgSqs) t.bumpVersion();
-    for (const t of maxExpAvgSqs) t.bumpVersion();
-    return result;
-  }),
-  _fused_sgd_: kernel('_fused_sgd_', (ks, self, grads, momentumBufferList, weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, gradScale, foundInf) => {
-    const result = ops._fused_sgd_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, grads, momentumBufferList, weightDecay, momentum, lr, dampening, nesterov, maximize, isFirstStep, gradScale, foundInf);
-    for (const t of self) t.bumpVersion();
-    for (const t of grads) t.bumpVersion();
-    for (const t of momentumBufferList) t.bumpVersion();
     return result;
   }),
   };

@@ -201,6 +201,22 @@ describe('_foreach_* operators', () => {
     }
   });
 
+  it('_fused_adam_ has no autograd or version-counter kernel in PyTorch: a leaf that requires grad is updated as is', () => {
+    const p = torch.ones(3, { requires_grad: true });
+    t['_fused_adam_']!([p], [torch.ones(3)], [torch.zeros(3)], [torch.zeros(3)], [], [torch.tensor(1.0)], {
+      lr: 0.1,
+      beta1: 0.9,
+      beta2: 0.9,
+      weight_decay: 0,
+      eps: 1e-8,
+      amsgrad: false,
+      maximize: false,
+    });
+    expect(valuesOf(p).map((x) => x.toFixed(4))).toEqual(['0.9000', '0.9000', '0.9000']);
+    expect(p.grad_fn).toBe(null);
+    expect(p._version).toBe(0);
+  });
+
   it('a leaf that requires grad is refused in place; functional forms record a node', () => {
     const leaf = [torch.ones(2, { requires_grad: true })];
     expect(() => t['_foreach_add_']!(leaf, 1)).toThrow('a leaf Variable that requires grad is being used in an in-place operation.');

@@ -492,6 +492,9 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     if (tensorArgs(nf).length === 0 && !nf.func.isMutable) continue;
     // `-> ()`: the in-place _foreach_* and _fused_* operators write their list arguments and return nothing.
     const writesLists = nf.func.returns.length === 0 && nf.func.isMutable;
+    // PyTorch registers no Autograd or ADInplaceOrView kernel for the fused optimiser operators: a leaf that
+    // requires grad is updated without a check and no version counter moves (verified against the wheel).
+    if (writesLists && String(nf.func.name).startsWith('_fused_')) continue;
     if (!writesLists && !nf.func.returns.some((r) => r.type.str().startsWith('Tensor'))) continue;
     const kind = nf.func.kind();
     let a: Analysed | null = analysed.get(nf.opName) ?? null;
