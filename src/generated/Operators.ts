@@ -1178,6 +1178,110 @@ export interface AtenOps {
   _scaled_dot_product_flash_attention_for_cpu: OperatorHandle<(query: Tensor, key: Tensor, value: Tensor, dropoutP: number, isCausal: boolean, attnMask?: Opt<Tensor>, scale?: Opt<number>) => [Tensor, Tensor]>;
   /** `_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)` */
   _scaled_dot_product_flash_attention_for_cpu_backward: OperatorHandle<(gradOut: Tensor, query: Tensor, key: Tensor, value: Tensor, out: Tensor, logsumexp: Tensor, dropoutP: number, isCausal: boolean, attnMask?: Opt<Tensor>, scale?: Opt<number>) => [Tensor, Tensor, Tensor]>;
+  /** `_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]` */
+  _foreach_add_Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => Tensor[]>;
+  /** `_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()` */
+  _foreach_add__Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => void>;
+  /** `_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]` */
+  _foreach_add_List: OperatorHandle<(self: Tensor[], other: Tensor[], alpha: number | boolean) => Tensor[]>;
+  /** `_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> ()` */
+  _foreach_add__List: OperatorHandle<(self: Tensor[], other: Tensor[], alpha: number | boolean) => void>;
+  /** `_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]` */
+  _foreach_add_ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => Tensor[]>;
+  /** `_foreach_add_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> ()` */
+  _foreach_add__ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[]` */
+  _foreach_add_Tensor: OperatorHandle<(self: Tensor[], other: Tensor, alpha: number | boolean) => Tensor[]>;
+  /** `_foreach_add_.Tensor(Tensor(a!)[] self, Tensor other, *, Scalar alpha=1) -> ()` */
+  _foreach_add__Tensor: OperatorHandle<(self: Tensor[], other: Tensor, alpha: number | boolean) => void>;
+  /** `_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]` */
+  _foreach_sub_Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => Tensor[]>;
+  /** `_foreach_sub_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()` */
+  _foreach_sub__Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => void>;
+  /** `_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]` */
+  _foreach_sub_List: OperatorHandle<(self: Tensor[], other: Tensor[], alpha: number | boolean) => Tensor[]>;
+  /** `_foreach_sub_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> ()` */
+  _foreach_sub__List: OperatorHandle<(self: Tensor[], other: Tensor[], alpha: number | boolean) => void>;
+  /** `_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]` */
+  _foreach_sub_ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => Tensor[]>;
+  /** `_foreach_sub_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> ()` */
+  _foreach_sub__ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]` */
+  _foreach_mul_Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => Tensor[]>;
+  /** `_foreach_mul_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()` */
+  _foreach_mul__Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => void>;
+  /** `_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]` */
+  _foreach_mul_List: OperatorHandle<(self: Tensor[], other: Tensor[]) => Tensor[]>;
+  /** `_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> ()` */
+  _foreach_mul__List: OperatorHandle<(self: Tensor[], other: Tensor[]) => void>;
+  /** `_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]` */
+  _foreach_mul_ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => Tensor[]>;
+  /** `_foreach_mul_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> ()` */
+  _foreach_mul__ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]` */
+  _foreach_mul_Tensor: OperatorHandle<(self: Tensor[], other: Tensor) => Tensor[]>;
+  /** `_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> ()` */
+  _foreach_mul__Tensor: OperatorHandle<(self: Tensor[], other: Tensor) => void>;
+  /** `_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]` */
+  _foreach_div_Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => Tensor[]>;
+  /** `_foreach_div_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()` */
+  _foreach_div__Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => void>;
+  /** `_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]` */
+  _foreach_div_List: OperatorHandle<(self: Tensor[], other: Tensor[]) => Tensor[]>;
+  /** `_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> ()` */
+  _foreach_div__List: OperatorHandle<(self: Tensor[], other: Tensor[]) => void>;
+  /** `_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]` */
+  _foreach_div_ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => Tensor[]>;
+  /** `_foreach_div_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> ()` */
+  _foreach_div__ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]` */
+  _foreach_div_Tensor: OperatorHandle<(self: Tensor[], other: Tensor) => Tensor[]>;
+  /** `_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> ()` */
+  _foreach_div__Tensor: OperatorHandle<(self: Tensor[], other: Tensor) => void>;
+  /** `_foreach_maximum_.Scalar(Tensor(a!)[] self, Scalar scalar) -> ()` */
+  _foreach_maximum__Scalar: OperatorHandle<(self: Tensor[], scalar: number | boolean) => void>;
+  /** `_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> ()` */
+  _foreach_maximum__List: OperatorHandle<(self: Tensor[], other: Tensor[]) => void>;
+  /** `_foreach_maximum_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> ()` */
+  _foreach_maximum__ScalarList: OperatorHandle<(self: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_addcdiv_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> ()` */
+  _foreach_addcdiv__Scalar: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], value: number | boolean) => void>;
+  /** `_foreach_addcdiv_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> ()` */
+  _foreach_addcdiv__ScalarList: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_addcdiv_.Tensor(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Tensor scalars) -> ()` */
+  _foreach_addcdiv__Tensor: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], scalars: Tensor) => void>;
+  /** `_foreach_addcmul_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> ()` */
+  _foreach_addcmul__Scalar: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], value: number | boolean) => void>;
+  /** `_foreach_addcmul_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> ()` */
+  _foreach_addcmul__ScalarList: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], scalars: (number | boolean)[]) => void>;
+  /** `_foreach_addcmul_.Tensor(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Tensor scalars) -> ()` */
+  _foreach_addcmul__Tensor: OperatorHandle<(self: Tensor[], tensor1: Tensor[], tensor2: Tensor[], scalars: Tensor) => void>;
+  /** `_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> ()` */
+  _foreach_lerp__List: OperatorHandle<(self: Tensor[], tensors1: Tensor[], weights: Tensor[]) => void>;
+  /** `_foreach_lerp_.Scalar(Tensor(a!)[] self, Tensor[] tensors1, Scalar weight) -> ()` */
+  _foreach_lerp__Scalar: OperatorHandle<(self: Tensor[], tensors1: Tensor[], weight: number | boolean) => void>;
+  /** `_foreach_lerp_.ScalarList(Tensor(a!)[] self, Tensor[] tensors1, Scalar[] weight) -> ()` */
+  _foreach_lerp__ScalarList: OperatorHandle<(self: Tensor[], tensors1: Tensor[], weight: (number | boolean)[]) => void>;
+  /** `_foreach_neg(Tensor[] self) -> Tensor[]` */
+  _foreach_neg: OperatorHandle<(self: Tensor[]) => Tensor[]>;
+  /** `_foreach_neg_(Tensor(a!)[] self) -> ()` */
+  _foreach_neg_: OperatorHandle<(self: Tensor[]) => void>;
+  /** `_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[]` */
+  _foreach_norm_Scalar: OperatorHandle<(self: Tensor[], ord: number | boolean, dtype?: Opt<ScalarType>) => Tensor[]>;
+  /** `_foreach_sqrt(Tensor[] self) -> Tensor[]` */
+  _foreach_sqrt: OperatorHandle<(self: Tensor[]) => Tensor[]>;
+  /** `_foreach_sqrt_(Tensor(a!)[] self) -> ()` */
+  _foreach_sqrt_: OperatorHandle<(self: Tensor[]) => void>;
+  /** `_foreach_zero_(Tensor(a!)[] self) -> ()` */
+  _foreach_zero_: OperatorHandle<(self: Tensor[]) => void>;
+  /** `_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()` */
+  _foreach_copy_: OperatorHandle<(self: Tensor[], src: Tensor[], nonBlocking: boolean) => void>;
+  /** `_fused_adam_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()` */
+  _fused_adam_: OperatorHandle<(self: Tensor[], grads: Tensor[], expAvgs: Tensor[], expAvgSqs: Tensor[], maxExpAvgSqs: Tensor[], stateSteps: Tensor[], lr: number, beta1: number, beta2: number, weightDecay: number, eps: number, amsgrad: boolean, maximize: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
+  /** `_fused_adamw_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()` */
+  _fused_adamw_: OperatorHandle<(self: Tensor[], grads: Tensor[], expAvgs: Tensor[], expAvgSqs: Tensor[], maxExpAvgSqs: Tensor[], stateSteps: Tensor[], lr: number, beta1: number, beta2: number, weightDecay: number, eps: number, amsgrad: boolean, maximize: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
+  /** `_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()` */
+  _fused_sgd_: OperatorHandle<(self: Tensor[], grads: Tensor[], momentumBufferList: Tensor[], weightDecay: number, momentum: number, lr: number, dampening: number, nesterov: boolean, maximize: boolean, isFirstStep: boolean, gradScale?: Opt<Tensor>, foundInf?: Opt<Tensor>) => void>;
 }
 
 // Note [Handles in one object literal]
@@ -1768,6 +1872,58 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     div_Scalar: find('aten::div', 'Scalar'),
     _scaled_dot_product_flash_attention_for_cpu: find('aten::_scaled_dot_product_flash_attention_for_cpu', ''),
     _scaled_dot_product_flash_attention_for_cpu_backward: find('aten::_scaled_dot_product_flash_attention_for_cpu_backward', ''),
+    _foreach_add_Scalar: find('aten::_foreach_add', 'Scalar'),
+    _foreach_add__Scalar: find('aten::_foreach_add_', 'Scalar'),
+    _foreach_add_List: find('aten::_foreach_add', 'List'),
+    _foreach_add__List: find('aten::_foreach_add_', 'List'),
+    _foreach_add_ScalarList: find('aten::_foreach_add', 'ScalarList'),
+    _foreach_add__ScalarList: find('aten::_foreach_add_', 'ScalarList'),
+    _foreach_add_Tensor: find('aten::_foreach_add', 'Tensor'),
+    _foreach_add__Tensor: find('aten::_foreach_add_', 'Tensor'),
+    _foreach_sub_Scalar: find('aten::_foreach_sub', 'Scalar'),
+    _foreach_sub__Scalar: find('aten::_foreach_sub_', 'Scalar'),
+    _foreach_sub_List: find('aten::_foreach_sub', 'List'),
+    _foreach_sub__List: find('aten::_foreach_sub_', 'List'),
+    _foreach_sub_ScalarList: find('aten::_foreach_sub', 'ScalarList'),
+    _foreach_sub__ScalarList: find('aten::_foreach_sub_', 'ScalarList'),
+    _foreach_mul_Scalar: find('aten::_foreach_mul', 'Scalar'),
+    _foreach_mul__Scalar: find('aten::_foreach_mul_', 'Scalar'),
+    _foreach_mul_List: find('aten::_foreach_mul', 'List'),
+    _foreach_mul__List: find('aten::_foreach_mul_', 'List'),
+    _foreach_mul_ScalarList: find('aten::_foreach_mul', 'ScalarList'),
+    _foreach_mul__ScalarList: find('aten::_foreach_mul_', 'ScalarList'),
+    _foreach_mul_Tensor: find('aten::_foreach_mul', 'Tensor'),
+    _foreach_mul__Tensor: find('aten::_foreach_mul_', 'Tensor'),
+    _foreach_div_Scalar: find('aten::_foreach_div', 'Scalar'),
+    _foreach_div__Scalar: find('aten::_foreach_div_', 'Scalar'),
+    _foreach_div_List: find('aten::_foreach_div', 'List'),
+    _foreach_div__List: find('aten::_foreach_div_', 'List'),
+    _foreach_div_ScalarList: find('aten::_foreach_div', 'ScalarList'),
+    _foreach_div__ScalarList: find('aten::_foreach_div_', 'ScalarList'),
+    _foreach_div_Tensor: find('aten::_foreach_div', 'Tensor'),
+    _foreach_div__Tensor: find('aten::_foreach_div_', 'Tensor'),
+    _foreach_maximum__Scalar: find('aten::_foreach_maximum_', 'Scalar'),
+    _foreach_maximum__List: find('aten::_foreach_maximum_', 'List'),
+    _foreach_maximum__ScalarList: find('aten::_foreach_maximum_', 'ScalarList'),
+    _foreach_addcdiv__Scalar: find('aten::_foreach_addcdiv_', 'Scalar'),
+    _foreach_addcdiv__ScalarList: find('aten::_foreach_addcdiv_', 'ScalarList'),
+    _foreach_addcdiv__Tensor: find('aten::_foreach_addcdiv_', 'Tensor'),
+    _foreach_addcmul__Scalar: find('aten::_foreach_addcmul_', 'Scalar'),
+    _foreach_addcmul__ScalarList: find('aten::_foreach_addcmul_', 'ScalarList'),
+    _foreach_addcmul__Tensor: find('aten::_foreach_addcmul_', 'Tensor'),
+    _foreach_lerp__List: find('aten::_foreach_lerp_', 'List'),
+    _foreach_lerp__Scalar: find('aten::_foreach_lerp_', 'Scalar'),
+    _foreach_lerp__ScalarList: find('aten::_foreach_lerp_', 'ScalarList'),
+    _foreach_neg: find('aten::_foreach_neg', ''),
+    _foreach_neg_: find('aten::_foreach_neg_', ''),
+    _foreach_norm_Scalar: find('aten::_foreach_norm', 'Scalar'),
+    _foreach_sqrt: find('aten::_foreach_sqrt', ''),
+    _foreach_sqrt_: find('aten::_foreach_sqrt_', ''),
+    _foreach_zero_: find('aten::_foreach_zero_', ''),
+    _foreach_copy_: find('aten::_foreach_copy_', ''),
+    _fused_adam_: find('aten::_fused_adam_', ''),
+    _fused_adamw_: find('aten::_fused_adamw_', ''),
+    _fused_sgd_: find('aten::_fused_sgd_', ''),
   } as AtenOps;
 }
 

@@ -23,6 +23,8 @@ import * as Convolution from '../kernels/Convolution.js';
 import * as Copy from '../kernels/Copy.js';
 import * as Distributions from '../kernels/Distributions.js';
 import * as Embedding from '../kernels/Embedding.js';
+import * as FusedAdam from '../kernels/FusedAdam.js';
+import * as FusedSGD from '../kernels/FusedSGD.js';
 import * as Lerp from '../kernels/Lerp.js';
 import * as LinearAlgebra from '../kernels/LinearAlgebra.js';
 import * as Loss from '../kernels/Loss.js';
@@ -2716,4 +2718,7 @@ export const CPU: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   bernoulli_out: Distributions.bernoulliOut,
   _scaled_dot_product_flash_attention_for_cpu: attention.scaledDotProductFlashAttentionForCpu,
   _scaled_dot_product_flash_attention_for_cpu_backward: attention.scaledDotProductFlashAttentionForCpuBackward,
+  _fused_adam_: FusedAdam.fusedAdamKernelCpu_,
+  _fused_adamw_: FusedAdam.fusedAdamwKernelCpu_,
+  _fused_sgd_: FusedSGD.fusedSgdKernelCpu_,
 };

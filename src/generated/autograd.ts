@@ -9927,6 +9927,478 @@ export function autogradKernels(ops: AtenOps) {
     setHistory(result[2], gradFn, 2);
     return result;
   }),
+  _foreach_add_Scalar: kernel('_foreach_add_Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_add_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_add_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_add__Scalar: kernel('_foreach_add__Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_add__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_add__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_add_List: kernel('_foreach_add_List', (ks, self, other, alpha) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    if (!rg) return ops._foreach_add_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_add_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_add__List: kernel('_foreach_add__List', (ks, self, other, alpha) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_add__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_add__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_add_ScalarList: kernel('_foreach_add_ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_add_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_add_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_add__ScalarList: kernel('_foreach_add__ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_add__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_add__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_add_Tensor: kernel('_foreach_add_Tensor', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    if (!rg) return ops._foreach_add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_add_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_add__Tensor: kernel('_foreach_add__Tensor', (ks, self, other, alpha) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_add_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_add__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_sub_Scalar: kernel('_foreach_sub_Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_sub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sub_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_sub__Scalar: kernel('_foreach_sub__Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_sub__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sub__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_sub_List: kernel('_foreach_sub_List', (ks, self, other, alpha) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    if (!rg) return ops._foreach_sub_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_sub_List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_sub__List: kernel('_foreach_sub__List', (ks, self, other, alpha) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_sub__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_sub__List.redispatch(ks.and(afterAutogradKeyset), self, other, alpha);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_sub_ScalarList: kernel('_foreach_sub_ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_sub_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sub_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_sub__ScalarList: kernel('_foreach_sub__ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_sub__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sub_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sub__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_mul_Scalar: kernel('_foreach_mul_Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_mul_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_mul__Scalar: kernel('_foreach_mul__Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_mul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_mul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_mul_List: kernel('_foreach_mul_List', (ks, self, other) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    if (!rg) return ops._foreach_mul_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_mul_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_mul__List: kernel('_foreach_mul__List', (ks, self, other) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_mul__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_mul__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_mul_ScalarList: kernel('_foreach_mul_ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_mul_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_mul_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_mul__ScalarList: kernel('_foreach_mul__ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_mul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_mul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_mul_Tensor: kernel('_foreach_mul_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    if (!rg) return ops._foreach_mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_mul_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_mul__Tensor: kernel('_foreach_mul__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_mul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_mul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_div_Scalar: kernel('_foreach_div_Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_div_Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_div__Scalar: kernel('_foreach_div__Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_div__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_div__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_div_List: kernel('_foreach_div_List', (ks, self, other) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    if (!rg) return ops._foreach_div_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_div_List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_div__List: kernel('_foreach_div__List', (ks, self, other) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_div__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_div__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_div_ScalarList: kernel('_foreach_div_ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_div_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_div_ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_div__ScalarList: kernel('_foreach_div__ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_div__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_div__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_div_Tensor: kernel('_foreach_div_Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    if (!rg) return ops._foreach_div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_div_Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_div__Tensor: kernel('_foreach_div__Tensor', (ks, self, other) => {
+    const rg = anyRequiresGrad(other) || anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_div_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), gradientEdge(other)]);
+    const result = ops._foreach_div__Tensor.redispatch(ks.and(afterAutogradKeyset), self, other);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_maximum__Scalar: kernel('_foreach_maximum__Scalar', (ks, self, scalar) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_maximum__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_maximum__Scalar.redispatch(ks.and(afterAutogradKeyset), self, scalar);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_maximum__List: kernel('_foreach_maximum__List', (ks, self, other) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(other);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_maximum__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...other.map(gradientEdge)]);
+    const result = ops._foreach_maximum__List.redispatch(ks.and(afterAutogradKeyset), self, other);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_maximum__ScalarList: kernel('_foreach_maximum__ScalarList', (ks, self, scalars) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_maximum__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_maximum_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_maximum__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcdiv__Scalar: kernel('_foreach_addcdiv__Scalar', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcdiv__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
+    const result = ops._foreach_addcdiv__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcdiv__ScalarList: kernel('_foreach_addcdiv__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcdiv__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
+    const result = ops._foreach_addcdiv__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcdiv__Tensor: kernel('_foreach_addcdiv__Tensor', (ks, self, tensor1, tensor2, scalars) => {
+    const rg = anyRequiresGrad(scalars) || anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcdiv__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcdiv_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge), gradientEdge(scalars)]);
+    const result = ops._foreach_addcdiv__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcmul__Scalar: kernel('_foreach_addcmul__Scalar', (ks, self, tensor1, tensor2, value) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcmul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
+    const result = ops._foreach_addcmul__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, value);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcmul__ScalarList: kernel('_foreach_addcmul__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcmul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge)]);
+    const result = ops._foreach_addcmul__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_addcmul__Tensor: kernel('_foreach_addcmul__Tensor', (ks, self, tensor1, tensor2, scalars) => {
+    const rg = anyRequiresGrad(scalars) || anyRequiresGradList(self) || anyRequiresGradList(tensor1) || anyRequiresGradList(tensor2);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_addcmul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_addcmul_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensor1.map(gradientEdge), ...tensor2.map(gradientEdge), gradientEdge(scalars)]);
+    const result = ops._foreach_addcmul__Tensor.redispatch(ks.and(afterAutogradKeyset), self, tensor1, tensor2, scalars);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_lerp__List: kernel('_foreach_lerp__List', (ks, self, tensors1, weights) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1) || anyRequiresGradList(weights);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_lerp__List.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weights);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge), ...weights.map(gradientEdge)]);
+    const result = ops._foreach_lerp__List.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weights);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_lerp__Scalar: kernel('_foreach_lerp__Scalar', (ks, self, tensors1, weight) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge)]);
+    const result = ops._foreach_lerp__Scalar.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_lerp__ScalarList: kernel('_foreach_lerp__ScalarList', (ks, self, tensors1, weight) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(tensors1);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_lerp__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_lerp_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...tensors1.map(gradientEdge)]);
+    const result = ops._foreach_lerp__ScalarList.redispatch(ks.and(afterAutogradKeyset), self, tensors1, weight);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_neg: kernel('_foreach_neg', (ks, self) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_neg.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_neg'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_neg.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_neg_: kernel('_foreach_neg_', (ks, self) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_neg_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_neg_.redispatch(ks.and(afterAutogradKeyset), self);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_norm_Scalar: kernel('_foreach_norm_Scalar', (ks, self, ord, dtype) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, ord, dtype);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_norm'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_norm_Scalar.redispatch(ks.and(afterAutogradKeyset), self, ord, dtype);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_sqrt: kernel('_foreach_sqrt', (ks, self) => {
+    const rg = anyRequiresGradList(self);
+    if (!rg) return ops._foreach_sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sqrt'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sqrt.redispatch(ks.and(afterAutogradKeyset), self);
+    setHistoryList(result, gradFn);
+    return result;
+  }),
+  _foreach_sqrt_: kernel('_foreach_sqrt_', (ks, self) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_sqrt_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_sqrt_.redispatch(ks.and(afterAutogradKeyset), self);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_zero_: kernel('_foreach_zero_', (ks, self) => {
+    const rg = anyRequiresGradList(self);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_zero_'));
+    gradFn.setNextEdges([...self.map(gradientEdge)]);
+    const result = ops._foreach_zero_.redispatch(ks.and(afterAutogradKeyset), self);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
+  _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
+    const rg = anyRequiresGradList(self) || anyRequiresGradList(src);
+    for (const t of self) checkInplace(t, rg);
+    if (!rg) return ops._foreach_copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    const gradFn = new ErrorNode(NOT_IMPLEMENTED('_foreach_copy_'));
+    gradFn.setNextEdges([...self.map(gradientEdge), ...src.map(gradientEdge)]);
+    const result = ops._foreach_copy_.redispatch(ks.and(afterAutogradKeyset), self, src, nonBlocking);
+    for (let i = 0; i < self.length; i++) rebaseHistory(self[i] as Tensor, gradFn, i);
+    return result;
+  }),
   };
 }
 
@@ -11078,6 +11550,161 @@ export function inplaceOrViewKernels(ops: AtenOps) {
   bernoulli_out: kernel('bernoulli_out', (ks, self, generator, out) => {
     const result = ops.bernoulli_out.redispatch(ks.and(afterADInplaceOrViewKeyset), self, generator, out);
     out.bumpVersion();
+    return result;
+  }),
+  _foreach_add__Scalar: kernel('_foreach_add__Scalar', (ks, self, scalar) => {
+    const result = ops._foreach_add__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalar);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_add__List: kernel('_foreach_add__List', (ks, self, other, alpha) => {
+    const result = ops._foreach_add__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_add__ScalarList: kernel('_foreach_add__ScalarList', (ks, self, scalars) => {
+    const result = ops._foreach_add__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_add__Tensor: kernel('_foreach_add__Tensor', (ks, self, other, alpha) => {
+    const result = ops._foreach_add__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_sub__Scalar: kernel('_foreach_sub__Scalar', (ks, self, scalar) => {
+    const result = ops._foreach_sub__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalar);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_sub__List: kernel('_foreach_sub__List', (ks, self, other, alpha) => {
+    const result = ops._foreach_sub__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other, alpha);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_sub__ScalarList: kernel('_foreach_sub__ScalarList', (ks, self, scalars) => {
+    const result = ops._foreach_sub__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_mul__Scalar: kernel('_foreach_mul__Scalar', (ks, self, scalar) => {
+    const result = ops._foreach_mul__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalar);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_mul__List: kernel('_foreach_mul__List', (ks, self, other) => {
+    const result = ops._foreach_mul__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_mul__ScalarList: kernel('_foreach_mul__ScalarList', (ks, self, scalars) => {
+    const result = ops._foreach_mul__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_mul__Tensor: kernel('_foreach_mul__Tensor', (ks, self, other) => {
+    const result = ops._foreach_mul__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_div__Scalar: kernel('_foreach_div__Scalar', (ks, self, scalar) => {
+    const result = ops._foreach_div__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalar);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_div__List: kernel('_foreach_div__List', (ks, self, other) => {
+    const result = ops._foreach_div__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_div__ScalarList: kernel('_foreach_div__ScalarList', (ks, self, scalars) => {
+    const result = ops._foreach_div__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_div__Tensor: kernel('_foreach_div__Tensor', (ks, self, other) => {
+    const result = ops._foreach_div__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_maximum__Scalar: kernel('_foreach_maximum__Scalar', (ks, self, scalar) => {
+    const result = ops._foreach_maximum__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalar);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_maximum__List: kernel('_foreach_maximum__List', (ks, self, other) => {
+    const result = ops._foreach_maximum__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, other);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_maximum__ScalarList: kernel('_foreach_maximum__ScalarList', (ks, self, scalars) => {
+    const result = ops._foreach_maximum__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcdiv__Scalar: kernel('_foreach_addcdiv__Scalar', (ks, self, tensor1, tensor2, value) => {
+    const result = ops._foreach_addcdiv__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcdiv__ScalarList: kernel('_foreach_addcdiv__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
+    const result = ops._foreach_addcdiv__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcdiv__Tensor: kernel('_foreach_addcdiv__Tensor', (ks, self, tensor1, tensor2, scalars) => {
+    const result = ops._foreach_addcdiv__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcmul__Scalar: kernel('_foreach_addcmul__Scalar', (ks, self, tensor1, tensor2, value) => {
+    const result = ops._foreach_addcmul__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, value);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcmul__ScalarList: kernel('_foreach_addcmul__ScalarList', (ks, self, tensor1, tensor2, scalars) => {
+    const result = ops._foreach_addcmul__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_addcmul__Tensor: kernel('_foreach_addcmul__Tensor', (ks, self, tensor1, tensor2, scalars) => {
+    const result = ops._foreach_addcmul__Tensor.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensor1, tensor2, scalars);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_lerp__List: kernel('_foreach_lerp__List', (ks, self, tensors1, weights) => {
+    const result = ops._foreach_lerp__List.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensors1, weights);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_lerp__Scalar: kernel('_foreach_lerp__Scalar', (ks, self, tensors1, weight) => {
+    const result = ops._foreach_lerp__Scalar.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensors1, weight);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_lerp__ScalarList: kernel('_foreach_lerp__ScalarList', (ks, self, tensors1, weight) => {
+    const result = ops._foreach_lerp__ScalarList.redispatch(ks.and(afterADInplaceOrViewKeyset), self, tensors1, weight);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_neg_: kernel('_foreach_neg_', (ks, self) => {
+    const result = ops._foreach_neg_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_sqrt_: kernel('_foreach_sqrt_', (ks, self) => {
+    const result = ops._foreach_sqrt_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_zero_: kernel('_foreach_zero_', (ks, self) => {
+    const result = ops._foreach_zero_.redispatch(ks.and(afterADInplaceOrViewKeyset), self);
+    for (const t of self) t.bumpVersion();
+    return result;
+  }),
+  _foreach_copy_: kernel('_foreach_copy_', (ks, self, src, nonBlocking) => {
+    const result = ops._foreach_copy_.redispatch(ks.and(afterADInplaceOrViewKeyset), self, src, nonBlocking);
+    for (const t of self) t.bumpVersion();
     return result;
   }),
   };

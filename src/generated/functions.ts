@@ -15291,3 +15291,1330 @@ function bad__scaled_dot_product_flash_attention_for_cpu_backward(a: readonly un
     { name: "scale", type: "float", check: (v) => (v === null || isFloat(v)), optional: true, kwOnly: true },
   ], false, SIGS__scaled_dot_product_flash_attention_for_cpu_backward);
 }
+
+const SIGS__foreach_add = ["(tuple of Tensors self, Number scalar)","(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other, *, Number alpha = 1)","(tuple of Tensors self, tuple of Tensors other, *, Number alpha = 1)"];
+
+/** `torch._foreach_add`: `_foreach_add.Scalar`, `_foreach_add.List`, `_foreach_add.ScalarList`, `_foreach_add.Tensor`. */
+export function _foreach_add(options: { input: readonly Tensor[]; scalar: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], options: { scalar: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], scalar: number | boolean): Tensor[];
+export function _foreach_add(options: { input: readonly Tensor[]; other: readonly Tensor[]; alpha?: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], options: { other: readonly Tensor[]; alpha?: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], other: readonly Tensor[], options?: { alpha?: number | boolean }): Tensor[];
+export function _foreach_add(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], scalars: readonly (number | boolean)[]): Tensor[];
+export function _foreach_add(options: { input: readonly Tensor[]; other: Tensor; alpha?: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], options: { other: Tensor; alpha?: number | boolean }): Tensor[];
+export function _foreach_add(input: readonly Tensor[], other: Tensor, options?: { alpha?: number | boolean }): Tensor[];
+export function _foreach_add(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_add", a[--n] as Kw);
+  // _foreach_add.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_add", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_add_Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_add.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_add_List.call(v0, v1, k0);
+    }
+  }
+  // _foreach_add.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_add", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_add_ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_add.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_add", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_add", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_add_Tensor.call(v0, v1, k0);
+    }
+  }
+  return noMatch("_foreach_add", a, SIGS__foreach_add);
+}
+
+const SIGS__foreach_add_ = ["(tuple of Tensors self, Number scalar)","(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other, *, Number alpha = 1)","(tuple of Tensors self, tuple of Tensors other, *, Number alpha = 1)"];
+
+/** `torch._foreach_add_`: `_foreach_add_.Scalar`, `_foreach_add_.List`, `_foreach_add_.ScalarList`, `_foreach_add_.Tensor`. */
+export function _foreach_add_(options: { input: readonly Tensor[]; scalar: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], options: { scalar: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], scalar: number | boolean): void;
+export function _foreach_add_(options: { input: readonly Tensor[]; other: readonly Tensor[]; alpha?: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], options: { other: readonly Tensor[]; alpha?: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], other: readonly Tensor[], options?: { alpha?: number | boolean }): void;
+export function _foreach_add_(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_add_(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_add_(input: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_add_(options: { input: readonly Tensor[]; other: Tensor; alpha?: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], options: { other: Tensor; alpha?: number | boolean }): void;
+export function _foreach_add_(input: readonly Tensor[], other: Tensor, options?: { alpha?: number | boolean }): void;
+export function _foreach_add_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_add_", a[--n] as Kw);
+  // _foreach_add_.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_add__Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_add_.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_add__List.call(v0, v1, k0);
+    }
+  }
+  // _foreach_add_.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_add_", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_add__ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_add_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_add_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_add_", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_add__Tensor.call(v0, v1, k0);
+    }
+  }
+  return noMatch("_foreach_add_", a, SIGS__foreach_add_);
+}
+
+const SIGS__foreach_sub = ["(tuple of Tensors self, Number scalar)","(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, tuple of Tensors other, *, Number alpha = 1)"];
+
+/** `torch._foreach_sub`: `_foreach_sub.Scalar`, `_foreach_sub.List`, `_foreach_sub.ScalarList`. */
+export function _foreach_sub(options: { input: readonly Tensor[]; scalar: number | boolean }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], options: { scalar: number | boolean }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], scalar: number | boolean): Tensor[];
+export function _foreach_sub(options: { input: readonly Tensor[]; other: readonly Tensor[]; alpha?: number | boolean }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], options: { other: readonly Tensor[]; alpha?: number | boolean }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], other: readonly Tensor[], options?: { alpha?: number | boolean }): Tensor[];
+export function _foreach_sub(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_sub(input: readonly Tensor[], scalars: readonly (number | boolean)[]): Tensor[];
+export function _foreach_sub(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_sub", a[--n] as Kw);
+  // _foreach_sub.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_sub_Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_sub.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_sub", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_sub", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_sub_List.call(v0, v1, k0);
+    }
+  }
+  // _foreach_sub.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_sub", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_sub_ScalarList.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_sub", a, SIGS__foreach_sub);
+}
+
+const SIGS__foreach_sub_ = ["(tuple of Tensors self, Number scalar)","(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, tuple of Tensors other, *, Number alpha = 1)"];
+
+/** `torch._foreach_sub_`: `_foreach_sub_.Scalar`, `_foreach_sub_.List`, `_foreach_sub_.ScalarList`. */
+export function _foreach_sub_(options: { input: readonly Tensor[]; scalar: number | boolean }): void;
+export function _foreach_sub_(input: readonly Tensor[], options: { scalar: number | boolean }): void;
+export function _foreach_sub_(input: readonly Tensor[], scalar: number | boolean): void;
+export function _foreach_sub_(options: { input: readonly Tensor[]; other: readonly Tensor[]; alpha?: number | boolean }): void;
+export function _foreach_sub_(input: readonly Tensor[], options: { other: readonly Tensor[]; alpha?: number | boolean }): void;
+export function _foreach_sub_(input: readonly Tensor[], other: readonly Tensor[], options?: { alpha?: number | boolean }): void;
+export function _foreach_sub_(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_sub_(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_sub_(input: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_sub_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_sub_", a[--n] as Kw);
+  // _foreach_sub_.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_sub__Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_sub_.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other","alpha"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      let k0: number | boolean;
+      if (o !== undefined && o.alpha !== undefined) {
+        kwArg("_foreach_sub_", 'alpha', 'Number', isScalar(o.alpha), o.alpha);
+        k0 = o.alpha as number | boolean;
+      } else k0 = 1;
+      if (o !== undefined) checkKw("_foreach_sub_", o, ["input","other","alpha"], ["input","other"], n);
+      return aten()._foreach_sub__List.call(v0, v1, k0);
+    }
+  }
+  // _foreach_sub_.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_sub_", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_sub__ScalarList.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_sub_", a, SIGS__foreach_sub_);
+}
+
+const SIGS__foreach_mul = ["(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other)","(tuple of Tensors self, tuple of Tensors other)","(tuple of Tensors self, Number scalar)"];
+
+/** `torch._foreach_mul`: `_foreach_mul.Scalar`, `_foreach_mul.List`, `_foreach_mul.ScalarList`, `_foreach_mul.Tensor`. */
+export function _foreach_mul(options: { input: readonly Tensor[]; scalar: number | boolean }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], options: { scalar: number | boolean }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], scalar: number | boolean): Tensor[];
+export function _foreach_mul(options: { input: readonly Tensor[]; other: readonly Tensor[] }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], options: { other: readonly Tensor[] }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], other: readonly Tensor[]): Tensor[];
+export function _foreach_mul(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], scalars: readonly (number | boolean)[]): Tensor[];
+export function _foreach_mul(options: { input: readonly Tensor[]; other: Tensor }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], options: { other: Tensor }): Tensor[];
+export function _foreach_mul(input: readonly Tensor[], other: Tensor): Tensor[];
+export function _foreach_mul(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_mul", a[--n] as Kw);
+  // _foreach_mul.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_mul_Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_mul.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_mul_List.call(v0, v1);
+    }
+  }
+  // _foreach_mul.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_mul", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_mul_ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_mul.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_foreach_mul", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_mul_Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_mul", a, SIGS__foreach_mul);
+}
+
+const SIGS__foreach_mul_ = ["(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other)","(tuple of Tensors self, tuple of Tensors other)","(tuple of Tensors self, Number scalar)"];
+
+/** `torch._foreach_mul_`: `_foreach_mul_.Scalar`, `_foreach_mul_.List`, `_foreach_mul_.ScalarList`, `_foreach_mul_.Tensor`. */
+export function _foreach_mul_(options: { input: readonly Tensor[]; scalar: number | boolean }): void;
+export function _foreach_mul_(input: readonly Tensor[], options: { scalar: number | boolean }): void;
+export function _foreach_mul_(input: readonly Tensor[], scalar: number | boolean): void;
+export function _foreach_mul_(options: { input: readonly Tensor[]; other: readonly Tensor[] }): void;
+export function _foreach_mul_(input: readonly Tensor[], options: { other: readonly Tensor[] }): void;
+export function _foreach_mul_(input: readonly Tensor[], other: readonly Tensor[]): void;
+export function _foreach_mul_(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_mul_(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_mul_(input: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_mul_(options: { input: readonly Tensor[]; other: Tensor }): void;
+export function _foreach_mul_(input: readonly Tensor[], options: { other: Tensor }): void;
+export function _foreach_mul_(input: readonly Tensor[], other: Tensor): void;
+export function _foreach_mul_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_mul_", a[--n] as Kw);
+  // _foreach_mul_.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_mul__Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_mul_.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_mul__List.call(v0, v1);
+    }
+  }
+  // _foreach_mul_.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_mul_", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_mul__ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_mul_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_foreach_mul_", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_mul__Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_mul_", a, SIGS__foreach_mul_);
+}
+
+const SIGS__foreach_div = ["(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other)","(tuple of Tensors self, tuple of Tensors other)","(tuple of Tensors self, Number scalar)"];
+
+/** `torch._foreach_div`: `_foreach_div.Scalar`, `_foreach_div.List`, `_foreach_div.ScalarList`, `_foreach_div.Tensor`. */
+export function _foreach_div(options: { input: readonly Tensor[]; scalar: number | boolean }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], options: { scalar: number | boolean }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], scalar: number | boolean): Tensor[];
+export function _foreach_div(options: { input: readonly Tensor[]; other: readonly Tensor[] }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], options: { other: readonly Tensor[] }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], other: readonly Tensor[]): Tensor[];
+export function _foreach_div(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], scalars: readonly (number | boolean)[]): Tensor[];
+export function _foreach_div(options: { input: readonly Tensor[]; other: Tensor }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], options: { other: Tensor }): Tensor[];
+export function _foreach_div(input: readonly Tensor[], other: Tensor): Tensor[];
+export function _foreach_div(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_div", a[--n] as Kw);
+  // _foreach_div.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_div", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_div_Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_div.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_div_List.call(v0, v1);
+    }
+  }
+  // _foreach_div.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_div", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_div_ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_div.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_foreach_div", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_div_Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_div", a, SIGS__foreach_div);
+}
+
+const SIGS__foreach_div_ = ["(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, Tensor other)","(tuple of Tensors self, tuple of Tensors other)","(tuple of Tensors self, Number scalar)"];
+
+/** `torch._foreach_div_`: `_foreach_div_.Scalar`, `_foreach_div_.List`, `_foreach_div_.ScalarList`, `_foreach_div_.Tensor`. */
+export function _foreach_div_(options: { input: readonly Tensor[]; scalar: number | boolean }): void;
+export function _foreach_div_(input: readonly Tensor[], options: { scalar: number | boolean }): void;
+export function _foreach_div_(input: readonly Tensor[], scalar: number | boolean): void;
+export function _foreach_div_(options: { input: readonly Tensor[]; other: readonly Tensor[] }): void;
+export function _foreach_div_(input: readonly Tensor[], options: { other: readonly Tensor[] }): void;
+export function _foreach_div_(input: readonly Tensor[], other: readonly Tensor[]): void;
+export function _foreach_div_(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_div_(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_div_(input: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_div_(options: { input: readonly Tensor[]; other: Tensor }): void;
+export function _foreach_div_(input: readonly Tensor[], options: { other: Tensor }): void;
+export function _foreach_div_(input: readonly Tensor[], other: Tensor): void;
+export function _foreach_div_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_div_", a[--n] as Kw);
+  // _foreach_div_.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_div__Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_div_.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_div__List.call(v0, v1);
+    }
+  }
+  // _foreach_div_.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_div_", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_div__ScalarList.call(v0, v1);
+    }
+  }
+  // _foreach_div_.Tensor
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensor(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor = p[1] as Tensor;
+      if (o !== undefined) checkKw("_foreach_div_", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_div__Tensor.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_div_", a, SIGS__foreach_div_);
+}
+
+const SIGS__foreach_maximum_ = ["(tuple of Tensors self, Number scalar)","(tuple of Tensors self, tuple of Numbers scalars)","(tuple of Tensors self, tuple of Tensors other)"];
+
+/** `torch._foreach_maximum_`: `_foreach_maximum_.Scalar`, `_foreach_maximum_.List`, `_foreach_maximum_.ScalarList`. */
+export function _foreach_maximum_(options: { input: readonly Tensor[]; scalar: number | boolean }): void;
+export function _foreach_maximum_(input: readonly Tensor[], options: { scalar: number | boolean }): void;
+export function _foreach_maximum_(input: readonly Tensor[], scalar: number | boolean): void;
+export function _foreach_maximum_(options: { input: readonly Tensor[]; other: readonly Tensor[] }): void;
+export function _foreach_maximum_(input: readonly Tensor[], options: { other: readonly Tensor[] }): void;
+export function _foreach_maximum_(input: readonly Tensor[], other: readonly Tensor[]): void;
+export function _foreach_maximum_(options: { input: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_maximum_(input: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_maximum_(input: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_maximum_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_maximum_", a[--n] as Kw);
+  // _foreach_maximum_.Scalar
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalar"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isScalar(p[1]) && (o === undefined || kwFits(o, ["input","scalar"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: number | boolean = p[1] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalar"], ["input","scalar"], n);
+      return aten()._foreach_maximum__Scalar.call(v0, v1);
+    }
+  }
+  // _foreach_maximum_.List
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","other"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && isTensorList(p[1]) && (o === undefined || kwFits(o, ["input","other"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","other"], ["input","other"], n);
+      return aten()._foreach_maximum__List.call(v0, v1);
+    }
+  }
+  // _foreach_maximum_.ScalarList
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["input","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isTensorList(p[0]) && Array.isArray(p[1]) && (o === undefined || kwFits(o, ["input","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: (number | boolean)[] = p[1] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_maximum_", o, ["input","scalars"], ["input","scalars"], n);
+      return aten()._foreach_maximum__ScalarList.call(v0, v1);
+    }
+  }
+  return noMatch("_foreach_maximum_", a, SIGS__foreach_maximum_);
+}
+
+const SIGS__foreach_addcdiv_ = ["(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, tuple of Numbers scalars)","(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, Tensor scalars)","(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, Number value = 1)"];
+
+/** `torch._foreach_addcdiv_`: `_foreach_addcdiv_.Scalar`, `_foreach_addcdiv_.ScalarList`, `_foreach_addcdiv_.Tensor`. */
+export function _foreach_addcdiv_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options?: { value?: number | boolean }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], value?: number | boolean, options?: { value?: number | boolean }): void;
+export function _foreach_addcdiv_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_addcdiv_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options: { scalars: Tensor }): void;
+export function _foreach_addcdiv_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], scalars: Tensor): void;
+export function _foreach_addcdiv_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_addcdiv_", a[--n] as Kw);
+  // _foreach_addcdiv_.Scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","value"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","value"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.value !== undefined) {
+        kwArg("_foreach_addcdiv_", 'value', 'Number', isScalar(o.value), o.value);
+        v3 = o.value as number | boolean;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
+      return aten()._foreach_addcdiv__Scalar.call(v0, v1, v2, v3);
+    }
+  }
+  // _foreach_addcdiv_.ScalarList
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && Array.isArray(p[3]) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: (number | boolean)[] = p[3] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
+      return aten()._foreach_addcdiv__ScalarList.call(v0, v1, v2, v3);
+    }
+  }
+  // _foreach_addcdiv_.Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("_foreach_addcdiv_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
+      return aten()._foreach_addcdiv__Tensor.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("_foreach_addcdiv_", a, SIGS__foreach_addcdiv_);
+}
+
+const SIGS__foreach_addcmul_ = ["(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, tuple of Numbers scalars)","(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, Tensor scalars)","(tuple of Tensors self, tuple of Tensors tensor1, tuple of Tensors tensor2, Number value = 1)"];
+
+/** `torch._foreach_addcmul_`: `_foreach_addcmul_.Scalar`, `_foreach_addcmul_.ScalarList`, `_foreach_addcmul_.Tensor`. */
+export function _foreach_addcmul_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; value?: number | boolean }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options?: { value?: number | boolean }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], value?: number | boolean, options?: { value?: number | boolean }): void;
+export function _foreach_addcmul_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options: { scalars: readonly (number | boolean)[] }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], scalars: readonly (number | boolean)[]): void;
+export function _foreach_addcmul_(options: { input: readonly Tensor[]; tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], options: { tensor1: readonly Tensor[]; tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], options: { tensor2: readonly Tensor[]; scalars: Tensor }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], options: { scalars: Tensor }): void;
+export function _foreach_addcmul_(input: readonly Tensor[], tensor1: readonly Tensor[], tensor2: readonly Tensor[], scalars: Tensor): void;
+export function _foreach_addcmul_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_addcmul_", a[--n] as Kw);
+  // _foreach_addcmul_.Scalar
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","value"]);
+    const m = p === a ? n : p.length;
+    if (m >= 3 && m <= 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && (m <= 3 || p[3] === undefined || isScalar(p[3])) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","value"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      let v3: number | boolean;
+      if (m > 3 && p[3] !== undefined) v3 = p[3] as number | boolean;
+      else if (o !== undefined && o.value !== undefined) {
+        kwArg("_foreach_addcmul_", 'value', 'Number', isScalar(o.value), o.value);
+        v3 = o.value as number | boolean;
+      } else v3 = 1;
+      if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","value"], ["input","tensor1","tensor2","value"], n);
+      return aten()._foreach_addcmul__Scalar.call(v0, v1, v2, v3);
+    }
+  }
+  // _foreach_addcmul_.ScalarList
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && Array.isArray(p[3]) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: (number | boolean)[] = p[3] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
+      return aten()._foreach_addcmul__ScalarList.call(v0, v1, v2, v3);
+    }
+  }
+  // _foreach_addcmul_.Tensor
+  {
+    const p = o === undefined || n >= 4 ? a : kwPositional(a, n, o, ["input","tensor1","tensor2","scalars"]);
+    const m = p === a ? n : p.length;
+    if (m === 4 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && isTensor(p[3]) && (o === undefined || kwFits(o, ["input","tensor1","tensor2","scalars"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: Tensor = p[3] as Tensor;
+      if (o !== undefined) checkKw("_foreach_addcmul_", o, ["input","tensor1","tensor2","scalars"], ["input","tensor1","tensor2","scalars"], n);
+      return aten()._foreach_addcmul__Tensor.call(v0, v1, v2, v3);
+    }
+  }
+  return noMatch("_foreach_addcmul_", a, SIGS__foreach_addcmul_);
+}
+
+const SIGS__foreach_lerp_ = ["(tuple of Tensors self, tuple of Tensors tensors1, Number weight)","(tuple of Tensors self, tuple of Tensors tensors1, tuple of Numbers weight)","(tuple of Tensors self, tuple of Tensors tensors1, tuple of Tensors weights)"];
+
+/** `torch._foreach_lerp_`: `_foreach_lerp_.List`, `_foreach_lerp_.Scalar`, `_foreach_lerp_.ScalarList`. */
+export function _foreach_lerp_(options: { input: readonly Tensor[]; tensors1: readonly Tensor[]; weights: readonly Tensor[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], options: { tensors1: readonly Tensor[]; weights: readonly Tensor[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], options: { weights: readonly Tensor[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], weights: readonly Tensor[]): void;
+export function _foreach_lerp_(options: { input: readonly Tensor[]; tensors1: readonly Tensor[]; weight: number | boolean }): void;
+export function _foreach_lerp_(input: readonly Tensor[], options: { tensors1: readonly Tensor[]; weight: number | boolean }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], options: { weight: number | boolean }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], weight: number | boolean): void;
+export function _foreach_lerp_(options: { input: readonly Tensor[]; tensors1: readonly Tensor[]; weight: readonly (number | boolean)[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], options: { tensors1: readonly Tensor[]; weight: readonly (number | boolean)[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], options: { weight: readonly (number | boolean)[] }): void;
+export function _foreach_lerp_(input: readonly Tensor[], tensors1: readonly Tensor[], weight: readonly (number | boolean)[]): void;
+export function _foreach_lerp_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_lerp_", a[--n] as Kw);
+  // _foreach_lerp_.List
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensors1","weights"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && (o === undefined || kwFits(o, ["input","tensors1","weights"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weights"], ["input","tensors1","weights"], n);
+      return aten()._foreach_lerp__List.call(v0, v1, v2);
+    }
+  }
+  // _foreach_lerp_.Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensors1","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isTensorList(p[1]) && isScalar(p[2]) && (o === undefined || kwFits(o, ["input","tensors1","weight"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: number | boolean = p[2] as number | boolean;
+      if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
+      return aten()._foreach_lerp__Scalar.call(v0, v1, v2);
+    }
+  }
+  // _foreach_lerp_.ScalarList
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","tensors1","weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isTensorList(p[1]) && Array.isArray(p[2]) && (o === undefined || kwFits(o, ["input","tensors1","weight"]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: (number | boolean)[] = p[2] as (number | boolean)[];
+      if (o !== undefined) checkKw("_foreach_lerp_", o, ["input","tensors1","weight"], ["input","tensors1","weight"], n);
+      return aten()._foreach_lerp__ScalarList.call(v0, v1, v2);
+    }
+  }
+  return noMatch("_foreach_lerp_", a, SIGS__foreach_lerp_);
+}
+
+const SIGS__foreach_neg = ["(tuple of Tensors self)"];
+
+/** `torch._foreach_neg`: `_foreach_neg`. */
+export function _foreach_neg(options: { input: readonly Tensor[] }): Tensor[];
+export function _foreach_neg(input: readonly Tensor[]): Tensor[];
+export function _foreach_neg(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_neg", a[--n] as Kw);
+  // _foreach_neg
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_neg", o, ["input"], ["input"], n);
+      return aten()._foreach_neg.call(v0);
+    }
+  }
+  return bad__foreach_neg(a);
+}
+
+function bad__foreach_neg(a: readonly unknown[]): never {
+  return badCall("_foreach_neg", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS__foreach_neg);
+}
+
+const SIGS__foreach_neg_ = ["(tuple of Tensors self)"];
+
+/** `torch._foreach_neg_`: `_foreach_neg_`. */
+export function _foreach_neg_(options: { input: readonly Tensor[] }): void;
+export function _foreach_neg_(input: readonly Tensor[]): void;
+export function _foreach_neg_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_neg_", a[--n] as Kw);
+  // _foreach_neg_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_neg_", o, ["input"], ["input"], n);
+      return aten()._foreach_neg_.call(v0);
+    }
+  }
+  return bad__foreach_neg_(a);
+}
+
+function bad__foreach_neg_(a: readonly unknown[]): never {
+  return badCall("_foreach_neg_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS__foreach_neg_);
+}
+
+const SIGS__foreach_norm = ["(tuple of Tensors self, Number ord = 2, torch.dtype dtype = None)"];
+
+/** `torch._foreach_norm`: `_foreach_norm.Scalar`. */
+export function _foreach_norm(options: { input: readonly Tensor[]; ord?: number | boolean; dtype?: DtypeLike | null }): Tensor[];
+export function _foreach_norm(input: readonly Tensor[], options?: { ord?: number | boolean; dtype?: DtypeLike | null }): Tensor[];
+export function _foreach_norm(input: readonly Tensor[], ord?: number | boolean, options?: { ord?: number | boolean; dtype?: DtypeLike | null }): Tensor[];
+export function _foreach_norm(input: readonly Tensor[], ord?: number | boolean, dtype?: DtypeLike | null, options?: { ord?: number | boolean; dtype?: DtypeLike | null }): Tensor[];
+export function _foreach_norm(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_norm", a[--n] as Kw);
+  // _foreach_norm.Scalar
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","ord","dtype"]);
+    const m = p === a ? n : p.length;
+    if (m >= 1 && m <= 3 && isTensorList(p[0]) && (m <= 1 || p[1] === undefined || isScalar(p[1])) && (m <= 2 || p[2] === undefined || (p[2] === null || isDtype(p[2])))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      let v1: number | boolean;
+      if (m > 1 && p[1] !== undefined) v1 = p[1] as number | boolean;
+      else if (o !== undefined && o.ord !== undefined) {
+        kwArg("_foreach_norm", 'ord', 'Number', isScalar(o.ord), o.ord);
+        v1 = o.ord as number | boolean;
+      } else v1 = 2;
+      let v2: ScalarType | null;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] === null ? null : toDtype(p[2]);
+      else if (o !== undefined && o.dtype !== undefined) {
+        kwArg("_foreach_norm", 'dtype', 'torch.dtype', (o.dtype === null || isDtype(o.dtype)), o.dtype);
+        v2 = o.dtype === null ? null : toDtype(o.dtype);
+      } else v2 = null;
+      if (o !== undefined) checkKw("_foreach_norm", o, ["input","ord","dtype"], ["input","ord","dtype"], n);
+      return aten()._foreach_norm_Scalar.call(v0, v1, v2);
+    }
+  }
+  return bad__foreach_norm(a);
+}
+
+function bad__foreach_norm(a: readonly unknown[]): never {
+  return badCall("_foreach_norm", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "ord", type: "Number", check: (v) => isScalar(v), optional: true, kwOnly: false },
+    { name: "dtype", type: "torch.dtype", check: (v) => (v === null || isDtype(v)), optional: true, kwOnly: false },
+  ], false, SIGS__foreach_norm);
+}
+
+const SIGS__foreach_sqrt = ["(tuple of Tensors self)"];
+
+/** `torch._foreach_sqrt`: `_foreach_sqrt`. */
+export function _foreach_sqrt(options: { input: readonly Tensor[] }): Tensor[];
+export function _foreach_sqrt(input: readonly Tensor[]): Tensor[];
+export function _foreach_sqrt(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_sqrt", a[--n] as Kw);
+  // _foreach_sqrt
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_sqrt", o, ["input"], ["input"], n);
+      return aten()._foreach_sqrt.call(v0);
+    }
+  }
+  return bad__foreach_sqrt(a);
+}
+
+function bad__foreach_sqrt(a: readonly unknown[]): never {
+  return badCall("_foreach_sqrt", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS__foreach_sqrt);
+}
+
+const SIGS__foreach_sqrt_ = ["(tuple of Tensors self)"];
+
+/** `torch._foreach_sqrt_`: `_foreach_sqrt_`. */
+export function _foreach_sqrt_(options: { input: readonly Tensor[] }): void;
+export function _foreach_sqrt_(input: readonly Tensor[]): void;
+export function _foreach_sqrt_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_sqrt_", a[--n] as Kw);
+  // _foreach_sqrt_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_sqrt_", o, ["input"], ["input"], n);
+      return aten()._foreach_sqrt_.call(v0);
+    }
+  }
+  return bad__foreach_sqrt_(a);
+}
+
+function bad__foreach_sqrt_(a: readonly unknown[]): never {
+  return badCall("_foreach_sqrt_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS__foreach_sqrt_);
+}
+
+const SIGS__foreach_zero_ = ["(tuple of Tensors self)"];
+
+/** `torch._foreach_zero_`: `_foreach_zero_`. */
+export function _foreach_zero_(options: { input: readonly Tensor[] }): void;
+export function _foreach_zero_(input: readonly Tensor[]): void;
+export function _foreach_zero_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_zero_", a[--n] as Kw);
+  // _foreach_zero_
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensorList(p[0])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      if (o !== undefined) checkKw("_foreach_zero_", o, ["input"], ["input"], n);
+      return aten()._foreach_zero_.call(v0);
+    }
+  }
+  return bad__foreach_zero_(a);
+}
+
+function bad__foreach_zero_(a: readonly unknown[]): never {
+  return badCall("_foreach_zero_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+  ], false, SIGS__foreach_zero_);
+}
+
+const SIGS__foreach_copy_ = ["(tuple of Tensors self, tuple of Tensors src, bool non_blocking = False)"];
+
+/** `torch._foreach_copy_`: `_foreach_copy_`. */
+export function _foreach_copy_(options: { input: readonly Tensor[]; src: readonly Tensor[]; non_blocking?: boolean; nonBlocking?: boolean }): void;
+export function _foreach_copy_(input: readonly Tensor[], options: { src: readonly Tensor[]; non_blocking?: boolean; nonBlocking?: boolean }): void;
+export function _foreach_copy_(input: readonly Tensor[], src: readonly Tensor[], options?: { non_blocking?: boolean; nonBlocking?: boolean }): void;
+export function _foreach_copy_(input: readonly Tensor[], src: readonly Tensor[], nonBlocking?: boolean, options?: { non_blocking?: boolean; nonBlocking?: boolean }): void;
+export function _foreach_copy_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_foreach_copy_", a[--n] as Kw);
+  // _foreach_copy_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","src","non_blocking"]);
+    const m = p === a ? n : p.length;
+    if (m >= 2 && m <= 3 && isTensorList(p[0]) && isTensorList(p[1]) && (m <= 2 || p[2] === undefined || isBool(p[2]))) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      let v2: boolean;
+      if (m > 2 && p[2] !== undefined) v2 = p[2] as boolean;
+      else if (o !== undefined && o.non_blocking !== undefined) {
+        kwArg("_foreach_copy_", 'non_blocking', 'bool', isBool(o.non_blocking), o.non_blocking);
+        v2 = o.non_blocking as boolean;
+      } else v2 = false;
+      if (o !== undefined) checkKw("_foreach_copy_", o, ["input","src","non_blocking"], ["input","src","non_blocking"], n);
+      return aten()._foreach_copy_.call(v0, v1, v2);
+    }
+  }
+  return bad__foreach_copy_(a);
+}
+
+function bad__foreach_copy_(a: readonly unknown[]): never {
+  return badCall("_foreach_copy_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "src", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "non_blocking", type: "bool", check: (v) => isBool(v), optional: true, kwOnly: false },
+  ], false, SIGS__foreach_copy_);
+}
+
+const SIGS__fused_adam_ = ["(tuple of Tensors self, tuple of Tensors grads, tuple of Tensors exp_avgs, tuple of Tensors exp_avg_sqs, tuple of Tensors max_exp_avg_sqs, tuple of Tensors state_steps, *, float lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor grad_scale = None, Tensor found_inf = None)"];
+
+/** `torch._fused_adam_`: `_fused_adam_`. */
+export function _fused_adam_(options: { input: readonly Tensor[]; grads: readonly Tensor[]; exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], options: { grads: readonly Tensor[]; exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], grads: readonly Tensor[], options: { exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], options: { exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], options: { max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], maxExpAvgSqs: readonly Tensor[], options: { state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], maxExpAvgSqs: readonly Tensor[], stateSteps: readonly Tensor[], options: { lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adam_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fused_adam_", a[--n] as Kw);
+  // _fused_adam_
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && isTensorList(p[3]) && isTensorList(p[4]) && isTensorList(p[5])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: Tensor[] = p[3] as Tensor[];
+      const v4: Tensor[] = p[4] as Tensor[];
+      const v5: Tensor[] = p[5] as Tensor[];
+      let k0: number;
+      if (o !== undefined && o.lr !== undefined) {
+        kwArg("_fused_adam_", 'lr', 'float', isFloat(o.lr), o.lr);
+        k0 = o.lr as number;
+      } else return bad__fused_adam_(a);
+      let k1: number;
+      if (o !== undefined && o.beta1 !== undefined) {
+        kwArg("_fused_adam_", 'beta1', 'float', isFloat(o.beta1), o.beta1);
+        k1 = o.beta1 as number;
+      } else return bad__fused_adam_(a);
+      let k2: number;
+      if (o !== undefined && o.beta2 !== undefined) {
+        kwArg("_fused_adam_", 'beta2', 'float', isFloat(o.beta2), o.beta2);
+        k2 = o.beta2 as number;
+      } else return bad__fused_adam_(a);
+      let k3: number;
+      if (o !== undefined && o.weight_decay !== undefined) {
+        kwArg("_fused_adam_", 'weight_decay', 'float', isFloat(o.weight_decay), o.weight_decay);
+        k3 = o.weight_decay as number;
+      } else return bad__fused_adam_(a);
+      let k4: number;
+      if (o !== undefined && o.eps !== undefined) {
+        kwArg("_fused_adam_", 'eps', 'float', isFloat(o.eps), o.eps);
+        k4 = o.eps as number;
+      } else return bad__fused_adam_(a);
+      let k5: boolean;
+      if (o !== undefined && o.amsgrad !== undefined) {
+        kwArg("_fused_adam_", 'amsgrad', 'bool', isBool(o.amsgrad), o.amsgrad);
+        k5 = o.amsgrad as boolean;
+      } else return bad__fused_adam_(a);
+      let k6: boolean;
+      if (o !== undefined && o.maximize !== undefined) {
+        kwArg("_fused_adam_", 'maximize', 'bool', isBool(o.maximize), o.maximize);
+        k6 = o.maximize as boolean;
+      } else return bad__fused_adam_(a);
+      let k7: Tensor | null;
+      if (o !== undefined && o.grad_scale !== undefined) {
+        kwArg("_fused_adam_", 'grad_scale', 'Tensor', (o.grad_scale === null || isTensor(o.grad_scale)), o.grad_scale);
+        k7 = o.grad_scale as Tensor | null;
+      } else k7 = null;
+      let k8: Tensor | null;
+      if (o !== undefined && o.found_inf !== undefined) {
+        kwArg("_fused_adam_", 'found_inf', 'Tensor', (o.found_inf === null || isTensor(o.found_inf)), o.found_inf);
+        k8 = o.found_inf as Tensor | null;
+      } else k8 = null;
+      if (o !== undefined) checkKw("_fused_adam_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
+      return aten()._fused_adam_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+    }
+  }
+  return bad__fused_adam_(a);
+}
+
+function bad__fused_adam_(a: readonly unknown[]): never {
+  return badCall("_fused_adam_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "grads", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "exp_avgs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "exp_avg_sqs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "max_exp_avg_sqs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "state_steps", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "lr", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "beta1", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "beta2", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "weight_decay", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "amsgrad", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "maximize", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "grad_scale", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "found_inf", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS__fused_adam_);
+}
+
+const SIGS__fused_adamw_ = ["(tuple of Tensors self, tuple of Tensors grads, tuple of Tensors exp_avgs, tuple of Tensors exp_avg_sqs, tuple of Tensors max_exp_avg_sqs, tuple of Tensors state_steps, *, float lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor grad_scale = None, Tensor found_inf = None)"];
+
+/** `torch._fused_adamw_`: `_fused_adamw_`. */
+export function _fused_adamw_(options: { input: readonly Tensor[]; grads: readonly Tensor[]; exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], options: { grads: readonly Tensor[]; exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], grads: readonly Tensor[], options: { exp_avgs?: readonly Tensor[]; expAvgs?: readonly Tensor[]; exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], options: { exp_avg_sqs?: readonly Tensor[]; expAvgSqs?: readonly Tensor[]; max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], options: { max_exp_avg_sqs?: readonly Tensor[]; maxExpAvgSqs?: readonly Tensor[]; state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], maxExpAvgSqs: readonly Tensor[], options: { state_steps?: readonly Tensor[]; stateSteps?: readonly Tensor[]; lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(input: readonly Tensor[], grads: readonly Tensor[], expAvgs: readonly Tensor[], expAvgSqs: readonly Tensor[], maxExpAvgSqs: readonly Tensor[], stateSteps: readonly Tensor[], options: { lr: number; beta1: number; beta2: number; weight_decay?: number; weightDecay?: number; eps: number; amsgrad: boolean; maximize: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_adamw_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fused_adamw_", a[--n] as Kw);
+  // _fused_adamw_
+  {
+    const p = o === undefined || n >= 6 ? a : kwPositional(a, n, o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"]);
+    const m = p === a ? n : p.length;
+    if (m === 6 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2]) && isTensorList(p[3]) && isTensorList(p[4]) && isTensorList(p[5])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      const v3: Tensor[] = p[3] as Tensor[];
+      const v4: Tensor[] = p[4] as Tensor[];
+      const v5: Tensor[] = p[5] as Tensor[];
+      let k0: number;
+      if (o !== undefined && o.lr !== undefined) {
+        kwArg("_fused_adamw_", 'lr', 'float', isFloat(o.lr), o.lr);
+        k0 = o.lr as number;
+      } else return bad__fused_adamw_(a);
+      let k1: number;
+      if (o !== undefined && o.beta1 !== undefined) {
+        kwArg("_fused_adamw_", 'beta1', 'float', isFloat(o.beta1), o.beta1);
+        k1 = o.beta1 as number;
+      } else return bad__fused_adamw_(a);
+      let k2: number;
+      if (o !== undefined && o.beta2 !== undefined) {
+        kwArg("_fused_adamw_", 'beta2', 'float', isFloat(o.beta2), o.beta2);
+        k2 = o.beta2 as number;
+      } else return bad__fused_adamw_(a);
+      let k3: number;
+      if (o !== undefined && o.weight_decay !== undefined) {
+        kwArg("_fused_adamw_", 'weight_decay', 'float', isFloat(o.weight_decay), o.weight_decay);
+        k3 = o.weight_decay as number;
+      } else return bad__fused_adamw_(a);
+      let k4: number;
+      if (o !== undefined && o.eps !== undefined) {
+        kwArg("_fused_adamw_", 'eps', 'float', isFloat(o.eps), o.eps);
+        k4 = o.eps as number;
+      } else return bad__fused_adamw_(a);
+      let k5: boolean;
+      if (o !== undefined && o.amsgrad !== undefined) {
+        kwArg("_fused_adamw_", 'amsgrad', 'bool', isBool(o.amsgrad), o.amsgrad);
+        k5 = o.amsgrad as boolean;
+      } else return bad__fused_adamw_(a);
+      let k6: boolean;
+      if (o !== undefined && o.maximize !== undefined) {
+        kwArg("_fused_adamw_", 'maximize', 'bool', isBool(o.maximize), o.maximize);
+        k6 = o.maximize as boolean;
+      } else return bad__fused_adamw_(a);
+      let k7: Tensor | null;
+      if (o !== undefined && o.grad_scale !== undefined) {
+        kwArg("_fused_adamw_", 'grad_scale', 'Tensor', (o.grad_scale === null || isTensor(o.grad_scale)), o.grad_scale);
+        k7 = o.grad_scale as Tensor | null;
+      } else k7 = null;
+      let k8: Tensor | null;
+      if (o !== undefined && o.found_inf !== undefined) {
+        kwArg("_fused_adamw_", 'found_inf', 'Tensor', (o.found_inf === null || isTensor(o.found_inf)), o.found_inf);
+        k8 = o.found_inf as Tensor | null;
+      } else k8 = null;
+      if (o !== undefined) checkKw("_fused_adamw_", o, ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps","lr","beta1","beta2","weight_decay","eps","amsgrad","maximize","grad_scale","found_inf"], ["input","grads","exp_avgs","exp_avg_sqs","max_exp_avg_sqs","state_steps"], n);
+      return aten()._fused_adamw_.call(v0, v1, v2, v3, v4, v5, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+    }
+  }
+  return bad__fused_adamw_(a);
+}
+
+function bad__fused_adamw_(a: readonly unknown[]): never {
+  return badCall("_fused_adamw_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "grads", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "exp_avgs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "exp_avg_sqs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "max_exp_avg_sqs", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "state_steps", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "lr", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "beta1", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "beta2", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "weight_decay", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "eps", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "amsgrad", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "maximize", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "grad_scale", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "found_inf", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS__fused_adamw_);
+}
+
+const SIGS__fused_sgd_ = ["(tuple of Tensors self, tuple of Tensors grads, tuple of Tensors momentum_buffer_list, *, float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, Tensor grad_scale = None, Tensor found_inf = None)"];
+
+/** `torch._fused_sgd_`: `_fused_sgd_`. */
+export function _fused_sgd_(options: { input: readonly Tensor[]; grads: readonly Tensor[]; momentum_buffer_list?: readonly Tensor[]; momentumBufferList?: readonly Tensor[]; weight_decay?: number; weightDecay?: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean; is_first_step?: boolean; isFirstStep?: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_sgd_(input: readonly Tensor[], options: { grads: readonly Tensor[]; momentum_buffer_list?: readonly Tensor[]; momentumBufferList?: readonly Tensor[]; weight_decay?: number; weightDecay?: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean; is_first_step?: boolean; isFirstStep?: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_sgd_(input: readonly Tensor[], grads: readonly Tensor[], options: { momentum_buffer_list?: readonly Tensor[]; momentumBufferList?: readonly Tensor[]; weight_decay?: number; weightDecay?: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean; is_first_step?: boolean; isFirstStep?: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_sgd_(input: readonly Tensor[], grads: readonly Tensor[], momentumBufferList: readonly Tensor[], options: { weight_decay?: number; weightDecay?: number; momentum: number; lr: number; dampening: number; nesterov: boolean; maximize: boolean; is_first_step?: boolean; isFirstStep?: boolean; grad_scale?: Tensor | null; gradScale?: Tensor | null; found_inf?: Tensor | null; foundInf?: Tensor | null }): void;
+export function _fused_sgd_(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_fused_sgd_", a[--n] as Kw);
+  // _fused_sgd_
+  {
+    const p = o === undefined || n >= 3 ? a : kwPositional(a, n, o, ["input","grads","momentum_buffer_list"]);
+    const m = p === a ? n : p.length;
+    if (m === 3 && isTensorList(p[0]) && isTensorList(p[1]) && isTensorList(p[2])) {
+      const v0: Tensor[] = p[0] as Tensor[];
+      const v1: Tensor[] = p[1] as Tensor[];
+      const v2: Tensor[] = p[2] as Tensor[];
+      let k0: number;
+      if (o !== undefined && o.weight_decay !== undefined) {
+        kwArg("_fused_sgd_", 'weight_decay', 'float', isFloat(o.weight_decay), o.weight_decay);
+        k0 = o.weight_decay as number;
+      } else return bad__fused_sgd_(a);
+      let k1: number;
+      if (o !== undefined && o.momentum !== undefined) {
+        kwArg("_fused_sgd_", 'momentum', 'float', isFloat(o.momentum), o.momentum);
+        k1 = o.momentum as number;
+      } else return bad__fused_sgd_(a);
+      let k2: number;
+      if (o !== undefined && o.lr !== undefined) {
+        kwArg("_fused_sgd_", 'lr', 'float', isFloat(o.lr), o.lr);
+        k2 = o.lr as number;
+      } else return bad__fused_sgd_(a);
+      let k3: number;
+      if (o !== undefined && o.dampening !== undefined) {
+        kwArg("_fused_sgd_", 'dampening', 'float', isFloat(o.dampening), o.dampening);
+        k3 = o.dampening as number;
+      } else return bad__fused_sgd_(a);
+      let k4: boolean;
+      if (o !== undefined && o.nesterov !== undefined) {
+        kwArg("_fused_sgd_", 'nesterov', 'bool', isBool(o.nesterov), o.nesterov);
+        k4 = o.nesterov as boolean;
+      } else return bad__fused_sgd_(a);
+      let k5: boolean;
+      if (o !== undefined && o.maximize !== undefined) {
+        kwArg("_fused_sgd_", 'maximize', 'bool', isBool(o.maximize), o.maximize);
+        k5 = o.maximize as boolean;
+      } else return bad__fused_sgd_(a);
+      let k6: boolean;
+      if (o !== undefined && o.is_first_step !== undefined) {
+        kwArg("_fused_sgd_", 'is_first_step', 'bool', isBool(o.is_first_step), o.is_first_step);
+        k6 = o.is_first_step as boolean;
+      } else return bad__fused_sgd_(a);
+      let k7: Tensor | null;
+      if (o !== undefined && o.grad_scale !== undefined) {
+        kwArg("_fused_sgd_", 'grad_scale', 'Tensor', (o.grad_scale === null || isTensor(o.grad_scale)), o.grad_scale);
+        k7 = o.grad_scale as Tensor | null;
+      } else k7 = null;
+      let k8: Tensor | null;
+      if (o !== undefined && o.found_inf !== undefined) {
+        kwArg("_fused_sgd_", 'found_inf', 'Tensor', (o.found_inf === null || isTensor(o.found_inf)), o.found_inf);
+        k8 = o.found_inf as Tensor | null;
+      } else k8 = null;
+      if (o !== undefined) checkKw("_fused_sgd_", o, ["input","grads","momentum_buffer_list","weight_decay","momentum","lr","dampening","nesterov","maximize","is_first_step","grad_scale","found_inf"], ["input","grads","momentum_buffer_list"], n);
+      return aten()._fused_sgd_.call(v0, v1, v2, k0, k1, k2, k3, k4, k5, k6, k7, k8);
+    }
+  }
+  return bad__fused_sgd_(a);
+}
+
+function bad__fused_sgd_(a: readonly unknown[]): never {
+  return badCall("_fused_sgd_", a, [
+    { name: "input", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "grads", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "momentum_buffer_list", type: "tuple of Tensors", check: (v) => isTensorList(v), optional: false, kwOnly: false, list: 'Tensor' },
+    { name: "weight_decay", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "momentum", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "lr", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "dampening", type: "float", check: (v) => isFloat(v), optional: false, kwOnly: true },
+    { name: "nesterov", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "maximize", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "is_first_step", type: "bool", check: (v) => isBool(v), optional: false, kwOnly: true },
+    { name: "grad_scale", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+    { name: "found_inf", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: true, kwOnly: true },
+  ], false, SIGS__fused_sgd_);
+}

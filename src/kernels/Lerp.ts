@@ -27,7 +27,7 @@ function lerpScalarOp(d: ScalarType, weight: number): ScalarOp {
 }
 
 /** lerp over contiguous runs of float32 (opmath float: every step rounded) or float64. */
-function lerpScalarVec(d: ScalarType, weight: number): VecOp {
+export function lerpScalarVec(d: ScalarType, weight: number): VecOp {
   if (d === ScalarType.Double) {
     const small = Math.abs(weight) < 0.5;
     const oneMinusW = 1 - weight;

@@ -49,11 +49,17 @@ function run(iter: ReturnType<typeof ternary>, name: string, value: Num, f: (a: 
   } else cpuKernel(iter, (a, b, c) => f(a, b, c, Math.trunc(v)));
 }
 
+/** addcmul's element (before the rounding to the dtype); ForeachOpsKernels.ts's fast path shares it. */
+export const addcmulOp = (a: number, b: number, c: number, v: number): number => a + v * b * c;
+
+/** addcdiv's element (before the rounding to the dtype). */
+export const addcdivOp = (a: number, b: number, c: number, v: number): number => a + v * (b / c);
+
 /** `addcmul.out(self, tensor1, tensor2, *, value=1, out)`. */
 export const addcmulStructured: StructuredKernel<[Tensor, Tensor, Tensor, Num]> = {
   meta: (out, self, t1, t2) => ternary(out, self, t1, t2),
   impl(iter, _self, _t1, _t2, value = 1) {
-    run(iter, 'addcmul_cpu_out', value, (a, b, c, v) => a + v * b * c);
+    run(iter, 'addcmul_cpu_out', value, addcmulOp);
   },
 };
 
@@ -68,7 +74,7 @@ export const addcdivStructured: StructuredKernel<[Tensor, Tensor, Tensor, Num]> 
     return ternary(out, self, t1, t2);
   },
   impl(iter, _self, _t1, _t2, value = 1) {
-    run(iter, 'addcdiv_cpu_out', value, (a, b, c, v) => a + v * (b / c));
+    run(iter, 'addcdiv_cpu_out', value, addcdivOp);
   },
 };
 

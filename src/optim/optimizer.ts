@@ -2,6 +2,7 @@
 // add_param_group. Mirrors torch/optim/optimizer.py (PyTorch 2.13).
 
 import { enableGrad, isGradEnabled, setGradEnabled } from '../autograd/grad_mode.js';
+import { DeviceType, deviceTypeName } from '../c10/Device.js';
 import { ScalarType, isFloatingType } from '../c10/ScalarType.js';
 import { getDefaultDtype } from '../tensor/defaults.js';
 import { Tensor } from '../tensor/Tensor.js';
@@ -96,6 +97,31 @@ export function scalarDtype(): ScalarType {
 /** `_get_value(x)`: a tensor's number, or the number. */
 export function getValue(x: unknown): number {
   return x instanceof Tensor ? Number(x.item()) : (x as number);
+}
+
+/** `_device_dtype_check_for_fused(p)`: fused kernels take floating-point CPU tensors (PyTorch's text and device list). */
+export function deviceDtypeCheckForFused(p: Tensor): void {
+  if (!(p.device.type === DeviceType.CPU && p.isFloatingPoint())) {
+    throw new Error(
+      "`fused=True` requires all the params to be floating point Tensors of supported devices: ['mps', 'cuda', " +
+        `'xpu', 'hpu', 'cpu', 'mtia', 'privateuseone'] but ${String(p.dtype)} and ${deviceTypeName(p.device.type)}`,
+    );
+  }
+}
+
+/**
+ * `Optimizer._group_tensors_by_device_and_dtype(lists)`: the lists split by the first list's dtype (every tensor
+ * here is on one device), groups in order of first appearance, positions kept within a group.
+ */
+export function groupByDtype(lists: readonly Tensor[][]): Tensor[][][] {
+  const first = lists[0] ?? [];
+  const groups = new Map<ScalarType, number[]>();
+  first.forEach((t, i) => {
+    const g = groups.get(t.scalarType);
+    if (g === undefined) groups.set(t.scalarType, [i]);
+    else g.push(i);
+  });
+  return [...groups.values()].map((idx) => lists.map((l) => (l.length === 0 ? [] : idx.map((i) => l[i] as Tensor))));
 }
 
 /**

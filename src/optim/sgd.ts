@@ -1,10 +1,12 @@
 // torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov momentum, weight decay and
-// maximize. Mirrors torch/optim/sgd.py; `step` is `_single_tensor_sgd` op by op (PyTorch's path for CPU
-// tensors, where `foreach` defaults to False).
+// maximize. Mirrors torch/optim/sgd.py: `_single_tensor_sgd` op by op (PyTorch's path for CPU tensors, where
+// `foreach` defaults to False), `_multi_tensor_sgd` (foreach=True) and `_fused_sgd` (fused=True, `_fused_sgd_`).
 
+import { empty_like } from '../api/torch.js';
+import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { addScaled, addScaled_ } from './_functional.js';
-import { Optimizer, checkOptionKeys, pyRepr, type Params } from './optimizer.js';
+import { addScaled, addScaled_, scalarFor } from './_functional.js';
+import { Optimizer, checkOptionKeys, deviceDtypeCheckForFused, groupByDtype, pyRepr, type Params } from './optimizer.js';
 
 /** SGD's options, PyTorch's names and defaults. */
 export interface SGDOptions {
@@ -50,33 +52,126 @@ export class SGD extends Optimizer<SGDDefaults> {
     if (defaults.nesterov && (defaults.momentum <= 0 || defaults.dampening !== 0)) {
       throw new Error('Nesterov momentum requires a momentum and zero dampening');
     }
-    if (defaults.fused === true) throw new Error('SGD: fused=True is not supported by aten-ts (the single-tensor path runs)');
     super(params, defaults);
+    if (defaults.fused === true) {
+      if (defaults.differentiable) throw new Error('`fused` does not support `differentiable`');
+      if (defaults.foreach === true) throw new Error('`fused` and `foreach` cannot be `True` together.');
+    }
   }
+
+  private needFusedCheck = true;
 
   step<T = unknown>(closure?: () => T): T | undefined {
     return this.runStep(closure, () => {
       for (const group of this.param_groups) {
-        const { weight_decay: weightDecay, momentum, lr, dampening, nesterov, maximize } = group;
-        for (const param of group.params) {
-          if (param.grad === null) continue;
-          // _single_tensor_sgd
-          let grad: Tensor = maximize ? param.grad.neg() : param.grad;
-          if (weightDecay !== 0) grad = addScaled(grad, param, weightDecay);
-          if (momentum !== 0) {
-            const state = this.stateOf(param);
-            let buf = state['momentum_buffer'] as Tensor | undefined;
-            if (buf === undefined) {
-              buf = grad.detach().clone();
-              state['momentum_buffer'] = buf;
-            } else {
-              addScaled_(buf.mul_(momentum), grad, 1 - dampening);
-            }
-            grad = nesterov ? addScaled(grad, buf, momentum) : buf;
+        // SGD._init_group
+        const params: Tensor[] = [];
+        const grads: Tensor[] = [];
+        const bufs: (Tensor | null)[] = [];
+        for (const p of group.params) {
+          if (p.grad === null) continue;
+          if (group.fused === true && this.needFusedCheck) {
+            deviceDtypeCheckForFused(p);
+            this.needFusedCheck = false;
           }
-          addScaled_(param, grad, -lr);
+          params.push(p);
+          grads.push(p.grad);
+          if (group.momentum !== 0) bufs.push((this.stateOf(p)['momentum_buffer'] as Tensor | undefined) ?? null);
         }
+        // `sgd()`: foreach and fused default to False for CPU tensors (`_default_to_fused_or_foreach`).
+        const fn = group.fused === true ? fusedSgd : group.foreach === true ? multiTensorSgd : singleTensorSgd;
+        fn(params, grads, bufs, group);
+        if (group.momentum !== 0) params.forEach((p, i) => (this.stateOf(p)['momentum_buffer'] = bufs[i]));
       }
     });
   }
 }
+
+type SgdFn = (params: Tensor[], grads: Tensor[], bufs: (Tensor | null)[], group: SGDDefaults) => void;
+
+/** `_single_tensor_sgd`. */
+const singleTensorSgd: SgdFn = (params, grads, bufs, group) => {
+  const { weight_decay: weightDecay, momentum, lr, dampening, nesterov, maximize } = group;
+  params.forEach((param, i) => {
+    let grad: Tensor = maximize ? (grads[i] as Tensor).neg() : (grads[i] as Tensor);
+    if (weightDecay !== 0) grad = addScaled(grad, param, weightDecay);
+    if (momentum !== 0) {
+      let buf = bufs[i] ?? null;
+      if (buf === null) {
+        buf = grad.detach().clone();
+        bufs[i] = buf;
+      } else {
+        addScaled_(buf.mul_(momentum), grad, 1 - dampening);
+      }
+      grad = nesterov ? addScaled(grad, buf, momentum) : buf;
+    }
+    addScaled_(param, grad, -lr);
+  });
+};
+
+/** `_multi_tensor_sgd` (dense gradients). */
+const multiTensorSgd: SgdFn = (params, grads, bufs, group) => {
+  if (params.length === 0) return;
+  const ops = aten();
+  const { weight_decay: weightDecay, momentum, lr, dampening, nesterov, maximize } = group;
+  for (const [dParams, dGrads] of groupByDtype([params, grads])) {
+    const deviceParams = dParams as Tensor[];
+    let deviceGrads = dGrads as Tensor[];
+    const pos = deviceParams.map((p) => params.indexOf(p)); // their places in the group's lists
+    // The alphas as the wheel's kernel sees them (Note [The fused multiply-adds of PyTorch's CPU kernels]).
+    const alpha = (x: number): number => scalarFor(deviceParams[0] as Tensor, x);
+    if (maximize) deviceGrads = ops._foreach_neg.call(deviceGrads);
+    if (weightDecay !== 0) {
+      if (maximize) ops._foreach_add__List.call(deviceGrads, deviceParams, alpha(weightDecay));
+      else deviceGrads = ops._foreach_add_List.call(deviceGrads, deviceParams, alpha(weightDecay));
+    }
+    if (momentum !== 0) {
+      const deviceBufs = pos.map((i) => bufs[i] ?? null);
+      let all: Tensor[];
+      if (deviceBufs.every((b) => b !== null)) {
+        all = deviceBufs as Tensor[];
+        ops._foreach_mul__Scalar.call(all, momentum);
+        if (dampening === 0) ops._foreach_add__List.call(all, deviceGrads, 1);
+        else ops._foreach_add__List.call(all, deviceGrads, alpha(1 - dampening));
+      } else {
+        all = deviceBufs.map((b, k) => {
+          if (b === null) {
+            const nb = (deviceGrads[k] as Tensor).detach().clone();
+            bufs[pos[k] as number] = nb;
+            return nb;
+          }
+          return addScaled_(b.mul_(momentum), deviceGrads[k] as Tensor, 1 - dampening);
+        });
+      }
+      if (nesterov) ops._foreach_add__List.call(deviceGrads, all, alpha(momentum));
+      else deviceGrads = all;
+    }
+    ops._foreach_add__List.call(deviceParams, deviceGrads, alpha(-lr));
+  }
+};
+
+/** `_fused_sgd`: momentum buffers made on the first step, one `_fused_sgd_` call per dtype. */
+const fusedSgd: SgdFn = (params, grads, bufs, group) => {
+  if (params.length === 0) return;
+  const { weight_decay: weightDecay, momentum, lr, dampening, nesterov, maximize } = group;
+  const noMomentumBuffer = momentum === 0;
+  const isFirstStep = !bufs.some((b) => b !== null) && !noMomentumBuffer;
+  if (isFirstStep) for (let i = 0; i < grads.length; i++) bufs[i] = empty_like(grads[i] as Tensor);
+  const full = noMomentumBuffer ? [] : (bufs as Tensor[]);
+  for (const [p, g, b] of groupByDtype([params, grads, full])) {
+    aten()._fused_sgd_.call(
+      p as Tensor[],
+      g as Tensor[],
+      b as Tensor[],
+      weightDecay,
+      momentum,
+      lr,
+      dampening,
+      nesterov,
+      maximize,
+      isFirstStep,
+      null,
+      null,
+    );
+  }
+};

@@ -7,6 +7,7 @@ import * as ref from './reference.js';
 import * as refIm2col from './referenceIm2col.js';
 import * as refPool from './referencePooling.js';
 import * as refAttn from './referenceAttention.js';
+import * as refOptim from './referenceOptim.js';
 
 const fround = Math.fround;
 const same = (v: number): number => v;
@@ -66,6 +67,8 @@ export interface Kernels {
   f64_vdiv_scalar(n: number, a: number, b: number, y: number): void;
   /** y[i] = a[i] + alpha·b[i] in double, rounded to float32 (Note [axpy in double]). */
   f32_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
+  /** `_fused_adam_`'s float32 body (assembly/optim.ts; flags and scalars documented there). */
+  f32_fused_adam(...args: FusedAdamArgs): void;
   /** y[i] = a[i] + alpha·b[i], float64. */
   f64_vaxpy(n: number, a: number, b: number, alpha: number, y: number): void;
   /** y[i] = exp(x[i]), float32 (within 2 ulp of the correctly rounded result). */
@@ -175,6 +178,27 @@ type Geometry13 = [number, number, number, number, number, number, number, numbe
 export type DepthwiseKernel = (mode: number, x: number, wt: number, out: number, c: number, mult: number, ...geometry: Geometry12) => void;
 type Geometry12 = [number, number, number, number, number, number, number, number, number, number, number, number];
 
+/** f32_fused_adam(n, p, g, m, v, mx, vecEnd, flags, wd, decay, c1, c1m1, c2, b2, bc2Sqrt, eps, negStep). */
+export type FusedAdamArgs = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+
 export type KernelName = keyof Kernels;
 
 // A Record over the names: adding a kernel to the interface without listing it here is a type error.
@@ -196,6 +220,7 @@ const NAMES: Record<KernelName, true> = {
   f64_vsub_scalar: true,
   f64_vdiv_scalar: true,
   f32_vaxpy: true,
+  f32_fused_adam: true,
   f64_vaxpy: true,
   f32_vexp: true,
   f32_vrelu: true,
@@ -318,6 +343,10 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_vaxpy: (n, a, b, alpha, y) => {
       const v = f32();
       ref.vaxpy(n, v, a >>> 2, v, b >>> 2, alpha, v, y >>> 2);
+    },
+    f32_fused_adam: (n, p, g, m, v, mx, vecEnd, flags, ...k) => {
+      const f = f32();
+      refOptim.f32_fused_adam(n, f, p >>> 2, f, g >>> 2, f, m >>> 2, f, v >>> 2, f, mx >>> 2, vecEnd, flags, ...k);
     },
     f64_vaxpy: (n, a, b, alpha, y) => {
       const v = f64();

@@ -82,6 +82,49 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     });
   }
 
+  it('f32_fused_adam: same bits as the twin (p, m, v, max) for every flag set, vector form and scalar tail', () => {
+    const F = Math.fround;
+    // the scalars arrive as float32 (the kernel's f32 parameters), as FusedAdam.ts rounds them
+    const k = [
+      F(0.01),
+      F(1 - 0.001),
+      F(0.1),
+      F(0.1 - 1),
+      F(1 - 0.999),
+      F(0.999),
+      F(Math.sqrt(1 - 0.999 ** 3)),
+      F(1e-8),
+      F(-0.01 / (1 - 0.9 ** 3)),
+    ];
+    const run = (side: Kernels, base: number, n: number, vecEnd: number, flags: number): number[][] => {
+      const arrays = [0, 1, 2, 3, 4].map((j) => base + j * 8192);
+      arrays.forEach((addr, j) => {
+        const a = view(4, addr, n);
+        fill(a, 3 + j + n);
+        if (j >= 3) for (let i = 0; i < n; i++) a[i] = Math.abs(a[i] as number) * 0.1; // v and max: >= 0
+      });
+      const [p, g, m, v, mx] = arrays as [number, number, number, number, number];
+      side.f32_fused_adam(
+        n,
+        p,
+        g,
+        m,
+        v,
+        mx,
+        vecEnd,
+        flags,
+        ...(k as [number, number, number, number, number, number, number, number, number]),
+      );
+      return [p, m, v, mx].map((addr) => bitsOf(view(4, addr, n)));
+    };
+    for (const n of LENGTHS) {
+      const vecEnd = n - (n % 16) + (n % 16 >= 8 ? 8 : 0);
+      for (const flags of [0, 1 | 2, 2 | 4, 2 | 8, 2 | 16, 2 | 8 | 16, 1 | 4 | 16, 8]) {
+        expect(run(wasm, 64, n, vecEnd, flags), `n ${n} flags ${flags}`).toEqual(run(js, 64 + 5 * 8192, n, vecEnd, flags));
+      }
+    }
+  });
+
   for (const bytes of [4, 8] as const) {
     for (const op of ['vadd', 'vmul', 'vsub', 'vdiv'] as const) {
       const name = `${bytes === 4 ? 'f32' : 'f64'}_${op}_scalar` as keyof Kernels;

@@ -4,7 +4,7 @@
 // twin, with the same bits and 30× the time (LeNet's weight gradients did). These tests restore the shipped
 // settings and check, by counting kernel calls, that the training jobs' hot loops still run on WASM.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nn, torch } from '../../src/index.js';
+import { nn, optim, torch } from '../../src/index.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
 import {
   SMALL_BYTES,
@@ -161,5 +161,16 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(calls.get('f32_flash_attention_backward') ?? 0).toBeGreaterThanOrEqual(1);
     const copy = encoder.layers.at(0) as nn.TransformerEncoderLayer;
     expect(Number.isFinite((copy.self_attn.in_proj_weight as Tensor).grad?.sum().item())).toBe(true);
+  });
+
+  it('Adam(fused=True) runs f32_fused_adam on the parameters in linear memory, its JS twin on the small ones', () => {
+    torch.manualSeed(0);
+    const params = [torch.randn(128, 64).requiresGrad_(), torch.randn(64).requiresGrad_(), torch.randn(300).requiresGrad_()];
+    const opt = new optim.Adam(params, { lr: 0.01, fused: true });
+    for (const p of params) p.grad = torch.randn(p.shape);
+    opt.step();
+    // [128, 64] (32 KiB) and [300] (1.2 KiB) are in linear memory; [64] (256 bytes) stays in the JS heap.
+    expect(calls.get('f32_fused_adam') ?? 0).toBe(2);
+    expect(params.every((p) => Number.isFinite(p.sum().item()))).toBe(true);
   });
 });

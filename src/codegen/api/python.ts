@@ -445,7 +445,8 @@ function optionsType(ov: Overload, given: number = ov.minPositional): { type: st
 
 function returnType(ov: Overload, method: boolean): string {
   const rets = ov.nf.func.returns;
-  if (rets.length === 0) return fail(ov.nf, 'a Python binding needs at least one return');
+  // `-> ()` (the in-place _foreach_* and _fused_* operators): Python returns None.
+  if (rets.length === 0) return 'void';
   if (rets.length > 1) {
     // `(Tensor values, Tensor indices)`: PyTorch returns a named tuple; here an array in schema order.
     for (const r of rets) {

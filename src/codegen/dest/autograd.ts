@@ -353,7 +353,8 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
   }
   const selfParam = params[0] ?? 'self';
   L.push(`    const rg = ${requiresGradExpr(tArgs)};`);
-  if (inplace) L.push(`    checkInplace(${selfParam}, rg);`);
+  const selfList = args[0] !== undefined && tensorKind(args[0]) === 'list';
+  if (inplace) L.push(selfList ? `    for (const t of ${selfParam}) checkInplace(t, rg);` : `    checkInplace(${selfParam}, rg);`);
   L.push(`    if (!rg) return ${call};`);
   if (a === null) {
     // No formula: record a node that raises PyTorch's NotImplemented text if the backward ever reaches it.
@@ -399,6 +400,8 @@ function emitKernel(nf: NativeFunction, a: Analysed | null, outOp: boolean): str
     // An in-place view operator (t_, squeeze_, ...) changes only self's geometry, not any values it shares with
     // a base, so self simply gets the new node (torchgen's set_history for inplace_view ops).
     L.push(`    setInplaceViewHistory(${selfParam}, gradFn);`);
+  } else if (inplace && selfList) {
+    L.push(`    for (let i = 0; i < ${selfParam}.length; i++) rebaseHistory(${selfParam}[i] as Tensor, gradFn, i);`);
   } else if (inplace) {
     L.push(`    rebaseHistory(${selfParam}, gradFn);`);
   } else {
@@ -487,7 +490,12 @@ export function emitAutograd(functions: readonly NativeFunction[], infos: readon
     const composite = nf.dispatch.some((d) => d.key === 'CompositeImplicitAutograd');
     if (composite) continue;
     if (tensorArgs(nf).length === 0 && !nf.func.isMutable) continue;
-    if (!nf.func.returns.some((r) => r.type.str().startsWith('Tensor'))) continue;
+    // `-> ()`: the in-place _foreach_* and _fused_* operators write their list arguments and return nothing.
+    const writesLists = nf.func.returns.length === 0 && nf.func.isMutable;
+    // PyTorch registers no Autograd or ADInplaceOrView kernel for the fused optimiser operators: a leaf that
+    // requires grad is updated without a check and no version counter moves (verified against the wheel).
+    if (writesLists && String(nf.func.name).startsWith('_fused_')) continue;
+    if (!writesLists && !nf.func.returns.some((r) => r.type.str().startsWith('Tensor'))) continue;
     const kind = nf.func.kind();
     let a: Analysed | null = analysed.get(nf.opName) ?? null;
     if (a === null && kind === 'inplace') {

@@ -12,3 +12,4 @@ export { f32_rsum_chunks, f64_rsum_chunks } from './reduce_chunks';
 export { f32_maxpool2d, f32_maxpool2d_backward, f32_avgpool2d, f32_avgpool2d_backward } from './pooling';
 export { f32_conv2d_direct, f32_conv2d_direct_wgrad } from './conv_direct';
 export { f32_flash_attention, f32_flash_attention_backward } from './attention';
+export { f32_fused_adam } from './optim';
