@@ -7,7 +7,6 @@ import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import { readElement } from '../tensor/elements.js';
 import { formatSizes, inferSize } from '../tensor/ExpandUtils.js';
-import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { maybeWrapDim } from '../tensor/wrapDim.js';
 import { warn } from '../c10/Warning.js';
@@ -17,15 +16,18 @@ import {
   fillElementsAt,
   gatherElements,
   gatherRuns,
+  indexValues,
   nonzeroPositions,
   offsetsFromTables,
+  offsetsIn,
   scatterElements,
   selectWhere,
+  sizeOr1,
   storedScalar,
   strideTable,
+  strideOr0,
   stridedOffsets,
   trailingRun,
-  type Offsets,
   viewOffsets,
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
@@ -43,29 +45,6 @@ function checkIndexDtype(index: Tensor, op: string): void {
 // taking a callback: a closure made per call is optimized again by V8 whenever its call sites change
 // (bench/RESULTS.md, issue 14: scatter's was compiled 28 times in a steady-state MLP step). Same reason as
 // Note [Row loops without closures] in src/iter/TensorIteratorInternal.ts.
-
-/** The values of an int32 / int64 tensor (int64 is stored as doubles): value i is `data[base + (offsets?.[i] ?? i)]`, row-major. */
-function indexValues(index: Tensor): { data: StorageArray; base: number; offsets: Offsets } {
-  const { data, base } = index.dataView();
-  return { data, base, offsets: viewOffsets(index.sizes, index.strides) };
-}
-
-/** The size of dimension k, 1 for a 0-dim tensor (ensure_nonempty_size). */
-function sizeOr1(t: Tensor, k: number): number {
-  return t.dim() === 0 ? 1 : (t.sizes[k] as number);
-}
-
-/** The stride of dimension k, 0 for a 0-dim tensor. */
-function strideOr0(t: Tensor, k: number): number {
-  return t.dim() === 0 ? 0 : (t.strides[k] as number);
-}
-
-/** The element offsets in `t` of the positions of a tensor of `sizes` (t's strides, 0 for a 0-dim t). */
-function offsetsIn(t: Tensor, sizes: readonly number[]): Float64Array {
-  const tables = new Array<Float64Array>(sizes.length);
-  for (let k = 0; k < sizes.length; k++) tables[k] = strideTable(sizes[k] as number, strideOr0(t, k));
-  return offsetsFromTables(tables);
-}
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */
 function contiguousCopy(t: Tensor): Tensor {
