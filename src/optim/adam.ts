@@ -4,7 +4,7 @@
 
 import { tensor, zeros_like } from '../api/torch.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { addScaled, addcdiv_, addcmul_, lerp_ } from './_functional.js';
+import { addScaled, addcdiv_, addcmul_, freeTemp, lerp_ } from './_functional.js';
 import { Optimizer, checkOptionKeys, pyRepr, getValue, scalarDtype, type Params } from './optimizer.js';
 
 /** Adam's options, PyTorch's names and defaults. */
@@ -113,8 +113,11 @@ export function adamGroupStep(stateOf: (p: Tensor) => Record<string, unknown>, g
       maxSq.copy_(maxSq.maximum(expAvgSq));
       denom = maxSq.sqrt().div(biasCorrection2Sqrt).add_(eps);
     } else {
-      denom = expAvgSq.sqrt().div(biasCorrection2Sqrt).add_(eps);
+      const root = expAvgSq.sqrt();
+      denom = root.div(biasCorrection2Sqrt).add_(eps);
+      freeTemp(root);
     }
     addcdiv_(param, expAvg, denom, -stepSize);
+    freeTemp(denom);
   }
 }
