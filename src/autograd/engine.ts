@@ -263,7 +263,7 @@ function execute(
     for (const e of outputEdges ?? []) if (e.fn !== null) wanted.add(e.fn);
   }
   const prevExec = setActiveExecInfo(wanted);
-  const frees = new GradientFrees(!createGraph);
+  const frees = new GradientFrees(freeAsTheyDie && !createGraph);
   try {
     autogradState.gradMode = createGraph;
     queue.push(root);
@@ -400,6 +400,15 @@ function execute(
 // this pass (a hook, retain_grad, a custom Function's backward: it may keep one), and nothing under
 // create_graph (the new graph saves gradients). What is left is freed when the pass ends (Note [Gradients
 // freed after backward]).
+
+let freeAsTheyDie = true;
+
+/** @internal Turns the freeing of Note [Gradients freed as they die] on or off (bench/step_memory.ts's A/B); returns the old setting. */
+export function setGradientsFreedAsTheyDie(on: boolean): boolean {
+  const old = freeAsTheyDie;
+  freeAsTheyDie = on;
+  return old;
+}
 
 /** The engine's accounting of the gradients of one pass (Note [Gradients freed as they die]). */
 class GradientFrees {
