@@ -6,6 +6,7 @@ import { autogradState } from '../c10/AutogradState.js';
 import type { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import { reluBackwardSimd } from '../kernels/ActivationBackward.js';
+import { nllLossTotalWeight } from '../kernels/LossNLL.js';
 import { sameSizes } from '../tensor/ExpandUtils.js';
 import { Tensor } from '../tensor/Tensor.js';
 
@@ -378,15 +379,18 @@ export function logSoftmaxOutputBackward(grad: Tensor, gradOutput: Tensor, dim: 
   return gradOutput.sum([dim], true).neg().mul(output.exp()).mul(asDtypeOf(grad, output));
 }
 
-const REDUCTION_NONE = 0;
 const REDUCTION_MEAN = 1;
 
-/** The class dimension of an nll/cross-entropy input. */
-function classDim(self: Tensor): number {
-  return self.dim() === 1 ? 0 : 1;
-}
+// Note [nll_loss backward as one operator]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// nll_loss's gradient is the native nll_loss_backward (nll_loss2d_backward for the image form), one kernel
+// instead of the dozen operators of its decomposition (ne, masked_fill, index, div, scatter ...). PyTorch
+// passes it the total weight its forward returned (nll_loss_forward's second output); this forward returns
+// the loss alone, so the formula computes it from target and weight (nllLossTotalWeight: one pass, no
+// dispatch). Double backward goes through the operator's own entry (NllLossBackwardBackward0): linear in
+// grad_output, so its gradient is nll_loss of the incoming gradient, and zero for self.
 
-/** `nll_loss_backward`: -w[target] at the target class, scaled as the reduction scaled the loss. */
+/** nll_loss's (or nll_loss2d's) gradient for self (Note [nll_loss backward as one operator]). */
 export function nllLossBackward(
   grad: Tensor,
   self: Tensor,
@@ -394,14 +398,35 @@ export function nllLossBackward(
   weight: Tensor | null,
   reduction: number,
   ignoreIndex: number,
+  twoD = false,
 ): Tensor {
-  const cd = classDim(self);
-  const valid = target.ne(ignoreIndex);
-  const safe = target.masked_fill(valid.logical_not(), 0);
-  let w = weight === null ? valid.to(self.scalarType) : weight.index([safe]).mul(valid);
-  if (reduction === REDUCTION_MEAN) w = w.div(w.sum());
-  const g = reduction === REDUCTION_NONE ? grad.mul(w) : w.mul(grad);
-  return zerosOf(self.sizes, self).scatter(cd, safe.unsqueeze(cd), g.neg().unsqueeze(cd));
+  const total = nllLossTotalWeight(self, target, weight, ignoreIndex);
+  const op = twoD ? aten().nll_loss2d_backward : aten().nll_loss_backward;
+  return op.call(grad, self, target, weight, reduction, ignoreIndex, total);
+}
+
+/** nll_loss2d's gradient for self. */
+export function nllLoss2dBackward(
+  grad: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+  ignoreIndex: number,
+): Tensor {
+  return nllLossBackward(grad, self, target, weight, reduction, ignoreIndex, true);
+}
+
+/** nll_loss_backward's gradient for grad_output: nll_loss (nll_loss2d) of the incoming gradient. */
+export function nllLossOf(
+  grad: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+  ignoreIndex: number,
+  twoD: boolean,
+): Tensor {
+  return (twoD ? aten().nll_loss2d : aten().nll_loss).call(grad, target, weight, reduction, ignoreIndex);
 }
 
 /** `mse_loss_backward`. */

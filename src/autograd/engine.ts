@@ -7,6 +7,7 @@ import { autogradState } from '../c10/AutogradState.js';
 import { isComplexType, isFloatingType, type ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { nextStorageSerial, type Storage } from '../tensor/Storage.js';
 import { isExpandableTo, sameSizes } from '../tensor/ExpandUtils.js';
 import { sumTo } from './FunctionsManual.js';
 import { anomalyMode, checkNanOutputs, warnForwardTrace } from './anomaly_mode.js';
@@ -223,13 +224,14 @@ function execute(
   if (outputEdges !== null) {
     needed = new Set<Node>();
     const targets = new Set<Node>();
-    outputEdges.forEach((e, index) => {
+    for (let index = 0; index < outputEdges.length; index++) {
+      const e = outputEdges[index] as Edge;
       const f = e.fn as Node;
-      if (accumulate) needed?.add(f);
+      if (accumulate) needed.add(f);
       else captures.push({ node: f, inputNr: e.inputNr, index });
       targets.add(f);
       captured.push(null);
-    });
+    }
     // A node is needed if one of its edges leads to a target or to a needed node: visit in reverse
     // discovery order until nothing changes (graphs are DAGs; a few passes suffice).
     let changed = true;
@@ -261,6 +263,7 @@ function execute(
     for (const e of outputEdges ?? []) if (e.fn !== null) wanted.add(e.fn);
   }
   const prevExec = setActiveExecInfo(wanted);
+  const frees = new GradientFrees(freeAsTheyDie && !createGraph);
   try {
     autogradState.gradMode = createGraph;
     queue.push(root);
@@ -271,7 +274,10 @@ function execute(
       buffers.delete(node);
       // Tensor hooks, retain_grad, captures, pre-hooks: in PyTorch's order.
       const hooks = node.hooks;
-      if (hooks !== null || node instanceof CustomFunctionBackward) userCodeSawGradients = true;
+      if (hooks !== null || node instanceof CustomFunctionBackward) {
+        userCodeSawGradients = true;
+        frees.enabled = false;
+      }
       if (hooks !== null) {
         for (let h = 0; h < hooks.tensorPreHooks.length; h++) {
           const nr = hooks.tensorPreHookInputs[h] ?? 0;
@@ -291,14 +297,22 @@ function execute(
           }
         }
       }
-      for (const c of captures) if (c.node === node) captured[c.index] = inputs[c.inputNr] ?? null;
+      for (const c of captures) {
+        if (c.node !== node) continue;
+        const g = inputs[c.inputNr] ?? null;
+        captured[c.index] = g;
+        if (g !== null) frees.pin(g);
+      }
       if (hooks !== null) {
         for (const hook of hooks.preHooks) {
           const r = hook(inputs);
           if (r !== undefined) inputs = r;
         }
       }
-      if (needed !== null && !needed.has(node)) continue;
+      if (needed !== null && !needed.has(node)) {
+        frees.consumed(inputs);
+        continue;
+      }
 
       let outputs: (Tensor | null)[];
       if (anomalyMode.enabled) {
@@ -333,6 +347,7 @@ function execute(
         const made = outs[i] ?? null;
         let g = made;
         if (g !== null) g = validateGrad(node, i, e, g);
+        if (g !== made) frees.dropped(made);
         let buf = buffers.get(next);
         if (buf === undefined) {
           buf = [];
@@ -342,11 +357,15 @@ function execute(
           const old = buf[e.inputNr];
           if (old === null || old === undefined) {
             buf[e.inputNr] = g;
+            frees.held(g);
             if (next instanceof AccumulateGrad && (g.storage !== (made as Tensor).storage || madeBy(node, made as Tensor, outs, inputs)))
               stealableGrads.add(g);
           } else {
             const sum = aten().add_Tensor.call(old, g, 1);
             buf[e.inputNr] = sum;
+            frees.held(sum);
+            frees.released(old);
+            frees.dropped(g);
             if (next instanceof AccumulateGrad && !createGraph) stealableGrads.add(sum);
           }
         } else if (buf[e.inputNr] === undefined) {
@@ -356,12 +375,94 @@ function execute(
         deps.set(next, d);
         if (d === 0) queue.push(next);
       }
+      // Outputs not passed on (no next node) die here; then the node's incoming gradients have been used.
+      for (let i = edges.length; i < outs.length; i++) frees.dropped(outs[i] ?? null);
+      for (let i = 0; i < edges.length; i++) if ((edges[i] as Edge).fn === null) frees.dropped(outs[i] ?? null);
+      frees.consumed(inputs);
     }
   } finally {
     autogradState.gradMode = prevGradMode;
     setActiveExecInfo(prevExec);
   }
   return captured;
+}
+
+// Note [Gradients freed as they die]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch frees a gradient flowing between nodes when its last reference goes: once the node it was sent to
+// has run, unless something else kept it. The engine does the same for the storages it can account for:
+// those made during this pass (Storage.serial at least the pass's first; never a root gradient, a forward
+// tensor or anything saved), counted per input-buffer slot that holds a tensor over them. When a node has
+// run, each incoming gradient's storage whose count is zero is freed at once, so the next node's result
+// reuses the block, warm in cache, instead of one more block the collector must find (Note [Storage
+// lifetime]). Never freed: storages that escaped (a leaf's `.grad`: AccumulateGrad's stolen gradient),
+// gradients autograd.grad captures (the caller's results), anything once user code has seen a gradient in
+// this pass (a hook, retain_grad, a custom Function's backward: it may keep one), and nothing under
+// create_graph (the new graph saves gradients). What is left is freed when the pass ends (Note [Gradients
+// freed after backward]).
+
+let freeAsTheyDie = true;
+
+/** @internal Turns the freeing of Note [Gradients freed as they die] on or off (bench/step_memory.ts's A/B); returns the old setting. */
+export function setGradientsFreedAsTheyDie(on: boolean): boolean {
+  const old = freeAsTheyDie;
+  freeAsTheyDie = on;
+  return old;
+}
+
+/** The engine's accounting of the gradients of one pass (Note [Gradients freed as they die]). */
+class GradientFrees {
+  private readonly first = nextStorageSerial();
+  /** Input-buffer slots holding a tensor over each storage. */
+  private readonly slots = new Map<Storage, number>();
+  private pinned: Set<Storage> | null = null;
+  private readonly pending: Storage[] = [];
+
+  constructor(public enabled: boolean) {}
+
+  /** `t` went into an input buffer. */
+  held(t: Tensor): void {
+    if (this.enabled) this.slots.set(t.storage, (this.slots.get(t.storage) ?? 0) + 1);
+  }
+
+  /** `t` left an input buffer (used); a candidate for `flush`. */
+  released(t: Tensor): void {
+    if (!this.enabled) return;
+    const s = t.storage;
+    const n = (this.slots.get(s) ?? 0) - 1;
+    if (n > 0) this.slots.set(s, n);
+    else this.slots.delete(s);
+    this.pending.push(s);
+  }
+
+  /** A node's incoming gradients, used now; then `flush`. */
+  consumed(inputs: readonly (Tensor | null | undefined)[]): void {
+    if (!this.enabled) return;
+    for (const g of inputs) if (g !== null && g !== undefined) this.released(g);
+    this.flush();
+  }
+
+  /** `t` was made and not kept in a buffer (it may still be passed on along another edge: `flush` decides). */
+  dropped(t: Tensor | null): void {
+    if (this.enabled && t !== null) this.pending.push(t.storage);
+  }
+
+  /** Frees the candidates nothing holds, once a node's outputs have all been passed on. */
+  private flush(): void {
+    const p = this.pending;
+    for (let i = 0; i < p.length; i++) this.freeIfDead(p[i] as Storage);
+    p.length = 0;
+  }
+
+  /** `t` is handed to the caller (autograd.grad): never freed. */
+  pin(t: Tensor): void {
+    (this.pinned ??= new Set()).add(t.storage);
+  }
+
+  private freeIfDead(s: Storage): void {
+    if (s.serial < this.first || s.escaped || this.slots.has(s) || this.pinned?.has(s) === true) return;
+    s.free();
+  }
 }
 
 /**

@@ -674,6 +674,10 @@ export interface AtenOps {
   nll_loss: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
   /** `nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor` */
   nll_loss2d: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number) => Tensor>;
+  /** `nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor` */
+  nll_loss_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number, totalWeight: Tensor) => Tensor>;
+  /** `nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor` */
+  nll_loss2d_backward: OperatorHandle<(gradOutput: Tensor, self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number, totalWeight: Tensor) => Tensor>;
   /** `cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor` */
   cross_entropy_loss: OperatorHandle<(self: Tensor, target: Tensor, weight: Opt<Tensor>, reduction: number, ignoreIndex: number, labelSmoothing: number) => Tensor>;
   /** `mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor` */
@@ -1620,6 +1624,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     nll_loss_nd: find('aten::nll_loss_nd', ''),
     nll_loss: find('aten::nll_loss', ''),
     nll_loss2d: find('aten::nll_loss2d', ''),
+    nll_loss_backward: find('aten::nll_loss_backward', ''),
+    nll_loss2d_backward: find('aten::nll_loss2d_backward', ''),
     cross_entropy_loss: find('aten::cross_entropy_loss', ''),
     mse_loss: find('aten::mse_loss', ''),
     l1_loss: find('aten::l1_loss', ''),

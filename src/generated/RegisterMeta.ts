@@ -2130,6 +2130,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   _log_softmax_backward_data: SoftMax.logSoftmaxBackwardData,
   nll_loss: LossNLL.nllLoss,
   nll_loss2d: LossNLL.nllLoss,
+  nll_loss_backward: LossNLL.nllLossBackward,
+  nll_loss2d_backward: LossNLL.nllLossBackward,
   mse_loss: Loss.mseLoss,
   binary_cross_entropy: Loss.binaryCrossEntropy,
   binary_cross_entropy_with_logits: Loss.binaryCrossEntropyWithLogits,

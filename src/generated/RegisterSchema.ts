@@ -334,6 +334,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   nll_loss_nd: 'nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
   nll_loss: 'nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
   nll_loss2d: 'nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100) -> Tensor',
+  nll_loss_backward: 'nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor',
+  nll_loss2d_backward: 'nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor',
   cross_entropy_loss: 'cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean, SymInt ignore_index=-100, float label_smoothing=0.0) -> Tensor',
   mse_loss: 'mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',
   l1_loss: 'l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor',

@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLossBackward, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
+import { activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, amaxAminBackward, asStridedBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, catTensorsBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, cumprodBackward, cumsumBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, flashAttentionForCpuBackward, gatherBackward, geluBackward, groupNormBackward, huberLossBackward, indexBackward, indexSelectBackward, layerNormBackward, layerNormWeightBackward, linalgSvdBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logsumexpBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mseLossBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, padBackwardOp, padForwardOp, permuteBackward, powBackward, powBackwardExponent, powBackwardSelf, prodBackward, reluBackward, repeatBackward, rollBackward, selectBackward, siluBackward, sliceBackward, smoothL1LossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, sumBackward, sumTo, toCopyBackward, torchWhere, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, zerosLike } from '../autograd/FunctionsManual.js';
 
 /** An empty saved variable (the initial value of saved-tensor fields). */
 const NONE = savedOpt(null);
@@ -2613,7 +2613,7 @@ export class NllLoss2DBackward0 extends Node {
     const weight = this.weight_.unpackOpt(this);
     const reduction = this.reduction_;
     const ignore_index = this.ignore_index_;
-    if (this.shouldComputeOutput(0)) out[0] = nllLossBackward(grad, self, target, weight, reduction, ignore_index);
+    if (this.shouldComputeOutput(0)) out[0] = nllLoss2dBackward(grad, self, target, weight, reduction, ignore_index);
     return out;
   }
 
@@ -2624,7 +2624,67 @@ export class NllLoss2DBackward0 extends Node {
   }
 }
 
-/** Backward of `mse_loss` (derivatives.yaml:393). */
+/** Backward of `nll_loss_backward` (derivatives.yaml:393). */
+export class NllLossBackwardBackward0 extends Node {
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['nll_loss_backward']['call']>[4];
+  ignore_index_!: Parameters<AtenOps['nll_loss_backward']['call']>[5];
+
+  name(): string {
+    return 'NllLossBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const target = (this.target_.defined() ? this.target_.unpack(this) : null) as Tensor;
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    const ignore_index = this.ignore_index_;
+    if (this.shouldComputeOutput(0)) out[0] = nllLossOf(grad, target, weight, reduction, ignore_index, false);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `nll_loss2d_backward` (derivatives.yaml:397). */
+export class NllLoss2DBackwardBackward0 extends Node {
+  target_: SavedVariable = NONE;
+  weight_: SavedVariable = NONE;
+  reduction_!: Parameters<AtenOps['nll_loss2d_backward']['call']>[4];
+  ignore_index_!: Parameters<AtenOps['nll_loss2d_backward']['call']>[5];
+
+  name(): string {
+    return 'NllLoss2DBackwardBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const target = (this.target_.defined() ? this.target_.unpack(this) : null) as Tensor;
+    const weight = this.weight_.unpackOpt(this);
+    const reduction = this.reduction_;
+    const ignore_index = this.ignore_index_;
+    if (this.shouldComputeOutput(0)) out[0] = nllLossOf(grad, target, weight, reduction, ignore_index, true);
+    if (this.shouldComputeOutput(1)) out[1] = zerosLike(grad);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.target_.reset();
+    this.weight_.reset();
+  }
+}
+
+/** Backward of `mse_loss` (derivatives.yaml:401). */
 export class MseLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2652,7 +2712,7 @@ export class MseLossBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy` (derivatives.yaml:397). */
+/** Backward of `binary_cross_entropy` (derivatives.yaml:405). */
 export class BinaryCrossEntropyBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2683,7 +2743,7 @@ export class BinaryCrossEntropyBackward0 extends Node {
   }
 }
 
-/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:401). */
+/** Backward of `binary_cross_entropy_with_logits` (derivatives.yaml:409). */
 export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -2717,7 +2777,7 @@ export class BinaryCrossEntropyWithLogitsBackward0 extends Node {
   }
 }
 
-/** Backward of `native_layer_norm` (derivatives.yaml:405). */
+/** Backward of `native_layer_norm` (derivatives.yaml:413). */
 export class NativeLayerNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   normalized_shape_!: Parameters<AtenOps['native_layer_norm']['call']>[1];
@@ -2754,7 +2814,7 @@ export class NativeLayerNormBackward0 extends Node {
   }
 }
 
-/** Backward of `convolution` (derivatives.yaml:411). */
+/** Backward of `convolution` (derivatives.yaml:419). */
 export class ConvolutionBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -2791,7 +2851,7 @@ export class ConvolutionBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_input` (derivatives.yaml:416). */
+/** Backward of `_conv2d_backward_input` (derivatives.yaml:424). */
 export class Conv2DBackwardInputBackward0 extends Node {
   weight_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_input']['call']>[3];
@@ -2825,7 +2885,7 @@ export class Conv2DBackwardInputBackward0 extends Node {
   }
 }
 
-/** Backward of `_conv2d_backward_weight` (derivatives.yaml:420). */
+/** Backward of `_conv2d_backward_weight` (derivatives.yaml:428). */
 export class Conv2DBackwardWeightBackward0 extends Node {
   input_: SavedVariable = NONE;
   stride_!: Parameters<AtenOps['_conv2d_backward_weight']['call']>[3];
@@ -2859,7 +2919,7 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:424). */
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:432). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -2894,7 +2954,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:428). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:436). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -2920,7 +2980,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:432). */
+/** Backward of `avg_pool2d` (derivatives.yaml:440). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -2954,7 +3014,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:435). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:443). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -2989,7 +3049,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:439). */
+/** Backward of `cat` (derivatives.yaml:447). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3015,7 +3075,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:442). */
+/** Backward of `stack` (derivatives.yaml:450). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3040,7 +3100,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:445). */
+/** Backward of `split.Tensor` (derivatives.yaml:453). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3061,7 +3121,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:448). */
+/** Backward of `split_with_sizes` (derivatives.yaml:456). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3082,7 +3142,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:451). */
+/** Backward of `unbind.int` (derivatives.yaml:459). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3101,7 +3161,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:454). */
+/** Backward of `flip` (derivatives.yaml:462). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3119,7 +3179,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:457). */
+/** Backward of `roll` (derivatives.yaml:465). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3139,7 +3199,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:460). */
+/** Backward of `repeat` (derivatives.yaml:468). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3159,7 +3219,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:463). */
+/** Backward of `index_select` (derivatives.yaml:471). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3185,7 +3245,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:466). */
+/** Backward of `index.Tensor` (derivatives.yaml:474). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3209,7 +3269,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:469). */
+/** Backward of `index_put_` (derivatives.yaml:477). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3237,7 +3297,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:473). */
+/** Backward of `index_put` (derivatives.yaml:481). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3265,7 +3325,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:477). */
+/** Backward of `gather` (derivatives.yaml:485). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3291,7 +3351,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:480). */
+/** Backward of `scatter.src` (derivatives.yaml:488). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3316,7 +3376,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:484). */
+/** Backward of `scatter.value` (derivatives.yaml:492). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3340,7 +3400,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:487). */
+/** Backward of `scatter_add` (derivatives.yaml:495). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3365,7 +3425,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:491). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:499). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3387,7 +3447,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:494). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:502). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3410,7 +3470,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:498). */
+/** Backward of `masked_select` (derivatives.yaml:506). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3434,7 +3494,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:501). */
+/** Backward of `tril` (derivatives.yaml:509). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3452,7 +3512,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:504). */
+/** Backward of `triu` (derivatives.yaml:512). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3470,7 +3530,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:507). */
+/** Backward of `sort` (derivatives.yaml:515). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3496,7 +3556,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:511). */
+/** Backward of `topk` (derivatives.yaml:519). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3522,7 +3582,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:515). */
+/** Backward of `embedding` (derivatives.yaml:523). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3548,7 +3608,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:520). */
+/** Backward of `native_batch_norm` (derivatives.yaml:528). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3591,7 +3651,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:526). */
+/** Backward of `native_group_norm` (derivatives.yaml:534). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3633,7 +3693,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:531). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:539). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3655,7 +3715,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:534). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:542). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3680,7 +3740,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:538). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:546). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -3705,7 +3765,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:542). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:550). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3731,7 +3791,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:546). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:554). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -3749,7 +3809,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:549). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:557). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -3773,7 +3833,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:552). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:560). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3798,7 +3858,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:556). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:564). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -3822,7 +3882,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:559). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:567). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3847,7 +3907,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:563). */
+/** Backward of `replication_pad1d` (derivatives.yaml:571). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -3871,7 +3931,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:566). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:574). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3896,7 +3956,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:570). */
+/** Backward of `replication_pad2d` (derivatives.yaml:578). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -3920,7 +3980,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:573). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:581). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -3945,7 +4005,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:577). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:585). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -3967,7 +4027,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:580). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:588). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -3992,7 +4052,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:584). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:592). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -4014,7 +4074,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:587). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:595). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -4034,7 +4094,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:590). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:598). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -4056,7 +4116,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:593). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:601). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -4076,7 +4136,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:596). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:604). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -4100,7 +4160,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:599). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:607). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -4122,7 +4182,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:602). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:610). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -4146,7 +4206,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:605). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:613). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -4168,7 +4228,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:608). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:616). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -4194,7 +4254,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:611). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:619). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -4218,7 +4278,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:614). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:622). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -4244,7 +4304,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:617). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:625). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -4268,7 +4328,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:620). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:628). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -4292,7 +4352,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:623). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:631). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -4314,7 +4374,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:626). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:634). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -4340,7 +4400,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:629). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:637). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -4364,7 +4424,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:632). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:640). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -4392,7 +4452,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:635). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:643). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -4418,7 +4478,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:638). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:646). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -4444,7 +4504,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:641). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:649). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -4468,7 +4528,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:644). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:652). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -4494,7 +4554,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:647). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:655). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -4518,7 +4578,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:650). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:658). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -4544,7 +4604,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:653). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:661). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -4568,7 +4628,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:656). */
+/** Backward of `leaky_relu` (derivatives.yaml:664). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -4592,7 +4652,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:659). */
+/** Backward of `leaky_relu_` (derivatives.yaml:667). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4616,7 +4676,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:662). */
+/** Backward of `elu` (derivatives.yaml:670). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -4644,7 +4704,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:665). */
+/** Backward of `elu_` (derivatives.yaml:673). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -4672,7 +4732,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:668). */
+/** Backward of `celu` (derivatives.yaml:676). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -4696,7 +4756,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:671). */
+/** Backward of `celu_` (derivatives.yaml:679). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -4720,7 +4780,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:674). */
+/** Backward of `softplus` (derivatives.yaml:682). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -4746,7 +4806,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:677). */
+/** Backward of `hardtanh` (derivatives.yaml:685). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -4772,7 +4832,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:680). */
+/** Backward of `hardswish` (derivatives.yaml:688). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4794,7 +4854,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:683). */
+/** Backward of `hardsigmoid` (derivatives.yaml:691). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4816,7 +4876,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:686). */
+/** Backward of `mish` (derivatives.yaml:694). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4838,7 +4898,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:689). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:697). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -4863,7 +4923,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:693). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:701). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4893,7 +4953,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:697). */
+/** Backward of `huber_loss` (derivatives.yaml:705). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -4923,7 +4983,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:701). */
+/** Backward of `addcmul` (derivatives.yaml:709). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -4952,7 +5012,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:706). */
+/** Backward of `addcdiv` (derivatives.yaml:714). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -4981,7 +5041,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:711). */
+/** Backward of `clamp_min` (derivatives.yaml:719). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -5005,7 +5065,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:714). */
+/** Backward of `clamp_max` (derivatives.yaml:722). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -5029,7 +5089,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:718). */
+/** Backward of `max` (derivatives.yaml:726). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5054,7 +5114,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:721). */
+/** Backward of `min` (derivatives.yaml:729). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -5079,7 +5139,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:724). */
+/** Backward of `sort.stable` (derivatives.yaml:732). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -5105,7 +5165,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:728). */
+/** Backward of `_unique2` (derivatives.yaml:736). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -5121,7 +5181,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:732). */
+/** Backward of `unique_dim` (derivatives.yaml:740). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -5137,7 +5197,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:737). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:745). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -5153,7 +5213,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:741). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:749). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -5179,7 +5239,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:745). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:753). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -5205,7 +5265,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:750). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:758). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5236,7 +5296,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:754). */
+/** Backward of `unique_consecutive` (derivatives.yaml:762). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -5252,7 +5312,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:758). */
+/** Backward of `diagonal` (derivatives.yaml:766). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -5276,7 +5336,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:761). */
+/** Backward of `diagonal_backward` (derivatives.yaml:769). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -5298,7 +5358,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:765). */
+/** Backward of `_linalg_svd` (derivatives.yaml:773). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -5327,7 +5387,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:769). */
+/** Backward of `div.Scalar` (derivatives.yaml:777). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -5345,7 +5405,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:773). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:781). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -7957,6 +8017,32 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.reduction_ = reduction;
     gradFn.ignore_index_ = ignoreIndex;
     const result = ops.nll_loss2d.redispatch(ks.and(afterAutogradKeyset), self, target, weight, reduction, ignoreIndex);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nll_loss_backward: kernel('nll_loss_backward', (ks, gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, weight) || anyRequiresGrad(totalWeight);
+    if (!rg) return ops.nll_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    const gradFn = new NllLossBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    gradFn.ignore_index_ = ignoreIndex;
+    const result = ops.nll_loss_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  nll_loss2d_backward: kernel('nll_loss2d_backward', (ks, gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight) => {
+    const rg = anyRequiresGrad(gradOutput, self, target, weight) || anyRequiresGrad(totalWeight);
+    if (!rg) return ops.nll_loss2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
+    const gradFn = new NllLoss2DBackwardBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(self)]);
+    if (gradFn.hasEdge(0)) gradFn.target_ = new SavedVariable(target, false);
+    gradFn.weight_ = savedOpt(weight);
+    gradFn.reduction_ = reduction;
+    gradFn.ignore_index_ = ignoreIndex;
+    const result = ops.nll_loss2d_backward.redispatch(ks.and(afterAutogradKeyset), gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight);
     setHistory(result, gradFn, 0);
     return result;
   }),

@@ -7037,6 +7037,100 @@ function bad_nll_loss2d(a: readonly unknown[]): never {
   ], false, SIGS_nll_loss2d);
 }
 
+const SIGS_nll_loss_backward = ["(Tensor grad_output, Tensor input, Tensor target, Tensor weight, int reduction, int ignore_index, Tensor total_weight)"];
+
+/** `torch.nll_loss_backward`: `nll_loss_backward`. */
+export function nll_loss_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, options: { reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', options: { ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', ignoreIndex: number, options: { total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', ignoreIndex: number, totalWeight: Tensor): Tensor;
+export function nll_loss_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss_backward", a[--n] as Kw);
+  // nll_loss_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (p[3] === null || isTensor(p[3])) && (isInt(p[4]) || typeof p[4] === 'string') && isInt(p[5]) && isTensor(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: number = toReduction(p[4]);
+      const v5: number = p[5] as number;
+      const v6: Tensor = p[6] as Tensor;
+      if (o !== undefined) checkKw("nll_loss_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
+      return aten().nll_loss_backward.call(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_nll_loss_backward(a);
+}
+
+function bad_nll_loss_backward(a: readonly unknown[]): never {
+  return badCall("nll_loss_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "total_weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_nll_loss_backward);
+}
+
+const SIGS_nll_loss2d_backward = ["(Tensor grad_output, Tensor input, Tensor target, Tensor weight, int reduction, int ignore_index, Tensor total_weight)"];
+
+/** `torch.nll_loss2d_backward`: `nll_loss2d_backward`. */
+export function nll_loss2d_backward(gradOutput: Tensor, options: { input: Tensor; target: Tensor; weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, options: { target: Tensor; weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, target: Tensor, options: { weight: Tensor | null; reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, options: { reduction: number | 'none' | 'mean' | 'sum'; ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', options: { ignore_index?: number; ignoreIndex?: number; total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', ignoreIndex: number, options: { total_weight?: Tensor; totalWeight?: Tensor }): Tensor;
+export function nll_loss2d_backward(gradOutput: Tensor, input: Tensor, target: Tensor, weight: Tensor | null, reduction: number | 'none' | 'mean' | 'sum', ignoreIndex: number, totalWeight: Tensor): Tensor;
+export function nll_loss2d_backward(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("nll_loss2d_backward", a[--n] as Kw);
+  // nll_loss2d_backward
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (p[3] === null || isTensor(p[3])) && (isInt(p[4]) || typeof p[4] === 'string') && isInt(p[5]) && isTensor(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: Tensor | null = p[3] as Tensor | null;
+      const v4: number = toReduction(p[4]);
+      const v5: number = p[5] as number;
+      const v6: Tensor = p[6] as Tensor;
+      if (o !== undefined) checkKw("nll_loss2d_backward", o, ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], ["grad_output","input","target","weight","reduction","ignore_index","total_weight"], n);
+      return aten().nll_loss2d_backward.call(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad_nll_loss2d_backward(a);
+}
+
+function bad_nll_loss2d_backward(a: readonly unknown[]): never {
+  return badCall("nll_loss2d_backward", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "target", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => (v === null || isTensor(v)), optional: false, kwOnly: false },
+    { name: "reduction", type: "int", check: (v) => (isInt(v) || typeof v === 'string'), optional: false, kwOnly: false },
+    { name: "ignore_index", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+    { name: "total_weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_nll_loss2d_backward);
+}
+
 const SIGS_cross_entropy_loss = ["(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, float label_smoothing = 0)"];
 
 /** `torch.cross_entropy_loss`: `cross_entropy_loss`. */

@@ -3,10 +3,11 @@
 // Mirrors aten/src/ATen/native/cpu/Loops.h (cpu_kernel, cpu_kernel_vec, basic_loop, vectorized_loop) and
 // the 2-d loop of aten/src/ATen/TensorIteratorInternal.h (serial_for_each / DimCounter).
 
-import { ALL_SCALAR_TYPES, ScalarType, elementSize, scalarTypeToString } from '../c10/ScalarType.js';
+import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import type { TensorIterator } from './TensorIterator.js';
+import { DimCounter, elementBase } from './TensorIteratorInternal.js';
 import {
   CHUNK,
   castChunk,
@@ -46,59 +47,16 @@ export type ScalarVecOp = (out: StorageArray, outOffset: number, a: StorageArray
 export type ComplexOp = (ins: Float64Array, out: Float64Array) => void;
 
 // ---------------------------------------------------------------------------------------------------
-// Row iteration (serial_for_each with a 2-d inner step)
+// Row iteration: DimCounter and forEachRow (TensorIteratorInternal.ts)
 // ---------------------------------------------------------------------------------------------------
 
-const ITEM_SIZE: readonly number[] = ALL_SCALAR_TYPES.map(elementSize);
+export { elementBase, forEachRow, rowsOf, DimCounter } from './TensorIteratorInternal.js';
 
-/**
- * The element index, in `t.storage.data(t.dtype)`, of `t`'s first element: the storage's place in its
- * buffer (see Note [Slab allocation] in Storage.ts) plus the storage offset. For complex dtypes it counts
- * elements, i.e. lane pairs (multiply by 2 for the array index). Same as `storage.arrayOffset(dtype) / lanes
- * + storageOffset`, without the lookups (it runs for every operand of every kernel call).
- */
-export function elementBase(t: TensorImpl): number {
-  return t.storage.byteOffset / (ITEM_SIZE[t.scalarType] as number) + t.storageOffset;
-}
-
-/**
- * Calls `row(offsets, n)` for every run of `n = shape[0]` elements along the fastest dimension, with
- * `offsets[k]` the index of the row's first element in operand k's `storage.data(dtype)` array (elements,
- * not lanes, for complex dtypes; see elementBase). `offsets` is reused between calls (do not keep it).
- * Zero-dim iterators get one row of one element; empty iterators none.
- */
-export function forEachRow(iter: TensorIterator, row: (offsets: number[], n: number) => void): void {
-  const tensors = iter.tensors;
-  const nt = tensors.length;
-  const shape = iter.shape;
-  const ndim = shape.length;
-  const strides = iter.strides;
-  if (iter.numel() === 0) return;
-  const offsets = new Array<number>(nt);
-  for (let k = 0; k < nt; k++) offsets[k] = elementBase(tensors[k] as TensorImpl);
-  if (ndim <= 1) {
-    row(offsets, ndim === 0 ? 1 : (shape[0] as number));
-    return;
-  }
-  const n0 = shape[0] as number;
-  const counter = new Array<number>(ndim).fill(0);
-  for (;;) {
-    row(offsets, n0);
-    let d = 1;
-    for (; d < ndim; d++) {
-      const c = (counter[d] as number) + 1;
-      const base = d * nt;
-      if (c < (shape[d] as number)) {
-        counter[d] = c;
-        for (let k = 0; k < nt; k++) offsets[k] = (offsets[k] as number) + (strides[base + k] as number);
-        break;
-      }
-      counter[d] = 0;
-      const back = c - 1;
-      for (let k = 0; k < nt; k++) offsets[k] = (offsets[k] as number) - back * (strides[base + k] as number);
-    }
-    if (d === ndim) return;
-  }
+/** The operands' dtypes. */
+function scalarTypesOf(tensors: readonly TensorImpl[]): ScalarType[] {
+  const dtypes = new Array<ScalarType>(tensors.length);
+  for (let k = 0; k < tensors.length; k++) dtypes[k] = (tensors[k] as TensorImpl).scalarType;
+  return dtypes;
 }
 
 /** Inner (dimension 0) stride of operand k; 0 for 0-dim iterators. */
@@ -201,14 +159,20 @@ function directLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray[]):
   const strides0 = new Array<number>(nt);
   for (let k = 0; k < nt; k++) strides0[k] = innerStride(iter, k);
   const os = strides0[0] as number;
+  // cpuKernel calls this for non-empty iterators only. See Note [Row loops without closures].
+  const rows = new DimCounter().reset(iter);
+  const offs = rows.offsets;
+  const n = rows.n;
   switch (nt) {
     case 1:
-      forEachRow(iter, (offs, n) => row0(op, o, offs[0] as number, os, n));
+      do row0(op, o, offs[0] as number, os, n);
+      while (rows.next());
       return;
     case 2: {
       const a = arrays[1] as StorageArray;
       const as = strides0[1] as number;
-      forEachRow(iter, (offs, n) => row1(op, o, offs[0] as number, os, a, offs[1] as number, as, n));
+      do row1(op, o, offs[0] as number, os, a, offs[1] as number, as, n);
+      while (rows.next());
       return;
     }
     case 3: {
@@ -216,7 +180,8 @@ function directLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray[]):
       const b = arrays[2] as StorageArray;
       const as = strides0[1] as number;
       const bs = strides0[2] as number;
-      forEachRow(iter, (offs, n) => row2(op, o, offs[0] as number, os, a, offs[1] as number, as, b, offs[2] as number, bs, n));
+      do row2(op, o, offs[0] as number, os, a, offs[1] as number, as, b, offs[2] as number, bs, n);
+      while (rows.next());
       return;
     }
     case 4: {
@@ -226,14 +191,14 @@ function directLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray[]):
       const as = strides0[1] as number;
       const bs = strides0[2] as number;
       const cs = strides0[3] as number;
-      forEachRow(iter, (offs, n) =>
-        row3(op, o, offs[0] as number, os, a, offs[1] as number, as, b, offs[2] as number, bs, c, offs[3] as number, cs, n),
-      );
+      do row3(op, o, offs[0] as number, os, a, offs[1] as number, as, b, offs[2] as number, bs, c, offs[3] as number, cs, n);
+      while (rows.next());
       return;
     }
     default: {
       const args = new Array<number>(nt - 1).fill(0);
-      forEachRow(iter, (offs, n) => rowN(op, arrays, offs, strides0, args, n));
+      do rowN(op, arrays, offs, strides0, args, n);
+      while (rows.next());
     }
   }
 }
@@ -274,7 +239,7 @@ function applyChunk(op: ScalarOp, r: Float64Array, ins: Float64Array[], args: nu
 function convertingLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray[]): void {
   const tensors = iter.tensors;
   const nt = tensors.length;
-  const dtypes = tensors.map((t) => t.scalarType);
+  const dtypes = scalarTypesOf(tensors);
   const compute = iter.computeDtypes ?? dtypes;
   const strides0 = new Array<number>(nt);
   for (let k = 0; k < nt; k++) strides0[k] = innerStride(iter, k);
@@ -285,7 +250,10 @@ function convertingLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray
   const outDtype = dtypes[0] as ScalarType;
   const outCompute = compute[0] as ScalarType;
   const out = arrays[0] as StorageArray;
-  forEachRow(iter, (offs, n) => {
+  const rows = new DimCounter().reset(iter);
+  const offs = rows.offsets;
+  const n = rows.n;
+  do {
     for (let start = 0; start < n; start += CHUNK) {
       const m = n - start < CHUNK ? n - start : CHUNK;
       for (let k = 1; k < nt; k++) {
@@ -301,7 +269,7 @@ function convertingLoop(iter: TensorIterator, op: ScalarOp, arrays: StorageArray
       const so = strides0[0] as number;
       scatter(outDtype, result, out, (offs[0] as number) + start * so, so, m);
     }
-  });
+  } while (rows.next());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -392,7 +360,10 @@ function scalarLoop(iter: TensorIterator, scalarVec: ScalarVecOp): boolean {
   const value = dtype === ScalarType.Float ? Math.fround(raw) : raw;
   const out = t0.storage.data(dtype);
   const a = t1.storage.data(dtype);
-  forEachRow(iter, (offs, n) => scalarVec(out, offs[0] as number, a, offs[1] as number, value, n));
+  const rows = new DimCounter().reset(iter);
+  const offs = rows.offsets;
+  do scalarVec(out, offs[0] as number, a, offs[1] as number, value, rows.n);
+  while (rows.next());
   return true;
 }
 
@@ -445,10 +416,13 @@ export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, sca
   }
   for (let k = 1; k < nt; k++) ins[k - 1] = (tensors[k] as TensorImpl).storage.data(dtype);
   if (allUnit) {
-    forEachRow(iter, (offs, n) => {
+    const rows = new DimCounter().reset(iter);
+    const offs = rows.offsets;
+    const n = rows.n;
+    do {
       for (let k = 1; k < nt; k++) inOffsets[k - 1] = offs[k] as number;
       vec(out, offs[0] as number, ins, inOffsets, n);
-    });
+    } while (rows.next());
     return;
   }
   // Broadcast inputs along the inner dimension: a chunk of copies of the value in a same-typed scratch array.
@@ -458,7 +432,10 @@ export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, sca
   const filledLength = new Array<number>(nt).fill(0);
   staged[0] = null;
   for (let k = 1; k < nt; k++) staged[k] = strides0[k] === 0 ? scratchLike(ins[k - 1] as StorageArray, k) : null;
-  forEachRow(iter, (offs, n) => {
+  const rows = new DimCounter().reset(iter);
+  const offs = rows.offsets;
+  const n = rows.n;
+  do {
     for (let start = 0; start < n; start += CHUNK) {
       const m = n - start < CHUNK ? n - start : CHUNK;
       for (let k = 1; k < nt; k++) {
@@ -481,7 +458,7 @@ export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, sca
       }
       vec(out, (offs[0] as number) + start, rowIns, inOffsets, m);
     }
-  });
+  } while (rows.next());
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -499,7 +476,7 @@ export function cpuKernelComplex(iter: TensorIterator, op: ComplexOp): void {
   if (iter.isMeta || iter.numel() === 0) return;
   const tensors = iter.tensors;
   const nt = tensors.length;
-  const dtypes = tensors.map((t) => t.scalarType);
+  const dtypes = scalarTypesOf(tensors);
   const compute = iter.computeDtypes ?? dtypes;
   const arrays = storageArrays(iter);
   const strides0 = new Array<number>(nt);
@@ -510,7 +487,10 @@ export function cpuKernelComplex(iter: TensorIterator, op: ComplexOp): void {
   const c0 = compute[0] as ScalarType;
   const out = arrays[0] as StorageArray;
   const so = strides0[0] as number;
-  forEachRow(iter, (offs, n) => {
+  const rows = new DimCounter().reset(iter);
+  const offs = rows.offsets;
+  const n = rows.n;
+  do {
     for (let i = 0; i < n; i++) {
       for (let k = 1; k < nt; k++) {
         const d = dtypes[k] as ScalarType;
@@ -547,5 +527,5 @@ export function cpuKernelComplex(iter: TensorIterator, op: ComplexOp): void {
         storeReal(d0, out, p, re);
       }
     }
-  });
+  } while (rows.next());
 }

@@ -16,6 +16,7 @@
 
 import { ScalarType, isComplexType } from '../c10/ScalarType.js';
 import { type ScalarValue, fromStored, toStored } from '../tensor/elements.js';
+import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { type StoredElements, moveElements } from './StorageAccess.js';
 
@@ -267,4 +268,27 @@ export function nonzeroPositions(dtype: ScalarType, x: StoredElements, offsets: 
     for (let i = 0; i < n; i++) if ((data[at(i)] as number) !== 0) out[count++] = i;
   }
   return out.subarray(0, count);
+}
+
+/** The values of an int32 / int64 tensor (int64 is stored as doubles): value i is `data[base + (offsets?.[i] ?? i)]`, row-major. */
+export function indexValues(index: Tensor): { data: StorageArray; base: number; offsets: Offsets } {
+  const { data, base } = index.dataView();
+  return { data, base, offsets: viewOffsets(index.sizes, index.strides) };
+}
+
+/** The size of dimension k, 1 for a 0-dim tensor (ensure_nonempty_size). */
+export function sizeOr1(t: Tensor, k: number): number {
+  return t.dim() === 0 ? 1 : (t.sizes[k] as number);
+}
+
+/** The stride of dimension k, 0 for a 0-dim tensor. */
+export function strideOr0(t: Tensor, k: number): number {
+  return t.dim() === 0 ? 0 : (t.strides[k] as number);
+}
+
+/** The element offsets in `t` of the positions of a tensor of `sizes` (t's strides, 0 for a 0-dim t). */
+export function offsetsIn(t: Tensor, sizes: readonly number[]): Float64Array {
+  const tables = new Array<Float64Array>(sizes.length);
+  for (let k = 0; k < sizes.length; k++) tables[k] = strideTable(sizes[k] as number, strideOr0(t, k));
+  return offsetsFromTables(tables);
 }

@@ -6,7 +6,8 @@ import { ScalarType, isFloatingType, scalarTypeToString } from '../c10/ScalarTyp
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { Reduction, reduceLoss } from './Loss.js';
-import { contiguousOf, elementReader } from './StorageAccess.js';
+import { writeElement } from '../tensor/elements.js';
+import { contiguousOf, elementReader, emptyLike, storedElements } from './StorageAccess.js';
 import { floatDtype } from './SoftMax.js';
 
 /**
@@ -74,6 +75,94 @@ export function nllLoss(
     }
   }
   return reduceLoss(self, losses, expectedTarget, reduction, weightSum);
+}
+
+/**
+ * The total weight nll_loss's mean divides by: the weights of the targets not ignored (their count without
+ * weights), as nll_loss_forward's second output, a 0-dim tensor of self's dtype. PyTorch's forward returns it;
+ * here nll_loss returns the loss alone, so its backward formula asks for it (one pass over the target, no
+ * dispatch). Targets out of range were rejected by the forward.
+ */
+export function nllLossTotalWeight(self: Tensor, target: Tensor, weight: Tensor | null, ignoreIndex: number): Tensor {
+  const out = emptyLike(self, []);
+  // Meta and fake tensors (FakeTensorMode: real device, no data) have no values to sum.
+  if (out.isMeta() || target.storage.buffer === null || (weight !== null && weight.storage.buffer === null)) return out;
+  const t = elementReader(contiguousOf(target));
+  const w = weight === null ? null : elementReader(contiguousOf(weight));
+  let total = 0;
+  for (let i = 0, n = target.numel(); i < n; i++) {
+    const cls = t(i);
+    if (cls !== ignoreIndex) total += w === null ? 1 : w(cls);
+  }
+  const y = storedElements(out);
+  writeElement(out.scalarType, y.data, y.base, total);
+  return out;
+}
+
+/**
+ * `nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)` and
+ * `nll_loss2d_backward` (any number of spatial dims, as nll_loss2d here): zeros of self's shape, with
+ * `-w[t] · g` at each target class that is not ignored, g = grad_output (per sample for reduction None,
+ * else its one value, divided by total_weight for Mean). Rounded as PyTorch's CPU kernels do, each step in
+ * the dtype: `-(g / total_weight)` first, then times the weight.
+ */
+export function nllLossBackward(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  self: Tensor,
+  target: Tensor,
+  weight: Tensor | null,
+  reduction: number,
+  ignoreIndex: number,
+  totalWeight: Tensor,
+): Tensor {
+  // nll_loss_backward's meta checks, in PyTorch's order.
+  if (self.dim() < 1) throw new Error('input tensor should be 1D or 2D');
+  if (self.dim() <= 2 && target.dim() > 1) throw new Error('0D or 1D target tensor expected, multi-target not supported');
+  const batched = self.dim() >= 2;
+  if (batched && target.sizes[0] !== self.sizes[0]) {
+    throw new Error(`size mismatch (got input: [${self.sizes.join(', ')}], target: [${target.sizes.join(', ')}])`);
+  }
+  if (totalWeight.numel() !== 1) {
+    throw new Error(
+      `expected total_weight to be a single element tensor, got: [${totalWeight.sizes.join(', ')}] (${totalWeight.numel()} elements)`,
+    );
+  }
+  const c = batched ? (self.sizes[1] as number) : (self.sizes[0] as number);
+  if (weight !== null && weight.numel() !== c) throw new Error('weight tensor should be defined either for all or no classes');
+  const perSample = reduction === Reduction.None && batched;
+  if (perSample ? gradOutput.numel() !== target.numel() : gradOutput.numel() !== 1) {
+    throw new Error(
+      perSample
+        ? `Expected a tensor of dimension ${target.dim()} and tensor.size[0] == ${target.sizes[0] ?? 1} but got: dimension ${gradOutput.dim()} and tensor.size[0] == ${gradOutput.sizes[0] ?? 1}`
+        : `Expected a single element grad_output tensor, but got: [${gradOutput.sizes.join(', ')}]`,
+    );
+  }
+  const out = emptyLike(self, [...self.sizes]);
+  if (out.isMeta() || gradOutput.isMeta() || target.isMeta()) return out;
+  const round = self.scalarType === ScalarType.Float ? Math.fround : (v: number): number => v;
+  const y = storedElements(out);
+  const dtype = out.scalarType;
+  const numel = out.numel();
+  for (let e = 0; e < numel; e++) writeElement(dtype, y.data, y.base + e * y.lanes, 0);
+  const t = elementReader(contiguousOf(target));
+  const g = elementReader(contiguousOf(gradOutput));
+  const w = weight === null ? null : elementReader(contiguousOf(weight));
+  const n = batched ? (self.sizes[0] as number) : 1;
+  let inner = 1;
+  for (let d = 2; d < self.dim(); d++) inner *= self.sizes[d] as number;
+  const scaled = perSample ? 0 : -(reduction === Reduction.Mean ? round(g(0) / elementReader(contiguousOf(totalWeight))(0)) : g(0));
+  for (let b = 0; b < n; b++) {
+    for (let i = 0; i < inner; i++) {
+      const cls = t(b * inner + i);
+      if (cls === ignoreIndex) continue;
+      if (cls < 0 || cls >= c) throw new Error(`Target ${cls} is out of bounds.`);
+      const wi = w === null ? 1 : w(cls);
+      const v = perSample ? -round(wi * g(b * inner + i)) : round(wi * scaled);
+      writeElement(dtype, y.data, y.base + ((b * c + cls) * inner + i) * y.lanes, v);
+    }
+  }
+  return out;
 }
 
 /**

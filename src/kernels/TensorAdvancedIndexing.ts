@@ -16,15 +16,18 @@ import {
   fillElementsAt,
   gatherElements,
   gatherRuns,
+  indexValues,
   nonzeroPositions,
   offsetsFromTables,
+  offsetsIn,
   scatterElements,
   selectWhere,
+  sizeOr1,
   storedScalar,
   strideTable,
+  strideOr0,
   stridedOffsets,
   trailingRun,
-  type Offsets,
   viewOffsets,
 } from './IndexKernel.js';
 import { emptyLike } from './StorageAccess.js';
@@ -36,13 +39,12 @@ function checkIndexDtype(index: Tensor, op: string): void {
   }
 }
 
-/** Calls `fn(value, i)` for every element of an int32 / int64 tensor, row-major (int64 is stored as doubles). */
-function forEachIndex(index: Tensor, fn: (value: number, i: number) => void): void {
-  const offsets = viewOffsets(index.sizes, index.strides);
-  const { data, base } = index.dataView();
-  const n = index.numel();
-  for (let i = 0; i < n; i++) fn(data[base + (offsets === null ? i : (offsets[i] as number))] as number, i);
-}
+// Note [Index loops without closures]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The loops over index values are written out at each site (`indexValues`, then a plain for loop) instead of
+// taking a callback: a closure made per call is optimized again by V8 whenever its call sites change
+// (bench/RESULTS.md, issue 14: scatter's was compiled 28 times in a steady-state MLP step). Same reason as
+// Note [Row loops without closures] in src/iter/TensorIteratorInternal.ts.
 
 /** A new contiguous tensor with t's values (a copy even when t is contiguous). */
 function contiguousCopy(t: Tensor): Tensor {
@@ -68,12 +70,14 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
   const arrayRange = self.dim() > 1 && (self.numel() === 0 || d === 1);
   const stride = self.dim() === 0 ? 0 : (self.strides[d] as number);
   const table = new Float64Array(numel);
-  forEachIndex(index, (v, i) => {
+  const ix = indexValues(index);
+  for (let i = 0; i < numel; i++) {
+    const v = ix.data[ix.base + (ix.offsets === null ? i : (ix.offsets[i] as number))] as number;
     if (v < 0 || v >= size) {
       throw new Error(arrayRange ? `INDICES element is out of DATA bounds, id=${v} axis_dim=${size}` : 'index out of range in self');
     }
     table[i] = v * stride;
-  });
+  }
   const tables = self.sizes.map((s, k) => (k === d ? table : strideTable(s, self.strides[k] as number)));
   // The dims after d that are contiguous in self move as blocks.
   const { dims, run } = trailingRun(self, d + 1);
@@ -88,12 +92,18 @@ export function indexSelect(_ks: DispatchKeySet, self: Tensor, dim: number, inde
  * (checked against `size`, the dimension's size): scatter / gather's addressing.
  */
 function indexedOffsets(t: Tensor, d: number, index: Tensor, size: number): Float64Array {
-  const stride = (k: number): number => (t.dim() === 0 ? 0 : (t.strides[k] as number));
-  const offsets = offsetsFromTables(index.sizes.map((s, k) => (k === d ? new Float64Array(s) : strideTable(s, stride(k)))));
-  forEachIndex(index, (j, i) => {
+  const isizes = index.sizes;
+  const tables = new Array<Float64Array>(isizes.length);
+  for (let k = 0; k < isizes.length; k++)
+    tables[k] = k === d ? new Float64Array(isizes[k] as number) : strideTable(isizes[k] as number, strideOr0(t, k));
+  const offsets = offsetsFromTables(tables);
+  const stride = strideOr0(t, d);
+  const ix = indexValues(index);
+  for (let i = 0; i < offsets.length; i++) {
+    const j = ix.data[ix.base + (ix.offsets === null ? i : (ix.offsets[i] as number))] as number;
     if (j < 0 || j >= size) throw new Error(`index ${j} is out of bounds for dimension ${d} with size ${size}`);
-    offsets[i] = (offsets[i] as number) + j * stride(d);
-  });
+    offsets[i] = (offsets[i] as number) + j * stride;
+  }
   return offsets;
 }
 
@@ -108,9 +118,8 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   checkIndexDtype(index, 'gather');
   const dims = Math.max(self.dim(), 1);
   if (Math.max(index.dim(), 1) !== dims) throw new Error('Index tensor must have the same number of dimensions as input tensor');
-  const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   for (let k = 0; k < dims; k++) {
-    if (k !== d && size(index, k) > size(self, k)) {
+    if (k !== d && sizeOr1(index, k) > sizeOr1(self, k)) {
       throw new Error(
         `Size does not match at dimension ${k} expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`,
       );
@@ -118,7 +127,7 @@ export function gather(_ks: DispatchKeySet, self: Tensor, dim: number, index: Te
   }
   if (self.isMeta() || index.isMeta()) return emptyLike(self, [...index.sizes]);
   const out = emptyLike(self, [...index.sizes]);
-  const offsets = indexedOffsets(self, d, index, size(self, d));
+  const offsets = indexedOffsets(self, d, index, sizeOr1(self, d));
   gatherElements(out.dataView(), self.dataView(), offsets, offsets.length);
   return out;
 }
@@ -130,16 +139,15 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   if (index.numel() > 0) checkIndexDtype(index, 'scatter');
   if (typeof src !== 'number' && src.scalarType !== self.scalarType)
     throw new Error('scatter(): Expected self.dtype to be equal to src.dtype');
-  const size = (t: Tensor, k: number): number => (t.dim() === 0 ? 1 : (t.sizes[k] as number));
   if (index.numel() > 0) {
     if (Math.max(index.dim(), 1) !== Math.max(self.dim(), 1))
       throw new Error('Index tensor must have the same number of dimensions as self tensor');
     if (typeof src !== 'number' && Math.max(index.dim(), 1) !== Math.max(src.dim(), 1))
       throw new Error('Index tensor must have the same number of dimensions as src tensor');
     let wrong = false;
-    for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && size(index, k) > size(self, k)) wrong = true;
+    for (let k = 0; k < Math.max(self.dim(), 1); k++) if (k !== d && sizeOr1(index, k) > sizeOr1(self, k)) wrong = true;
     if (!wrong && typeof src !== 'number')
-      for (let k = 0; k < Math.max(self.dim(), 1); k++) if (size(index, k) > size(src, k)) wrong = true;
+      for (let k = 0; k < Math.max(self.dim(), 1); k++) if (sizeOr1(index, k) > sizeOr1(src, k)) wrong = true;
     if (wrong) {
       const head = `Expected index ${formatSizes(index.sizes)} to be no larger than self ${formatSizes(self.sizes)} apart from dimension ${d}`;
       throw new Error(typeof src === 'number' ? head : `${head} and to be no larger size than src ${formatSizes(src.sizes)}`);
@@ -147,13 +155,12 @@ function scatterImpl(self: Tensor, dim: number, index: Tensor, src: Tensor | num
   }
   if (self.isMeta() || index.isMeta() || (typeof src !== 'number' && src.isMeta())) return emptyLike(self, [...self.sizes]);
   const out = contiguousCopy(self);
-  const at = indexedOffsets(out, d, index, size(self, d));
+  const at = indexedOffsets(out, d, index, sizeOr1(self, d));
   if (typeof src === 'number') {
     fillElementsAt(out.dataView(), at, storedScalar(self.scalarType, src));
     return out;
   }
-  const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
-  const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
+  const from = offsetsIn(src, index.sizes);
   if (add) accumulateElements(self.scalarType, out.dataView(), at, src.dataView(), from);
   else scatterElements(out.dataView(), at, src.dataView(), from);
   return out;
@@ -197,8 +204,7 @@ export function scatterReduce(_ks: DispatchKeySet, self: Tensor, dim: number, in
   let read: (i: number) => number;
   if (typeof src === 'number') read = () => src;
   else {
-    const srcStride = (k: number): number => (src.dim() === 0 ? 0 : (src.strides[k] as number));
-    const from = offsetsFromTables(index.sizes.map((s, k) => strideTable(s, srcStride(k))));
+    const from = offsetsIn(src, index.sizes);
     const x = src.dataView();
     read = (i) => x.data[x.base + (from[i] as number) * x.lanes] as number;
   }
@@ -382,13 +388,6 @@ function metaBroadcastMessage(shapes: readonly (readonly number[])[]): string {
   return 'shape mismatch';
 }
 
-/** The n values of an index view at `offsets` (relative to the view), through `fn(value, i)`. */
-function readIndexView(e: IndexView, offsets: Offsets, n: number, fn: (value: number, i: number) => void): void {
-  const { data, base } = e.tensor.dataView();
-  const b = base + e.offset;
-  for (let i = 0; i < n; i++) fn(data[b + (offsets === null ? i : (offsets[i] as number))] as number, i);
-}
-
 function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan {
   if (indices.length > self.dim()) throw new Error(`too many indices for tensor of dimension ${self.dim()} (got ${indices.length})`);
   if (indices.length === 0) throw new Error('at least one index must be provided');
@@ -444,14 +443,20 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
   const sizes = adjacent ? [...self.sizes.slice(0, first), ...bshape, ...self.sizes.slice(first + used.length)] : [...bshape, ...rest];
   if (meta) return { sizes, tables: null, singleMask, trailing };
   // Bounds (every index before anything is written), then the block's table: each index broadcast to bshape.
-  used.forEach((d, j) => {
-    const e = expanded[d] as IndexView;
-    const size = self.sizes[d] as number;
-    // PyTorch's indexer numbers the index tensors (j), not self's dims.
-    readIndexView(e, viewOffsets(e.sizes, e.strides), numelOf(e.sizes), (v) => {
+  // See Note [Index loops without closures].
+  for (let j = 0; j < used.length; j++) {
+    const e = expanded[used[j] as number] as IndexView;
+    const size = self.sizes[used[j] as number] as number;
+    const { data, base } = e.tensor.dataView();
+    const b = base + e.offset;
+    const offsets = viewOffsets(e.sizes, e.strides);
+    const n = numelOf(e.sizes);
+    for (let i = 0; i < n; i++) {
+      const v = data[b + (offsets === null ? i : (offsets[i] as number))] as number;
+      // PyTorch's indexer numbers the index tensors (j), not self's dims.
       if (v < -size || v >= size) throw new Error(`index ${v} is out of bounds for dimension ${j} with size ${size}`);
-    });
-  });
+    }
+  }
   const block = new Float64Array(numelOf(bshape));
   for (const d of used) {
     const e = expanded[d] as IndexView;
@@ -459,9 +464,13 @@ function planIndex(self: Tensor, indices: readonly (Tensor | null)[]): IndexPlan
     const stride = self.strides[d] as number;
     const off = bshape.length - e.sizes.length;
     const strides = bshape.map((_, k) => (k < off || e.sizes[k - off] === 1 ? 0 : (e.strides[k - off] as number)));
-    readIndexView(e, viewOffsets(bshape, strides), block.length, (v, b) => {
+    const { data, base } = e.tensor.dataView();
+    const p = base + e.offset;
+    const offsets = viewOffsets(bshape, strides);
+    for (let b = 0; b < block.length; b++) {
+      const v = data[p + (offsets === null ? b : (offsets[b] as number))] as number;
       block[b] = (block[b] as number) + (v < 0 ? v + size : v) * stride;
-    });
+    }
   }
   const sliced = self.sizes.flatMap((_, d) => (expanded[d] === null ? [plain(d)] : []));
   const tables = adjacent ? [...sliced.slice(0, first), block, ...sliced.slice(first)] : [block, ...sliced];
@@ -532,11 +541,13 @@ export function indexPut(_ks: DispatchKeySet, self: Tensor, indices: (Tensor | n
 /** Whether every value of an int64 tensor is in [0, size) (one read of its elements; Meta has none to read). */
 function allWithin(index: Tensor, size: number): boolean {
   if (index.isMeta() || index.numel() === 0) return true;
-  let within = true;
-  forEachIndex(index, (j) => {
-    if (j < 0 || j >= size) within = false;
-  });
-  return within;
+  const ix = indexValues(index);
+  const n = index.numel();
+  for (let i = 0; i < n; i++) {
+    const j = ix.data[ix.base + (ix.offsets === null ? i : (ix.offsets[i] as number))] as number;
+    if (j < 0 || j >= size) return false;
+  }
+  return true;
 }
 
 /*

@@ -4,6 +4,7 @@
 
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { isGradEnabled } from '../autograd/grad_mode.js';
 
 // Note [The fused multiply-adds of PyTorch's CPU kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -23,6 +24,18 @@ import type { Tensor } from '../tensor/Tensor.js';
 // PyTorch's fused semantics), these helpers become one call each.
 
 /** The scalar as the kernel of `t`'s dtype sees it: float32 (and reduced floats) round it to float. */
+// Note [Optimizer temporaries freed at once]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An update's intermediates (`value * t1`, `end - self`, Adam's denominator) are parameter-sized and dead as
+// soon as the in-place update has read them; PyTorch's reference counting frees them there. They are freed
+// here explicitly (Note [Storage lifetime]), so the next parameter's update reuses the block instead of
+// leaving one more for the collector. Not under grad mode (a differentiable optimizer's graph saves them).
+
+/** Frees an update's intermediate now (Note [Optimizer temporaries freed at once]). */
+export function freeTemp(t: Tensor): void {
+  if (!isGradEnabled()) t.dispose();
+}
+
 export function scalarFor(t: Tensor, x: number): number {
   return t.scalarType === ScalarType.Double ? x : Math.fround(x);
 }
@@ -49,13 +62,17 @@ export function addcmul(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tensor
 /** `self.addcmul_(t1, t2, value=value)` (Note [The fused multiply-adds of PyTorch's CPU kernels]). */
 export function addcmul_(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tensor {
   const p = value === 1 ? t1.mul(t2) : t1.mul(scalarFor(self, value)).mul_(t2);
-  return self.add_(p);
+  self.add_(p);
+  freeTemp(p);
+  return self;
 }
 
 /** `self.addcdiv_(t1, t2, value=value)`: self + (value * t1) / t2, each step rounded (PyTorch does not fuse it). */
 export function addcdiv_(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tensor {
   const p = t1.mul(scalarFor(self, value));
-  return self.add_(p.div_(t2));
+  self.add_(p.div_(t2));
+  freeTemp(p);
+  return self;
 }
 
 /**
@@ -65,6 +82,12 @@ export function addcdiv_(self: Tensor, t1: Tensor, t2: Tensor, value = 1): Tenso
 export function lerp_(self: Tensor, end: Tensor, weight: number): Tensor {
   const w = scalarFor(self, weight);
   const diff = end.sub(self);
-  if (Math.abs(w) < 0.5) return addScaled_(self, diff, w);
-  return self.copy_(addScaled(end, diff, scalarFor(self, w - 1)));
+  if (Math.abs(w) < 0.5) addScaled_(self, diff, w);
+  else {
+    const r = addScaled(end, diff, scalarFor(self, w - 1));
+    self.copy_(r);
+    freeTemp(r);
+  }
+  freeTemp(diff);
+  return self;
 }

@@ -7,7 +7,7 @@ import { tensor, zeros, zeros_like } from '../api/torch.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { addScaled, addcdiv_, addcmul_, lerp_ } from './_functional.js';
+import { addScaled, addcdiv_, addcmul_, freeTemp, lerp_ } from './_functional.js';
 import {
   Optimizer,
   checkOptionKeys,
@@ -164,9 +164,12 @@ const singleTensorAdam: AdamFn = (params, grads, expAvgs, expAvgSqs, maxExpAvgSq
       maxSq.copy_(maxSq.maximum(expAvgSq));
       denom = maxSq.sqrt().div(biasCorrection2Sqrt).add_(eps);
     } else {
-      denom = expAvgSq.sqrt().div(biasCorrection2Sqrt).add_(eps);
+      const root = expAvgSq.sqrt();
+      denom = root.div(biasCorrection2Sqrt).add_(eps);
+      freeTemp(root);
     }
     addcdiv_(param, expAvg, denom, -stepSize);
+    freeTemp(denom);
   });
 };
 

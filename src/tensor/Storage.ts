@@ -267,6 +267,13 @@ export function setAllocator(type: DeviceType, allocator: Allocator): Allocator 
   return old;
 }
 
+let storageSerial = 0;
+
+/** The serial number the next storage will get (Storage.serial). */
+export function nextStorageSerial(): number {
+  return storageSerial;
+}
+
 /**
  * StorageImpl: a byte range shared by every view of a tensor. Kernels get a typed array at call time with
  * `data(dtype)` — over a slab shared with other storages (Note [Slab allocation]) or over the storage's own
@@ -292,6 +299,8 @@ export class Storage {
   freed = false;
   /** Lives beyond every `scope()` (StorageScope.ts): set when it becomes a `.grad`. */
   escaped = false;
+  /** Its place in the order storages were made (the autograd engine frees what a backward pass made: Note [Gradients freed as they die]). */
+  readonly serial: number = storageSerial++;
 
   constructor(nbytes: number, allocator: Allocator) {
     this.nbytes = nbytes;

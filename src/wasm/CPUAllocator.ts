@@ -16,8 +16,9 @@ import type { KernelName, Kernels } from './kernels.js';
 // A PyTorch user never frees a tensor; reference counting frees it when the last reference goes. JavaScript
 // has no reference counts, and WebAssembly memory is invisible to the garbage collector, so a storage in
 // linear memory is given back in three ways, cheapest first:
-//   1. Where the library knows a lifetime it frees at once: the engine's intermediate gradients after
-//      backward, the old block of a storage that `resize_` outgrew, `dispose()` and `torch.scope` (opt-in).
+//   1. Where the library knows a lifetime it frees at once: the engine's gradients between nodes as soon as
+//      they are used (Note [Gradients freed as they die]), an optimiser update's intermediates, the old block
+//      of a storage that `resize_` outgrew, `dispose()` and `torch.scope` (opt-in).
 //   2. Otherwise a FinalizationRegistry frees the block after the garbage collector has collected the
 //      Storage object. Measured on Node 20: registering costs 60–110 ns (why small storages, whose kernels
 //      gain little from SIMD, stay in the JS heap: SMALL_BYTES below), and cleanup callbacks run only when

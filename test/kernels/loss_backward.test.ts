@@ -88,3 +88,95 @@ describe('first and second derivatives of softmax / log_softmax (PyTorch golden)
     });
   }
 });
+
+interface Nll {
+  op: 'nll_loss_backward' | 'nll_loss2d_backward';
+  reduction: number;
+  ignore_index: number;
+  self: TJ;
+  target: number[];
+  target_sizes: number[];
+  weight: TJ | null;
+  grad_output: TJ;
+  total_weight: TJ;
+  result: TJ;
+}
+interface NllSecond {
+  reduction: 'none' | 'mean' | 'sum';
+  x: TJ;
+  target: number[];
+  target_sizes: number[];
+  weight: TJ;
+  grad_output: TJ;
+  v: TJ;
+  y_grad_fn: string;
+  gx: TJ;
+  gx_grad_fn: string;
+  ggx: TJ;
+  ggo: TJ;
+}
+const nllGolden = loadGolden<{ nll: Nll[]; nll_second: NllSecond[] }>('loss_backward.json');
+const targetOf = (values: number[], sizes: number[]): Tensor => torch.tensor(values, { dtype: 'int64' }).reshape(sizes);
+
+describe('nll_loss_backward / nll_loss2d_backward as native ops (PyTorch golden)', () => {
+  for (const c of nllGolden.nll) {
+    const w = c.weight === null ? '' : ' weighted';
+    it(`${c.op} [${c.self.sizes.join(',')}] ${c.self.dtype} reduction=${c.reduction} ignore=${c.ignore_index}${w}`, () => {
+      const op = c.op === 'nll_loss_backward' ? aten().nll_loss_backward : aten().nll_loss2d_backward;
+      const self = make(c.self);
+      const target = targetOf(c.target, c.target_sizes);
+      const weight = c.weight === null ? null : make(c.weight);
+      const r = op.call(make(c.grad_output), self, target, weight, c.reduction, c.ignore_index, make(c.total_weight));
+      expect(r.scalarType).toBe(self.scalarType);
+      close(r, c.result);
+      // Meta: the shape only.
+      const m = op.call(
+        make(c.grad_output).to('meta'),
+        self.to('meta'),
+        target.to('meta'),
+        weight?.to('meta') ?? null,
+        c.reduction,
+        c.ignore_index,
+        make(c.total_weight).to('meta'),
+      );
+      expect([...m.sizes]).toEqual(c.result.sizes);
+      expect(m.isMeta()).toBe(true);
+    });
+  }
+  it("bad shapes are errors with PyTorch's texts", () => {
+    const x = torch.zeros([4, 3]);
+    const t = torch.tensor([0, 1, 2, 0], { dtype: 'int64' });
+    const tw = torch.tensor(4);
+    expect(() => aten().nll_loss_backward.call(torch.zeros([2]), x, t, null, 1, -100, tw)).toThrow(
+      'Expected a single element grad_output tensor, but got: [2]',
+    );
+    expect(() => aten().nll_loss_backward.call(torch.tensor(1), x, t, null, 1, -100, torch.zeros([2]))).toThrow(
+      'expected total_weight to be a single element tensor, got: [2] (2 elements)',
+    );
+    expect(() => aten().nll_loss_backward.call(torch.tensor(1), x, t, torch.ones(2), 1, -100, tw)).toThrow(
+      'weight tensor should be defined either for all or no classes',
+    );
+  });
+});
+
+describe("nll_loss's first and second derivatives (PyTorch golden)", () => {
+  for (const c of nllGolden.nll_second) {
+    it(`nll_loss [${c.x.sizes.join(',')}] reduction=${c.reduction}`, () => {
+      const x = make(c.x, true);
+      const go = make(c.grad_output, true);
+      const red = { none: 0, mean: 1, sum: 2 }[c.reduction];
+      // nll_loss_nd, as F.nll_loss calls it: nll_loss for 1-d / 2-d inputs, nll_loss2d otherwise.
+      const y = aten().nll_loss_nd.call(x, targetOf(c.target, c.target_sizes), make(c.weight), red, 0);
+      const gx = torch.autograd.grad(y, x, { grad_outputs: go, create_graph: true })[0] as Tensor;
+      // A 3-d input: PyTorch views it as 4-d around nll_loss2d (ViewBackward0); here nll_loss2d takes it as is.
+      if (c.x.sizes.length !== 3) {
+        expect(y.gradFn?.name()).toBe(c.y_grad_fn);
+        expect(gx.gradFn?.name()).toBe(c.gx_grad_fn);
+      }
+      close(gx, c.gx);
+      const [ggx, ggo] = torch.autograd.grad(gx, [x, go], { grad_outputs: make(c.v), materialize_grads: true }) as Tensor[];
+      close(ggx as Tensor, c.ggx);
+      close(ggo as Tensor, c.ggo);
+    });
+  }
+});
