@@ -99,8 +99,8 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(s.sub(ref.to('float32')).abs().max().item()).toBeLessThan(1e-3);
     calls.clear();
     const big = torch.randn(3 * 65536);
-    const total = big.sum().item();
-    expect(Math.abs(total - big.to('float64').sum().item())).toBeLessThan(1e-2);
+    const total = big.sum().item() as number;
+    expect(Math.abs(total - (big.to('float64').sum().item() as number))).toBeLessThan(1e-2);
     if (getNumThreads() > 1) expect(calls.get('f32_rsum_chunks') ?? 0).toBeGreaterThanOrEqual(1);
     else expect(calls.get('f32_rsum') ?? 0).toBeGreaterThanOrEqual(1);
   });
@@ -118,8 +118,8 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(calls.get('f32_conv2d_direct') ?? 0).toBe(0);
     expect(gx?.sizes).toEqual([16, 6, 12, 12]);
     // Every input pixel of an interior column gets the sum of the weight over its 25 taps and 16 outputs.
-    const expected = w2.sum([0]).sum().item();
-    expect(gx?.select(0, 0).select(0, 0).select(0, 6).select(0, 6).item()).toBeCloseTo(w2.select(1, 0).sum().item(), 3);
+    const expected = w2.sum([0]).sum().item() as number;
+    expect(gx?.select(0, 0).select(0, 0).select(0, 6).select(0, 6).item()).toBeCloseTo(w2.select(1, 0).sum().item() as number, 3);
     expect(gx?.sum().item()).toBeCloseTo(expected * 16 * 64, 0);
   });
 
