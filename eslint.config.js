@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/wasm/assembly/**', 'site/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/wasm/assembly/**', 'site/**', '.venv-golden/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
