@@ -146,6 +146,30 @@ describe('samplers, random_split, collate', () => {
     const i = data.default_collate([1, 2]) as Tensor;
     expect([i.tolist(), i.dtype === torch.int64 ? 'torch.int64' : '']).toEqual(golden.collate.ints);
   });
+
+  it("a TensorDataset's batches gathered whole equal the sample-by-sample stack (Note [A TensorDataset's batch in one gather])", () => {
+    torch.manualSeed(0);
+    const x = torch.randn(37, 3, 4);
+    const y = torch.randint(0, 10, [37]);
+    const batches = (collate_fn?: (b: unknown[]) => unknown): [Tensor, Tensor][] => {
+      const g = new torch.Generator().manualSeed(5);
+      const options = { batch_size: 8, shuffle: true, generator: g, ...(collate_fn === undefined ? {} : { collate_fn }) };
+      return [...new data.DataLoader(new data.TensorDataset(x, y), options)] as [Tensor, Tensor][];
+    };
+    const whole = batches();
+    const bySample = batches((b) => data.default_collate(b)); // another collate_fn: sample by sample, then stack
+    expect(whole.length).toBe(5);
+    whole.forEach(([xb, yb], k) => {
+      const [xs, ys] = bySample[k] as [Tensor, Tensor];
+      expect(xb.tolist()).toEqual(xs.tolist());
+      expect(yb.tolist()).toEqual(ys.tolist());
+      expect([xb.sizes, xb.strides, xb.dtype, yb.sizes, yb.dtype]).toEqual([xs.sizes, xs.strides, xs.dtype, ys.sizes, ys.dtype]);
+    });
+    // A tensor that requires grad keeps the stack and its history.
+    const w = torch.randn(6, 2).requiresGrad_();
+    const [wb] = [...new data.DataLoader(new data.TensorDataset(w), { batch_size: 3 })][0] as [Tensor];
+    expect(wb.grad_fn?.name()).toBe('StackBackward0');
+  });
 });
 
 describe('Fashion-MNIST subset', () => {
