@@ -5,6 +5,7 @@
 
 import { ScalarType } from '../c10/ScalarType.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import type { Conv2dGeometry } from './ConvolutionMM2d.js';
 import type { GemmKernel } from '../wasm/kernels.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
 import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/vec.js';
@@ -75,24 +76,8 @@ export function gemmRun(count: number, m: number, n: number, k: number, A: Opera
   releaseGemmWorkspace(ws);
 }
 
-/** The convolution geometry the unfolding needs (Conv2dGeometry's fields). */
-interface UnfoldGeometry {
-  readonly c: number;
-  readonly h: number;
-  readonly w: number;
-  readonly cg: number;
-  readonly kh: number;
-  readonly kw: number;
-  readonly oh: number;
-  readonly ow: number;
-  readonly sh: number;
-  readonly sw: number;
-  readonly ph: number;
-  readonly pw: number;
-  readonly dh: number;
-  readonly dw: number;
-  readonly groups: number;
-}
+/** The convolution geometry the unfolding needs. */
+type UnfoldGeometry = Omit<Conv2dGeometry, 'n' | 'o'>;
 
 /**
  * Unfolds (im2col) or folds back (col2im, adding onto x) images [b0, b1) of x [n, c, h, w], every group:
