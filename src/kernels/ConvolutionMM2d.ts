@@ -128,6 +128,16 @@ const weightMatrix = (weight: Tensor, g: Conv2dGeometry, group: number): Tensor 
 // Images split among threads (each image computed by one call, so results do not depend on the thread
 // count); the JS twin (referenceIm2col.directConv2d) gives the same bits when storage is in the JS heap.
 
+// Note [Direct weight gradient over the batch]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A weight gradient sums over the whole batch, so f32_conv2d_direct_wgrad keeps each sum's four lanes (and the
+// scalar of the row tails) across all images and reduces the lanes once at the end: images, then rows, then
+// columns in order. Summed per image instead, the lane reduction and the load-add-store into gw came once per
+// image and tap, about a quarter of LeNet conv2's 8×8 outputs' work. The images go by in blocks of nb (a
+// block's images and output gradients about fill L1) with the lanes parked in a workspace between blocks,
+// 8 per tap pair and block: the blocks change no sum. Threads split the output channels, so 1 and 2 threads
+// give the same bits; the twin is referenceIm2col.directConv2dWgrad.
+
 /** Window volumes up to `maxK` run the direct kernel (the gemm's packing pays for itself above it); 0 turns it off (A/B runs). */
 export const directConvSettings = { maxK: 256 };
 
@@ -394,10 +404,14 @@ export function conv2dBackwardWeightMM(gradOut: Tensor, x: Tensor, g: Conv2dGeom
 function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
   const { n, c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw } = g;
   const K = c * kh * kw;
-  const padElems = ph !== 0 || pw !== 0 ? c * (h + 2 * ph) * (w + 2 * pw) : 0;
+  const imageElems = c * (h + 2 * ph) * (w + 2 * pw);
+  // Images per block: one block's images and output gradients about fill L1 (at least one image).
+  const nb = Math.max(1, Math.min(n, Math.floor(DIRECT_WGRAD_BLOCK_ELEMS / (imageElems + o * oh * ow))));
+  const padElems = ph !== 0 || pw !== 0 ? nb * imageElems : 0;
   const threads = Math.min(Math.ceil(o / 4), threadsFor((n * o * oh * ow * K) / GEMM_WORK_PER_UNIT));
   const gw = emptyLike(gc, [o, c, kh, kw]);
-  const ws = linearScratch(gc, threads * padElems + o * K);
+  // The workspace: each thread's padded images, the sums, their lanes (16-byte aligned: 4 floats per sum).
+  const ws = linearScratch(gc, threads * padElems + o * K + o * K * 4 + 4);
   const [G, X, GW, WS] = [gc, xc, gw, ws].map((t) => floatArray(t) as Float32Array) as [
     Float32Array,
     Float32Array,
@@ -413,14 +427,19 @@ function directWeightGrad(gc: Tensor, xc: Tensor, g: Conv2dGeometry): Tensor {
     const cuts = splitRange(o, threads, 4);
     const calls: number[][] = [];
     const [xa, ga, sa] = [addressOf(X, xo), addressOf(G, go), addressOf(WS, sumsAt)];
+    const accAt = sumsAt + o * K;
+    const aa = addressOf(WS, accAt) + ((16 - (addressOf(WS, accAt) % 16)) % 16);
     for (let t = 0; t + 1 < cuts.length; t++)
-      calls.push([n, xa, ga, sa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number]);
+      calls.push([n, xa, ga, sa, aa, addressOf(WS, wso + t * padElems), ...geo, cuts[t] as number, cuts[t + 1] as number, nb]);
     runKernelCalls('f32_conv2d_direct_wgrad', calls);
     GW.set(WS.subarray(sumsAt, sumsAt + o * K), gwo);
   }
   ws.dispose();
   return gw;
 }
+
+/** Elements (images plus output gradients) of one block of the direct weight gradient: 32 KiB of float32. */
+const DIRECT_WGRAD_BLOCK_ELEMS = 8192;
 
 /** out[b, ch, :] = bias[ch] for every image b < n and channel ch < chans, planes of `plane` elements. */
 function fillChannels(out: Tensor, bias: Tensor, n: number, chans: number, plane: number): void {

@@ -137,8 +137,19 @@ export interface Kernels {
     ws: number,
     ...geometry: Geometry13
   ): void;
-  /** gw rows [oc0, oc1) = the weight gradient of f32_conv2d_direct from gout (geometry as there, then oc0, oc1). */
-  f32_conv2d_direct_wgrad(n: number, x: number, gout: number, gw: number, ws: number, ...geometry: [...Geometry13, number, number]): void;
+  /**
+   * gw rows [oc0, oc1) = the weight gradient of f32_conv2d_direct from gout (geometry as there, then oc0, oc1,
+   * nb): `acc` the lanes of [o, K] sums, `ws` room for nb padded images (Note [Direct weight gradient over the batch]).
+   */
+  f32_conv2d_direct_wgrad(
+    n: number,
+    x: number,
+    gout: number,
+    gw: number,
+    acc: number,
+    ws: number,
+    ...geometry: [...Geometry13, number, number, number]
+  ): void;
   /**
    * Flash attention forward of work items [item0, item1) (referenceAttention.flashForward): `params` the
    * address of the u32 block (FLASH_PARAMS), `ws` the call's workspace (Note [Flash attention on CPU]).
@@ -409,8 +420,17 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f32_maxpool2d: (x, out, ind, ...g) => refPool.maxpool2d(f32(), x >>> 2, f32(), out >>> 2, f64(), ind >>> 3, ...g),
     f32_maxpool2d_backward: (g, ind, gi, ...geo) => refPool.maxpool2dBackward(f32(), g >>> 2, f64(), ind >>> 3, f32(), gi >>> 2, ...geo),
     f32_avgpool2d: (x, out, ...g) => refPool.avgpool2d(f32(), x >>> 2, f32(), out >>> 2, ...g),
-    f32_conv2d_direct_wgrad: (n, x, gout, gw, _ws, ...g) =>
-      refIm2col.directConv2dWgrad(f32(), x >>> 2, f32(), gout >>> 2, f32(), gw >>> 2, n, ...g),
+    f32_conv2d_direct_wgrad: (n, x, gout, gw, _acc, _ws, ...g) =>
+      refIm2col.directConv2dWgrad(
+        f32(),
+        x >>> 2,
+        f32(),
+        gout >>> 2,
+        f32(),
+        gw >>> 2,
+        n,
+        ...(g.slice(0, 15) as [...Geometry13, number, number]),
+      ),
     f32_conv2d_direct: (n, x, wt, bias, hasBias, out, _ws, ...g) =>
       refIm2col.directConv2d(f32(), x >>> 2, f32(), wt >>> 2, f32(), bias >>> 2, hasBias, f32(), out >>> 2, n, ...g),
     f32_avgpool2d_backward: (g, gi, ...geo) => refPool.avgpool2dBackward(f32(), g >>> 2, f32(), gi >>> 2, ...geo),

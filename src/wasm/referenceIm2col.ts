@@ -137,26 +137,26 @@ export function directConv2d(X: Float32Array, x: number, W: Float32Array, wt: nu
 }
 
 /**
- * f32_conv2d_direct_wgrad for output channels [oc0, oc1): per image four lane sums over the whole vectors of
- * each row (lane j mod 4), the row tails in a scalar, ((l0 + l1) + (l2 + l3)) + tail added to gw (from 0).
+ * f32_conv2d_direct_wgrad for output channels [oc0, oc1) (Note [Direct weight gradient over the batch]): per sum
+ * four lane sums over the whole vectors of each row (lane j mod 4) and a scalar over the row tails, each across
+ * the whole batch (images, then rows, then columns, in order), then ((l0 + l1) + (l2 + l3)) + tail.
  */
 // prettier-ignore
 export function directConv2dWgrad(X: Float32Array, x: number, G: Float32Array, gout: number, GW: Float32Array, gw: number, n: number, c: number, h: number, w: number, o: number, kh: number, kw: number, oh: number, ow: number, sh: number, ph: number, pw: number, dh: number, dw: number, oc0: number, oc1: number): void {
   const fround = Math.fround;
   const K = c * kh * kw;
   const ow4 = ow & ~3;
-  GW.fill(0, gw + oc0 * K, gw + oc1 * K);
   const lanes = [0, 0, 0, 0];
-  for (let b = 0; b < n; b++) {
-    const xb = x + b * c * h * w;
-    for (let oc = oc0; oc < oc1; oc++) {
-      const g0 = gout + (b * o + oc) * oh * ow;
-      let k = 0;
-      for (let ic = 0; ic < c; ic++) {
-        for (let p = 0; p < kh; p++) {
-          for (let q = 0; q < kw; q++, k++) {
-            lanes.fill(0);
-            let s = 0;
+  for (let oc = oc0; oc < oc1; oc++) {
+    let k = 0;
+    for (let ic = 0; ic < c; ic++) {
+      for (let p = 0; p < kh; p++) {
+        for (let q = 0; q < kw; q++, k++) {
+          lanes.fill(0);
+          let s = 0;
+          for (let b = 0; b < n; b++) {
+            const xb = x + b * c * h * w;
+            const g0 = gout + (b * o + oc) * oh * ow;
             for (let i = 0; i < oh; i++) {
               const y = i * sh - ph + p * dh;
               const inY = y >= 0 && y < h;
@@ -168,11 +168,9 @@ export function directConv2dWgrad(X: Float32Array, x: number, G: Float32Array, g
                 else s = fround(s + prod);
               }
             }
-            const l = lanes as [number, number, number, number];
-            const total = fround(fround(fround(l[0] + l[1]) + fround(l[2] + l[3])) + s);
-            const d = gw + oc * K + k;
-            GW[d] = (GW[d] as number) + total;
           }
+          const l = lanes as [number, number, number, number];
+          GW[gw + oc * K + k] = fround(fround(fround(l[0] + l[1]) + fround(l[2] + l[3])) + s);
         }
       }
     }

@@ -428,8 +428,8 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
   });
 
   // The direct convolution (assembly/conv_direct.ts): 4-channel blocks and 1/2/3-channel tails, 8/4/1-column
-  // steps, padding, row stride, dilation, with and without bias; two images. The weight gradient: taps in
-  // pairs and alone (odd and even kw), row tails.
+  // steps, padding, row stride, dilation, with and without bias; five images. The weight gradient: taps in
+  // pairs, fours and alone (odd and even kw), row tails, image blocks.
   // c, h, w, o, kh, kw, sh, ph, pw, dh, dw
   const DIRECT = [
     [3, 9, 15, 6, 3, 3, 1, 1, 1, 1, 1],
@@ -439,11 +439,19 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
     [16, 6, 12, 3, 3, 4, 2, 1, 2, 1, 1],
   ] as const;
   it('f32_conv2d_direct, f32_conv2d_direct_wgrad: same bits as the twins', () => {
-    const [X, WT, B, O1, O2, WS] = [64, 64 + 65536, 64 + 2 * 65536, 64 + 3 * 65536, 64 + 4 * 65536, 64 + 5 * 65536];
+    const [X, WT, B, O1, O2, WS, ACC] = [0, 1, 2, 3, 4, 5, 6].map((i) => 64 + i * 65536) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     for (const [c, h, w, o, kh, kw, sh, ph, pw, dh, dw] of DIRECT) {
       const oh = Math.floor((h + 2 * ph - dh * (kh - 1) - 1) / sh) + 1;
       const ow = w + 2 * pw - dw * (kw - 1);
-      const n = 2;
+      const n = 5;
       fillSmall(view(4, X, n * c * h * w), c);
       fillSmall(view(4, WT, o * c * kh * kw), h);
       fillSmall(view(4, B, o), w);
@@ -457,17 +465,20 @@ describe.runIf(rt !== null)('WASM kernels and their JS twins', () => {
         expect(bitsOf(view(4, O1, no))).toEqual(bitsOf(view(4, O2, no)));
         expect(view(4, O1, no).some((v) => v !== 0 && v !== 7)).toBe(true);
       }
-      // The weight gradient from the output gradient at O1, all channels and then [4, o) alone (a thread's share).
+      // The weight gradient from the output gradient at O1, all channels and then [4, o) alone (a thread's share),
+      // in blocks of 1, 2 and all 5 images (the lanes carried between blocks in ACC).
       const nw = o * c * kh * kw;
-      for (const [oc0, oc1] of [
-        [0, o],
-        [Math.min(4, o), o],
+      for (const [oc0, oc1, nb] of [
+        [0, o, 1],
+        [0, o, 2],
+        [Math.min(4, o), o, 5],
       ] as const) {
         view(4, WT, nw).fill(3);
         view(4, B, nw).fill(5);
-        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw, oc0, oc1] as const;
-        wasm.f32_conv2d_direct_wgrad(n, X, O1, WT, WS, ...geo);
-        js.f32_conv2d_direct_wgrad(n, X, O1, B, WS, ...geo);
+        view(4, ACC, nw * 4).fill(11);
+        const geo = [c, h, w, o, kh, kw, oh, ow, sh, ph, pw, dh, dw, oc0, oc1, nb] as const;
+        wasm.f32_conv2d_direct_wgrad(n, X, O1, WT, ACC, WS, ...geo);
+        js.f32_conv2d_direct_wgrad(n, X, O1, B, ACC, WS, ...geo);
         const rows = (at: number): number[] => bitsOf(view(4, at, nw).subarray((oc0 * nw) / o));
         expect(rows(WT)).toEqual(rows(B));
         if (oc1 > oc0) expect(view(4, WT, nw).some((v) => v !== 0 && v !== 3)).toBe(true);

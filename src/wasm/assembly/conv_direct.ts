@@ -272,13 +272,16 @@ export function f32_conv2d_direct(n: i32, x: usize, wt: usize, bias: usize, hasB
 }
 
 /**
- * gw[oc, ic, p, q] = Σ over images b in order of (Σ_{i, j} gout[b, oc, i, j] · x[b, ic, i·sh − ph + p·dh, j − pw +
- * q·dw]) for output channels [oc0, oc1), column stride 1 (x as for f32_conv2d_direct, gout [n, o, oh, ow]).
- * Each image's sum: four lanes over the whole vectors of each row (lane j mod 4), the row tails in a scalar,
- * then ((l0 + l1) + (l2 + l3)) + tail; gw starts at 0 and adds the images' sums in order.
+ * gw[oc, ic, p, q] = Σ over images b, rows i and columns j of gout[b, oc, i, j] · x[b, ic, i·sh − ph + p·dh,
+ * j − pw + q·dw] for output channels [oc0, oc1), column stride 1 (x as for f32_conv2d_direct, gout [n, o, oh,
+ * ow]). Note [Direct weight gradient over the batch]: each sum keeps four lanes (lane j mod 4 over the whole
+ * vectors of each row) and a scalar (the row tails) across the whole batch, images in order, then rows, then
+ * columns, and ends as ((l0 + l1) + (l2 + l3)) + tail. The lanes live in `acc` ([o, K, 4] floats) between
+ * blocks of `nb` images, so the reduction of the lanes is paid once per sum, not once per image; the tails
+ * run in gw itself. `ws` holds nb padded images (padding only).
  */
 // prettier-ignore
-export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32, oc0: i32, oc1: i32): void {
+export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize, acc: usize, ws: usize, c: i32, h: i32, w: i32, o: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, ph: i32, pw: i32, dh: i32, dw: i32, oc0: i32, oc1: i32, nb: i32): void {
   const K = c * kh * kw;
   const ohw = oh * ow;
   const padded = ph != 0 || pw != 0;
@@ -286,15 +289,20 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
   const wp = w + 2 * pw;
   const ow4 = ow & ~3;
   const gstep = <usize>ohw << 2;
+  const kk = <usize>K << 2;
+  const xs = <usize>(sh * wp) << 2;
+  const srcImage = <usize>(c * hp * wp) << 2;
+  const goutImage = <usize>(o * ohw) << 2;
   memory.fill(gw + (<usize>(oc0 * K) << 2), 0, <usize>((oc1 - oc0) * K) << 2);
-  for (let b = 0; b < n; b++) {
-    const xb = x + (<usize>(b * c * h * w) << 2);
-    let src = xb;
+  memory.fill(acc + (<usize>(oc0 * K) << 4), 0, <usize>((oc1 - oc0) * K) << 4);
+  for (let b0 = 0; b0 < n; b0 += nb) {
+    const bn = min(nb, n - b0);
+    let src = x + (<usize>(b0 * c * h * w) << 2);
     if (padded) {
-      padImage(xb, ws, c, h, w, ph, pw);
+      for (let b = 0; b < bn; b++) padImage(src + (<usize>(b * c * h * w) << 2), ws + <usize>b * srcImage, c, h, w, ph, pw);
       src = ws;
     }
-    const gb = gout + (<usize>(b * o * ohw) << 2);
+    const gb = gout + <usize>b0 * goutImage;
     let oc = oc0;
     for (; oc + 4 <= oc1; oc += 4) {
       const g0 = gb + (<usize>(oc * ohw) << 2);
@@ -305,119 +313,165 @@ export function f32_conv2d_direct_wgrad(n: i32, x: usize, gout: usize, gw: usize
           let q = 0;
           // Two taps at once: eight accumulators, each g vector feeding two products (Note [Direct convolution]).
           for (; q + 2 <= kw; q += 2, k += 2) {
-            let l0 = f32x4.splat(0);
-            let l1 = l0;
-            let l2 = l0;
-            let l3 = l0;
-            let m0 = l0;
-            let m1 = l0;
-            let m2 = l0;
-            let m3 = l0;
-            const xq = xp + (<usize>(q * dw) << 2);
+            const a = acc + (<usize>(oc * K + k) << 4);
+            let l0 = v128.load(a);
+            let m0 = v128.load(a, 16);
+            let l1 = v128.load(a + (kk << 2));
+            let m1 = v128.load(a + (kk << 2), 16);
+            let l2 = v128.load(a + (kk << 3));
+            let m2 = v128.load(a + (kk << 3), 16);
+            let l3 = v128.load(a + 3 * (kk << 2));
+            let m3 = v128.load(a + 3 * (kk << 2), 16);
             const dq = <usize>dw << 2;
-            for (let i = 0; i < oh; i++) {
-              const xr = xq + (<usize>(i * sh * wp) << 2);
-              const gr = g0 + (<usize>(i * ow) << 2);
-              for (let j = 0; j < ow4; j += 4) {
-                const o4 = <usize>j << 2;
-                const xv = v128.load(xr + o4);
-                const xw = v128.load(xr + dq + o4);
-                let gv = v128.load(gr + o4);
-                l0 = f32x4.add(l0, f32x4.mul(gv, xv));
-                m0 = f32x4.add(m0, f32x4.mul(gv, xw));
-                gv = v128.load(gr + gstep + o4);
-                l1 = f32x4.add(l1, f32x4.mul(gv, xv));
-                m1 = f32x4.add(m1, f32x4.mul(gv, xw));
-                gv = v128.load(gr + 2 * gstep + o4);
-                l2 = f32x4.add(l2, f32x4.mul(gv, xv));
-                m2 = f32x4.add(m2, f32x4.mul(gv, xw));
-                gv = v128.load(gr + 3 * gstep + o4);
-                l3 = f32x4.add(l3, f32x4.mul(gv, xv));
-                m3 = f32x4.add(m3, f32x4.mul(gv, xw));
+            for (let b = 0; b < bn; b++) {
+              const xq = xp + <usize>b * srcImage + (<usize>(q * dw) << 2);
+              const gi = g0 + <usize>b * goutImage;
+              for (let i = 0; i < oh; i++) {
+                const xr = xq + <usize>i * xs;
+                const gr = gi + (<usize>(i * ow) << 2);
+                for (let j = 0; j < ow4; j += 4) {
+                  const o4 = <usize>j << 2;
+                  const xv = v128.load(xr + o4);
+                  const xw = v128.load(xr + dq + o4);
+                  let gv = v128.load(gr + o4);
+                  l0 = f32x4.add(l0, f32x4.mul(gv, xv));
+                  m0 = f32x4.add(m0, f32x4.mul(gv, xw));
+                  gv = v128.load(gr + gstep + o4);
+                  l1 = f32x4.add(l1, f32x4.mul(gv, xv));
+                  m1 = f32x4.add(m1, f32x4.mul(gv, xw));
+                  gv = v128.load(gr + 2 * gstep + o4);
+                  l2 = f32x4.add(l2, f32x4.mul(gv, xv));
+                  m2 = f32x4.add(m2, f32x4.mul(gv, xw));
+                  gv = v128.load(gr + 3 * gstep + o4);
+                  l3 = f32x4.add(l3, f32x4.mul(gv, xv));
+                  m3 = f32x4.add(m3, f32x4.mul(gv, xw));
+                }
+              }
+              if (ow4 != ow) {
+                const d = gw + (<usize>(oc * K + k) << 2);
+                for (let r: usize = 0; r < 4; r++) {
+                  const dr = d + r * kk;
+                  store<f32>(dr, rowTails(xq, gi + r * gstep, oh, ow, ow4, xs, load<f32>(dr)));
+                  store<f32>(dr, rowTails(xq + dq, gi + r * gstep, oh, ow, ow4, xs, load<f32>(dr, 4)), 4);
+                }
               }
             }
-            const d = gw + (<usize>(oc * K + k) << 2);
-            const kk = <usize>K << 2;
-            const xs = <usize>(sh * wp) << 2;
-            store<f32>(d, load<f32>(d) + (laneSum(l0) + rowTails(xq, g0, oh, ow, ow4, xs)));
-            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + rowTails(xq, g0 + gstep, oh, ow, ow4, xs)));
-            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + rowTails(xq, g0 + 2 * gstep, oh, ow, ow4, xs)));
-            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + rowTails(xq, g0 + 3 * gstep, oh, ow, ow4, xs)));
-            store<f32>(d, load<f32>(d, 4) + (laneSum(m0) + rowTails(xq + dq, g0, oh, ow, ow4, xs)), 4);
-            store<f32>(d + kk, load<f32>(d + kk, 4) + (laneSum(m1) + rowTails(xq + dq, g0 + gstep, oh, ow, ow4, xs)), 4);
-            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk, 4) + (laneSum(m2) + rowTails(xq + dq, g0 + 2 * gstep, oh, ow, ow4, xs)), 4);
-            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk, 4) + (laneSum(m3) + rowTails(xq + dq, g0 + 3 * gstep, oh, ow, ow4, xs)), 4);
+            v128.store(a, l0);
+            v128.store(a, m0, 16);
+            v128.store(a + (kk << 2), l1);
+            v128.store(a + (kk << 2), m1, 16);
+            v128.store(a + (kk << 3), l2);
+            v128.store(a + (kk << 3), m2, 16);
+            v128.store(a + 3 * (kk << 2), l3);
+            v128.store(a + 3 * (kk << 2), m3, 16);
           }
           for (; q < kw; q++, k++) {
-            let l0 = f32x4.splat(0);
-            let l1 = l0;
-            let l2 = l0;
-            let l3 = l0;
-            let s0: f32 = 0;
-            let s1: f32 = 0;
-            let s2: f32 = 0;
-            let s3: f32 = 0;
-            for (let i = 0; i < oh; i++) {
-              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
-              const gr = g0 + (<usize>(i * ow) << 2);
-              let j = 0;
-              for (; j < ow4; j += 4) {
-                const o4 = <usize>j << 2;
-                const xv = v128.load(xr + o4);
-                l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + o4), xv));
-                l1 = f32x4.add(l1, f32x4.mul(v128.load(gr + gstep + o4), xv));
-                l2 = f32x4.add(l2, f32x4.mul(v128.load(gr + 2 * gstep + o4), xv));
-                l3 = f32x4.add(l3, f32x4.mul(v128.load(gr + 3 * gstep + o4), xv));
+            const a = acc + (<usize>(oc * K + k) << 4);
+            let l0 = v128.load(a);
+            let l1 = v128.load(a + (kk << 2));
+            let l2 = v128.load(a + (kk << 3));
+            let l3 = v128.load(a + 3 * (kk << 2));
+            for (let b = 0; b < bn; b++) {
+              const xq = xp + <usize>b * srcImage + (<usize>(q * dw) << 2);
+              const gi = g0 + <usize>b * goutImage;
+              for (let i = 0; i < oh; i++) {
+                const xr = xq + <usize>i * xs;
+                const gr = gi + (<usize>(i * ow) << 2);
+                for (let j = 0; j < ow4; j += 4) {
+                  const o4 = <usize>j << 2;
+                  const xv = v128.load(xr + o4);
+                  l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + o4), xv));
+                  l1 = f32x4.add(l1, f32x4.mul(v128.load(gr + gstep + o4), xv));
+                  l2 = f32x4.add(l2, f32x4.mul(v128.load(gr + 2 * gstep + o4), xv));
+                  l3 = f32x4.add(l3, f32x4.mul(v128.load(gr + 3 * gstep + o4), xv));
+                }
               }
-              for (; j < ow; j++) {
-                const o4 = <usize>j << 2;
-                const xv = load<f32>(xr + o4);
-                s0 += load<f32>(gr + o4) * xv;
-                s1 += load<f32>(gr + gstep + o4) * xv;
-                s2 += load<f32>(gr + 2 * gstep + o4) * xv;
-                s3 += load<f32>(gr + 3 * gstep + o4) * xv;
+              if (ow4 != ow) {
+                const d = gw + (<usize>(oc * K + k) << 2);
+                for (let r: usize = 0; r < 4; r++) store<f32>(d + r * kk, rowTails(xq, gi + r * gstep, oh, ow, ow4, xs, load<f32>(d + r * kk)));
               }
             }
-            const d = gw + (<usize>(oc * K + k) << 2);
-            const kk = <usize>K << 2;
-            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
-            store<f32>(d + kk, load<f32>(d + kk) + (laneSum(l1) + s1));
-            store<f32>(d + 2 * kk, load<f32>(d + 2 * kk) + (laneSum(l2) + s2));
-            store<f32>(d + 3 * kk, load<f32>(d + 3 * kk) + (laneSum(l3) + s3));
+            v128.store(a, l0);
+            v128.store(a + (kk << 2), l1);
+            v128.store(a + (kk << 3), l2);
+            v128.store(a + 3 * (kk << 2), l3);
           }
         }
       }
     }
+    // One output channel at a time, four taps of a kernel row at once where the row has them.
     for (; oc < oc1; oc++) {
       const g0 = gb + (<usize>(oc * ohw) << 2);
       let k = 0;
       for (let ic = 0; ic < c; ic++) {
         for (let p = 0; p < kh; p++) {
-          for (let q = 0; q < kw; q++, k++) {
-            let l0 = f32x4.splat(0);
-            let s0: f32 = 0;
-            for (let i = 0; i < oh; i++) {
-              const xr = src + (<usize>((ic * hp + i * sh + p * dh) * wp + q * dw) << 2);
-              const gr = g0 + (<usize>(i * ow) << 2);
-              let j = 0;
-              for (; j < ow4; j += 4) l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + (<usize>j << 2)), v128.load(xr + (<usize>j << 2))));
-              for (; j < ow; j++) s0 += load<f32>(gr + (<usize>j << 2)) * load<f32>(xr + (<usize>j << 2));
+          const xp = src + (<usize>((ic * hp + p * dh) * wp) << 2);
+          const dq = <usize>dw << 2;
+          let q = 0;
+          for (; q + 4 <= kw; q += 4, k += 4) {
+            const a = acc + (<usize>(oc * K + k) << 4);
+            let l0 = v128.load(a);
+            let l1 = v128.load(a, 16);
+            let l2 = v128.load(a, 32);
+            let l3 = v128.load(a, 48);
+            for (let b = 0; b < bn; b++) {
+              const xq = xp + <usize>b * srcImage + (<usize>(q * dw) << 2);
+              const gi = g0 + <usize>b * goutImage;
+              for (let i = 0; i < oh; i++) {
+                const xr = xq + <usize>i * xs;
+                const gr = gi + (<usize>(i * ow) << 2);
+                for (let j = 0; j < ow4; j += 4) {
+                  const o4 = <usize>j << 2;
+                  const gv = v128.load(gr + o4);
+                  l0 = f32x4.add(l0, f32x4.mul(gv, v128.load(xr + o4)));
+                  l1 = f32x4.add(l1, f32x4.mul(gv, v128.load(xr + dq + o4)));
+                  l2 = f32x4.add(l2, f32x4.mul(gv, v128.load(xr + 2 * dq + o4)));
+                  l3 = f32x4.add(l3, f32x4.mul(gv, v128.load(xr + 3 * dq + o4)));
+                }
+              }
+              if (ow4 != ow) {
+                const d = gw + (<usize>(oc * K + k) << 2);
+                for (let r: usize = 0; r < 4; r++) store<f32>(d + (r << 2), rowTails(xq + r * dq, gi, oh, ow, ow4, xs, load<f32>(d + (r << 2))));
+              }
             }
-            const d = gw + (<usize>(oc * K + k) << 2);
-            store<f32>(d, load<f32>(d) + (laneSum(l0) + s0));
+            v128.store(a, l0);
+            v128.store(a, l1, 16);
+            v128.store(a, l2, 32);
+            v128.store(a, l3, 48);
+          }
+          for (; q < kw; q++, k++) {
+            const a = acc + (<usize>(oc * K + k) << 4);
+            let l0 = v128.load(a);
+            for (let b = 0; b < bn; b++) {
+              const xq = xp + <usize>b * srcImage + (<usize>(q * dw) << 2);
+              const gi = g0 + <usize>b * goutImage;
+              for (let i = 0; i < oh; i++) {
+                const xr = xq + <usize>i * xs;
+                const gr = gi + (<usize>(i * ow) << 2);
+                for (let j = 0; j < ow4; j += 4) l0 = f32x4.add(l0, f32x4.mul(v128.load(gr + (<usize>j << 2)), v128.load(xr + (<usize>j << 2))));
+              }
+              if (ow4 != ow) {
+                const d = gw + (<usize>(oc * K + k) << 2);
+                store<f32>(d, rowTails(xq, gi, oh, ow, ow4, xs, load<f32>(d)));
+              }
+            }
+            v128.store(a, l0);
           }
         }
       }
     }
   }
+  // Each sum's end: ((l0 + l1) + (l2 + l3)) + the tails.
+  for (let e = oc0 * K; e < oc1 * K; e++) {
+    const d = gw + (<usize>e << 2);
+    store<f32>(d, laneSum(v128.load(acc + (<usize>e << 4))) + load<f32>(d));
+  }
 }
 
-/** Σ over rows i in order, columns [ow4, ow) in order, of g[i, j] · x[i·sh, j]: a wgrad sum's scalar part (0 when ow4 = ow). */
+/** s plus Σ over rows i in order, columns [ow4, ow) in order, of g[i, j] · x[i·xstep, j]: a wgrad sum's scalar part (s when ow4 = ow). */
 // prettier-ignore
 @inline
-function rowTails(x: usize, g: usize, oh: i32, ow: i32, ow4: i32, xstep: usize): f32 {
-  let s: f32 = 0;
-  if (ow4 == ow) return s;
+function rowTails(x: usize, g: usize, oh: i32, ow: i32, ow4: i32, xstep: usize, s: f32): f32 {
   for (let i = 0; i < oh; i++) {
     const xr = x + <usize>i * xstep;
     const gr = g + (<usize>(i * ow) << 2);

@@ -49,46 +49,52 @@ function im2col<T>(x: usize, cols: usize, cg: i32, h: i32, w: i32, kh: i32, kw: 
 // prettier-ignore
 function col2im<T>(cols: usize, x: usize, cg: i32, h: i32, w: i32, kh: i32, kw: i32, oh: i32, ow: i32, sh: i32, sw: i32, ph: i32, pw: i32, dh: i32, dw: i32): void {
   const z = <usize>sizeof<T>();
+  const lanes = 16 / <i32>z;
+  const colsPlane = <usize>(oh * ow) * z;
   let r = cols;
   for (let ic = 0; ic < cg; ic++) {
     const plane = x + <usize>(ic * h * w) * z;
     for (let p = 0; p < kh; p++) {
+      // The output rows i whose input row y = i·sh + dy lies in [0, h), found once (not tested per row).
+      const dy = p * dh - ph;
+      const i0 = dy >= 0 ? 0 : min(oh, (-dy + sh - 1) / sh);
+      const i1 = h - 1 - dy < 0 ? 0 : min(oh, (h - 1 - dy) / sh + 1);
       for (let q = 0; q < kw; q++) {
         const dx = q * dw - pw;
         const range = columnRange(dx, w, ow, sw);
         const j0 = <i32>(range & 0xffffffff);
         const j1 = <i32>(range >> 32);
-        for (let i = 0; i < oh; i++) {
-          const y = i * sh - ph + p * dh;
-          if (y < 0 || y >= h) continue;
-          const row = r + <usize>(i * ow) * z;
-          const dst = plane + <usize>(y * w) * z + <isize>dx * <isize>z;
-          let j = j0;
-          if (sw == 1) j = addRows<T>(dst, row, j0, j1);
-          for (; j < j1; j++) {
-            const a = dst + <usize>(j * sw) * z;
-            store<T>(a, load<T>(a) + load<T>(row + <usize>j * z));
+        if (sw == 1) {
+          // Whole vectors then the tail of each row, pointers stepped row by row (rows of a few vectors: the
+          // loop overhead, not the adds, was the cost).
+          const jv = j0 + ((j1 - j0) / lanes) * lanes;
+          let dst = plane + <usize>(i0 * sh + dy) * <usize>w * z + <usize>(dx + j0) * z;
+          let src = r + <usize>(i0 * ow + j0) * z;
+          const dstStep = <usize>(sh * w) * z;
+          const srcStep = <usize>ow * z;
+          for (let i = i0; i < i1; i++, dst += dstStep, src += srcStep) {
+            let a = dst;
+            let b = src;
+            for (let j = j0; j < jv; j += lanes, a += 16, b += 16) {
+              if (z == 4) v128.store(a, f32x4.add(v128.load(a), v128.load(b)));
+              else v128.store(a, f64x2.add(v128.load(a), v128.load(b)));
+            }
+            for (let j = jv; j < j1; j++, a += z, b += z) store<T>(a, load<T>(a) + load<T>(b));
+          }
+        } else {
+          for (let i = i0; i < i1; i++) {
+            const row = r + <usize>(i * ow) * z;
+            const dst = plane + <usize>((i * sh + dy) * w) * z + <isize>dx * <isize>z;
+            for (let j = j0; j < j1; j++) {
+              const a = dst + <usize>(j * sw) * z;
+              store<T>(a, load<T>(a) + load<T>(row + <usize>j * z));
+            }
           }
         }
-        r += <usize>(oh * ow) * z;
+        r += colsPlane;
       }
     }
   }
-}
-
-/** y[j] += x[j] for j in [j0, j1) by whole vectors; returns where the scalar tail starts (lanewise, so the same bits). */
-@inline
-function addRows<T>(y: usize, x: usize, j0: i32, j1: i32): i32 {
-  const z = <usize>sizeof<T>();
-  const lanes = 16 / <i32>z;
-  let j = j0;
-  for (; j + lanes <= j1; j += lanes) {
-    const a = y + <usize>j * z;
-    const b = x + <usize>j * z;
-    if (z == 4) v128.store(a, f32x4.add(v128.load(a), v128.load(b)));
-    else v128.store(a, f64x2.add(v128.load(a), v128.load(b)));
-  }
-  return j;
 }
 
 /** y[j] += s·x[j] (a rounded product, then a rounded sum, per lane) for j in [j0, j1) by whole vectors. */
