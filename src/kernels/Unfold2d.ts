@@ -8,7 +8,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { Conv2dGeometry } from './ConvolutionMM2d.js';
 import type { GemmKernel } from '../wasm/kernels.js';
 import { GEMM_WORKSPACE_BYTES } from '../wasm/reference.js';
-import { addressOf, runKernelCalls, threadsFor, wasmKernelFor } from '../wasm/vec.js';
+import { addressOf, runKernelCalls, splitRange, threadsFor, wasmKernelFor } from '../wasm/vec.js';
 import { gemmWorkspace, releaseGemmWorkspace, splitGemm } from './BlasKernel.js';
 import { GEMM_WORK_PER_UNIT } from './LinearAlgebra.js';
 
@@ -32,19 +32,32 @@ export interface Operand {
   readonly step: number;
 }
 
+// Note [Images among threads]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A run of products whose each is too small to split (LeNet conv2's input gradient: 150×64 by 16 per image)
+// used to run one product at a time on one thread, the other idle. When each product would get one thread
+// and the products write distinct C blocks, the run is split instead: each thread takes a contiguous range of
+// products in one f32_gemm_batch call on its own workspace (PyTorch's slow_conv2d puts its parallel_for
+// around the batch the same way). Each product is the same single-call gemm either way, so the bits do not
+// depend on the thread count. Products summed into one C (a weight gradient, C step 0) stay in order on
+// the caller's thread count per product.
+
 /**
  * For i < count: C_i (+)= A_i · B_i, with A_i m×k, B_i k×n, C_i a contiguous m×n block (row stride n), each
  * operand at `off + i·step` (a C step of 0 sums every product into one C: C accumulates from the second on).
- * The first product accumulates onto C when `accumulate`. Every product runs the packed gemm (split among
- * threads by Note [Gemm split], so each C element is summed in one order whatever the thread count), all of
- * them on one workspace: no tensor or view is made per product. All storages must be in linear memory
+ * The first product accumulates onto C when `accumulate`. Products big enough run the packed gemm split
+ * among threads by Note [Gemm split], small ones are split among threads by product (Note [Images among
+ * threads]); so each C element is summed in one order whatever the thread count. All products share one
+ * workspace per thread: no tensor or view is made per product. All storages must be in linear memory
  * (batchedApplies).
  */
 export function gemmRun(count: number, m: number, n: number, k: number, A: Operand, B: Operand, C: Operand, accumulate: boolean): void {
   if (count === 0 || m * n === 0) return;
-  const name = C.t.scalarType === ScalarType.Float ? 'f32_gemm' : 'f64_gemm';
+  const f32 = C.t.scalarType === ScalarType.Float;
+  const name = f32 ? 'f32_gemm' : 'f64_gemm';
   const threads = threadsFor((m * n * k) / GEMM_WORK_PER_UNIT);
-  const ws = gemmWorkspace(name, threads * GEMM_WORKSPACE_BYTES, C.t.device);
+  const byProduct = threads === 1 && C.step !== 0 ? Math.min(count, threadsFor((count * m * n * k) / GEMM_WORK_PER_UNIT)) : 1;
+  const ws = gemmWorkspace(name, Math.max(threads, byProduct) * GEMM_WORKSPACE_BYTES, C.t.device);
   // Arrays after the last allocation (Note [Storage lifetime]).
   const [a, b, c] = [floats(A.t), floats(B.t), floats(C.t)];
   const W = ws.storage.data(ScalarType.Float);
@@ -52,6 +65,37 @@ export function gemmRun(count: number, m: number, n: number, k: number, A: Opera
   const w = addressOf(W, ws.storage.arrayOffset(ScalarType.Float));
   const [ao, bo, co] = [base(A.t) + A.off, base(B.t) + B.off, base(C.t) + C.off];
   const bytes = c.BYTES_PER_ELEMENT;
+  if (byProduct > 1) {
+    const cuts = splitRange(count, byProduct, 1);
+    const calls: number[][] = [];
+    for (let t = 0; t + 1 < cuts.length; t++) {
+      const [i0, i1] = [cuts[t] as number, cuts[t + 1] as number];
+      const [ai, bi, ci] = [addressOf(a, ao + i0 * A.step), addressOf(b, bo + i0 * B.step), addressOf(c, co + i0 * C.step)];
+      calls.push([
+        i1 - i0,
+        m,
+        n,
+        k,
+        1,
+        ai,
+        A.rs,
+        A.cs,
+        A.step,
+        bi,
+        B.rs,
+        B.cs,
+        B.step,
+        ci,
+        n,
+        C.step,
+        accumulate ? 1 : 0,
+        w + t * GEMM_WORKSPACE_BYTES,
+      ]);
+    }
+    runKernelCalls(f32 ? 'f32_gemm_batch' : 'f64_gemm_batch', calls);
+    releaseGemmWorkspace(ws);
+    return;
+  }
   for (let i = 0; i < count; i++) {
     const acc = accumulate || (C.step === 0 && i > 0) ? 1 : 0;
     const call: Parameters<GemmKernel> = [
@@ -89,7 +133,8 @@ export function unfoldRun(fold: boolean, g: UnfoldGeometry, x: Tensor, b0: numbe
   const { c, h, w, cg, kh, kw, oh, ow, groups } = g;
   const [K, L] = [cg * kh * kw, oh * ow];
   const blocks = (b1 - b0) * groups;
-  const threads = threadsFor(blocks * K * L);
+  // A folded element is a load-add-store of x and a load of the columns: two units; an unfolded one a copy.
+  const threads = threadsFor(blocks * K * L * (fold ? 2 : 1));
   const parts = Math.min(cg, Math.ceil(threads / blocks));
   const dtype = x.scalarType === ScalarType.Float ? 'f32' : 'f64';
   const [X, CO] = [floats(x), floats(cols)];

@@ -208,6 +208,9 @@ export function setNumThreads(n: number): void {
  */
 export const parallelSettings = { grain: 131072 };
 
+/** The grain a program starts with (the tests lower parallelSettings.grain to split small work). */
+export const SHIPPED_GRAIN = parallelSettings.grain;
+
 interface Pool {
   readonly memory: WasmMemoryObject;
   readonly workers: ThreadWorker[];

@@ -29,6 +29,7 @@ export {
   getNumThreads,
   parallelInfo,
   parallelSettings,
+  SHIPPED_GRAIN,
   setNumThreads,
   setThreadHost,
   threadsAvailable,

@@ -13,6 +13,28 @@ const fround = Math.fround;
 const same = (v: number): number => v;
 import type { WasmInstanceObject } from './webassembly.js';
 
+/** f32_gemm_batch / f64_gemm_batch: `count` GemmKernel products, each operand advanced by its step (elements) per product. */
+export type GemmBatchKernel = (
+  count: number,
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: number,
+  rsa: number,
+  csa: number,
+  sa: number,
+  b: number,
+  rsb: number,
+  csb: number,
+  sb: number,
+  c: number,
+  ldc: number,
+  sc: number,
+  accumulate: number,
+  ws: number,
+) => void;
+
 /** f32_gemm / f64_gemm: C = alpha·A·B (+ C), A and B through element strides, byte addresses, a workspace. */
 export type GemmKernel = (
   m: number,
@@ -97,6 +119,10 @@ export interface Kernels {
   f32_gemm: GemmKernel;
   /** f32_gemm for float64 (alpha a double), the same arguments and workspace (Note [Packed gemm]). */
   f64_gemm: GemmKernel;
+  /** `count` f32_gemm products, A, B and C advanced by sa, sb, sc elements per product, on one workspace. */
+  f32_gemm_batch: GemmBatchKernel;
+  /** f32_gemm_batch for float64. */
+  f64_gemm_batch: GemmBatchKernel;
   /** cols = im2col(x) for cg channels of one image, float32 (Note [Convolution through gemm]). */
   f32_im2col: Im2colKernel;
   /** f32_im2col for float64. */
@@ -246,6 +272,8 @@ const NAMES: Record<KernelName, true> = {
   f32_log_softmax_rows: true,
   f32_gemm: true,
   f64_gemm: true,
+  f32_gemm_batch: true,
+  f64_gemm_batch: true,
   f32_im2col: true,
   f64_im2col: true,
   f32_col2im: true,
@@ -396,6 +424,50 @@ export function jsKernels(memory: WasmMemory): Kernels {
     f64_gemm: (m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, ldc, accumulate) => {
       const v = f64();
       ref.f64_gemm(m, n, k, alpha, v, a >>> 3, rsa, csa, v, b >>> 3, rsb, csb, v, c >>> 3, ldc, accumulate !== 0);
+    },
+    f32_gemm_batch: (count, m, n, k, alpha, a, rsa, csa, sa, b, rsb, csb, sb, c, ldc, sc, accumulate) => {
+      const v = f32();
+      for (let i = 0; i < count; i++)
+        ref.f32_gemm(
+          m,
+          n,
+          k,
+          fround(alpha),
+          v,
+          (a >>> 2) + i * sa,
+          rsa,
+          csa,
+          v,
+          (b >>> 2) + i * sb,
+          rsb,
+          csb,
+          v,
+          (c >>> 2) + i * sc,
+          ldc,
+          accumulate !== 0,
+        );
+    },
+    f64_gemm_batch: (count, m, n, k, alpha, a, rsa, csa, sa, b, rsb, csb, sb, c, ldc, sc, accumulate) => {
+      const v = f64();
+      for (let i = 0; i < count; i++)
+        ref.f64_gemm(
+          m,
+          n,
+          k,
+          alpha,
+          v,
+          (a >>> 3) + i * sa,
+          rsa,
+          csa,
+          v,
+          (b >>> 3) + i * sb,
+          rsb,
+          csb,
+          v,
+          (c >>> 3) + i * sc,
+          ldc,
+          accumulate !== 0,
+        );
     },
     f32_im2col: (x, cols, ...g) => refIm2col.im2col(f32(), x >>> 2, f32(), cols >>> 2, ...g),
     f64_im2col: (x, cols, ...g) => refIm2col.im2col(f64(), x >>> 3, f64(), cols >>> 3, ...g),

@@ -105,6 +105,18 @@ describe.runIf(threaded)('the batched path on 1 and 2 threads', () => {
       setNumThreads(2);
       const two = run();
       one.forEach((o, i) => expect(firstDifference(o, two[i] as number[]), `pass ${i}`).toBe(-1));
+      // LeNet conv2's shape: each image's input-gradient product (150×64 by 16) too small to split, so the
+      // images split among the threads (Note [Images among threads]).
+      const x2 = torch.randn(8, 6, 12, 12);
+      const w2 = torch.randn(16, 6, 5, 5);
+      const g2 = torch.randn(8, 16, 8, 8);
+      const b2 = torch.randn(16);
+      const run2 = (): number[][] => passes(x2, w2, b2, g2, [1, 1], [0, 0], [1, 1], 1);
+      setNumThreads(1);
+      const one2 = run2();
+      setNumThreads(2);
+      const two2 = run2();
+      one2.forEach((o, i) => expect(firstDifference(o, two2[i] as number[]), `LeNet conv2 pass ${i}`).toBe(-1));
     } finally {
       setNumThreads(threads);
       parallelSettings.grain = grain;

@@ -2,7 +2,7 @@
 // its small tensors reach the SIMD kernels). A user's process keeps storages up to SMALL_BYTES in the JS heap,
 // where no WASM kernel reaches them: a kernel whose workspace or result is that small silently takes its JS
 // twin, with the same bits and 30× the time (LeNet's weight gradients did). These tests restore the shipped
-// settings and check, by counting kernel calls, that the training jobs' hot loops still run on WASM.
+// settings (and the shipped parallel grain) and check, by counting kernel calls, that the training jobs' hot loops still run on WASM.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nn, optim, torch } from '../../src/index.js';
 import type { Tensor } from '../../src/tensor/Tensor.js';
@@ -15,6 +15,8 @@ import {
   type KernelName,
   type Kernels,
   type ParallelRunner,
+  parallelSettings,
+  SHIPPED_GRAIN,
 } from '../../src/wasm/index.js';
 
 const calls = new Map<string, number>();
@@ -28,6 +30,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     minElements: number;
     kernels: Kernels | null;
     parallel: ParallelRunner | null;
+    grain: number;
   } | null = null;
   beforeEach(() => {
     torch.empty(1024).dispose(); // the runtime loads with the first storage in linear memory
@@ -39,7 +42,9 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
       minElements: wasmStorage.minElements,
       kernels: wasmStorage.kernels,
       parallel: wasmStorage.parallel,
+      grain: parallelSettings.grain,
     };
+    parallelSettings.grain = SHIPPED_GRAIN;
     allocator.smallBytes = SMALL_BYTES;
     // Shipped: no growth on every allocation (the stress runs' setting), which would also put back the
     // kernels this test wraps whenever the memory's buffer changed.
@@ -74,6 +79,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     wasmStorage.minElements = saved.minElements;
     wasmStorage.kernels = saved.kernels;
     wasmStorage.parallel = saved.parallel;
+    parallelSettings.grain = saved.grain;
   });
 
   it("LeNet's convolutions run the direct WASM kernels forward and backward (conv1's weight gradient is 600 bytes)", () => {
@@ -98,7 +104,7 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     expect(calls.get('f32_rsum') ?? 0).toBeGreaterThanOrEqual(8);
     expect(s.sub(ref.to('float32')).abs().max().item()).toBeLessThan(1e-3);
     calls.clear();
-    const big = torch.randn(3 * 65536);
+    const big = torch.randn(4 * 65536); // two grains at the shipped grain
     const total = big.sum().item() as number;
     expect(Math.abs(total - (big.to('float64').sum().item() as number))).toBeLessThan(1e-2);
     if (getNumThreads() > 1) expect(calls.get('f32_rsum_chunks') ?? 0).toBeGreaterThanOrEqual(1);
@@ -112,8 +118,10 @@ describe.runIf(getKernelBackend() === 'wasm')('the shipped allocator settings (s
     const y = torch.conv2d(h, w2);
     calls.clear();
     const [gx] = torch.autograd.grad(y.sum(), [h]);
-    // o·kh·kw = 400: gemm + col2im, one gemm per image on the kept workspace, the folds in calls of their own.
-    expect(calls.get('f32_gemm') ?? 0).toBeGreaterThanOrEqual(16);
+    // o·kh·kw = 400: gemm + col2im, one gemm per image on the kept workspace, the folds in calls of their own;
+    // on a pool the images split among threads, each thread's gemms one call (Note [Images among threads]).
+    if (wasmStorage.parallel !== null && getNumThreads() > 1) expect(calls.get('f32_gemm_batch') ?? 0).toBeGreaterThanOrEqual(1);
+    else expect(calls.get('f32_gemm') ?? 0).toBeGreaterThanOrEqual(16);
     expect(calls.get('f32_col2im') ?? 0).toBeGreaterThanOrEqual(1);
     expect(calls.get('f32_conv2d_direct') ?? 0).toBe(0);
     expect(gx?.sizes).toEqual([16, 6, 12, 12]);

@@ -530,3 +530,20 @@ export function f64_gemm(
     }
   }
 }
+
+// ---- runs of products: one call, several gemms (Note [Images among threads]) ----
+
+/**
+ * For i < count: f32_gemm of the i-th product, A, B and C advanced by sa, sb, sc elements per product, on one
+ * workspace: a thread's share of a convolution's per-image products in one call.
+ */
+// prettier-ignore
+export function f32_gemm_batch(count: usize, m: usize, n: usize, k: usize, alpha: f32, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
+  for (let i: usize = 0; i < count; i++) f32_gemm(m, n, k, alpha, a + i * sa * 4, rsa, csa, b + i * sb * 4, rsb, csb, c + i * sc * 4, ldc, accumulate, ws);
+}
+
+/** f32_gemm_batch for float64. */
+// prettier-ignore
+export function f64_gemm_batch(count: usize, m: usize, n: usize, k: usize, alpha: f64, a: usize, rsa: usize, csa: usize, sa: usize, b: usize, rsb: usize, csb: usize, sb: usize, c: usize, ldc: usize, sc: usize, accumulate: i32, ws: usize): void {
+  for (let i: usize = 0; i < count; i++) f64_gemm(m, n, k, alpha, a + i * sa * 8, rsa, csa, b + i * sb * 8, rsb, csb, c + i * sc * 8, ldc, accumulate, ws);
+}

@@ -5,7 +5,7 @@ export { f32_vexp } from './exp';
 export { f32_rsum, f64_rsum, f32_rmax, f32_rmin, f64_rmax, f64_rmin } from './reduce';
 export { f32_softmax_rows, f32_log_softmax_rows } from './softmax';
 export { f32_vrelu, f32_vsigmoid } from './activation';
-export { f32_gemm, f64_gemm } from './gemm';
+export { f32_gemm, f64_gemm, f32_gemm_batch, f64_gemm_batch } from './gemm';
 export { f32_im2col, f64_im2col, f32_col2im, f64_col2im, f32_depthwise, f64_depthwise } from './im2col';
 export { f32_vrelu_backward } from './backward';
 export { f32_rsum_chunks, f64_rsum_chunks } from './reduce_chunks';
