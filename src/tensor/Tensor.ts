@@ -16,6 +16,7 @@ import { getDefaultDtype } from './defaults.js';
 import { readElement, type ScalarValue } from './elements.js';
 import { formatTensor, type FormatOptions } from './printing.js';
 import { isChannelsLast3dContiguous, isChannelsLastContiguous } from './TensorGeometry.js';
+import { Size } from './Size.js';
 import { TensorImpl } from './TensorImpl.js';
 import { variableHooks } from './VariableHooks.js';
 import { maybeWrapDim } from './wrapDim.js';
@@ -26,6 +27,18 @@ import { maybeWrapDim } from './wrapDim.js';
 // the prototype chain through a module binding V8 does not treat as constant; reading one symbol-keyed
 // property that Tensor.prototype holds is a single monomorphic load. Only Tensor.prototype has the brand.
 export const TENSOR_BRAND: unique symbol = Symbol('aten-ts.Tensor');
+
+// Note [Printing in Node]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// console.log and the Node REPL print an object through util.inspect, which calls the method keyed by
+// `Symbol.for('nodejs.util.inspect.custom')` when there is one (a registered symbol: the core imports no
+// `node:util` and still runs in browsers, where the method is simply never called). Tensor, Parameter, Size,
+// Module, dtype, device and Generator return Python's `repr` there, what the Python REPL shows; `String(x)`
+// (`toString`) is Python's `str`, which differs only for a device (`cpu`, not `device(type='cpu')`). An
+// OpOverload prints its `str` (`aten.add.Tensor`) in both: its repr (`<OpOverload(op='aten.add',
+// overload='Tensor')>`) is what nobody logs, and `console.log(func)` in a dispatch mode is Python's
+// `print(func)`. test/api/printing_node.test.ts checks each against the wheel's repr and str.
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** The keyword arguments of `Tensor.to` (Note [Option keys] in src/c10/Kwargs.ts). */
 export interface ToOptions {
@@ -104,16 +117,16 @@ export interface UniqueKw {
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Tensor extends TensorImpl {
-  /** `tensor.shape` / `tensor.size()`: the sizes. */
-  get shape(): number[] {
-    return [...this.sizes];
+  /** `tensor.shape` / `tensor.size()`: the sizes, a fresh `torch.Size` (See Note [Size is an Array]). */
+  get shape(): Size {
+    return Size.fromSizes(this.sizes);
   }
 
-  /** `size(dim?)`: all sizes, or one (negative dims count from the end). */
-  size(): number[];
+  /** `size(dim?)`: all sizes (a `torch.Size`), or one (negative dims count from the end). */
+  size(): Size;
   size(dim: number): number;
-  size(dim?: number): number[] | number {
-    return dim === undefined ? [...this.sizes] : (this.sizes[maybeWrapDim(dim, this.dim(), false)] as number);
+  size(dim?: number): Size | number {
+    return dim === undefined ? Size.fromSizes(this.sizes) : (this.sizes[maybeWrapDim(dim, this.dim(), false)] as number);
   }
 
   /** `stride(dim?)`: all strides (in elements), or one. */
@@ -513,6 +526,11 @@ export class Tensor extends TensorImpl {
       },
       { defaultDtype: dtypeName(getDefaultDtype()), ...options },
     );
+  }
+
+  /** Node's util.inspect (console.log, the REPL): `repr(tensor)` (See Note [Printing in Node]). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 

@@ -597,4 +597,9 @@ export class Module {
     }
     return `${main})`;
   }
+
+  /** Node's util.inspect (console.log, the REPL): `repr(module)` (See Note [Printing in Node]). */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
 }
