@@ -2,6 +2,7 @@
 // BCEWithLogitsLoss.
 // Mirrors torch/nn/modules/loss.py (weights are buffers, as there).
 
+import { warn } from '../../c10/Warning.js';
 import type { Tensor } from '../../tensor/Tensor.js';
 import * as F from '../functional.js';
 import type { Reduction } from '../functional/loss.js';
@@ -131,6 +132,7 @@ export class KLDivLoss extends _Loss {
       const sizeAverage = a.size_average ?? true;
       const reduce = a.reduce ?? true;
       reduction = sizeAverage && reduce ? 'mean' : reduce ? 'sum' : 'none';
+      warn(`size_average and reduce args will be deprecated, please use reduction='${reduction}' instead.`);
     }
     super(reduction === 'batchmean' ? 'sum' : reduction);
     this.reduction = reduction as Reduction;
