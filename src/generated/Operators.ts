@@ -90,6 +90,8 @@ export interface AtenOps {
   contiguous: OperatorHandle<(self: Tensor, memoryFormat: number) => Tensor>;
   /** `alias(Tensor(a) self) -> Tensor(a)` */
   alias: OperatorHandle<(self: Tensor) => Tensor>;
+  /** `detach(Tensor(a) self) -> Tensor(a)` */
+  detach: OperatorHandle<(self: Tensor) => Tensor>;
   /** `clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor` */
   clone: OperatorHandle<(self: Tensor, memoryFormat?: Opt<number>) => Tensor>;
   /** `copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)` */
@@ -1338,6 +1340,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     unflatten_int: find('aten::unflatten', 'int'),
     contiguous: find('aten::contiguous', ''),
     alias: find('aten::alias', ''),
+    detach: find('aten::detach', ''),
     clone: find('aten::clone', ''),
     copy_: find('aten::copy_', ''),
     fill__Scalar: find('aten::fill_', 'Scalar'),

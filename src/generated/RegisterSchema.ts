@@ -42,6 +42,7 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   unflatten_int: 'unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)',
   contiguous: 'contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)',
   alias: 'alias(Tensor(a) self) -> Tensor(a)',
+  detach: 'detach(Tensor(a) self) -> Tensor(a)',
   clone: 'clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor',
   copy_: 'copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)',
   fill__Scalar: 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',

@@ -5476,6 +5476,21 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
+/** Backward of `detach` (derivatives.yaml:793). */
+export class DetachBackward0 extends Node {
+
+  name(): string {
+    return 'DetachBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    return out;
+  }
+}
+
 /** The Autograd kernels (registered at the Autograd alias key) over the handles `ops`. */
 export function autogradKernels(ops: AtenOps) {
   return {

@@ -1361,6 +1361,35 @@ function bad_alias(a: readonly unknown[]): never {
   ], false, SIGS_alias);
 }
 
+const SIGS_detach = ["(Tensor input)"];
+
+/** `torch.detach`: `detach`. */
+export function detach(input: Tensor): Tensor;
+export function detach(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("detach", a[--n] as Kw);
+  // detach
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["input"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isTensor(p[0])) {
+      const v0: Tensor = p[0] as Tensor;
+      if (o !== undefined) checkKw("detach", o, ["input"], ["input"], n);
+      return aten().detach.call(v0);
+    }
+  }
+  return bad_detach(a);
+}
+
+function bad_detach(a: readonly unknown[]): never {
+  return badCall("detach", a, [
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+  ], false, SIGS_detach);
+}
+
 const SIGS_clone = ["(Tensor input, *, torch.memory_format memory_format = None)"];
 
 /** `torch.clone`: `clone`. */

@@ -273,9 +273,16 @@ export class Tensor extends TensorImpl {
     this.storage.free();
   }
 
-  /** `detach()`: the same data without history (shares storage and version counter). */
+  // Note [detach is dispatched]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // `x.detach()` is the operator aten::detach, as in PyTorch, so a dispatch mode sees it: the user's calls, and
+  // AccumulateGrad's `new_grad.detach()` when it stores a first gradient by reference (a TorchDispatchMode
+  // logging `(x * y).sum().backward()` sees `aten.detach.default` last, as PyTorch's does). It has no Autograd
+  // kernel (derivatives.yaml: never differentiable) and no ADInplaceOrView kernel: the result shares storage
+  // and version counter and has no history and no base.
+  /** `detach()`: the same data without history (shares storage and version counter; See Note [detach is dispatched]). */
   detach(): Tensor {
-    return new Tensor(this.storage, this.scalarType, [...this.sizes], [...this.strides], this.storageOffset, this.keySet);
+    return aten().detach.call(this);
   }
 
   /** `detach_()`: drops this tensor's history in place. */
